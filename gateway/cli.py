@@ -1,0 +1,126 @@
+"""The ``gateway`` command: serve, console, db upgrade, plugins, test."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import getpass
+import os
+import subprocess
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from gateway.settings import Settings, load_settings
+
+
+def _settings(args: argparse.Namespace) -> Settings:
+    overrides: dict[str, dict[str, object]] = {}
+    if getattr(args, "log_format", None):
+        overrides.setdefault("log", {})["format"] = args.log_format
+    settings = load_settings(args.config)
+    if overrides:
+        settings = settings.model_copy(update={"log": settings.log.model_copy(update=overrides["log"])})
+    return settings
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    from aiohttp import web
+
+    from gateway.app import Gateway, build_app
+    from gateway.logging import configure_logging
+
+    settings = _settings(args)
+    http = settings.http.model_copy(
+        update={k: v for k, v in {"port": args.port, "host": args.host}.items() if v is not None}
+    )
+    settings = settings.model_copy(update={"http": http})
+    configure_logging(settings.log.format, settings.log.level)
+    gateway = Gateway(settings)
+    web.run_app(build_app(gateway), host=http.host, port=http.port, print=None, handle_signals=True)
+    return 0
+
+
+def cmd_console(args: argparse.Namespace) -> int:
+    from adapters.console.repl import run_console  # the console is an adapter; the CLI just starts it
+    from gateway.logging import configure_logging
+
+    settings = _settings(args)
+    configure_logging(settings.log.format, "warning" if not args.verbose else settings.log.level)
+    name = args.as_ or getpass.getuser() or "console"
+    return asyncio.run(
+        run_console(settings, name=name, storyteller=args.st, system=args.system, as_json=args.json)
+    )
+
+
+def cmd_db(args: argparse.Namespace) -> int:
+    from gateway.app import Gateway
+    from gateway.logging import configure_logging
+
+    settings = _settings(args)
+    configure_logging(settings.log.format, settings.log.level)
+
+    async def run() -> None:
+        gateway = Gateway(settings, platforms=())
+        await gateway.upgrade_vault()
+        await gateway.services.vault.dispose()
+
+    asyncio.run(run())
+    print(f"vault at {settings.vault.url} is up to date")
+    return 0
+
+
+def cmd_plugins(args: argparse.Namespace) -> int:
+    from gateway.plugins import Plugins, build_plugin_manager
+
+    settings = _settings(args)
+    plugins = Plugins(build_plugin_manager(settings.plugins.block))
+    print("plugins:", ", ".join(plugins.names()))
+    print("rule systems:", ", ".join(sorted(plugins.systems())))
+    print("adapters:", ", ".join(sorted(s.platform for s in plugins.adapter_specs)))
+    return 0
+
+
+def cmd_test(args: argparse.Namespace, extra: Sequence[str]) -> int:
+    root = Path(__file__).resolve().parent.parent
+    env = dict(os.environ)
+    return subprocess.call([sys.executable, "-m", "pytest", *extra], cwd=root, env=env)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="gateway", description="Tabletop role-playing message gateway")
+    parser.add_argument("--config", default=os.environ.get("GATEWAY_CONFIG"), help="TOML settings file")
+    parser.add_argument("--log-format", choices=["auto", "pretty", "json"], help="log output format")
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    serve = sub.add_parser("serve", help="run the gateway: HTTP server, adapters, outbox")
+    serve.add_argument("--port", type=int, help="HTTP port (default 8080, setting [http] port)")
+    serve.add_argument("--host", help="HTTP host (default 127.0.0.1, setting [http] host)")
+
+    console = sub.add_parser("console", help="type commands in this terminal (or pipe them in)")
+    console.add_argument("--as", dest="as_", metavar="NAME", help="identity console:NAME (default: OS user)")
+    console.add_argument("--st", action="store_true", help="act as a Storyteller (the operator's terminal)")
+    console.add_argument("--system", help="rule system for the console channel")
+    console.add_argument("--json", action="store_true", help="print each reply as one JSON object per line")
+    console.add_argument("-v", "--verbose", action="store_true", help="show log lines too")
+
+    db = sub.add_parser("db", help="vault maintenance")
+    db.add_argument("action", choices=["upgrade"], help="upgrade: apply every migration")
+
+    sub.add_parser("plugins", help="list installed plugins, rule systems and adapters")
+    sub.add_parser("test", help="run the test suite (extra arguments go to pytest)")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    parser = build_parser()
+    if argv[:1] == ["test"]:
+        # Everything after "test" belongs to pytest.
+        sys.exit(cmd_test(parser.parse_args(argv[:1]), argv[1:]))
+    args = parser.parse_args(argv)
+    handlers = {"serve": cmd_serve, "console": cmd_console, "db": cmd_db, "plugins": cmd_plugins}
+    try:
+        sys.exit(handlers[args.command](args))
+    except FileNotFoundError as exc:
+        parser.error(str(exc))

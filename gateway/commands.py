@@ -1,0 +1,148 @@
+"""Commands and the context a handler runs in: one unit of work, the caller, the dice, the services."""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import TYPE_CHECKING, Any, Literal
+
+from sqlmodel.ext.asyncio.session import AsyncSession
+
+from gateway.dice import DiceSource
+from gateway.types import InboundMessage, Invocation, Reply
+from gateway.vault import repo
+from gateway.vault.models import ChannelRow, IdentityLink, Person, RollLog
+
+if TYPE_CHECKING:
+    from gateway.registry import RuleSystem
+    from gateway.services import Services
+
+Role = Literal["anyone", "player", "storyteller"]
+Handler = Callable[["CommandContext", Invocation], Awaitable[Sequence[Reply] | Reply | None]]
+
+# No 0/o, 1/l/i: ids are read aloud and typed on another platform.
+ID_ALPHABET = "23456789abcdefghjkmnpqrstuvwxyz"
+
+
+@dataclass(frozen=True)
+class Command:
+    """A command. ``role``: ``anyone`` (unverified identities too), ``player`` (a verified identity,
+    the default) or ``storyteller``. ``usage`` is shown by ``help`` and in errors."""
+
+    name: str
+    handler: Handler
+    summary: str
+    usage: str = ""
+    system: str | None = None
+    role: Role = "player"
+    aliases: tuple[str, ...] = ()
+
+
+@dataclass
+class CommandContext:
+    """Everything a handler may touch. All writes go through ``session``: one transaction per message."""
+
+    message: InboundMessage
+    session: AsyncSession
+    person: Person
+    identity: IdentityLink
+    channel: ChannelRow
+    system: RuleSystem
+    locale: str
+    storyteller: bool
+    dice: DiceSource
+    services: Services
+    now: datetime
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def settings(self) -> Any:
+        return self.services.settings
+
+    @property
+    def name(self) -> str:
+        return self.message.sender.display_name
+
+    async def log_roll(
+        self, result: dict[str, Any], *, character_id: int | None = None, name: str | None = None
+    ) -> str:
+        """Write ``result`` to the roll log under a fresh public id, set ``result["id"]``, return the id."""
+        public_id = await unique_public_id(self.session)
+        result["id"] = public_id
+        sides = result.get("sides") or []
+        self.session.add(
+            RollLog(
+                public_id=public_id,
+                person_id=self.person.id,
+                identity_key=self.identity.key,
+                display_name=name or self.name,
+                channel_key=self.channel.key,
+                system=str(result.get("system", self.system.name)),
+                character_id=character_id,
+                kind=str(result.get("kind", "roll")),
+                pool=result.get("pool") if isinstance(result.get("pool"), int) else None,
+                dice=list(result.get("dice") or [d for s in sides for d in s.get("dice", [])]),
+                total=result.get("total") if isinstance(result.get("total"), int) else None,
+                degree=result.get("degree") or result.get("outcome"),
+                result=result,
+                created_at=self.now,
+            )
+        )
+        return public_id
+
+    async def stlog(
+        self,
+        text: str,
+        *,
+        kind: str,
+        result: dict[str, Any] | None = None,
+        character_id: int | None = None,
+    ) -> None:
+        """Record ``text`` in the Storyteller log and queue it for every configured Storyteller target."""
+        await repo.write_stlog(
+            self.session,
+            targets=self.services.settings.stlog.targets,
+            person_id=self.person.id,
+            character_id=character_id,
+            channel_key=self.channel.key,
+            kind=kind,
+            text=text,
+            result=result or {},
+            now=self.now,
+            who=self.name,
+            where=self.channel.key,
+        )
+
+    async def enqueue(self, platform: str, target: str, payload: dict[str, Any]) -> None:
+        await repo.enqueue(self.session, platform, target, payload, now=self.now)
+
+    async def audit(
+        self,
+        action: str,
+        *,
+        character_id: int | None = None,
+        field_name: str | None = None,
+        old: Any = None,
+        new: Any = None,
+    ) -> None:
+        await repo.audit(
+            self.session,
+            actor_id=self.person.id,
+            actor_key=self.identity.key,
+            action=action,
+            character_id=character_id,
+            field_name=field_name,
+            old=old,
+            new=new,
+            now=self.now,
+        )
+
+
+async def unique_public_id(session: AsyncSession, length: int = 5) -> str:
+    for _ in range(20):
+        candidate = "".join(secrets.choice(ID_ALPHABET) for _ in range(length))
+        if not await repo.roll_exists(session, candidate):
+            return candidate
+    raise RuntimeError("could not find a free roll id")

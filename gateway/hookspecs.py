@@ -1,0 +1,82 @@
+"""Every hook a plugin can implement. The docstrings are the plugin API reference.
+
+Hooks are few and synchronous: they register objects (rule systems, commands, adapters) and decide
+policy. Per-message work happens on the registered objects, which are async.
+
+A plugin is any module or object with functions marked ``@hookimpl``; it is found through the
+entry-point group ``gateway.plugins``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+import pluggy
+
+if TYPE_CHECKING:
+    from gateway.commands import Command, CommandContext
+    from gateway.registry import AdapterSpec, RuleSystem
+    from gateway.settings import Settings
+
+PROJECT = "gateway"
+hookspec = pluggy.HookspecMarker(PROJECT)
+hookimpl = pluggy.HookimplMarker(PROJECT)
+
+
+@hookspec
+def gateway_register_rule_systems(register: Callable[[RuleSystem], None]) -> None:
+    """Register rule systems: ``register(RuleSystem(name=..., title=..., ...))``.
+
+    A rule system owns the commands registered with its ``system`` name; a channel uses one system.
+    """
+
+
+@hookspec
+def gateway_register_commands(register: Callable[[Command], None]) -> None:
+    """Register commands: ``register(Command(name="roll", handler=..., system="nightcap"))``.
+
+    A command with ``system=None`` works in every channel (``help``, ``verify``, ``link``). A command
+    tied to a system wins over a system-free command of the same name in channels of that system.
+    Names may have several words (``"st approve"``); the longest registered match is used.
+    """
+
+
+@hookspec
+def gateway_register_adapters(register: Callable[[AdapterSpec], None]) -> None:
+    """Register platform adapters: ``register(AdapterSpec(platform="irc", build=...))``.
+
+    ``build(services, section)`` gets the gateway services and the raw settings table of that
+    platform (``[irc]`` with its sub-tables) and returns the adapter, or None when the section does
+    not configure it. One adapter object serves every account of its platform.
+    """
+
+
+@hookspec
+def gateway_permission(ctx: CommandContext, command: Command) -> bool | None:
+    """Allow (True), deny (False) or abstain (None) on running ``command``. Any False denies.
+
+    The router already enforces ``Command.role``; this hook adds policy (say, a channel where only
+    Storytellers may roll).
+    """
+
+
+@hookspec
+def gateway_migration_locations() -> list[str]:
+    """Folders of Alembic revisions for tables this plugin owns (a labelled branch of its own)."""
+    return []
+
+
+@hookspec
+def gateway_configure(settings: Settings) -> None:
+    """Called once with the loaded settings, before anything starts."""
+
+
+@hookspec
+def gateway_startup(app: Any) -> None:
+    """Called when the gateway has started (the vault is ready, adapters are running)."""
+
+
+@hookspec
+def gateway_shutdown(app: Any) -> None:
+    """Called once while the gateway stops, before the vault closes."""

@@ -1,0 +1,168 @@
+"""Delivery workers for the transactional outbox.
+
+Each platform with a running adapter gets one worker. A worker claims the *head* row of each target's
+queue (the oldest pending row of that target, if it is due), delivers the heads of different targets
+concurrently and each target strictly in order, then marks rows delivered or schedules a retry with
+exponential backoff and jitter. Claims are leases in the vault, taken with ``FOR UPDATE SKIP LOCKED``
+on PostgreSQL, so several gateway processes can share one vault and a crashed worker's rows come back
+when the lease runs out. Rows for platforms with no running adapter simply wait.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import random
+from datetime import datetime, timedelta
+
+import structlog
+from sqlalchemy import and_, func
+from sqlmodel import col, select, update
+
+from gateway.adapter import Adapter
+from gateway.errors import DeliveryFailed, RetryLater
+from gateway.services import Services
+from gateway.types import Outbound
+from gateway.vault.models import OutboxRow
+
+log = structlog.get_logger(__name__)
+
+LEASE = timedelta(seconds=60)
+BATCH = 32
+
+
+class Outbox:
+    def __init__(self, services: Services, adapters: dict[str, Adapter]) -> None:
+        self.services = services
+        self.adapters = adapters
+        self._events: dict[str, asyncio.Event] = {p: asyncio.Event() for p in adapters}
+        self._tasks: list[asyncio.Task[None]] = []
+        self._rng = random.Random()
+
+    def wake(self) -> None:
+        for event in self._events.values():
+            event.set()
+
+    async def start(self) -> None:
+        for platform in self.adapters:
+            self._tasks.append(asyncio.create_task(self._worker(platform), name=f"outbox:{platform}"))
+
+    async def stop(self) -> None:
+        for task in self._tasks:
+            task.cancel()
+        for task in self._tasks:
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+        self._tasks.clear()
+
+    async def _worker(self, platform: str) -> None:
+        interval = self.services.settings.outbox.poll_interval
+        event = self._events[platform]
+        while True:
+            try:
+                worked = await self.run_once(platform)
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("outbox worker error", platform=platform)
+                worked = False
+            if not worked:
+                event.clear()
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(event.wait(), interval)
+
+    async def run_once(self, platform: str) -> bool:
+        """Claim and deliver one round of queue heads. True when anything was claimed."""
+        rows = await self._claim(platform)
+        if not rows:
+            return False
+        await asyncio.gather(*(self._deliver(platform, row) for row in rows))
+        return True
+
+    async def _claim(self, platform: str) -> list[Outbound]:
+        now = self.services.clock()
+        older = OutboxRow.__table__.alias("older")  # type: ignore[attr-defined]
+        head = (
+            select(func.min(older.c.id))
+            .where(
+                and_(
+                    older.c.platform == col(OutboxRow.platform),
+                    older.c.target == col(OutboxRow.target),
+                    older.c.status == "pending",
+                )
+            )
+            .scalar_subquery()
+        )
+        query = (
+            select(OutboxRow)
+            .where(
+                col(OutboxRow.platform) == platform,
+                col(OutboxRow.status) == "pending",
+                col(OutboxRow.next_attempt_at) <= now,
+                (col(OutboxRow.claimed_until).is_(None)) | (col(OutboxRow.claimed_until) < now),
+                col(OutboxRow.id) == head,
+            )
+            .order_by(col(OutboxRow.id))
+            .limit(BATCH)
+            .with_for_update(skip_locked=True)
+        )
+        async with self.services.vault.transaction() as session:
+            rows = list((await session.exec(query)).all())
+            for row in rows:
+                row.claimed_until = now + LEASE
+                session.add(row)
+            return [
+                Outbound(
+                    id=r.id or 0,
+                    platform=r.platform,
+                    target=r.target,
+                    payload=r.payload,
+                    attempts=r.attempts,
+                    created_at=r.created_at,
+                )
+                for r in rows
+            ]
+
+    async def _deliver(self, platform: str, message: Outbound) -> None:
+        adapter = self.adapters[platform]
+        settings = self.services.settings.outbox
+        try:
+            await adapter.deliver(message)
+        except RetryLater as exc:
+            attempts = message.attempts + 1
+            delay = exc.delay if exc.delay is not None else self._backoff(attempts)
+            dead = attempts >= settings.max_attempts and exc.delay is None
+            log.info("outbox retry", platform=platform, row=message.id, reason=exc.reason, delay=delay)
+            await self._finish(message.id, "dead" if dead else "pending", attempts, exc.reason, delay)
+        except DeliveryFailed as exc:
+            log.warning("outbox delivery failed for good", platform=platform, row=message.id, reason=str(exc))
+            await self._finish(message.id, "dead", message.attempts + 1, str(exc), 0)
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:
+            attempts = message.attempts + 1
+            log.warning("outbox delivery error", platform=platform, row=message.id, error=repr(exc))
+            dead = attempts >= settings.max_attempts
+            await self._finish(
+                message.id, "dead" if dead else "pending", attempts, repr(exc), self._backoff(attempts)
+            )
+        else:
+            await self._finish(message.id, "delivered", message.attempts + 1, None, 0)
+
+    def _backoff(self, attempts: int) -> float:
+        s = self.services.settings.outbox
+        return min(s.max_delay, s.base_delay * 2 ** (attempts - 1)) * self._rng.uniform(0.5, 1.5)
+
+    async def _finish(self, row_id: int, status: str, attempts: int, error: str | None, delay: float) -> None:
+        now: datetime = self.services.clock()
+        values: dict[str, object] = {
+            "status": status,
+            "attempts": attempts,
+            "last_error": error,
+            "claimed_until": None,
+            "next_attempt_at": now + timedelta(seconds=delay),
+        }
+        if status == "delivered":
+            values["delivered_at"] = now
+        async with self.services.vault.transaction() as session:
+            await session.exec(update(OutboxRow).where(col(OutboxRow.id) == row_id).values(**values))  # type: ignore[call-overload]

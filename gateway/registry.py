@@ -1,0 +1,71 @@
+"""What plugins register: rule systems, commands and adapters, and the lookup the router uses."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from gateway.adapter import Adapter
+    from gateway.commands import Command
+    from gateway.services import Services
+
+
+@dataclass(frozen=True)
+class RuleSystem:
+    """A game system. ``sheet_fields`` documents the sheet; ``locales`` are its message languages."""
+
+    name: str
+    title: str
+    dice: str
+    default_locale: str = "en"
+    locales: tuple[str, ...] = ("en",)
+    describe: str = ""
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class AdapterSpec:
+    platform: str
+    build: Callable[[Services, dict[str, Any]], Adapter | None]
+
+
+class Registry:
+    def __init__(self) -> None:
+        self.systems: dict[str, RuleSystem] = {}
+        # (system or None, name) -> command
+        self.commands: dict[tuple[str | None, str], Command] = {}
+        self._max_words = 1
+
+    def add_system(self, system: RuleSystem) -> None:
+        if system.name in self.systems:
+            raise ValueError(f"rule system {system.name!r} registered twice")
+        self.systems[system.name] = system
+
+    def add_command(self, command: Command) -> None:
+        for name in (command.name, *command.aliases):
+            key = (command.system, name)
+            if key in self.commands:
+                raise ValueError(f"command {name!r} registered twice for system {command.system!r}")
+            self.commands[key] = command
+            self._max_words = max(self._max_words, len(name.split()))
+
+    def find(self, system: str, words: list[str]) -> tuple[Command, int] | None:
+        """The command for the longest matching name, and how many words its name took."""
+        folded = [w.casefold() for w in words[: self._max_words]]
+        for n in range(len(folded), 0, -1):
+            name = " ".join(folded[:n])
+            command = self.commands.get((system, name)) or self.commands.get((None, name))
+            if command is not None:
+                return command, n
+        return None
+
+    def visible(self, system: str) -> list[Command]:
+        """Commands usable in a channel of ``system``, each once, by name."""
+        seen: dict[str, Command] = {}
+        for (sys_name, _), command in self.commands.items():
+            shadowed = sys_name is None and (system, command.name) in self.commands
+            if sys_name in (None, system) and command.name not in seen and not shadowed:
+                seen[command.name] = command
+        return sorted(seen.values(), key=lambda c: c.name)

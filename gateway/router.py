@@ -1,0 +1,138 @@
+"""The router: one inbound message in, replies out, everything in between in one unit of work.
+
+dedupe -> identity -> channel settings -> parse -> find command -> permission -> handler -> commit.
+A ``UserError`` anywhere rolls the whole unit back and becomes a one-line error reply.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import structlog
+from sqlmodel.ext.asyncio.session import AsyncSession
+
+from gateway.commands import Command, CommandContext
+from gateway.errors import PermissionDenied, UserError
+from gateway.parser import strip_prefix, tokenize
+from gateway.services import Services
+from gateway.types import InboundMessage, Invocation, Reply
+from gateway.vault import repo
+from gateway.vault.models import IdentityLink, Person, ProcessedMessage
+
+log = structlog.get_logger(__name__)
+
+ROLE_NAMES = {"player": "a verified account", "storyteller": "the Storyteller role"}
+
+
+class Router:
+    def __init__(self, services: Services) -> None:
+        self.services = services
+        self.registry = services.plugins.registry
+
+    async def handle(self, message: InboundMessage) -> list[Reply]:
+        settings = self.services.settings
+        try:
+            text = strip_prefix(message.text, settings.gateway.prefix, required=message.prefixed)
+            if text is None:
+                return []
+            words = tokenize(text)
+            if not words:
+                return []
+            async with self.services.vault.transaction() as session:
+                if await self._already_handled(session, message):
+                    return []
+                replies = await self._run(session, message, words, text)
+                if not message.sync_reply:
+                    await self._queue(session, message, replies)
+            return replies
+        except UserError as exc:
+            reply = Reply(text=exc.message, error=exc.code)
+        except Exception:
+            log.exception("command failed", platform=message.sender.platform, text=message.text[:200])
+            reply = Reply(text="Something went wrong on our side; nothing was saved.", error="internal")
+        if not message.sync_reply:
+            async with self.services.vault.transaction() as session:
+                await self._queue(session, message, [reply])
+        return [reply]
+
+    async def _already_handled(self, session: AsyncSession, message: InboundMessage) -> bool:
+        if not message.message_id:
+            return False
+        key = (message.sender.platform, message.message_id[:200])
+        if await session.get(ProcessedMessage, key) is not None:
+            return True
+        session.add(ProcessedMessage(platform=key[0], message_id=key[1]))
+        return False
+
+    async def _run(
+        self, session: AsyncSession, message: InboundMessage, words: list[str], text: str
+    ) -> list[Reply]:
+        settings = self.services.settings
+        person, identity = await repo.resolve_identity(session, message.sender)
+        channel = await repo.resolve_channel(session, message.channel)
+        system_name = channel.system or settings.gateway.default_system
+        system = self.registry.systems.get(system_name)
+        if system is None:
+            raise UserError(f"This channel uses the rule system {system_name!r}, which is not installed.")
+        found = self.registry.find(system_name, words)
+        if found is None:
+            raise UserError(
+                f"Unknown command {words[0][:40]!r}. Type help for the list.", code="unknown_command"
+            )
+        command, used = found
+        storyteller = self._is_storyteller(message, person, identity)
+        ctx = CommandContext(
+            message=message,
+            session=session,
+            person=person,
+            identity=identity,
+            channel=channel,
+            system=system,
+            locale=person.locale or channel.locale or system.default_locale,
+            storyteller=storyteller,
+            dice=self.services.dice,
+            services=self.services,
+            now=self.services.clock(),
+        )
+        self._authorise(ctx, command)
+        invocation = Invocation(name=command.name, words=tuple(words[used:]), raw=text)
+        return _as_list(await command.handler(ctx, invocation))
+
+    def _is_storyteller(self, message: InboundMessage, person: Person, identity: IdentityLink) -> bool:
+        if not message.sender.verified:
+            return False
+        owner = self.services.settings.vault.owner
+        return person.storyteller or identity.key == owner or "storyteller" in message.roles
+
+    def _authorise(self, ctx: CommandContext, command: Command) -> None:
+        if command.role == "player" and not ctx.message.sender.verified:
+            raise PermissionDenied(
+                f"{command.name} needs {ROLE_NAMES['player']}: identify to services (or ask the"
+                " operator to trust this network) and try again."
+            )
+        if command.role == "storyteller" and not ctx.storyteller:
+            raise PermissionDenied(
+                f"{command.name} needs {ROLE_NAMES['storyteller']}, which you do not have."
+            )
+        if not self.services.plugins.permission(ctx, command):
+            raise PermissionDenied(f"{command.name} is not allowed here.")
+
+    async def _queue(self, session: AsyncSession, message: InboundMessage, replies: Sequence[Reply]) -> None:
+        """Replies for platforms that answer asynchronously go through the outbox, in this transaction."""
+        for reply in replies:
+            payload = {
+                **reply.as_json(),
+                "kind": "reply",
+                "recipient": message.sender.id,
+                "recipient_name": message.sender.display_name,
+                "reply_to": message.reply_to or message.message_id,
+            }
+            await repo.enqueue(session, message.channel.platform, message.channel.id, payload)
+
+
+def _as_list(value: Sequence[Reply] | Reply | None) -> list[Reply]:
+    if value is None:
+        return []
+    if isinstance(value, Reply):
+        return [value]
+    return list(value)

@@ -1,0 +1,39 @@
+"""What the running gateway offers adapters and handlers: settings, the vault, the router, the clock."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import TYPE_CHECKING
+
+from gateway.dice import DiceSource
+from gateway.settings import Settings
+from gateway.types import InboundMessage, Reply
+from gateway.vault import Vault
+from gateway.vault.models import utcnow
+
+if TYPE_CHECKING:
+    from gateway.outbox import Outbox
+    from gateway.plugins import Plugins
+    from gateway.router import Router
+
+
+@dataclass
+class Services:
+    settings: Settings
+    vault: Vault
+    plugins: Plugins
+    dice: DiceSource
+    clock: Callable[[], datetime] = utcnow
+    router: Router | None = None
+    outbox: Outbox | None = None
+    state: dict[str, object] = field(default_factory=dict)
+
+    async def handle(self, message: InboundMessage) -> list[Reply]:
+        """Run one inbound message through the router; wakes the outbox if anything was queued."""
+        assert self.router is not None, "the router is built with the services"
+        replies = await self.router.handle(message)
+        if self.outbox is not None:
+            self.outbox.wake()
+        return replies

@@ -1,0 +1,144 @@
+"""Typed settings: a TOML file (``--config PATH`` or ``GATEWAY_CONFIG``) with environment overrides.
+
+Every key can be overridden as ``GATEWAY_<SECTION>__<KEY>`` (``GATEWAY_HTTP__PORT=9000``); the common
+ones also have short names (``GATEWAY_VAULT_URL``, ``GATEWAY_DICE_SEED``, ``GATEWAY_DICE_SCRIPT``).
+Adapter sections (``[irc.libera]``, ``[discord]``, ...) are kept as raw tables here and validated by the
+adapter that owns them, so the core knows no platform.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+from pydantic_settings import (
+    BaseSettings,
+    PydanticBaseSettingsSource,
+    SettingsConfigDict,
+    TomlConfigSettingsSource,
+)
+
+SHORT_ENV = {
+    "GATEWAY_VAULT_URL": ("vault", "url"),
+    "GATEWAY_VAULT_OWNER": ("vault", "owner"),
+    "GATEWAY_DICE_SEED": ("dice", "seed"),
+    "GATEWAY_DICE_SCRIPT": ("dice", "script"),
+    "GATEWAY_LOG_FORMAT": ("log", "format"),
+}
+
+
+class Section(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class GatewaySection(Section):
+    default_system: str = "nightcap"
+    locale: str = "en"
+    prefix: str = "!"
+    max_pool: int = Field(50, ge=1, le=1000)
+    timezone: str = "America/Los_Angeles"
+
+
+class VaultSection(Section):
+    url: str = "sqlite+aiosqlite:///vault.db"
+    owner: str | None = None
+    busy_timeout_ms: int = 5000
+    auto_upgrade: bool = True
+
+
+class HttpSection(Section):
+    enabled: bool = True
+    host: str = "127.0.0.1"
+    port: int = 8080
+    # name -> bearer token for POST /api/v1/command; the caller's identity is ``http:<name>``.
+    tokens: dict[str, str] = Field(default_factory=dict)
+
+
+class DiceSection(Section):
+    seed: int | None = None
+    script: str | None = None
+
+
+class StlogSection(Section):
+    targets: list[str] = Field(default_factory=list)
+
+
+class LogSection(Section):
+    format: Literal["auto", "pretty", "json"] = "auto"
+    level: str = "info"
+
+
+class PluginsSection(Section):
+    block: list[str] = Field(default_factory=list)
+
+
+class OutboxSection(Section):
+    poll_interval: float = 0.5
+    max_attempts: int = 12
+    base_delay: float = 1.0
+    max_delay: float = 300.0
+
+
+class _ShortEnvSource(PydanticBaseSettingsSource):
+    def get_field_value(self, field: Any, field_name: str) -> tuple[Any, str, bool]:  # pragma: no cover
+        return None, field_name, False
+
+    def __call__(self) -> dict[str, Any]:
+        data: dict[str, Any] = {}
+        for env, (section, key) in SHORT_ENV.items():
+            if env in os.environ:
+                data.setdefault(section, {})[key] = os.environ[env]
+        return data
+
+
+class Settings(BaseSettings):
+    """All settings. Unknown top-level tables are adapter sections, read with ``section()``."""
+
+    model_config = SettingsConfigDict(
+        env_prefix="GATEWAY_", env_nested_delimiter="__", extra="allow", toml_file=None
+    )
+
+    gateway: GatewaySection = Field(default_factory=GatewaySection)
+    vault: VaultSection = Field(default_factory=VaultSection)
+    http: HttpSection = Field(default_factory=HttpSection)
+    dice: DiceSection = Field(default_factory=DiceSection)
+    stlog: StlogSection = Field(default_factory=StlogSection)
+    log: LogSection = Field(default_factory=LogSection)
+    plugins: PluginsSection = Field(default_factory=PluginsSection)
+    outbox: OutboxSection = Field(default_factory=OutboxSection)
+
+    @classmethod
+    def settings_customise_sources(
+        cls,
+        settings_cls: type[BaseSettings],
+        init_settings: PydanticBaseSettingsSource,
+        env_settings: PydanticBaseSettingsSource,
+        dotenv_settings: PydanticBaseSettingsSource,
+        file_secret_settings: PydanticBaseSettingsSource,
+    ) -> tuple[PydanticBaseSettingsSource, ...]:
+        sources: list[PydanticBaseSettingsSource] = [
+            init_settings,
+            _ShortEnvSource(settings_cls),
+            env_settings,
+        ]
+        path = os.environ.get("GATEWAY_CONFIG")
+        if path:
+            sources.append(TomlConfigSettingsSource(settings_cls, toml_file=Path(path)))
+        return tuple(sources)
+
+    def section(self, name: str) -> dict[str, Any]:
+        """A raw adapter section (``[irc]``, ``[discord]``), or an empty table."""
+        extra = self.model_extra or {}
+        value = extra.get(name, {})
+        return dict(value) if isinstance(value, dict) else {}
+
+
+def load_settings(config: str | Path | None = None, **overrides: Any) -> Settings:
+    """Settings from ``config`` (or ``GATEWAY_CONFIG``), the environment, then ``overrides``."""
+    if config is not None:
+        if not Path(config).is_file():
+            raise FileNotFoundError(f"config file not found: {config}")
+        os.environ["GATEWAY_CONFIG"] = str(config)
+    return Settings(**overrides)

@@ -1,0 +1,119 @@
+"""Neutral message types shared by the router, the rule plugins and the adapters.
+
+Adapters translate platform traffic into these and back; rule plugins never see a platform object.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+
+@dataclass(frozen=True)
+class Identity:
+    """Who sent a message, as the platform knows them.
+
+    ``key`` is the vault's name for the identity: ``platform:id`` such as ``discord:1234`` or
+    ``irc:libera/alice``. An unverified identity (an IRC nick with no services account) may roll
+    bare pools but may not own characters, spend pools, link or be a Storyteller.
+    """
+
+    platform: str
+    id: str
+    display_name: str
+    verified: bool = True
+
+    @property
+    def key(self) -> str:
+        return f"{self.platform}:{self.id}"
+
+
+@dataclass(frozen=True)
+class Channel:
+    """Where a message was said. ``key`` is ``platform:id``; ``direct`` marks a private conversation."""
+
+    platform: str
+    id: str
+    direct: bool = False
+
+    @property
+    def key(self) -> str:
+        return f"{self.platform}:{self.id}"
+
+
+@dataclass(frozen=True)
+class InboundMessage:
+    """One message from a platform, before parsing.
+
+    ``prefixed`` says the platform is a chat room where only text starting with the command prefix is
+    a command (IRC, Matrix); the console, HUDs and slash commands send bare commands.
+    ``sync_reply`` says the adapter answers on the request itself (console, HTTP, a HUD, a Discord
+    interaction); otherwise the router queues the replies in the outbox in the same transaction.
+    ``roles`` are roles the adapter vouches for (the console's ``--st``: it is the operator's terminal).
+    """
+
+    sender: Identity
+    channel: Channel
+    text: str
+    message_id: str | None = None
+    prefixed: bool = False
+    sync_reply: bool = True
+    roles: frozenset[str] = frozenset()
+    reply_to: str | None = None
+
+
+@dataclass(frozen=True)
+class Invocation:
+    """A parsed command line: ``words`` are the tokens after the command name."""
+
+    name: str
+    words: tuple[str, ...]
+    raw: str
+
+
+@dataclass(frozen=True)
+class Reply:
+    """One answer to a command.
+
+    ``text`` is plain text for any platform; ``result`` is the structured result (``kind`` first) that
+    adapters may render richer (embeds, HTML, colour). ``error`` is set on refusals and mistakes.
+    """
+
+    text: str
+    private: bool = False
+    error: str | None = None
+    result: dict[str, Any] | None = None
+
+    def as_json(self) -> dict[str, Any]:
+        return {"text": self.text, "private": self.private, "error": self.error, "result": self.result}
+
+
+@dataclass(frozen=True)
+class Outbound:
+    """A message the outbox delivers later: a row in the vault first, then platform traffic.
+
+    ``platform`` picks the adapter; ``target`` is the address inside that platform (a webhook name,
+    ``network/#channel``, ``!room:server``, ``st-huds``). ``payload`` holds at least ``text``.
+    """
+
+    id: int
+    platform: str
+    target: str
+    payload: dict[str, Any]
+    attempts: int = 0
+    created_at: datetime | None = None
+
+    @property
+    def text(self) -> str:
+        return str(self.payload.get("text", ""))
+
+
+@dataclass
+class ReplyList:
+    """Replies a handler collects; handlers may also just return a list of ``Reply``."""
+
+    items: list[Reply] = field(default_factory=list)
+
+    def add(self, text: str, *, private: bool = False, result: dict[str, Any] | None = None) -> None:
+        self.items.append(Reply(text=text, private=private, result=result))

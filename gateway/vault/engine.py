@@ -1,0 +1,65 @@
+"""The vault's engine and its unit of work.
+
+On SQLite every unit of work starts with ``BEGIN IMMEDIATE``: a transaction that will write takes the
+write lock up front, so concurrent commands queue on the busy timeout instead of failing when a read
+lock cannot be upgraded. WAL lets readers go on meanwhile; ``synchronous=FULL`` makes each commit
+durable, because a logged roll must survive a power cut.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Any
+
+from sqlalchemy import event
+from sqlalchemy.engine import make_url
+from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
+from sqlmodel.ext.asyncio.session import AsyncSession
+
+
+def create_engine(url: str, *, busy_timeout_ms: int = 5000) -> AsyncEngine:
+    parsed = make_url(url)
+    if parsed.get_backend_name() == "sqlite":
+        engine = create_async_engine(url, connect_args={"timeout": busy_timeout_ms / 1000})
+        _sqlite_unit_of_work(engine, busy_timeout_ms)
+        return engine
+    return create_async_engine(url, pool_pre_ping=True, pool_size=10, max_overflow=20)
+
+
+def _sqlite_unit_of_work(engine: AsyncEngine, busy_timeout_ms: int) -> None:
+    @event.listens_for(engine.sync_engine, "connect")
+    def _on_connect(dbapi_conn: Any, _record: Any) -> None:
+        # Let SQLAlchemy, not the driver, issue BEGIN (see the "begin" listener).
+        dbapi_conn.isolation_level = None
+        cur = dbapi_conn.cursor()
+        cur.execute("PRAGMA journal_mode=WAL")
+        cur.execute(f"PRAGMA busy_timeout={int(busy_timeout_ms)}")
+        cur.execute("PRAGMA synchronous=FULL")
+        cur.execute("PRAGMA foreign_keys=ON")
+        cur.close()
+
+    @event.listens_for(engine.sync_engine, "begin")
+    def _on_begin(conn: Any) -> None:
+        conn.exec_driver_sql("BEGIN IMMEDIATE")
+
+
+class Vault:
+    """The engine plus a way to open one transaction per unit of work."""
+
+    def __init__(self, url: str, *, busy_timeout_ms: int = 5000) -> None:
+        self.url = url
+        self.engine = create_engine(url, busy_timeout_ms=busy_timeout_ms)
+
+    @property
+    def dialect(self) -> str:
+        return self.engine.dialect.name
+
+    @asynccontextmanager
+    async def transaction(self) -> AsyncIterator[AsyncSession]:
+        """One unit of work: commits on success, rolls back on any exception."""
+        async with AsyncSession(self.engine, expire_on_commit=False) as session, session.begin():
+            yield session
+
+    async def dispose(self) -> None:
+        await self.engine.dispose()

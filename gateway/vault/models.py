@@ -1,0 +1,184 @@
+"""The vault's tables. One vault holds every person, character, pool, roll and audit record.
+
+Rule systems keep their own fields in ``Character.sheet`` (a JSON document validated by the system's
+sheet schema) and their spendable resources in ``Pool`` rows, which are spent with conditional updates.
+Plugin-owned tables live in the plugin and get their own Alembic branch.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import JSON, Column, Index, UniqueConstraint
+from sqlmodel import Field, SQLModel
+
+from gateway.vault.columns import UTCDateTime
+
+
+def utcnow() -> datetime:
+    return datetime.now(UTC)
+
+
+def _ts(**kw: Any) -> Any:
+    return Field(default_factory=utcnow, sa_column=Column(UTCDateTime(), nullable=False, **kw))
+
+
+def _json(default: Any = dict) -> Any:
+    return Field(default_factory=default, sa_column=Column(JSON, nullable=False))
+
+
+class Person(SQLModel, table=True):
+    id: int | None = Field(default=None, primary_key=True)
+    display_name: str
+    storyteller: bool = False
+    locale: str | None = None
+    active_character_id: int | None = Field(default=None, index=True)
+    created_at: datetime = _ts()
+
+
+class IdentityLink(SQLModel, table=True):
+    """A platform identity (``discord:123``) joined to a person."""
+
+    __tablename__ = "identity"
+    key: str = Field(primary_key=True, max_length=300)
+    person_id: int = Field(foreign_key="person.id", index=True)
+    platform: str = Field(max_length=40)
+    display_name: str
+    verified: bool = True
+    created_at: datetime = _ts()
+
+
+class ChannelRow(SQLModel, table=True):
+    __tablename__ = "channel"
+    key: str = Field(primary_key=True, max_length=300)
+    platform: str = Field(max_length=40)
+    system: str | None = None
+    locale: str | None = None
+    settings: dict[str, Any] = _json()
+    created_at: datetime = _ts()
+
+
+class ProcessedMessage(SQLModel, table=True):
+    """Platform message ids already handled, so a redelivered message is not run twice."""
+
+    __tablename__ = "processed_message"
+    platform: str = Field(primary_key=True, max_length=40)
+    message_id: str = Field(primary_key=True, max_length=200)
+    created_at: datetime = _ts()
+
+
+class Character(SQLModel, table=True):
+    __table_args__ = (UniqueConstraint("system", "name_key"),)
+    id: int | None = Field(default=None, primary_key=True)
+    owner_id: int = Field(foreign_key="person.id", index=True)
+    system: str = Field(max_length=40)
+    name: str
+    name_key: str = Field(max_length=200)  # casefolded name, unique per system
+    status: str = Field(default="creation", max_length=20)  # creation | approved
+    sheet: dict[str, Any] = _json()
+    created_at: datetime = _ts()
+    updated_at: datetime = _ts()
+
+
+class Pool(SQLModel, table=True):
+    """A spendable resource (Willpower, Essence, damage, blood). Spends are conditional updates."""
+
+    character_id: int = Field(foreign_key="character.id", primary_key=True)
+    name: str = Field(primary_key=True, max_length=40)
+    current: int = 0
+    maximum: int = 0
+
+
+class RollLog(SQLModel, table=True):
+    __tablename__ = "roll_log"
+    id: int | None = Field(default=None, primary_key=True)
+    public_id: str = Field(max_length=16, unique=True)
+    person_id: int | None = Field(default=None, foreign_key="person.id", index=True)
+    identity_key: str = Field(max_length=300)
+    display_name: str
+    channel_key: str = Field(max_length=300)
+    system: str = Field(max_length=40)
+    character_id: int | None = Field(default=None, index=True)
+    kind: str = Field(max_length=40)
+    pool: int | None = None
+    dice: list[int] = _json(list)
+    total: int | None = None
+    degree: str | None = None
+    result: dict[str, Any] = _json()
+    created_at: datetime = _ts(index=True)
+
+
+class StlogEntry(SQLModel, table=True):
+    """The Storyteller log as kept in the vault: every roll, power use, check-in, heal and ST edit."""
+
+    __tablename__ = "stlog"
+    id: int | None = Field(default=None, primary_key=True)
+    person_id: int | None = Field(default=None, index=True)
+    character_id: int | None = Field(default=None, index=True)
+    channel_key: str = Field(max_length=300)
+    kind: str = Field(max_length=40)
+    text: str
+    result: dict[str, Any] = _json()
+    created_at: datetime = _ts(index=True)
+
+
+class Audit(SQLModel, table=True):
+    id: int | None = Field(default=None, primary_key=True)
+    actor_id: int | None = Field(default=None, index=True)
+    actor_key: str = Field(max_length=300)
+    character_id: int | None = Field(default=None, index=True)
+    action: str = Field(max_length=60)
+    field_name: str | None = None
+    old_value: str | None = None
+    new_value: str | None = None
+    created_at: datetime = _ts()
+
+
+class LinkCode(SQLModel, table=True):
+    __tablename__ = "link_code"
+    code: str = Field(primary_key=True, max_length=32)
+    person_id: int = Field(index=True)
+    identity_key: str = Field(max_length=300)
+    expires_at: datetime = Field(sa_column=Column(UTCDateTime(), nullable=False))
+    used: bool = False
+    created_at: datetime = _ts()
+
+
+class OutboxRow(SQLModel, table=True):
+    """A message waiting for delivery. Written in the same transaction as whatever caused it."""
+
+    __tablename__ = "outbox"
+    __table_args__ = (Index("ix_outbox_due", "platform", "status", "next_attempt_at"),)
+    id: int | None = Field(default=None, primary_key=True)
+    platform: str = Field(max_length=40)
+    target: str = Field(max_length=400)
+    payload: dict[str, Any] = _json()
+    status: str = Field(default="pending", max_length=20)  # pending | delivered | dead
+    attempts: int = 0
+    next_attempt_at: datetime = _ts()
+    claimed_until: datetime | None = Field(default=None, sa_column=Column(UTCDateTime()))
+    last_error: str | None = None
+    created_at: datetime = _ts()
+    delivered_at: datetime | None = Field(default=None, sa_column=Column(UTCDateTime()))
+
+
+class KeyValue(SQLModel, table=True):
+    """Small durable state owned by one component: a sync token, an access token, a registered URL."""
+
+    __tablename__ = "kv"
+    scope: str = Field(primary_key=True, max_length=100)
+    key: str = Field(primary_key=True, max_length=300)
+    value: dict[str, Any] = _json()
+    updated_at: datetime = _ts()
+
+
+class SceneState(SQLModel, table=True):
+    """Per-channel, per-system state (combat order, a pending challenge, a tug of war), as a document."""
+
+    __tablename__ = "scene_state"
+    channel_key: str = Field(primary_key=True, max_length=300)
+    system: str = Field(primary_key=True, max_length=40)
+    kind: str = Field(primary_key=True, max_length=60)
+    data: dict[str, Any] = _json()
+    updated_at: datetime = _ts()

@@ -1,0 +1,181 @@
+"""Repository functions: the queries the router and plugins share. Each takes the unit of work's session."""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import case
+from sqlmodel import col, select, update
+from sqlmodel.ext.asyncio.session import AsyncSession
+
+from gateway.types import Channel, Identity
+from gateway.vault.models import (
+    Audit,
+    ChannelRow,
+    IdentityLink,
+    OutboxRow,
+    Person,
+    Pool,
+    RollLog,
+    StlogEntry,
+    utcnow,
+)
+
+
+async def resolve_identity(session: AsyncSession, identity: Identity) -> tuple[Person, IdentityLink]:
+    """The person behind ``identity``, created on first sight."""
+    link = await session.get(IdentityLink, identity.key)
+    if link is not None:
+        person = await session.get(Person, link.person_id)
+        assert person is not None
+        if link.display_name != identity.display_name or link.verified != identity.verified:
+            link.display_name, link.verified = identity.display_name, identity.verified
+            session.add(link)
+        return person, link
+    person = Person(display_name=identity.display_name)
+    session.add(person)
+    await session.flush()
+    assert person.id is not None
+    link = IdentityLink(
+        key=identity.key,
+        person_id=person.id,
+        platform=identity.platform,
+        display_name=identity.display_name,
+        verified=identity.verified,
+    )
+    session.add(link)
+    await session.flush()
+    return person, link
+
+
+async def resolve_channel(session: AsyncSession, channel: Channel) -> ChannelRow:
+    row = await session.get(ChannelRow, channel.key)
+    if row is None:
+        row = ChannelRow(key=channel.key, platform=channel.platform)
+        session.add(row)
+        await session.flush()
+    return row
+
+
+async def enqueue(
+    session: AsyncSession, platform: str, target: str, payload: dict[str, Any], *, now: datetime | None = None
+) -> OutboxRow:
+    """Queue one outbound message in the caller's transaction."""
+    when = now or utcnow()
+    row = OutboxRow(platform=platform, target=target, payload=payload, created_at=when, next_attempt_at=when)
+    session.add(row)
+    return row
+
+
+def split_target(target: str) -> tuple[str, str]:
+    """``discord:stlog`` -> (``discord``, ``stlog``); ``console`` -> (``console``, ``""``)."""
+    platform, _, address = target.partition(":")
+    return platform, address
+
+
+async def write_stlog(
+    session: AsyncSession,
+    *,
+    targets: list[str],
+    person_id: int | None,
+    character_id: int | None,
+    channel_key: str,
+    kind: str,
+    text: str,
+    result: dict[str, Any],
+    now: datetime,
+    who: str,
+    where: str,
+) -> None:
+    session.add(
+        StlogEntry(
+            person_id=person_id,
+            character_id=character_id,
+            channel_key=channel_key,
+            kind=kind,
+            text=text,
+            result=result,
+            created_at=now,
+        )
+    )
+    payload = {
+        "text": text,
+        "kind": "stlog",
+        "stlog_kind": kind,
+        "who": who,
+        "where": where,
+        "result": result,
+    }
+    for target in targets:
+        platform, address = split_target(target)
+        await enqueue(session, platform, address, payload, now=now)
+
+
+async def audit(
+    session: AsyncSession,
+    *,
+    actor_id: int | None,
+    actor_key: str,
+    action: str,
+    character_id: int | None,
+    field_name: str | None,
+    old: Any,
+    new: Any,
+    now: datetime,
+) -> None:
+    session.add(
+        Audit(
+            actor_id=actor_id,
+            actor_key=actor_key,
+            action=action,
+            character_id=character_id,
+            field_name=field_name,
+            old_value=_text(old),
+            new_value=_text(new),
+            created_at=now,
+        )
+    )
+
+
+def _text(value: Any) -> str | None:
+    if value is None or isinstance(value, str):
+        return value
+    return json.dumps(value, ensure_ascii=False, sort_keys=True)
+
+
+async def roll_exists(session: AsyncSession, public_id: str) -> bool:
+    found = await session.exec(select(RollLog.id).where(RollLog.public_id == public_id))
+    return found.first() is not None
+
+
+async def find_roll(session: AsyncSession, public_id: str) -> RollLog | None:
+    found = await session.exec(select(RollLog).where(RollLog.public_id == public_id.casefold().lstrip("#")))
+    return found.first()
+
+
+async def spend_pool(session: AsyncSession, character_id: int, name: str, amount: int) -> bool:
+    """Atomically take ``amount`` from a pool if it holds that much. False when it does not."""
+    stmt = (
+        update(Pool)
+        .where(col(Pool.character_id) == character_id, col(Pool.name) == name, col(Pool.current) >= amount)
+        .values(current=col(Pool.current) - amount)
+    )
+    result = await session.exec(stmt)  # type: ignore[call-overload]
+    return bool(result.rowcount == 1)
+
+
+async def gain_pool(session: AsyncSession, character_id: int, name: str, amount: int) -> None:
+    """Atomically add ``amount`` to a pool, capped at its maximum."""
+    stmt = (
+        update(Pool)
+        .where(col(Pool.character_id) == character_id, col(Pool.name) == name)
+        .values(
+            current=case(
+                (col(Pool.current) + amount > col(Pool.maximum), col(Pool.maximum)),
+                else_=col(Pool.current) + amount,
+            )
+        )
+    )
+    await session.exec(stmt)  # type: ignore[call-overload]

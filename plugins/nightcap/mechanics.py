@@ -1,0 +1,113 @@
+"""Nightcap's dice, as pure functions (RULINGS, "Nightcap"). No I/O, no clock: dice come in."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from gateway.dice import DiceSource
+
+SIDES = 10
+DEGREES = ("botch", "failure", "marginal", "solid", "strong", "overwhelming")
+OUTCOMES = ("deadlock", "narrow", "clear", "decisive", "both_botch")
+
+
+def face_value(face: int) -> int:
+    """7, 8, 9: one success; 10: two; 1: takes one away; 2-6: nothing."""
+    if face == 10:
+        return 2
+    if face >= 7:
+        return 1
+    if face == 1:
+        return -1
+    return 0
+
+
+def chance_value(face: int) -> int:
+    """The chance die: only a 10 succeeds (one success), a 1 botches, the rest fail."""
+    return 1 if face == 10 else -1 if face == 1 else 0
+
+
+def degree(dice_total: int, total: int) -> str:
+    """Botch is read from the dice alone (Willpower cannot save it); the rest from the final total."""
+    if dice_total < 0:
+        return "botch"
+    if total <= 0:
+        return "failure"
+    if total == 1:
+        return "marginal"
+    if total <= 3:
+        return "solid"
+    if total <= 5:
+        return "strong"
+    return "overwhelming"
+
+
+@dataclass(frozen=True)
+class Roll:
+    pool: int
+    dice: tuple[int, ...]
+    chance_die: bool
+    dice_total: int
+    willpower: bool
+    total: int
+    degree: str
+
+    def as_result(self) -> dict[str, Any]:
+        data = asdict(self)
+        data["dice"] = list(self.dice)
+        return {"kind": "roll", "system": "nightcap", **data}
+
+
+def score(pool: int, faces: tuple[int, ...], willpower: bool = False) -> Roll:
+    """Read already-rolled faces for a pool (pool <= 0 means the faces are one chance die)."""
+    chance = pool <= 0
+    dice_total = sum(chance_value(f) if chance else face_value(f) for f in faces)
+    total = dice_total + (1 if willpower else 0)
+    return Roll(pool, faces, chance, dice_total, willpower, total, degree(dice_total, total))
+
+
+def roll(pool: int, dice: DiceSource, willpower: bool = False) -> Roll:
+    """Roll ``pool`` d10 (one chance die at 0 or below)."""
+    count = pool if pool > 0 else 1
+    faces = tuple(dice.roll(SIDES) for _ in range(count))
+    return score(pool, faces, willpower)
+
+
+def margin_outcome(margin: int) -> str:
+    if margin == 0:
+        return "deadlock"
+    if margin == 1:
+        return "narrow"
+    if margin <= 3:
+        return "clear"
+    return "decisive"
+
+
+@dataclass(frozen=True)
+class Contest:
+    sides: tuple[Roll, Roll]
+    margin: int
+    winner: int | None
+    outcome: str
+
+    def as_result(self) -> dict[str, Any]:
+        return {
+            "kind": "contest",
+            "system": "nightcap",
+            "sides": [s.as_result() for s in self.sides],
+            "margin": self.margin,
+            "winner": self.winner,
+            "outcome": self.outcome,
+        }
+
+
+def contest(left: Roll, right: Roll) -> Contest:
+    """Higher total wins by the margin; both totals below zero is a both-botch with no winner."""
+    margin = abs(left.total - right.total)
+    if left.total < 0 and right.total < 0:
+        return Contest((left, right), margin, None, "both_botch")
+    if margin == 0:
+        return Contest((left, right), 0, None, "deadlock")
+    winner = 0 if left.total > right.total else 1
+    return Contest((left, right), margin, winner, margin_outcome(margin))

@@ -1,0 +1,82 @@
+"""Reading a roll's words: ``<pool> [+N|-N ...] [wp] [vs <pool> [mods] [wp]] [secret]`` (pure parsing)."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from gateway.errors import UserError
+
+ROLL_USAGE = "roll POOL [+N|-N ...] [wp] [vs POOL [+N|-N] [wp]] [secret], e.g. roll 3 +1 or roll physical wp"
+_TERM = re.compile(r"^(?P<base>[^\W\d_][\w'-]*|\d+)?(?P<mods>(?:[+-]\d+)*)$")
+_MOD = re.compile(r"[+-]\d+")
+MAX_NUMBER = 1000
+
+
+@dataclass(frozen=True)
+class PoolSpec:
+    """One side of a roll: a number or a trait word, modifiers, and a Willpower declaration."""
+
+    base: str
+    modifiers: tuple[int, ...] = ()
+    willpower: bool = False
+
+    @property
+    def number(self) -> int | None:
+        return int(self.base) if self.base.isdigit() else None
+
+
+@dataclass(frozen=True)
+class RollRequest:
+    sides: tuple[PoolSpec, ...]
+    secret: bool = False
+    flags: frozenset[str] = field(default_factory=frozenset)
+
+
+def parse_side(words: list[str]) -> PoolSpec:
+    willpower = False
+    parts: list[str] = []
+    for word in words:
+        if word.casefold() in ("wp", "willpower"):
+            if willpower:
+                raise UserError("Willpower is declared once per roll: write wp one time.")
+            willpower = True
+        else:
+            parts.append(word)
+    joined = "".join(parts)
+    if not joined:
+        raise UserError(f"Which pool? Write {ROLL_USAGE}.")
+    match = _TERM.match(joined)
+    if not match or not match.group("base"):
+        if joined[:1] in "+-":
+            raise UserError(f"A roll starts with a pool, then modifiers: {ROLL_USAGE}.")
+        raise UserError(f"I cannot read {joined[:40]!r} as a pool. Write {ROLL_USAGE}.")
+    mods = tuple(int(m) for m in _MOD.findall(match.group("mods")))
+    base = match.group("base")
+    numbers = ([int(base)] if base.isdigit() else []) + [abs(m) for m in mods]
+    if any(n > MAX_NUMBER for n in numbers):
+        raise UserError(f"Numbers in a roll stop at {MAX_NUMBER}.")
+    return PoolSpec(base=base.casefold(), modifiers=mods, willpower=willpower)
+
+
+def parse_roll(words: tuple[str, ...] | list[str], flags: tuple[str, ...] = ()) -> RollRequest:
+    """Split on ``vs`` and read each side; ``secret`` (and any of ``flags``) may appear anywhere."""
+    rest: list[str] = []
+    found: set[str] = set()
+    for word in words:
+        folded = word.casefold()
+        if folded == "secret" or folded in flags:
+            found.add(folded)
+        else:
+            rest.append(word)
+    if not rest:
+        raise UserError(f"Which pool? Write {ROLL_USAGE}.")
+    lowered = [w.casefold() for w in rest]
+    if lowered.count("vs") > 1:
+        raise UserError("A contest has two sides: write one vs.")
+    if "vs" in lowered:
+        at = lowered.index("vs")
+        sides = (parse_side(rest[:at]), parse_side(rest[at + 1 :]))
+    else:
+        sides = (parse_side(rest),)
+    return RollRequest(sides=sides, secret="secret" in found, flags=frozenset(found - {"secret"}))

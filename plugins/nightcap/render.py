@@ -1,0 +1,43 @@
+"""How Nightcap results read as text: one short line per roll."""
+
+from __future__ import annotations
+
+from plugins.nightcap.mechanics import Contest, Roll
+
+OUTCOME_TITLES = {
+    "deadlock": "Deadlock",
+    "narrow": "Narrow",
+    "clear": "Clear",
+    "decisive": "Decisive",
+    "both_botch": "Both botch",
+}
+
+
+def faces(roll: Roll) -> str:
+    return " ".join(str(f) for f in roll.dice)
+
+
+def roll_body(roll: Roll, label: str = "") -> str:
+    """``3 dice: 9 5 10 → 3 (Solid)``; a chance die and Willpower say so."""
+    what = "a chance die" if roll.chance_die else f"{roll.pool} {'die' if roll.pool == 1 else 'dice'}"
+    label = f"{label} " if label else ""
+    wp = " +1 WP" if roll.willpower else ""
+    return f"{label}{what}: {faces(roll)}{wp} → {roll.total} ({roll.degree.title()})"
+
+
+def roll_line(who: str, roll: Roll, roll_id: str, label: str = "") -> str:
+    return f"{who} rolls {roll_body(roll, label)} #{roll_id}"
+
+
+def contest_line(who: str, result: Contest, roll_id: str, labels: tuple[str, str], against: str) -> str:
+    left, right = result.sides
+    outcome = OUTCOME_TITLES[result.outcome]
+    if result.winner is None:
+        verdict = f"{outcome}, margin {result.margin}"
+    else:
+        winner = who if result.winner == 0 else against
+        verdict = f"{outcome}: {winner} wins by {result.margin}"
+    return (
+        f"{who} rolls {roll_body(left, labels[0])} vs {against} {roll_body(right, labels[1])}: {verdict}"
+        f" #{roll_id}"
+    )
