@@ -7,6 +7,7 @@ from collections.abc import Callable
 from gateway.commands import Command, CommandContext
 from gateway.errors import PermissionDenied, UserError
 from gateway.hookspecs import hookimpl
+from gateway.i18n import LANGUAGES
 from gateway.types import Invocation, Reply
 from gateway.vault import repo
 
@@ -73,6 +74,39 @@ async def system_command(ctx: CommandContext, inv: Invocation) -> Reply:
     return Reply(
         text=f"This channel now plays {systems[wanted].title}.",
         result={"kind": "systems", "current": wanted, "installed": sorted(systems)},
+    )
+
+
+async def lang_command(ctx: CommandContext, inv: Invocation) -> Reply:
+    """``lang`` shows, ``lang CODE`` sets the caller's language, ``lang channel CODE`` the channel's."""
+    words = [w.casefold() for w in inv.words]
+    known = ", ".join(f"{code} ({name})" for code, name in LANGUAGES.items())
+    if not words:
+        return Reply(
+            text=f"Language here: {ctx.locale}. Available: {known}.",
+            private=True,
+            result={"kind": "lang", "locale": ctx.locale},
+        )
+    scope = "person"
+    if words[0] == "channel":
+        scope, words = "channel", words[1:]
+        if not ctx.storyteller:
+            raise PermissionDenied("lang channel CODE needs the Storyteller role, which you do not have.")
+    if len(words) != 1 or words[0] not in LANGUAGES:
+        raise UserError(f"Write lang CODE or lang channel CODE, with CODE one of {known}.")
+    code = words[0]
+    if scope == "channel":
+        ctx.channel.locale = code
+        ctx.session.add(ctx.channel)
+        await ctx.audit("channel.locale", field_name=ctx.channel.key, new=code)
+    else:
+        ctx.person.locale = code
+        ctx.session.add(ctx.person)
+    where = "this channel" if scope == "channel" else "you"
+    return Reply(
+        text=f"Language for {where}: {LANGUAGES[code]}.",
+        private=True,
+        result={"kind": "lang", "locale": code},
     )
 
 
