@@ -113,6 +113,7 @@ async def lang_command(ctx: CommandContext, inv: Invocation) -> Reply:
 @hookimpl
 def gateway_register_commands(register: Callable[[Command], None]) -> None:
     register(Command("help", help_command, "list commands, or explain one", "help [COMMAND]", role="anyone"))
+    register(Command("lang", lang_command, "show or set the language", "lang [channel] [en|cs|ru]"))
     register(
         Command("verify", verify_command, "look a roll up in the log by its id", "verify ID", role="anyone")
     )
