@@ -5,8 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from sqlmodel import select
-
+from gateway.characters import active_character
 from gateway.commands import CommandContext
 from gateway.errors import UserError
 from gateway.types import Invocation, Reply
@@ -17,16 +16,6 @@ from plugins.nightcap.pools import PoolSpec, parse_roll
 from plugins.nightcap.sheet import TRAITS, match_trait
 
 SYSTEM = "nightcap"
-
-
-async def active_character(ctx: CommandContext) -> Character | None:
-    """The caller's active Nightcap character, if any."""
-    if ctx.person.active_character_id is None:
-        return None
-    character = await ctx.session.get(Character, ctx.person.active_character_id)
-    if character is None or character.system != SYSTEM:
-        return None
-    return character
 
 
 @dataclass
@@ -78,7 +67,7 @@ def _side_result(side: Side, roll: mechanics.Roll) -> dict[str, Any]:
 
 async def roll_command(ctx: CommandContext, inv: Invocation) -> Reply:
     request = parse_roll(inv.words)
-    character = await active_character(ctx)
+    character = await active_character(ctx, SYSTEM)
     max_pool = ctx.settings.gateway.max_pool
     sides = [
         build_side(spec, character if i == 0 else None, max_pool) for i, spec in enumerate(request.sides)
@@ -110,12 +99,3 @@ async def roll_command(ctx: CommandContext, inv: Invocation) -> Reply:
         ("(secret) " if request.secret else "") + text, kind="roll", result=result, character_id=char_id
     )
     return Reply(text=text, private=request.secret, result=result)
-
-
-async def current_pool(ctx: CommandContext, character_id: int, name: str) -> int:
-    from gateway.vault.models import Pool
-
-    row = (
-        await ctx.session.exec(select(Pool).where(Pool.character_id == character_id, Pool.name == name))
-    ).first()
-    return row.current if row else 0
