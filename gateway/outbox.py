@@ -38,16 +38,20 @@ class Outbox:
         self._events: dict[str, asyncio.Event] = {p: asyncio.Event() for p in adapters}
         self._tasks: list[asyncio.Task[None]] = []
         self._rng = random.Random()
+        self._stopping = False
 
     def wake(self) -> None:
         for event in self._events.values():
             event.set()
 
     async def start(self) -> None:
+        self._stopping = False
         for platform in self.adapters:
             self._tasks.append(asyncio.create_task(self._worker(platform), name=f"outbox:{platform}"))
 
     async def stop(self) -> None:
+        # The flag ends a worker even when Python 3.11's wait_for swallows the cancellation (gh-86296).
+        self._stopping = True
         for task in self._tasks:
             task.cancel()
         for task in self._tasks:
@@ -58,7 +62,7 @@ class Outbox:
     async def _worker(self, platform: str) -> None:
         interval = self.services.settings.outbox.poll_interval
         event = self._events[platform]
-        while True:
+        while not self._stopping:
             try:
                 worked = await self.run_once(platform)
             except asyncio.CancelledError:
@@ -69,7 +73,8 @@ class Outbox:
             if not worked:
                 event.clear()
                 with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(event.wait(), interval)
+                    async with asyncio.timeout(interval):
+                        await event.wait()
 
     async def run_once(self, platform: str) -> bool:
         """Claim and deliver one round of queue heads. True when anything was claimed."""

@@ -193,7 +193,8 @@ class IrcConnection:
             with contextlib.suppress(Exception):
                 await self._write(build_line("QUIT", self.config.quit_message))
                 # The server answers QUIT with ERROR and closes; give it a moment to do so.
-                await asyncio.wait_for(self.closed.wait(), 3.0)
+                async with asyncio.timeout(3.0):
+                    await self.closed.wait()
         for task in (self._task, self._inbox_task):
             if task is not None:
                 task.cancel()
@@ -248,16 +249,15 @@ class IrcConnection:
                 context.check_hostname = False
                 context.verify_mode = ssl.CERT_NONE
         self.log.info("irc connecting", host=cfg.host, port=cfg.effective_port, tls=cfg.tls)
-        self.reader, self.writer = await asyncio.wait_for(
-            asyncio.open_connection(
+        # asyncio.timeout, not wait_for: on 3.11 wait_for can swallow a cancellation (gh-86296).
+        async with asyncio.timeout(cfg.connect_timeout):
+            self.reader, self.writer = await asyncio.open_connection(
                 cfg.host,
                 cfg.effective_port,
                 ssl=context,
                 server_hostname=cfg.host if context else None,
                 limit=MAX_LINE_BYTES,
-            ),
-            cfg.connect_timeout,
-        )
+            )
         self.connections_made += 1
         self.bucket.reset()
         await self._write("CAP LS 302")
@@ -272,12 +272,14 @@ class IrcConnection:
         cfg = self.config
         deadline = time.monotonic() + cfg.connect_timeout
         pinged = False
-        while True:
-            wait = cfg.ping_timeout if pinged else cfg.ping_interval
-            if not self.registered:
-                wait = max(0.0, min(wait, deadline - time.monotonic()))
+        while not self._stopping:
+            if self.registered:
+                wait = cfg.ping_timeout if pinged else cfg.ping_interval
+            else:
+                wait = max(0.0, deadline - time.monotonic())
             try:
-                raw = await asyncio.wait_for(self.reader.readline(), wait)
+                async with asyncio.timeout(wait):
+                    raw = await self.reader.readline()
             except TimeoutError:
                 if not self.registered:
                     raise ConnectionLost("registration timed out") from None
@@ -343,7 +345,10 @@ class IrcConnection:
         await self._write(build_line("PONG", m.param(0) or "nightcap"))
 
     async def _on_error(self, m: Message) -> None:
-        self.log.warning("irc server error", text=m.param(0))
+        if self._stopping:
+            self.log.info("irc closing", text=m.param(0))
+        else:
+            self.log.warning("irc server error", text=m.param(0))
 
     async def _on_cap(self, m: Message) -> None:
         sub = m.param(1).upper()
@@ -363,7 +368,7 @@ class IrcConnection:
                     self.log.warning("irc server offers no SASL PLAIN", mechanisms=mechs)
             if wanted:
                 self._cap_pending = True
-                await self._write(build_line("CAP", "REQ", " ".join(wanted)))
+                await self._write(f"CAP REQ :{' '.join(wanted)}")  # always trailing: some servers need it
             elif not self.registered:
                 await self._write("CAP END")
         elif sub == "ACK":
@@ -431,9 +436,10 @@ class IrcConnection:
         self._nick_index += 1
         if self._nick_index < len(nicks):
             self.nick = nicks[self._nick_index]
-        else:
-            nicklen = int(self.isupport.get("NICKLEN", "9") or 9)
-            self.nick = f"{nicks[0][: max(1, nicklen - 3)]}{self.rng.randint(100, 999)}"
+        elif self._nick_index - len(nicks) < 3:
+            self.nick = f"{nicks[0]}{self.rng.randint(100, 999)}"
+        else:  # maybe too long for this server (NICKLEN is only announced after the welcome)
+            self.nick = f"{nicks[0][:6]}{self.rng.randint(100, 999)}"
         self.log.info("irc nick in use, trying another", nick=self.nick, refused=m.param(1))
         await self._write(build_line("NICK", self.nick))
 
@@ -588,8 +594,8 @@ class IrcConnection:
 
     async def _on_privmsg(self, m: Message) -> None:
         nick = m.nick
-        if not nick or "!" not in (m.prefix or "") or self.fold(nick) == self.fold(self.nick):
-            return  # server messages, and our own lines echoed back (echo-message)
+        if not nick or "." in nick or self.fold(nick) == self.fold(self.nick):
+            return  # server messages (a server name has a dot), and our own lines echoed back
         text = m.param(1)
         if text.startswith("\x01"):
             return  # CTCP (ACTION, VERSION, ...): not commands
