@@ -217,7 +217,7 @@ class SecondLifeAdapter(Adapter):
         except UnicodeDecodeError as exc:
             raise BadRequest("the body is not UTF-8") from exc
         want_state, roster_req, body_max = False, None, 0
-        if text_body.lstrip().startswith("{"):
+        if request.content_type == "application/json" or text_body.lstrip().startswith("{"):
             try:
                 data = json.loads(text_body)
             except ValueError as exc:
@@ -399,31 +399,32 @@ class SecondLifeAdapter(Adapter):
         now = self._now()
         age = (now - _aware(message.created_at)).total_seconds() if message.created_at else 0.0
         forget = self.config.forget_after_hours * 3600
+        owner = self.services.settings.vault.owner
+        state, allowed = None, True
         async with self.services.vault.transaction() as session:
             route = await self._route(session, target)
             reg = await registry.get(session, route) if route else None
-            if reg is not None and reg.dead_since:
-                dead_for = (now - datetime.fromisoformat(reg.dead_since)).total_seconds()
-                if dead_for > forget:
-                    await registry.forget(session, reg)
-                    raise DeliveryFailed(f"{route} has been dead since {reg.dead_since}")
-            if reg is not None and reg.role == "st-hud" and message.payload.get("kind") == "stlog":
-                key = f"{IDENTITY_PLATFORM}:{reg.owner}"
-                link = await session.get(IdentityLink, key)
-                person = await session.get(Person, link.person_id) if link is not None else None
-                if not is_storyteller(person, key, self.services.settings.vault.owner):
-                    raise DeliveryFailed(f"{reg.owner} is no longer a Storyteller")
-            state = None
-            if reg is not None and message.payload.get("kind") == "refresh":
-                state = await hud_state(
-                    session, f"{IDENTITY_PLATFORM}:{reg.owner}", self.services.settings.vault.owner
-                )
+            if reg is not None and not reg.dead_since:
+                kind = message.payload.get("kind")
+                identity_key = f"{IDENTITY_PLATFORM}:{reg.owner}"
+                if reg.role == "st-hud" and kind == "stlog":
+                    link = await session.get(IdentityLink, identity_key)
+                    person = await session.get(Person, link.person_id) if link is not None else None
+                    allowed = is_storyteller(person, identity_key, owner)
+                if kind == "refresh":
+                    state = await hud_state(session, identity_key, owner)
         if reg is None:
             if age > forget:
                 raise DeliveryFailed(f"no object has registered for {target} in {age / 3600:.0f} hours")
             raise RetryLater(f"no object registered for {target}", delay=self.config.dead_retry)
         if reg.dead_since:
+            if (now - datetime.fromisoformat(reg.dead_since)).total_seconds() > forget:
+                async with self.services.vault.transaction() as session:
+                    await registry.forget(session, reg)
+                raise DeliveryFailed(f"{reg.route} has been dead since {reg.dead_since}")
             raise RetryLater(f"{reg.route} answered 404 at {reg.dead_since}", delay=self.config.dead_retry)
+        if not allowed:
+            raise DeliveryFailed(f"{reg.owner} is no longer a Storyteller")
         bodies = self._bodies(message, reg, state)
         for index in range(self._progress.get(message.id, 0), len(bodies)):
             await self._post(reg, bodies[index], message)

@@ -78,7 +78,7 @@ async def hud_state(session: AsyncSession, identity_key: str, owner: str | None)
 
 def label(number: int, name: str) -> str:
     """A dialog button label: ``"3. Mira Vance"``, at most 24 UTF-8 bytes (the number keeps it unique)."""
-    return cut_bytes(f"{number}. {name}", LABEL_BYTES)
+    return cut_bytes(f"{number}. {name}", LABEL_BYTES).rstrip()
 
 
 async def roster(

@@ -76,6 +76,7 @@ class Hud:
     shard: str = "Production"
     secret: str = SECRET
     clock: Callable[[], float] = time.time
+    sent: int = 0
 
     def sim_headers(self, mimetype: str) -> dict[str, str]:
         """The headers a simulator adds to every llHTTPRequest (protocols.md §1.1)."""
@@ -128,7 +129,10 @@ class Hud:
         if plain:
             body, mimetype = text.encode("utf-8"), "text/plain; charset=utf-8"
         else:
-            data: dict[str, Any] = {"text": text}
+            # A nonce, as the LSL HUDs send: two identical commands in one second would otherwise
+            # carry the same signature, and the second would be refused as a replay.
+            self.sent += 1
+            data: dict[str, Any] = {"text": text, "nonce": self.sent}
             if state:
                 data["state"] = True
             if roster is not None:
@@ -186,7 +190,7 @@ class FakeObject:
     async def start(self) -> FakeObject:
         app = web.Application()
         app.router.add_route("*", "/{tail:.*}", self._handle)
-        self._runner = web.AppRunner(app)
+        self._runner = web.AppRunner(app, shutdown_timeout=0.2)
         await self._runner.setup()
         await web.TCPSite(self._runner, "127.0.0.1", self.port).start()
         return self
