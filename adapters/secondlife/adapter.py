@@ -143,6 +143,10 @@ class SecondLifeAdapter(Adapter):
     def _owner(self) -> str | None:
         return self.services.settings.vault.owner
 
+    @property
+    def _system(self) -> str:
+        return str(self.services.settings.gateway.default_system)
+
     def _now(self) -> datetime:
         return _aware(self.services.clock())
 
@@ -275,9 +279,7 @@ class SecondLifeAdapter(Adapter):
                     # The router rolled the refused command back, its replay mark with it: keep the mark.
                     await self._burn(session, signed)
                 if req.want_state:
-                    extra["state"] = await hud_state(
-                        session, identity.key, self.services.settings.vault.owner
-                    )
+                    extra["state"] = await hud_state(session, identity.key, self._owner, self._system)
                 if req.roster is not None:
                     extra["roster"] = await self._roster(session, identity.key, req.roster)
         items = reply_items(replies)
@@ -364,7 +366,7 @@ class SecondLifeAdapter(Adapter):
                     return web.Response(status=403, text="an st-hud needs the Storyteller role")
             await self._burn(session, signed)
             await registry.register(session, reg, now)
-            state = await hud_state(session, identity_key, owner) if role != "relay" else None
+            state = await hud_state(session, identity_key, owner, self._system) if role != "relay" else None
         if self.services.outbox is not None:
             self.services.outbox.wake()
         log.info("second life object registered", route=reg.route, region=reg.region)
@@ -412,7 +414,7 @@ class SecondLifeAdapter(Adapter):
                     person = await session.get(Person, link.person_id) if link is not None else None
                     allowed = is_storyteller(person, identity_key, owner)
                 if kind == "refresh":
-                    state = await hud_state(session, identity_key, owner)
+                    state = await hud_state(session, identity_key, owner, self._system)
         if reg is None:
             if age > forget:
                 raise DeliveryFailed(f"no object has registered for {target} in {age / 3600:.0f} hours")

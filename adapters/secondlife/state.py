@@ -4,7 +4,7 @@ These are read straight from the core tables (``Character``, ``Pool``) after the
 transaction, so a HUD never has to parse reply text to know whether it shows CharGen or Gameplay.
 ``state`` is small on purpose (it shares a 2048-byte body with the replies):
 
-    {"mode": "none" | "chargen" | "gameplay", "st": bool,
+    {"mode": "none" | "chargen" | "gameplay", "st": bool, "chars": ["Mira", ...],
      "char": "Mira", "status": "creation" | "approved", "system": "nightcap",
      "traits": {"physical": 3, ...}, "powers": [["Veil", "adept", "spirit"], ...],
      "pools": {"willpower": [cur, max], "essence": [cur, max], "health": [cur, max]}}
@@ -23,6 +23,7 @@ from gateway.vault.models import Character, IdentityLink, Person, Pool
 
 LABEL_BYTES = 24
 ROSTER_PAGE = 9  # + Prev, Next, Back = 12 dialog buttons
+CHARS_LISTED = 11  # the Player HUD's "Switch Character" dialog: 11 names + Back
 STATUS_FILTERS = {"unlocked": "creation", "creation": "creation", "approved": "approved", "all": None}
 
 
@@ -54,12 +55,21 @@ def is_storyteller(person: Person | None, identity_key: str, owner: str | None) 
     return bool(identity_key == owner or (person is not None and person.storyteller))
 
 
-async def hud_state(session: AsyncSession, identity_key: str, owner: str | None) -> dict[str, Any]:
+async def hud_state(
+    session: AsyncSession, identity_key: str, owner: str | None, system: str
+) -> dict[str, Any]:
     link = await session.get(IdentityLink, identity_key)
     person = await session.get(Person, link.person_id) if link is not None else None
     state: dict[str, Any] = {"mode": "none", "st": is_storyteller(person, identity_key, owner)}
-    if person is None or person.active_character_id is None:
+    if person is None:
         return state
+    owned = await session.exec(
+        select(Character.name)
+        .where(col(Character.owner_id) == person.id, col(Character.system) == system)
+        .order_by(col(Character.id))
+        .limit(CHARS_LISTED)
+    )
+    state["chars"] = list(owned.all())
     character = await session.get(Character, person.active_character_id)
     if character is None:
         return state
@@ -96,17 +106,19 @@ async def roster(
     pages = max(1, -(-int(total) // ROSTER_PAGE))
     page = min(max(0, page), pages - 1)
     found = await session.exec(
-        select(Character.name)
+        select(Character.name, Character.status)
         .where(*conditions)
         .order_by(col(Character.name_key))
         .offset(page * ROSTER_PAGE)
         .limit(ROSTER_PAGE)
     )
-    names = list(found.all())
+    page_rows = list(found.all())
+    names = [name for name, _ in page_rows]
     first = page * ROSTER_PAGE + 1
     return {
         "names": names,
         "labels": [label(first + i, n) for i, n in enumerate(names)],
+        "statuses": [status for _, status in page_rows],
         "page": page,
         "pages": pages,
         "total": int(total),

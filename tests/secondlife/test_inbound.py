@@ -173,6 +173,7 @@ async def test_state_of_a_character(world: World) -> None:
     assert state == {
         "mode": "gameplay",
         "st": False,
+        "chars": ["Mira"],
         "char": "Mira",
         "status": "approved",
         "system": "nightcap",
@@ -191,6 +192,7 @@ async def test_roster_pages_for_the_st_hud(world: World) -> None:
     first = (await st.command("", roster={"status": "unlocked", "page": 0})).json["roster"]
     assert first["total"] == 10 and first["pages"] == 2 and first["page"] == 0
     assert first["names"] == names[0:18:2][:9]
+    assert first["statuses"] == ["creation"] * 9
     assert all(len(label.encode()) <= 24 for label in first["labels"])
     assert first["labels"][0] == "1. Character Number 00 W"
     second = (await st.command("", roster={"status": "unlocked", "page": 1})).json["roster"]
