@@ -59,6 +59,7 @@ CURSOR_SCOPE = "secondlife"
 FANOUT = ("st-huds", "relays", "relay", "huds", "everyone")
 H_BODY_MAX = "X-Gateway-Body-Max"
 PRUNE_EVERY = 600.0
+FANOUT_BATCH = 200
 KEEP_BURNT = timedelta(hours=1)
 
 
@@ -473,21 +474,38 @@ class SecondLifeAdapter(Adapter):
         return here or [h for h in huds if h.region.casefold() == region]
 
     async def _fan_out(self, message: Outbound) -> None:
-        """One row per member route, written in the transaction that marks this row delivered."""
+        """Expand this row, and the rows queued behind it for the same address, into one row per
+        member route, in the transaction that marks them delivered (so a crash repeats nothing)."""
         now = self._now()
         async with self.services.vault.transaction() as session:
+            batch = list(
+                (
+                    await session.exec(
+                        select(OutboxRow)
+                        .where(
+                            col(OutboxRow.platform) == PLATFORM,
+                            col(OutboxRow.target) == message.target,
+                            col(OutboxRow.status) == "pending",
+                            col(OutboxRow.id) >= message.id,
+                        )
+                        .order_by(col(OutboxRow.id))
+                        .limit(FANOUT_BATCH)
+                    )
+                ).all()
+            )
+            if not batch or batch[0].id != message.id:
+                return  # another worker expanded it already
             members = await self._members(session, message.target, now)
-            done = await session.exec(  # type: ignore[call-overload]
+            await session.exec(  # type: ignore[call-overload]
                 update(OutboxRow)
-                .where(col(OutboxRow.id) == message.id, col(OutboxRow.status) == "pending")
+                .where(col(OutboxRow.id).in_([row.id for row in batch]), col(OutboxRow.status) == "pending")
                 .values(status="delivered", delivered_at=now, claimed_until=None)
             )
-            if done.rowcount != 1:
-                return
-            payload = {**message.payload, "via": message.target}
-            for reg in members:
-                await repo.enqueue(session, PLATFORM, reg.route, payload, now=now)
-        log.debug("second life fan-out", target=message.target, routes=len(members))
+            for row in batch:
+                for reg in members:
+                    payload = {**row.payload, "via": row.target}
+                    await repo.enqueue(session, PLATFORM, reg.route, payload, now=now)
+        log.debug("second life fan-out", target=message.target, rows=len(batch), routes=len(members))
         if members and self.services.outbox is not None:
             self.services.outbox.wake()
 
