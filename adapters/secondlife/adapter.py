@@ -56,7 +56,7 @@ log = structlog.get_logger(__name__)
 
 IDENTITY_PLATFORM = "sl"
 CURSOR_SCOPE = "secondlife"
-FANOUT = ("st-huds", "relays", "relay", "huds", "everyone")
+FANOUT = ("st-huds", "relays", "relay", "huds", "all-huds", "everyone")
 H_BODY_MAX = "X-Gateway-Body-Max"
 PRUNE_EVERY = 600.0
 FANOUT_BATCH = 200
@@ -464,7 +464,7 @@ class SecondLifeAdapter(Adapter):
                     members.append(reg)
             return members
         huds = [r for r in await registry.by_prefix(session, "player-hud/") if usable(r)]
-        if target == "huds":
+        if target in ("huds", "all-huds"):
             return huds
         if target == "everyone":
             covered = {r.region.casefold() for r in relays if not r.dead_since}

@@ -7,7 +7,7 @@ transaction, so a HUD never has to parse reply text to know whether it shows Cha
     {"mode": "none" | "chargen" | "gameplay", "st": bool, "chars": ["Mira", ...],
      "char": "Mira", "status": "creation" | "approved", "system": "nightcap",
      "traits": {"physical": 3, ...}, "powers": [["Veil", "adept", "spirit"], ...],
-     "pools": {"willpower": [cur, max], "essence": [cur, max], "health": [cur, max]}}
+     "pools": {"willpower": [cur, max], "essence": [cur, max], "damage": [taken, levels]}}
 """
 
 from __future__ import annotations
@@ -24,7 +24,12 @@ from gateway.vault.models import Character, IdentityLink, Person, Pool
 LABEL_BYTES = 24
 ROSTER_PAGE = 9  # + Prev, Next, Back = 12 dialog buttons
 CHARS_LISTED = 11  # the Player HUD's "Switch Character" dialog: 11 names + Back
-STATUS_FILTERS = {"unlocked": "creation", "creation": "creation", "approved": "approved", "all": None}
+# "Unlocked" is everyone still in CharGen: editing (creation) or waiting for a Storyteller (submitted).
+STATUS_FILTERS: dict[str, tuple[str, ...] | None] = {
+    "unlocked": ("creation", "submitted"),
+    "approved": ("approved",),
+    "all": None,
+}
 
 
 def _traits(sheet: dict[str, Any]) -> dict[str, int]:
@@ -92,12 +97,12 @@ def label(number: int, name: str) -> str:
 
 
 async def roster(
-    session: AsyncSession, system: str, status: str | None, query: str, page: int
+    session: AsyncSession, system: str, statuses: tuple[str, ...] | None, query: str, page: int
 ) -> dict[str, Any]:
     """One page of character names for the ST HUD's Sheets menu, with ready-made button labels."""
     conditions = [col(Character.system) == system]
-    if status:
-        conditions.append(col(Character.status) == status)
+    if statuses:
+        conditions.append(col(Character.status).in_(statuses))
     q = " ".join(query.split()).casefold()[:60]
     if q:
         escaped = q.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")

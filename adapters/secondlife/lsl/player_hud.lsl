@@ -243,7 +243,7 @@ main_menu()
     if (mode == "gameplay")
     {
         menu("main", who + " (approved)\nWillpower " + pool("willpower") + "  Essence " + pool("essence")
-            + "  Health " + pool("health"), B_GAMEPLAY);
+            + "  Damage " + pool("damage"), B_GAMEPLAY);
     }
     else if (mode == "chargen") menu("main", who + " (CharGen: unlocked)", B_CHARGEN);
     else menu("main", "No character yet: Character Info > New Character.", B_CHARGEN);
@@ -299,7 +299,7 @@ chosen(string m)
         else if (m == "View Sheet" || m == "Sheet") command("sheet");
         else if (m == "Roll") menu("roll", "Roll which trait?", B_TRAITS);
         else if (m == "Use Power") pick("use", "Use which power?", power_names());
-        else if (m == "Health") menu("health", "Health " + pool("health"), B_HEALTH);
+        else if (m == "Health") menu("health", "Damage taken " + pool("damage"), B_HEALTH);
         else if (m == "Daily Check-In") command("checkin");
         else if (m == "Refresh") command("sheet");
     }
