@@ -626,16 +626,19 @@ class SecondLifeAdapter(Adapter):
             actions: dict[int, set[str]] = {}
             for row in rows:
                 if row.character_id is not None:
-                    actions.setdefault(row.character_id, set()).add(row.action)
+                    actions.setdefault(row.character_id, set())
             now = self._now()
-            for character_id, acts in actions.items():
+            for character_id in actions:
                 character = await session.get(Character, character_id)
                 if character is None:
                     continue
-                by_others = [
-                    r for r in rows if r.character_id == character_id and r.actor_id != character.owner_id
-                ]
-                if not by_others:
+                # A player's own edits answered their own HUD already; tell them about the others'.
+                acts = {
+                    r.action
+                    for r in rows
+                    if r.character_id == character_id and r.actor_id != character.owner_id
+                }
+                if not acts:
                     continue
                 links = await session.exec(
                     select(IdentityLink).where(

@@ -75,6 +75,8 @@ async def hud_state(
         .limit(CHARS_LISTED)
     )
     state["chars"] = list(owned.all())
+    if person.active_character_id is None:
+        return state
     character = await session.get(Character, person.active_character_id)
     if character is None:
         return state

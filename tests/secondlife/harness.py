@@ -143,7 +143,8 @@ class Hud:
         return await self.post("/sl/v1/command", body, self.signed_headers(body, mimetype))
 
     async def register(self, url: str, role: str) -> HudResponse:
-        body = json.dumps({"url": url, "role": role}).encode()
+        self.sent += 1
+        body = json.dumps({"url": url, "role": role, "nonce": self.sent}).encode()
         return await self.post("/sl/v1/register", body, self.signed_headers(body, "application/json"))
 
 
