@@ -51,7 +51,7 @@ def free_port() -> int:
 # ---------------------------------------------------------------- servers (child processes)
 
 
-async def serve_gateway(port: int, vault: str) -> None:
+async def serve_gateway(port: int, vault: str, group_commit: bool, stlog: bool) -> None:
     from gateway.app import Gateway, build_app
     from gateway.dice import SeededDice
     from gateway.logging import configure_logging
@@ -59,9 +59,9 @@ async def serve_gateway(port: int, vault: str) -> None:
 
     configure_logging("json", "warning")
     settings = Settings(
-        vault={"url": f"sqlite+aiosqlite:///{vault}"},
+        vault={"url": f"sqlite+aiosqlite:///{vault}", "group_commit": group_commit},
         secondlife={"shared_secret": SECRET, "rate_burst": 1_000_000, "rate_per_second": 1_000_000.0},
-        stlog={"targets": ["secondlife:st-huds"]},
+        stlog={"targets": ["secondlife:st-huds"] if stlog else []},
     )
     gateway = Gateway(settings, dice=SeededDice(7), platforms=("secondlife",))
     runner = web.AppRunner(build_app(gateway), access_log=None)
@@ -200,7 +200,9 @@ def summary(rate: float, latencies: list[float]) -> dict[str, float]:
     }
 
 
-async def run(seconds: float, rounds: int, concurrency: int) -> dict[str, Any]:
+async def run(
+    seconds: float, rounds: int, concurrency: int, group_commit: bool, stlog: bool
+) -> dict[str, Any]:
     tmp = Path(tempfile.mkdtemp(prefix="sl-bench-"))
     vault = tmp / "vault.db"
     gw_port, bare_port = free_port(), free_port()
@@ -211,7 +213,13 @@ async def run(seconds: float, rounds: int, concurrency: int) -> dict[str, Any]:
     prep = Gateway(Settings(vault={"url": f"sqlite+aiosqlite:///{vault}"}), platforms=())
     await prep.upgrade_vault()
     await prep.services.vault.dispose()
-    gateway = start_child("--serve-gateway", str(gw_port), str(vault))
+    gateway = start_child(
+        "--serve-gateway",
+        str(gw_port),
+        str(vault),
+        "--group-commit" if group_commit else "--no-group-commit",
+        "--stlog" if stlog else "--no-stlog",
+    )
     bare = start_child("--serve-bare", str(bare_port))
     client = Client()
     gw_ok, bare_ok = [0], [0]
@@ -252,11 +260,17 @@ async def run(seconds: float, rounds: int, concurrency: int) -> dict[str, Any]:
         "concurrency": concurrency,
         "seconds_per_round": seconds,
         "cpus": os.cpu_count(),
+        "group_commit": group_commit,
+        "stlog": stlog,
     }
 
 
 def report(r: dict[str, Any]) -> str:
-    lines = ["round  gateway req/s  p50 ms  p99 ms |  bare req/s  p50 ms  p99 ms |  ratio"]
+    lines = [
+        f"gateway: [vault] group_commit={r['group_commit']}, Storyteller-log pushes queued={r['stlog']},"
+        f" {r['concurrency']} requests in flight, {r['seconds_per_round']:g} s per measurement",
+        "round  gateway req/s  p50 ms  p99 ms |  bare req/s  p50 ms  p99 ms |  ratio",
+    ]
     for i, rnd in enumerate(r["rounds"], 1):
         g, b = rnd["gateway"], rnd["bare"]
         lines.append(
@@ -286,16 +300,30 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=3, help="alternating max-rate rounds (default 3)")
     parser.add_argument("--concurrency", type=int, default=16, help="requests in flight (default 16)")
     parser.add_argument("--json", action="store_true", help="print the raw figures as JSON too")
+    parser.add_argument(
+        "--group-commit",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="the gateway's [vault] group_commit (default on here)",
+    )
+    parser.add_argument(
+        "--stlog",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help='[stlog] targets = ["secondlife:st-huds"]: each roll also queues a Storyteller-log push',
+    )
     parser.add_argument("--serve-gateway", nargs=2, metavar=("PORT", "VAULT"), help=argparse.SUPPRESS)
     parser.add_argument("--serve-bare", metavar="PORT", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.serve_gateway:
-        asyncio.run(serve_gateway(int(args.serve_gateway[0]), args.serve_gateway[1]))
+        asyncio.run(
+            serve_gateway(int(args.serve_gateway[0]), args.serve_gateway[1], args.group_commit, args.stlog)
+        )
         return
     if args.serve_bare:
         asyncio.run(serve_bare(int(args.serve_bare)))
         return
-    result = asyncio.run(run(args.seconds, args.rounds, args.concurrency))
+    result = asyncio.run(run(args.seconds, args.rounds, args.concurrency, args.group_commit, args.stlog))
     print(report(result))
     if args.json:
         print(json.dumps(result, indent=2))
