@@ -38,9 +38,12 @@ key gUrlReq;
 float gUrlRetryAt;
 list gQueue;            // [path, body, path, body, ...]
 key gReq = NULL_KEY;
+string gReqPath;        // the request in flight, sent again after a 429 (it did not run)
+string gReqBody;
 float gNextSend;
 integer gNonce;
-list gSeen;             // signatures of the last pushes accepted (replay guard)
+list gSeen;
+list gPushIds;          // "id/part" of the last pushes shown: a retried push is answered, not shown twice             // signatures of the last pushes accepted (replay guard)
 string gState = "{}";   // the gateway's "state" object
 integer gChan;
 integer gListen;
@@ -120,6 +123,8 @@ pump()
         return;
     }
     gQueue = llDeleteSubList(gQueue, 0, 1);
+    gReqPath = path;
+    gReqBody = body;
     gNextSend = llGetTime() + MIN_GAP;
 }
 
@@ -183,6 +188,14 @@ pushed(string body)
     }
     else if (kind == "reply" && llJsonGetValue(body, ["private"]) == JSON_FALSE) llSay(0, text);
     else if (text != "") llOwnerSay(text);
+}
+
+integer fresh(string body)
+{
+    string tag = llJsonGetValue(body, ["id"]) + "/" + llJsonGetValue(body, ["part"]);
+    if (llListFindList(gPushIds, [tag]) != -1) return FALSE;
+    gPushIds = llList2List([tag] + gPushIds, 0, 15);
+    return TRUE;
 }
 
 // ---------------------------------------------------------------- dialogs
@@ -427,7 +440,7 @@ default
             string ts = llList2String(parts, 1);
             string sig = llList2String(parts, 2);
             string body = llGetSubString(message, llStringLength(ts) + llStringLength(sig) + 7, -1);
-            if (verified(ts, sig, id, llGetOwnerKey(id), body)) pushed(body);
+            if (verified(ts, sig, id, llGetOwnerKey(id), body)) { if (fresh(body)) pushed(body); }
         }
     }
 
@@ -445,7 +458,7 @@ default
         string sig = llGetHTTPHeader(id, "x-gateway-signature");
         if (!verified(ts, sig, llGetKey(), llGetOwner(), body)) { llHTTPResponse(id, 401, "refused"); return; }
         llHTTPResponse(id, 200, "ok");
-        pushed(body);
+        if (fresh(body)) pushed(body);
     }
 
     http_response(key id, integer status, list meta, string body)
@@ -453,7 +466,11 @@ default
         if (id != gReq) return;
         gReq = NULL_KEY;
         if (status == 200) answer(body);
-        else if (status == 429) gNextSend = llGetTime() + 5.0;
+        else if (status == 429)
+        {
+            gQueue = [gReqPath, gReqBody] + gQueue;   // refused before it ran: send it again, re-signed
+            gNextSend = llGetTime() + 5.0;
+        }
         else if (status == 401 || status == 403) llOwnerSay("The gateway refused this HUD: " + body);
         else llOwnerSay("The gateway did not answer (" + (string)status + "); try again.");
         pump();

@@ -36,9 +36,12 @@ key gUrlReq;
 float gUrlRetryAt;
 list gQueue;
 key gReq = NULL_KEY;
+string gReqPath;        // the request in flight, sent again after a 429 (it did not run)
+string gReqBody;
 float gNextSend;
 integer gNonce;
 list gSeen;
+list gPushIds;          // "id/part" of the last pushes shown: a retried push is answered, not shown twice
 integer gChan;
 integer gListen;
 float gMenuUntil;
@@ -123,6 +126,8 @@ pump()
         return;
     }
     gQueue = llDeleteSubList(gQueue, 0, 1);
+    gReqPath = path;
+    gReqBody = body;
     gNextSend = llGetTime() + MIN_GAP;
 }
 
@@ -186,6 +191,14 @@ pushed(string body)
     if (kind == "stlog") llOwnerSay("[ST log] " + text);
     else if (kind == "announce") llDialog(llGetOwner(), fit("Announcement\n\n" + text, 511), ["OK"], -987654);
     else if (text != "") llOwnerSay(text);
+}
+
+integer fresh(string body)
+{
+    string tag = llJsonGetValue(body, ["id"]) + "/" + llJsonGetValue(body, ["part"]);
+    if (llListFindList(gPushIds, [tag]) != -1) return FALSE;
+    gPushIds = llList2List([tag] + gPushIds, 0, 15);
+    return TRUE;
 }
 
 // ---------------------------------------------------------------- dialogs
@@ -480,7 +493,7 @@ default
         string sig = llGetHTTPHeader(id, "x-gateway-signature");
         if (!verified(ts, sig, body)) { llHTTPResponse(id, 401, "refused"); return; }
         llHTTPResponse(id, 200, "ok");
-        pushed(body);
+        if (fresh(body)) pushed(body);
     }
 
     http_response(key id, integer status, list meta, string body)
@@ -488,7 +501,11 @@ default
         if (id != gReq) return;
         gReq = NULL_KEY;
         if (status == 200) answer(body);
-        else if (status == 429) gNextSend = llGetTime() + 5.0;
+        else if (status == 429)
+        {
+            gQueue = [gReqPath, gReqBody] + gQueue;   // refused before it ran: send it again, re-signed
+            gNextSend = llGetTime() + 5.0;
+        }
         else if (status == 401 || status == 403) llOwnerSay("The gateway refused this HUD: " + body);
         else llOwnerSay("The gateway did not answer (" + (string)status + "); try again.");
         pump();
