@@ -299,7 +299,7 @@ class SecondLifeAdapter(Adapter):
     async def _roster(self, session: Any, identity_key: str, spec: dict[str, Any]) -> dict[str, Any]:
         link = await session.get(IdentityLink, identity_key)
         person = await session.get(Person, link.person_id) if link is not None else None
-        if not is_storyteller(person, identity_key, self.services.settings.vault.owner):
+        if not await is_storyteller(session, person, identity_key, self._owner):
             return {"error": "the roster needs the Storyteller role"}
         status_word = str(spec.get("status") or "all").casefold()
         if status_word not in STATUS_FILTERS:
@@ -362,7 +362,7 @@ class SecondLifeAdapter(Adapter):
             if role == "st-hud":
                 link = await session.get(IdentityLink, identity_key)
                 person = await session.get(Person, link.person_id) if link is not None else None
-                if not is_storyteller(person, identity_key, owner):
+                if not await is_storyteller(session, person, identity_key, owner):
                     await self._burn(session, signed)
                     return web.Response(status=403, text="an st-hud needs the Storyteller role")
             await self._burn(session, signed)
@@ -413,7 +413,7 @@ class SecondLifeAdapter(Adapter):
                 if reg.role == "st-hud" and kind == "stlog":
                     link = await session.get(IdentityLink, identity_key)
                     person = await session.get(Person, link.person_id) if link is not None else None
-                    allowed = is_storyteller(person, identity_key, owner)
+                    allowed = await is_storyteller(session, person, identity_key, owner)
                 if kind == "refresh":
                     state = await hud_state(session, identity_key, owner, self._system)
         if reg is None:
@@ -460,7 +460,7 @@ class SecondLifeAdapter(Adapter):
                 key = f"{IDENTITY_PLATFORM}:{reg.owner}"
                 link = await session.get(IdentityLink, key)
                 person = await session.get(Person, link.person_id) if link is not None else None
-                if usable(reg) and is_storyteller(person, key, owner):
+                if usable(reg) and await is_storyteller(session, person, key, owner):
                     members.append(reg)
             return members
         huds = [r for r in await registry.by_prefix(session, "player-hud/") if usable(r)]

@@ -56,8 +56,17 @@ def _powers(sheet: dict[str, Any]) -> list[list[Any]]:
     return powers
 
 
-def is_storyteller(person: Person | None, identity_key: str, owner: str | None) -> bool:
-    return bool(identity_key == owner or (person is not None and person.storyteller))
+async def is_storyteller(
+    session: AsyncSession, person: Person | None, identity_key: str, owner: str | None
+) -> bool:
+    """The router's rule: the ``[vault] owner`` identity, any identity linked to the owner's person,
+    and every person with the Storyteller role."""
+    if identity_key == owner or (person is not None and person.storyteller):
+        return True
+    if person is None or not owner:
+        return False
+    owner_link = await session.get(IdentityLink, owner)
+    return owner_link is not None and owner_link.person_id == person.id
 
 
 async def hud_state(
@@ -65,7 +74,7 @@ async def hud_state(
 ) -> dict[str, Any]:
     link = await session.get(IdentityLink, identity_key)
     person = await session.get(Person, link.person_id) if link is not None else None
-    state: dict[str, Any] = {"mode": "none", "st": is_storyteller(person, identity_key, owner)}
+    state: dict[str, Any] = {"mode": "none", "st": await is_storyteller(session, person, identity_key, owner)}
     if person is None:
         return state
     owned = await session.exec(
