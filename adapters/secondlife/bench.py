@@ -99,6 +99,20 @@ def start_child(*args: str) -> subprocess.Popen[str]:
     return child
 
 
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time the process has used so far."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+async def measured(pid: int, run: Any) -> dict[str, float]:
+    """``run``'s figures plus the server's CPU milliseconds per request while it ran."""
+    before = cpu_seconds(pid)
+    figures: dict[str, float] = await run
+    figures["cpu_ms"] = 1000 * (cpu_seconds(pid) - before) / max(1.0, figures["n"])
+    return figures
+
+
 def peak_rss_mb(pid: int) -> float:
     for line in Path(f"/proc/{pid}/status").read_text().splitlines():
         if line.startswith("VmHWM:"):
@@ -230,8 +244,8 @@ async def run(
         await closed_loop(bare_url, 1.0, concurrency, client, bare_ok)
         max_rounds: list[dict[str, Any]] = []
         for _ in range(rounds):
-            g = await closed_loop(gw_url, seconds, concurrency, client, gw_ok)
-            b = await closed_loop(bare_url, seconds, concurrency, client, bare_ok)
+            g = await measured(gateway.pid, closed_loop(gw_url, seconds, concurrency, client, gw_ok))
+            b = await measured(bare.pid, closed_loop(bare_url, seconds, concurrency, client, bare_ok))
             max_rounds.append({"gateway": g, "bare": b, "ratio": g["rate"] / b["rate"]})
         gw_max = statistics.median(r["gateway"]["rate"] for r in max_rounds)
         bare_max = statistics.median(r["bare"]["rate"] for r in max_rounds)
@@ -252,6 +266,7 @@ async def run(
         "gateway_max_rps": gw_max,
         "bare_max_rps": bare_max,
         "ratio": statistics.median(r["ratio"] for r in max_rounds),
+        "cpu_ratio": statistics.median(r["bare"]["cpu_ms"] / r["gateway"]["cpu_ms"] for r in max_rounds),
         "half_rate": half,
         "gateway_peak_rss_mb": rss,
         "rolls_answered": gw_ok[0],
@@ -269,18 +284,20 @@ def report(r: dict[str, Any]) -> str:
     lines = [
         f"gateway: [vault] group_commit={r['group_commit']}, Storyteller-log pushes queued={r['stlog']},"
         f" {r['concurrency']} requests in flight, {r['seconds_per_round']:g} s per measurement",
-        "round  gateway req/s  p50 ms  p99 ms |  bare req/s  p50 ms  p99 ms |  ratio",
+        "round  gateway req/s  p50 ms  p99 ms  CPU ms/req |  bare req/s  p50 ms  p99 ms  CPU ms/req |  ratio",
     ]
     for i, rnd in enumerate(r["rounds"], 1):
         g, b = rnd["gateway"], rnd["bare"]
         lines.append(
-            f"{i:5d}  {g['rate']:13.0f}  {g['p50_ms']:6.2f}  {g['p99_ms']:6.2f} |"
-            f"  {b['rate']:10.0f}  {b['p50_ms']:6.2f}  {b['p99_ms']:6.2f} |  {rnd['ratio']:.2f}"
+            f"{i:5d}  {g['rate']:13.0f}  {g['p50_ms']:6.2f}  {g['p99_ms']:6.2f}  {g['cpu_ms']:10.2f} |"
+            f"  {b['rate']:10.0f}  {b['p50_ms']:6.2f}  {b['p99_ms']:6.2f}  {b['cpu_ms']:10.2f} |"
+            f"  {rnd['ratio']:.2f}"
         )
     hg, hb = r["half_rate"]["gateway"], r["half_rate"]["bare"]
     lines += [
         f"median max rate: gateway {r['gateway_max_rps']:.0f} req/s, bare {r['bare_max_rps']:.0f} req/s,"
-        f" ratio {r['ratio']:.2f} (target >= 0.25)",
+        f" ratio {r['ratio']:.2f} (target >= 0.25);"
+        f" server CPU per request, bare/gateway: {r['cpu_ratio']:.2f}",
         f"at half max: gateway {hg['rate']:.0f} req/s p50 {hg['p50_ms']:.2f} ms p99 {hg['p99_ms']:.2f} ms"
         " (target p99 < 20 ms);"
         f" bare {hb['rate']:.0f} req/s p50 {hb['p50_ms']:.2f} ms p99 {hb['p99_ms']:.2f} ms",
