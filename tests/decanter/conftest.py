@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -14,9 +13,9 @@ from tests.conftest import Chat, start_chat
 
 
 @pytest.fixture
-async def dec(tmp_path: Path) -> AsyncIterator[Chat]:
-    """A chat over a fresh SQLite vault whose console channel ``main`` plays Decanter."""
-    chat = await start_chat(f"sqlite+aiosqlite:///{tmp_path / 'vault.db'}")
+async def dec(vault_url: str) -> AsyncIterator[Chat]:
+    """A chat over a fresh vault (SQLite; PostgreSQL too when configured); ``main`` plays Decanter."""
+    chat = await start_chat(vault_url)
     reply = await chat.one("system decanter", as_="gm", st=True)
     assert reply.error is None, reply.text
     yield chat
