@@ -591,10 +591,12 @@ def _reread(result: dict[str, Any]) -> None:
     dc = int(result["dc"])
     result["degree"] = mechanics.reread(int(result["successes"]), dc, int(result.get("downgraded", 0)))
     result["total"] = result["successes"]
+    result.pop("extra_successes", None)
+    result.pop("shortfall", None)
     if result["degree"] == "extra":
         result["extra_successes"] = int(result["successes"]) - dc
-    else:
-        result.pop("extra_successes", None)
+    elif result["degree"] in ("botch", "setback"):
+        result["shortfall"] = mechanics.shortfall(int(result["successes"]), dc)
 
 
 def _describe(ctx: CommandContext, result: dict[str, Any]) -> str:
@@ -702,6 +704,7 @@ async def downgrade_command(ctx: CommandContext, inv: Invocation) -> Reply:
     result["downgraded"] = int(result.get("downgraded", 0)) + steps
     result["degree"] = after_degree
     result.pop("extra_successes", None)
+    result.pop("shortfall", None)
     result["amends"] = result.get("amends") or previous_id
     result["previous"] = previous_id
     total, cap, lost = await _gain(ctx, character.id, steps)

@@ -96,6 +96,11 @@ def degree(successes: int, dc: int) -> str:
     return "extra"
 
 
+def shortfall(successes: int, dc: int) -> int:
+    """How far a roll fell short: many Conditions cost (DC - rolled successes) to resist."""
+    return max(dc - max(successes, 0), 0)
+
+
 def combine_qualities(steps: Iterable[int]) -> int:
     """Qualities add on the scale and the sum is clamped: Major Advantage + Disadvantage = Advantage."""
     return max(-2, min(2, sum(steps)))
@@ -161,6 +166,8 @@ class Roll:
         }
         if self.degree == "extra":
             data["extra_successes"] = self.extra_successes
+        if self.dc is not None and self.degree in ("botch", "setback"):
+            data["shortfall"] = shortfall(self.successes, self.dc)
         if self.results:
             data["results"] = list(self.results)
             data["kept"] = self.kept

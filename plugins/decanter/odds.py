@@ -60,16 +60,23 @@ def pool_distribution(pool: int, quality: int = 0, half: bool = False) -> Dist:
     return _power(*_die(quality), pool)
 
 
-def _cdf(dist: Dist, k: int) -> Fraction:
-    return sum((p for v, p in dist.items() if v <= k), Fraction(0))
+def _cdfs(a: Dist, b: Dist) -> list[tuple[int, Fraction, Fraction]]:
+    """(v, P(A <= v), P(B <= v)) for every value either can take, in order."""
+    out: list[tuple[int, Fraction, Fraction]] = []
+    ca = cb = Fraction(0)
+    for v in sorted(set(a) | set(b)):
+        ca += a.get(v, Fraction(0))
+        cb += b.get(v, Fraction(0))
+        out.append((v, ca, cb))
+    return out
 
 
 def _best_of(a: Dist, b: Dist) -> Dist:
-    values = sorted(set(a) | set(b))
+    """max(A, B): P(max <= v) = P(A <= v) P(B <= v)."""
     out: Dist = {}
     previous = Fraction(0)
-    for v in values:
-        at_most = _cdf(a, v) * _cdf(b, v)
+    for v, ca, cb in _cdfs(a, b):
+        at_most = ca * cb
         if at_most != previous:
             out[v] = at_most - previous
         previous = at_most
@@ -77,13 +84,14 @@ def _best_of(a: Dist, b: Dist) -> Dist:
 
 
 def _worst_of(a: Dist, b: Dist) -> Dist:
-    values = sorted(set(a) | set(b))
+    """min(A, B): P(min > v) = P(A > v) P(B > v)."""
     out: Dist = {}
-    for v in values:
-        at_least_v = (1 - _cdf(a, v - 1)) * (1 - _cdf(b, v - 1))
-        at_least_next = (1 - _cdf(a, v)) * (1 - _cdf(b, v))
-        if at_least_v != at_least_next:
-            out[v] = at_least_v - at_least_next
+    previous = Fraction(1)  # P(min > v) just below the smallest value
+    for v, ca, cb in _cdfs(a, b):
+        above = (1 - ca) * (1 - cb)
+        if above != previous:
+            out[v] = previous - above
+        previous = above
     return out
 
 

@@ -194,6 +194,14 @@ def test_extended_target_multiplies_the_dc() -> None:
             m.extended_target(4, bad)
 
 
+def test_condition_cost_is_the_shortfall() -> None:
+    # The book: 2 successes against DC 4 gives a Condition of "-2 Story Points if you want to resist".
+    roll = m.roll(4, dice(6, 6, 2, 2), dc=4)
+    assert roll.degree == "setback" and roll.as_result()["shortfall"] == 2
+    assert m.shortfall(-1, 3) == 3
+    assert "shortfall" not in m.roll(2, dice(6, 6), dc=2).as_result()
+
+
 def test_story_points_cap() -> None:
     assert m.gain_points(8, 1, 10) == (9, 0)
     assert m.gain_points(8, 5, 10) == (10, 3)

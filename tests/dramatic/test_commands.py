@@ -51,6 +51,19 @@ async def test_pool_against_a_difficulty(dra: Chat) -> None:
     )
 
 
+async def test_book_example_getting_up_from_the_ground(dra: Chat) -> None:
+    # "It takes an action slot and you must succeed at Dexterity + Athletics vs 4."
+    await mira(dra, dexterity=2, athletics=1)
+    result = await roll(dra, "roll dex+athletics diff 4", [4, 3, 1])
+    assert (result["pool"], result["difficulty"], result["successes"], result["degree"]) == (
+        3,
+        4,
+        0,
+        "failure",
+    )
+    assert result["_text"].startswith("Mira rolls Dexterity 2 + Athletics 1 = 3 dice at difficulty 4: 4 3 1")
+
+
 async def test_default_difficulty_is_six(dra: Chat) -> None:
     result = await roll(dra, "roll 3", [6, 5, 2])
     assert (result["difficulty"], result["successes"]) == (6, 1)
