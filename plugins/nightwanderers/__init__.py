@@ -1,0 +1,1 @@
+"""Night Wanderers (placeholder while it is written)."""
