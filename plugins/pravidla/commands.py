@@ -250,7 +250,7 @@ async def odds_command(ctx: CommandContext, inv: Invocation) -> Reply:
     text = t(
         ctx,
         "odds.contest",
-        left=left.describe(ctx),
+        left=left.dice,
         right=right.dice,
         target=target,
         first=percent(ctx.locale, first),

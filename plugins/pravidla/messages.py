@@ -32,8 +32,9 @@ EN = {
     # odds
     "odds.roll": "Odds for {pool} {pool:plural:die:dice} against {target}: at least {need}"
     " {need:plural:success:successes} {chance}. Exactly: {table}.",
-    "odds.contest": "Odds for {left} against {right} {right:plural:die:dice} at {target}: the first side"
-    " wins {first}, the second {second}; a round ties {tie} of the time and is rolled again.",
+    "odds.contest": "Odds for {left} {left:plural:die:dice} against {right} {right:plural:die:dice} at"
+    " {target}: the first side wins {first}, the second {second}; a round ties {tie} of the time and is"
+    " rolled again.",
     # tug of war
     "tug.started": "Tug of war: {left} against {right}; the first to lead by {lead} wins. Roll each round"
     " with tug roll.",
@@ -139,9 +140,9 @@ CS = {
     "npc": "CP",
     "odds.roll": "Šance pro {pool} {pool:plural:kostku:kostky:kostek} proti cílovému číslu {target}:"
     " alespoň {need} {need:plural:úspěch:úspěchy:úspěchů} {chance}. Přesně: {table}.",
-    "odds.contest": "Šance pro {left} proti {right} {right:plural:kostce:kostkám:kostkám}, cílové číslo"
-    " {target}: první strana vyhraje {first}, druhá {second}; shoda v jednom kole {tie}, pak se hází"
-    " znovu.",
+    "odds.contest": "Šance pro {left} {left:plural:kostku:kostky:kostek} proti {right}"
+    " {right:plural:kostce:kostkám:kostkám}, cílové číslo {target}: první strana vyhraje {first}, druhá"
+    " {second}; shoda v jednom kole {tie}, pak se hází znovu.",
     "tug.started": "Přetlačování: {left} proti {right}; vyhrává ten, kdo jako první získá náskok {lead}."
     " Každé kolo se hází příkazem tug roll.",
     "tug.round.leads": "Přetlačování, {round}. kolo: {left} {left_faces} → {ls}, {right} {right_faces} →"
