@@ -48,6 +48,7 @@ class Roll:
             "need": self.need,
             "dice": list(self.dice),
             "successes": self.successes,
+            "total": self.successes,  # what the roll log's total column and verify show
             "degree": self.degree,
         }
 

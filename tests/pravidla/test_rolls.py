@@ -142,3 +142,11 @@ async def test_modifiers_add_to_the_trait(pr: Chat) -> None:
     pr.dice.extend([6, 6, 6, 6, 1])
     result = (await pr.one("roll síla +2", as_="klara")).result
     assert result["pool"] == 5 and result["modifiers"] == [2] and result["successes"] == 4
+
+
+async def test_verify_shows_the_roll_from_the_log(pr: Chat) -> None:
+    pr.dice.extend([6, 2, 5])
+    roll = await pr.one("roll 3", as_="mira")
+    shown = await pr.one(f"verify {roll.result['id']}", as_="someone", platform="irc", channel="#x")
+    assert shown.result["roll"]["dice"] == [6, 2, 5]
+    assert "rolled pravidla" in shown.text and "6 2 5 → 2 (success)" in shown.text
