@@ -301,6 +301,7 @@ class Order:
     first: tuple[str, ...]
     extra: tuple[tuple[str, ...], ...]
     dice: dict[str, list[int]] = field(default_factory=dict)
+    faces: tuple[int, ...] = ()  # every die in the order rolled
 
     def as_result(self) -> dict[str, Any]:
         return {
@@ -308,7 +309,8 @@ class Order:
             "system": SYSTEM,
             "order": list(self.first),
             "extra": [list(p) for p in self.extra],
-            "dice": self.dice,
+            "dice": list(self.faces),
+            "rolls": self.dice,
         }
 
 
@@ -330,6 +332,7 @@ def break_ties(
         for name in names:
             faces = [dice.roll(SIDES) for _ in range(count)]
             rolls.setdefault(name, []).extend(faces)
+            rolls.setdefault("", []).extend(faces)  # "" keeps every face in the order rolled
             totals[name] = sum(faces)
         values = sorted(set(totals.values()))
         if len(values) == 1 and then is None:
@@ -362,4 +365,5 @@ def initiative(combatants: Sequence[Combatant], dice: DiceSource, max_rounds: in
     by_name = {c.name: c for c in combatants}
     most = max((c.extra_actions for c in combatants), default=0)
     extra = tuple(tuple(n for n in first if by_name[n].extra_actions >= k) for k in range(1, most + 1))
-    return Order(tuple(first), extra, rolls)
+    flat = tuple(rolls.pop("", []))
+    return Order(tuple(first), extra, rolls, flat)

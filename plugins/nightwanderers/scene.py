@@ -105,9 +105,9 @@ def order_text(ctx: CommandContext, order: dict[str, Any]) -> str:
     lines = [t(ctx, "init.order", order=", ".join(f"{i}. {n}" for i, n in enumerate(order["order"], 1)))]
     if order["extra"]:
         lines.append(t(ctx, "init.extra", passes="; ".join(", ".join(p) for p in order["extra"])))
-    if order["dice"]:
+    if order["rolls"]:
         lines.append(
-            t(ctx, "init.dice", rolls=", ".join(f"{n} {faces(d)}" for n, d in order["dice"].items()))
+            t(ctx, "init.dice", rolls=", ".join(f"{n} {faces(d)}" for n, d in order["rolls"].items()))
         )
     return " ".join(lines)
 
@@ -143,8 +143,10 @@ async def init_roll_command(ctx: CommandContext, inv: Invocation) -> Reply:
     except mechanics.Stalemate:
         raise fail(ctx, "err.stalemate", n=settings.max_rerolls) from None
     result = order.as_result()
-    await state.save(ctx, INIT, {**data, "order": result})
     text = order_text(ctx, result)
+    if result["dice"]:  # ties went to the dice: the roll log keeps them, verify shows them
+        text = f"{text} #{await ctx.log_roll(result)}"
+    await state.save(ctx, INIT, {**data, "order": result})
     await ctx.stlog(text, kind="initiative", result=result)
     return Reply(text=text, result=result)
 

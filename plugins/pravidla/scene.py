@@ -280,8 +280,8 @@ def order_text(ctx: CommandContext, order: dict[str, Any]) -> str:
     if order["extra"]:
         passes = "; ".join(", ".join(p) for p in order["extra"])
         lines.append(t(ctx, "init.extra", passes=passes))
-    if order["dice"]:
-        rolls = ", ".join(f"{n} {faces(d)}" for n, d in order["dice"].items())
+    if order["rolls"]:
+        rolls = ", ".join(f"{n} {faces(d)}" for n, d in order["rolls"].items())
         lines.append(t(ctx, "init.dice", rolls=rolls))
     return " ".join(lines)
 
@@ -325,8 +325,10 @@ async def init_roll_command(ctx: CommandContext, inv: Invocation) -> Reply:
     except mechanics.Stalemate:
         raise fail(ctx, "err.stalemate", n=settings.max_rerolls) from None
     result = order.as_result()
-    await state.save(ctx, INIT, {**data, "order": result})
     text = order_text(ctx, result)
+    if result["dice"]:  # ties went to the dice: the roll log keeps them, verify shows them
+        text = f"{text} #{await ctx.log_roll(result)}"
+    await state.save(ctx, INIT, {**data, "order": result})
     await ctx.stlog(text, kind="initiative", result=result)
     return Reply(text=text, result=result)
 

@@ -80,7 +80,7 @@ async def test_initiative_jack_against_the_sabbat_gangrel(pr: Chat) -> None:
     await pr.one("init add Ďábelský Jack 4 3 lovecký", as_="st", st=True)
     reply = await pr.one("init roll", as_="st", st=True)
     assert reply.result["order"] == ["Ďábelský Jack", "Sabbatový Gangrel"]
-    assert reply.result["dice"] == {}
+    assert reply.result["rolls"] == {}
     assert reply.text == "Iniciativa: 1. Ďábelský Jack, 2. Sabbatový Gangrel."
 
 
@@ -91,7 +91,9 @@ async def test_initiative_full_tie_goes_to_a_die_rerolled_while_tied(pr: Chat) -
     pr.dice.extend([3, 3, 2, 5])
     reply = await pr.one("init roll", as_="st", st=True)
     assert reply.result["order"] == ["Gangrel", "Jack"]
-    assert reply.result["dice"] == {"Jack": [3, 2], "Gangrel": [3, 5]}
+    assert reply.result["rolls"] == {"Jack": [3, 2], "Gangrel": [3, 5]}
+    assert reply.result["dice"] == [3, 3, 2, 5]
+    assert (await pr.one(f"verify {reply.result['id']}")).result["roll"]["order"] == ["Gangrel", "Jack"]
     assert (await pr.one("init")).result["order"] == ["Gangrel", "Jack"]  # kept in the channel
 
 
