@@ -406,9 +406,8 @@ async def _broadcast(ctx: CommandContext, kind: str, text: str, everywhere: bool
     payload = {"kind": kind, "text": text, "who": ctx.name, "where": ctx.channel.key}
     for platform, address in targets:
         await ctx.enqueue(platform, address, payload)
-    await ctx.stlog(
-        f"Storyteller {ctx.name} ({kind}): {text}", kind=kind, result={"kind": kind, "text": text}
-    )
+    logged = text if kind == "announce" else f"Storyteller {ctx.name} emotes: {text}"
+    await ctx.stlog(logged, kind=kind, result={"kind": kind, "text": text, "targets": len(targets)})
     return Reply(
         text=text,
         result={"kind": kind, "text": text, "targets": [f"{p}:{a}" for p, a in targets]},
