@@ -177,8 +177,9 @@ async def power_add(ctx: CommandContext, inv: Invocation) -> Reply:
     character = await my_character(ctx, lock=True)
     note = open_for_edit(character)
     sheet = sheet_of(character)
-    if any(p["name"].casefold() == name.casefold() for p in sheet["powers"]):
-        raise UserError(f"{character.name} already has a power called {name}.")
+    same = next((p for p in sheet["powers"] if p["name"].casefold() == name.casefold()), None)
+    if same is not None:
+        raise UserError(f"{character.name} already has a power called {same['name']}.")
     budget = config(ctx).budget
     chargen.check_power(sheet, name, tier, budget)
     power = {"name": name, "tier": tier.name, "trait": trait}
