@@ -32,7 +32,8 @@ async def test_full_cycle_creation_submit_approve_play(chat: Chat) -> None:
     assert roster.text == "Unlocked characters (1): Mira Vance (submitted, Mira)."
     approve = await ok(chat, "st approve Mira Vance", "ana", st=True)
     assert approve.text == (
-        "Mira Vance is approved and locked; Willpower and Essence are full. The sheet goes to the Storyteller log."
+        "Mira Vance is approved and locked; Willpower and Essence are full."
+        " The sheet goes to the Storyteller log."
     )
     assert approve.result is not None
     assert approve.result["sheet"] == {
@@ -129,7 +130,8 @@ async def test_every_budget_refusal_through_chat(chat: Chat) -> None:
     )
     await ok(chat, "power add Shadow Step adept physical")
     assert await refused(chat, "power add Fog adept spirit") == (
-        "Fog (Adept) would spend 4 power dots, 1 more than the 3 you have: remove a power or pick a lower tier."
+        "Fog (Adept) would spend 4 power dots, 1 more than the 3 you have:"
+        " remove a power or pick a lower tier."
     )
     assert (
         await refused(chat, "power add shadow step basic spirit")

@@ -136,7 +136,8 @@ async def test_checkin_twice_in_a_day_and_across_the_boundary(mira: Chat) -> Non
     assert (first.result["essence_gained"], first.result["willpower_gained"]) == (3, 1)
     assert first.text == (
         "Mira checks in for 2026-11-30: Spirit 2 2 dice: 10 7 → 3 (Solid); regains 3 Essence (8/10) and"
-        " 1 Willpower (3/5). Next check-in: midnight America/Los_Angeles (2026-12-01 08:00 UTC), in 12 h 0 min."
+        " 1 Willpower (3/5). Next check-in: midnight America/Los_Angeles (2026-12-01 08:00 UTC),"
+        " in 12 h 0 min."
         f" #{first.result['id']}"
     )
     assert await refused(chat, "checkin") == (
@@ -215,7 +216,8 @@ async def test_contest_against_another_characters_trait(chat: Chat) -> None:
         f" (Marginal): Clear: Mira wins by 2 #{reply.result['id']}"
     )
     assert await refused(chat, "roll social vs Nobody mental") == (
-        "No Nightcap character called Nobody: write vs NAME TRAIT for another character, vs TRAIT for your own,"
+        "No Nightcap character called Nobody: write vs NAME TRAIT for another character,"
+        " vs TRAIT for your own,"
         " or vs N for an NPC pool."
     )
     assert await refused(chat, "roll social vs dorian gray mental wp") == (

@@ -64,7 +64,8 @@ def test_power_refusals_have_exact_reasons() -> None:
     sheet["powers"] = [{"name": "Step", "tier": "adept", "trait": "physical"}]
     assert (
         refusal(chargen.check_power, sheet, "Ward", TIERS["adept"], BUDGET)
-        == "Ward (Adept) would spend 4 power dots, 1 more than the 3 you have: remove a power or pick a lower tier."
+        == "Ward (Adept) would spend 4 power dots, 1 more than the 3 you have:"
+        " remove a power or pick a lower tier."
     )
 
 
@@ -89,7 +90,8 @@ def test_submit_says_exactly_what_is_over_or_under() -> None:
     sheet = sheet_with(physical=4, mental=4, social=2, spirit=1)  # a Storyteller's hand, say
     sheet["powers"] = [{"name": "Doom", "tier": "epic", "trait": "mental"}]
     assert refusal(chargen.check_submit, "Mira", sheet, BUDGET) == (
-        "Mira cannot be submitted: Physical and Mental are at 4; only one trait may be; 1 trait point too many;"
+        "Mira cannot be submitted: Physical and Mental are at 4; only one trait may be;"
+        " 1 trait point too many;"
         " Doom is Epic, beyond starting reach; 1 power dot too many."
     )
     ready = sheet_with(physical=3, mental=3, social=2, spirit=2)
