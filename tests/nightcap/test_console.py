@@ -50,7 +50,8 @@ async def test_creation_submit_approve_play_through_the_console(tmp_path: Path) 
     )
     assert creation == [
         "Mira is made and active, in creation. Traits start at 1: place 6 points with trait NAME N"
-        " (none above 4, one at most at 4); 3 power dots with power add NAME TIER TRAIT; fields with char set FIELD TEXT."
+        " (none above 4, one at most at 4); 3 power dots with power add NAME TIER TRAIT;"
+        " fields with char set FIELD TEXT."
         " char budget shows what is left; char submit when done.",
         "Mira: Physical 4. 3 trait points left.",
         "Social 4 would be a second trait at 4: Physical is already 4.",
