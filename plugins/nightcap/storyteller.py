@@ -12,7 +12,15 @@ from typing import Any
 
 from sqlmodel import select
 
-from gateway.characters import characters_in, owner_names, rename_character, set_pool, take_character
+from gateway.characters import (
+    characters_in,
+    find_character,
+    lock_character,
+    owner_names,
+    rename_character,
+    set_pool,
+    take_character,
+)
 from gateway.commands import CommandContext
 from gateway.errors import UserError
 from gateway.types import Invocation, Reply
@@ -62,21 +70,23 @@ POOL_TITLES = {WILLPOWER: "Willpower", ESSENCE: "Essence", DAMAGE: "Health (dama
 async def named(
     ctx: CommandContext, words: tuple[str, ...] | list[str], usage: str, rest: int = 0
 ) -> tuple[Character, list[str]]:
-    """The character named by the leading words, leaving at least ``rest`` words after the name."""
+    """The character named by the leading words (all of them when ``rest`` is 0; otherwise the longest
+    run that names one, leaving at least ``rest`` words), row-locked for an edit; and the words after it."""
     words = list(words)
     if len(words) < 1 + rest:
         raise UserError(f"Write {usage}.")
-    found = await take_character(ctx.session, SYSTEM, words[: len(words) - rest] if rest else words)
-    if found is not None and rest:
-        character, leftover = found
-        return character, leftover + words[len(words) - rest :]
-    if found is not None:
-        character, leftover = found
-        if leftover:
-            raise UserError(f"Write {usage}.")
-        return character, []
-    name = " ".join(words[: max(1, len(words) - rest)])
-    raise UserError(f"No Nightcap character called {name[:60]}: st search TEXT finds one.")
+    head, tail = (words[: len(words) - rest], words[len(words) - rest :]) if rest else (words, [])
+    if rest:
+        found = await take_character(ctx.session, SYSTEM, head)
+    else:
+        exact = await find_character(ctx.session, SYSTEM, " ".join(head))
+        found = (exact, []) if exact is not None else None
+    if found is None:
+        name = " ".join(head) if not rest else head[0]
+        raise UserError(f"No Nightcap character called {name[:60]}: st search TEXT finds one.")
+    character, leftover = found
+    assert character.id is not None
+    return await lock_character(ctx.session, character.id), leftover + tail
 
 
 async def record_edit(
