@@ -12,9 +12,9 @@ from gateway.commands import CommandContext
 from gateway.errors import UserError
 from gateway.vault.models import Character, Pool
 from plugins.nightcap.config import config
+from plugins.nightcap.rolls import SYSTEM
 from plugins.nightcap.sheet import DAMAGE, ESSENCE, POOLS, WILLPOWER, normalise, pool_maxima
 
-SYSTEM = "nightcap"
 CREATION, SUBMITTED, APPROVED = "creation", "submitted", "approved"
 
 
