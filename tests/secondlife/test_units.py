@@ -99,3 +99,12 @@ def test_settings_need_a_usable_secret() -> None:
     config = SecondLifeConfig.model_validate({"shared_secret": "x" * 16})
     assert config.shards == ["Production"] and config.timestamp_window == 120
     assert "x" * 16 not in repr(config)  # the secret never shows in logs or tracebacks
+
+
+def test_the_adapter_is_off_without_its_table() -> None:
+    from adapters.secondlife import build
+
+    assert build(None, {}) is None  # type: ignore[arg-type]
+    assert build(None, {"enabled": False, "shared_secret": "x" * 16}) is None  # type: ignore[arg-type]
+    with pytest.raises(ValidationError):
+        build(None, {"shards": ["Production"]})  # type: ignore[arg-type]
