@@ -429,9 +429,15 @@ class SecondLifeAdapter(Adapter):
         if not allowed:
             raise DeliveryFailed(f"{reg.owner} is no longer a Storyteller")
         bodies = self._bodies(message, reg, state)
-        for index in range(self._progress.get(message.id, 0), len(bodies)):
-            await self._post(reg, bodies[index], message)
-            self._progress[message.id] = index + 1
+        # Parts already accepted are not sent again when a later part is retried (kept in memory:
+        # after a restart a half-sent row starts over, and the scripts drop the repeats by id/part).
+        try:
+            for index in range(self._progress.get(message.id, 0), len(bodies)):
+                await self._post(reg, bodies[index], message)
+                self._progress[message.id] = index + 1
+        except DeliveryFailed:
+            self._progress.pop(message.id, None)
+            raise
         self._progress.pop(message.id, None)
 
     async def _route(self, session: Any, target: str) -> str | None:
