@@ -202,3 +202,13 @@ async def test_a_storyteller_edit_sends_a_refresh_notice_to_the_players_hud(worl
     assert body["text"] == "Mira: a Storyteller changed your sheet (st.approve)."
     assert body["state"]["mode"] == "gameplay"
     assert body["state"]["char"] == "Mira"
+
+
+async def test_a_retried_part_does_not_resend_the_parts_before_it(world: World) -> None:
+    _, fake = await st_with_object(world)
+    fake.script = ["ok", ("503", 1)]  # part 1 accepted, part 2 refused once
+    text = " ".join(f"word{i:04d}" for i in range(330))
+    await enqueue(world, "st-huds", {"kind": "stlog", "text": text, "who": "Vera"})
+    await eventually(lambda: len(fake.received) == 3)
+    assert fake.attempts == 4
+    assert [(p.json["part"], p.json["parts"]) for p in fake.received] == [(1, 3), (2, 3), (3, 3)]
