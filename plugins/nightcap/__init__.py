@@ -7,6 +7,7 @@ from collections.abc import Callable
 from gateway.commands import Command
 from gateway.hookspecs import hookimpl
 from gateway.registry import RuleSystem
+from plugins.nightcap import conflict_commands
 from plugins.nightcap.pools import ROLL_USAGE
 from plugins.nightcap.rolls import SYSTEM, roll_command
 
@@ -35,3 +36,5 @@ def gateway_register_commands(register: Callable[[Command], None]) -> None:
             role="anyone",
         )
     )
+    for command in conflict_commands.commands():
+        register(command)
