@@ -74,11 +74,16 @@ async def _damage(ctx: CommandContext, c: Combatant) -> int:
 
 async def _out(ctx: CommandContext, fight: Combat) -> frozenset[str]:
     """Everyone Incapacitated: they take no more turns."""
-    return frozenset(c.key for c in fight.combatants if combat.incapacitated(await _damage(ctx, c)))
+    out = set()
+    for c in fight.combatants:
+        if combat.incapacitated(await _damage(ctx, c)):
+            out.add(c.key)
+    return frozenset(out)
 
 
 async def _order_result(ctx: CommandContext, fight: Combat, **extra: Any) -> dict[str, Any]:
-    out = await _out(ctx, fight)
+    damage = {c.key: await _damage(ctx, c) for c in fight.combatants}
+    out = {key for key, d in damage.items() if combat.incapacitated(d)}
     entries = []
     for position, c in enumerate((c for c in fight.combatants if c.initiative is not None), start=1):
         entries.append(
@@ -95,6 +100,7 @@ async def _order_result(ctx: CommandContext, fight: Combat, **extra: Any) -> dic
                 "acted": c.key in fight.acted,
                 "current": c.key == fight.current,
                 "incapacitated": c.key in out,
+                "damage": damage[c.key],
             }
         )
     current = fight.find(fight.current) if fight.current else None

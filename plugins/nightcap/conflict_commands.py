@@ -162,12 +162,16 @@ async def _refund_willpower(ctx: CommandContext, side: dict[str, Any]) -> None:
 
 
 async def sweep_challenges(ctx: CommandContext) -> list[Reply]:
-    """Expire every challenge past its deadline: Willpower back, the challenger told where they play."""
+    """Expire every challenge past its deadline: Willpower back, the challenger told where they play.
+
+    Expired challenges are remembered in ``ctx.extra["expired"]`` so a late answer can say so."""
     here: list[Reply] = []
+    expired: list[dict[str, Any]] = ctx.extra.setdefault("expired", [])
     for row in await kv_scan(ctx.session, CHALLENGES):
         data = row.value
         if _ts(data["expires_at"]) > ctx.now or not await kv_claim(ctx.session, CHALLENGES, row.key):
             continue
+        expired.append(data)
         await _refund_willpower(ctx, data["challenger"])
         back = " Willpower returned." if data["challenger"].get("willpower") else ""
         text = (
@@ -298,6 +302,12 @@ async def _withdraw(ctx: CommandContext, character: Character) -> Reply:
 async def _claim_challenge_against(ctx: CommandContext, defender: Character) -> dict[str, Any]:
     row = await kv_get(ctx.session, CHALLENGES, str(defender.id))
     if row is None:
+        for late in ctx.extra.get("expired", []):
+            if late["target"]["character_id"] == defender.id:
+                raise UserError(
+                    f"{late['challenger']['name']}'s challenge ran out at"
+                    f" {_ts(late['expires_at']):%H:%M:%S} UTC; there is nothing left to answer."
+                )
         raise UserError(f"Nobody is challenging {defender.name} right now.")
     data = dict(row.value)
     if not await kv_claim(ctx.session, CHALLENGES, str(defender.id)):
