@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import structlog
+from sqlalchemy.exc import IntegrityError
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from gateway.commands import Command, CommandContext
@@ -38,13 +39,14 @@ class Router:
             words = tokenize(text)
             if not words:
                 return []
-            async with self.services.vault.transaction() as session:
-                if await self._already_handled(session, message):
-                    return []
-                replies = await self._run(session, message, words, text)
-                if not message.sync_reply:
-                    await self._queue(session, message, replies)
-            return replies
+            for attempt in (1, 2):
+                try:
+                    return await self._unit_of_work(message, words, text)
+                except IntegrityError:
+                    # A random roll id clashed, or a redelivery raced us: run the unit once more.
+                    if attempt == 2:
+                        raise
+            raise AssertionError("unreachable")
         except UserError as exc:
             reply = Reply(text=exc.message, error=exc.code)
         except Exception:
@@ -54,6 +56,15 @@ class Router:
             async with self.services.vault.transaction() as session:
                 await self._queue(session, message, [reply])
         return [reply]
+
+    async def _unit_of_work(self, message: InboundMessage, words: list[str], text: str) -> list[Reply]:
+        async with self.services.vault.transaction() as session:
+            if await self._already_handled(session, message):
+                return []
+            replies = await self._run(session, message, words, text)
+            if not message.sync_reply:
+                await self._queue(session, message, replies)
+        return replies
 
     async def _already_handled(self, session: AsyncSession, message: InboundMessage) -> bool:
         if not message.message_id:
