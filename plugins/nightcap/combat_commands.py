@@ -14,11 +14,11 @@ from gateway.vault.models import Character, SceneState
 from plugins.nightcap import combat, initiative, mechanics, render
 from plugins.nightcap.combat import HEALTH_LEVELS
 from plugins.nightcap.conflict_support import (
-    HEALTH,
+    DAMAGE,
     Built,
     character_side,
-    damage_of,
-    health_pool,
+    damage_pool,
+    health_of,
     load_scene,
     match_character_prefix,
     rating_side,
@@ -65,25 +65,26 @@ def _runs_fight(ctx: CommandContext, fight: Combat) -> bool:
     return ctx.storyteller or fight.started_by == _me(ctx)
 
 
-async def _damage(ctx: CommandContext, c: Combatant) -> int:
+async def _health(ctx: CommandContext, c: Combatant) -> tuple[int, int]:
+    """(damage, levels) of a combatant: an NPC's from the fight, a character's from their pool."""
     if c.npc or c.character_id is None:
-        return c.damage
+        return c.damage, HEALTH_LEVELS
     character = await ctx.session.get(Character, c.character_id)
-    return await damage_of(ctx.session, character) if character else 0
+    return await health_of(ctx.session, character) if character else (0, HEALTH_LEVELS)
 
 
 async def _out(ctx: CommandContext, fight: Combat) -> frozenset[str]:
     """Everyone Incapacitated: they take no more turns."""
     out = set()
     for c in fight.combatants:
-        if combat.incapacitated(await _damage(ctx, c)):
+        if combat.incapacitated(*await _health(ctx, c)):
             out.add(c.key)
     return frozenset(out)
 
 
 async def _order_result(ctx: CommandContext, fight: Combat, **extra: Any) -> dict[str, Any]:
-    damage = {c.key: await _damage(ctx, c) for c in fight.combatants}
-    out = {key for key, d in damage.items() if combat.incapacitated(d)}
+    health = {c.key: await _health(ctx, c) for c in fight.combatants}
+    out = {key for key, h in health.items() if combat.incapacitated(*h)}
     entries = []
     for position, c in enumerate((c for c in fight.combatants if c.initiative is not None), start=1):
         entries.append(
@@ -100,7 +101,7 @@ async def _order_result(ctx: CommandContext, fight: Combat, **extra: Any) -> dic
                 "acted": c.key in fight.acted,
                 "current": c.key == fight.current,
                 "incapacitated": c.key in out,
-                "damage": damage[c.key],
+                "damage": health[c.key][0],
             }
         )
     current = fight.find(fight.current) if fight.current else None
@@ -313,10 +314,13 @@ class Fighter:
     def character_id(self) -> int | None:
         return self.character.id if self.character else None
 
-    async def damage(self, ctx: CommandContext) -> int:
+    async def health(self, ctx: CommandContext) -> tuple[int, int]:
         if self.character is not None:
-            return await damage_of(ctx.session, self.character)
-        return self.npc.damage if self.npc else 0
+            return await health_of(ctx.session, self.character)
+        return (self.npc.damage if self.npc else 0), HEALTH_LEVELS
+
+    async def damage(self, ctx: CommandContext) -> int:
+        return (await self.health(ctx))[0]
 
     def soak(self) -> int:
         if self.character is not None:
@@ -408,10 +412,10 @@ async def attack_command(ctx: CommandContext, inv: Invocation) -> Reply:
     defender, attack_words = await _find_fighter(ctx, words, fight)
     if defender.name == attacker.name:
         raise UserError("Nobody attacks themselves here.")
-    if combat.incapacitated(await attacker.damage(ctx)):
-        raise UserError(f"{attacker.name} is Incapacitated (10 damage) and can take no actions.")
-    before = await defender.damage(ctx)
-    if combat.incapacitated(before):
+    if combat.incapacitated(*await attacker.health(ctx)):
+        raise UserError(f"{attacker.name} is Incapacitated and can take no actions.")
+    before, levels = await defender.health(ctx)
+    if combat.incapacitated(before, levels):
         raise UserError(f"{defender.name} is already Incapacitated.")
     left = await attacker.side(ctx, _with_default_trait(attack_words))
     defence = _with_default_trait(vs_words or [])
@@ -426,16 +430,13 @@ async def attack_command(ctx: CommandContext, inv: Invocation) -> Reply:
     right_roll = mechanics.roll(right.pool, ctx.dice)
     outcome = mechanics.contest(left_roll, right_roll)
     hit = combat.attack_damage(outcome, defender.soak())
-    levels = HEALTH_LEVELS
+    after = combat.take_damage(before, hit.damage, levels)
     if defender.character is not None:
-        pool = await health_pool(ctx.session, defender.character)
-        levels = pool.maximum or HEALTH_LEVELS
-        after = combat.take_damage(before, hit.damage, levels)
         if hit.damage:
+            await damage_pool(ctx.session, defender.character)
             assert defender.character.id is not None
-            await repo.gain_pool(ctx.session, defender.character.id, HEALTH, hit.damage)
+            await repo.gain_pool(ctx.session, defender.character.id, DAMAGE, hit.damage)
     else:
-        after = combat.take_damage(before, hit.damage)
         if fight is not None and defender.npc is not None and hit.damage:
             fight = initiative.set_npc(fight, defender.npc.key, damage=after)
             await _save(ctx, row, fight)

@@ -20,7 +20,7 @@ from plugins.nightcap.pools import PoolSpec
 from plugins.nightcap.rolls import SYSTEM, Side, build_side
 from plugins.nightcap.sheet import match_trait
 
-HEALTH = "health"  # Pool row: current = damage taken, maximum = the track's length (10)
+DAMAGE = "damage"  # Pool row: current = levels of damage taken, maximum = the Health track's length
 WILLPOWER = "willpower"
 ESSENCE = "essence"
 
@@ -123,29 +123,39 @@ def soak_of(character: Character) -> int:
     return int(character.sheet.get("soak", 0) or 0)
 
 
-async def health_pool(session: AsyncSession, character: Character) -> Pool:
-    """The character's Health pool (damage taken), created empty when the sheet has none yet."""
+async def damage_pool(session: AsyncSession, character: Character) -> Pool:
+    """The character's damage pool (the Health track), created empty when the sheet has none yet."""
     assert character.id is not None
     pools = await pools_of(session, character.id)
-    pool = pools.get(HEALTH)
+    pool = pools.get(DAMAGE)
     if pool is None:
-        pool = Pool(character_id=character.id, name=HEALTH, current=0, maximum=combat.HEALTH_LEVELS)
+        pool = Pool(character_id=character.id, name=DAMAGE, current=0, maximum=combat.HEALTH_LEVELS)
         session.add(pool)
         await session.flush()
     return pool
 
 
-async def damage_of(session: AsyncSession, character: Character) -> int:
+async def health_of(session: AsyncSession, character: Character) -> tuple[int, int]:
+    """(damage taken, levels on the track) for a character."""
     assert character.id is not None
-    pool = (await pools_of(session, character.id)).get(HEALTH)
-    return pool.current if pool is not None else 0
+    pool = (await pools_of(session, character.id)).get(DAMAGE)
+    if pool is None:
+        return 0, combat.HEALTH_LEVELS
+    await session.refresh(pool)
+    return pool.current, pool.maximum or combat.HEALTH_LEVELS
+
+
+async def damage_of(session: AsyncSession, character: Character) -> int:
+    return (await health_of(session, character))[0]
 
 
 async def ensure_can_act(session: AsyncSession, character: Character) -> int:
     """Refuse an Incapacitated character; return the damage they carry."""
-    damage = await damage_of(session, character)
-    if combat.incapacitated(damage):
-        raise UserError(f"{character.name} is Incapacitated (10 damage) and can take no actions.")
+    damage, levels = await health_of(session, character)
+    if combat.incapacitated(damage, levels):
+        raise UserError(
+            f"{character.name} is Incapacitated ({damage}/{levels} damage) and can take no actions."
+        )
     return damage
 
 

@@ -56,7 +56,7 @@ async def make_character(
         for pool, current, maximum in (
             ("willpower", wp_max if willpower is None else willpower, wp_max),
             ("essence", essence, 10),
-            ("health", damage, 10),
+            ("damage", damage, 10),
         ):
             session.add(Pool(character_id=character.id, name=pool, current=current, maximum=maximum))
         person.active_character_id = character.id

@@ -172,7 +172,7 @@ async def test_challenge_refusals(chat: Chat) -> None:
     withdrawn = await chat.one("challenge cancel", as_="dorian", **SL)
     assert withdrawn.result is not None and withdrawn.result["status"] == "withdrawn"
     assert (await chat.one("concede", as_="det", **DC)).error == "invalid"
-    await set_pool(chat, detective, "health", 10)
+    await set_pool(chat, detective, "damage", 10)
     assert "Incapacitated" in (await chat.one("challenge Detective social", as_="dorian", **SL)).text
     nochar = await chat.one("challenge Detective social", as_="nobody", **SL)
     assert nochar.error == "invalid" and "no active character" in nochar.text

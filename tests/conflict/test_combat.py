@@ -42,7 +42,7 @@ async def test_the_ghoul_strikes_in_an_alley(chat: Chat) -> None:
         " Physical 2 2 dice: 7 4 → 1 (Marginal): Decisive: Ghoul wins by 4 — soak 1, 3 damage"
         f" (Dorian 3/10). #{r['id']}"
     )
-    assert await pool(chat, dorian, "health") == 3
+    assert await pool(chat, dorian, "damage") == 3
 
 
 async def test_soak_never_takes_damage_below_zero_and_misses_do_nothing(chat: Chat) -> None:
@@ -58,7 +58,7 @@ async def test_soak_never_takes_damage_below_zero_and_misses_do_nothing(chat: Ch
     reply = await chat.one("attack Dorian as Ghoul", as_="st", st=True)
     assert reply.result is not None and reply.result["winner"] == 1 and reply.result["damage"] == 0
     assert "— no damage #" in reply.text
-    assert await pool(chat, dorian, "health") == 0
+    assert await pool(chat, dorian, "damage") == 0
 
 
 async def test_ten_damage_incapacitates(chat: Chat) -> None:
@@ -67,13 +67,13 @@ async def test_ten_damage_incapacitates(chat: Chat) -> None:
     await chat.one("init join", as_="mira")
     chat.dice.extend([7, 7, 7, 7, 10, 3, 2, 2, 2])  # Ghoul 4, Dorian 2, Mira 0
     await chat.one("init roll", as_="st", st=True)
-    await set_pool(chat, dorian, "health", 8)
+    await set_pool(chat, dorian, "damage", 8)
     chat.dice.extend([10, 10, 2, 2, 2, 2, 2])  # 4 vs 0, soak 1: 3 damage, capped at 10
     reply = await chat.one("attack Dorian as Ghoul", as_="st", st=True)
     assert reply.result is not None and reply.result["incapacitated"] is True
     assert reply.result["health"] == {"before": 8, "after": 10, "levels": 10}
     assert reply.text.endswith(f"(Dorian 10/10). Dorian is Incapacitated. #{reply.result['id']}")
-    assert await pool(chat, dorian, "health") == 10
+    assert await pool(chat, dorian, "damage") == 10
     refused = await chat.one("attack Ghoul", as_="dorian")
     assert refused.error == "invalid" and "Incapacitated" in refused.text
     again = await chat.one("attack Dorian as Ghoul", as_="st", st=True)
