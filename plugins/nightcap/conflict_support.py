@@ -15,7 +15,7 @@ from gateway.characters import find_character, pools_of
 from gateway.commands import CommandContext
 from gateway.errors import UserError
 from gateway.vault.models import Character, KeyValue, Pool, RollLog, SceneState
-from plugins.nightcap import combat
+from plugins.nightcap import combat, wounds
 from plugins.nightcap.pools import PoolSpec
 from plugins.nightcap.rolls import SYSTEM, Side, build_side
 from plugins.nightcap.sheet import match_trait
@@ -222,7 +222,7 @@ class Built:
 
 
 def wound_label(label: str, penalty: int) -> str:
-    return f"{label} (wounds {penalty:+d})" if penalty else label
+    return wounds.label(label, penalty)
 
 
 def character_side(
@@ -232,10 +232,9 @@ def character_side(
 
     The wound penalty applies to pools read from the sheet; a bare number is already the whole pool
     (often an NPC's), so it is taken as written."""
-    settings = conflict_settings(ctx)
     penalty = 0
     if spec.number is None and character is not None:
-        penalty = combat.wound_penalty(damage, settings.wound_penalties, settings.wound_thresholds)
+        penalty = wounds.penalty_for_damage(ctx, damage)
     side = build_side(spec, character, ctx.settings.gateway.max_pool, extra=extra + penalty)
     side.label = wound_label(side.label, penalty)
     return Built(side, penalty)
@@ -245,8 +244,7 @@ def rating_side(ctx: CommandContext, spec: PoolSpec, rating: int, name: str, dam
     """An NPC's pool: its Physical rating (the only one it has) or a number, + modifiers + wounds."""
     if spec.number is None and match_trait(spec.base) != "physical":
         raise UserError(f"{name} only has a Physical rating: use physical, or a number of dice.")
-    settings = conflict_settings(ctx)
-    penalty = combat.wound_penalty(damage, settings.wound_penalties, settings.wound_thresholds)
+    penalty = wounds.penalty_for_damage(ctx, damage)
     base = spec.number if spec.number is not None else rating
     pool = base + sum(spec.modifiers) + penalty
     max_pool = ctx.settings.gateway.max_pool
