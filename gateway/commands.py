@@ -32,7 +32,12 @@ ROLL_INSERT = insert(RollLog.__table__)  # type: ignore[attr-defined]
 @dataclass(frozen=True)
 class Command:
     """A command. ``role``: ``anyone`` (unverified identities too), ``player`` (a verified identity,
-    the default) or ``storyteller``. ``usage`` is shown by ``help`` and in errors."""
+    the default) or ``storyteller``. ``usage`` is shown by ``help`` and in errors.
+
+    ``bare``: on chat platforms (``prefixed`` messages) the command also runs without the prefix when
+    the whole message is exactly its name, such as Decanter's scene marker ``* * *``. Such a line in a
+    channel whose system has no command of that name stays ordinary chat: no reply, nothing written.
+    """
 
     name: str
     handler: Handler
@@ -41,6 +46,7 @@ class Command:
     system: str | None = None
     role: Role = "player"
     aliases: tuple[str, ...] = ()
+    bare: bool = False
 
 
 @dataclass

@@ -147,7 +147,9 @@ async def test_unverified_identity_may_roll_but_not_change_the_channel(chat: Cha
 async def test_storyteller_switches_system_and_back(chat: Chat) -> None:
     reply = await chat.one("system nightcap", st=True)
     assert reply.error is None
-    assert reply.result == {"kind": "systems", "current": "nightcap", "installed": ["nightcap"]}
+    assert reply.result is not None
+    assert (reply.result["kind"], reply.result["current"]) == ("systems", "nightcap")
+    assert "nightcap" in reply.result["installed"]  # other systems may be installed too
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
