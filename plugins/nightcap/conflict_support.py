@@ -7,7 +7,6 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 from sqlmodel import col, delete, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
@@ -16,6 +15,7 @@ from gateway.commands import CommandContext
 from gateway.errors import UserError
 from gateway.vault.models import Character, KeyValue, Pool, RollLog, SceneState
 from plugins.nightcap import combat, wounds
+from plugins.nightcap.config import NightcapSettings, config
 from plugins.nightcap.pools import PoolSpec
 from plugins.nightcap.rolls import SYSTEM, Side, build_side
 from plugins.nightcap.sheet import match_trait
@@ -25,28 +25,9 @@ WILLPOWER = "willpower"
 ESSENCE = "essence"
 
 
-class ConflictSettings(BaseModel):
-    """Keys of the ``[nightcap]`` settings table used by the conflict commands (others are ignored)."""
-
-    model_config = ConfigDict(extra="ignore")
-
-    challenge_timeout_seconds: int = Field(300, ge=10, le=7 * 24 * 3600)
-    wound_penalties: bool = False
-    wound_thresholds: tuple[int, int] = (4, 7)
-
-    @field_validator("wound_thresholds")
-    @classmethod
-    def _ordered(cls, value: tuple[int, int]) -> tuple[int, int]:
-        if not 1 <= value[0] < value[1] <= combat.HEALTH_LEVELS:
-            raise ValueError("wound_thresholds are two increasing damage levels between 1 and 10")
-        return value
-
-
-def conflict_settings(ctx: CommandContext) -> ConflictSettings:
-    try:
-        return ConflictSettings.model_validate(ctx.settings.section(SYSTEM))
-    except ValidationError as exc:  # pragma: no cover - a broken config is the operator's to fix
-        raise UserError(f"The [nightcap] settings are invalid: {exc.errors()[0]['msg']}.") from exc
+def conflict_settings(ctx: CommandContext) -> NightcapSettings:
+    """The ``[nightcap]`` settings (validated at start-up by ``config``)."""
+    return config(ctx)
 
 
 # --- durable state ----------------------------------------------------------------------------
