@@ -19,6 +19,7 @@ from gateway.vault import repo
 from gateway.vault.models import Character
 from plugins.nightcap import extended, mechanics, odds, render, teamwork
 from plugins.nightcap.conflict_support import (
+    ESSENCE,
     WILLPOWER,
     Built,
     character_side,
@@ -36,7 +37,17 @@ from plugins.nightcap.conflict_support import (
     split_channel,
 )
 from plugins.nightcap.pools import PoolSpec, parse_roll, parse_side
+from plugins.nightcap.power_sides import (
+    PowerChoice,
+    check_can_pay,
+    choose_power,
+    pay,
+    power_label,
+    power_side,
+    split_power_words,
+)
 from plugins.nightcap.rolls import SYSTEM, spend_willpower
+from plugins.nightcap.store import require_approved
 
 CHALLENGES = "nightcap.challenge"
 EXTENDED = "nightcap.extended"
@@ -44,7 +55,7 @@ TEAM = "team"
 
 ODDS_USAGE = "odds POOL [+N|-N] [wp] [vs POOL [+N|-N] [wp]], e.g. odds 5, odds physical +1 wp, odds 6 vs 4"
 CHALLENGE_USAGE = "challenge NAME TRAIT [+N|-N] [wp] (challenge alone lists, challenge cancel withdraws)"
-DEFEND_USAGE = "defend TRAIT [+N|-N] [wp]"
+DEFEND_USAGE = "defend TRAIT [+N|-N] [wp], or defend power NAME [TIER] [+N|-N] [wp]"
 EXTENDED_USAGE = (
     "extended start TARGET ROLLS [TRAIT] | extended roll [TRAIT] [+N|-N] [wp] | extended status"
     " | extended abandon"
@@ -156,9 +167,19 @@ def _challenge_text(data: dict[str, Any]) -> str:
     return f"{c['name']} challenges {data['target']['name']} ({spec})"
 
 
-async def _refund_willpower(ctx: CommandContext, side: dict[str, Any]) -> None:
-    if side.get("willpower") and side.get("character_id") is not None:
+async def _refund(ctx: CommandContext, side: dict[str, Any]) -> str:
+    """Give back what a challenger paid for a roll that never happened; says what came back."""
+    back = []
+    if side.get("character_id") is None:
+        return ""
+    if side.get("willpower"):
         await repo.gain_pool(ctx.session, side["character_id"], WILLPOWER, 1)
+        back.append("Willpower")
+    essence = (side.get("power") or {}).get("essence", 0)
+    if essence:
+        await repo.gain_pool(ctx.session, side["character_id"], ESSENCE, essence)
+        back.append(f"{essence} Essence")
+    return f" {' and '.join(back)} returned." if back else ""
 
 
 async def sweep_challenges(ctx: CommandContext) -> list[Reply]:
@@ -172,8 +193,7 @@ async def sweep_challenges(ctx: CommandContext) -> list[Reply]:
         if _ts(data["expires_at"]) > ctx.now or not await kv_claim(ctx.session, CHALLENGES, row.key):
             continue
         expired.append(data)
-        await _refund_willpower(ctx, data["challenger"])
-        back = " Willpower returned." if data["challenger"].get("willpower") else ""
+        back = await _refund(ctx, data["challenger"])
         text = (
             f"{data['target']['name']} did not answer {data['challenger']['name']}'s challenge in time.{back}"
         )
@@ -191,7 +211,8 @@ async def sweep_challenges(ctx: CommandContext) -> list[Reply]:
 def _public(data: dict[str, Any]) -> dict[str, Any]:
     return {
         "challenger": {
-            k: data["challenger"][k] for k in ("name", "character_id", "label", "willpower", "channel")
+            k: data["challenger"].get(k)
+            for k in ("name", "character_id", "label", "willpower", "channel", "power")
         },
         "target": dict(data["target"]),
         "expires_at": data["expires_at"],
@@ -225,9 +246,31 @@ async def challenge_command(ctx: CommandContext, inv: Invocation) -> list[Reply]
         )
     if target.id == challenger.id:
         raise UserError("A character cannot challenge themselves.")
+    return [*replies, *await open_challenge(ctx, challenger, target, damage, spec=parse_side(rest))]
+
+
+async def open_challenge(
+    ctx: CommandContext,
+    challenger: Character,
+    target: Character,
+    damage: int,
+    *,
+    spec: PoolSpec | None = None,
+    power: tuple[PowerChoice, list[int], bool] | None = None,
+) -> list[Reply]:
+    """Open a challenge with a trait (``spec``) or a power (choice, modifiers, Willpower). Willpower and
+    Essence are paid now, when declared; both come back if the challenge ends without a roll."""
+    replies = await sweep_challenges(ctx)
     await ensure_can_act(ctx.session, target)
-    spec = parse_side(rest)
-    built = character_side(ctx, spec, challenger, damage)
+    power_data: dict[str, Any] | None = None
+    if power is not None:
+        choice, mods, wp = power
+        built = power_side(ctx, choice, mods, wp, damage)
+        spec = built.side.spec
+        power_data = choice.describe(await check_can_pay(ctx, choice))
+    else:
+        assert spec is not None
+        built = character_side(ctx, spec, challenger, damage)
     made, _ = await _challenges_of(ctx, challenger)
     if made:
         raise UserError(
@@ -236,6 +279,8 @@ async def challenge_command(ctx: CommandContext, inv: Invocation) -> list[Reply]
         )
     if await kv_get(ctx.session, CHALLENGES, str(target.id)) is not None:
         raise UserError(f"{target.name} already has a challenge to answer; wait for it to be settled.")
+    if power is not None:
+        await pay(ctx, power[0])
     if spec.willpower:
         await spend_willpower(ctx, challenger)  # declared now, fixed before any die is shown
     timeout = conflict_settings(ctx).challenge_timeout_seconds
@@ -250,6 +295,7 @@ async def challenge_command(ctx: CommandContext, inv: Invocation) -> list[Reply]
             "willpower": spec.willpower,
             "label": built.label or pool_words(built.pool),
             "channel": ctx.channel.key,
+            "power": power_data,
         },
         "target": {"character_id": target.id, "name": target.name},
         "created_at": ctx.now.isoformat(),
@@ -257,8 +303,9 @@ async def challenge_command(ctx: CommandContext, inv: Invocation) -> list[Reply]
     }
     await kv_put(ctx.session, CHALLENGES, str(target.id), data, ctx.now)
     minutes = _duration(timeout)
+    answer = "defend power NAME [TIER] [+N|-N] [wp], defend TRAIT" if power_data else "defend TRAIT"
     text = (
-        f"{_challenge_text(data)}. {target.name} answers with defend TRAIT [+N|-N] [wp], or concede,"
+        f"{_challenge_text(data)}. {target.name} answers with {answer} [+N|-N] [wp], or concede,"
         f" within {minutes}."
     )
     result = {"kind": "challenge", "system": SYSTEM, "status": "pending", **_public(data)}
@@ -292,8 +339,8 @@ async def _withdraw(ctx: CommandContext, character: Character) -> Reply:
     data = made[0]
     if not await kv_claim(ctx.session, CHALLENGES, str(data["target"]["character_id"])):
         raise UserError("That challenge was settled a moment ago.")
-    await _refund_willpower(ctx, data["challenger"])
-    text = f"{character.name} withdraws the challenge to {data['target']['name']}."
+    back = await _refund(ctx, data["challenger"])
+    text = f"{character.name} withdraws the challenge to {data['target']['name']}.{back}"
     result = {"kind": "challenge", "system": SYSTEM, "status": "withdrawn", **_public(data)}
     await ctx.stlog(text, kind="challenge", result=result, character_id=character.id)
     return Reply(text=text, result=result)
@@ -318,18 +365,37 @@ async def _claim_challenge_against(ctx: CommandContext, defender: Character) -> 
 async def defend_command(ctx: CommandContext, inv: Invocation) -> list[Reply]:
     replies = await sweep_challenges(ctx)
     defender = await require_active(ctx, SYSTEM)
-    if not inv.words:
+    words = list(inv.words)
+    if not words:
         raise UserError(f"Defend with which trait? Write {DEFEND_USAGE}.")
-    spec = parse_side(list(inv.words))
     data = await _claim_challenge_against(ctx, defender)
     defender_damage = await ensure_can_act(ctx.session, defender)
-    right = character_side(ctx, spec, defender, defender_damage)
+    defence: PowerChoice | None = None
+    if words[0].casefold() == "power":
+        require_approved(defender, "power use")
+        name_words, chosen, mods, wp, _ = split_power_words(words[1:])
+        if not name_words:
+            raise UserError("Defend with which power? Write defend power NAME [TIER] [+N|-N] [wp].")
+        defence = choose_power(defender, name_words, chosen)
+        defence_before = await check_can_pay(ctx, defence)
+        right = power_side(ctx, defence, mods, wp, defender_damage)
+        spec = right.side.spec
+    else:
+        spec = parse_side(words)
+        right = character_side(ctx, spec, defender, defender_damage)
     challenger = await ctx.session.get(Character, data["challenger"]["character_id"])
     if challenger is None:
         raise UserError("The challenger's character no longer exists; the challenge is void.")
     c = data["challenger"]
+    attack_power = c.get("power")
     left_spec = PoolSpec(base=c["pool"], modifiers=tuple(c["modifiers"]), willpower=c["willpower"])
-    left = character_side(ctx, left_spec, challenger, await damage_of(ctx.session, challenger))
+    extra = attack_power["tier_dice"] if attack_power else 0
+    left = character_side(ctx, left_spec, challenger, await damage_of(ctx.session, challenger), extra=extra)
+    if attack_power:
+        tier = attack_power["tier"].title()
+        left.side.label = power_label(attack_power["name"], tier, left.side.label, extra)
+    if defence is not None:
+        await pay(ctx, defence)
     if spec.willpower:
         await spend_willpower(ctx, defender)
     # Both Willpower declarations are fixed now; only then are the dice thrown, challenger first.
@@ -343,11 +409,19 @@ async def defend_command(ctx: CommandContext, inv: Invocation) -> list[Reply]:
         names=[challenger.name, defender.name],
         character_ids=[challenger.id, defender.id],
         who=f"{challenger.name} vs {defender.name}",
+        powers=[attack_power, defence.describe(defence_before) if defence else None],
     )
     roll_id = await ctx.log_roll(result, character_id=defender.id, name=result["who"])
     text = "Challenge: " + render.contest_line(
         challenger.name, outcome, roll_id, (left.label, right.label), defender.name
     )
+    paid = [
+        f"{n} pays {p['essence']} Essence"
+        for n, p in zip(result["names"], result["powers"], strict=True)
+        if p
+    ]
+    if paid:
+        text = f"{text.removesuffix(f' #{roll_id}')} ({', '.join(paid)}) #{roll_id}"
     await ctx.stlog(text, kind="challenge", result=result, character_id=defender.id)
     await notify(ctx, c["channel"], text, result)
     return [*replies, Reply(text=text, result=result)]
@@ -357,9 +431,9 @@ async def concede_command(ctx: CommandContext, inv: Invocation) -> list[Reply]:
     replies = await sweep_challenges(ctx)
     defender = await require_active(ctx, SYSTEM)
     data = await _claim_challenge_against(ctx, defender)
-    await _refund_willpower(ctx, data["challenger"])
+    back = await _refund(ctx, data["challenger"])
     winner = data["challenger"]["name"]
-    text = f"{defender.name} concedes to {winner}: no dice, {winner} wins."
+    text = f"{defender.name} concedes to {winner}: no dice, {winner} wins.{back}"
     result = {"kind": "challenge", "system": SYSTEM, "status": "conceded", "winner": 0, **_public(data)}
     await ctx.stlog(text, kind="challenge", result=result, character_id=defender.id)
     await notify(ctx, data["challenger"]["channel"], text, result)

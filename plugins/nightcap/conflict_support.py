@@ -213,12 +213,9 @@ def character_side(
 
     The wound penalty applies to pools read from the sheet; a bare number is already the whole pool
     (often an NPC's), so it is taken as written."""
-    penalty = 0
-    if spec.number is None and character is not None:
-        penalty = wounds.penalty_for_damage(ctx, damage)
-    side = build_side(spec, character, ctx.settings.gateway.max_pool, extra=extra + penalty)
-    side.label = wound_label(side.label, penalty)
-    return Built(side, penalty)
+    penalty = wounds.penalty_for_damage(ctx, damage) if character is not None else 0
+    side = build_side(spec, character, ctx.settings.gateway.max_pool, extra=extra, wound=penalty)
+    return Built(side, side.wound_penalty)
 
 
 def rating_side(ctx: CommandContext, spec: PoolSpec, rating: int, name: str, damage: int = 0) -> Built:

@@ -8,14 +8,13 @@ from gateway.characters import pools_of
 from gateway.commands import CommandContext
 from gateway.vault.models import Character
 from plugins.nightcap import combat
+from plugins.nightcap.config import config
 
 DAMAGE_POOL = "damage"
 
 
 def penalty_for_damage(ctx: CommandContext, damage: int) -> int:
-    from plugins.nightcap.conflict_support import conflict_settings
-
-    settings = conflict_settings(ctx)
+    settings = config(ctx)
     return combat.wound_penalty(damage, settings.wound_penalties, settings.wound_thresholds)
 
 

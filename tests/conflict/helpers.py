@@ -36,11 +36,13 @@ async def make_character(
         person = await session.get(Person, link.person_id)
         assert person is not None
         sheet = {
-            "name": name,
+            "fields": dict.fromkeys(("origin", "subgroup", "aptitude", "advantage", "weakness"), ""),
             "traits": {"physical": physical, "mental": mental, "social": social, "spirit": spirit},
             "powers": powers or [],
-            "soak": soak,
+            "max": {},
         }
+        if soak:
+            sheet["soak"] = soak
         character = Character(
             owner_id=link.person_id,
             system="nightcap",

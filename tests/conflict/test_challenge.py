@@ -101,7 +101,7 @@ async def test_concede_refunds_willpower_and_tells_the_challenger(chat: Chat) ->
     dorian, _ = await setup_dorian_and_detective(chat)
     await chat.one("challenge Detective social wp", as_="dorian", **SL)
     reply = await chat.one("concede", as_="det", **DC)
-    assert reply.text == "Detective concedes to Dorian: no dice, Dorian wins."
+    assert reply.text == "Detective concedes to Dorian: no dice, Dorian wins. Willpower returned."
     assert reply.result is not None and reply.result["status"] == "conceded"
     assert await pool(chat, dorian, "willpower") == 3
     assert [r.payload["result"]["status"] for r in await outbox(chat, "secondlife")] == ["conceded"]
