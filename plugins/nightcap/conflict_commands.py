@@ -11,7 +11,7 @@ from datetime import datetime, timedelta
 from fractions import Fraction
 from typing import Any
 
-from gateway.characters import active_character, require_active
+from gateway.characters import active_character, find_character, require_active
 from gateway.commands import Command, CommandContext, Role
 from gateway.errors import PermissionDenied, UserError
 from gateway.types import Invocation, Reply
@@ -46,14 +46,17 @@ from plugins.nightcap.power_sides import (
     power_side,
     split_power_words,
 )
-from plugins.nightcap.rolls import SYSTEM, spend_willpower
+from plugins.nightcap.rolls import SYSTEM, spend_willpower, split_opponent
 from plugins.nightcap.store import require_approved
 
 CHALLENGES = "nightcap.challenge"
 EXTENDED = "nightcap.extended"
 TEAM = "team"
 
-ODDS_USAGE = "odds POOL [+N|-N] [wp] [vs POOL [+N|-N] [wp]], e.g. odds 5, odds physical +1 wp, odds 6 vs 4"
+ODDS_USAGE = (
+    "odds POOL [+N|-N] [wp] [vs [NAME] POOL [+N|-N] [wp]], e.g. odds 5, odds physical +1 wp, odds 6 vs 4,"
+    " odds social vs Dorian mental"
+)
 CHALLENGE_USAGE = "challenge NAME TRAIT [+N|-N] [wp] (challenge alone lists, challenge cancel withdraws)"
 DEFEND_USAGE = "defend TRAIT [+N|-N] [wp], or defend power NAME [TIER] [+N|-N] [wp]"
 EXTENDED_USAGE = (
@@ -120,7 +123,8 @@ def _side_label(built: Built) -> str:
 
 
 async def odds_command(ctx: CommandContext, inv: Invocation) -> Reply:
-    request = parse_roll(inv.words)
+    words, opponent_name = split_opponent(inv.words)
+    request = parse_roll(words)
     character = await active_character(ctx, SYSTEM)
     damage = await damage_of(ctx.session, character) if character else 0
     left = character_side(ctx, request.sides[0], character, damage)
@@ -132,11 +136,14 @@ async def odds_command(ctx: CommandContext, inv: Invocation) -> Reply:
         text = "Odds for " + _odds_text(_side_label(left), left_odds)
         return Reply(text=text, private=request.secret, result=result)
     spec = request.sides[1]
-    if spec.number is None:
-        raise UserError(
-            "The other side of odds is a number of dice: write odds 5 vs 4 or odds social vs 3+1."
-        )
-    right = character_side(ctx, spec, None, 0)
+    other = character  # vs TRAIT: the caller's own trait, as in roll
+    if opponent_name is not None:
+        other = await find_character(ctx.session, SYSTEM, opponent_name)
+        if other is None:
+            raise UserError(
+                f"No Nightcap character called {opponent_name[:60]}: write vs NAME TRAIT or vs 4."
+            )
+    right = character_side(ctx, spec, other, await damage_of(ctx.session, other) if other else 0)
     right_odds = odds.roll_odds(right.pool, spec.willpower)
     contest = odds.contest_odds(left_odds, right_odds)
     data = contest.as_result()

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from sqlalchemy.exc import IntegrityError
 from sqlmodel import col, delete, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
@@ -60,6 +61,7 @@ async def save_scene(
     row.data = data  # a new dict: JSON columns are not mutation-tracked
     row.updated_at = now
     session.add(row)
+    await _flush_or_refuse(session)
 
 
 async def kv_get(session: AsyncSession, scope: str, key: str) -> KeyValue | None:
@@ -76,6 +78,15 @@ async def kv_put(session: AsyncSession, scope: str, key: str, value: dict[str, A
     row.value = value
     row.updated_at = now
     session.add(row)
+    await _flush_or_refuse(session)
+
+
+async def _flush_or_refuse(session: AsyncSession) -> None:
+    """Two commands creating the same row at once (PostgreSQL): the loser gets a clear refusal."""
+    try:
+        await session.flush()
+    except IntegrityError as exc:
+        raise UserError("Someone else changed this at the same moment; try again.", code="conflict") from exc
 
 
 async def kv_claim(session: AsyncSession, scope: str, key: str) -> bool:

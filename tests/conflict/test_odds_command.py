@@ -73,3 +73,15 @@ async def test_wound_penalty_shows_in_odds(wounded_chat: Chat) -> None:
     assert reply.result is not None and reply.result["pool"] == 2
     assert reply.result["wound_penalty"] == -1
     assert "Physical 3 (wounds -1) (2 dice)" in reply.text
+
+
+async def test_odds_against_another_characters_trait(wounded_chat: Chat) -> None:
+    await make_character(wounded_chat, "dorian", "Dorian", social=4)
+    await make_character(wounded_chat, "det", "Detective", mental=3, damage=4)
+    r = (await wounded_chat.one("odds social vs Detective mental +1", as_="dorian")).result
+    assert r is not None and r["contest"] is True
+    assert [s["pool"] for s in r["sides"]] == [4, 3]  # the detective's wounds count
+    exact = contest_odds(roll_odds(4), roll_odds(3))
+    assert r["outcomes"] == {k: float(v) for k, v in exact.outcomes.items()}
+    missing = await wounded_chat.one("odds social vs Nobody mental", as_="dorian")
+    assert missing.error == "invalid"
