@@ -164,9 +164,11 @@ async def _roll_for(ctx: CommandContext, fight: Combat, people: list[Combatant])
         label = f"Physical {rating}"
         result = {**roll.as_result(), "kind": "initiative_roll", "who": c.name, "trait": "physical"}
         roll_id = await ctx.log_roll(result, character_id=c.character_id, name=c.name)
-        line = render.roll_line(c.name, roll, roll_id, label) + " for order"
-        await ctx.stlog(line, kind="initiative", result=result, character_id=c.character_id)
-        lines.append(line)
+        body = f"{render.roll_body(roll, label)} #{roll_id}"
+        await ctx.stlog(
+            f"{c.name} rolls for order: {body}", kind="initiative", result=result, character_id=c.character_id
+        )
+        lines.append(f"{c.name} {body}")
         rolls[c.key] = (roll.total, roll.dice, roll_id)
         if rating != c.physical:
             fight = initiative.set_npc(fight, c.key, physical=rating)
@@ -218,7 +220,7 @@ async def init_join(ctx: CommandContext, inv: Invocation) -> Reply:
     text = f"{name} joins the fight (Physical {physical})."
     if fight.rolled:
         fight, lines = await _roll_for(ctx, fight, [joined])
-        text += " " + " ".join(lines) + "."
+        text += f" Order roll: {lines[0]}."
     await _save(ctx, row, fight)
     return Reply(text=text, result=await _order_result(ctx, fight, joined=name))
 
@@ -233,7 +235,7 @@ async def init_roll(ctx: CommandContext, inv: Invocation) -> Reply:
     fight, lines = await _roll_for(ctx, fight, people)
     await _save(ctx, row, fight)
     result = await _order_result(ctx, fight, rolls=lines)
-    return Reply(text=" ".join(lines) + ". " + _order_text(result), result=result)
+    return Reply(text="Order rolls: " + "; ".join(lines) + ". " + _order_text(result), result=result)
 
 
 async def init_next(ctx: CommandContext, inv: Invocation) -> Reply:
