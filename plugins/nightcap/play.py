@@ -97,7 +97,6 @@ async def power_use(ctx: CommandContext, inv: Invocation) -> Reply:
         who=character.name,
         trait=keyed,
         modifiers=mods,
-        wound_penalty=wound,
         secret=secret,
         power={
             "name": power["name"],
@@ -107,6 +106,8 @@ async def power_use(ctx: CommandContext, inv: Invocation) -> Reply:
             "essence_left": essence - cost.essence,
         },
     )
+    if wound:
+        result["wound_penalty"] = wound
     roll_id = await ctx.log_roll(result, character_id=character.id, name=character.name)
     text = (
         f"{character.name} uses {power['name']} at {cost.tier.title} ({cost.essence} Essence,"
