@@ -5,37 +5,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from plugins.nightcap import health
 from plugins.nightcap.mechanics import Contest
+from plugins.nightcap.powers import TIERS
 
-HEALTH_LEVELS = 10  # ten damage = Incapacitated
-
-# Tier -> (dots to learn, Essence to use, tier dice in a power-against-power contest).
-TIERS: dict[str, tuple[int, int, int]] = {
-    "basic": (1, 0, 0),
-    "adept": (2, 1, 1),
-    "advanced": (3, 2, 2),
-    "epic": (4, 3, 3),
-    "legendary": (5, 4, 4),
-}
-TIER_ORDER = tuple(TIERS)
-
-
-def match_tier(word: str) -> str | None:
-    """A tier by case-insensitive unique prefix (``adv`` -> ``advanced``, ``ad`` is ambiguous), or None."""
-    folded = word.casefold()
-    if folded in TIERS:
-        return folded
-    matches = [t for t in TIER_ORDER if t.startswith(folded)]
-    return matches[0] if len(matches) == 1 else None
-
-
-def tier_cost(tier: str) -> int:
-    return TIERS[tier][1]
+HEALTH_LEVELS = 10  # ten damage = Incapacitated (the [nightcap] health_levels default)
 
 
 def tier_dice(tier: str) -> int:
-    """Adept +1, Advanced +2, Epic +3, Legendary +4; Basic (and a mundane side) +0."""
-    return TIERS[tier][2]
+    """Dice a power adds in a power-against-power contest: one per tier above Basic (Adept +1, Advanced +2,
+    Epic +3, Legendary +4). A mundane side adds none."""
+    return TIERS[tier].rank - 1
 
 
 @dataclass(frozen=True)
@@ -58,11 +38,11 @@ def attack_damage(result: Contest, soak: int) -> Hit:
 
 def take_damage(current: int, damage: int, levels: int = HEALTH_LEVELS) -> int:
     """Damage after a hit, capped at the track's length."""
-    return min(levels, max(0, current) + max(0, damage))
+    return health.after_damage(max(0, current), max(0, damage), levels)
 
 
 def incapacitated(damage: int, levels: int = HEALTH_LEVELS) -> bool:
-    return damage >= levels
+    return health.incapacitated(damage, levels)
 
 
 def wound_penalty(damage: int, enabled: bool, thresholds: tuple[int, int] = (4, 7)) -> int:

@@ -11,7 +11,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlmodel import col, delete, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from gateway.characters import find_character, pools_of
+from gateway.characters import find_character, pools_of, take_character
 from gateway.commands import CommandContext
 from gateway.errors import UserError
 from gateway.vault.models import Character, KeyValue, Pool, RollLog, SceneState
@@ -160,11 +160,8 @@ async def character_named(ctx: CommandContext, name: str) -> Character:
 
 async def match_character_prefix(ctx: CommandContext, words: list[str]) -> tuple[Character | None, list[str]]:
     """The character named by the longest run of leading words, and the words after it."""
-    for n in range(len(words), 0, -1):
-        character = await find_character(ctx.session, SYSTEM, " ".join(words[:n]))
-        if character is not None:
-            return character, words[n:]
-    return None, words
+    found = await take_character(ctx.session, SYSTEM, words)
+    return found if found is not None else (None, words)
 
 
 async def last_channel(session: AsyncSession, character: Character) -> str | None:
