@@ -176,10 +176,20 @@ class Bot:
 
 
 async def register_bot(synapse: Synapse) -> Bot:
-    """A bot account, registered like any user; the gateway logs in with the password."""
-    user = await MatrixUser.register(synapse.url, unique("bot"), "Nightcap")
-    await user.close()
-    return Bot(user.user_id.split(":")[0][1:], user.user_id)
+    """A bot account, registered through the client API without logging in (no device): the gateway
+    logs in itself with the password."""
+    localpart = unique("bot")
+    body: dict[str, Any] = {"username": localpart, "password": PASSWORD, "inhibit_login": True}
+    url = f"{synapse.url}/_matrix/client/v3/register"
+    async with aiohttp.ClientSession() as session:
+        async with session.post(url, json=body) as resp:
+            flows = await resp.json()
+        body["auth"] = {"type": "m.login.dummy", "session": flows["session"]}
+        async with session.post(url, json=body) as resp:
+            data = await resp.json()
+    assert resp.status == 200, data
+    assert "access_token" not in data
+    return Bot(localpart, data["user_id"])
 
 
 def gateway_settings(

@@ -172,3 +172,13 @@ async def test_kicked_bot_leaves_cleanly_and_drops_rows_for_that_room(
     row = (await running.outbox())[-1]
     assert row.status == "dead"
     assert row.last_error == f"the bot was removed from {room}"
+
+
+async def test_account_prefix(synapse: Synapse, vault: str, users: Any, gateways: list[Running]) -> None:
+    running, mira, room = await bot_in_room(synapse, vault, users, gateways, [10], prefix=".")
+    bot_id = running.account().user_id
+    await mira.send(room, "!roll 1")
+    command = await mira.send(room, ".roll 1")
+    notices = await mira.wait_for(lambda: mira.notices(room, bot_id), "the reply")
+    assert notices[0]["content"]["m.relates_to"]["m.in_reply_to"]["event_id"] == command
+    assert notices[0]["content"]["body"].startswith("Mira rolls 1 die: 10 → 2 (Solid)")
