@@ -12,6 +12,7 @@ allowed_inviters = ["@storyteller:example.org", "@*:example.org"]
 
 from __future__ import annotations
 
+import os
 import re
 from typing import Any
 
@@ -30,6 +31,9 @@ class AccountSettings(BaseModel):
     user_id: str
     password: str | None = None
     access_token: str | None = None
+    # Names of environment variables holding the password or token (keeps secrets out of the file).
+    password_env: str | None = None
+    access_token_env: str | None = None
     device_id: str | None = None
     device_name: str = "Nightcap gateway"
     # Room ids (!abc:server) or aliases (#game:server) to join at start.
@@ -70,8 +74,12 @@ class AccountSettings(BaseModel):
 
     @model_validator(mode="after")
     def _credentials(self) -> AccountSettings:
+        if self.password_env and not self.password:
+            self.password = os.environ.get(self.password_env) or None
+        if self.access_token_env and not self.access_token:
+            self.access_token = os.environ.get(self.access_token_env) or None
         if not self.password and not self.access_token:
-            raise ValueError("set password (first login) or access_token")
+            raise ValueError("set password (first login) or access_token (or their *_env variables)")
         return self
 
 
