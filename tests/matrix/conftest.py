@@ -243,6 +243,7 @@ class Running:
 
 async def start_gateway(settings: Settings, dice: ScriptedDice) -> Running:
     gateway = Gateway(settings, dice=dice, platforms=("matrix",))
+    await gateway.upgrade_vault()  # start() upgrades SQLite itself, PostgreSQL only on request
     await gateway.start()
     running = Running(gateway, dice)
     for account in running.adapter.accounts.values():

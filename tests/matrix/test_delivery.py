@@ -40,9 +40,10 @@ async def until(condition: Any, what: str) -> None:
 
 
 async def test_gateway_restart_neither_replays_nor_misses(
-    synapse: Synapse, vault: str, users: Any, gateways: list[Running], monkeypatch: pytest.MonkeyPatch
+    synapse: Synapse, vault_url: str, users: Any, gateways: list[Running], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    running, mira, room = await bot_in_room(synapse, vault, users, gateways, [8])
+    """On SQLite, and on PostgreSQL when the suite has one (``vault_url``)."""
+    running, mira, room = await bot_in_room(synapse, vault_url, users, gateways, [8])
     bot_id = running.account().user_id
     first = await mira.send(room, "!roll 1")
     await mira.wait_for(lambda: mira.notices(room, bot_id), "the first reply")
@@ -81,13 +82,14 @@ async def test_gateway_restart_neither_replays_nor_misses(
 
 
 async def test_synapse_restart_recovers_and_delivers_queued_stlog_lines_once(
-    synapse: Synapse, vault: str, users: Any, gateways: list[Running]
+    synapse: Synapse, vault_url: str, users: Any, gateways: list[Running]
 ) -> None:
+    """On SQLite, and on PostgreSQL when the suite has one (``vault_url``)."""
     bot = await register_bot(synapse)
     st: MatrixUser = await users("st", "Storyteller")
     st_room = await st.create_room(invite=[bot.user_id])
     settings = gateway_settings(
-        vault,
+        vault_url,
         synapse,
         {"main": {"user_id": bot.user_id, "allowed_inviters": [st.user_id]}},
         stlog=[f"matrix:{st_room}"],
