@@ -343,13 +343,16 @@ class MatrixAccount:
             self.joined.discard(room_id)
 
     def _own_join(self, events: list[dict[str, Any]]) -> int | None:
-        """The index of the bot's own join event in a timeline, if it is there."""
+        """The index of the bot's own (re)join in a timeline, if it is there; a profile change (join
+        after join) is no join."""
         for index in range(len(events) - 1, -1, -1):
             event = events[index]
+            before = ((event.get("unsigned") or {}).get("prev_content") or {}).get("membership")
             if (
                 event.get("type") == "m.room.member"
                 and event.get("state_key") == self.user_id
                 and (event.get("content") or {}).get("membership") == "join"
+                and before != "join"
             ):
                 return index
         return None

@@ -182,3 +182,23 @@ async def test_account_prefix(synapse: Synapse, vault: str, users: Any, gateways
     notices = await mira.wait_for(lambda: mira.notices(room, bot_id), "the reply")
     assert notices[0]["content"]["m.relates_to"]["m.in_reply_to"]["event_id"] == command
     assert notices[0]["content"]["body"].startswith("Mira rolls 1 die: 10 → 2 (Solid)")
+
+
+async def test_history_before_the_bot_joined_is_not_run(
+    synapse: Synapse, vault: str, users: Any, gateways: list[Running]
+) -> None:
+    bot = await register_bot(synapse)
+    mira: MatrixUser = await users("mira", "Mira")
+    settings = gateway_settings(
+        vault, synapse, {"main": {"user_id": bot.user_id, "allowed_inviters": [mira.user_id]}}
+    )
+    running = await start_gateway(settings, ScriptedDice([6]))
+    gateways.append(running)
+    room = await mira.create_room()
+    await mira.send(room, "!roll 5")  # said before the bot was there
+    await mira.client.invite_user(room, bot.user_id)
+    await mira.wait_for(lambda: mira.membership(room, bot.user_id) == "join", "the bot to join")
+    command = await mira.send(room, "!roll 1")
+    notices = await mira.wait_for(lambda: mira.notices(room, bot.user_id), "the reply")
+    assert [n["content"]["m.relates_to"]["m.in_reply_to"]["event_id"] for n in notices] == [command]
+    assert running.account().stats["commands"] == 1

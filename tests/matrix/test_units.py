@@ -5,11 +5,13 @@ from __future__ import annotations
 import json
 import re
 from datetime import UTC, datetime
+from types import SimpleNamespace
 
 import pytest
 from pydantic import ValidationError
 
 from adapters.matrix import build
+from adapters.matrix.account import MatrixAccount
 from adapters.matrix.http import retry_after_seconds
 from adapters.matrix.render import (
     MAX_CONTENT_BYTES,
@@ -186,3 +188,21 @@ async def test_real_nightcap_lines_get_every_part_in_bold(chat: Chat) -> None:
     assert to_html(chance.text, chance.result) == (
         f"Dorian rolls a chance die: <b>1</b> → <b>-1</b> (<b>Botch</b>) #{chance.result['id']}"
     )
+
+
+def test_a_profile_change_is_not_a_join() -> None:
+    me = SimpleNamespace(user_id="@bot:x")
+
+    def member(prev: str | None) -> dict[str, object]:
+        unsigned = {"prev_content": {"membership": prev}} if prev else {}
+        return {
+            "type": "m.room.member",
+            "state_key": "@bot:x",
+            "content": {"membership": "join"},
+            "unsigned": unsigned,
+        }
+
+    text = {"type": "m.room.message", "content": {"msgtype": "m.text", "body": "!roll 1"}}
+    assert MatrixAccount._own_join(me, [text, member(None), text]) == 1  # type: ignore[arg-type]
+    assert MatrixAccount._own_join(me, [member("invite"), text, member("join"), text]) == 0  # type: ignore[arg-type]
+    assert MatrixAccount._own_join(me, [text, member("join"), text]) is None  # type: ignore[arg-type]
