@@ -38,6 +38,7 @@ class Outbox:
         self._events: dict[str, asyncio.Event] = {p: asyncio.Event() for p in adapters}
         self._tasks: list[asyncio.Task[None]] = []
         self._rng = random.Random()
+        self._stopping = False
 
     def wake(self) -> None:
         for event in self._events.values():
@@ -47,18 +48,24 @@ class Outbox:
         for platform in self.adapters:
             self._tasks.append(asyncio.create_task(self._worker(platform), name=f"outbox:{platform}"))
 
-    async def stop(self) -> None:
-        for task in self._tasks:
-            task.cancel()
-        for task in self._tasks:
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
+    async def stop(self, grace: float = 10.0) -> None:
+        """Let the round in flight finish (so a delivered row is marked delivered), then end."""
+        self._stopping = True
+        self.wake()
+        if self._tasks:
+            _, pending = await asyncio.wait(self._tasks, timeout=grace)
+            for task in pending:
+                task.cancel()
+            for task in pending:
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
         self._tasks.clear()
+        self._stopping = False
 
     async def _worker(self, platform: str) -> None:
         interval = self.services.settings.outbox.poll_interval
         event = self._events[platform]
-        while True:
+        while not self._stopping:
             try:
                 worked = await self.run_once(platform)
             except asyncio.CancelledError:
@@ -66,7 +73,7 @@ class Outbox:
             except Exception:
                 log.exception("outbox worker error", platform=platform)
                 worked = False
-            if not worked:
+            if not worked and not self._stopping:
                 event.clear()
                 with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(event.wait(), interval)
