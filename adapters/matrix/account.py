@@ -420,9 +420,12 @@ class MatrixAccount:
         body = strip_reply_fallback(content["body"]) if "m.in_reply_to" in relates else content["body"]
         line = body.strip().split("\n", 1)[0].strip()
         prefix = self.config.prefix or self.services.settings.gateway.prefix
-        if not line.startswith(prefix):
-            return
-        text = self.services.settings.gateway.prefix + line[len(prefix) :]
+        if line.startswith(prefix):
+            text = self.services.settings.gateway.prefix + line[len(prefix) :]
+        elif self.services.plugins.registry.bare_match(line) is not None:
+            text = line  # a bare command (said alone, no prefix); the router knows it
+        else:
+            return  # chat
         event_id = str(event.get("event_id", ""))
         name = self.names[room_id].get(sender) or sender[1:].split(":", 1)[0]
         message = InboundMessage(

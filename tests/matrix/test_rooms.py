@@ -174,14 +174,25 @@ async def test_kicked_bot_leaves_cleanly_and_drops_rows_for_that_room(
     assert row.last_error == f"the bot was removed from {room}"
 
 
-async def test_account_prefix(synapse: Synapse, vault: str, users: Any, gateways: list[Running]) -> None:
+async def test_account_prefix_and_bare_commands(
+    synapse: Synapse, vault: str, users: Any, gateways: list[Running]
+) -> None:
     running, mira, room = await bot_in_room(synapse, vault, users, gateways, [10], prefix=".")
     bot_id = running.account().user_id
-    await mira.send(room, "!roll 1")
+    await mira.send(room, "!roll 1")  # the gateway's prefix is not this account's
+    await mira.send(room, "* * *")  # a bare command, but not of this channel's system: chat
     command = await mira.send(room, ".roll 1")
     notices = await mira.wait_for(lambda: mira.notices(room, bot_id), "the reply")
     assert notices[0]["content"]["m.relates_to"]["m.in_reply_to"]["event_id"] == command
     assert notices[0]["content"]["body"].startswith("Mira rolls 1 die: 10 → 2 (Solid)")
+
+    running.gateway.settings.vault.owner = f"matrix:{mira.user_id}"
+    await mira.send(room, ".system decanter")
+    scene = await mira.send(room, "* * *")  # said alone, Decanter's scene break needs no prefix
+    await mira.wait_for(lambda: len(mira.notices(room, bot_id)) >= 3, "the scene break")
+    last = mira.notices(room, bot_id)[2]["content"]
+    assert last["m.relates_to"]["m.in_reply_to"]["event_id"] == scene
+    assert last["body"] == "The scene ends here."
 
 
 async def test_history_before_the_bot_joined_is_not_run(
