@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import inspect
 from typing import Any
 
 import pytest
@@ -33,7 +34,7 @@ async def until(condition: Any, what: str) -> None:
     """Poll a local condition (the vault, the adapter) until it holds; the ceiling only stops a hang."""
     loop = asyncio.get_running_loop()
     deadline = loop.time() + WAIT_CEILING
-    while not await condition():
+    while not (await value if inspect.isawaitable(value := condition()) else value):
         if loop.time() > deadline:
             raise AssertionError(f"gave up waiting for {what}")
         await asyncio.sleep(0.1)
@@ -127,7 +128,7 @@ async def test_synapse_restart_recovers_and_delivers_queued_stlog_lines_once(
         await asyncio.to_thread(synapse.start)
 
     await st.wait_for(lambda: len(st.notices(st_room, bot.user_id)) >= 3, "the queued log lines")
-    await until(lambda: _true(account.stats["recoveries"] >= 1), "the sync loop to recover")
+    await until(lambda: account.stats["recoveries"] >= 1, "the sync loop to recover")
     # The sync loop works again: a command in the room is answered (its log line follows it).
     command = await st.send(st_room, "!roll 1")
     await st.wait_for(lambda: len(st.notices(st_room, bot.user_id)) >= 5, "the answer after recovery")
@@ -154,10 +155,6 @@ async def test_synapse_restart_recovers_and_delivers_queued_stlog_lines_once(
     assert mine[3]["content"]["body"] == mine[4]["content"]["body"]
     assert "m.relates_to" not in mine[3]["content"]
     assert replied_to(mine[4:]) == [command]
-
-
-async def _true(value: bool) -> bool:
-    return value
 
 
 async def test_rate_limited_replies_are_delayed_not_lost(

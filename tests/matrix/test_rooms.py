@@ -8,6 +8,7 @@ from typing import Any
 from sqlmodel import select
 
 from gateway.dice import ScriptedDice
+from gateway.vault import repo
 from gateway.vault.models import RollLog
 from tests.matrix.conftest import (
     MatrixUser,
@@ -163,8 +164,6 @@ async def test_kicked_bot_leaves_cleanly_and_drops_rows_for_that_room(
     assert stored == {"by": mira.user_id, "membership": "leave", "reason": "scene over"}
 
     async with running.gateway.services.vault.transaction() as session:
-        from gateway.vault import repo
-
         await repo.enqueue(session, "matrix", room, {"text": "too late", "kind": "stlog"})
     running.gateway.outbox.wake()
     while (await running.outbox())[-1].status == "pending":
