@@ -55,7 +55,7 @@ def ensure_synapse_venv() -> tuple[Path, float]:
     if stamp.exists():
         return venv_python(), 0.0
     VENV.parent.mkdir(parents=True, exist_ok=True)
-    lock_path = VENV.parent / f".{VENV.name}.lock"
+    lock_path = VENV.with_name(VENV.name + ".lock")
     with open(lock_path, "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         if stamp.exists():
