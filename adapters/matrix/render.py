@@ -133,12 +133,22 @@ def highlight_spans(text: str, result: dict[str, Any]) -> list[tuple[int, int]]:
 
 def _cell(value: Any) -> str:
     if isinstance(value, dict):
+        if set(value) == {"current", "max"}:
+            return f"{value['current']}/{value['max']}"
         return ", ".join(f"{k}: {_cell(v)}" for k, v in value.items())
     if isinstance(value, list | tuple):
-        return ", ".join(_cell(v) for v in value)
+        return "; ".join(_item(v) for v in value)
     if isinstance(value, bool):
         return "yes" if value else "no"
     return "" if value is None else str(value)
+
+
+def _item(value: Any) -> str:
+    """A list entry: a record reads as its first value with the rest in brackets (``Veil (basic, x)``)."""
+    if isinstance(value, dict) and value:
+        first, *rest = [_cell(v) for v in value.values() if v not in (None, "")]
+        return f"{first} ({', '.join(rest)})" if rest else first
+    return _cell(value)
 
 
 def _label(key: str) -> str:
@@ -147,19 +157,32 @@ def _label(key: str) -> str:
 
 def sheet_table(text: str, result: dict[str, Any]) -> str:
     """A small table: the name as caption, a row per field; a table-valued field (traits, pools) gets a
-    header row and a row per entry. The plain line stays in ``body``."""
-    name = result.get("name") or result.get("character") or text.split("\n", 1)[0]
+    header row and a row per entry. The plain text stays in ``body``."""
+    data = result["sheet"] if isinstance(result.get("sheet"), dict) else result
+    lines = text.split("\n")
+    caption = lines[0] if len(lines) > 1 else str(data.get("name") or data.get("character") or text)
     rows: list[str] = []
-    for key, value in result.items():
+    labels: set[str] = set()
+    for key, value in data.items():
         if key in SKIP_KEYS or value in (None, "", [], {}):
             continue
-        if isinstance(value, dict) and all(not isinstance(v, dict | list) for v in value.values()):
+        labels.add(key.casefold())
+        if isinstance(value, dict) and set(value) != {"current", "max"}:
             rows.append(f'<tr><th colspan="2">{_escape(_label(key))}</th></tr>')
             for k, v in value.items():
-                rows.append(f"<tr><td>{_escape(_label(str(k)))}</td><td>{_escape(_cell(v))}</td></tr>")
+                labels.add(str(k).casefold())
+                rows.append(f"<tr><td>{_escape(_label(str(k)))}</td><td>{_escape(_cell(v) or '—')}</td></tr>")
         else:
             rows.append(f"<tr><td>{_escape(_label(key))}</td><td>{_escape(_cell(value))}</td></tr>")
-    return f"<table><caption>{_escape(str(name))}</caption><tbody>{''.join(rows)}</tbody></table>"
+    table = f"<table><caption>{_escape(caption)}</caption><tbody>{''.join(rows)}</tbody></table>"
+    # Lines of the text the table does not show (they do not start with one of its labels) follow it.
+    rest = [line for line in lines[1:] if line.strip() and _lead(line) not in labels]
+    return table + "".join(f"<p>{_escape(line)}</p>" for line in rest)
+
+
+def _lead(line: str) -> str:
+    match = re.match(r"\s*([^\W\d_]+)", line)
+    return match.group(1).casefold() if match else ""
 
 
 _FALLBACK = re.compile(r"^(?:>[^\n]*\n)+\n?")

@@ -73,22 +73,44 @@ def test_text_is_escaped_and_unknown_parts_stay_plain() -> None:
     assert to_html("no dice shown here", roll([4, 4], 0, "failure")) == "no dice shown here"
 
 
-def test_sheet_becomes_a_small_table() -> None:
+async def test_sheet_becomes_a_small_table(chat: Chat) -> None:
+    for line in (
+        "char new Mira Vey",
+        "trait physical 3",
+        "power add Veil basic social",
+        "char set origin A&B",
+    ):
+        assert (await chat.one(line, as_="mira")).error is None
+    sheet = await chat.one("sheet", as_="mira")
+    assert to_html(sheet.text, sheet.result) == (
+        "<table><caption>Mira Vey (Nightcap, creation; player Mira)</caption><tbody>"
+        "<tr><td>Status</td><td>creation</td></tr><tr><td>Owner</td><td>Mira</td></tr>"
+        '<tr><th colspan="2">Fields</th></tr><tr><td>Origin</td><td>A&amp;B</td></tr>'
+        "<tr><td>Subgroup</td><td>—</td></tr><tr><td>Aptitude</td><td>—</td></tr>"
+        "<tr><td>Advantage</td><td>—</td></tr><tr><td>Weakness</td><td>—</td></tr>"
+        '<tr><th colspan="2">Traits</th></tr><tr><td>Physical</td><td>3</td></tr>'
+        "<tr><td>Mental</td><td>1</td></tr><tr><td>Social</td><td>1</td></tr><tr><td>Spirit</td><td>1</td></tr>"
+        "<tr><td>Powers</td><td>Veil (basic, social)</td></tr>"
+        '<tr><th colspan="2">Pools</th></tr><tr><td>Willpower</td><td>0/2</td></tr>'
+        "<tr><td>Essence</td><td>0/10</td></tr><tr><td>Damage</td><td>0/10</td></tr></tbody></table>"
+        "<p>Budget: 4 of 6 trait points left, 2 of 3 power dots left; at 4: none yet (one allowed)."
+        " Before submitting: 4 trait points still to place; 2 power dots still to spend.</p>"
+    )
+
+
+def test_prove_line_becomes_a_table_without_repeating_itself() -> None:
     result = {
-        "kind": "sheet",
+        "kind": "prove",
         "name": "Mira <Vey>",
         "traits": {"physical": 2, "mental": 3},
-        "pools": {"willpower": "4/5"},
-        "powers": [{"name": "Veil", "tier": "basic"}],
-        "origin": "Docks",
+        "willpower": {"current": 4, "max": 5},
+        "essence": {"current": 1, "max": 10},
     }
-    assert to_html("Mira's sheet", result) == (
+    assert to_html("Mira <Vey>: Physical 2, Mental 3 · Willpower 4/5 · Essence 1/10", result) == (
         "<table><caption>Mira &lt;Vey&gt;</caption><tbody>"
         '<tr><th colspan="2">Traits</th></tr>'
         "<tr><td>Physical</td><td>2</td></tr><tr><td>Mental</td><td>3</td></tr>"
-        '<tr><th colspan="2">Pools</th></tr><tr><td>Willpower</td><td>4/5</td></tr>'
-        "<tr><td>Powers</td><td>name: Veil, tier: basic</td></tr>"
-        "<tr><td>Origin</td><td>Docks</td></tr>"
+        "<tr><td>Willpower</td><td>4/5</td></tr><tr><td>Essence</td><td>1/10</td></tr>"
         "</tbody></table>"
     )
 
