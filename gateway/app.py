@@ -12,7 +12,7 @@ from typing import Any
 import structlog
 from aiohttp import web
 
-from gateway import builtin
+from gateway import builtin, linking, storytellers
 from gateway.adapter import Adapter
 from gateway.dice import DiceSource, dice_from_settings
 from gateway.outbox import Outbox
@@ -42,12 +42,18 @@ class Gateway:
         platforms: Iterable[str] | None = None,
     ) -> None:
         self.settings = settings
-        pm = build_plugin_manager(settings.plugins.block, extra=[builtin, *extra_plugins])
+        pm = build_plugin_manager(
+            settings.plugins.block, extra=[builtin, linking, storytellers, *extra_plugins]
+        )
         self.plugins = Plugins(pm)
         self.plugins.configure(settings)
         self.services = Services(
             settings=settings,
-            vault=Vault(settings.vault.url, busy_timeout_ms=settings.vault.busy_timeout_ms),
+            vault=Vault(
+                settings.vault.url,
+                busy_timeout_ms=settings.vault.busy_timeout_ms,
+                group_commit=settings.vault.group_commit,
+            ),
             plugins=self.plugins,
             dice=dice or dice_from_settings(settings.dice.seed, settings.dice.script),
             clock=clock,

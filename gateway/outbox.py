@@ -45,19 +45,22 @@ class Outbox:
             event.set()
 
     async def start(self) -> None:
-        self._stopping = False
         for platform in self.adapters:
             self._tasks.append(asyncio.create_task(self._worker(platform), name=f"outbox:{platform}"))
 
-    async def stop(self) -> None:
-        # The flag ends a worker even when Python 3.11's wait_for swallows the cancellation (gh-86296).
+    async def stop(self, grace: float = 10.0) -> None:
+        """Let the round in flight finish (so a delivered row is marked delivered), then end."""
         self._stopping = True
-        for task in self._tasks:
-            task.cancel()
-        for task in self._tasks:
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
+        self.wake()
+        if self._tasks:
+            _, pending = await asyncio.wait(self._tasks, timeout=grace)
+            for task in pending:
+                task.cancel()
+            for task in pending:
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
         self._tasks.clear()
+        self._stopping = False
 
     async def _worker(self, platform: str) -> None:
         interval = self.services.settings.outbox.poll_interval
@@ -70,11 +73,10 @@ class Outbox:
             except Exception:
                 log.exception("outbox worker error", platform=platform)
                 worked = False
-            if not worked:
+            if not worked and not self._stopping:
                 event.clear()
                 with contextlib.suppress(TimeoutError):
-                    async with asyncio.timeout(interval):
-                        await event.wait()
+                    await asyncio.wait_for(event.wait(), interval)
 
     async def run_once(self, platform: str) -> bool:
         """Claim and deliver one round of queue heads. True when anything was claimed."""

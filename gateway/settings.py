@@ -9,6 +9,7 @@ adapter that owns them, so the core knows no platform.
 from __future__ import annotations
 
 import os
+from contextvars import ContextVar
 from pathlib import Path
 from typing import Any, Literal
 
@@ -29,6 +30,10 @@ SHORT_ENV = {
 }
 
 
+# The TOML file for the Settings being built right now (pydantic-settings reads sources in a classmethod).
+_CONFIG_PATH: ContextVar[str | None] = ContextVar("gateway_config_path", default=None)
+
+
 class Section(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
@@ -45,6 +50,9 @@ class VaultSection(Section):
     url: str = "sqlite+aiosqlite:///vault.db"
     owner: str | None = None
     busy_timeout_ms: int = 5000
+    # SQLite: commit with synchronous=NORMAL and make each unit durable with a shared WAL fsync in a
+    # thread before it returns (group commit); off: synchronous=FULL, an fsync per commit on the loop.
+    group_commit: bool = False
     auto_upgrade: bool = True
 
 
@@ -63,6 +71,14 @@ class DiceSection(Section):
 
 class StlogSection(Section):
     targets: list[str] = Field(default_factory=list)
+
+
+class LinkSection(Section):
+    """Link codes (``link`` / ``link CODE``): lifetime and rate limits."""
+
+    code_ttl_minutes: int = Field(10, ge=1, le=1440)
+    codes_per_hour: int = Field(5, ge=1, le=1000)
+    failures_per_hour: int = Field(10, ge=1, le=1000)
 
 
 class LogSection(Section):
@@ -105,6 +121,7 @@ class Settings(BaseSettings):
     http: HttpSection = Field(default_factory=HttpSection)
     dice: DiceSection = Field(default_factory=DiceSection)
     stlog: StlogSection = Field(default_factory=StlogSection)
+    link: LinkSection = Field(default_factory=LinkSection)
     log: LogSection = Field(default_factory=LogSection)
     plugins: PluginsSection = Field(default_factory=PluginsSection)
     outbox: OutboxSection = Field(default_factory=OutboxSection)
@@ -123,7 +140,7 @@ class Settings(BaseSettings):
             _ShortEnvSource(settings_cls),
             env_settings,
         ]
-        path = os.environ.get("GATEWAY_CONFIG")
+        path = _CONFIG_PATH.get() or os.environ.get("GATEWAY_CONFIG")
         if path:
             sources.append(TomlConfigSettingsSource(settings_cls, toml_file=Path(path)))
         return tuple(sources)
@@ -137,8 +154,11 @@ class Settings(BaseSettings):
 
 def load_settings(config: str | Path | None = None, **overrides: Any) -> Settings:
     """Settings from ``config`` (or ``GATEWAY_CONFIG``), the environment, then ``overrides``."""
-    if config is not None:
-        if not Path(config).is_file():
-            raise FileNotFoundError(f"config file not found: {config}")
-        os.environ["GATEWAY_CONFIG"] = str(config)
-    return Settings(**overrides)
+    config = config if config is not None else os.environ.get("GATEWAY_CONFIG")
+    if config is not None and not Path(config).is_file():
+        raise FileNotFoundError(f"config file not found: {config}")
+    token = _CONFIG_PATH.set(str(config) if config is not None else None)
+    try:
+        return Settings(**overrides)
+    finally:
+        _CONFIG_PATH.reset(token)
