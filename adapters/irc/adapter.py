@@ -112,23 +112,24 @@ class IrcAdapter(Adapter):
     # ------------------------------------------------------------------ outbound
 
     def _recipient(self, connection: IrcConnection, payload: dict[str, Any], fallback: str) -> str:
-        """The nick a private reply goes to. For an account identity, a nick now logged in to that
-        account wins over the nick the command came from, so a nick taken over by someone else never
-        receives another person's private reply."""
+        """The nick a private reply goes to: the nick the command came from, unless we know that nick
+        is now logged in to another account (or logged out); then another nick of the same account,
+        or nowhere. A nick taken over by someone else never receives another person's private reply."""
         nick = str(payload.get("recipient_name") or "")
-        recipient = str(payload.get("recipient") or "")
-        _, _, ident = recipient.partition("/")
+        _, _, ident = str(payload.get("recipient") or "").partition("/")
         if not nick:
             return fallback
-        if ident and not ident.startswith("~"):
-            nicks = connection.nicks_for_account(ident)
-            if nicks and connection.fold(nick) not in {connection.fold(n) for n in nicks}:
-                return nicks[0]
-            user = connection.user_known(nick)
-            other = user.account if user is not None and user.known else None
-            if not nicks and other is not None and connection.fold(other) != connection.fold(ident):
-                raise DeliveryFailed(f"{nick} is now logged in as someone else; private reply dropped")
-        return nick
+        if not ident or ident.startswith("~"):
+            return nick  # a nick identity: the nick is all there is
+        user = connection.user_known(nick)
+        if user is None or not user.known:
+            return nick
+        if user.account is not None and connection.fold(user.account) == connection.fold(ident):
+            return nick
+        others = connection.nicks_for_account(ident)
+        if others:
+            return others[0]
+        raise DeliveryFailed(f"{nick} is no longer logged in as {ident}; private reply dropped")
 
     def _route(self, connection: IrcConnection, dest: str, payload: dict[str, Any]) -> tuple[str, str]:
         """(verb, target) for one outbox row."""

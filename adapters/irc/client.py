@@ -603,6 +603,9 @@ class IrcConnection:
         # With account-tag the tag is the truth (no tag: not logged in); otherwise what we tracked.
         tagged = "account-tag" in self.caps
         account = (m.tags.get("account") or None) if tagged else self.account_of(nick)
+        known = self.users.get(self.fold(nick))
+        if tagged and known is not None:
+            known.account, known.known = account, True
         item = Incoming(
             nick=nick,
             account=account,

@@ -1,12 +1,7 @@
-"""Commands the IRC tests add through ``extra_plugins``.
-
-``char new`` stands in for the Nightcap characters command (role ``player``) until that lands on main;
-when the real one is registered first, this one steps aside.
-"""
+"""Commands the IRC tests add through ``extra_plugins`` (character commands are Nightcap's own)."""
 
 from __future__ import annotations
 
-import contextlib
 from collections.abc import Callable
 
 from gateway.commands import Command, CommandContext
@@ -28,18 +23,12 @@ async def whoami(ctx: CommandContext, inv: Invocation) -> Reply:
     return Reply(text=f"you are {ctx.identity.key} verified={ctx.message.sender.verified}")
 
 
-async def char_new(ctx: CommandContext, inv: Invocation) -> Reply:
-    return Reply(text=f"test character {' '.join(inv.words)} created for {ctx.identity.key}")
-
-
 async def secret(ctx: CommandContext, inv: Invocation) -> Reply:
     return Reply(text=f"only for {ctx.name}", private=True)
 
 
-@hookimpl(trylast=True)
+@hookimpl
 def gateway_register_commands(register: Callable[[Command], None]) -> None:
     register(Command("long", long_reply, "a 3,000-byte reply", role="anyone"))
     register(Command("whoami", whoami, "show the identity", role="anyone"))
     register(Command("secret", secret, "a private reply", role="anyone"))
-    with contextlib.suppress(ValueError):  # the real char new is installed
-        register(Command("char new", char_new, "test stand-in", role="player"))
