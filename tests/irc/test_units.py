@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -169,3 +170,25 @@ def test_settings_defaults_networks_and_channels() -> None:
 def test_stlog_channels_are_joined() -> None:
     targets = ["irc:libera/#st", "irc:other/#x", "discord:stlog", "irc:libera/somenick", "console"]
     assert stlog_channels(targets, "libera") == ["#st"]
+
+
+def test_sasl_password_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    (net,) = parse_section({"x": {"host": "h", "sasl_username": "bot", "sasl_password_env": "IRC_TEST_PW"}})
+    monkeypatch.setenv("IRC_TEST_PW", "from-env")
+    assert net.sasl_secret == "from-env"
+    monkeypatch.delenv("IRC_TEST_PW")
+    with pytest.raises(ValueError, match="IRC_TEST_PW"):
+        _ = net.sasl_secret
+
+
+def test_build_skips_disabled_networks(tmp_path: Path) -> None:
+    from adapters.irc import build
+    from gateway.app import Gateway
+    from gateway.settings import Settings
+
+    settings = Settings(vault={"url": f"sqlite+aiosqlite:///{tmp_path / 'v.db'}"}, http={"enabled": False})
+    gateway = Gateway(settings, platforms=())
+    assert build(gateway.services, {}) is None
+    assert build(gateway.services, {"x": {"host": "h", "enabled": False}}) is None
+    adapter = build(gateway.services, {"enabled": True, "x": {"host": "h"}, "y": {"host": "k"}})
+    assert adapter is not None and sorted(adapter.connections) == ["x", "y"]
