@@ -115,6 +115,7 @@ class IrcConnection:
         self._stopping = False
         self._inbox: asyncio.Queue[Incoming] = asyncio.Queue(maxsize=1000)
         self._inbox_task: asyncio.Task[None] | None = None
+        self._side_tasks: set[asyncio.Task[None]] = set()
         self.ready = asyncio.Event()
         self.closed = asyncio.Event()
         self.last_error: str | None = None
@@ -195,7 +196,7 @@ class IrcConnection:
                 # The server answers QUIT with ERROR and closes; give it a moment to do so.
                 async with asyncio.timeout(3.0):
                     await self.closed.wait()
-        for task in (self._task, self._inbox_task):
+        for task in (self._task, self._inbox_task, *self._side_tasks):
             if task is not None:
                 task.cancel()
                 with contextlib.suppress(asyncio.CancelledError):
@@ -470,9 +471,30 @@ class IrcConnection:
             return
         for name, key in self.channel_list:
             self._joins_pending.add(self.fold(name))
-            await self._write(build_line("JOIN", name, key) if key else build_line("JOIN", name))
+            self._paced(build_line("JOIN", name, key) if key else build_line("JOIN", name))
+        # A server that never answers a JOIN must not keep the outbox waiting for ever.
+        session = self.connections_made
+        asyncio.get_running_loop().call_later(self.config.connect_timeout, self._join_deadline, session)
 
     _on_422 = _on_376
+
+    def _join_deadline(self, session: int) -> None:
+        if session == self.connections_made and self.writer is not None and self._joins_pending:
+            self.log.warning("irc joins unanswered", channels=sorted(self._joins_pending))
+            self._joins_pending.clear()
+            self._set_ready()
+
+    def _paced(self, line: str) -> None:
+        """Send a protocol line (JOIN, WHO) through the token bucket without holding up the reader."""
+
+        async def send() -> None:
+            await self.bucket.take()
+            with contextlib.suppress(NotConnected, ValueError):
+                await self._write(line)
+
+        task = asyncio.create_task(send())
+        self._side_tasks.add(task)
+        task.add_done_callback(self._side_tasks.discard)
 
     def _set_ready(self) -> None:
         if not self.ready.is_set():
@@ -506,7 +528,7 @@ class IrcConnection:
         if self.fold(m.nick) == self.fold(self.nick):
             self.joined.add(folded)
             if "WHOX" in self.isupport:
-                await self._write(build_line("WHO", channel, f"%tcuhnfa,{WHOX_TOKEN}"))
+                self._paced(build_line("WHO", channel, f"%tcuhnfa,{WHOX_TOKEN}"))
             else:
                 self._join_settled(channel)
             return
