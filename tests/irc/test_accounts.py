@@ -196,3 +196,11 @@ async def _true(value: bool) -> bool:
 
 
 __all__ = ["FakeConn"]
+
+
+async def test_unanswered_join_does_not_hold_the_outbox_for_ever(irc: Harness, fake: FakeServer) -> None:
+    gateway = await irc.gateway(network(fake.port, connect_timeout=1.0), wait=False)
+    conn = await fake.accept()
+    await conn.register("")
+    await conn.expect("JOIN #game")  # and never answered
+    await eventually(lambda: _true(connection(gateway).ready.is_set()), timeout=5)

@@ -252,3 +252,16 @@ async def test_stop_sends_quit(irc: Harness) -> None:
     line = await alice.wait_for(lambda ln: ln.command == "QUIT" and ln.nick == "nightcap")
     assert line.text.endswith("Nightcap gateway signing off")
     await asyncio.sleep(0)
+
+
+async def test_channel_with_a_key(irc: Harness) -> None:
+    server = await irc.miniircd()
+    alice = await irc.client(server.port, "alice", "#locked")
+    await alice.send("MODE #locked +k sesame")
+    await alice.wait_for(lambda ln: ln.command == "MODE")
+    await irc.gateway({"test": {"host": "127.0.0.1", "port": server.port, "channels": ["#locked sesame"]}})
+    await alice.wait_for(lambda ln: ln.command == "JOIN" and ln.nick == "nightcap")
+    irc.dice.extend([9])
+    await alice.say("#locked", "!roll 1")
+    line = await alice.wait_for(said_by("nightcap"))
+    assert line.params[0] == "#locked" and line.text.startswith("alice rolls 1 die: 9 → 1 (Marginal) #")
