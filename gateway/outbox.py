@@ -29,6 +29,7 @@ log = structlog.get_logger(__name__)
 
 LEASE = timedelta(seconds=60)
 BATCH = 32
+STOP_GRACE = 10.0
 
 
 class Outbox:
@@ -38,18 +39,29 @@ class Outbox:
         self._events: dict[str, asyncio.Event] = {p: asyncio.Event() for p in adapters}
         self._tasks: list[asyncio.Task[None]] = []
         self._rng = random.Random()
+        self._stopping = False
 
     def wake(self) -> None:
         for event in self._events.values():
             event.set()
 
     async def start(self) -> None:
+        self._stopping = False
         for platform in self.adapters:
             self._tasks.append(asyncio.create_task(self._worker(platform), name=f"outbox:{platform}"))
 
-    async def stop(self) -> None:
-        for task in self._tasks:
-            task.cancel()
+    async def stop(self, grace: float = STOP_GRACE) -> None:
+        """Let each worker finish the round it is in (at most ``grace`` seconds), then cancel the rest.
+
+        Cancelling a worker in the middle of a vault call can leave a SQLite connection holding the
+        write lock until it is collected, and a delivery cut off mid-request may be sent twice.
+        """
+        self._stopping = True
+        self.wake()
+        if self._tasks:
+            _, pending = await asyncio.wait(self._tasks, timeout=grace)
+            for task in pending:
+                task.cancel()
         for task in self._tasks:
             with contextlib.suppress(asyncio.CancelledError):
                 await task
@@ -58,7 +70,7 @@ class Outbox:
     async def _worker(self, platform: str) -> None:
         interval = self.services.settings.outbox.poll_interval
         event = self._events[platform]
-        while True:
+        while not self._stopping:
             try:
                 worked = await self.run_once(platform)
             except asyncio.CancelledError:
@@ -66,7 +78,7 @@ class Outbox:
             except Exception:
                 log.exception("outbox worker error", platform=platform)
                 worked = False
-            if not worked:
+            if not worked and not self._stopping:
                 event.clear()
                 with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(event.wait(), interval)
