@@ -35,6 +35,7 @@ from adapters.discord.limiter import RateLimiter, WaitTooLong
 from adapters.discord.verify import Verifier
 from gateway.adapter import Adapter
 from gateway.errors import DeliveryFailed, RetryLater
+from gateway.outbox import LEASE
 from gateway.services import Services
 from gateway.types import Outbound, Reply
 from gateway.vault.models import KeyValue, OutboxRow
@@ -72,6 +73,7 @@ class DiscordAdapter(Adapter):
         self.http: aiohttp.ClientSession | None = None
         self.disabled: dict[str, dict[str, Any]] = {}
         self._pending: set[asyncio.Task[None]] = set()
+        self._sent: set[int] = set()
         self._timers: set[asyncio.TimerHandle] = set()
 
     # ------------------------------------------------------------------ life cycle
@@ -96,6 +98,8 @@ class DiscordAdapter(Adapter):
             await session.exec(
                 delete(KeyValue).where(col(KeyValue.scope) == SCOPE_SENT, col(KeyValue.updated_at) < cutoff)  # type: ignore[call-overload]
             )
+            found = await session.exec(select(KeyValue.key).where(col(KeyValue.scope) == SCOPE_SENT))
+            self._sent.update(int(k) for k in found.all() if k.isdigit())
 
     async def stop(self) -> None:
         pending = list(self._pending)
@@ -196,7 +200,7 @@ class DiscordAdapter(Adapter):
     # ------------------------------------------------------------------ outbound
 
     async def deliver(self, message: Outbound) -> None:
-        if await self._already_sent(message.id):
+        if await self._already_sent(message):
             return
         if message.target.startswith(FOLLOWUP):
             await self._deliver_follow_up(message)
@@ -258,7 +262,6 @@ class DiscordAdapter(Adapter):
             if 200 <= status < 300:
                 if isinstance(data, Mapping) and route.startswith("webhook:"):
                     self.limiter.learn_channel(route, str(data.get("channel_id") or "") or None)
-                await self._record_sent(message.id, data)
                 return status, data
             if status == 404:
                 return status, data
@@ -292,11 +295,20 @@ class DiscordAdapter(Adapter):
 
     # ------------------------------------------------------------------ durable bits
 
-    async def _already_sent(self, row_id: int) -> bool:
+    async def _already_sent(self, message: Outbound) -> bool:
+        """Whether an earlier attempt at this row was cut off after Discord had it (see ``_send``).
+
+        Such a row comes back only after its outbox lease ran out, so only rows older than the lease
+        (or noted in this process) need the look-up."""
+        if message.id in self._sent:
+            return True
+        if message.created_at is None or message.created_at > self.services.clock() - LEASE:
+            return False
         async with self.services.vault.transaction() as session:
-            return await session.get(KeyValue, (SCOPE_SENT, str(row_id))) is not None
+            return await session.get(KeyValue, (SCOPE_SENT, str(message.id))) is not None
 
     async def _record_sent(self, row_id: int, data: Any) -> None:
+        self._sent.add(row_id)
         message_id = data.get("id") if isinstance(data, Mapping) else None
         async with self.services.vault.transaction() as session:
             await session.merge(

@@ -44,6 +44,8 @@ class Bucket:
     remaining: int
     reset_at: float | None  # monotonic; None once a window has run out and no response told the next
     inflight: int = 0
+    window: float = 0.0  # how long a window lasts, as far as the answers have shown
+    opened_at: float | None = None  # when we saw a window open that no answer described yet
 
 
 class Window:
@@ -150,7 +152,7 @@ class RateLimiter:
             bucket = self.buckets[bucket_id]
             if bucket.reset_at is not None and now >= bucket.reset_at:
                 bucket.remaining = max(0, bucket.limit - bucket.inflight)
-                bucket.reset_at = None
+                bucket.reset_at = bucket.opened_at = None
             if bucket.remaining <= 0:
                 wait = max(wait, bucket.reset_at - now if bucket.reset_at is not None else UNKNOWN_RESET_POLL)
         for key in self._cap_keys(route, channel):
@@ -215,6 +217,13 @@ class RateLimiter:
         bucket = None
         if bucket_id:
             bucket = self._learn(ticket.route, bucket_id, headers, now)
+        for other_id in ticket.buckets:
+            other = self.buckets.get(other_id)
+            if other is not None and other is not bucket and other.reset_at is None:
+                # This request opened a new window of a bucket the answer did not describe: the
+                # window ends at the latest one window length after this answer arrived.
+                other.opened_at = now
+                other.reset_at = now + other.window + self.margin
         if status != 429:
             return None
         self.stats.rate_limited += 1
@@ -247,6 +256,10 @@ class RateLimiter:
         if bucket is None:
             bucket = self.buckets[bucket_id] = Bucket(bucket_id, limit, remaining, None)
         bucket.limit = limit
+        bucket.window = max(bucket.window, reset_after)
+        if bucket.opened_at is not None:  # we saw this window open: now we know when it ends
+            bucket.window = max(bucket.window, now + reset_after - bucket.opened_at)
+            bucket.opened_at = None
         # Requests still in flight are not in the server's count yet: keep them off what is left.
         bucket.remaining = max(0, remaining - bucket.inflight)
         bucket.reset_at = now + reset_after + self.margin
@@ -268,6 +281,7 @@ class RateLimiter:
                     "limit": b.limit,
                     "remaining": b.remaining,
                     "reset": to_wall(b.reset_at) if b.reset_at is not None else None,
+                    "window": b.window,
                 }
                 for b in self.buckets.values()
             },
@@ -288,7 +302,9 @@ class RateLimiter:
             reset = b.get("reset")
             reset_at = to_mono(reset) if reset is not None and to_mono(reset) > now else None
             remaining = int(b.get("remaining", 0)) if reset_at is not None else int(b.get("limit", 1))
-            self.buckets[bucket_id] = Bucket(bucket_id, int(b.get("limit", 1)), remaining, reset_at)
+            self.buckets[bucket_id] = Bucket(
+                bucket_id, int(b.get("limit", 1)), remaining, reset_at, window=float(b.get("window", 0.0))
+            )
         for route, ids in (state.get("routes") or {}).items():
             self.routes[route] = {i for i in ids if i in self.buckets}
         for key, t in (state.get("blocked") or {}).items():

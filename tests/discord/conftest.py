@@ -105,7 +105,7 @@ class DiscordEnv:
                 return
             if time.monotonic() > deadline:
                 raise AssertionError("condition not reached in time")
-            await asyncio.sleep(0.02)
+            await asyncio.sleep(0.05)
 
     async def settled(self, platform: str = "discord", timeout: float = 10.0) -> list[OutboxRow]:
         """Wait until no row of ``platform`` is pending; return them all."""

@@ -10,7 +10,8 @@
   ``X-RateLimit-Bucket`` id; a request over a limit gets 429 with ``retry_after`` and is counted.
 - ``PUT /api/v10/applications/{app}/commands`` and ``.../guilds/{guild}/commands``: bulk overwrite,
   checks the bot token and validates every command; ids stay the same for the same names.
-- Faults on demand: ``fail(key, status, times)``, ``hang(key, seconds, times)``, ``delete(webhook)``.
+- Faults on demand: ``fail(key, status, times)``, ``hang(key, seconds, times)``, ``slow(key, seconds,
+  times)``, ``delete(webhook)``.
 - ``headers=False`` hides the limits (429 is then the only signal), for the safety-cap tests.
 """
 
@@ -225,6 +226,10 @@ class FakeDiscord:
     def hang(self, key: str, seconds: float, times: int = 1) -> None:
         self._faults.setdefault(key, deque()).extend([("hang", seconds)] * times)
 
+    def slow(self, key: str, seconds: float, times: int = 1) -> None:
+        """Answer normally, but only after ``seconds``."""
+        self._faults.setdefault(key, deque()).extend([("slow", seconds)] * times)
+
     def delete(self, hook: FakeWebhook) -> None:
         hook.deleted = True
 
@@ -290,7 +295,8 @@ class FakeDiscord:
             if kind == "status":
                 return web.json_response({"message": "fault", "code": 0}, status=int(value))
             await asyncio.sleep(value)
-            return web.json_response({"message": "gateway timeout", "code": 0}, status=504)
+            if kind == "hang":
+                return web.json_response({"message": "gateway timeout", "code": 0}, status=504)
         now = self.clock()
         windows = [
             self._window(f"webhook:{key}", f"wh-{key[:12]}", self.webhook_limit, self.webhook_window),
