@@ -48,7 +48,8 @@ async def register(config: DiscordSettings, token: str, guild: str | None) -> tu
     return 429, data
 
 
-def run_register(args: argparse.Namespace, settings: Settings, out: TextIO = sys.stdout) -> int:
+def run_register(args: argparse.Namespace, settings: Settings, out: TextIO | None = None) -> int:
+    out = out or sys.stdout
     config = load(settings.section("discord"))
     if args.dry_run:
         print(json.dumps(slash.definitions(), indent=2, ensure_ascii=False), file=out)
@@ -74,9 +75,10 @@ def run_register(args: argparse.Namespace, settings: Settings, out: TextIO = sys
 # --------------------------------------------------------------------------- status
 
 
-def run_status(args: argparse.Namespace, settings: Settings, out: TextIO = sys.stdout) -> int:
+def run_status(args: argparse.Namespace, settings: Settings, out: TextIO | None = None) -> int:
     from gateway.app import Gateway
 
+    out = out or sys.stdout
     config = load(settings.section("discord"))
     token = "setting" if config.bot_token else next((e for e in TOKEN_ENV if config.token()), None)
     print(f"application id: {config.application_id or '-'}", file=out)
@@ -127,12 +129,22 @@ def steady_rate(config: DiscordSettings) -> float | None:
 
 
 async def sync(
-    settings: Settings, *, name: str, pending_only: bool, out: TextIO = sys.stderr, poll: float = 0.2
+    settings: Settings,
+    *,
+    name: str,
+    pending_only: bool,
+    out: TextIO | None = None,
+    poll: float = 0.2,
+    extra_plugins: tuple[Any, ...] = (),
 ) -> int:
-    """Run ``st sync`` as the operator (or take the queued exports), deliver them, show the progress."""
+    """Run ``st sync`` as the operator (or take the queued exports), deliver them, show the progress.
+
+    Run it while ``gateway serve`` is stopped (or use ``st sync`` in chat and let the server deliver):
+    two processes delivering at once would each pace only their own requests."""
     from gateway.app import Gateway
 
-    gateway = Gateway(settings, platforms=("discord",))
+    out = out or sys.stderr
+    gateway = Gateway(settings, platforms=("discord",), extra_plugins=extra_plugins)
     adapter: Any = gateway.adapters.get("discord")
     if adapter is None:
         print("Discord is not configured: add [discord.webhooks] first.", file=out)
