@@ -39,6 +39,8 @@ def gateway_register_commands(register: Callable[[Command], None]) -> None:
     A command with ``system=None`` works in every channel (``help``, ``verify``, ``link``). A command
     tied to a system wins over a system-free command of the same name in channels of that system.
     Names may have several words (``"st approve"``); the longest registered match is used.
+    ``bare=True`` also runs the command, on chat platforms, from a line without the prefix that is
+    exactly its name (Decanter's scene marker ``* * *``); elsewhere such a line stays chat.
     """
 
 

@@ -29,7 +29,6 @@ log = structlog.get_logger(__name__)
 
 LEASE = timedelta(seconds=60)
 BATCH = 32
-STOP_GRACE = 10.0
 
 
 class Outbox:
@@ -46,26 +45,22 @@ class Outbox:
             event.set()
 
     async def start(self) -> None:
-        self._stopping = False
         for platform in self.adapters:
             self._tasks.append(asyncio.create_task(self._worker(platform), name=f"outbox:{platform}"))
 
-    async def stop(self, grace: float = STOP_GRACE) -> None:
-        """Let each worker finish the round it is in (at most ``grace`` seconds), then cancel the rest.
-
-        Cancelling a worker in the middle of a vault call can leave a SQLite connection holding the
-        write lock until it is collected, and a delivery cut off mid-request may be sent twice.
-        """
+    async def stop(self, grace: float = 10.0) -> None:
+        """Let the round in flight finish (so a delivered row is marked delivered), then end."""
         self._stopping = True
         self.wake()
         if self._tasks:
             _, pending = await asyncio.wait(self._tasks, timeout=grace)
             for task in pending:
                 task.cancel()
-        for task in self._tasks:
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
+            for task in pending:
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
         self._tasks.clear()
+        self._stopping = False
 
     async def _worker(self, platform: str) -> None:
         interval = self.services.settings.outbox.poll_interval

@@ -49,6 +49,8 @@ class Registry:
         # (system or None, name) -> command
         self.commands: dict[tuple[str | None, str], Command] = {}
         self._max_words = 1
+        # Names of ``bare`` commands: said alone they run without the prefix on chat platforms.
+        self.bare_names: set[str] = set()
 
     def add_system(self, system: RuleSystem) -> None:
         if system.name in self.systems:
@@ -62,6 +64,13 @@ class Registry:
                 raise ValueError(f"command {name!r} registered twice for system {command.system!r}")
             self.commands[key] = command
             self._max_words = max(self._max_words, len(name.split()))
+            if command.bare:
+                self.bare_names.add(name)
+
+    def bare_match(self, text: str) -> str | None:
+        """``text`` when the whole message is a bare command's name (any system), else None."""
+        stripped = text.strip()
+        return stripped if stripped.casefold() in self.bare_names else None
 
     def find(self, system: str, words: list[str]) -> tuple[Command, int] | None:
         """The command for the longest matching name, and how many words its name took."""

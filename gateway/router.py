@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import structlog
+from sqlalchemy.exc import IntegrityError
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from gateway.commands import Command, CommandContext
@@ -24,6 +25,10 @@ log = structlog.get_logger(__name__)
 ROLE_NAMES = {"player": "a verified account", "storyteller": "the Storyteller role"}
 
 
+class _ChatLine(Exception):
+    """A bare line (no prefix) that names no command of this channel's system: ordinary chat."""
+
+
 class Router:
     def __init__(self, services: Services) -> None:
         self.services = services
@@ -33,18 +38,26 @@ class Router:
         settings = self.services.settings
         try:
             text = strip_prefix(message.text, settings.gateway.prefix, required=message.prefixed)
+            bare = False
             if text is None:
-                return []
+                # Chat, unless the whole line is a bare command's name (Decanter's "* * *").
+                text = self.registry.bare_match(message.text)
+                if text is None:
+                    return []
+                bare = True
             words = tokenize(text)
             if not words:
                 return []
-            async with self.services.vault.transaction() as session:
-                if await self._already_handled(session, message):
-                    return []
-                replies = await self._run(session, message, words, text)
-                if not message.sync_reply:
-                    await self._queue(session, message, replies)
-            return replies
+            for attempt in (1, 2):
+                try:
+                    return await self._unit_of_work(message, words, text, bare=bare)
+                except IntegrityError:
+                    # A random roll id clashed, or a redelivery raced us: run the unit once more.
+                    if attempt == 2:
+                        raise
+            raise AssertionError("unreachable")
+        except _ChatLine:
+            return []  # raised inside the transaction, so nothing it touched is kept
         except UserError as exc:
             reply = Reply(text=exc.message, error=exc.code)
         except Exception:
@@ -54,6 +67,17 @@ class Router:
             async with self.services.vault.transaction() as session:
                 await self._queue(session, message, [reply])
         return [reply]
+
+    async def _unit_of_work(
+        self, message: InboundMessage, words: list[str], text: str, *, bare: bool
+    ) -> list[Reply]:
+        async with self.services.vault.transaction() as session:
+            if await self._already_handled(session, message):
+                return []
+            replies = await self._run(session, message, words, text, bare=bare)
+            if not message.sync_reply:
+                await self._queue(session, message, replies)
+        return replies
 
     async def _already_handled(self, session: AsyncSession, message: InboundMessage) -> bool:
         if not message.message_id:
@@ -65,16 +89,18 @@ class Router:
         return False
 
     async def _run(
-        self, session: AsyncSession, message: InboundMessage, words: list[str], text: str
+        self, session: AsyncSession, message: InboundMessage, words: list[str], text: str, *, bare: bool
     ) -> list[Reply]:
         settings = self.services.settings
         person, identity = await repo.resolve_identity(session, message.sender)
         channel = await repo.resolve_channel(session, message.channel)
         system_name = channel.system or settings.gateway.default_system
         system = self.registry.systems.get(system_name)
+        found = self.registry.find(system_name, words) if system is not None else None
+        if bare and (found is None or not found[0].bare):
+            raise _ChatLine()
         if system is None:
             raise UserError(f"This channel uses the rule system {system_name!r}, which is not installed.")
-        found = self.registry.find(system_name, words)
         if found is None:
             raise UserError(
                 f"Unknown command {words[0][:40]!r}. Type help for the list.", code="unknown_command"

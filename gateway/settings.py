@@ -9,6 +9,7 @@ adapter that owns them, so the core knows no platform.
 from __future__ import annotations
 
 import os
+from contextvars import ContextVar
 from pathlib import Path
 from typing import Any, Literal
 
@@ -27,6 +28,10 @@ SHORT_ENV = {
     "GATEWAY_DICE_SCRIPT": ("dice", "script"),
     "GATEWAY_LOG_FORMAT": ("log", "format"),
 }
+
+
+# The TOML file for the Settings being built right now (pydantic-settings reads sources in a classmethod).
+_CONFIG_PATH: ContextVar[str | None] = ContextVar("gateway_config_path", default=None)
 
 
 class Section(BaseModel):
@@ -123,7 +128,7 @@ class Settings(BaseSettings):
             _ShortEnvSource(settings_cls),
             env_settings,
         ]
-        path = os.environ.get("GATEWAY_CONFIG")
+        path = _CONFIG_PATH.get() or os.environ.get("GATEWAY_CONFIG")
         if path:
             sources.append(TomlConfigSettingsSource(settings_cls, toml_file=Path(path)))
         return tuple(sources)
@@ -137,8 +142,11 @@ class Settings(BaseSettings):
 
 def load_settings(config: str | Path | None = None, **overrides: Any) -> Settings:
     """Settings from ``config`` (or ``GATEWAY_CONFIG``), the environment, then ``overrides``."""
-    if config is not None:
-        if not Path(config).is_file():
-            raise FileNotFoundError(f"config file not found: {config}")
-        os.environ["GATEWAY_CONFIG"] = str(config)
-    return Settings(**overrides)
+    config = config if config is not None else os.environ.get("GATEWAY_CONFIG")
+    if config is not None and not Path(config).is_file():
+        raise FileNotFoundError(f"config file not found: {config}")
+    token = _CONFIG_PATH.set(str(config) if config is not None else None)
+    try:
+        return Settings(**overrides)
+    finally:
+        _CONFIG_PATH.reset(token)

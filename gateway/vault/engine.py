@@ -8,8 +8,10 @@ durable, because a logged roll must survive a power cut.
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from contextvars import ContextVar
 from typing import Any
 
 from sqlalchemy import event
@@ -17,11 +19,18 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 from sqlmodel.ext.asyncio.session import AsyncSession
 
+from gateway.vault import sqlite_inline
+
 
 def create_engine(url: str, *, busy_timeout_ms: int = 5000) -> AsyncEngine:
     parsed = make_url(url)
     if parsed.get_backend_name() == "sqlite":
-        engine = create_async_engine(url, connect_args={"timeout": busy_timeout_ms / 1000})
+        database = parsed.database or ":memory:"
+        if database == ":memory:":
+            raise ValueError("the vault needs a file: an in-memory SQLite vault would vanish per connection")
+        engine = create_async_engine(
+            url, async_creator=sqlite_inline.creator(database, busy_timeout_ms / 1000)
+        )
         _sqlite_unit_of_work(engine, busy_timeout_ms)
         return engine
     return create_async_engine(url, pool_pre_ping=True, pool_size=10, max_overflow=20)
@@ -44,12 +53,18 @@ def _sqlite_unit_of_work(engine: AsyncEngine, busy_timeout_ms: int) -> None:
         conn.exec_driver_sql("BEGIN IMMEDIATE")
 
 
+_IN_UNIT: ContextVar[bool] = ContextVar("gateway_vault_unit", default=False)
+
+
 class Vault:
     """The engine plus a way to open one transaction per unit of work."""
 
     def __init__(self, url: str, *, busy_timeout_ms: int = 5000) -> None:
         self.url = url
         self.engine = create_engine(url, busy_timeout_ms=busy_timeout_ms)
+        # SQLite has one writer at a time; queueing units of work here (not in SQLite's busy handler)
+        # keeps the event loop free while they wait.
+        self._write_lock: asyncio.Lock | None = asyncio.Lock() if self.dialect == "sqlite" else None
 
     @property
     def dialect(self) -> str:
@@ -58,7 +73,26 @@ class Vault:
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[AsyncSession]:
         """One unit of work: commits on success, rolls back on any exception."""
-        async with AsyncSession(self.engine, expire_on_commit=False) as session, session.begin():
+        if _IN_UNIT.get():
+            raise RuntimeError("vault transactions do not nest: use the session you already have")
+        token = _IN_UNIT.set(True)
+        try:
+            async with self._unit() as session:
+                yield session
+        finally:
+            _IN_UNIT.reset(token)
+
+    @asynccontextmanager
+    async def _unit(self) -> AsyncIterator[AsyncSession]:
+        if self._write_lock is None:
+            async with AsyncSession(self.engine, expire_on_commit=False) as session, session.begin():
+                yield session
+            return
+        async with (
+            self._write_lock,
+            AsyncSession(self.engine, expire_on_commit=False) as session,
+            session.begin(),
+        ):
             yield session
 
     async def dispose(self) -> None:

@@ -6,7 +6,7 @@ import json
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import case
+from sqlalchemy import case, insert
 from sqlmodel import col, select, update
 from sqlmodel.ext.asyncio.session import AsyncSession
 
@@ -23,13 +23,23 @@ from gateway.vault.models import (
     utcnow,
 )
 
+# Core inserts built once; the hot path (a roll, its ST log line, its outbox rows) skips the ORM's
+# per-object bookkeeping.
+STLOG_INSERT = insert(StlogEntry.__table__)  # type: ignore[attr-defined]
+OUTBOX_INSERT = insert(OutboxRow.__table__)  # type: ignore[attr-defined]
+
 
 async def resolve_identity(session: AsyncSession, identity: Identity) -> tuple[Person, IdentityLink]:
     """The person behind ``identity``, created on first sight."""
-    link = await session.get(IdentityLink, identity.key)
-    if link is not None:
-        person = await session.get(Person, link.person_id)
-        assert person is not None
+    found = (
+        await session.exec(
+            select(IdentityLink, Person)
+            .join(Person, col(Person.id) == col(IdentityLink.person_id))
+            .where(col(IdentityLink.key) == identity.key)
+        )
+    ).first()
+    if found is not None:
+        link, person = found
         if link.display_name != identity.display_name or link.verified != identity.verified:
             link.display_name, link.verified = identity.display_name, identity.verified
             session.add(link)
@@ -61,12 +71,19 @@ async def resolve_channel(session: AsyncSession, channel: Channel) -> ChannelRow
 
 async def enqueue(
     session: AsyncSession, platform: str, target: str, payload: dict[str, Any], *, now: datetime | None = None
-) -> OutboxRow:
+) -> None:
     """Queue one outbound message in the caller's transaction."""
     when = now or utcnow()
-    row = OutboxRow(platform=platform, target=target, payload=payload, created_at=when, next_attempt_at=when)
-    session.add(row)
-    return row
+    values = dict(
+        platform=platform,
+        target=target,
+        payload=payload,
+        status="pending",
+        attempts=0,
+        created_at=when,
+        next_attempt_at=when,
+    )
+    await session.exec(OUTBOX_INSERT, params=values)  # type: ignore[call-overload]
 
 
 def split_target(target: str) -> tuple[str, str]:
@@ -89,8 +106,9 @@ async def write_stlog(
     who: str,
     where: str,
 ) -> None:
-    session.add(
-        StlogEntry(
+    await session.exec(  # type: ignore[call-overload]
+        STLOG_INSERT,
+        params=dict(
             person_id=person_id,
             character_id=character_id,
             channel_key=channel_key,
@@ -98,7 +116,7 @@ async def write_stlog(
             text=text,
             result=result,
             created_at=now,
-        )
+        ),
     )
     payload = {
         "text": text,
@@ -143,11 +161,6 @@ def _text(value: Any) -> str | None:
     if value is None or isinstance(value, str):
         return value
     return json.dumps(value, ensure_ascii=False, sort_keys=True)
-
-
-async def roll_exists(session: AsyncSession, public_id: str) -> bool:
-    found = await session.exec(select(RollLog.id).where(RollLog.public_id == public_id))
-    return found.first() is not None
 
 
 async def find_roll(session: AsyncSession, public_id: str) -> RollLog | None:

@@ -1,0 +1,114 @@
+"""Decanter's messages (English). Every line a person reads comes from here."""
+
+from __future__ import annotations
+
+from gateway.i18n import Catalogue
+
+EN = {
+    # degrees and qualities
+    "degree.botch": "Botch",
+    "degree.setback": "Setback",
+    "degree.success": "Success",
+    "degree.extra": "Extra successes",
+    "degree.automatic": "Automatic success",
+    "quality.advantage": "Advantage",
+    "quality.disadvantage": "Disadvantage",
+    "quality.major_advantage": "Major Advantage",
+    "quality.major_disadvantage": "Major Disadvantage",
+    # pieces of a roll line
+    "dice": "{n} {n:plural:die:dice}",
+    "dice.labelled": "{label} = {n} {n:plural:die:dice}",
+    "with_quality": " with {quality}",
+    "against.dc": "vs DC {dc} ({title})",
+    "against.npc": "vs an NPC's {npc} (DC {dc})",
+    "against.extended": "vs DC {dc}, extended roll {at} of {of}",
+    "aid": "{bonus:+d} {bonus:plural:die:dice} from {helpers:plural:a helper:helpers}: {shown}",
+    "aid.pc": "{pool} → {successes}",
+    "aid.npc": "NPC {pool} takes half → {successes}",
+    "outcome": "{n} {n:plural:success:successes} ({degree})",
+    "outcome.extra": "{n} {n:plural:success:successes} ({degree}: {extra} extra)",
+    "faces.none": "no dice",
+    "faces.two": "{first} ({a}) | {second} ({b})",
+    "faces.half": "{first} ({a}) | take half ({b})",
+    "faces.reroll": "{first}, re-rolled {again}",
+    "roll.line": "{who} rolls {dice}{quality} {against}{aid}: {faces} → {outcome} #{id}",
+    "roll.half": "{who} takes half on {dice} {against}{aid} → {outcome} #{id}",
+    "roll.automatic": "{who}: {dice} {against}{aid} is more than double the DC: {degree}, no roll #{id}",
+    "extended.progress": "Extended: {total} of {target} after {done} of {of} {of:plural:roll:rolls}.",
+    "extended.done": "Extended contest over: {total} of {target} → {degree}.",
+    "contest.side": "{name} {dice}{quality}: {faces} → {n} {n:plural:success:successes}",
+    "contest.win": "{left} vs {right}: {winner} wins{how} #{id}",
+    "contest.unbroken": "{left} vs {right}: the tie never broke #{id}",
+    "contest.by.successes": "",
+    "contest.by.pool": " (a tie; the larger pool wins)",
+    "contest.by.reroll": " after {rerolls} {rerolls:plural:re-roll:re-rolls} of a tie",
+    "opponent": "Opponent",
+    # odds
+    "odds.degrees": (
+        "Odds for {dice}{quality} {against}{aid}: botch {botch}, setback {setback}, success {success},"
+        " extra successes {extra}; average {mean} successes."
+    ),
+    "odds.automatic": (
+        "{dice} {against}: more than double the DC, an automatic success (write force to roll)."
+    ),
+    "odds.plain": "Odds for {dice}{quality}{aid}: {spread}; average {mean} successes.",
+    "odds.at_least": "{k}+ {p}",
+    "odds.contest": "Odds for {left} against {right}: you win {win}, they win {lose}.",
+    # story points
+    "sp.show": "{name} has {n} of {cap} Story {n:plural:Point:Points}.",
+    "sp.give": "{name} gains {n} Story {n:plural:Point:Points}: now {total} of {cap}.",
+    "sp.give_lost": (
+        "{name} gains {n} Story {n:plural:Point:Points}: now {total} of {cap} ({lost} over the cap lost)."
+    ),
+    "sp.take": "{name} loses {n} Story {n:plural:Point:Points}: now {total} of {cap}.",
+    "sp.bonus": (
+        "{name} spends {n} Story {n:plural:Point:Points} on #{roll}: {before} → {outcome} ({left} left) #{id}"
+    ),
+    "sp.downgrade": (
+        "{name} downgrades #{roll} by {n} {n:plural:step:steps}: {before} → {after}, gaining {gained} Story"
+        " {gained:plural:Point:Points} ({total} of {cap}) #{id}"
+    ),
+    "sp.downgrade_lost": (
+        "{name} downgrades #{roll} by {n} {n:plural:step:steps}: {before} → {after}, gaining {gained} Story"
+        " {gained:plural:Point:Points} ({total} of {cap}; {lost} over the cap lost) #{id}"
+    ),
+    # conditions
+    "cond.none": "{name} has no Conditions.",
+    "cond.list": "{name}'s Conditions: {items}.",
+    "cond.item": "{cname} ({duration})",
+    "cond.item_full": "{cname} ({duration}; penalty: {penalty}; resolution: {resolution})",
+    "cond.added": "{name} takes the Condition {cname} ({duration}).",
+    "cond.resolved": "{name}'s Condition {cname} is resolved.",
+    "duration.scene": "until the scene ends",
+    "duration.night": "until the night ends",
+    "duration.resolved": "until resolved",
+    "scene.end": "The scene ends here.",
+    "scene.end_expired": "The scene ends here. Expired: {items}.",
+    "night.end": "The night ends here.",
+    "night.end_expired": "The night ends here. Expired: {items}.",
+    "expired.item": "{cname} ({name})",
+    # extended contests
+    "ext.started": (
+        "Extended contest for {name}: DC {dc} × {k} = {target} successes in {k} rolls. Roll with ext."
+    ),
+    "ext.show": "{name}'s extended contest: {total} of {target} after {done} of {k} {k:plural:roll:rolls}.",
+    "ext.show_done": "{name}'s extended contest is over: {total} of {target} ({degree}).",
+    "ext.none": "{name} has no extended contest here. Start one with ext DC K, e.g. ext 4 3.",
+    "ext.stopped": "{name}'s extended contest is called off.",
+    # characters and sheets
+    "char.created": (
+        "{name} is your Decanter character now. Storytellers set dots with st set; sheet shows it."
+    ),
+    "char.used": "{name} is your active Decanter character.",
+    "char.list": "Your Decanter characters: {names}. Active: {active}.",
+    "char.none": "You have no Decanter characters yet: char new NAME makes one.",
+    "none": "none",
+    "sheet": (
+        "{name} ({status}): {attributes}. Skills: {skills}. Specialties: {specialties}. {sp}."
+        " Conditions: {conditions}."
+    ),
+    "set.done": "{name}: {field} {old} → {new}.",
+    "approved": "{name}'s sheet is approved and locked; Storytellers can still edit it.",
+}
+
+CATALOGUE = Catalogue({"en": EN})

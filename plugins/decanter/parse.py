@@ -1,0 +1,227 @@
+"""Reading Decanter's roll and odds words (pure).
+
+``roll POOL [dc N|NAME] [adv|dis|madv|mdis ...] [half] [force] [aid N|aid npc N ...] [ext]
+[vs npc POOL | vs [CHARACTER] POOL [qualities]] [secret]``
+
+A POOL is numbers and trait names joined by ``+`` (``3+2``, ``dex+firearms``, ``dex + firearms +1``).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from gateway.errors import UserError
+from plugins.decanter.mechanics import QUALITY_STEPS, combine_qualities, dc_by_name
+
+ROLL_USAGE = (
+    "roll POOL dc N [adv|dis|madv|mdis] [half] [force] [aid N] [ext] [vs npc POOL | vs POOL] [secret],"
+    " e.g. roll 3+2 dc 4, roll dex+firearms dc hard adv, roll 5 vs npc 6"
+)
+KEYWORDS = {"dc", "vs", "half", "force", "aid", "ext", "secret", *QUALITY_STEPS}
+MAX_NUMBER = 1000
+MAX_DC = 100
+OPPONENT_USAGE = "vs POOL or vs CHARACTER POOL, e.g. vs 4 or vs Bob dex+stealth"
+_TERM = re.compile(r"([+-]?)([^+-]+)")
+
+
+@dataclass(frozen=True)
+class PoolExpr:
+    """Terms of a pool: (sign, word) where word is digits or a trait name."""
+
+    terms: tuple[tuple[int, str], ...]
+    text: str
+
+    @property
+    def numeric(self) -> bool:
+        return all(word.isdigit() for _, word in self.terms)
+
+    def number(self) -> int:
+        return sum(sign * int(word) for sign, word in self.terms)
+
+
+@dataclass(frozen=True)
+class Opponent:
+    """The other player character's side: its words (``4``, ``3+1``, or ``NAME dex+stealth``, where
+    the command decides whether the first word names a character) and its dice quality."""
+
+    words: tuple[str, ...]
+    quality: int = 0
+    qualities: tuple[str, ...] = ()
+
+    def split(self, is_character: bool) -> tuple[str | None, PoolExpr]:
+        """(character name or None, pool); ``is_character`` says whether the first word names one."""
+        if is_character and len(self.words) > 1:
+            return self.words[0], parse_pool(list(self.words[1:]), OPPONENT_USAGE)
+        return None, parse_pool(list(self.words), OPPONENT_USAGE)
+
+
+@dataclass(frozen=True)
+class RollRequest:
+    pool: PoolExpr
+    dc: int | None = None
+    quality: int = 0
+    qualities: tuple[str, ...] = ()
+    half: bool = False
+    force: bool = False
+    aids: tuple[tuple[int, bool], ...] = ()
+    ext: bool = False
+    npc: PoolExpr | None = None
+    opponent: Opponent | None = None
+    secret: bool = False
+    flags: frozenset[str] = field(default_factory=frozenset)
+
+
+def parse_pool(words: list[str], usage: str = ROLL_USAGE) -> PoolExpr:
+    text = "".join(words)
+    if not text:
+        raise UserError(f"Which pool? Write {usage}.")
+    if text[-1] in "+-":
+        raise UserError(f"{text[:40]!r} ends with {text[-1]}: write the next term or leave it out.")
+    terms: list[tuple[int, str]] = []
+    position = 0
+    for match in _TERM.finditer(text):
+        if match.start() != position:
+            break
+        position = match.end()
+        sign = -1 if match.group(1) == "-" else 1
+        word = match.group(2).casefold()
+        if word.isdigit():
+            if int(word) > MAX_NUMBER:
+                raise UserError(f"Numbers in a roll stop at {MAX_NUMBER}.")
+        elif sign < 0:
+            raise UserError(f"Only numbers can be taken away from a pool, not {word[:40]!r}.")
+        elif not re.fullmatch(r"[^\W\d][\w'-]*", word):
+            raise UserError(f"I cannot read {word[:40]!r} as a pool term. Write {usage}.")
+        terms.append((sign, word))
+    if position != len(text) or not terms:
+        raise UserError(f"I cannot read {text[:40]!r} as a pool. Write {usage}.")
+    return PoolExpr(tuple(terms), text)
+
+
+def parse_dc(words: list[str]) -> int:
+    if not words:
+        raise UserError("Which DC? Write dc 4, or a name: dc easy, routine, challenging, formidable, hard.")
+    joined = " ".join(words)
+    if joined.isdigit():
+        dc = int(joined)
+    else:
+        found = dc_by_name(joined)
+        if found is None:
+            raise UserError(
+                f"No DC called {joined[:40]!r}. Names: easy 1, routine 2, challenging 3, formidable 4,"
+                " hard 5, very hard 6, almost impossible 7, superhuman 8."
+            )
+        dc = found
+    if not 1 <= dc <= MAX_DC:
+        raise UserError(f"A DC goes from 1 to {MAX_DC}.")
+    return dc
+
+
+def _segments(words: list[str]) -> tuple[list[str], list[tuple[str, list[str]]]]:
+    """The words before the first keyword, then (keyword, its argument words) in order."""
+    head: list[str] = []
+    segments: list[tuple[str, list[str]]] = []
+    for word in words:
+        folded = word.casefold()
+        if folded in KEYWORDS:
+            segments.append((folded, []))
+        elif segments:
+            segments[-1][1].append(word)
+        else:
+            head.append(word)
+    return head, segments
+
+
+def _no_args(keyword: str, args: list[str]) -> None:
+    if args:
+        raise UserError(f"{keyword} takes nothing after it; I cannot read {' '.join(args)[:40]!r} there.")
+
+
+def _aid(args: list[str]) -> tuple[int, bool]:
+    npc = bool(args) and args[0].casefold() == "npc"
+    rest = args[1:] if npc else args
+    expr = parse_pool(rest, "aid N or aid npc N, with the helper's pool as a number")
+    if not expr.numeric:
+        raise UserError("Write a helper's pool as a number: aid 4, or aid npc 6 for an NPC (who takes half).")
+    return max(expr.number(), 0), npc
+
+
+def parse_roll(words: tuple[str, ...] | list[str], flags: tuple[str, ...] = ()) -> RollRequest:
+    rest = [w for w in words if w.casefold() not in flags]
+    found_flags = frozenset(w.casefold() for w in words if w.casefold() in flags)
+    folded = [w.casefold() for w in rest]
+    if folded.count("vs") > 1:
+        raise UserError("A contest has two sides: write vs once.")
+    right: list[str] | None = None
+    if "vs" in folded:
+        at = folded.index("vs")
+        rest, right = rest[:at], rest[at + 1 :]
+    head, segments = _segments(rest)
+    pool = parse_pool(head)
+    dc: int | None = None
+    steps: list[str] = []
+    half = force = ext = secret = False
+    aids: list[tuple[int, bool]] = []
+    for keyword, args in segments:
+        if keyword == "dc":
+            if dc is not None:
+                raise UserError("Give the DC once.")
+            dc = parse_dc(args)
+            continue
+        if keyword == "aid":
+            aids.append(_aid(args))
+            continue
+        _no_args(keyword, args)
+        if keyword in QUALITY_STEPS:
+            steps.append(keyword)
+        elif keyword == "half":
+            half = True
+        elif keyword == "force":
+            force = True
+        elif keyword == "ext":
+            ext = True
+        elif keyword == "secret":
+            secret = True
+    npc: PoolExpr | None = None
+    opponent: Opponent | None = None
+    if right is not None:
+        right_head, right_segments = _segments(right)
+        right_steps: list[str] = []
+        for keyword, args in right_segments:
+            if keyword == "secret":
+                _no_args(keyword, args)
+                secret = True
+            elif keyword in QUALITY_STEPS:
+                _no_args(keyword, args)
+                right_steps.append(keyword)
+            else:
+                raise UserError(f"{keyword} belongs before vs: it is about your own roll.")
+        if right_head and right_head[0].casefold() == "npc":
+            if right_steps:
+                raise UserError("NPCs never roll, so they take no dice qualities.")
+            npc = parse_pool(right_head[1:], "vs npc POOL, e.g. vs npc 6 or vs npc 3+3")
+            if not npc.numeric:
+                raise UserError("Write the NPC's pool as numbers: vs npc 6 or vs npc 3+3.")
+        else:
+            if not right_head:
+                raise UserError(f"Who is on the other side? Write {OPPONENT_USAGE}.")
+            opponent = Opponent(
+                tuple(right_head),
+                combine_qualities(QUALITY_STEPS[s] for s in right_steps),
+                tuple(right_steps),
+            )
+    return RollRequest(
+        pool=pool,
+        dc=dc,
+        quality=combine_qualities(QUALITY_STEPS[s] for s in steps),
+        qualities=tuple(steps),
+        half=half,
+        force=force,
+        aids=tuple(aids),
+        ext=ext,
+        npc=npc,
+        opponent=opponent,
+        secret=secret,
+        flags=found_flags,
+    )

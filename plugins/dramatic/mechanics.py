@@ -1,0 +1,133 @@
+"""Dramatic Systems' dice as pure functions (RULINGS, "Dramatic Systems"). Dice come in; no I/O.
+
+d10 pool against a difficulty (default 6, clamped to 2..10). Each die at or above the difficulty is a
+success; each 1 cancels one. Willpower adds one automatic success that 1s can cancel too. A botch is
+at least one 1 and no die reaching the difficulty, whatever Willpower adds. Net successes are never
+below 0. With a specialty each 10 rolls one more die (again on a 10); an extra die that reaches the
+difficulty adds a success, and a 1 on it cancels nothing.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from gateway.dice import DiceSource
+
+SIDES = 10
+SYSTEM = "dramatic"
+DEFAULT_DIFFICULTY = 6
+MIN_DIFFICULTY = 2
+MAX_DIFFICULTY = 10
+DEGREES = ("botch", "failure", "success")
+# A chain of 10s this long has probability 10**-1000; the cap only guarantees termination.
+MAX_EXTRA_DICE = 1000
+
+
+def clamp_difficulty(difficulty: int) -> int:
+    return max(MIN_DIFFICULTY, min(MAX_DIFFICULTY, difficulty))
+
+
+def retry_difficulty(difficulty: int, failures: int) -> int:
+    """Trying the same thing again after ``failures`` failures: +1 difficulty each, then clamped."""
+    return clamp_difficulty(difficulty + max(failures, 0))
+
+
+@dataclass(frozen=True)
+class Roll:
+    pool: int
+    difficulty: int
+    original: tuple[int, ...]
+    extra: tuple[int, ...]
+    willpower: bool
+    specialty: bool
+    hits: int  # original dice at or above the difficulty
+    extra_hits: int  # specialty dice at or above the difficulty
+    ones: int  # 1s among the original dice
+    successes: int  # net, never below 0
+    degree: str
+
+    @property
+    def dice(self) -> tuple[int, ...]:
+        return self.original + self.extra
+
+    def as_result(self) -> dict[str, Any]:
+        return {
+            "kind": "roll",
+            "system": SYSTEM,
+            "pool": self.pool,
+            "difficulty": self.difficulty,
+            "dice": list(self.dice),
+            "extra_dice": list(self.extra),
+            "successes": self.successes,
+            "total": self.successes,
+            "degree": self.degree,
+            "willpower": self.willpower,
+            "specialty": self.specialty,
+            "hits": self.hits,
+            "extra_hits": self.extra_hits,
+            "ones": self.ones,
+        }
+
+
+def score(
+    pool: int,
+    difficulty: int,
+    original: tuple[int, ...],
+    extra: tuple[int, ...] = (),
+    *,
+    willpower: bool = False,
+    specialty: bool = False,
+) -> Roll:
+    """Read already-rolled faces (``extra``: the specialty dice, in the order rolled)."""
+    hits = sum(1 for f in original if f >= difficulty)
+    ones = sum(1 for f in original if f == 1)
+    extra_hits = sum(1 for f in extra if f >= difficulty)
+    raw = hits + extra_hits + (1 if willpower else 0) - ones
+    botch = ones > 0 and hits == 0
+    successes = max(raw, 0)
+    read = "botch" if botch else "success" if successes > 0 else "failure"
+    return Roll(
+        pool, difficulty, original, extra, willpower, specialty, hits, extra_hits, ones, successes, read
+    )
+
+
+def roll(
+    pool: int, difficulty: int, dice: DiceSource, *, willpower: bool = False, specialty: bool = False
+) -> Roll:
+    """Roll ``pool`` d10 at ``difficulty`` (clamped to 2..10); a pool of 0 or less rolls no dice."""
+    difficulty = clamp_difficulty(difficulty)
+    original = tuple(dice.roll(SIDES) for _ in range(max(pool, 0)))
+    extra: list[int] = []
+    if specialty:
+        pending = sum(1 for f in original if f == 10)
+        while pending and len(extra) < MAX_EXTRA_DICE:
+            face = dice.roll(SIDES)
+            extra.append(face)
+            pending -= 1
+            if face == 10:
+                pending += 1
+    return score(max(pool, 0), difficulty, original, tuple(extra), willpower=willpower, specialty=specialty)
+
+
+@dataclass(frozen=True)
+class Resisted:
+    """Both roll; successes cancel one for one; the defender (side 1) wins ties."""
+
+    sides: tuple[Roll, Roll]
+    margin: int  # the attacker's successes left after cancelling, never below 0
+    winner: int
+
+    def as_result(self) -> dict[str, Any]:
+        return {
+            "kind": "contest",
+            "system": SYSTEM,
+            "sides": [s.as_result() for s in self.sides],
+            "margin": self.margin,
+            "winner": self.winner,
+        }
+
+
+def resist(attacker: Roll, defender: Roll) -> Resisted:
+    margin = attacker.successes - defender.successes
+    return Resisted((attacker, defender), max(margin, 0), 0 if margin > 0 else 1)

@@ -1,0 +1,155 @@
+"""Reading Dramatic Systems' roll words (pure).
+
+``roll POOL [diff N] [wp] [spec] [retry] [vs [CHARACTER] POOL [diff N] [spec]] [secret]``
+
+A POOL is numbers and trait names joined by ``+`` (``6``, ``dex+brawl``, ``dex + brawl + 1``).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from gateway.errors import UserError
+
+ROLL_USAGE = (
+    "roll POOL [diff N] [wp] [spec] [retry] [vs POOL [diff N] [spec]] [secret],"
+    " e.g. roll 6 diff 7, roll dex+brawl wp, roll 5 vs 4"
+)
+OPPONENT_USAGE = "vs POOL [diff N] [spec] or vs CHARACTER POOL, e.g. vs 4 or vs Bob dex+dodge"
+DIFF_WORDS = {"diff", "difficulty", "dif"}
+KEYWORDS = {*DIFF_WORDS, "wp", "willpower", "spec", "specialty", "retry", "vs", "secret"}
+MAX_NUMBER = 1000
+_TERM = re.compile(r"([+-]?)([^+-]+)")
+
+
+@dataclass(frozen=True)
+class PoolExpr:
+    terms: tuple[tuple[int, str], ...]
+    text: str
+
+    @property
+    def numeric(self) -> bool:
+        return all(word.isdigit() for _, word in self.terms)
+
+
+@dataclass(frozen=True)
+class SideRequest:
+    words: tuple[str, ...]  # the pool's words (the command decides whether the first names a character)
+    difficulty: int | None = None
+    specialty: bool = False
+    willpower: bool = False
+
+    def pool(self, skip_name: bool) -> PoolExpr:
+        words = list(self.words[1:] if skip_name and len(self.words) > 1 else self.words)
+        return parse_pool(words)
+
+
+@dataclass(frozen=True)
+class RollRequest:
+    side: SideRequest
+    retry: bool = False
+    opponent: SideRequest | None = None
+    secret: bool = False
+
+
+def parse_pool(words: list[str]) -> PoolExpr:
+    text = "".join(words)
+    if not text:
+        raise UserError(f"Which pool? Write {ROLL_USAGE}.")
+    if text[-1] in "+-":
+        raise UserError(f"{text[:40]!r} ends with {text[-1]}: write the next term or leave it out.")
+    terms: list[tuple[int, str]] = []
+    position = 0
+    for match in _TERM.finditer(text):
+        if match.start() != position:
+            break
+        position = match.end()
+        sign = -1 if match.group(1) == "-" else 1
+        word = match.group(2).casefold()
+        if word.isdigit():
+            if int(word) > MAX_NUMBER:
+                raise UserError(f"Numbers in a roll stop at {MAX_NUMBER}.")
+        elif sign < 0:
+            raise UserError(f"Only numbers can be taken away from a pool, not {word[:40]!r}.")
+        elif not re.fullmatch(r"[^\W\d][\w'-]*", word):
+            raise UserError(f"I cannot read {word[:40]!r} as a pool term. Write {ROLL_USAGE}.")
+        terms.append((sign, word))
+    if position != len(text) or not terms:
+        raise UserError(f"I cannot read {text[:40]!r} as a pool. Write {ROLL_USAGE}.")
+    return PoolExpr(tuple(terms), text)
+
+
+def parse_difficulty(words: list[str]) -> int:
+    if len(words) != 1 or not words[0].lstrip("+-").isdigit():
+        raise UserError("Write the difficulty as one number: diff 7 (2 to 10; 6 when left out).")
+    value = int(words[0])
+    if abs(value) > MAX_NUMBER:
+        raise UserError(f"Numbers in a roll stop at {MAX_NUMBER}.")
+    return value
+
+
+def _side(words: list[str], *, attacker: bool) -> tuple[SideRequest, bool, bool]:
+    """One side's request, and whether retry / secret were said on it."""
+    head: list[str] = []
+    difficulty: int | None = None
+    specialty = willpower = retry = secret = False
+    keyword: str | None = None
+    args: list[str] = []
+
+    def close() -> None:
+        nonlocal difficulty
+        if keyword in DIFF_WORDS:
+            if difficulty is not None:
+                raise UserError("Give the difficulty once per side.")
+            difficulty = parse_difficulty(args)
+        elif keyword is not None and args:
+            raise UserError(f"{keyword} takes nothing after it; I cannot read {' '.join(args)[:40]!r} there.")
+
+    for word in words:
+        folded = word.casefold()
+        if folded in KEYWORDS:
+            close()
+            keyword, args = folded, []
+            if folded in ("wp", "willpower"):
+                if not attacker:
+                    raise UserError("Only you can spend Willpower on this roll; the other side is a pool.")
+                if willpower:
+                    raise UserError("Willpower is declared once per roll: write wp one time.")
+                willpower = True
+            elif folded in ("spec", "specialty"):
+                specialty = True
+            elif folded == "retry":
+                if not attacker:
+                    raise UserError("retry is about your own roll: write it before vs.")
+                retry = True
+            elif folded == "secret":
+                secret = True
+        elif keyword is None:
+            head.append(word)
+        else:
+            args.append(word)
+    close()
+    if not head:
+        raise UserError(f"Which pool? Write {ROLL_USAGE if attacker else OPPONENT_USAGE}.")
+    return SideRequest(tuple(head), difficulty, specialty, willpower), retry, secret
+
+
+def parse_roll(words: tuple[str, ...] | list[str]) -> RollRequest:
+    words = list(words)
+    folded = [w.casefold() for w in words]
+    if folded.count("vs") > 1:
+        raise UserError("A resisted roll has two sides: write vs once.")
+    right: list[str] | None = None
+    if "vs" in folded:
+        at = folded.index("vs")
+        words, right = words[:at], words[at + 1 :]
+    side, retry, secret = _side(words, attacker=True)
+    parse_pool(list(side.words))  # fail early on a malformed pool (names are checked later)
+    opponent: SideRequest | None = None
+    if right is not None:
+        if retry:
+            raise UserError("A resisted roll is not a retry: leave retry out.")
+        opponent, _, secret_right = _side(right, attacker=False)
+        secret = secret or secret_right
+    return RollRequest(side, retry, opponent, secret)

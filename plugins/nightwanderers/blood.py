@@ -1,0 +1,298 @@
+"""Blood: waking, healing, disciplines, physical boosts, feeding, and frenzy checks. Blood is a
+``Pool`` row spent with the vault's atomic conditional update, so two HUDs never double-spend."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from zoneinfo import ZoneInfo
+
+from gateway.commands import CommandContext
+from gateway.types import Invocation, Reply
+from gateway.vault import repo
+from plugins.nightwanderers import config, mechanics
+from plugins.nightwanderers.commands import (
+    Actor,
+    check_able,
+    fail,
+    hunger_sentences,
+    join,
+    load_actor,
+    log,
+    my_actor,
+    pain_sentences,
+    roll_result,
+    roll_sentence,
+    set_pool,
+    t,
+    trait_pool,
+)
+
+
+async def vampire(ctx: CommandContext, *, able: bool = True) -> Actor:
+    actor = await my_actor(ctx, able=False)
+    assert actor is not None
+    if actor.blood is None:
+        raise fail(ctx, "err.not_vampire", name=actor.name)
+    if actor.status == "dead" or (able and actor.status != "active"):
+        check_able(ctx, actor)
+    return actor
+
+
+async def spend_blood(ctx: CommandContext, actor: Actor, cost: int) -> Actor:
+    if not await repo.spend_pool(ctx.session, actor.id, "blood", cost):
+        raise fail(ctx, "err.not_enough_blood", name=actor.name, bp=actor.blood, cost=cost)
+    return await load_actor(ctx, actor.character)
+
+
+def night_of(ctx: CommandContext, when: datetime) -> tuple[str, datetime]:
+    """The night a moment belongs to (its evening's date) and when the next night begins, in the
+    gateway's time zone with the rollover hour of the settings (default noon)."""
+    hour = config.load(ctx.settings).night_rollover_hour
+    zone = ZoneInfo(ctx.settings.gateway.timezone)
+    local = when.astimezone(zone)
+    shifted = local - timedelta(hours=hour)
+    start = datetime(shifted.year, shifted.month, shifted.day, hour, tzinfo=zone)
+    return shifted.date().isoformat(), start + timedelta(days=1)
+
+
+async def wake_command(ctx: CommandContext, inv: Invocation) -> Reply:
+    actor = await vampire(ctx, able=False)
+    night, next_night = night_of(ctx, ctx.now)
+    if actor.sheet.last_wake == night:
+        raise fail(ctx, "err.wake_twice", name=actor.name, when=next_night.strftime("%Y-%m-%d %H:%M %Z"))
+    actor.sheet.last_wake = night
+    actor.save_sheet(ctx)
+    if await repo.spend_pool(ctx.session, actor.id, "blood", 1):
+        actor = await load_actor(ctx, actor.character)
+        sentences = [t(ctx, "wake", name=actor.name, bp=actor.blood, max=actor.blood_max)]
+    else:
+        sentences = [t(ctx, "wake.empty", name=actor.name)]
+    sentences += hunger_sentences(ctx, actor)
+    result = {
+        "kind": "blood",
+        "system": mechanics.SYSTEM,
+        "action": "wake",
+        "blood": actor.blood,
+        "night": night,
+    }
+    text = join(sentences)
+    await ctx.stlog(text, kind="blood", result=result, character_id=actor.id)
+    return Reply(text=text, result=result)
+
+
+async def heal_command(ctx: CommandContext, inv: Invocation) -> Reply:
+    if len(inv.words) > 1 or (inv.words and not inv.words[0].isdigit()):
+        raise fail(ctx, "err.heal_usage")
+    amount = int(inv.words[0]) if inv.words else 1
+    if amount < 1:
+        raise fail(ctx, "err.heal_usage")
+    actor = await vampire(ctx, able=False)
+    if actor.status == "dead":
+        check_able(ctx, actor)
+    damage = actor.hp_max - actor.hp
+    if damage <= 0:
+        raise fail(ctx, "err.nothing_to_heal", name=actor.name)
+    if amount > damage:
+        raise fail(ctx, "err.heal_too_much", name=actor.name, damage=damage)
+    actor = await spend_blood(ctx, actor, amount)
+    await repo.gain_pool(ctx.session, actor.id, "hp", amount)
+    actor = await load_actor(ctx, actor.character)
+    sentences = [
+        t(
+            ctx,
+            "heal",
+            name=actor.name,
+            n=amount,
+            hp=actor.hp,
+            hpmax=actor.hp_max,
+            bp=actor.blood,
+            bpmax=actor.blood_max,
+        ),
+        *hunger_sentences(ctx, actor),
+    ]
+    result = {
+        "kind": "blood",
+        "system": mechanics.SYSTEM,
+        "action": "heal",
+        "spent": amount,
+        "healed": amount,
+        "hp": actor.hp,
+        "blood": actor.blood,
+    }
+    text = join(sentences)
+    await ctx.stlog(text, kind="heal", result=result, character_id=actor.id)
+    return Reply(text=text, result=result)
+
+
+async def discipline_command(ctx: CommandContext, inv: Invocation) -> Reply:
+    words = list(inv.words)
+    level = words[0].casefold() if words else ""
+    level = {"начальная": "basic", "продвинутая": "advanced"}.get(level, level)
+    if level not in mechanics.DISCIPLINE_COST:
+        raise fail(ctx, "err.discipline_usage")
+    what = " ".join(words[1:])[:40]
+    cost = mechanics.DISCIPLINE_COST[level]
+    actor = await vampire(ctx)
+    actor = await spend_blood(ctx, actor, cost)
+    sentences = [
+        t(
+            ctx,
+            f"discipline.{level}",
+            name=actor.name,
+            what=t(ctx, "discipline.what", what=what) if what else "",
+            bp=actor.blood,
+            max=actor.blood_max,
+        ),
+        *hunger_sentences(ctx, actor),
+    ]
+    result = {
+        "kind": "blood",
+        "system": mechanics.SYSTEM,
+        "action": "discipline",
+        "level": level,
+        "discipline": what or None,
+        "spent": cost,
+        "blood": actor.blood,
+    }
+    text = join(sentences)
+    await ctx.stlog(text, kind="power", result=result, character_id=actor.id)
+    return Reply(text=text, result=result)
+
+
+async def boost_command(ctx: CommandContext, inv: Invocation) -> Reply:
+    if len(inv.words) != 1 or not inv.words[0].isdigit() or not 1 <= int(inv.words[0]) <= 20:
+        raise fail(ctx, "err.boost_usage")
+    n = int(inv.words[0])
+    actor = await vampire(ctx)
+    already = actor.sheet.boost
+    cost = mechanics.boost_cost(n, already)
+    actor = await spend_blood(ctx, actor, cost)
+    actor.sheet.boost = already + n
+    actor.save_sheet(ctx)
+    sentences = [
+        t(
+            ctx,
+            "boost",
+            name=actor.name,
+            cost=cost,
+            n=n,
+            total=actor.sheet.boost,
+            bp=actor.blood,
+            max=actor.blood_max,
+        ),
+        *hunger_sentences(ctx, actor),
+    ]
+    result = {
+        "kind": "blood",
+        "system": mechanics.SYSTEM,
+        "action": "boost",
+        "raise": n,
+        "boost": actor.sheet.boost,
+        "spent": cost,
+        "blood": actor.blood,
+    }
+    text = join(sentences)
+    await ctx.stlog(text, kind="power", result=result, character_id=actor.id)
+    return Reply(text=text, result=result)
+
+
+async def boost_end_command(ctx: CommandContext, inv: Invocation) -> Reply:
+    actor = await vampire(ctx, able=False)
+    actor.sheet.boost = 0
+    actor.save_sheet(ctx)
+    return Reply(
+        text=t(ctx, "boost.end", name=actor.name),
+        result={"kind": "blood", "system": mechanics.SYSTEM, "action": "boost_end", "boost": 0},
+    )
+
+
+async def feed_command(ctx: CommandContext, inv: Invocation) -> Reply:
+    """``feed N [human|cow|dog|cat]``: 1 BP a turn, never more than the victim holds."""
+    words = [w.casefold() for w in inv.words]
+    source = "human"
+    if words and words[-1] in mechanics.VICTIM_BLOOD:
+        source = words.pop()
+    if len(words) > 1 or (words and not words[0].isdigit()):
+        raise fail(ctx, "err.feed_usage")
+    holds = mechanics.VICTIM_BLOOD[source]
+    turns = int(words[0]) if words else (holds if source != "human" else 1)
+    if not 1 <= turns <= holds:
+        raise fail(ctx, "err.feed_usage")
+    actor = await vampire(ctx, able=False)
+    if actor.status == "dead" or (actor.status == "torpor" and actor.hp <= 0):
+        check_able(ctx, actor)
+    before = actor.blood or 0
+    await repo.gain_pool(ctx.session, actor.id, "blood", turns)
+    actor = await load_actor(ctx, actor.character)
+    gain = (actor.blood or 0) - before
+    sentences = [
+        t(
+            ctx,
+            "feed",
+            name=actor.name,
+            source=t(ctx, f"source.{source}"),
+            n=turns,
+            gain=gain,
+            bp=actor.blood,
+            max=actor.blood_max,
+        )
+    ]
+    if source == "human" and turns >= holds:
+        sentences.append(t(ctx, "feed.dead"))
+    elif source == "human" and turns >= mechanics.HOSPITAL_AFTER:
+        sentences.append(t(ctx, "feed.hospital", lost=turns))
+    elif source != "human" and turns >= holds:
+        sentences.append(t(ctx, "feed.animal"))
+    sentences += hunger_sentences(ctx, actor)
+    result = {
+        "kind": "blood",
+        "system": mechanics.SYSTEM,
+        "action": "feed",
+        "source": source,
+        "turns": turns,
+        "gained": gain,
+        "blood": actor.blood,
+        "victim_dead": source == "human" and turns >= holds,
+    }
+    text = join(sentences)
+    await ctx.stlog(text, kind="blood", result=result, character_id=actor.id)
+    return Reply(text=text, result=result)
+
+
+async def frenzy_command(ctx: CommandContext, inv: Invocation) -> Reply:
+    """A frenzy check: a psyche (П) roll at difficulty 4, +1 for a ravenous vampire who sees blood.
+    A failure puts the vampire in frenzy (pain ignored) until ``frenzy end``."""
+    words = [w.casefold() for w in inv.words]
+    if words not in ([], ["blood"], ["кровь"]):
+        raise fail(ctx, "err.frenzy_usage")
+    settings = config.load(ctx.settings)
+    actor = await vampire(ctx)
+    state = mechanics.hunger(actor.blood or 0, settings.hunger_at, settings.ravenous_at)
+    diff = mechanics.frenzy_difficulty(settings.frenzy_difficulty, state, bool(words))
+    pool = trait_pool(ctx, actor, "psyche")
+    rolled = mechanics.roll(pool.dice, ctx.dice, diff, 1, pool.pain)
+    fell = rolled.successes < 1
+    if fell:
+        actor.sheet.frenzy = True
+        actor.save_sheet(ctx)
+    result = roll_result(pool, rolled, actor.name, action="frenzy", frenzy=fell, hunger=state)
+    sentences = [
+        roll_sentence(ctx, actor.name, pool, rolled),
+        *pain_sentences(ctx, pool),
+        t(ctx, "frenzy.fell" if fell else "frenzy.resisted", name=actor.name),
+    ]
+    return await log(ctx, result, sentences, actor)
+
+
+async def frenzy_end_command(ctx: CommandContext, inv: Invocation) -> Reply:
+    actor = await my_actor(ctx, able=False)
+    assert actor is not None
+    actor.sheet.frenzy = False
+    actor.save_sheet(ctx)
+    return Reply(
+        text=t(ctx, "frenzy.end", name=actor.name),
+        result={"kind": "frenzy", "system": mechanics.SYSTEM, "frenzy": False},
+    )
+
+
+__all__ = ["set_pool"]

@@ -1,0 +1,566 @@
+"""Melee and ranged attacks with damage and soak, sunlight and fire, plain damage, hunting and
+stealth. A target that is a character takes the damage on its ``hp`` pool; an NPC is just numbers."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from gateway.characters import find_character
+from gateway.commands import CommandContext
+from gateway.types import Invocation, Reply
+from plugins.nightwanderers import config, mechanics, state
+from plugins.nightwanderers.commands import (
+    SYSTEM,
+    Actor,
+    RolledPool,
+    build_pool,
+    check_able,
+    faces,
+    fail,
+    health_sentences,
+    load_actor,
+    log,
+    my_actor,
+    named_actor,
+    pain_sentences,
+    read_pool_term,
+    roll_result,
+    set_pool,
+    t,
+    trait_pool,
+)
+from plugins.nightwanderers.parse import Term, read_term
+from plugins.nightwanderers.sheet import norm
+
+STEALTH = "stealth"
+
+
+@dataclass
+class Fighter:
+    """One side of a fight: a character (``actor``) or an NPC given by numbers."""
+
+    name: str
+    actor: Actor | None = None
+    pool: int | None = None  # an NPC's attack or defence dice
+    strength: int | None = None
+    soak: int | None = None
+    vampire: bool = False
+    fortitude: bool = False
+
+    @property
+    def kind(self) -> str:
+        if self.actor is not None:
+            return self.actor.sheet.kind
+        return "vampire" if self.vampire else "human"
+
+    @property
+    def has_fortitude(self) -> bool:
+        return self.actor.sheet.fortitude if self.actor is not None else self.fortitude
+
+
+def read_fight_words(
+    ctx: CommandContext, words: tuple[str, ...], numbers: set[str], flags: set[str], usage: str
+) -> tuple[dict[str, int], set[str], list[str]]:
+    """``pool 3 str 2 claws dodge Maxina`` -> ({pool: 3, str: 2}, {claws, dodge}, [Maxina])."""
+    found: dict[str, int] = {}
+    seen: set[str] = set()
+    rest: list[str] = []
+    i = 0
+    while i < len(words):
+        word = words[i].casefold()
+        if word in numbers:
+            if i + 1 >= len(words) or not words[i + 1].isdigit() or int(words[i + 1]) > 1000:
+                raise fail(ctx, usage)
+            found[word] = int(words[i + 1])
+            i += 2
+            continue
+        if word in flags:
+            seen.add(word)
+        else:
+            rest.append(words[i])
+        i += 1
+    return found, seen, rest
+
+
+async def attacker_of(ctx: CommandContext, numbers: dict[str, int]) -> Fighter:
+    """The caller's active character, or an NPC when ``pool N`` is given."""
+    if "pool" in numbers:
+        return Fighter(t(ctx, "npc"), pool=numbers["pool"], strength=numbers.get("str", 1), vampire=True)
+    actor = await my_actor(ctx)
+    assert actor is not None
+    return Fighter(actor.name, actor, strength=numbers.get("str"))
+
+
+async def defender_of(
+    ctx: CommandContext, rest: list[str], numbers: dict[str, int], seen: set[str], usage: str
+) -> Fighter:
+    if rest:
+        name = " ".join(rest)
+        character = await find_character(ctx.session, SYSTEM, name)
+        if character is not None:
+            return Fighter(character.name, await load_actor(ctx, character, lock=True))
+        if "def" not in numbers:
+            raise fail(ctx, "err.no_character", name=name[:60])
+        label = name[:60]
+    else:
+        label = t(ctx, "npc")
+    if "def" not in numbers:
+        raise fail(ctx, usage)
+    return Fighter(
+        label,
+        pool=numbers["def"],
+        soak=numbers.get("soak"),
+        vampire="vampire" in seen or "soak" in numbers,
+        fortitude="fortitude" in seen,
+    )
+
+
+def fighter_pool(ctx: CommandContext, fighter: Fighter, trait: str, bonus: int = 0) -> RolledPool:
+    if fighter.actor is not None:
+        return trait_pool(ctx, fighter.actor, trait, bonus=bonus)
+    assert fighter.pool is not None
+    return build_pool(ctx, Term(str(fighter.pool)), None, bonus)
+
+
+async def soak_and_harm(
+    ctx: CommandContext, defender: Fighter, damage: int, deep: bool, result: dict[str, Any]
+) -> list[str]:
+    """Soak (vampires only; deep damage only with Fortitude), then take the damage."""
+    settings = config.load(ctx.settings)
+    sentences: list[str] = []
+    can_soak = defender.kind == "vampire" and (not deep or defender.has_fortitude)
+    if defender.kind == "vampire" and deep and not defender.has_fortitude:
+        sentences.append(t(ctx, "soak.deep"))
+    if can_soak and damage > 0 and (defender.actor is not None or defender.soak is not None):
+        if defender.actor is not None:
+            pool = trait_pool(ctx, defender.actor, "defence")
+        else:
+            pool = build_pool(ctx, Term(str(defender.soak)), None)
+        soak = mechanics.roll(pool.dice, ctx.dice, settings.soak_difficulty, 1, pool.pain)
+        result["soak"] = {**soak.as_result(), **pool.result_fields()}
+        if soak.successes >= 1:
+            damage = mechanics.halve(damage)
+            key = "soak.halved"
+        else:
+            key = "soak.failed"
+        sentences.append(
+            t(
+                ctx,
+                key,
+                defender=defender.name,
+                soak_pool=pool.describe(ctx),
+                diff=soak.difficulty,
+                faces=faces(soak.dice),
+                s=soak.successes,
+                damage=damage,
+            )
+        )
+        sentences += pain_sentences(ctx, pool)
+    result["damage"] = damage
+    result["deep"] = deep
+    if defender.actor is not None:
+        sentences += await harm(ctx, defender.actor, damage, deep, result)
+    return sentences
+
+
+async def harm(
+    ctx: CommandContext, actor: Actor, damage: int, deep: bool, result: dict[str, Any]
+) -> list[str]:
+    outcome = mechanics.take_damage(actor.sheet.kind, actor.hp, damage, deep)
+    await set_pool(ctx, actor.id, "hp", outcome.after)
+    if outcome.dead:
+        actor.sheet.dead = True
+        actor.save_sheet(ctx)
+    actor.hp = outcome.after
+    result["target"] = {
+        "name": actor.name,
+        "hp_before": outcome.before,
+        "hp": outcome.after,
+        "status": actor.status,
+        "band": mechanics.band(actor.hp, actor.hp_max),
+    }
+    return health_sentences(ctx, actor)
+
+
+async def attack_command(ctx: CommandContext, inv: Invocation) -> Reply:
+    """Melee: the attacker's Brawl at 4 against the defender's Defence at 4 (or Dodge +2 when the
+    defender dodges); a hit with at least one success and as many as the defender's. Damage is
+    Strength, +1 with claws or a weapon; a vampire's claws and fangs do deep damage."""
+    settings = config.load(ctx.settings)
+    numbers, seen, rest = read_fight_words(
+        ctx,
+        inv.words,
+        {"pool", "str", "def", "soak"},
+        {"claws", "weapon", "fangs", "dodge", "vampire", "fortitude", "when"},
+        "err.attack_usage",
+    )
+    attacker = await attacker_of(ctx, numbers)
+    defender = await defender_of(ctx, rest, numbers, seen, "err.attack_usage")
+    diff = settings.melee_difficulty
+    dodge = "dodge" in seen
+    attack_pool = fighter_pool(ctx, attacker, "brawl")
+    defence_pool = fighter_pool(
+        ctx, defender, "dodge" if dodge else "defence", settings.dodge_bonus if dodge else 0
+    )
+    a = mechanics.roll(attack_pool.dice, ctx.dice, diff, 1, attack_pool.pain)
+    d = mechanics.roll(defence_pool.dice, ctx.dice, diff, 1, defence_pool.pain)
+    hit = mechanics.attack_hits(a.successes, d.successes)
+    strength = (
+        attacker.strength
+        if attacker.strength is not None
+        else (attacker.actor.sheet.rating("strength") if attacker.actor else 1)
+    )
+    armed = bool(seen & {"claws", "weapon"})
+    deep = bool(seen & {"claws", "fangs"}) and attacker.kind == "vampire"
+    damage = strength + (1 if armed else 0) if hit else 0
+    result: dict[str, Any] = {
+        "kind": "contest",
+        "system": SYSTEM,
+        "action": "melee",
+        "sides": [
+            {**roll_result(attack_pool, a, attacker.name)},
+            {**roll_result(defence_pool, d, defender.name), "dodge": dodge},
+        ],
+        "winner": 0 if hit else 1,
+        "hit": hit,
+        "damage": 0,
+    }
+    sentences = [
+        t(
+            ctx,
+            "attack.line.dodge" if dodge else "attack.line",
+            attacker=attacker.name,
+            attack_pool=attack_pool.describe(ctx),
+            defender=defender.name,
+            defence_pool=defence_pool.describe(ctx),
+            diff=diff,
+            attack_faces=faces(a.dice),
+            a=a.successes,
+            defence_faces=faces(d.dice),
+            d=d.successes,
+        ),
+        *pain_sentences(ctx, attack_pool, defence_pool),
+    ]
+    if hit:
+        sentences.append(t(ctx, "attack.hit.deep" if deep else "attack.hit", damage=damage))
+        sentences += await soak_and_harm(ctx, defender, damage, deep, result)
+    else:
+        sentences.append(t(ctx, "attack.miss"))
+        if dodge and d.successes > a.successes:
+            result["dodge_initiative"] = True
+            sentences.append(t(ctx, "attack.dodge_initiative", defender=defender.name))
+    return await log(ctx, result, sentences, attacker.actor)
+
+
+async def shoot_command(ctx: CommandContext, inv: Invocation) -> Reply:
+    """Ranged: Shooting at 5 (long), 4 (medium) or 3 (point-blank, not with a bow). A hit needs one
+    success, and as many as the defender's dodge (+2 dice, same difficulty) when they dodge.
+    Damage = successes + 1 (thrown) or + 3 (arrows); a vampire may soak it."""
+    settings = config.load(ctx.settings)
+    numbers, seen, rest = read_fight_words(
+        ctx,
+        inv.words,
+        {"pool", "def", "soak"},
+        {"long", "medium", "point", "arrow", "arrows", "thrown", "dodge", "vampire", "fortitude"},
+        "err.shoot_usage",
+    )
+    ranges = [r for r in mechanics.RANGE_DIFFICULTY if r in seen]
+    missiles = [m for m in ("arrow", "thrown") if m in seen or (m == "arrow" and "arrows" in seen)]
+    if len(ranges) != 1 or len(missiles) != 1:
+        raise fail(ctx, "err.shoot_usage")
+    distance, missile = ranges[0], missiles[0]
+    if distance == "point" and missile == "arrow":
+        raise fail(ctx, "err.bow_point_blank")
+    dodge = "dodge" in seen
+    if not dodge and not rest and "def" not in numbers:
+        numbers["def"] = 0  # an NPC target that does not dodge needs no defence dice
+    attacker = await attacker_of(ctx, numbers)
+    defender = await defender_of(ctx, rest, numbers, seen, "err.shoot_usage")
+    diff = mechanics.RANGE_DIFFICULTY[distance]
+    attack_pool = fighter_pool(ctx, attacker, "shooting")
+    a = mechanics.roll(attack_pool.dice, ctx.dice, diff, 1, attack_pool.pain)
+    sentences = [
+        t(
+            ctx,
+            "shoot.line",
+            attacker=attacker.name,
+            attack_pool=attack_pool.describe(ctx),
+            defender=defender.name,
+            range=t(ctx, f"range.{distance}"),
+            diff=diff,
+            attack_faces=faces(a.dice),
+            a=a.successes,
+        ),
+        *pain_sentences(ctx, attack_pool),
+    ]
+    sides: list[dict[str, Any]] = [roll_result(attack_pool, a, attacker.name)]
+    defence_successes = 0
+    if dodge:
+        defence_pool = fighter_pool(ctx, defender, "dodge", settings.dodge_bonus)
+        d = mechanics.roll(defence_pool.dice, ctx.dice, diff, 1, defence_pool.pain)
+        defence_successes = d.successes
+        sides.append({**roll_result(defence_pool, d, defender.name), "dodge": True})
+        sentences.append(
+            t(
+                ctx,
+                "shoot.dodge",
+                defender=defender.name,
+                defence_pool=defence_pool.describe(ctx),
+                defence_faces=faces(d.dice),
+                d=d.successes,
+            )
+        )
+        sentences += pain_sentences(ctx, defence_pool)
+    hit = mechanics.attack_hits(a.successes, defence_successes)
+    damage = a.successes + mechanics.MISSILE_BONUS[missile] if hit else 0
+    result: dict[str, Any] = {
+        "kind": "contest" if dodge else "roll",
+        "system": SYSTEM,
+        "action": "ranged",
+        "range": distance,
+        "missile": missile,
+        "hit": hit,
+        "damage": 0,
+        "winner": (0 if hit else 1) if dodge else None,
+    }
+    if dodge:
+        result["sides"] = sides
+    else:
+        result.update(sides[0])
+        result["kind"], result["action"] = "roll", "ranged"
+    if hit:
+        sentences.append(t(ctx, "attack.hit", damage=damage))
+        sentences += await soak_and_harm(ctx, defender, damage, False, result)
+    else:
+        sentences.append(t(ctx, "attack.miss"))
+    return await log(ctx, result, sentences, attacker.actor)
+
+
+async def target_actor(ctx: CommandContext, rest: list[str]) -> Actor:
+    """A named character (yours, or anyone's for a Storyteller), or your active one."""
+    if rest:
+        actor = await named_actor(ctx, " ".join(rest))
+    else:
+        found = await my_actor(ctx, able=False)
+        assert found is not None
+        actor = found
+    if actor.status == "dead":
+        check_able(ctx, actor)
+    return actor
+
+
+async def exposure_reply(
+    ctx: CommandContext, actor: Actor, sentence: str, damage: int, result: dict[str, Any]
+) -> Reply:
+    fighter = Fighter(actor.name, actor)
+    sentences = [sentence, *await soak_and_harm(ctx, fighter, damage, True, result)]
+    if actor.sheet.kind == "vampire" and actor.status != "dead":
+        sentences.append(t(ctx, "note.frenzy_fire"))
+    return await log(ctx, result, sentences, actor)
+
+
+async def sun_command(ctx: CommandContext, inv: Invocation) -> Reply:
+    words = list(inv.words)
+    if len(words) < 2 or words[0].casefold() not in ("direct", "indirect") or not words[1].isdigit():
+        raise fail(ctx, "err.sun_usage")
+    strength, turns = words[0].casefold(), int(words[1])
+    if not 1 <= turns <= 100:
+        raise fail(ctx, "err.sun_usage")
+    actor = await target_actor(ctx, words[2:])
+    damage = mechanics.exposure("sun", strength, turns)
+    result = {"kind": "harm", "system": SYSTEM, "action": "sun", "strength": strength, "turns": turns}
+    sentence = t(ctx, "sun", name=actor.name, strength=t(ctx, f"sun.{strength}"), turns=turns, damage=damage)
+    return await exposure_reply(ctx, actor, sentence, damage, result)
+
+
+async def fire_command(ctx: CommandContext, inv: Invocation) -> Reply:
+    words = list(inv.words)
+    if len(words) < 2 or words[0].casefold() not in ("small", "large"):
+        raise fail(ctx, "err.fire_usage")
+    strength, when = words[0].casefold(), words[1].casefold()
+    surprise = when == "surprise"
+    if not surprise and (not when.isdigit() or not 1 <= int(when) <= 100):
+        raise fail(ctx, "err.fire_usage")
+    turns = 0 if surprise else int(when)
+    actor = await target_actor(ctx, words[2:])
+    damage = mechanics.exposure("fire", strength, turns, surprise)
+    result = {
+        "kind": "harm",
+        "system": SYSTEM,
+        "action": "fire",
+        "strength": strength,
+        "turns": turns,
+        "surprise": surprise,
+    }
+    size = t(ctx, f"fire.{strength}")
+    if surprise:
+        sentence = t(ctx, "fire.surprise", name=actor.name, strength=size, damage=damage)
+    else:
+        sentence = t(ctx, "fire", name=actor.name, strength=size, turns=turns, damage=damage)
+    return await exposure_reply(ctx, actor, sentence, damage, result)
+
+
+async def damage_command(ctx: CommandContext, inv: Invocation) -> Reply:
+    """Storyteller: ``damage N [deep] NAME`` takes N HP (no soak roll; the ST already decided)."""
+    words = list(inv.words)
+    if len(words) < 2 or not words[0].isdigit() or not 1 <= int(words[0]) <= 100:
+        raise fail(ctx, "err.damage_usage")
+    amount = int(words[0])
+    deep = words[1].casefold() == "deep"
+    rest = words[2:] if deep else words[1:]
+    if not rest:
+        raise fail(ctx, "err.damage_usage")
+    actor = await named_actor(ctx, " ".join(rest))
+    result: dict[str, Any] = {
+        "kind": "harm",
+        "system": SYSTEM,
+        "action": "damage",
+        "damage": amount,
+        "deep": deep,
+    }
+    sentences = [
+        t(ctx, "damage.deep" if deep else "damage", name=actor.name, damage=amount),
+        *await harm(ctx, actor, amount, deep, result),
+    ]
+    text = " ".join(sentences)
+    await ctx.stlog(text, kind="st_edit", result=result, character_id=actor.id)
+    await ctx.audit(
+        "health.damage",
+        character_id=actor.id,
+        field_name="hp",
+        old=result["target"]["hp_before"],
+        new=result["target"]["hp"],
+    )
+    return Reply(text=text, result=result)
+
+
+TERRAIN_WORDS = {
+    "feeding": "feeding",
+    "кормушка": "feeding",
+    "club": "feeding",
+    "bar": "feeding",
+    "business": "business",
+    "деловая": "business",
+    "деловой": "business",
+    "residential": "residential",
+    "жилые": "residential",
+    "жилой": "residential",
+    "slums": "slums",
+    "трущобы": "slums",
+    "suburbs": "suburbs",
+    "пригороды": "suburbs",
+    "пригород": "suburbs",
+    "countryside": "countryside",
+    "деревня": "countryside",
+    "village": "countryside",
+    "wilderness": "wilderness",
+    "дикая": "wilderness",
+    "wild": "wilderness",
+}
+
+
+async def hunt_command(ctx: CommandContext, inv: Invocation) -> Reply:
+    """``hunt GROUND [POOL]``: a Mind roll at the ground's difficulty."""
+    words = list(inv.words)
+    terrain = TERRAIN_WORDS.get(norm(words[0])) if words else None
+    if terrain is None:
+        terrains = ", ".join(sorted({k for k in TERRAIN_WORDS if k.isascii()} & set(mechanics.TERRAIN)))
+        raise fail(ctx, "err.hunt_usage", terrains=terrains)
+    diff = mechanics.TERRAIN[terrain]
+    if len(words) > 1:
+        term = read_pool_term(ctx, words[1:], "err.roll_usage")
+        actor = await my_actor(ctx, required=False, able=term.number is None)
+        pool = build_pool(ctx, term, actor)
+    else:
+        actor = await my_actor(ctx)
+        assert actor is not None
+        pool = trait_pool(ctx, actor, "mind")
+    rolled = mechanics.roll(pool.dice, ctx.dice, diff, 1, pool.pain)
+    who = actor.name if actor else ctx.name
+    result = roll_result(pool, rolled, who, action="hunt", terrain=terrain, found=rolled.successes >= 1)
+    sentences = [
+        t(
+            ctx,
+            "hunt",
+            who=who,
+            terrain=t(ctx, f"terrain.{terrain}"),
+            diff=diff,
+            faces=faces(rolled.dice),
+            s=rolled.successes,
+            degree=t(ctx, f"degree.{rolled.degree}"),
+        ),
+        *pain_sentences(ctx, pool),
+        t(ctx, "hunt.found" if rolled.successes >= 1 else "hunt.none"),
+    ]
+    return await log(ctx, result, sentences, actor)
+
+
+async def sneak_command(ctx: CommandContext, inv: Invocation) -> Reply:
+    """``sneak [POOL] vs INSPECTION|NAME``: Sneak at 4 against Inspection at 4; a tie is "heard
+    something", and the next detection roll against the same sneaker in this channel is at 3."""
+    settings = config.load(ctx.settings)
+    lowered = [w.casefold() for w in inv.words]
+    if lowered.count("vs") != 1:
+        raise fail(ctx, "err.sneak_usage")
+    at = lowered.index("vs")
+    left_words, right_words = list(inv.words[:at]), list(inv.words[at + 1 :])
+    if not right_words:
+        raise fail(ctx, "err.sneak_usage")
+    if left_words:
+        term = read_pool_term(ctx, left_words, "err.sneak_usage")
+        actor = await my_actor(ctx, required=False, able=term.number is None)
+        sneak_pool = build_pool(ctx, term, actor)
+    else:
+        actor = await my_actor(ctx)
+        assert actor is not None
+        sneak_pool = trait_pool(ctx, actor, "sneak")
+    sneaker = actor.name if actor else ctx.name
+    term = read_term(right_words)
+    if term is not None and term.number is not None:
+        watch_pool, watcher = build_pool(ctx, term, None), t(ctx, "npc")
+    else:
+        name = " ".join(right_words)
+        character = await find_character(ctx.session, SYSTEM, name)
+        if character is None:
+            raise fail(ctx, "err.no_character", name=name[:60])
+        other = await load_actor(ctx, character)
+        watch_pool, watcher = trait_pool(ctx, other, "inspection"), other.name
+    alerts = (await state.load(ctx, STEALTH)) or {}
+    key = sneaker.casefold()
+    diff = settings.stealth_tie_difficulty if alerts.get(key) else 4
+    outcome = mechanics.stealth(
+        sneak_pool.dice, watch_pool.dice, ctx.dice, diff, (sneak_pool.pain, watch_pool.pain)
+    )
+    alerts = {k: v for k, v in alerts.items() if k != key}
+    if outcome.outcome == "heard":
+        alerts[key] = True
+    await state.save(ctx, STEALTH, alerts)
+    result = outcome.as_result()
+    result["sides"][0].update(sneak_pool.result_fields(), who=sneaker)
+    result["sides"][1].update(watch_pool.result_fields(), who=watcher)
+    result["who"] = sneaker
+    sentences = [
+        t(
+            ctx,
+            "sneak.line",
+            sneaker=sneaker,
+            sneak_pool=sneak_pool.describe(ctx),
+            sneak_faces=faces(outcome.sneak.dice),
+            s=outcome.sneak.successes,
+            watcher=watcher,
+            watch_pool=watch_pool.describe(ctx),
+            diff=diff,
+            watch_faces=faces(outcome.inspection.dice),
+            w=outcome.inspection.successes,
+        ),
+        *pain_sentences(ctx, sneak_pool, watch_pool),
+        t(
+            ctx,
+            f"sneak.{outcome.outcome}",
+            sneaker=sneaker,
+            watcher=watcher,
+            next=settings.stealth_tie_difficulty,
+        ),
+    ]
+    return await log(ctx, result, sentences, actor)

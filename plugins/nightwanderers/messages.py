@@ -1,0 +1,447 @@
+"""Every Night Wanderers message, in English and Russian (the default). Each template is a whole
+sentence (or a whole line) in its language; a reply may put several sentences one after another, but
+never builds one sentence out of translated pieces."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from gateway.i18n import Catalogue
+
+EN = {
+    "degree.failure": "Failure",
+    "degree.done": "Done",
+    "degree.good": "Good",
+    "degree.excellent": "Excellent",
+    "degree.masterful": "Masterful",
+    "band.optimal": "Optimal",
+    "band.normal": "Normal",
+    "band.medium": "Medium",
+    "band.dangerous": "Dangerous",
+    "band.critical": "Critical",
+    "band.none": "no health left",
+    "hunger.sated": "sated",
+    "hunger.hungry": "hungry",
+    "hunger.ravenous": "ravenous",
+    "hunger.torpor": "empty",
+    "kind.vampire": "vampire",
+    "kind.human": "human",
+    "kind.werewolf": "werewolf",
+    "level.0": "none",
+    "level.1": "basic",
+    "level.2": "advanced",
+    "yes": "yes",
+    "no": "no",
+    "npc": "NPC",
+    # rolls
+    "roll.number": "{who} rolls {pool} {pool:plural:die:dice} at difficulty {diff}: {faces} → {s}"
+    " {s:plural:success:successes} ({degree}).",
+    "roll.number.need": "{who} rolls {pool} {pool:plural:die:dice} at difficulty {diff}, needing {need}"
+    " {need:plural:success:successes}: {faces} → {s} {s:plural:success:successes} ({degree}).",
+    "roll.trait": "{who} rolls {trait} {label}, {pool} {pool:plural:die:dice} at difficulty {diff}: {faces}"
+    " → {s} {s:plural:success:successes} ({degree}).",
+    "roll.trait.need": "{who} rolls {trait} {label}, {pool} {pool:plural:die:dice} at difficulty {diff},"
+    " needing {need} {need:plural:success:successes}: {faces} → {s} {s:plural:success:successes}"
+    " ({degree}).",
+    "note.pain": "Pain takes {n} {n:plural:die:dice}.",
+    "note.clamped": "Difficulty {asked} becomes {diff} (difficulty runs from 2 to 6).",
+    "side.number": "{pool} {pool:plural:die:dice}",
+    "side.trait": "{trait} {label}",
+    "contest": "{left} ({left_pool}) against {right} ({right_pool}) at difficulty {diff}: {left_faces} →"
+    " {ls} {ls:plural:success:successes} against {right_faces} → {rs} {rs:plural:success:successes}."
+    " {winner} wins.",
+    "contest.rerolled": "{left} ({left_pool}) against {right} ({right_pool}) at difficulty {diff}:"
+    " {left_faces} → {ls} {ls:plural:success:successes} against {right_faces} → {rs}"
+    " {rs:plural:success:successes}, after {n} {n:plural:tie:ties} rolled again. {winner} wins.",
+    "odds.roll": "Odds for {pool} {pool:plural:die:dice} at difficulty {diff}, needing {need}: success"
+    " {chance}; Done {done}, Good {good}, Excellent {excellent}, Masterful {masterful}.",
+    "odds.contest": "Odds for {left} {left:plural:die:dice} against {right} {right:plural:die:dice} at"
+    " difficulty {diff}: the first side wins {first}, the second {second}; a round ties {tie} of the time"
+    " and is rolled again.",
+    # characters and sheet
+    "char.created.vampire": "{name} ({kind}) is made and active: {hp} HP, {blood} BP. A Storyteller sets"
+    " the traits: st set {name} TRAIT N.",
+    "char.created.mortal": "{name} ({kind}) is made and active: {hp} HP. A Storyteller sets the traits:"
+    " st set {name} TRAIT N.",
+    "char.used": "{name} is your active character now.",
+    "char.list": "Your Night Wanderers characters: {names}.",
+    "char.list.none": "You have no Night Wanderers character yet: char new NAME [CLAN] makes one.",
+    "sheet.head": "{name}: {kind}, clan {clan}, Humanity {humanity}.",
+    "sheet.traits": "Traits: {traits}.",
+    "sheet.health": "Health {hp} of {max} ({band}).",
+    "sheet.blood": "Blood {bp} of {max} BP ({hunger}).",
+    "sheet.powers": "Celerity: {celerity}. Hunting Instinct: {hunting}. Fortitude: {fortitude}.",
+    "sheet.boost": "Blood boost: +{n} to Strength and Physical.",
+    "sheet.frenzy": "In frenzy (pain is ignored).",
+    "status.torpor": "{name} is in torpor: paralysed until at least 1 BP is back.",
+    "status.unconscious": "{name} is unconscious and loses 1 HP a turn; at -10 comes final death.",
+    "status.dead": "{name} has met final death.",
+    "st.set": "{name}: {field} {old} → {new}.",
+    # blood
+    "wake": "{name} wakes for the night and loses 1 BP: {bp} of {max} left.",
+    "wake.empty": "{name} wakes with no blood left to lose.",
+    "heal": "{name} spends {n} BP on {n} {n:plural:turn:turns} of healing: Health {hp} of {hpmax}, blood"
+    " {bp} of {bpmax}.",
+    "discipline.basic": "{name} uses a basic discipline{what} for 1 BP: {bp} of {max} left.",
+    "discipline.advanced": "{name} uses an advanced discipline{what} for 2 BP: {bp} of {max} left.",
+    "discipline.what": " ({what})",
+    "boost": "{name} spends {cost} BP to raise Strength and Physical by {n} (boost now +{total}): {bp} of"
+    " {max} BP left.",
+    "boost.end": "{name}'s blood boost fades.",
+    "feed": "{name} feeds on a {source} for {n} {n:plural:turn:turns}: +{gain} BP, {bp} of {max}.",
+    "source.human": "human",
+    "source.cow": "cow",
+    "source.dog": "dog",
+    "source.cat": "cat",
+    "feed.hospital": "The victim has lost {lost} of 10 BP and needs a hospital.",
+    "feed.dead": "The victim is drained and dies.",
+    "feed.animal": "The animal is drained.",
+    "note.hungry": "{name} is hungry ({bp} BP): the sight or smell of blood calls for a frenzy check"
+    " (frenzy).",
+    "note.ravenous": "{name} is ravenous ({bp} BP): any living being nearby calls for a frenzy check, at +1"
+    " difficulty when blood is seen (frenzy blood).",
+    "note.torpor": "{name} has no blood left and falls into torpor.",
+    "frenzy.resisted": "{name} holds the Beast back.",
+    "frenzy.fell": "{name} falls into frenzy and attacks the nearest source of food or anger (or flees fire"
+    " and sun); pain is ignored until frenzy end.",
+    "frenzy.end": "{name} comes out of the frenzy.",
+    # combat
+    "attack.line": "{attacker} ({attack_pool}) attacks {defender} ({defence_pool}) at difficulty {diff}:"
+    " {attack_faces} → {a} against {defence_faces} → {d}.",
+    "attack.line.dodge": "{attacker} ({attack_pool}) attacks {defender}, who dodges ({defence_pool}), at"
+    " difficulty {diff}: {attack_faces} → {a} against {defence_faces} → {d}.",
+    "attack.hit": "A hit: {damage} damage.",
+    "attack.hit.deep": "A hit: {damage} deep damage.",
+    "attack.miss": "A miss.",
+    "attack.dodge_initiative": "{defender} out-dodged the attack: better initiative next turn (-1).",
+    "shoot.line": "{attacker} ({attack_pool}) shoots at {defender}, {range} range, difficulty {diff}:"
+    " {attack_faces} → {a}.",
+    "shoot.dodge": "{defender} dodges ({defence_pool}): {defence_faces} → {d}.",
+    "range.long": "long",
+    "range.medium": "medium",
+    "range.point": "point-blank",
+    "soak.halved": "{defender} soaks ({soak_pool}) at difficulty {diff}: {faces} → {s}, the damage is halved"
+    " to {damage}.",
+    "soak.failed": "{defender} soaks ({soak_pool}) at difficulty {diff}: {faces}, no success; {damage}"
+    " damage.",
+    "soak.deep": "Deep damage: no soaking without Fortitude.",
+    "harm.hp": "{name}: Health {hp} of {max} ({band}).",
+    "sun": "{name} spends {turns} {turns:plural:turn:turns} in {strength} sunlight: {damage} damage.",
+    "sun.direct": "direct",
+    "sun.indirect": "indirect",
+    "fire": "{name} spends {turns} {turns:plural:turn:turns} in a {strength} fire: {damage} damage.",
+    "fire.surprise": "A {strength} fire catches {name} by surprise: {damage} damage.",
+    "fire.small": "small",
+    "fire.large": "large",
+    "note.frenzy_fire": "Fire and sunlight call for a frenzy check (frenzy).",
+    "damage": "{name} takes {damage} damage.",
+    "damage.deep": "{name} takes {damage} deep damage.",
+    # hunting and stealth
+    "hunt": "{who} hunts in {terrain} (difficulty {diff}): {faces} → {s} {s:plural:success:successes}"
+    " ({degree}).",
+    "hunt.found": "Possible prey is found; it still has to be taken.",
+    "hunt.none": "No prey turns up.",
+    "terrain.feeding": "a feeding ground",
+    "terrain.business": "the business district",
+    "terrain.residential": "the residential quarters",
+    "terrain.slums": "the slums",
+    "terrain.suburbs": "the suburbs",
+    "terrain.countryside": "the countryside",
+    "terrain.wilderness": "the wilderness",
+    "sneak.line": "{sneaker} ({sneak_pool}) sneaks at difficulty 4: {sneak_faces} → {s}; {watcher}"
+    " ({watch_pool}) watches at difficulty {diff}: {watch_faces} → {w}.",
+    "sneak.unseen": "{sneaker} stays unseen.",
+    "sneak.noticed": "{watcher} notices {sneaker}.",
+    "sneak.heard": "{watcher} heard something: the next roll to find {sneaker} is at difficulty {next}.",
+    # initiative
+    "init.joined": "{name} joins the initiative{powers}.",
+    "init.powers": ", switched on: {powers}",
+    "power.hunting": "Hunting Instinct",
+    "power.celerity.1": "Basic Celerity",
+    "power.celerity.2": "Advanced Celerity",
+    "init.waiting": "In the initiative: {names}. The Storyteller orders them with init roll.",
+    "init.empty": "Nobody is in the initiative here. Join with init join.",
+    "init.order": "Initiative: {order}.",
+    "init.extra": "Extra actions (Celerity), after everyone's first: {passes}.",
+    "init.dice": "Dice, lower first: {rolls}.",
+    "init.cleared": "The initiative is cleared.",
+    "init.removed": "{name} leaves the initiative.",
+    # errors
+    "err.roll_usage": "Write roll POOL [+N|-N] [diff 2-6] [need N] [vs POOL|vs NAME] [secret], for example"
+    " roll 2 diff 4 or roll persuasion.",
+    "err.odds_usage": "Write odds POOL [diff 2-6] [need N] [vs POOL], for example odds 4 diff 5.",
+    "err.bad_pool": "I cannot read {word} as a pool: write a number of dice or a trait ({traits}).",
+    "err.unknown_trait": "Unknown trait {word}. Traits: {traits}.",
+    "err.ambiguous_trait": "{word} could be {options}; write more of it.",
+    "err.trait_needs_character": "{trait} is a trait and you have no active character here: roll a number,"
+    " or make one with char new NAME.",
+    "err.need": "need is a number of successes from 1 to the pool ({pool}): write need 2.",
+    "err.option": "{word} needs a number after it: write {word} {example}.",
+    "err.pool_max": "A pool of {pool} is above the maximum of {max} dice.",
+    "err.pool_min": "A pool needs at least one die; this one has {pool}.",
+    "err.two_vs": "A contest has two sides: write vs once.",
+    "err.no_character": "There is no Night Wanderers character called {name}.",
+    "err.vs_name_needs_trait": "vs NAME rolls that character's same trait: roll a trait (roll seduction vs"
+    " Ravenwood), or write vs and a number of dice.",
+    "err.stalemate": "Still tied after {n} rolls; try again.",
+    "err.char_usage": "Write char new NAME [CLAN], char use NAME, or char to list your characters. Clans:"
+    " {clans}.",
+    "err.char_name": "A character name is 1 to 60 characters long.",
+    "err.char_taken": "There is already a Night Wanderers character called {name}.",
+    "err.char_not_yours": "You have no Night Wanderers character called {name}.",
+    "err.no_active": "You have no active Night Wanderers character: char new NAME makes one, char use NAME"
+    " picks one.",
+    "err.st_usage": "Write st set NAME FIELD VALUE, with FIELD a trait ({traits}) or hp, hpmax, blood,"
+    " bloodmax, kind, clan, humanity, celerity, hunting, fortitude, frenzy, boost, dead.",
+    "err.st_value": "{field} takes {allowed}; {value} is not one of them.",
+    "err.not_vampire": "{name} is no vampire and has no blood pool.",
+    "err.not_enough_blood": "{name} has {bp} BP; this needs {cost}.",
+    "err.torpor": "{name} is in torpor and cannot act.",
+    "err.dead": "{name} has met final death.",
+    "err.unconscious": "{name} is unconscious and cannot act.",
+    "err.wake_twice": "{name} has already woken this night; the next night begins at {when}.",
+    "err.heal_usage": "Write heal [N]: N BP heal N HP, one turn each.",
+    "err.nothing_to_heal": "{name} has no damage to heal.",
+    "err.heal_too_much": "{name} has only {damage} damage to heal.",
+    "err.discipline_usage": "Write discipline basic|advanced [NAME], for example discipline advanced"
+    " Celerity.",
+    "err.boost_usage": "Write boost N (1+2+...+N BP) or boost end.",
+    "err.feed_usage": "Write feed N [human|cow|dog|cat] (1 BP a turn), for example feed 2.",
+    "err.frenzy_usage": "Write frenzy, frenzy blood (a ravenous vampire sees blood) or frenzy end.",
+    "err.attack_usage": "Write attack TARGET [claws|weapon] [dodge], or for NPCs attack [pool N] [str N]"
+    " [def N] [soak N] [TARGET].",
+    "err.shoot_usage": "Write shoot TARGET long|medium|point arrow|thrown [dodge] [pool N] [def N] [soak N].",
+    "err.bow_point_blank": "A bow cannot shoot point-blank: use long or medium range.",
+    "err.sun_usage": "Write sun direct|indirect TURNS [NAME].",
+    "err.fire_usage": "Write fire small|large TURNS|surprise [NAME].",
+    "err.damage_usage": "Write damage N [deep] NAME.",
+    "err.hunt_usage": "Write hunt GROUND [POOL], with GROUND one of {terrains}.",
+    "err.sneak_usage": "Write sneak [POOL] vs INSPECTION|NAME, for example sneak vs 3.",
+    "err.init_usage": "Write init, init join [hunting] [celerity basic|advanced], init add NAME [hunting]"
+    " [celerity basic|advanced], init roll, init remove NAME or init clear.",
+    "err.init_missing_power": "{name} has no {power} on the sheet.",
+    "err.init_not_in": "{name} is not in the initiative.",
+    "err.storyteller_other": "Only a Storyteller can do that to someone else's character.",
+}
+
+RU = {
+    "degree.failure": "Провал",
+    "degree.done": "Сделано",
+    "degree.good": "Хорошо",
+    "degree.excellent": "Прекрасно",
+    "degree.masterful": "Мастерски",
+    "band.optimal": "Оптимальный",
+    "band.normal": "Нормальный",
+    "band.medium": "Средний",
+    "band.dangerous": "Опасный",
+    "band.critical": "Критический",
+    "band.none": "здоровья не осталось",
+    "hunger.sated": "сыт",
+    "hunger.hungry": "Жажда",
+    "hunger.ravenous": "ненасытность",
+    "hunger.torpor": "пусто",
+    "kind.vampire": "вампир",
+    "kind.human": "человек",
+    "kind.werewolf": "оборотень",
+    "level.0": "нет",
+    "level.1": "начальная",
+    "level.2": "продвинутая",
+    "yes": "да",
+    "no": "нет",
+    "npc": "НПС",
+    "roll.number": "{who}: {pool} {pool:plural:кубик:кубика:кубиков}, сложность {diff}: {faces} → {s}"
+    " {s:plural:успех:успеха:успехов} ({degree}).",
+    "roll.number.need": "{who}: {pool} {pool:plural:кубик:кубика:кубиков}, сложность {diff}, нужно {need}"
+    " {need:plural:успех:успеха:успехов}: {faces} → {s} {s:plural:успех:успеха:успехов} ({degree}).",
+    "roll.trait": "{who}: {trait} {label}, {pool} {pool:plural:кубик:кубика:кубиков}, сложность {diff}:"
+    " {faces} → {s} {s:plural:успех:успеха:успехов} ({degree}).",
+    "roll.trait.need": "{who}: {trait} {label}, {pool} {pool:plural:кубик:кубика:кубиков}, сложность {diff},"
+    " нужно {need} {need:plural:успех:успеха:успехов}: {faces} → {s} {s:plural:успех:успеха:успехов}"
+    " ({degree}).",
+    "note.pain": "Боль отнимает {n} {n:plural:кубик:кубика:кубиков}.",
+    "note.clamped": "Сложность {asked} приведена к {diff} (сложность бывает от 2 до 6).",
+    "side.number": "{pool} {pool:plural:кубик:кубика:кубиков}",
+    "side.trait": "{trait} {label}",
+    "contest": "{left} ({left_pool}) против {right} ({right_pool}), сложность {diff}: {left_faces} → {ls}"
+    " {ls:plural:успех:успеха:успехов} против {right_faces} → {rs} {rs:plural:успех:успеха:успехов}."
+    " Побеждает {winner}.",
+    "contest.rerolled": "{left} ({left_pool}) против {right} ({right_pool}), сложность {diff}: {left_faces}"
+    " → {ls} {ls:plural:успех:успеха:успехов} против {right_faces} → {rs}"
+    " {rs:plural:успех:успеха:успехов}; ничьих до этого: {n}, они перекинуты. Побеждает {winner}.",
+    "odds.roll": "Шансы для {pool} {pool:plural:кубика:кубиков:кубиков}, сложность {diff}, нужно {need}:"
+    " успех {chance}; Сделано {done}, Хорошо {good}, Прекрасно {excellent}, Мастерски {masterful}.",
+    "odds.contest": "Шансы для {left} {left:plural:кубика:кубиков:кубиков} против {right}"
+    " {right:plural:кубика:кубиков:кубиков}, сложность {diff}: первая сторона побеждает в {first},"
+    " вторая в {second}; ничья в одном броске {tie}, тогда бросок повторяется.",
+    "char.created.vampire": "Персонаж {name} ({kind}) создан и выбран активным: {hp} HP, {blood} BP."
+    " Рассказчик задаёт атрибуты: st set {name} АТРИБУТ N.",
+    "char.created.mortal": "Персонаж {name} ({kind}) создан и выбран активным: {hp} HP. Рассказчик"
+    " задаёт атрибуты: st set {name} АТРИБУТ N.",
+    "char.used": "Активный персонаж теперь {name}.",
+    "char.list": "Ваши персонажи в Ночных скитальцах: {names}.",
+    "char.list.none": "У вас ещё нет персонажа: char new ИМЯ [КЛАН] создаёт его.",
+    "sheet.head": "{name}: {kind}, клан {clan}, Гуманность {humanity}.",
+    "sheet.traits": "Атрибуты и трюки: {traits}.",
+    "sheet.health": "Здоровье {hp} из {max} ({band}).",
+    "sheet.blood": "Запас Крови {bp} из {max} BP ({hunger}).",
+    "sheet.powers": "Быстрота: {celerity}. Охотничий Инстинкт: {hunting}. Стойкость: {fortitude}.",
+    "sheet.boost": "Усиление кровью: +{n} к Силе и ФА.",
+    "sheet.frenzy": "В Безумии (боль не чувствуется).",
+    "status.torpor": "Персонаж {name} в Оцепенении и парализован, пока не вернётся хотя бы 1 BP.",
+    "status.unconscious": "{name} без сознания и теряет по 1 HP за ход; при -10 наступает Окончательная"
+    " Смерть.",
+    "status.dead": "{name}: Окончательная Смерть.",
+    "st.set": "{name}: {field} {old} → {new}.",
+    "wake": "{name} просыпается и теряет 1 BP: осталось {bp} из {max}.",
+    "wake.empty": "{name} просыпается, но крови, чтобы её потерять, уже нет.",
+    "heal": "{name} тратит {n} BP на лечение ({n} {n:plural:ход:хода:ходов}): Здоровье {hp} из {hpmax},"
+    " кровь {bp} из {bpmax}.",
+    "discipline.basic": "{name} использует начальный уровень Дисциплины{what} за 1 BP: осталось {bp} из"
+    " {max}.",
+    "discipline.advanced": "{name} использует продвинутый уровень Дисциплины{what} за 2 BP: осталось {bp} из"
+    " {max}.",
+    "discipline.what": " ({what})",
+    "boost": "{name} тратит {cost} BP и поднимает Силу и ФА на {n} (усиление теперь +{total}): осталось"
+    " {bp} из {max} BP.",
+    "boost.end": "Усиление кровью у персонажа {name} проходит.",
+    "feed": "{name} питается ({source}) {n} {n:plural:ход:хода:ходов}: +{gain} BP, теперь {bp} из {max}.",
+    "source.human": "человек",
+    "source.cow": "корова",
+    "source.dog": "собака",
+    "source.cat": "кошка",
+    "feed.hospital": "Жертва потеряла {lost} из 10 BP и нуждается в госпитализации.",
+    "feed.dead": "Из жертвы выпита вся кровь: она умирает.",
+    "feed.animal": "Из животного выпита вся кровь.",
+    "note.hungry": "{name} испытывает Жажду ({bp} BP): вид или запах крови требует броска от Безумия"
+    " (frenzy).",
+    "note.ravenous": "{name}: ненасытность ({bp} BP): любое живое существо рядом требует броска от Безумия, а"
+    " вид крови повышает его Трудность на 1 (frenzy blood).",
+    "note.torpor": "У персонажа {name} не осталось крови: Оцепенение.",
+    "frenzy.resisted": "{name} сдерживает Зверя.",
+    "frenzy.fell": "{name} впадает в Безумие и бросается на ближайший источник пищи или раздражения (от огня"
+    " и солнца спасается бегством); боль не чувствуется до frenzy end.",
+    "frenzy.end": "{name} выходит из Безумия.",
+    "attack.line": "{attacker} ({attack_pool}) атакует: {defender} ({defence_pool}), сложность {diff}:"
+    " {attack_faces} → {a} против {defence_faces} → {d}.",
+    "attack.line.dodge": "{attacker} ({attack_pool}) атакует: {defender} увёртывается ({defence_pool}),"
+    " сложность {diff}: {attack_faces} → {a} против {defence_faces} → {d}.",
+    "attack.hit": "Попадание: {damage} урона.",
+    "attack.hit.deep": "Попадание: {damage} глубокого урона.",
+    "attack.miss": "Промах.",
+    "attack.dodge_initiative": "{defender} увёртывается успешнее атакующего: в следующем ходу инициатива"
+    " выше (-1).",
+    "shoot.line": "{attacker} ({attack_pool}) стреляет: цель {defender}, дистанция {range}, сложность"
+    " {diff}: {attack_faces} → {a}.",
+    "shoot.dodge": "{defender} увёртывается ({defence_pool}): {defence_faces} → {d}.",
+    "range.long": "дальняя",
+    "range.medium": "средняя",
+    "range.point": "в упор",
+    "soak.halved": "{defender} поглощает ({soak_pool}), сложность {diff}: {faces} → {s}, урон уменьшен"
+    " вдвое, до {damage}.",
+    "soak.failed": "{defender} поглощает ({soak_pool}), сложность {diff}: {faces}, успехов нет; урон"
+    " {damage}.",
+    "soak.deep": "Глубокий урон: без Стойкости не поглощается.",
+    "harm.hp": "{name}: Здоровье {hp} из {max} ({band}).",
+    "sun": "{name}: солнечный свет ({strength}), {turns} {turns:plural:ход:хода:ходов}: урон {damage}.",
+    "sun.direct": "прямой",
+    "sun.indirect": "непрямой",
+    "fire": "{name}: огонь ({strength}), {turns} {turns:plural:ход:хода:ходов}: урон {damage}.",
+    "fire.surprise": "{name}: неожиданный ожог, огонь ({strength}): урон {damage}.",
+    "fire.small": "небольшой",
+    "fire.large": "большой",
+    "note.frenzy_fire": "Огонь и солнечный свет требуют броска от Безумия (frenzy).",
+    "damage": "{name} получает {damage} урона.",
+    "damage.deep": "{name} получает {damage} глубокого урона.",
+    "hunt": "{who} охотится: {terrain}, сложность {diff}: {faces} → {s} {s:plural:успех:успеха:успехов}"
+    " ({degree}).",
+    "hunt.found": "Возможная добыча найдена; её ещё нужно добыть.",
+    "hunt.none": "Добычи не видно.",
+    "terrain.feeding": "кормушка",
+    "terrain.business": "деловая часть города",
+    "terrain.residential": "жилые кварталы",
+    "terrain.slums": "трущобы",
+    "terrain.suburbs": "пригороды",
+    "terrain.countryside": "деревня",
+    "terrain.wilderness": "дикая местность",
+    "sneak.line": "{sneaker} ({sneak_pool}) крадётся, сложность 4: {sneak_faces} → {s}; {watcher}"
+    " ({watch_pool}) следит, сложность {diff}: {watch_faces} → {w}.",
+    "sneak.unseen": "{sneaker}: никто ничего не замечает.",
+    "sneak.noticed": "{watcher} замечает: {sneaker}.",
+    "sneak.heard": "{watcher}: «что-то послышалось»; следующий бросок на обнаружение ({sneaker})"
+    " со сложностью {next}.",
+    "init.joined": "{name} в инициативе{powers}.",
+    "init.powers": ", активно: {powers}",
+    "power.hunting": "Охотничий Инстинкт",
+    "power.celerity.1": "Начальная Быстрота",
+    "power.celerity.2": "Продвинутая Быстрота",
+    "init.waiting": "В инициативе: {names}. Рассказчик упорядочит их командой init roll.",
+    "init.empty": "Здесь пока никого нет в инициативе. Вступить: init join.",
+    "init.order": "Инициатива: {order}.",
+    "init.extra": "Дополнительные действия (Быстрота), после первых действий всех: {passes}.",
+    "init.dice": "Кубики, меньшее первым: {rolls}.",
+    "init.cleared": "Инициатива сброшена.",
+    "init.removed": "{name} выходит из инициативы.",
+    "err.roll_usage": "Пишите roll ПУЛ [+N|-N] [diff 2-6] [need N] [vs ПУЛ|vs ИМЯ] [secret], например roll 2"
+    " diff 4 или roll убеждение.",
+    "err.odds_usage": "Пишите odds ПУЛ [diff 2-6] [need N] [vs ПУЛ], например odds 4 diff 5.",
+    "err.bad_pool": "Не понимаю {word} как пул: напишите число кубиков или атрибут ({traits}).",
+    "err.unknown_trait": "Неизвестный атрибут {word}. Атрибуты: {traits}.",
+    "err.ambiguous_trait": "{word} может означать {options}; напишите подробнее.",
+    "err.trait_needs_character": "{trait} — атрибут, а активного персонажа здесь нет: бросьте число или"
+    " создайте персонажа командой char new ИМЯ.",
+    "err.need": "need — число нужных успехов от 1 до размера пула ({pool}): напишите need 2.",
+    "err.option": "После {word} нужно число: напишите {word} {example}.",
+    "err.pool_max": "Пул {pool} больше максимума в {max} кубиков.",
+    "err.pool_min": "В пуле должен быть хотя бы один кубик; здесь {pool}.",
+    "err.two_vs": "У спора две стороны: напишите vs один раз.",
+    "err.no_character": "Персонажа {name} в Ночных скитальцах нет.",
+    "err.vs_name_needs_trait": "vs ИМЯ бросает тот же атрибут этого персонажа: бросьте атрибут (roll соблазн"
+    " vs Равенвуд) или напишите vs и число кубиков.",
+    "err.stalemate": "Ничья и после {n} бросков; попробуйте ещё раз.",
+    "err.char_usage": "Пишите char new ИМЯ [КЛАН], char use ИМЯ или просто char для списка. Кланы: {clans}.",
+    "err.char_name": "Имя персонажа — от 1 до 60 знаков.",
+    "err.char_taken": "Персонаж {name} в Ночных скитальцах уже есть.",
+    "err.char_not_yours": "У вас нет персонажа по имени {name}.",
+    "err.no_active": "У вас нет активного персонажа: char new ИМЯ создаёт, char use ИМЯ выбирает.",
+    "err.st_usage": "Пишите st set ИМЯ ПОЛЕ ЗНАЧЕНИЕ; ПОЛЕ — атрибут ({traits}) или hp, hpmax, blood,"
+    " bloodmax, kind, clan, humanity, celerity, hunting, fortitude, frenzy, boost, dead.",
+    "err.st_value": "{field} принимает {allowed}; {value} не подходит.",
+    "err.not_vampire": "{name} не вампир, Запаса Крови нет.",
+    "err.not_enough_blood": "У персонажа {name} {bp} BP, а нужно {cost}.",
+    "err.torpor": "{name} в Оцепенении и не может действовать.",
+    "err.dead": "{name}: Окончательная Смерть.",
+    "err.unconscious": "{name} без сознания и не может действовать.",
+    "err.wake_twice": "{name} уже просыпается этой ночью; следующая ночь начнётся в {when}.",
+    "err.heal_usage": "Пишите heal [N]: N BP лечат N HP, по ходу на каждый.",
+    "err.nothing_to_heal": "У персонажа {name} нет ран.",
+    "err.heal_too_much": "У персонажа {name} только {damage} урона.",
+    "err.discipline_usage": "Пишите discipline basic|advanced [НАЗВАНИЕ], например discipline advanced"
+    " Быстрота.",
+    "err.boost_usage": "Пишите boost N (1+2+...+N BP) или boost end.",
+    "err.feed_usage": "Пишите feed N [human|cow|dog|cat] (1 BP за ход), например feed 2.",
+    "err.frenzy_usage": "Пишите frenzy, frenzy blood (ненасытный вампир видит кровь) или frenzy end.",
+    "err.attack_usage": "Пишите attack ЦЕЛЬ [claws|weapon] [dodge], для НПС attack [pool N] [str N] [def N]"
+    " [soak N] [ЦЕЛЬ].",
+    "err.shoot_usage": "Пишите shoot ЦЕЛЬ long|medium|point arrow|thrown [dodge] [pool N] [def N] [soak N].",
+    "err.bow_point_blank": "Из лука в упор не стреляют: дистанция long или medium.",
+    "err.sun_usage": "Пишите sun direct|indirect ХОДЫ [ИМЯ].",
+    "err.fire_usage": "Пишите fire small|large ХОДЫ|surprise [ИМЯ].",
+    "err.damage_usage": "Пишите damage N [deep] ИМЯ.",
+    "err.hunt_usage": "Пишите hunt МЕСТНОСТЬ [ПУЛ]; МЕСТНОСТЬ: {terrains}.",
+    "err.sneak_usage": "Пишите sneak [ПУЛ] vs ИНСПЕКЦИЯ|ИМЯ, например sneak vs 3.",
+    "err.init_usage": "Пишите init, init join [hunting] [celerity basic|advanced], init add ИМЯ [hunting]"
+    " [celerity basic|advanced], init roll, init remove ИМЯ или init clear.",
+    "err.init_missing_power": "У персонажа {name} нет: {power}.",
+    "err.init_not_in": "{name} не в инициативе.",
+    "err.storyteller_other": "Только Рассказчик может делать это с чужим персонажем.",
+}
+
+CATALOGUE = Catalogue({"en": EN, "ru": RU})
+
+
+def percent(locale: str, value: Fraction | float) -> str:
+    """``80.2%`` in English, ``80,2 %`` in Russian and Czech."""
+    text = f"{float(value) * 100:.1f}"
+    if locale in ("cs", "ru"):
+        return text.replace(".", ",") + "\u00a0%"
+    return text + "%"

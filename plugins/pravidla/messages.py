@@ -1,0 +1,230 @@
+"""Every Pravidla message, in English and Czech (the default). Whole sentences per locale: a
+variant that changes the grammar (a trait or a bare number, one success needed or more) is its own
+template, never a glued fragment."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from gateway.i18n import Catalogue
+
+EN = {
+    # rolls
+    "degree.success": "Success",
+    "degree.failure": "Failure",
+    "roll.number": "{who} rolls {pool} {pool:plural:die:dice} against {target}: {faces} → {s}"
+    " {s:plural:success:successes} ({degree}) #{id}",
+    "roll.number.need": "{who} rolls {pool} {pool:plural:die:dice} against {target}, needing {need}"
+    " {need:plural:success:successes}: {faces} → {s} {s:plural:success:successes} ({degree}) #{id}",
+    "roll.trait": "{who} rolls {trait} {label} against {target}: {faces} → {s}"
+    " {s:plural:success:successes} ({degree}) #{id}",
+    "roll.trait.need": "{who} rolls {trait} {label} against {target}, needing {need}"
+    " {need:plural:success:successes}: {faces} → {s} {s:plural:success:successes} ({degree}) #{id}",
+    "side.number": "{pool} {pool:plural:die:dice}",
+    "side.trait": "{trait} {label}",
+    "contest": "{left} ({left_pool}) vs {right} ({right_pool}) against {target}: {left_faces} → {ls}"
+    " {ls:plural:success:successes} vs {right_faces} → {rs} {rs:plural:success:successes}."
+    " {winner} wins. #{id}",
+    "contest.rerolled": "{left} ({left_pool}) vs {right} ({right_pool}) against {target}: {left_faces} →"
+    " {ls} {ls:plural:success:successes} vs {right_faces} → {rs} {rs:plural:success:successes} after"
+    " {n} {n:plural:tie:ties} rolled again. {winner} wins. #{id}",
+    "npc": "NPC",
+    # odds
+    "odds.roll": "Odds for {pool} {pool:plural:die:dice} against {target}: at least {need}"
+    " {need:plural:success:successes} {chance}. Exactly: {table}.",
+    "odds.contest": "Odds for {left} {left:plural:die:dice} against {right} {right:plural:die:dice} at"
+    " {target}: the first side wins {first}, the second {second}; a round ties {tie} of the time and is"
+    " rolled again.",
+    # tug of war
+    "tug.started": "Tug of war: {left} against {right}; the first to lead by {lead} wins. Roll each round"
+    " with tug roll.",
+    "tug.round.leads": "Tug of war, round {round}: {left} {left_faces} → {ls}, {right} {right_faces} →"
+    " {rs}. {leader} leads by {margin} of {lead}. #{id}",
+    "tug.round.even": "Tug of war, round {round}: {left} {left_faces} → {ls}, {right} {right_faces} →"
+    " {rs}. Back to even. #{id}",
+    "tug.round.won": "Tug of war, round {round}: {left} {left_faces} → {ls}, {right} {right_faces} →"
+    " {rs}. {leader} wins the tug of war, leading by {margin}. #{id}",
+    "tug.status.leads": "Tug of war: {left} against {right}, to a lead of {lead}: {leader} leads by"
+    " {margin} after {round} {round:plural:round:rounds}.",
+    "tug.status.even": "Tug of war: {left} against {right}, to a lead of {lead}: even after {round}"
+    " {round:plural:round:rounds}.",
+    "tug.none": "No tug of war in this channel. Start one with tug start NAME N.",
+    "tug.stopped": "The tug of war between {left} and {right} is called off.",
+    # initiative
+    "init.joined": "{name} joins the initiative: Stamina {stamina}, Wits {wits}{powers}.",
+    "init.powers": ", switched on: {powers}",
+    "power.hunting": "Hunting Instinct",
+    "power.celerity.1": "Basic Celerity",
+    "power.celerity.2": "Advanced Celerity",
+    "init.waiting": "In the initiative: {names}. The Storyteller orders them with init roll.",
+    "init.empty": "Nobody is in the initiative here. Join with init join.",
+    "init.order": "Initiative: {order}.",
+    "init.extra": "Extra actions (Celerity), after everyone's first: {passes}.",
+    "init.dice": "Ties broken by the die: {rolls}.",
+    "init.cleared": "The initiative is cleared.",
+    "init.removed": "{name} leaves the initiative.",
+    # characters
+    "char.created": "{name} is made and active. A Storyteller sets the sheet: st set {name} TRAIT N.",
+    "char.used": "{name} is your active character now.",
+    "char.list": "Your Pravidla characters: {names}.",
+    "char.list.none": "You have no Pravidla character yet: char new NAME makes one.",
+    "sheet": "{name}: {traits}. Celerity: {celerity}. Hunting Instinct: {hunting}. Potence: {potence}.",
+    "level.0": "none",
+    "level.1": "basic",
+    "level.2": "advanced",
+    "yes": "yes",
+    "no": "no",
+    "st.set": "{name}: {field} {old} → {new}.",
+    # errors
+    "err.roll_usage": "Write roll POOL [+N|-N] [tn 2-6] [need N] [vs POOL|vs NAME] [secret], for example"
+    " roll 4 tn 5 or roll charm vs 2.",
+    "err.odds_usage": "Write odds POOL [tn 2-6] [need N] [vs POOL], for example odds 4 tn 5.",
+    "err.bad_pool": "I cannot read {word} as a pool: write a number of dice or a trait ({traits}).",
+    "err.unknown_trait": "Unknown trait {word}. Traits: {traits}.",
+    "err.ambiguous_trait": "{word} could be {options}; write more of it.",
+    "err.trait_needs_character": "{trait} is a trait and you have no active character here: roll a"
+    " number, or make one with char new NAME.",
+    "err.target": "The target number is 2 to 6 (a d6 shows 1 to 6): write tn 5.",
+    "err.need": "need is a number of successes from 1 to the pool ({pool}): write need 2.",
+    "err.option": "{word} needs a number after it: write {word} {example}.",
+    "err.pool_max": "A pool of {pool} is above the maximum of {max} dice.",
+    "err.pool_min": "A pool needs at least one die; this one has {pool}.",
+    "err.two_vs": "A contest has two sides: write vs once.",
+    "err.no_character": "There is no Pravidla character called {name}.",
+    "err.vs_name_needs_trait": "vs NAME rolls that character's same trait: roll a trait (roll charm vs"
+    " Ravenwood), or write vs and a number of dice.",
+    "err.stalemate": "Still tied after {n} rolls; try again.",
+    "err.tug_usage": "Write tug start NAME N [POOL vs POOL] [tn 2-6], tug roll [POOL vs POOL], tug or tug"
+    " stop.",
+    "err.tug_lead": "The lead to win is a number from 1 to {max}: write tug start Nosferatu 3.",
+    "err.tug_running": "A tug of war between {left} and {right} is already on here: tug roll rolls the next"
+    " round, tug stop calls it off.",
+    "err.tug_pools": "Which pools does the tug of war roll? Write tug roll 4 vs 4 (or give them at tug"
+    " start).",
+    "err.init_usage": "Write init, init join [hunting] [celerity basic|advanced], init add NAME STAMINA WITS"
+    " [hunting] [celerity basic|advanced], init roll, init remove NAME or init clear.",
+    "err.init_missing_power": "{name} has no {power} on the sheet.",
+    "err.init_not_in": "{name} is not in the initiative.",
+    "err.char_usage": "Write char new NAME, char use NAME, or char to list your characters.",
+    "err.char_name": "A character name is 1 to 60 characters long.",
+    "err.char_taken": "There is already a Pravidla character called {name}.",
+    "err.char_not_yours": "You have no Pravidla character called {name}.",
+    "err.no_active": "You have no active Pravidla character: char new NAME makes one, char use NAME picks"
+    " one.",
+    "err.st_usage": "Write st set NAME FIELD VALUE, with FIELD a trait ({traits}), celerity 0-2, hunting"
+    " yes|no or potence 0-2.",
+    "err.st_value": "{field} takes {allowed}; {value} is not one of them.",
+}
+
+CS = {
+    "degree.success": "podařilo se",
+    "degree.failure": "nepodařilo se",
+    "roll.number": "{who} hází {pool} {pool:plural:kostkou:kostkami:kostkami}, cílové číslo {target}:"
+    " {faces} → {s} {s:plural:úspěch:úspěchy:úspěchů} ({degree}) #{id}",
+    "roll.number.need": "{who} hází {pool} {pool:plural:kostkou:kostkami:kostkami}, cílové číslo {target},"
+    " potřebuje {need} {need:plural:úspěch:úspěchy:úspěchů}: {faces} → {s}"
+    " {s:plural:úspěch:úspěchy:úspěchů} ({degree}) #{id}",
+    "roll.trait": "{who} hází {trait_ins} {label}, cílové číslo {target}: {faces} → {s}"
+    " {s:plural:úspěch:úspěchy:úspěchů} ({degree}) #{id}",
+    "roll.trait.need": "{who} hází {trait_ins} {label}, cílové číslo {target}, potřebuje {need}"
+    " {need:plural:úspěch:úspěchy:úspěchů}: {faces} → {s} {s:plural:úspěch:úspěchy:úspěchů} ({degree})"
+    " #{id}",
+    "side.number": "{pool} {pool:plural:kostka:kostky:kostek}",
+    "side.trait": "{trait} {label}",
+    "contest": "{left} ({left_pool}) proti {right} ({right_pool}), cílové číslo {target}: {left_faces} →"
+    " {ls} {ls:plural:úspěch:úspěchy:úspěchů}, {right_faces} → {rs} {rs:plural:úspěch:úspěchy:úspěchů}."
+    " Vítězí {winner}. #{id}",
+    "contest.rerolled": "{left} ({left_pool}) proti {right} ({right_pool}), cílové číslo {target}:"
+    " {left_faces} → {ls} {ls:plural:úspěch:úspěchy:úspěchů}, {right_faces} → {rs}"
+    " {rs:plural:úspěch:úspěchy:úspěchů}; předtím {n}× shoda a hod znovu. Vítězí {winner}. #{id}",
+    "npc": "CP",
+    "odds.roll": "Šance pro {pool} {pool:plural:kostku:kostky:kostek} proti cílovému číslu {target}:"
+    " alespoň {need} {need:plural:úspěch:úspěchy:úspěchů} {chance}. Přesně: {table}.",
+    "odds.contest": "Šance pro {left} {left:plural:kostku:kostky:kostek} proti {right}"
+    " {right:plural:kostce:kostkám:kostkám}, cílové číslo {target}: první strana vyhraje {first}, druhá"
+    " {second}; shoda v jednom kole {tie}, pak se hází znovu.",
+    "tug.started": "Přetlačování: {left} proti {right}; vyhrává ten, kdo jako první získá náskok {lead}."
+    " Každé kolo se hází příkazem tug roll.",
+    "tug.round.leads": "Přetlačování, {round}. kolo: {left} {left_faces} → {ls}, {right} {right_faces} →"
+    " {rs}. Vede {leader} o {margin} z {lead}. #{id}",
+    "tug.round.even": "Přetlačování, {round}. kolo: {left} {left_faces} → {ls}, {right} {right_faces} →"
+    " {rs}. Stav je opět vyrovnaný. #{id}",
+    "tug.round.won": "Přetlačování, {round}. kolo: {left} {left_faces} → {ls}, {right} {right_faces} →"
+    " {rs}. Přetlačování vyhrává {leader} s náskokem {margin}. #{id}",
+    "tug.status.leads": "Přetlačování: {left} proti {right}, na náskok {lead}: po {round}"
+    " {round:plural:kole:kolech:kolech} vede {leader} o {margin}.",
+    "tug.status.even": "Přetlačování: {left} proti {right}, na náskok {lead}: po {round}"
+    " {round:plural:kole:kolech:kolech} je stav vyrovnaný.",
+    "tug.none": "V tomto kanálu neprobíhá žádné přetlačování. Začíná se příkazem tug start JMÉNO N.",
+    "tug.stopped": "Přetlačování mezi {left} a {right} je odvoláno.",
+    "init.joined": "{name} je v iniciativě: Kondice {stamina}, Rozum {wits}{powers}.",
+    "init.powers": ", zapnuto: {powers}",
+    "power.hunting": "Lovecký instinkt",
+    "power.celerity.1": "Základní Celerita",
+    "power.celerity.2": "Pokročilá Celerita",
+    "init.waiting": "V iniciativě: {names}. Vypravěč je seřadí příkazem init roll.",
+    "init.empty": "Tady zatím nikdo není v iniciativě. Přidat se lze příkazem init join.",
+    "init.order": "Iniciativa: {order}.",
+    "init.extra": "Akce navíc (Celerita), až po první akci všech: {passes}.",
+    "init.dice": "Shody rozhodla kostka: {rolls}.",
+    "init.cleared": "Iniciativa je smazána.",
+    "init.removed": "{name} už v iniciativě není.",
+    "char.created": "Postava {name} je vytvořena a aktivní. Vypravěč nastaví deník: st set {name}"
+    " VLASTNOST N.",
+    "char.used": "Aktivní postava je teď {name}.",
+    "char.list": "Tvoje postavy v Pravidlech: {names}.",
+    "char.list.none": "Zatím nemáš žádnou postavu: vytvoříš ji příkazem char new JMÉNO.",
+    "sheet": "{name}: {traits}. Celerita: {celerity}. Lovecký instinkt: {hunting}. Potence: {potence}.",
+    "level.0": "žádná",
+    "level.1": "základní",
+    "level.2": "pokročilá",
+    "yes": "ano",
+    "no": "ne",
+    "st.set": "{name}: {field} {old} → {new}.",
+    "err.roll_usage": "Napiš roll POČET [+N|-N] [tn 2-6] [need N] [vs POČET|vs JMÉNO] [secret], například"
+    " roll 4 tn 5 nebo roll šarm vs 2.",
+    "err.odds_usage": "Napiš odds POČET [tn 2-6] [need N] [vs POČET], například odds 4 tn 5.",
+    "err.bad_pool": "{word} nelze přečíst jako počet kostek: napiš číslo nebo vlastnost ({traits}).",
+    "err.unknown_trait": "Neznámá vlastnost {word}. Vlastnosti: {traits}.",
+    "err.ambiguous_trait": "{word} může být {options}; napiš víc písmen.",
+    "err.trait_needs_character": "{trait} je vlastnost a ty tady nemáš aktivní postavu: hoď číslem, nebo"
+    " si postavu vytvoř příkazem char new JMÉNO.",
+    "err.target": "Cílové číslo je 2 až 6 (na k6 padá 1 až 6): napiš tn 5.",
+    "err.need": "need je počet potřebných úspěchů od 1 do počtu kostek ({pool}): napiš need 2.",
+    "err.option": "Za {word} patří číslo: napiš {word} {example}.",
+    "err.pool_max": "{pool} kostek je víc než povolené maximum {max}.",
+    "err.pool_min": "Hází se aspoň jednou kostkou; tady jich je {pool}.",
+    "err.two_vs": "Měření sil má dvě strany: napiš vs jen jednou.",
+    "err.no_character": "Postava {name} v Pravidlech neexistuje.",
+    "err.vs_name_needs_trait": "vs JMÉNO hází stejnou vlastností té postavy: hoď vlastností (roll šarm vs"
+    " Ravenwood), nebo napiš vs a počet kostek.",
+    "err.stalemate": "Ani po {n} hodech není rozhodnuto; zkus to znovu.",
+    "err.tug_usage": "Napiš tug start JMÉNO N [POČET vs POČET] [tn 2-6], tug roll [POČET vs POČET], tug"
+    " nebo tug stop.",
+    "err.tug_lead": "Náskok k vítězství je číslo od 1 do {max}: napiš tug start Nosferatu 3.",
+    "err.tug_running": "Tady už probíhá přetlačování mezi {left} a {right}: tug roll hodí další kolo, tug"
+    " stop ho odvolá.",
+    "err.tug_pools": "Jakými kostkami se přetlačuje? Napiš tug roll 4 vs 4 (nebo je zadej už při tug start).",
+    "err.init_usage": "Napiš init, init join [hunting] [celerity basic|advanced], init add JMÉNO KONDICE"
+    " ROZUM [hunting] [celerity basic|advanced], init roll, init remove JMÉNO nebo init clear.",
+    "err.init_missing_power": "{name} nemá v deníku {power}.",
+    "err.init_not_in": "{name} není v iniciativě.",
+    "err.char_usage": "Napiš char new JMÉNO, char use JMÉNO, nebo jen char pro seznam postav.",
+    "err.char_name": "Jméno postavy má 1 až 60 znaků.",
+    "err.char_taken": "Postava {name} v Pravidlech už existuje.",
+    "err.char_not_yours": "Nemáš žádnou postavu jménem {name}.",
+    "err.no_active": "Nemáš aktivní postavu: char new JMÉNO ji vytvoří, char use JMÉNO ji vybere.",
+    "err.st_usage": "Napiš st set JMÉNO POLE HODNOTA, kde POLE je vlastnost ({traits}), celerity 0-2,"
+    " hunting yes|no nebo potence 0-2.",
+    "err.st_value": "{field} bere {allowed}; {value} mezi tím není.",
+}
+
+CATALOGUE = Catalogue({"en": EN, "cs": CS})
+
+
+def percent(locale: str, value: Fraction | float) -> str:
+    """``80.2%`` in English, ``80,2 %`` in Czech and Russian."""
+    text = f"{float(value) * 100:.1f}"
+    if locale in ("cs", "ru"):
+        return text.replace(".", ",") + "\u00a0%"
+    return text + "%"

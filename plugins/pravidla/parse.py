@@ -1,0 +1,95 @@
+"""Reading command words for Pravidla (pure): pools, ``tn``/``need`` options, ``vs`` sides."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+TERM = re.compile(r"^(?P<base>\d+|[^\W\d_][\w'.-]*)?(?P<mods>(?:[+-]\d+)*)$")
+MOD = re.compile(r"[+-]\d+")
+MAX_NUMBER = 1000
+
+
+class ParseError(Exception):
+    """A parse problem: ``key`` names the catalogue message, ``params`` fill it."""
+
+    def __init__(self, key: str, **params: object) -> None:
+        super().__init__(key)
+        self.key = key
+        self.params = params
+
+
+@dataclass(frozen=True)
+class Term:
+    """A pool word: a number of dice or a trait word, with ``+N``/``-N`` modifiers."""
+
+    base: str
+    modifiers: tuple[int, ...] = ()
+
+    @property
+    def number(self) -> int | None:
+        return int(self.base) if self.base.isdigit() else None
+
+    @property
+    def label(self) -> str:
+        return "".join(f"{m:+d}" for m in self.modifiers)
+
+
+def read_term(words: list[str] | tuple[str, ...]) -> Term | None:
+    """``["charm", "+1"]`` -> Term("charm", (1,)); None when the words are no pool term."""
+    joined = "".join(words)
+    match = TERM.match(joined)
+    if not joined or not match or not match.group("base"):
+        return None
+    mods = tuple(int(m) for m in MOD.findall(match.group("mods")))
+    base = match.group("base")
+    if any(n > MAX_NUMBER for n in ([int(base)] if base.isdigit() else []) + [abs(m) for m in mods]):
+        return None
+    return Term(base=base, modifiers=mods)
+
+
+@dataclass(frozen=True)
+class RollWords:
+    left: tuple[str, ...]
+    right: tuple[str, ...] | None
+    options: dict[str, int]
+    flags: frozenset[str]
+
+
+def split_roll(
+    words: tuple[str, ...] | list[str],
+    options: dict[str, str],
+    flags: tuple[str, ...] = ("secret",),
+) -> RollWords:
+    """Separate ``OPTION N`` pairs (``options`` maps each spelling to its name), flag words and the
+    two sides around ``vs``. Raises ParseError."""
+    left: list[str] = []
+    right: list[str] | None = None
+    found: dict[str, int] = {}
+    seen: set[str] = set()
+    i = 0
+    while i < len(words):
+        word = words[i]
+        folded = word.casefold()
+        if folded in options:
+            name = options[folded]
+            if i + 1 >= len(words) or not words[i + 1].lstrip("+-").isdigit():
+                raise ParseError("err.option", word=word, example=4)
+            value = int(words[i + 1])
+            if abs(value) > MAX_NUMBER:
+                raise ParseError("err.option", word=word, example=4)
+            found[name] = value
+            i += 2
+            continue
+        if folded in flags:
+            seen.add(folded)
+        elif folded == "vs":
+            if right is not None:
+                raise ParseError("err.two_vs")
+            right = []
+        elif right is not None:
+            right.append(word)
+        else:
+            left.append(word)
+        i += 1
+    return RollWords(tuple(left), tuple(right) if right is not None else None, found, frozenset(seen))

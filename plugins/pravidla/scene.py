@@ -1,0 +1,349 @@
+"""Tug of war and initiative: per-channel state in ``SceneState``, so both survive a restart."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from gateway.characters import active_character, find_character
+from gateway.commands import CommandContext
+from gateway.errors import PermissionDenied
+from gateway.types import Invocation, Reply
+from plugins.pravidla import config, mechanics, state
+from plugins.pravidla.commands import (
+    SYSTEM,
+    Pool,
+    build_pool,
+    check_target,
+    faces,
+    fail,
+    read_pool_term,
+    right_side,
+    t,
+    who_of,
+)
+from plugins.pravidla.parse import ParseError, split_roll
+from plugins.pravidla.sheet import PravidlaSheet, fold
+
+TUG = "tug"
+INIT = "initiative"
+
+
+# --- tug of war ----------------------------------------------------------------------------------
+
+
+def tug_status(ctx: CommandContext, data: dict[str, Any]) -> str:
+    balance = int(data["balance"])
+    common = {"left": data["left"], "right": data["right"], "lead": data["lead"], "round": data["round"]}
+    if balance == 0:
+        return t(ctx, "tug.status.even", **common)
+    leader = data["left"] if balance > 0 else data["right"]
+    return t(ctx, "tug.status.leads", leader=leader, margin=abs(balance), **common)
+
+
+async def tug_command(ctx: CommandContext, inv: Invocation) -> Reply:
+    if inv.words:
+        raise fail(ctx, "err.tug_usage")
+    data = await state.load(ctx, TUG)
+    if data is None:
+        return Reply(text=t(ctx, "tug.none"), result={"kind": "tug", "system": SYSTEM, "tug": None})
+    return Reply(text=tug_status(ctx, data), result={"kind": "tug", "system": SYSTEM, "tug": data})
+
+
+async def _tug_pools(ctx: CommandContext, words: tuple[str, ...], against: str) -> tuple[Pool, Pool] | None:
+    """``4 vs 4`` or ``stamina vs 4`` or ``stamina`` (the opponent's same trait when they have a sheet)."""
+    if not words:
+        return None
+    try:
+        split = split_roll(words, {})
+    except ParseError as exc:
+        raise fail(ctx, exc.key, **exc.params) from None
+    character = await active_character(ctx, SYSTEM)
+    left = build_pool(ctx, read_pool_term(ctx, split.left, "err.tug_usage"), character)
+    if split.right is not None:
+        right, _ = await right_side(ctx, split.right, left, "err.tug_usage")
+    elif left.trait and await find_character(ctx.session, SYSTEM, against) is not None:
+        right, _ = await right_side(ctx, tuple(against.split()), left, "err.tug_usage")
+    else:
+        raise fail(ctx, "err.tug_pools")
+    return left, right
+
+
+async def tug_start_command(ctx: CommandContext, inv: Invocation) -> Reply:
+    settings = config.load(ctx.settings)
+    words = list(inv.words)
+    target = settings.default_target
+    lowered = [w.casefold() for w in words]
+    for option in ("tn", "cc"):
+        if option in lowered:
+            at = lowered.index(option)
+            if at + 1 >= len(words) or not words[at + 1].isdigit():
+                raise fail(ctx, "err.option", word=option, example=4)
+            target = check_target(ctx, int(words[at + 1]))
+            del words[at : at + 2]
+            lowered = [w.casefold() for w in words]
+    at = next((i for i, w in enumerate(words) if w.isdigit() and i > 0), None)
+    if at is None:
+        raise fail(ctx, "err.tug_usage")
+    against, lead = " ".join(words[:at]), int(words[at])
+    if not 1 <= lead <= settings.max_lead:
+        raise fail(ctx, "err.tug_lead", max=settings.max_lead)
+    existing = await state.load(ctx, TUG)
+    if existing is not None:
+        raise fail(ctx, "err.tug_running", left=existing["left"], right=existing["right"])
+    character = await active_character(ctx, SYSTEM)
+    pools = await _tug_pools(ctx, tuple(words[at + 1 :]), against)
+    data: dict[str, Any] = {
+        "left": who_of(ctx, character),
+        "right": against,
+        "lead": lead,
+        "target": target,
+        "balance": 0,
+        "round": 0,
+        "pools": [pools[0].dice, pools[1].dice] if pools else None,
+        "started_by": ctx.person.id,
+    }
+    await state.save(ctx, TUG, data)
+    return Reply(
+        text=t(ctx, "tug.started", left=data["left"], right=against, lead=lead),
+        result={"kind": "tug", "system": SYSTEM, "tug": data},
+    )
+
+
+async def tug_roll_command(ctx: CommandContext, inv: Invocation) -> Reply:
+    data = await state.load(ctx, TUG)
+    if data is None:
+        raise fail(ctx, "tug.none")
+    pools = await _tug_pools(ctx, inv.words, data["right"]) if inv.words else None
+    sizes = [pools[0].dice, pools[1].dice] if pools else data.get("pools")
+    if not sizes:
+        raise fail(ctx, "err.tug_pools")
+    outcome = mechanics.tug_round(
+        int(data["balance"]), int(data["lead"]), sizes[0], sizes[1], ctx.dice, int(data["target"])
+    )
+    data = {**data, "balance": outcome.balance, "round": int(data["round"]) + 1}
+    result = outcome.as_result()
+    result["sides"][0]["who"], result["sides"][1]["who"] = data["left"], data["right"]
+    result.update(round=data["round"], who=data["left"])
+    character = await active_character(ctx, SYSTEM)
+    char_id = character.id if character else None
+    roll_id = await ctx.log_roll(result, character_id=char_id, name=who_of(ctx, character))
+    if outcome.winner is not None:
+        key = "tug.round.won"
+        await state.drop(ctx, TUG)
+    else:
+        key = "tug.round.even" if outcome.balance == 0 else "tug.round.leads"
+        await state.save(ctx, TUG, data)
+    text = t(
+        ctx,
+        key,
+        round=data["round"],
+        left=data["left"],
+        right=data["right"],
+        left_faces=faces(outcome.left.dice),
+        right_faces=faces(outcome.right.dice),
+        ls=outcome.left.successes,
+        rs=outcome.right.successes,
+        leader=data["left"] if outcome.balance > 0 else data["right"],
+        margin=abs(outcome.balance),
+        lead=data["lead"],
+        id=roll_id,
+    )
+    await ctx.stlog(text, kind="roll", result=result, character_id=char_id)
+    return Reply(text=text, result=result)
+
+
+async def tug_stop_command(ctx: CommandContext, inv: Invocation) -> Reply:
+    data = await state.load(ctx, TUG)
+    if data is None:
+        raise fail(ctx, "tug.none")
+    if not ctx.storyteller and data.get("started_by") != ctx.person.id:
+        raise PermissionDenied(t(ctx, "err.tug_usage"))
+    await state.drop(ctx, TUG)
+    return Reply(
+        text=t(ctx, "tug.stopped", left=data["left"], right=data["right"]),
+        result={"kind": "tug", "system": SYSTEM, "tug": None},
+    )
+
+
+# --- initiative -----------------------------------------------------------------------------------
+
+HUNTING_WORDS = {"hunt", "hunting", "instinct", "instinkt", "lovecky"}
+CELERITY_WORDS = {"celerity", "celerita"}
+CELERITY_LEVELS = {"basic": 1, "zakladni": 1, "1": 1, "advanced": 2, "pokrocila": 2, "2": 2}
+
+
+def read_powers(ctx: CommandContext, words: list[str]) -> tuple[bool, int]:
+    """``hunting`` and ``celerity basic|advanced`` (Czech words too), in any order."""
+    hunting, celerity = False, 0
+    folded = [fold(w) for w in words]
+    i = 0
+    while i < len(folded):
+        if folded[i] in HUNTING_WORDS:
+            hunting = True
+        elif folded[i] in CELERITY_WORDS and i + 1 < len(folded) and folded[i + 1] in CELERITY_LEVELS:
+            celerity = CELERITY_LEVELS[folded[i + 1]]
+            i += 1
+        else:
+            raise fail(ctx, "err.init_usage")
+        i += 1
+    return hunting, celerity
+
+
+def powers_text(ctx: CommandContext, entry: dict[str, Any]) -> str:
+    names = []
+    if entry["hunting"]:
+        names.append(t(ctx, "power.hunting"))
+    if entry["celerity"]:
+        names.append(t(ctx, f"power.celerity.{entry['celerity']}"))
+    return t(ctx, "init.powers", powers=", ".join(names)) if names else ""
+
+
+async def _join(ctx: CommandContext, entry: dict[str, Any]) -> Reply:
+    data = await state.load(ctx, INIT) or {"entries": [], "order": None}
+    entries = [e for e in data["entries"] if e["name"].casefold() != entry["name"].casefold()]
+    position = next(
+        (i for i, e in enumerate(data["entries"]) if e["name"].casefold() == entry["name"].casefold()),
+        len(entries),
+    )
+    entries.insert(position, entry)
+    await state.save(ctx, INIT, {"entries": entries, "order": None})
+    text = t(
+        ctx,
+        "init.joined",
+        name=entry["name"],
+        stamina=entry["stamina"],
+        wits=entry["wits"],
+        powers=powers_text(ctx, entry),
+    )
+    return Reply(text=text, result={"kind": "initiative", "system": SYSTEM, "entries": entries})
+
+
+async def init_join_command(ctx: CommandContext, inv: Invocation) -> Reply:
+    character = await active_character(ctx, SYSTEM)
+    if character is None:
+        raise fail(ctx, "err.no_active")
+    hunting, celerity = read_powers(ctx, list(inv.words))
+    sheet = PravidlaSheet.of(character.sheet)
+    if hunting and not sheet.hunting:
+        raise fail(ctx, "err.init_missing_power", name=character.name, power=t(ctx, "power.hunting"))
+    if celerity > sheet.celerity:
+        raise fail(
+            ctx, "err.init_missing_power", name=character.name, power=t(ctx, f"power.celerity.{celerity}")
+        )
+    entry = {
+        "name": character.name,
+        "character_id": character.id,
+        "hunting": hunting,
+        "celerity": celerity,
+        "stamina": sheet.rating("stamina"),
+        "wits": sheet.rating("wits"),
+    }
+    return await _join(ctx, entry)
+
+
+async def init_add_command(ctx: CommandContext, inv: Invocation) -> Reply:
+    """``init add NAME STAMINA WITS [powers]``; a name of a Pravidla character takes the sheet's."""
+    words = list(inv.words)
+    at = next((i for i, w in enumerate(words) if w.isdigit() and i > 0), None)
+    if at is None:
+        name = " ".join(words)
+        character = await find_character(ctx.session, SYSTEM, name) if name else None
+        if character is None:
+            raise fail(ctx, "err.init_usage")
+        sheet = PravidlaSheet.of(character.sheet)
+        stamina, wits, rest, char_id = sheet.rating("stamina"), sheet.rating("wits"), [], character.id
+        name = character.name
+    else:
+        if at + 1 >= len(words) or not words[at + 1].isdigit():
+            raise fail(ctx, "err.init_usage")
+        name, stamina, wits, rest, char_id = (
+            " ".join(words[:at]),
+            int(words[at]),
+            int(words[at + 1]),
+            words[at + 2 :],
+            None,
+        )
+    hunting, celerity = read_powers(ctx, rest)
+    entry = {
+        "name": name[:60],
+        "character_id": char_id,
+        "hunting": hunting,
+        "celerity": celerity,
+        "stamina": stamina,
+        "wits": wits,
+    }
+    return await _join(ctx, entry)
+
+
+def order_text(ctx: CommandContext, order: dict[str, Any]) -> str:
+    lines = [t(ctx, "init.order", order=", ".join(f"{i}. {n}" for i, n in enumerate(order["order"], 1)))]
+    if order["extra"]:
+        passes = "; ".join(", ".join(p) for p in order["extra"])
+        lines.append(t(ctx, "init.extra", passes=passes))
+    if order["rolls"]:
+        rolls = ", ".join(f"{n} {faces(d)}" for n, d in order["rolls"].items())
+        lines.append(t(ctx, "init.dice", rolls=rolls))
+    return " ".join(lines)
+
+
+async def init_command(ctx: CommandContext, inv: Invocation) -> Reply:
+    if inv.words:
+        raise fail(ctx, "err.init_usage")
+    data = await state.load(ctx, INIT)
+    if not data or not data["entries"]:
+        return Reply(
+            text=t(ctx, "init.empty"), result={"kind": "initiative", "system": SYSTEM, "order": None}
+        )
+    if data.get("order"):
+        return Reply(text=order_text(ctx, data["order"]), result=data["order"])
+    names = ", ".join(e["name"] for e in data["entries"])
+    return Reply(
+        text=t(ctx, "init.waiting", names=names),
+        result={"kind": "initiative", "system": SYSTEM, "entries": data["entries"], "order": None},
+    )
+
+
+async def init_roll_command(ctx: CommandContext, inv: Invocation) -> Reply:
+    settings = config.load(ctx.settings)
+    data = await state.load(ctx, INIT)
+    if not data or not data["entries"]:
+        raise fail(ctx, "init.empty")
+    extra = {0: 0, 1: settings.celerity_basic_extra, 2: settings.celerity_advanced_extra}
+    combatants = [
+        mechanics.Combatant(
+            name=e["name"],
+            hunting=bool(e["hunting"]),
+            celerity=int(e["celerity"]),
+            stamina=int(e["stamina"]),
+            wits=int(e["wits"]),
+            extra_actions=extra[int(e["celerity"])],
+        )
+        for e in data["entries"]
+    ]
+    try:
+        order = mechanics.initiative(combatants, ctx.dice, settings.max_rerolls)
+    except mechanics.Stalemate:
+        raise fail(ctx, "err.stalemate", n=settings.max_rerolls) from None
+    result = order.as_result()
+    text = order_text(ctx, result)
+    if result["dice"]:  # ties went to the dice: the roll log keeps them, verify shows them
+        text = f"{text} #{await ctx.log_roll(result)}"
+    await state.save(ctx, INIT, {**data, "order": result})
+    await ctx.stlog(text, kind="initiative", result=result)
+    return Reply(text=text, result=result)
+
+
+async def init_remove_command(ctx: CommandContext, inv: Invocation) -> Reply:
+    name = " ".join(inv.words)
+    data = await state.load(ctx, INIT)
+    entries = (data or {}).get("entries", [])
+    kept = [e for e in entries if e["name"].casefold() != name.casefold()]
+    if not name or len(kept) == len(entries):
+        raise fail(ctx, "err.init_not_in", name=name[:60] or "?")
+    await state.save(ctx, INIT, {"entries": kept, "order": None})
+    return Reply(text=t(ctx, "init.removed", name=name), result={"kind": "initiative", "entries": kept})
+
+
+async def init_clear_command(ctx: CommandContext, inv: Invocation) -> Reply:
+    await state.drop(ctx, INIT)
+    return Reply(text=t(ctx, "init.cleared"), result={"kind": "initiative", "system": SYSTEM, "order": None})

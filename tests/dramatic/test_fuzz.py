@@ -1,0 +1,29 @@
+"""Arbitrary command lines in a Dramatic Systems channel: every one is answered, none escapes as an error."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from tests.conftest import Chat
+
+WORDS = st.sampled_from(
+    [
+        "roll", "odds", "diff", "difficulty", "vs", "wp", "spec", "retry", "secret", "3", "0", "12",
+        "-2", "+1", "3+2", "dex+brawl", "x", "*", "scene", "end", "Mira", "char", "new", "use", "sheet",
+        "set", "st", "willpower", "2/6", "wits", "'",
+    ]
+)  # fmt: skip
+LINES = st.lists(WORDS, min_size=1, max_size=9).map(" ".join) | st.text(max_size=40)
+
+
+@pytest.mark.parametrize("vault_url", ["sqlite"], indirect=True)  # the engines are tested elsewhere
+@settings(max_examples=250, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(line=LINES)
+async def test_no_exception_escapes(dra: Chat, line: str) -> None:
+    dra.dice.extend([6, 2, 10, 1, 7] * 40)
+    for st_role in (False, True):
+        for reply in await dra.say(line, as_="gm" if st_role else "alice", st=st_role):
+            assert reply.error != "internal", (line, reply)
+            assert reply.text

@@ -1,0 +1,93 @@
+"""Seeded statistics: Dramatic Systems' rolled successes against the exact distribution (chi-square)."""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from fractions import Fraction
+from itertools import product
+
+import pytest
+
+from gateway.dice import SeededDice
+from plugins.dramatic import mechanics as m
+from plugins.dramatic import odds
+
+ROLLS = 20_000
+
+
+def exact_plain(pool: int, difficulty: int, willpower: bool) -> dict[int, Fraction]:
+    """Independent of odds.py: multinomial counts of (1s, misses, hits), net clamped at 0."""
+    p_one, p_hit = Fraction(1, 10), Fraction(11 - difficulty, 10)
+    p_miss = 1 - p_one - p_hit
+    out: dict[int, Fraction] = {}
+    for ones, hits in product(range(pool + 1), repeat=2):
+        misses = pool - ones - hits
+        if misses < 0:
+            continue
+        ways = math.factorial(pool) // (math.factorial(ones) * math.factorial(hits) * math.factorial(misses))
+        p = ways * p_one**ones * p_hit**hits * p_miss**misses
+        net = max(hits + (1 if willpower else 0) - ones, 0)
+        out[net] = out.get(net, Fraction(0)) + p
+    return out
+
+
+def chi_square_bound(df: int, z: float = 3.09) -> float:
+    """The chi-square quantile at p = 0.001 (Wilson-Hilferty)."""
+    return df * (1 - 2 / (9 * df) + z * math.sqrt(2 / (9 * df))) ** 3
+
+
+def chi_square(observed: Counter[int], expected: dict[int, Fraction], n: int) -> tuple[float, int]:
+    bins: list[tuple[float, int]] = []
+    acc_e, acc_o = 0.0, 0
+    for value in sorted(set(expected) | set(observed)):
+        acc_e += float(expected.get(value, 0)) * n
+        acc_o += observed.get(value, 0)
+        if acc_e >= 5:
+            bins.append((acc_e, acc_o))
+            acc_e, acc_o = 0.0, 0
+    if acc_e or acc_o:
+        last_e, last_o = bins.pop()
+        bins.append((last_e + acc_e, last_o + acc_o))
+    return sum((o - e) ** 2 / e for e, o in bins), len(bins) - 1
+
+
+def test_exact_plain_matches_the_odds_module() -> None:
+    for pool, difficulty, wp in ((1, 6, False), (5, 7, True), (8, 3, False)):
+        assert odds.roll_odds(pool, difficulty, willpower=wp).successes == exact_plain(pool, difficulty, wp)
+
+
+@pytest.mark.parametrize(
+    ("pool", "difficulty", "wp", "seed"), [(5, 6, False, 21), (8, 7, True, 22), (3, 4, False, 23)]
+)
+def test_seeded_plain(pool: int, difficulty: int, wp: bool, seed: int) -> None:
+    dice = SeededDice(seed)
+    observed = Counter(m.roll(pool, difficulty, dice, willpower=wp).successes for _ in range(ROLLS))
+    stat, df = chi_square(observed, exact_plain(pool, difficulty, wp), ROLLS)
+    assert df >= 3 and stat < chi_square_bound(df), (stat, df)
+
+
+def test_seeded_specialty() -> None:
+    dice = SeededDice(24)
+    observed = Counter(m.roll(6, 6, dice, specialty=True).successes for _ in range(ROLLS))
+    exact = odds.roll_odds(6, 6, specialty=True)
+    stat, df = chi_square(observed, exact.successes, ROLLS)
+    assert df >= 4 and stat < chi_square_bound(df), (stat, df)
+
+
+def test_seeded_degrees() -> None:
+    dice = SeededDice(25)
+    observed = Counter(m.roll(3, 8, dice).degree for _ in range(ROLLS))
+    exact = odds.roll_odds(3, 8)
+    expected = {0: exact.botch, 1: exact.failure, 2: exact.success}
+    as_index = Counter({m.DEGREES.index(k): v for k, v in observed.items()})
+    stat, df = chi_square(as_index, expected, ROLLS)
+    assert df == 2 and stat < chi_square_bound(df), (stat, df)
+
+
+def test_chi_square_catches_a_wrong_distribution() -> None:
+    """The test can fail: a specialty's rolls are far from the plain distribution."""
+    dice = SeededDice(26)
+    observed = Counter(m.roll(6, 6, dice, specialty=True).successes for _ in range(ROLLS))
+    stat, df = chi_square(observed, exact_plain(6, 6, False), ROLLS)
+    assert stat > chi_square_bound(df)
