@@ -5,12 +5,14 @@ from __future__ import annotations
 import asyncio
 import io
 import json
+import logging
 import threading
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+import structlog
 
 from adapters.discord.cli import sync
 from adapters.discord.progress import Progress, duration
@@ -84,12 +86,18 @@ def run(argv: list[str]) -> int:
 
 
 @pytest.fixture(autouse=True)
-def _clean_env(monkeypatch: pytest.MonkeyPatch) -> None:
+def _clean_env(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     # load_settings() records the config path in the environment; keep it from leaking between tests.
     monkeypatch.setenv("GATEWAY_CONFIG", "")
     monkeypatch.delenv("GATEWAY_CONFIG")
     for name in ("GATEWAY_DISCORD_BOT_TOKEN", "DISCORD_BOT_TOKEN"):
         monkeypatch.delenv(name, raising=False)
+    # main() points logging at this test's captured stderr, which closes after it: put it back.
+    structlog_config = structlog.get_config()
+    root_handlers = list(logging.getLogger().handlers)
+    yield
+    structlog.configure(**structlog_config)
+    logging.getLogger().handlers[:] = root_handlers
 
 
 # --------------------------------------------------------------------------- register
