@@ -12,7 +12,7 @@ from typing import Any
 import structlog
 from aiohttp import web
 
-from gateway import builtin
+from gateway import builtin, linking, storytellers
 from gateway.adapter import Adapter
 from gateway.dice import DiceSource, dice_from_settings
 from gateway.outbox import Outbox
@@ -42,7 +42,9 @@ class Gateway:
         platforms: Iterable[str] | None = None,
     ) -> None:
         self.settings = settings
-        pm = build_plugin_manager(settings.plugins.block, extra=[builtin, *extra_plugins])
+        pm = build_plugin_manager(
+            settings.plugins.block, extra=[builtin, linking, storytellers, *extra_plugins]
+        )
         self.plugins = Plugins(pm)
         self.plugins.configure(settings)
         self.services = Services(

@@ -3,6 +3,7 @@ active one is per person (``Person.active_character_id``) and only counts in its
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from sqlmodel import col, select
@@ -10,7 +11,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from gateway.commands import CommandContext
 from gateway.errors import UserError
-from gateway.vault.models import Character, Pool
+from gateway.vault.models import Character, Person, Pool
 
 
 def name_key(name: str) -> str:
@@ -57,9 +58,7 @@ async def create_character(
     ctx: CommandContext, name: str, sheet: dict[str, Any], pools: dict[str, tuple[int, int]] | None = None
 ) -> Character:
     """A new character of the channel's system, owned by the caller and made active."""
-    clean = " ".join(name.split())
-    if not clean or len(clean) > 60:
-        raise UserError("A character name is 1 to 60 characters long.")
+    clean = clean_name(name)
     if await find_character(ctx.session, ctx.system.name, clean) is not None:
         raise UserError(f"There is already a {ctx.system.title} character called {clean}.")
     assert ctx.person.id is not None
@@ -79,3 +78,96 @@ async def create_character(
 async def pools_of(session: AsyncSession, character_id: int) -> dict[str, Pool]:
     found = await session.exec(select(Pool).where(col(Pool.character_id) == character_id))
     return {p.name: p for p in found.all()}
+
+
+def clean_name(name: str) -> str:
+    """A character name with its white space folded; refused when empty or longer than 60 characters."""
+    clean = " ".join(name.split())
+    if not clean or len(clean) > 60:
+        raise UserError("A character name is 1 to 60 characters long.")
+    return clean
+
+
+async def rename_character(session: AsyncSession, character: Character, new_name: str) -> str:
+    """Rename ``character`` (unique per system, ignoring case); returns the old name."""
+    clean = clean_name(new_name)
+    other = await find_character(session, character.system, clean)
+    if other is not None and other.id != character.id:
+        raise UserError(f"There is already a character called {other.name}.")
+    old = character.name
+    character.name, character.name_key = clean, name_key(clean)
+    session.add(character)
+    return old
+
+
+async def lock_character(session: AsyncSession, character_id: int) -> Character:
+    """Re-read a character for a read-modify-write of its sheet, holding its row lock until commit.
+
+    ``SELECT ... FOR UPDATE`` on PostgreSQL; on SQLite the unit of work already holds the write lock.
+    """
+    stmt = (
+        select(Character)
+        .where(col(Character.id) == character_id)
+        .with_for_update()
+        .execution_options(populate_existing=True)
+    )
+    return (await session.exec(stmt)).one()
+
+
+async def take_character(
+    session: AsyncSession, system: str, words: Sequence[str]
+) -> tuple[Character, list[str]] | None:
+    """The character named by the longest run of leading ``words`` (``Mira Vance origin Mage`` ->
+    Mira Vance, ``[origin, Mage]``), or None when no prefix names one."""
+    for n in range(len(words), 0, -1):
+        character = await find_character(session, system, " ".join(words[:n]))
+        if character is not None:
+            return character, list(words[n:])
+    return None
+
+
+async def characters_in(
+    session: AsyncSession,
+    system: str,
+    *,
+    statuses: Iterable[str] | None = None,
+    name_contains: str | None = None,
+    limit: int = 200,
+) -> list[Character]:
+    """Characters of ``system`` by name, optionally of some statuses or with a name containing a text."""
+    query = select(Character).where(col(Character.system) == system)
+    if statuses is not None:
+        query = query.where(col(Character.status).in_(list(statuses)))
+    if name_contains:
+        query = query.where(col(Character.name_key).contains(name_key(name_contains), autoescape=True))
+    found = await session.exec(query.order_by(col(Character.name_key)).limit(limit))
+    return list(found.all())
+
+
+async def set_pool(
+    session: AsyncSession,
+    character_id: int,
+    name: str,
+    *,
+    current: int | None = None,
+    maximum: int | None = None,
+) -> Pool:
+    """Set a pool's current value and/or maximum by hand (created when missing)."""
+    pool = await session.get(Pool, (character_id, name))
+    if pool is None:
+        pool = Pool(character_id=character_id, name=name, current=0, maximum=0)
+    if maximum is not None:
+        pool.maximum = maximum
+    if current is not None:
+        pool.current = current
+    session.add(pool)
+    await session.flush()
+    return pool
+
+
+async def owner_names(session: AsyncSession, person_ids: Iterable[int]) -> dict[int, str]:
+    ids = sorted(set(person_ids))
+    if not ids:
+        return {}
+    found = await session.exec(select(Person).where(col(Person.id).in_(ids)))
+    return {p.id: p.display_name for p in found.all() if p.id is not None}

@@ -106,7 +106,7 @@ class Router:
                 f"Unknown command {words[0][:40]!r}. Type help for the list.", code="unknown_command"
             )
         command, used = found
-        storyteller = self._is_storyteller(message, person, identity)
+        storyteller = await self._is_storyteller(session, message, person, identity)
         ctx = CommandContext(
             message=message,
             session=session,
@@ -124,11 +124,21 @@ class Router:
         invocation = Invocation(name=command.name, words=tuple(words[used:]), raw=text)
         return _as_list(await command.handler(ctx, invocation))
 
-    def _is_storyteller(self, message: InboundMessage, person: Person, identity: IdentityLink) -> bool:
+    async def _is_storyteller(
+        self, session: AsyncSession, message: InboundMessage, person: Person, identity: IdentityLink
+    ) -> bool:
         if not message.sender.verified:
             return False
+        if person.storyteller or "storyteller" in message.roles:
+            return True
         owner = self.services.settings.vault.owner
-        return person.storyteller or identity.key == owner or "storyteller" in message.roles
+        if not owner:
+            return False
+        if identity.key == owner:
+            return True
+        # The owner's role follows the owner's person to every identity linked to it.
+        owner_link = await session.get(IdentityLink, owner)
+        return owner_link is not None and owner_link.person_id == person.id
 
     def _authorise(self, ctx: CommandContext, command: Command) -> None:
         if command.role == "player" and not ctx.message.sender.verified:

@@ -70,6 +70,14 @@ class StlogSection(Section):
     targets: list[str] = Field(default_factory=list)
 
 
+class LinkSection(Section):
+    """Link codes (``link`` / ``link CODE``): lifetime and rate limits."""
+
+    code_ttl_minutes: int = Field(10, ge=1, le=1440)
+    codes_per_hour: int = Field(5, ge=1, le=1000)
+    failures_per_hour: int = Field(10, ge=1, le=1000)
+
+
 class LogSection(Section):
     format: Literal["auto", "pretty", "json"] = "auto"
     level: str = "info"
@@ -110,6 +118,7 @@ class Settings(BaseSettings):
     http: HttpSection = Field(default_factory=HttpSection)
     dice: DiceSection = Field(default_factory=DiceSection)
     stlog: StlogSection = Field(default_factory=StlogSection)
+    link: LinkSection = Field(default_factory=LinkSection)
     log: LogSection = Field(default_factory=LogSection)
     plugins: PluginsSection = Field(default_factory=PluginsSection)
     outbox: OutboxSection = Field(default_factory=OutboxSection)

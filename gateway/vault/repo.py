@@ -63,7 +63,10 @@ async def resolve_identity(session: AsyncSession, identity: Identity) -> tuple[P
 async def resolve_channel(session: AsyncSession, channel: Channel) -> ChannelRow:
     row = await session.get(ChannelRow, channel.key)
     if row is None:
-        row = ChannelRow(key=channel.key, platform=channel.platform)
+        # "direct" marks a private conversation, so chronicle-wide announcements can skip it.
+        row = ChannelRow(
+            key=channel.key, platform=channel.platform, settings={"direct": True} if channel.direct else {}
+        )
         session.add(row)
         await session.flush()
     return row

@@ -29,13 +29,23 @@ def roll_line(who: str, roll: Roll, roll_id: str, label: str = "") -> str:
     return f"{who} rolls {roll_body(roll, label)} #{roll_id}"
 
 
-def contest_line(who: str, result: Contest, roll_id: str, labels: tuple[str, str], against: str) -> str:
+def contest_line(
+    who: str,
+    result: Contest,
+    roll_id: str,
+    labels: tuple[str, str],
+    against: str,
+    winner_names: tuple[str, str] | None = None,
+) -> str:
+    """``winner_names`` names the sides in the verdict when both are one person (Social against own
+    Mental: "Social 2 wins")."""
     left, right = result.sides
     outcome = OUTCOME_TITLES[result.outcome]
     if result.winner is None:
         verdict = f"{outcome}, margin {result.margin}"
     else:
-        winner = who if result.winner == 0 else against
+        names = winner_names or (who, against)
+        winner = names[result.winner]
         verdict = f"{outcome}: {winner} wins by {result.margin}"
     return (
         f"{who} rolls {roll_body(left, labels[0])} vs {against} {roll_body(right, labels[1])}: {verdict}"

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any
 
-from gateway.characters import active_character
+from gateway.characters import active_character, find_character
 from gateway.commands import CommandContext
 from gateway.errors import UserError
 from gateway.types import Invocation, Reply
@@ -53,6 +54,11 @@ async def spend_willpower(ctx: CommandContext, character: Character | None) -> N
     if character is None:
         raise UserError("Willpower needs a character: make one with char new NAME, or roll without wp.")
     assert character.id is not None
+    if character.status != "approved":
+        raise UserError(
+            f"{character.name} is not approved yet: Willpower works once a Storyteller approves the sheet"
+            " (char submit when it is ready)."
+        )
     if not await repo.spend_pool(ctx.session, character.id, "willpower", 1):
         raise UserError(f"{character.name} has no Willpower left to spend.")
 
@@ -65,20 +71,59 @@ def _side_result(side: Side, roll: mechanics.Roll) -> dict[str, Any]:
     return result
 
 
+_FLAG = re.compile(r"^(?:[+-]\d+|wp|willpower|secret)$", re.IGNORECASE)
+_TRAILING_MODS = re.compile(r"(?:[+-]\d+)+$")
+
+
+def split_opponent(words: tuple[str, ...] | list[str]) -> tuple[list[str], str | None]:
+    """``... vs Dorian Gray mental +1`` -> (``... vs mental +1``, ``Dorian Gray``): a named opponent's
+    trait. Without a name before the trait (``vs mental``) the trait is the roller's own."""
+    lowered = [w.casefold() for w in words]
+    if lowered.count("vs") != 1:
+        return list(words), None
+    at = lowered.index("vs")
+    right = list(words[at + 1 :])
+    core = [i for i, w in enumerate(right) if not _FLAG.match(w)]
+    if len(core) < 2:
+        return list(words), None
+    try:
+        last = match_trait(_TRAILING_MODS.sub("", right[core[-1]]))
+    except UserError:
+        last = None
+    if last is None:
+        return list(words), None
+    name_at = set(core[:-1])
+    name = " ".join(right[i] for i in core[:-1])
+    kept = [w for i, w in enumerate(right) if i not in name_at]
+    return [*words[: at + 1], *kept], name
+
+
 async def roll_command(ctx: CommandContext, inv: Invocation) -> Reply:
-    request = parse_roll(inv.words)
+    words, opponent_name = split_opponent(inv.words)
+    request = parse_roll(words)
     character = await active_character(ctx, SYSTEM)
+    opponent: Character | None = None
+    if opponent_name is not None:
+        opponent = await find_character(ctx.session, SYSTEM, opponent_name)
+        if opponent is None:
+            raise UserError(
+                f"No Nightcap character called {opponent_name[:60]}: write vs NAME TRAIT for another"
+                " character, vs TRAIT for your own, or vs N for an NPC pool."
+            )
     max_pool = ctx.settings.gateway.max_pool
-    sides = [
-        build_side(spec, character if i == 0 else None, max_pool) for i, spec in enumerate(request.sides)
-    ]
-    if len(sides) == 2 and sides[1].trait:
-        raise UserError("The other side of a contest is a number of dice (an NPC): write vs 3 or vs 3+1.")
+    sides = [build_side(request.sides[0], character, max_pool)]
+    if len(request.sides) == 2:
+        sides.append(build_side(request.sides[1], opponent or character, max_pool))
+        if sides[1].spec.willpower:
+            raise UserError(
+                "Only the roller declares Willpower, on the left of vs; the other side's pool is just dice."
+            )
     if sides[0].spec.willpower:
         await spend_willpower(ctx, character)
-    if len(sides) == 2 and sides[1].spec.willpower:
-        raise UserError("An NPC side cannot spend Willpower; its pool is just dice.")
     who = character.name if character else ctx.name
+    # The other side: a named character, the roller's own trait, or an NPC's bare pool.
+    against = (opponent.name if opponent else who) if len(sides) == 2 and sides[1].trait else "NPC"
+    names = (sides[0].label, sides[1].label) if against == who and len(sides) == 2 else None
     # Willpower is fixed before any die is shown: the spends above happen before the first roll.
     rolls = [mechanics.roll(side.pool, ctx.dice, side.spec.willpower) for side in sides]
     char_id = character.id if character else None
@@ -93,7 +138,12 @@ async def roll_command(ctx: CommandContext, inv: Invocation) -> Reply:
         result["sides"] = [_side_result(s, r) for s, r in zip(sides, rolls, strict=True)]
         result["who"] = who
         roll_id = await ctx.log_roll(result, character_id=char_id, name=who)
-        text = render.contest_line(who, outcome, roll_id, (sides[0].label, sides[1].label), "NPC")
+        result["against"] = against
+        if opponent is not None:
+            result["opponent"] = opponent.name
+        text = render.contest_line(
+            who, outcome, roll_id, (sides[0].label, sides[1].label), against, winner_names=names
+        )
     result["secret"] = request.secret
     await ctx.stlog(
         ("(secret) " if request.secret else "") + text, kind="roll", result=result, character_id=char_id

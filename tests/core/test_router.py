@@ -149,7 +149,9 @@ async def test_storyteller_switches_system_and_back(chat: Chat) -> None:
     assert reply.error is None
     assert reply.result is not None
     assert (reply.result["kind"], reply.result["current"]) == ("systems", "nightcap")
-    assert {"nightcap", "decanter", "dramatic", "pravidla", "nightwanderers"} <= set(reply.result["installed"])
+    assert {"nightcap", "decanter", "dramatic", "pravidla", "nightwanderers"} <= set(
+        reply.result["installed"]
+    )
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])

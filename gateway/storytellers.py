@@ -1,0 +1,304 @@
+"""Storyteller management and logs, for every rule system: ``st add/remove/list IDENTITY``, ``st log``,
+``st history``, and ``st`` alone (the list of Storyteller commands).
+
+The vault owner (``[vault] owner``, an identity key such as ``discord:1234``) is always a Storyteller,
+on every platform the owner has linked. Others are people with ``Person.storyteller`` set; the role
+belongs to the person, so it follows every linked identity.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from datetime import UTC, date, datetime, time, timedelta
+from typing import Any
+from zoneinfo import ZoneInfo
+
+from sqlmodel import col, select
+
+from gateway.characters import find_character
+from gateway.commands import Command, CommandContext
+from gateway.errors import UserError
+from gateway.hookspecs import hookimpl
+from gateway.types import Invocation, Reply
+from gateway.vault.models import Audit, IdentityLink, Person, StlogEntry
+
+IDENTITY = re.compile(r"^(?P<platform>[a-z][a-z0-9_-]{0,39}):(?P<id>\S{1,250})$")
+RELATIVE = re.compile(r"^(\d{1,5})\s*(m|min|h|d|w)$")
+UNITS = {"m": "minutes", "min": "minutes", "h": "hours", "d": "days", "w": "weeks"}
+LOG_PAGE = 20
+LOG_MAX = 200
+
+
+def parse_identity(word: str) -> tuple[str, str]:
+    """``discord:1234`` -> (``discord``, ``1234``); the platform is lower-cased."""
+    platform, sep, ident = word.partition(":")
+    key = f"{platform.casefold()}{sep}{ident}"
+    match = IDENTITY.match(key)
+    if not match:
+        raise UserError(
+            f"{word[:60]!r} is not an identity: write PLATFORM:ID, e.g. discord:80351110224678912,"
+            " sl:<avatar uuid>, matrix:@ana:example.org, irc:libera/ana or console:ana."
+        )
+    return match.group("platform"), match.group("id")
+
+
+def parse_since(text: str, now: datetime, zone: str) -> datetime:
+    """``--since`` values: ``30m``, ``2h``, ``3d``, ``1w`` back from now; ``today``, ``yesterday``;
+    ``2026-11-30`` (local midnight) or ``2026-11-30T18:00`` (local time, or with its own UTC offset)."""
+    folded = text.strip().casefold()
+    tz = ZoneInfo(zone)
+    relative = RELATIVE.match(folded)
+    if relative:
+        return now - timedelta(**{UNITS[relative.group(2)]: int(relative.group(1))})
+    if folded in ("today", "yesterday"):
+        day = now.astimezone(tz).date() - timedelta(days=1 if folded == "yesterday" else 0)
+        return datetime.combine(day, time(0), tzinfo=tz).astimezone(UTC)
+    try:
+        if len(folded) == 10:
+            return datetime.combine(date.fromisoformat(folded), time(0), tzinfo=tz).astimezone(UTC)
+        moment = datetime.fromisoformat(text.strip())
+    except ValueError:
+        raise UserError(
+            f"I cannot read {text[:40]!r} as a time: write --since 2h, 30m, 3d, today, 2026-11-30"
+            " or 2026-11-30T18:00."
+        ) from None
+    return (moment if moment.tzinfo else moment.replace(tzinfo=tz)).astimezone(UTC)
+
+
+def local_time(moment: datetime, zone: str) -> str:
+    return moment.astimezone(ZoneInfo(zone)).strftime("%Y-%m-%d %H:%M %Z")
+
+
+async def identities_of(ctx: CommandContext, person_id: int) -> list[str]:
+    found = await ctx.session.exec(
+        select(IdentityLink.key)
+        .where(col(IdentityLink.person_id) == person_id)
+        .order_by(col(IdentityLink.key))
+    )
+    return list(found.all())
+
+
+async def st_command(ctx: CommandContext, inv: Invocation) -> Reply:
+    registry = ctx.services.plugins.registry
+    names = [c.name for c in registry.visible(ctx.system.name) if c.name.startswith("st ")]
+    prefix = f"Unknown Storyteller command {inv.words[0][:20]!r}. " if inv.words else ""
+    return Reply(
+        text=f"{prefix}Storyteller commands: {', '.join(names)}. Type help COMMAND for one.",
+        private=True,
+        error="unknown_command" if inv.words else None,
+        result={"kind": "help", "commands": names},
+    )
+
+
+async def st_add(ctx: CommandContext, inv: Invocation) -> Reply:
+    if len(inv.words) != 1:
+        raise UserError("Write st add IDENTITY, e.g. st add discord:80351110224678912.")
+    platform, ident = parse_identity(inv.words[0])
+    key = f"{platform}:{ident}"
+    link = await ctx.session.get(IdentityLink, key)
+    if link is None:
+        # Not seen yet: make the person now, so the role is waiting when they first speak.
+        person = Person(display_name=ident[:80])
+        ctx.session.add(person)
+        await ctx.session.flush()
+        assert person.id is not None
+        link = IdentityLink(key=key, person_id=person.id, platform=platform, display_name=ident[:80])
+        ctx.session.add(link)
+    else:
+        found = await ctx.session.get(Person, link.person_id)
+        assert found is not None
+        person = found
+    if person.storyteller or key == ctx.settings.vault.owner:
+        raise UserError(f"{key} is already a Storyteller.")
+    person.storyteller = True
+    ctx.session.add(person)
+    await ctx.audit("st.add", field_name=key, old=False, new=True)
+    await ctx.stlog(f"{ctx.name} made {key} a Storyteller.", kind="st_manage", result={"identity": key})
+    return Reply(
+        text=f"{key} ({link.display_name}) is now a Storyteller, on every platform they link.",
+        result={"kind": "storyteller", "identity": key, "storyteller": True},
+    )
+
+
+async def st_remove(ctx: CommandContext, inv: Invocation) -> Reply:
+    if len(inv.words) != 1:
+        raise UserError("Write st remove IDENTITY, e.g. st remove discord:80351110224678912.")
+    platform, ident = parse_identity(inv.words[0])
+    key = f"{platform}:{ident}"
+    link = await ctx.session.get(IdentityLink, key)
+    person = await ctx.session.get(Person, link.person_id) if link is not None else None
+    owner = ctx.settings.vault.owner
+    if person is None:
+        raise UserError(f"{key} is not a Storyteller.")
+    assert person.id is not None
+    if owner and owner in await identities_of(ctx, person.id):
+        raise UserError(
+            f"{key} is the vault owner ({owner}, setting [vault] owner): change that setting to remove them."
+        )
+    if not person.storyteller:
+        raise UserError(f"{key} is not a Storyteller.")
+    person.storyteller = False
+    ctx.session.add(person)
+    await ctx.audit("st.remove", field_name=key, old=True, new=False)
+    await ctx.stlog(f"{ctx.name} removed {key} as a Storyteller.", kind="st_manage", result={"identity": key})
+    return Reply(
+        text=f"{key} is no longer a Storyteller.",
+        result={"kind": "storyteller", "identity": key, "storyteller": False},
+    )
+
+
+async def st_list(ctx: CommandContext, inv: Invocation) -> Reply:
+    owner = ctx.settings.vault.owner
+    found = await ctx.session.exec(
+        select(Person).where(col(Person.storyteller).is_(True)).order_by(col(Person.id))
+    )
+    people: list[dict[str, Any]] = []
+    for person in found.all():
+        assert person.id is not None
+        people.append({"name": person.display_name, "identities": await identities_of(ctx, person.id)})
+    parts = [f"{p['name']} ({', '.join(p['identities']) or 'no identity'})" for p in people]
+    head = f"Vault owner: {owner}." if owner else "No vault owner is set ([vault] owner)."
+    body = f" Storytellers: {'; '.join(parts)}." if parts else " No other Storytellers."
+    return Reply(
+        text=head + body,
+        private=True,
+        result={"kind": "storytellers", "owner": owner, "storytellers": people},
+    )
+
+
+def _split_flags(words: tuple[str, ...], flags: tuple[str, ...]) -> tuple[list[str], dict[str, str]]:
+    rest: list[str] = []
+    values: dict[str, str] = {}
+    i = 0
+    while i < len(words):
+        word = words[i].casefold()
+        name, eq, _ = word.partition("=")
+        if name in flags:
+            if eq:
+                values[name] = words[i][len(name) + 1 :]
+            elif i + 1 < len(words):
+                values[name] = words[i + 1]
+                i += 1
+            else:
+                raise UserError(f"{name} needs a value, e.g. {name} 2h.")
+        else:
+            rest.append(words[i])
+        i += 1
+    return rest, values
+
+
+async def st_log(ctx: CommandContext, inv: Invocation) -> Reply:
+    """``st log [NAME] [--since WHEN] [--limit N]``: the Storyteller log from the vault, oldest first."""
+    rest, flags = _split_flags(inv.words, ("--since", "--limit"))
+    zone = ctx.settings.gateway.timezone
+    query = select(StlogEntry)
+    character = None
+    if rest:
+        character = await find_character(ctx.session, ctx.system.name, " ".join(rest))
+        if character is None:
+            raise UserError(
+                f"No {ctx.system.title} character called {' '.join(rest)[:60]}."
+                " Write st log [NAME] [--since 2h] [--limit N]."
+            )
+        query = query.where(col(StlogEntry.character_id) == character.id)
+    since = parse_since(flags["--since"], ctx.now, zone) if "--since" in flags else None
+    if since is not None:
+        query = query.where(col(StlogEntry.created_at) >= since)
+    limit = LOG_PAGE
+    if "--limit" in flags:
+        if not flags["--limit"].isdigit() or not 1 <= int(flags["--limit"]) <= LOG_MAX:
+            raise UserError(f"--limit is a number from 1 to {LOG_MAX}.")
+        limit = int(flags["--limit"])
+    rows = list((await ctx.session.exec(query.order_by(col(StlogEntry.id).desc()).limit(limit))).all())
+    rows.reverse()
+    entries = [
+        {
+            "when": r.created_at.isoformat(),
+            "kind": r.kind,
+            "text": r.text,
+            "where": r.channel_key,
+            "character_id": r.character_id,
+            "result": r.result,
+        }
+        for r in rows
+    ]
+    scope = f" for {character.name}" if character else ""
+    scope += f" since {local_time(since, zone)}" if since else ""
+    if not rows:
+        text = f"The Storyteller log{scope} is empty."
+    else:
+        lines = [f"{local_time(r.created_at, zone)} [{r.kind}] {r.text}" for r in rows]
+        text = f"Storyteller log{scope}, last {len(rows)}:\n" + "\n".join(lines)
+    return Reply(text=text, private=True, result={"kind": "stlog", "entries": entries})
+
+
+async def st_history(ctx: CommandContext, inv: Invocation) -> Reply:
+    """``st history NAME [--limit N]``: a character's audit rows, oldest first."""
+    rest, flags = _split_flags(inv.words, ("--limit",))
+    if not rest:
+        raise UserError("Write st history NAME.")
+    character = await find_character(ctx.session, ctx.system.name, " ".join(rest))
+    if character is None:
+        raise UserError(f"No {ctx.system.title} character called {' '.join(rest)[:60]}.")
+    limit = LOG_PAGE
+    if "--limit" in flags:
+        if not flags["--limit"].isdigit() or not 1 <= int(flags["--limit"]) <= LOG_MAX:
+            raise UserError(f"--limit is a number from 1 to {LOG_MAX}.")
+        limit = int(flags["--limit"])
+    query = (
+        select(Audit)
+        .where(col(Audit.character_id) == character.id)
+        .order_by(col(Audit.id).desc())
+        .limit(limit)
+    )
+    rows = list((await ctx.session.exec(query)).all())
+    rows.reverse()
+    zone = ctx.settings.gateway.timezone
+    entries = [
+        {
+            "when": r.created_at.isoformat(),
+            "who": r.actor_key,
+            "action": r.action,
+            "field": r.field_name,
+            "old": r.old_value,
+            "new": r.new_value,
+        }
+        for r in rows
+    ]
+    lines = [
+        f"{local_time(r.created_at, zone)} {r.actor_key} {r.action}"
+        + (f" {r.field_name}" if r.field_name else "")
+        + f": {_shown(r.old_value)} → {_shown(r.new_value)}"
+        for r in rows
+    ]
+    text = (
+        f"History of {character.name}, last {len(rows)}:\n" + "\n".join(lines)
+        if rows
+        else (f"{character.name} has no history yet.")
+    )
+    return Reply(
+        text=text, private=True, result={"kind": "history", "character": character.name, "entries": entries}
+    )
+
+
+def _shown(value: str | None) -> str:
+    return value or "—"
+
+
+@hookimpl
+def gateway_register_commands(register: Callable[[Command], None]) -> None:
+    def st(name: str, handler: Any, summary: str, usage: str) -> None:
+        register(Command(name, handler, summary, usage, role="storyteller"))
+
+    st("st", st_command, "list the Storyteller commands", "st")
+    st("st add", st_add, "make an identity a Storyteller", "st add IDENTITY")
+    st("st remove", st_remove, "take the Storyteller role from an identity", "st remove IDENTITY")
+    st("st list", st_list, "list the vault owner and the Storytellers", "st list")
+    st(
+        "st log",
+        st_log,
+        "read the Storyteller log",
+        "st log [NAME] [--since 2h|today|2026-11-30] [--limit N]",
+    )
+    st("st history", st_history, "a character's audit log", "st history NAME [--limit N]")

@@ -1,0 +1,288 @@
+"""Player commands for sheets: char new/use/set/submit/budget/list, trait, power add/remove, sheet, prove.
+
+Every creation edit is checked against the budget (``chargen``) on the sheet as it would be after the
+edit; a refusal changes nothing. Approved sheets are locked: only Storytellers edit them.
+"""
+
+from __future__ import annotations
+
+from gateway.characters import (
+    create_character,
+    find_character,
+    owned_characters,
+    rename_character,
+)
+from gateway.commands import CommandContext
+from gateway.errors import UserError
+from gateway.types import Invocation, Reply
+from plugins.nightcap import chargen, view
+from plugins.nightcap.config import config
+from plugins.nightcap.export import render
+from plugins.nightcap.powers import tier_or_error
+from plugins.nightcap.sheet import MAX_FIELD, find_power, match_field, new_sheet, trait_or_error
+from plugins.nightcap.store import (
+    APPROVED,
+    SUBMITTED,
+    SYSTEM,
+    initial_pools,
+    my_character,
+    open_for_edit,
+    pool_values,
+    require_approved,
+    sheet_of,
+    sync_maxima,
+)
+
+CHAR_USAGE = "char new NAME | char use NAME | char set FIELD TEXT | char submit | char budget | char list"
+
+
+def parse_number(word: str, usage: str) -> int:
+    try:
+        value = int(word)
+    except ValueError:
+        raise UserError(f"{word[:20]!r} is not a number. Write {usage}.") from None
+    if abs(value) > 1000:
+        raise UserError(f"Numbers here stop at 1000. Write {usage}.")
+    return value
+
+
+async def char_command(ctx: CommandContext, inv: Invocation) -> Reply:
+    if inv.words:
+        raise UserError(f"Unknown char command {inv.words[0][:20]!r}. Write {CHAR_USAGE}.")
+    raise UserError(f"Write {CHAR_USAGE}.")
+
+
+async def char_new(ctx: CommandContext, inv: Invocation) -> Reply:
+    if not inv.words:
+        raise UserError("Write char new NAME, e.g. char new Mira Vance.")
+    sheet = new_sheet()
+    character = await create_character(ctx, " ".join(inv.words), sheet, initial_pools(ctx, sheet))
+    await ctx.audit("char.new", character_id=character.id, new=character.name)
+    b = config(ctx).budget
+    return Reply(
+        text=(
+            f"{character.name} is made and active, in creation. Traits start at {b.base}: place"
+            f" {b.trait_points} points with trait NAME N (none above {b.trait_max}, one at most at"
+            f" {b.trait_max}); {b.power_dots} power dots with power add NAME TIER TRAIT; fields with"
+            " char set FIELD TEXT. char budget shows what is left; char submit when done."
+        ),
+        private=True,
+        result={"kind": "character", "name": character.name, "status": character.status},
+    )
+
+
+async def char_use(ctx: CommandContext, inv: Invocation) -> Reply:
+    if not inv.words:
+        raise UserError("Write char use NAME; char list shows your characters.")
+    name = " ".join(inv.words)
+    character = await find_character(ctx.session, SYSTEM, name)
+    if character is None or character.owner_id != ctx.person.id:
+        raise UserError(f"You have no Nightcap character called {name[:60]}: char list shows yours.")
+    ctx.person.active_character_id = character.id
+    ctx.session.add(ctx.person)
+    return Reply(
+        text=f"{character.name} is now your active character ({character.status}).",
+        private=True,
+        result={"kind": "character", "name": character.name, "status": character.status},
+    )
+
+
+async def char_list(ctx: CommandContext, inv: Invocation) -> Reply:
+    assert ctx.person.id is not None
+    mine = await owned_characters(ctx.session, ctx.person.id, SYSTEM)
+    if not mine:
+        return Reply(
+            text="You have no Nightcap characters yet: char new NAME makes one.",
+            private=True,
+            result={"kind": "characters", "characters": []},
+        )
+    active = ctx.person.active_character_id
+    parts = [f"{c.name} ({c.status}{', active' if c.id == active else ''})" for c in mine]
+    return Reply(
+        text=f"Your characters: {', '.join(parts)}.",
+        private=True,
+        result={
+            "kind": "characters",
+            "characters": [{"name": c.name, "status": c.status, "active": c.id == active} for c in mine],
+        },
+    )
+
+
+async def char_set(ctx: CommandContext, inv: Invocation) -> Reply:
+    if len(inv.words) < 2:
+        raise UserError("Write char set FIELD TEXT, e.g. char set origin Mage.")
+    field = match_field(inv.words[0])
+    text = " ".join(" ".join(inv.words[1:]).split())
+    if len(text) > MAX_FIELD:
+        raise UserError(f"A field holds at most {MAX_FIELD} characters; that text has {len(text)}.")
+    character = await my_character(ctx, lock=True)
+    note = open_for_edit(character)
+    if field == "name":
+        old = await rename_character(ctx.session, character, text)
+        new = character.name
+    else:
+        sheet = sheet_of(character)
+        old, new = sheet["fields"].get(field, ""), text
+        sheet["fields"][field] = text
+        character.sheet = sheet
+    character.updated_at = ctx.now
+    ctx.session.add(character)
+    await ctx.audit("char.set", character_id=character.id, field_name=field, old=old, new=new)
+    return Reply(
+        text=f"{character.name}: {field.title()} is now {new}.{note}",
+        private=True,
+        result={"kind": "field", "character": character.name, "field": field, "value": new},
+    )
+
+
+async def trait_command(ctx: CommandContext, inv: Invocation) -> Reply:
+    usage = "trait NAME N, e.g. trait physical 3"
+    if len(inv.words) != 2:
+        raise UserError(f"Write {usage}.")
+    trait = trait_or_error(inv.words[0])
+    value = parse_number(inv.words[1], usage)
+    character = await my_character(ctx, lock=True)
+    note = open_for_edit(character)  # a refusal below rolls the withdrawal back too
+    sheet = sheet_of(character)
+    budget = config(ctx).budget
+    chargen.check_trait(sheet, trait, value, budget)
+    old = sheet["traits"][trait]
+    sheet["traits"][trait] = value
+    character.sheet = sheet
+    character.updated_at = ctx.now
+    ctx.session.add(character)
+    await sync_maxima(ctx, character)
+    await ctx.audit("char.trait", character_id=character.id, field_name=trait, old=old, new=value)
+    left = chargen.summary(sheet, budget)["trait_points_left"]
+    return Reply(
+        text=f"{character.name}: {trait.title()} {value}. {chargen.plural(left, 'trait point')} left.{note}",
+        private=True,
+        result={"kind": "trait", "character": character.name, "trait": trait, "value": value, "left": left},
+    )
+
+
+async def power_command(ctx: CommandContext, inv: Invocation) -> Reply:
+    raise UserError("Write power add NAME TIER TRAIT, power remove NAME or power use NAME [TIER].")
+
+
+async def power_add(ctx: CommandContext, inv: Invocation) -> Reply:
+    usage = "power add NAME TIER TRAIT, e.g. power add Shadow Step adept physical"
+    if len(inv.words) < 3:
+        raise UserError(f"Write {usage}.")
+    name = " ".join(" ".join(inv.words[:-2]).split())
+    if len(name) > 60:
+        raise UserError("A power's name is at most 60 characters long.")
+    tier = tier_or_error(inv.words[-2])
+    trait = trait_or_error(inv.words[-1])
+    character = await my_character(ctx, lock=True)
+    note = open_for_edit(character)
+    sheet = sheet_of(character)
+    same = next((p for p in sheet["powers"] if p["name"].casefold() == name.casefold()), None)
+    if same is not None:
+        raise UserError(f"{character.name} already has a power called {same['name']}.")
+    budget = config(ctx).budget
+    chargen.check_power(sheet, name, tier, budget)
+    power = {"name": name, "tier": tier.name, "trait": trait}
+    sheet["powers"].append(power)
+    character.sheet = sheet
+    character.updated_at = ctx.now
+    ctx.session.add(character)
+    await ctx.audit("char.power", character_id=character.id, field_name=name, new=power)
+    left = chargen.summary(sheet, budget)["power_dots_left"]
+    return Reply(
+        text=f"{character.name} learns {view.power_text(power)}."
+        f" {chargen.plural(left, 'power dot')} left.{note}",
+        private=True,
+        result={"kind": "power", "character": character.name, "power": power, "left": left},
+    )
+
+
+async def power_remove(ctx: CommandContext, inv: Invocation) -> Reply:
+    if not inv.words:
+        raise UserError("Write power remove NAME.")
+    character = await my_character(ctx, lock=True)
+    note = open_for_edit(character)
+    sheet = sheet_of(character)
+    power = find_power(sheet, " ".join(inv.words))
+    if power is None:
+        raise UserError(f"{character.name} has no power called {' '.join(inv.words)[:60]}.")
+    sheet["powers"] = [p for p in sheet["powers"] if p is not power]
+    character.sheet = sheet
+    character.updated_at = ctx.now
+    ctx.session.add(character)
+    await ctx.audit("char.power", character_id=character.id, field_name=power["name"], old=power)
+    left = chargen.summary(sheet, config(ctx).budget)["power_dots_left"]
+    return Reply(
+        text=f"{character.name} forgets {power['name']}. {chargen.plural(left, 'power dot')} left.{note}",
+        private=True,
+        result={"kind": "power", "character": character.name, "removed": power, "left": left},
+    )
+
+
+async def char_budget(ctx: CommandContext, inv: Invocation) -> Reply:
+    character = await my_character(ctx)
+    sheet = sheet_of(character)
+    budget = config(ctx).budget
+    result = chargen.summary(sheet, budget)
+    result["character"] = character.name
+    prefix = (
+        f"{character.name} is approved; the creation budget no longer binds. "
+        if character.status == APPROVED
+        else f"{character.name}. "
+    )
+    return Reply(
+        text=f"{prefix}Traits: {view.traits_line(sheet)}. {view.budget_text(sheet, budget)}",
+        private=True,
+        result=result,
+    )
+
+
+async def char_submit(ctx: CommandContext, inv: Invocation) -> Reply:
+    character = await my_character(ctx, lock=True)
+    if character.status == APPROVED:
+        raise UserError(f"{character.name} is already approved.")
+    if character.status == SUBMITTED:
+        raise UserError(f"{character.name} is already submitted and waiting for a Storyteller.")
+    sheet = sheet_of(character)
+    chargen.check_submit(character.name, sheet, config(ctx).budget)
+    old = character.status
+    character.status = SUBMITTED
+    character.updated_at = ctx.now
+    ctx.session.add(character)
+    await ctx.audit("char.submit", character_id=character.id, field_name="status", old=old, new=SUBMITTED)
+    text, structured = await render(ctx, character, owner=ctx.person.display_name)
+    await ctx.stlog(
+        f"{ctx.name} submitted {character.name} for approval (st approve {character.name}).\n{text}",
+        kind="submit",
+        result={"kind": "sheet", "sheet": structured},
+        character_id=character.id,
+    )
+    return Reply(
+        text=f"{character.name} is submitted: a Storyteller will read the sheet and approve it.",
+        private=True,
+        result={"kind": "character", "name": character.name, "status": character.status},
+    )
+
+
+async def sheet_command(ctx: CommandContext, inv: Invocation) -> Reply:
+    character = await my_character(ctx)
+    text, structured = await render(ctx, character, owner=ctx.person.display_name)
+    return Reply(text=text, private=True, result={"kind": "sheet", "sheet": structured})
+
+
+async def prove_command(ctx: CommandContext, inv: Invocation) -> Reply:
+    character = await my_character(ctx)
+    require_approved(character, "prove")
+    sheet = sheet_of(character)
+    pools = await pool_values(ctx, character)
+    structured = view.sheet_dict(character.name, character.status, sheet, pools, ctx.name)
+    return Reply(
+        text=view.prove_text(character.name, sheet, pools),
+        result={
+            "kind": "prove",
+            "name": character.name,
+            "traits": structured["traits"],
+            "willpower": structured["pools"]["willpower"],
+            "essence": structured["pools"]["essence"],
+        },
+    )

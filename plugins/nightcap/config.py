@@ -1,0 +1,80 @@
+"""The ``[nightcap]`` settings section, validated here (the core keeps it as a raw table)."""
+
+from __future__ import annotations
+
+from typing import Any
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+from plugins.nightcap.chargen import Budget
+
+STATE_KEY = "nightcap.settings"
+
+
+def _target(value: str) -> str:
+    platform, sep, address = value.partition(":")
+    if not platform or not sep or not address:
+        raise ValueError(f"{value!r} is not a target: write platform:address, e.g. discord:sheets")
+    return value
+
+
+class NightcapSettings(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    essence_max: int = Field(10, ge=0, le=1000)
+    health_levels: int = Field(10, ge=1, le=100)
+    trait_points: int = Field(6, ge=0, le=100)
+    creation_trait_max: int = Field(4, ge=1, le=100)
+    power_dots: int = Field(3, ge=0, le=100)
+    # The check-in day boundary; None means [gateway] timezone.
+    timezone: str | None = None
+    # Where approved sheets are exported ("discord:sheets"); None: no export configured.
+    sheet_export: str | None = None
+    # Extra places every `st announce` / `st emote` goes to, besides the chronicle's channels.
+    announce_targets: list[str] = Field(default_factory=list)
+    # Platforms whose channels cannot be pushed to later (the HTTP API answers on the request only).
+    announce_skip_platforms: list[str] = Field(default_factory=lambda: ["http"])
+
+    @field_validator("timezone")
+    @classmethod
+    def _zone(cls, value: str | None) -> str | None:
+        if value is not None:
+            try:
+                ZoneInfo(value)
+            except (ZoneInfoNotFoundError, ValueError) as exc:
+                raise ValueError(f"unknown time zone {value!r}") from exc
+        return value
+
+    @field_validator("sheet_export")
+    @classmethod
+    def _export(cls, value: str | None) -> str | None:
+        return _target(value) if value else None
+
+    @field_validator("announce_targets")
+    @classmethod
+    def _targets(cls, value: list[str]) -> list[str]:
+        return [_target(v) for v in value]
+
+    @property
+    def budget(self) -> Budget:
+        return Budget(
+            trait_points=self.trait_points, trait_max=self.creation_trait_max, power_dots=self.power_dots
+        )
+
+
+def load(settings: Any) -> NightcapSettings:
+    return NightcapSettings.model_validate(settings.section("nightcap"))
+
+
+def config(ctx: Any) -> NightcapSettings:
+    """The validated section, parsed once per running gateway (cached in ``services.state``)."""
+    state = ctx.services.state
+    cached = state.get(STATE_KEY)
+    if cached is None:
+        cached = state[STATE_KEY] = load(ctx.settings)
+    return cached  # type: ignore[no-any-return]
+
+
+def timezone(ctx: Any) -> str:
+    return config(ctx).timezone or ctx.settings.gateway.timezone

@@ -1,0 +1,239 @@
+"""Play commands on an approved sheet: power use, health, damage, heal, checkin.
+
+Pools move only through conditional UPDATEs (``repo.spend_pool`` / ``gain_pool``); a refusal is raised
+before anything is spent, and a spend that loses a race rolls the whole command back.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from gateway.commands import CommandContext
+from gateway.errors import UserError
+from gateway.types import Invocation, Reply
+from gateway.vault import repo
+from plugins.nightcap import checkin, health, mechanics, render
+from plugins.nightcap.chars import parse_number
+from plugins.nightcap.config import timezone
+from plugins.nightcap.powers import TIERS, cost_refusal, match_tier, use_cost
+from plugins.nightcap.rolls import spend_willpower
+from plugins.nightcap.sheet import DAMAGE, ESSENCE, WILLPOWER, find_power, trait
+from plugins.nightcap.store import my_character, pool_values, require_approved, sheet_of
+
+MOD = re.compile(r"^[+-]\d+$")
+POWER_USE_USAGE = "power use NAME [TIER] [+N|-N ...] [wp] [secret], e.g. power use Shadow Step adept +1"
+
+
+def split_roll_words(words: tuple[str, ...] | list[str]) -> tuple[list[str], list[int], bool, bool]:
+    """Trailing modifiers, ``wp`` and ``secret`` off the end of a command: (rest, mods, wp, secret)."""
+    rest = list(words)
+    mods: list[int] = []
+    wp = secret = False
+    while rest:
+        word = rest[-1].casefold()
+        if MOD.match(word):
+            mods.insert(0, int(word))
+        elif word in ("wp", "willpower"):
+            wp = True
+        elif word == "secret":
+            secret = True
+        else:
+            break
+        rest.pop()
+    if any(abs(m) > 1000 for m in mods):
+        raise UserError("Modifiers stop at 1000.")
+    return rest, mods, wp, secret
+
+
+def checked_pool(ctx: CommandContext, rating: int, mods: list[int]) -> int:
+    pool = rating + sum(mods)
+    if pool > ctx.settings.gateway.max_pool:
+        raise UserError(f"A pool of {pool} is above the maximum of {ctx.settings.gateway.max_pool} dice.")
+    return pool
+
+
+def label(trait_name: str, rating: int, mods: list[int]) -> str:
+    return f"{trait_name.title()} {rating}{''.join(f'{m:+d}' for m in mods)}"
+
+
+async def power_use(ctx: CommandContext, inv: Invocation) -> Reply:
+    rest, mods, wp, secret = split_roll_words(inv.words)
+    if not rest:
+        raise UserError(f"Write {POWER_USE_USAGE}.")
+    chosen = None
+    if len(rest) > 1:
+        try:
+            chosen = match_tier(rest[-1])
+        except UserError:
+            chosen = None
+        if chosen is not None:
+            rest = rest[:-1]
+    character = await my_character(ctx)
+    require_approved(character, "power use")
+    assert character.id is not None
+    sheet = sheet_of(character)
+    power = find_power(sheet, " ".join(rest))
+    if power is None:
+        known = ", ".join(p["name"] for p in sheet["powers"]) or "none"
+        raise UserError(f"{character.name} has no power called {' '.join(rest)[:60]}. Powers: {known}.")
+    learned = TIERS[power["tier"]]
+    cost = use_cost(learned, chosen, power["name"])
+    essence = (await pool_values(ctx, character))[ESSENCE][0]
+    refusal = cost_refusal(power["name"], cost, character.name, essence)
+    if refusal:
+        raise UserError(refusal)
+    if cost.essence and not await repo.spend_pool(ctx.session, character.id, ESSENCE, cost.essence):
+        raise UserError(f"{character.name}'s Essence changed meanwhile; nothing was spent. Try again.")
+    if wp:
+        await spend_willpower(ctx, character)
+    keyed = str(power.get("trait") or "spirit")
+    rating = trait(sheet, keyed)
+    pool = checked_pool(ctx, rating, mods)
+    roll = mechanics.roll(pool, ctx.dice, wp)
+    result: dict[str, Any] = roll.as_result()
+    result.update(
+        who=character.name,
+        trait=keyed,
+        modifiers=mods,
+        secret=secret,
+        power={
+            "name": power["name"],
+            "learned": learned.name,
+            "tier": cost.tier.name,
+            "essence": cost.essence,
+            "essence_left": essence - cost.essence,
+        },
+    )
+    roll_id = await ctx.log_roll(result, character_id=character.id, name=character.name)
+    text = (
+        f"{character.name} uses {power['name']} at {cost.tier.title} ({cost.essence} Essence,"
+        f" {essence - cost.essence} left) and rolls {render.roll_body(roll, label(keyed, rating, mods))}"
+        f" #{roll_id}"
+    )
+    await ctx.stlog(
+        ("(secret) " if secret else "") + text, kind="power", result=result, character_id=character.id
+    )
+    return Reply(text=text, private=secret, result=result)
+
+
+async def health_command(ctx: CommandContext, inv: Invocation) -> Reply:
+    character = await my_character(ctx)
+    damage, levels = (await pool_values(ctx, character))[DAMAGE]
+    state = " Incapacitated." if health.incapacitated(damage, levels) else ""
+    return Reply(
+        text=f"{character.name}'s Health: {health.track(damage, levels)} damage.{state}",
+        private=True,
+        result={"kind": "health", "character": character.name, "damage": damage, "levels": levels},
+    )
+
+
+async def damage_command(ctx: CommandContext, inv: Invocation) -> Reply:
+    usage = "damage N, with N the levels of damage your character takes"
+    if len(inv.words) != 1:
+        raise UserError(f"Write {usage}.")
+    amount = parse_number(inv.words[0], usage)
+    if amount < 1:
+        raise UserError(f"Write {usage} (at least 1); heal N heals.")
+    character = await my_character(ctx)
+    require_approved(character, "damage")
+    assert character.id is not None
+    before, levels = (await pool_values(ctx, character))[DAMAGE]
+    await repo.gain_pool(ctx.session, character.id, DAMAGE, amount)
+    after = health.after_damage(before, amount, levels)
+    state = f" {character.name} is Incapacitated." if health.incapacitated(after, levels) else ""
+    text = f"{character.name} takes {amount} damage: Health {health.track(after, levels)}.{state}"
+    result = {
+        "kind": "damage",
+        "character": character.name,
+        "amount": amount,
+        "damage": after,
+        "levels": levels,
+    }
+    await ctx.stlog(text, kind="damage", result=result, character_id=character.id)
+    return Reply(text=text, result=result)
+
+
+async def heal_command(ctx: CommandContext, inv: Invocation) -> Reply:
+    usage = "heal or heal N (1 Essence heals 1 level)"
+    if len(inv.words) > 1:
+        raise UserError(f"Write {usage}.")
+    amount = parse_number(inv.words[0], usage) if inv.words else 1
+    character = await my_character(ctx)
+    require_approved(character, "heal")
+    assert character.id is not None
+    pools = await pool_values(ctx, character)
+    damage, levels = pools[DAMAGE]
+    essence, essence_max = pools[ESSENCE]
+    health.check_heal(character.name, damage, essence, amount)
+    spent = await repo.spend_pool(ctx.session, character.id, ESSENCE, amount)
+    healed = spent and await repo.spend_pool(ctx.session, character.id, DAMAGE, amount)
+    if not healed:
+        raise UserError(f"{character.name}'s pools changed meanwhile; nothing was spent. Try again.")
+    after = damage - amount
+    text = (
+        f"{character.name} spends {amount} Essence ({essence - amount}/{essence_max} left) and heals"
+        f" {amount} {'level' if amount == 1 else 'levels'}: Health {health.track(after, levels)}."
+    )
+    result = {
+        "kind": "heal",
+        "character": character.name,
+        "healed": amount,
+        "essence": essence - amount,
+        "damage": after,
+        "levels": levels,
+    }
+    await ctx.stlog(text, kind="heal", result=result, character_id=character.id)
+    return Reply(text=text, result=result)
+
+
+async def checkin_command(ctx: CommandContext, inv: Invocation) -> Reply:
+    if inv.words:
+        raise UserError("Write checkin, with nothing after it.")
+    character = await my_character(ctx, lock=True)
+    require_approved(character, "checkin")
+    assert character.id is not None
+    zone = timezone(ctx)
+    today = checkin.checkin_day(ctx.now, zone)
+    opening = checkin.next_opening(ctx.now, zone)
+    opens = f"midnight {zone} ({opening:%Y-%m-%d %H:%M} UTC), in {checkin.wait_text(ctx.now, opening)}"
+    sheet = sheet_of(character)
+    if sheet.get("checkin") == today.isoformat():
+        raise UserError(
+            f"{character.name} has already checked in today ({today.isoformat()}, {zone});"
+            f" the next check-in opens at {opens}."
+        )
+    rating = trait(sheet, "spirit")
+    roll = mechanics.roll(rating, ctx.dice)
+    essence_gain, wp_gain = checkin.gains(roll.total)
+    before = await pool_values(ctx, character)
+    if essence_gain:
+        await repo.gain_pool(ctx.session, character.id, ESSENCE, essence_gain)
+    await repo.gain_pool(ctx.session, character.id, WILLPOWER, wp_gain)
+    after = await pool_values(ctx, character)
+    sheet["checkin"] = today.isoformat()
+    character.sheet = sheet
+    ctx.session.add(character)
+    gained_e = after[ESSENCE][0] - before[ESSENCE][0]
+    gained_w = after[WILLPOWER][0] - before[WILLPOWER][0]
+    result: dict[str, Any] = roll.as_result()
+    result.update(
+        kind="checkin",
+        who=character.name,
+        trait="spirit",
+        day=today.isoformat(),
+        essence_gained=gained_e,
+        willpower_gained=gained_w,
+        essence_pool=list(after[ESSENCE]),
+        willpower_pool=list(after[WILLPOWER]),
+        next_opens=opening.isoformat(),
+    )
+    roll_id = await ctx.log_roll(result, character_id=character.id, name=character.name)
+    text = (
+        f"{character.name} checks in for {today.isoformat()}:"
+        f" {render.roll_body(roll, label('spirit', rating, []))};"
+        f" regains {gained_e} Essence ({after[ESSENCE][0]}/{after[ESSENCE][1]}) and {gained_w} Willpower"
+        f" ({after[WILLPOWER][0]}/{after[WILLPOWER][1]}). Next check-in: {opens}. #{roll_id}"
+    )
+    await ctx.stlog(text, kind="checkin", result=result, character_id=character.id)
+    return Reply(text=text, result=result)

@@ -1,0 +1,477 @@
+"""Storyteller commands for Nightcap (role ``storyteller``; the router refuses everyone else).
+
+Roster and search, approval, edits that ignore every creation limit, pools by hand, NPC and stat rolls,
+announcements and emotes to the whole chronicle, and the Discord sheet export. Every edit writes an
+audit row (who, when, what, old, new) and a Storyteller-log entry.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from sqlmodel import select
+
+from gateway.characters import (
+    characters_in,
+    find_character,
+    lock_character,
+    owner_names,
+    rename_character,
+    set_pool,
+    take_character,
+)
+from gateway.commands import CommandContext
+from gateway.errors import UserError
+from gateway.types import Invocation, Reply
+from gateway.vault import repo
+from gateway.vault.models import ChannelRow, Character
+from plugins.nightcap import mechanics, render, view
+from plugins.nightcap.chars import parse_number
+from plugins.nightcap.config import config
+from plugins.nightcap.export import export_target, queue_export
+from plugins.nightcap.export import render as render_sheet
+from plugins.nightcap.play import MOD, checked_pool, label, split_roll_words
+from plugins.nightcap.powers import tier_or_error
+from plugins.nightcap.sheet import (
+    DAMAGE,
+    ESSENCE,
+    MAX_FIELD,
+    WILLPOWER,
+    find_power,
+    match_field,
+    trait,
+    trait_or_error,
+)
+from plugins.nightcap.store import (
+    APPROVED,
+    CREATION,
+    SUBMITTED,
+    SYSTEM,
+    fill_pools,
+    pool_values,
+    sheet_of,
+    sync_maxima,
+)
+
+NPC_POOL = re.compile(r"^(\d+)((?:[+-]\d+)*)$")
+MODS = re.compile(r"[+-]\d+")
+POOL_WORDS = {
+    "willpower": WILLPOWER,
+    "wp": WILLPOWER,
+    "essence": ESSENCE,
+    "ess": ESSENCE,
+    "health": DAMAGE,
+    "damage": DAMAGE,
+}
+POOL_TITLES = {WILLPOWER: "Willpower", ESSENCE: "Essence", DAMAGE: "Health (damage)"}
+
+
+async def named(
+    ctx: CommandContext, words: tuple[str, ...] | list[str], usage: str, rest: int = 0
+) -> tuple[Character, list[str]]:
+    """The character named by the leading words (all of them when ``rest`` is 0; otherwise the longest
+    run that names one, leaving at least ``rest`` words), row-locked for an edit; and the words after it."""
+    words = list(words)
+    if len(words) < 1 + rest:
+        raise UserError(f"Write {usage}.")
+    head, tail = (words[: len(words) - rest], words[len(words) - rest :]) if rest else (words, [])
+    if rest:
+        found = await take_character(ctx.session, SYSTEM, head)
+    else:
+        exact = await find_character(ctx.session, SYSTEM, " ".join(head))
+        found = (exact, []) if exact is not None else None
+    if found is None:
+        name = " ".join(head) if not rest else head[0]
+        raise UserError(f"No Nightcap character called {name[:60]}: st search TEXT finds one.")
+    character, leftover = found
+    assert character.id is not None
+    return await lock_character(ctx.session, character.id), leftover + tail
+
+
+async def record_edit(
+    ctx: CommandContext, character: Character, action: str, field: str | None, old: Any, new: Any, text: str
+) -> None:
+    """The audit row and the Storyteller-log entry every Storyteller edit leaves."""
+    character.updated_at = ctx.now
+    ctx.session.add(character)
+    await ctx.audit(action, character_id=character.id, field_name=field, old=old, new=new)
+    await ctx.stlog(
+        f"Storyteller {ctx.name}: {text}",
+        kind="st_edit",
+        result={
+            "kind": "st_edit",
+            "action": action,
+            "character": character.name,
+            "field": field,
+            "old": old,
+            "new": new,
+        },
+        character_id=character.id,
+    )
+
+
+# -- roster -------------------------------------------------------------------------------------------
+
+
+async def st_roster(ctx: CommandContext, inv: Invocation) -> Reply:
+    which = inv.words[0].casefold() if inv.words else "all"
+    statuses = {"unlocked": (CREATION, SUBMITTED), "approved": (APPROVED,), "all": None}
+    if len(inv.words) > 1 or which not in statuses:
+        raise UserError("Write st roster, st roster unlocked or st roster approved.")
+    found = await characters_in(ctx.session, SYSTEM, statuses=statuses[which])
+    return await _listing(ctx, found, f"{which.title()} characters" if which != "all" else "Characters")
+
+
+async def st_search(ctx: CommandContext, inv: Invocation) -> Reply:
+    if not inv.words:
+        raise UserError("Write st search TEXT, with any part of a character's name.")
+    text = " ".join(inv.words)
+    found = await characters_in(ctx.session, SYSTEM, name_contains=text)
+    return await _listing(ctx, found, f"Characters matching {text[:40]!r}")
+
+
+async def _listing(ctx: CommandContext, found: list[Character], title: str) -> Reply:
+    owners = await owner_names(ctx.session, [c.owner_id for c in found])
+    items = [{"name": c.name, "status": c.status, "owner": owners.get(c.owner_id, "?")} for c in found]
+    body = ", ".join(f"{i['name']} ({i['status']}, {i['owner']})" for i in items) or "none"
+    return Reply(
+        text=f"{title} ({len(items)}): {body}.", private=True, result={"kind": "roster", "characters": items}
+    )
+
+
+async def st_show(ctx: CommandContext, inv: Invocation) -> Reply:
+    character, _ = await named(ctx, inv.words, "st show NAME")
+    text, structured = await render_sheet(ctx, character)
+    return Reply(text=text, private=True, result={"kind": "sheet", "sheet": structured})
+
+
+# -- approval -----------------------------------------------------------------------------------------
+
+
+async def st_approve(ctx: CommandContext, inv: Invocation) -> Reply:
+    character, _ = await named(ctx, inv.words, "st approve NAME")
+    if character.status == APPROVED:
+        raise UserError(f"{character.name} is already approved.")
+    old = character.status
+    character.status = APPROVED
+    await fill_pools(ctx, character)
+    text, structured = await render_sheet(ctx, character)
+    character.updated_at = ctx.now
+    ctx.session.add(character)
+    await ctx.audit("st.approve", character_id=character.id, field_name="status", old=old, new=APPROVED)
+    await ctx.stlog(
+        f"Storyteller {ctx.name} approved {character.name}:\n{text}",
+        kind="approve",
+        result={"kind": "sheet", "sheet": structured},
+        character_id=character.id,
+    )
+    exported = await queue_export(ctx, character, "approve")
+    sent = (
+        f" The sheet goes to the Storyteller log and to {exported}."
+        if exported
+        else (" The sheet goes to the Storyteller log.")
+    )
+    return Reply(
+        text=f"{character.name} is approved and locked; Willpower and Essence are full.{sent}",
+        result={"kind": "approve", "sheet": structured, "export": exported},
+    )
+
+
+async def st_unapprove(ctx: CommandContext, inv: Invocation) -> Reply:
+    character, _ = await named(ctx, inv.words, "st unapprove NAME")
+    if character.status != APPROVED:
+        raise UserError(f"{character.name} is not approved ({character.status}).")
+    character.status = CREATION
+    await record_edit(
+        ctx,
+        character,
+        "st.unapprove",
+        "status",
+        APPROVED,
+        CREATION,
+        f"{character.name} is unapproved and back in creation.",
+    )
+    return Reply(
+        text=f"{character.name} is back in creation: the player can edit the sheet again.",
+        result={"kind": "character", "name": character.name, "status": character.status},
+    )
+
+
+# -- edits (no creation limits) -----------------------------------------------------------------------
+
+
+async def st_set(ctx: CommandContext, inv: Invocation) -> Reply:
+    usage = "st set NAME FIELD VALUE, e.g. st set Mira origin Mage"
+    character, rest = await named(ctx, inv.words, usage, rest=2)
+    field = match_field(rest[0])
+    value = " ".join(" ".join(rest[1:]).split())
+    if len(value) > MAX_FIELD:
+        raise UserError(f"A field holds at most {MAX_FIELD} characters; that text has {len(value)}.")
+    if field == "name":
+        old = await rename_character(ctx.session, character, value)
+        new = character.name
+    else:
+        sheet = sheet_of(character)
+        old, new = sheet["fields"].get(field, ""), value
+        sheet["fields"][field] = value
+        character.sheet = sheet
+    await record_edit(
+        ctx, character, "st.set", field, old, new, f"{character.name}'s {field.title()}: {old!r} → {new!r}."
+    )
+    return Reply(
+        text=f"{character.name}: {field.title()} is now {new}.",
+        result={"kind": "field", "character": character.name, "field": field, "value": new},
+    )
+
+
+async def st_trait(ctx: CommandContext, inv: Invocation) -> Reply:
+    usage = "st trait NAME TRAIT N, e.g. st trait Mira physical 5"
+    character, rest = await named(ctx, inv.words, usage, rest=2)
+    if len(rest) != 2:
+        raise UserError(f"Write {usage}.")
+    name = trait_or_error(rest[0])
+    value = parse_number(rest[1], usage)
+    if value < 0:
+        raise UserError("A trait is 0 or more.")
+    sheet = sheet_of(character)
+    old = sheet["traits"][name]
+    sheet["traits"][name] = value
+    character.sheet = sheet
+    await sync_maxima(ctx, character)
+    await record_edit(
+        ctx, character, "st.trait", name, old, value, f"{character.name}'s {name.title()} {old} → {value}."
+    )
+    return Reply(
+        text=f"{character.name}: {name.title()} {old} → {value}.",
+        result={"kind": "trait", "character": character.name, "trait": name, "old": old, "value": value},
+    )
+
+
+async def st_power(ctx: CommandContext, inv: Invocation) -> Reply:
+    usage = "st power NAME add POWER TIER TRAIT or st power NAME remove POWER"
+    words = list(inv.words)
+    lowered = [w.casefold() for w in words]
+    verb_at = next((i for i, w in enumerate(lowered) if w in ("add", "remove") and i > 0), None)
+    if verb_at is None:
+        raise UserError(f"Write {usage}.")
+    character, _ = await named(ctx, words[:verb_at], usage)
+    verb, args = lowered[verb_at], words[verb_at + 1 :]
+    sheet = sheet_of(character)
+    if verb == "add":
+        if len(args) < 3:
+            raise UserError(f"Write {usage}.")
+        power_name = " ".join(" ".join(args[:-2]).split())
+        if len(power_name) > 60:
+            raise UserError("A power's name is at most 60 characters long.")
+        tier = tier_or_error(args[-2])
+        keyed = trait_or_error(args[-1])
+        new = {"name": power_name, "tier": tier.name, "trait": keyed}
+        existing = next((p for p in sheet["powers"] if p["name"].casefold() == power_name.casefold()), None)
+        old = dict(existing) if existing else None
+        if existing is not None:
+            existing.update(new)
+        else:
+            sheet["powers"].append(new)
+        character.sheet = sheet
+        what = "changes" if old else "gains"
+        text = f"{character.name} {what} {view.power_text(new)}."
+        await record_edit(ctx, character, "st.power", power_name, old, new, text)
+        return Reply(
+            text=text, result={"kind": "power", "character": character.name, "power": new, "old": old}
+        )
+    if not args:
+        raise UserError(f"Write {usage}.")
+    power = find_power(sheet, " ".join(args))
+    if power is None:
+        raise UserError(f"{character.name} has no power called {' '.join(args)[:60]}.")
+    sheet["powers"] = [p for p in sheet["powers"] if p is not power]
+    character.sheet = sheet
+    text = f"{character.name} loses {view.power_text(power)}."
+    await record_edit(ctx, character, "st.power", power["name"], power, None, text)
+    return Reply(text=text, result={"kind": "power", "character": character.name, "removed": power})
+
+
+async def st_pool(ctx: CommandContext, inv: Invocation) -> Reply:
+    usage = "st pool NAME willpower|essence|health N, or st pool NAME willpower|essence max N"
+    words = list(inv.words)
+    set_max = len(words) >= 3 and words[-2].casefold() == "max"
+    if set_max:
+        words = [*words[:-2], words[-1]]
+    character, rest = await named(ctx, words, usage, rest=2)
+    pool_name = POOL_WORDS.get(rest[0].casefold())
+    if pool_name is None:
+        raise UserError(f"Unknown pool {rest[0][:20]!r}. Write {usage}.")
+    value = parse_number(rest[1], usage)
+    if value < 0:
+        raise UserError("A pool is 0 or more.")
+    assert character.id is not None
+    pools = await pool_values(ctx, character)
+    current, maximum = pools[pool_name]
+    title = POOL_TITLES[pool_name]
+    if set_max:
+        if pool_name == DAMAGE:
+            raise UserError(
+                f"The Health track has {maximum} levels for everyone (setting [nightcap] health_levels)."
+            )
+        sheet = sheet_of(character)
+        sheet["max"][pool_name] = value
+        character.sheet = sheet
+        await sync_maxima(ctx, character)
+        text = f"{character.name}'s {title} maximum {maximum} → {value}."
+        await record_edit(ctx, character, "st.pool_max", pool_name, maximum, value, text)
+        return Reply(
+            text=text, result={"kind": "pool", "character": character.name, "pool": pool_name, "max": value}
+        )
+    if value > maximum:
+        more = (
+            "the Health track ends there (Incapacitated)"
+            if pool_name == DAMAGE
+            else f"raise it first with st pool {character.name} {pool_name} max {value}"
+        )
+        raise UserError(f"{character.name}'s {title} maximum is {maximum}: {more}.")
+    await set_pool(ctx.session, character.id, pool_name, current=value)
+    text = f"{character.name}'s {title} {current} → {value} (of {maximum})."
+    await record_edit(ctx, character, "st.pool", pool_name, current, value, text)
+    return Reply(
+        text=text, result={"kind": "pool", "character": character.name, "pool": pool_name, "current": value}
+    )
+
+
+# -- rolls --------------------------------------------------------------------------------------------
+
+
+async def st_roll(ctx: CommandContext, inv: Invocation) -> Reply:
+    usage = "st roll N [+N|-N ...] [LABEL] [secret], e.g. st roll 4 +1 ghoul"
+    words = [w for w in inv.words if w.casefold() != "secret"]
+    secret = len(words) != len(inv.words)
+    head = NPC_POOL.match(words[0]) if words else None
+    if head is None:
+        raise UserError(f"A Storyteller roll starts with a number of dice. Write {usage}.")
+    base = parse_number(head.group(1), usage)
+    mods = [int(m) for m in MODS.findall(head.group(2))]
+    at = 1
+    while at < len(words) and MOD.match(words[at]):
+        mods.append(parse_number(words[at], usage))
+        at += 1
+    who = " ".join(words[at:])[:60] or "NPC"
+    pool = checked_pool(ctx, base, mods)
+    roll = mechanics.roll(pool, ctx.dice)
+    result: dict[str, Any] = roll.as_result()
+    result.update(who=who, npc=True, modifiers=mods, storyteller=ctx.name, secret=secret)
+    roll_id = await ctx.log_roll(result, name=f"{who} (Storyteller {ctx.name})")
+    mods_text = "".join(f"{m:+d}" for m in mods)
+    body = render.roll_body(roll, f"{base}{mods_text}" if mods else "")
+    text = f"NPC roll by Storyteller {ctx.name}: {who} rolls {body} #{roll_id}"
+    await ctx.stlog(("(secret) " if secret else "") + text, kind="st_roll", result=result)
+    return Reply(text=text, private=secret, result=result)
+
+
+async def st_rollstat(ctx: CommandContext, inv: Invocation) -> Reply:
+    usage = "st rollstat NAME TRAIT [+N|-N] [secret], e.g. st rollstat Mira physical -1"
+    rest_words, mods, _, secret = split_roll_words(inv.words)
+    character, rest = await named(ctx, rest_words, usage, rest=1)
+    if len(rest) != 1:
+        raise UserError(f"Write {usage}.")
+    keyed = trait_or_error(rest[0])
+    rating = trait(sheet_of(character), keyed)
+    pool = checked_pool(ctx, rating, mods)
+    roll = mechanics.roll(pool, ctx.dice)
+    result: dict[str, Any] = roll.as_result()
+    result.update(who=character.name, trait=keyed, modifiers=mods, storyteller=ctx.name, secret=secret)
+    roll_id = await ctx.log_roll(result, character_id=character.id, name=character.name)
+    body = render.roll_body(roll, label(keyed, rating, mods))
+    text = f"Storyteller {ctx.name} rolls {character.name}'s {body} #{roll_id}"
+    await ctx.stlog(
+        ("(secret) " if secret else "") + text, kind="st_roll", result=result, character_id=character.id
+    )
+    return Reply(text=text, private=secret, result=result)
+
+
+# -- the whole chronicle ------------------------------------------------------------------------------
+
+
+async def chronicle_targets(ctx: CommandContext) -> list[tuple[str, str]]:
+    """Every channel of the chronicle except the caller's: each non-direct channel the vault has seen
+    that plays Nightcap, on a platform that can be pushed to, plus ``[nightcap] announce_targets``."""
+    ns = config(ctx)
+    default = ctx.settings.gateway.default_system
+    rows = (await ctx.session.exec(select(ChannelRow))).all()
+    targets: list[tuple[str, str]] = []
+    for row in sorted(rows, key=lambda r: r.key):
+        if row.key == ctx.channel.key or (row.system or default) != SYSTEM:
+            continue
+        if (row.settings or {}).get("direct") or row.platform in ns.announce_skip_platforms:
+            continue
+        targets.append((row.platform, row.key[len(row.platform) + 1 :]))
+    for target in ns.announce_targets:
+        pair = repo.split_target(target)
+        if pair not in targets:
+            targets.append(pair)
+    return targets
+
+
+async def _broadcast(ctx: CommandContext, kind: str, text: str, everywhere: bool) -> Reply:
+    targets = await chronicle_targets(ctx) if everywhere else []
+    payload = {"kind": kind, "text": text, "who": ctx.name, "where": ctx.channel.key}
+    for platform, address in targets:
+        await ctx.enqueue(platform, address, payload)
+    logged = text if kind == "announce" else f"Storyteller {ctx.name} emotes: {text}"
+    await ctx.stlog(logged, kind=kind, result={"kind": kind, "text": text, "targets": len(targets)})
+    return Reply(
+        text=text,
+        result={"kind": kind, "text": text, "targets": [f"{p}:{a}" for p, a in targets]},
+    )
+
+
+async def st_announce(ctx: CommandContext, inv: Invocation) -> Reply:
+    if not inv.words:
+        raise UserError("Write st announce TEXT.")
+    text = " ".join(inv.words)
+    return await _broadcast(ctx, "announce", f"Announcement from Storyteller {ctx.name}: {text}", True)
+
+
+async def st_emote(ctx: CommandContext, inv: Invocation) -> Reply:
+    words = list(inv.words)
+    here = bool(words) and words[0].casefold() == "here"
+    if here:
+        words = words[1:]
+    if not words:
+        raise UserError("Write st emote TEXT (every chronicle channel) or st emote here TEXT (this channel).")
+    return await _broadcast(ctx, "emote", " ".join(words), not here)
+
+
+# -- the Discord sheet export ---------------------------------------------------------------------------
+
+
+def _require_export(ctx: CommandContext) -> None:
+    if export_target(ctx) is None:
+        raise UserError('No sheet export is configured: set [nightcap] sheet_export = "discord:sheets".')
+
+
+async def st_export(ctx: CommandContext, inv: Invocation) -> Reply:
+    _require_export(ctx)
+    character, _ = await named(ctx, inv.words, "st export NAME")
+    target = await queue_export(ctx, character, "export")
+    await ctx.audit("st.export", character_id=character.id, new=target)
+    return Reply(
+        text=f"{character.name}'s sheet is queued for {target}.",
+        result={"kind": "export", "characters": [character.name], "target": target},
+    )
+
+
+async def st_sync(ctx: CommandContext, inv: Invocation) -> Reply:
+    _require_export(ctx)
+    if inv.words:
+        raise UserError("Write st sync, with nothing after it.")
+    found = await characters_in(ctx.session, SYSTEM, statuses=(APPROVED,), limit=100_000)
+    target = None
+    for character in found:
+        target = await queue_export(ctx, character, "sync")
+    await ctx.audit("st.sync", new=len(found))
+    target = target or config(ctx).sheet_export
+    return Reply(
+        text=f"{len(found)} approved {'sheet' if len(found) == 1 else 'sheets'} queued for {target};"
+        " the export sends them paced.",
+        result={"kind": "export", "characters": [c.name for c in found], "target": target},
+    )
