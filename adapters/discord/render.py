@@ -46,6 +46,7 @@ DEGREE_COLOURS = {
 }
 OUTCOME_COLOURS = {"deadlock": 0x7F8C8D, "both_botch": 0xC0392B}
 SHEET_COLOUR = 0x5865F2
+REASONS = {"approve": "approved", "export": "exported by a Storyteller", "sync": "Force Web Sync"}
 TEXT_COLOUR = 0x99AAB5
 
 _BIDI = {chr(c) for c in (*range(0x202A, 0x202F), *range(0x2066, 0x206A), 0x200E, 0x200F, 0x061C)}
@@ -319,8 +320,6 @@ def sheet_embed(payload: Mapping[str, Any], when: datetime | None = None) -> dic
         about.append(str(sheet["status"]).title())
     if sheet.get("owner"):
         about.append(f"played by {sheet['owner']}")
-    if payload.get("reason"):
-        about.append(str(payload["reason"]))
     if about:
         embed["description"] = escape(" · ".join(about))
     fields: list[dict[str, Any]] = []
@@ -342,9 +341,12 @@ def sheet_embed(payload: Mapping[str, Any], when: datetime | None = None) -> dic
     for i, chunk in enumerate(_chunks(powers, FIELD_VALUE)):
         fields.append({"name": "Powers" if i == 0 else "Powers (cont.)", "value": chunk, "inline": False})
     embed["fields"] = fields
-    footer = [str(sheet.get("system") or payload.get("system") or "")]
-    if sheet.get("id") is not None:
-        footer.append(f"character {sheet['id']}")
+    footer = [str(sheet.get("system") or payload.get("system") or "").title()]
+    reason = str(payload.get("reason") or "")
+    footer.append(REASONS.get(reason, reason))
+    character_id = sheet.get("id", payload.get("character_id"))
+    if character_id is not None:
+        footer.append(f"character {character_id}")
     footer = [f for f in footer if f]
     if footer:
         embed["footer"] = {"text": clean(" · ".join(footer))}

@@ -116,6 +116,7 @@ COMMANDS: tuple[Slash, ...] = (
                 (
                     _name("the power's name"),
                     Opt("tier", "cast at a lower tier", choices=TIERS),
+                    _text("extra", "modifiers, wp, secret: e.g. +1 wp", required=False),
                     Opt("against", "contest it: a power NAME [TIER], or a TRAIT", raw=True, prefix="vs"),
                 ),
             ),
@@ -144,6 +145,7 @@ COMMANDS: tuple[Slash, ...] = (
             ),
             Slash("budget", "What is left of the creation budget", private=True),
             Slash("submit", "Hand the finished sheet to the Storytellers"),
+            Slash("list", "Your characters", private=True),
         ),
     ),
     Slash(
@@ -223,7 +225,7 @@ COMMANDS: tuple[Slash, ...] = (
                     Opt("value", "the new value", INTEGER, True, min_value=0),
                 ),
             ),
-            Slash("roll", "An NPC or situational roll", (POOL,)),
+            Slash("roll", "An NPC or situational roll", (_text("pool", "N [+N|-N] [LABEL] [secret]"),)),
             Slash(
                 "rollstat",
                 "Roll a character's trait for them",
@@ -236,7 +238,11 @@ COMMANDS: tuple[Slash, ...] = (
             Slash(
                 "announce", "Announce to every channel of the chronicle", (_text("text", "the announcement"),)
             ),
-            Slash("emote", "A roleplay emote", (_text("text", "the emote"),)),
+            Slash(
+                "emote",
+                "A roleplay emote (start with here for this channel only)",
+                (_text("text", "the emote"),),
+            ),
             Slash("export", "Send one sheet to the Discord export", (_name(),)),
             Slash("sync", "Force Web Sync: every approved sheet to Discord, paced"),
             Slash("history", "A character's audit log", (_name(),), private=True),

@@ -118,7 +118,12 @@ class DiscordEnv:
 
 
 def discord_settings(
-    url: str, fake: FakeDiscord, key: SigningKey, hooks: dict[str, FakeWebhook], **discord: Any
+    url: str,
+    fake: FakeDiscord,
+    key: SigningKey,
+    hooks: dict[str, FakeWebhook],
+    sections: dict[str, Any] | None = None,
+    **discord: Any,
 ) -> Settings:
     section = {
         "application_id": fake.application_id,
@@ -129,19 +134,28 @@ def discord_settings(
         "reset_margin": 0.002,
         **discord,
     }
-    return Settings(
-        vault={"url": url},
-        discord=section,
-        stlog={"targets": ["discord:stlog"]},
-        outbox={"poll_interval": 0.05, "base_delay": 0.05, "max_delay": 0.2, "max_attempts": 6},
-    )
+    base: dict[str, Any] = {
+        "vault": {"url": url},
+        "discord": section,
+        "stlog": {"targets": ["discord:stlog"]},
+        "outbox": {"poll_interval": 0.05, "base_delay": 0.05, "max_delay": 0.2, "max_attempts": 6},
+    }
+    for name, table in (sections or {}).items():
+        base[name] = {**base.get(name, {}), **table}
+    return Settings(**base)
 
 
 async def start_env(
-    url: str, fake: FakeDiscord, key: SigningKey, hooks: dict[str, FakeWebhook], **discord: Any
+    url: str,
+    fake: FakeDiscord,
+    key: SigningKey,
+    hooks: dict[str, FakeWebhook],
+    sections: dict[str, Any] | None = None,
+    **discord: Any,
 ) -> DiscordEnv:
     dice = ScriptedDice([])
-    gateway = Gateway(discord_settings(url, fake, key, hooks, **discord), dice=dice, platforms=("discord",))
+    settings = discord_settings(url, fake, key, hooks, sections, **discord)
+    gateway = Gateway(settings, dice=dice, platforms=("discord",))
     await gateway.upgrade_vault()
     client = TestClient(TestServer(build_app(gateway)))
     await client.start_server()

@@ -45,25 +45,30 @@ def minimum_time(n: int, windows: list[tuple[int, float]]) -> float:
 
 
 def sheet(i: int) -> dict[str, Any]:
+    """An export row as the Nightcap characters plugin queues it (plugins/nightcap/export.py)."""
     return {
         "kind": "sheet",
         "text": f"Character {i:03d}",
-        "reason": "Force Web Sync",
+        "reason": "sync",
+        "character_id": i,
         "sheet": {
-            "id": i,
             "name": f"Character {i:03d}",
-            "system": "nightcap",
             "status": "approved",
             "owner": f"Player {i}",
             "fields": {
-                "Origin": "Human",
-                "Subgroup": "Night Watch",
-                "Aptitude": "Locks",
-                "Weakness": "Debts",
+                "origin": "Human",
+                "subgroup": "Night Watch",
+                "aptitude": "Locks",
+                "advantage": "",
+                "weakness": "Debts",
             },
             "traits": {"physical": 3, "mental": 2, "social": 2, "spirit": 3},
             "powers": [{"name": "Ward", "tier": "adept", "trait": "spirit"}],
-            "pools": {"willpower": {"current": 5, "maximum": 5}, "essence": {"current": 10, "maximum": 10}},
+            "pools": {
+                "willpower": {"current": 5, "max": 5},
+                "essence": {"current": 10, "max": 10},
+                "damage": {"current": 0, "max": 10},
+            },
         },
     }
 

@@ -12,18 +12,28 @@ from tests.discord.fake_discord import command_problems, message_problems
 
 
 def sheet_payload(**over: object) -> dict[str, object]:
+    """The payload the Nightcap characters plugin queues (plugins/nightcap/export.py)."""
     sheet = {
         "name": "Mira Vance",
-        "system": "nightcap",
         "status": "approved",
         "owner": "Alice",
-        "fields": {"Origin": "Human", "Subgroup": "Virtual Adepts", "Aptitude": "Locks", "Weakness": "Debts"},
+        "fields": {
+            "origin": "Human",
+            "subgroup": "Virtual Adepts",
+            "aptitude": "Locks",
+            "advantage": "",
+            "weakness": "Debts",
+        },
         "traits": {"physical": 3, "mental": 2, "social": 2, "spirit": 3},
         "powers": [{"name": "Ward", "tier": "adept", "trait": "spirit"}],
-        "pools": {"willpower": {"current": 5, "maximum": 5}, "essence": {"current": 10, "maximum": 10}},
+        "pools": {
+            "willpower": {"current": 5, "max": 5},
+            "essence": {"current": 10, "max": 10},
+            "damage": {"current": 0, "max": 10},
+        },
     }
     sheet.update(over)
-    return {"kind": "sheet", "text": "Mira Vance", "sheet": sheet}
+    return {"kind": "sheet", "text": "Mira Vance ...", "sheet": sheet, "reason": "approve", "character_id": 7}
 
 
 def test_sheet_is_one_embed_with_fields() -> None:
@@ -42,9 +52,10 @@ def test_sheet_is_one_embed_with_fields() -> None:
         "Traits": "Physical **3** · Mental **2** · Social **2** · Spirit **3**",
         "Willpower": "5/5",
         "Essence": "10/10",
+        "Damage": "0/10",
         "Powers": "• **Ward** — Adept, Spirit",
     }
-    assert embed["footer"] == {"text": "nightcap"}
+    assert embed["footer"] == {"text": "approved · character 7"}
     assert embed["timestamp"] == "2026-11-30T00:00:00+00:00"
 
 
