@@ -154,6 +154,28 @@ def test_status_names_the_disabled_webhooks(
     assert "interactions endpoint: off (no public_key)" in out
 
 
+def test_status_after_a_404(
+    tmp_path: Path, threaded_fake: FakeDiscord, capsys: pytest.CaptureFixture[str]
+) -> None:
+    config = write_config(tmp_path, threaded_fake, **NO_CAPS)
+    settings = load_settings(config)
+    threaded_fake.delete(next(iter(threaded_fake.webhooks.values())))
+
+    async def queue() -> None:
+        gateway = Gateway(settings, platforms=())
+        await gateway.upgrade_vault()
+        async with gateway.services.vault.transaction() as session:
+            await repo.enqueue(session, "discord", "sheets", sheet(0))
+        await gateway.services.vault.dispose()
+
+    asyncio.run(queue())
+    out = io.StringIO()
+    assert asyncio.run(sync(settings, name="op", pending_only=True, out=out, poll=0.05)) == 1
+    assert out.getvalue().splitlines()[-1].endswith("(1 failed, 0 rate-limit answers).")
+    assert run(["--config", str(config), "discord", "status"]) == 0
+    assert "webhook sheets: DISABLED (answered 404)" in capsys.readouterr().out
+
+
 # --------------------------------------------------------------------------- sync
 
 
