@@ -148,10 +148,11 @@ class DiscordAdapter(Adapter):
 
     async def _run(self, interaction: Mapping[str, Any], parsed: slash.Parsed) -> dict[str, Any]:
         message = ix.inbound(interaction, parsed)
+        received = self.wall()  # the interaction token lasts followup_ttl from now
         task = asyncio.create_task(self.services.handle(message))
         done, _ = await asyncio.wait({task}, timeout=self.config.reply_timeout)
         if task not in done:
-            follow = asyncio.create_task(self._follow_up_later(task, interaction))
+            follow = asyncio.create_task(self._follow_up_later(task, interaction, received))
             self._pending.add(follow)
             follow.add_done_callback(self._pending.discard)
             log.info("discord interaction deferred", command=parsed.line[:60])
@@ -160,20 +161,22 @@ class DiscordAdapter(Adapter):
         if not messages:
             return ix.message_response("Already handled.", True)
         if len(messages) > 1:
-            await self._enqueue_follow_ups(interaction, messages[1:])
+            await self._enqueue_follow_ups(interaction, messages[1:], received)
         return ix.message_response(*messages[0])
 
-    async def _follow_up_later(self, task: asyncio.Task[list[Reply]], interaction: Mapping[str, Any]) -> None:
+    async def _follow_up_later(
+        self, task: asyncio.Task[list[Reply]], interaction: Mapping[str, Any], received: float
+    ) -> None:
         try:
             replies = await task
         except Exception:
             log.exception("discord deferred command failed")
             replies = [Reply(text="Something went wrong on our side; nothing was saved.", error="internal")]
         messages = ix.group(replies) or [("Done.", True)]
-        await self._enqueue_follow_ups(interaction, messages)
+        await self._enqueue_follow_ups(interaction, messages, received)
 
     async def _enqueue_follow_ups(
-        self, interaction: Mapping[str, Any], messages: list[tuple[str, bool]]
+        self, interaction: Mapping[str, Any], messages: list[tuple[str, bool]], received: float
     ) -> None:
         now = self.services.clock()
         due = now + timedelta(seconds=FOLLOWUP_GRACE)
@@ -182,7 +185,7 @@ class DiscordAdapter(Adapter):
             "application_id": str(interaction.get("application_id") or self.config.application_id or ""),
             "token": str(interaction.get("token") or ""),
             "channel_id": str(interaction.get("channel_id") or ""),
-            "expires_at": self.wall() + self.config.followup_ttl,
+            "expires_at": received + self.config.followup_ttl,
         }
         async with self.services.vault.transaction() as session:
             for text, private in messages:

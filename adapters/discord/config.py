@@ -74,6 +74,13 @@ class DiscordSettings(BaseModel):
             raise ValueError("[discord] public_key is the application's 64-character hex public key")
         return value.lower()
 
+    @field_validator("username")
+    @classmethod
+    def _username(cls, value: str | None) -> str | None:
+        if value and (len(value) > 80 or any(w in value.casefold() for w in ("discord", "clyde"))):
+            raise ValueError("[discord] username: at most 80 characters, without 'discord' or 'clyde'")
+        return value or None
+
     @field_validator("api_base")
     @classmethod
     def _base(cls, value: str) -> str:

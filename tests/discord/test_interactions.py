@@ -198,20 +198,26 @@ async def test_a_roll_reaches_the_stlog_webhook_as_an_embed(env: DiscordEnv) -> 
 
 async def test_a_slow_command_is_deferred_then_followed_up(env: DiscordEnv) -> None:
     env.gateway.plugins.registry.add_command(_slow_command(env.adapter.config.reply_timeout + 0.3))
-    payload = env.interaction("gw", [{"name": "text", "type": 3, "value": "slow hello world"}])
-    body = json.dumps(payload).encode()
+    public = env.interaction("gw", [{"name": "text", "type": 3, "value": "slow hello world"}])
+    private = env.interaction("gw", [{"name": "text", "type": 3, "value": "slow secret"}])
+    bodies = [json.dumps(p).encode() for p in (public, private)]
     started = time.monotonic()
-    answer = await (await env.post(body, env.sign(body))).json()
+    answers = await asyncio.gather(*(env.post(b, env.sign(b)) for b in bodies))
     assert time.monotonic() - started < 3.0
-    assert answer == {"type": 5, "data": {}}
+    assert [await a.json() for a in answers] == [
+        {"type": 5, "data": {}},
+        {"type": 5, "data": {"flags": EPHEMERAL}},
+    ]
     assert env.fake.bodies() == []
-    await env.until(lambda: len([r for r in env.fake.received if r.follow_up]) == 2, timeout=15)
-    first, second = (r for r in env.fake.received if r.follow_up)
-    assert first.webhook_id == env.fake.application_id
-    assert first.body == {"content": "slow done: hello world", "allowed_mentions": {"parse": []}}
-    assert second.body == {"content": "psst", "flags": EPHEMERAL, "allowed_mentions": {"parse": []}}
-    rows = await env.rows(target=f"interaction/{payload['id']}")
+    await env.until(lambda: len([r for r in env.fake.received if r.follow_up]) == 4, timeout=15)
+    assert all(r.webhook_id == env.fake.application_id for r in env.fake.received)
+    rows = await env.rows(target=f"interaction/{public['id']}")
     assert [r.status for r in rows] == ["delivered", "delivered"]
+    assert [r.payload["text"] for r in rows] == ["slow done: hello world", "psst"]
+    followups = [r.body for r in env.fake.received]
+    assert {"content": "slow done: hello world", "allowed_mentions": {"parse": []}} in followups
+    assert {"content": "slow done: secret", "allowed_mentions": {"parse": []}} in followups
+    assert followups.count({"content": "psst", "flags": EPHEMERAL, "allowed_mentions": {"parse": []}}) == 2
 
 
 def _slow_command(seconds: float) -> Command:
