@@ -157,6 +157,83 @@ COMMANDS: tuple[Slash, ...] = (
         ),
     ),
     Slash(
+        "challenge",
+        "Challenge a character to a contest",
+        (_text("args", "NAME TRAIT [+N] [wp], or cancel", False),),
+    ),
+    Slash(
+        "defend",
+        "Answer a challenge with your own roll",
+        (_text("args", "TRAIT [+N] [wp], or power NAME [TIER]"),),
+    ),
+    Slash("concede", "Give a challenge up without rolling"),
+    Slash(
+        "attack",
+        "Attack: a contest whose margin, less soak, is damage",
+        (_text("args", "TARGET [TRAIT] [+weapon] [wp]"),),
+    ),
+    Slash(
+        "init",
+        "Combat order in this channel",
+        subcommands=(
+            Slash("start", "Open a fight here"),
+            Slash(
+                "join",
+                "Join the fight (Storytellers: add an NPC)",
+                (_text("args", "[NAME [PHYSICAL]]", False),),
+            ),
+            Slash("roll", "Roll Physical for order"),
+            Slash("next", "Pass the turn on"),
+            Slash("list", "Show the order and the round"),
+            Slash(
+                "move",
+                "Put someone at a place in the order",
+                (_name(), Opt("position", "1 is first", INTEGER, True, min_value=1)),
+            ),
+            Slash("end", "End the fight"),
+        ),
+    ),
+    Slash(
+        "extended",
+        "Extended actions",
+        subcommands=(
+            Slash(
+                "start",
+                "Start an extended action",
+                (
+                    Opt("target", "successes needed", INTEGER, True, min_value=1),
+                    Opt("rolls", "rolls allowed", INTEGER, True, min_value=1),
+                    Opt("trait", "the trait rolled", choices=TRAITS),
+                ),
+            ),
+            Slash("roll", "Roll the next step", (_text("args", "[TRAIT] [+N|-N] [wp]", False),)),
+            Slash("status", "Show your extended action"),
+            Slash("abandon", "Give your extended action up"),
+        ),
+    ),
+    Slash(
+        "team",
+        "Team actions",
+        subcommands=(
+            Slash(
+                "start",
+                "Lead a team action",
+                (
+                    Opt("trait", "the trait rolled", required=True, choices=TRAITS),
+                    _text("mods", "+N/-N", False),
+                ),
+            ),
+            Slash("roll", "Roll for the team", (Opt("wp", "spend Willpower", BOOLEAN, flag="wp"),)),
+            Slash("status", "Show the open team actions here"),
+            Slash("cancel", "Call a team action off", (Opt("leader", "whose", max_length=60),)),
+        ),
+    ),
+    Slash(
+        "assist",
+        "Help a team leader: +1 die, or a sure success with wp",
+        (Opt("leader", "whose action", max_length=60), Opt("wp", "spend Willpower", BOOLEAN, flag="wp")),
+    ),
+    Slash(
         "link",
         "Join this Discord account to your other platforms",
         (Opt("code", "the code another platform gave you (leave empty to get one)", max_length=32),),
@@ -242,6 +319,11 @@ COMMANDS: tuple[Slash, ...] = (
                 "emote",
                 "A roleplay emote (start with here for this channel only)",
                 (_text("text", "the emote"),),
+            ),
+            Slash(
+                "soak",
+                "Set a character's or NPC's soak",
+                (_name(), Opt("value", "soak", INTEGER, True, min_value=0)),
             ),
             Slash("export", "Send one sheet to the Discord export", (_name(),)),
             Slash("sync", "Force Web Sync: every approved sheet to Discord, paced"),

@@ -168,6 +168,8 @@ def command_problems(commands: Any) -> list[str]:
                     optional_seen = True
                 if len(o.get("choices", [])) > 25:
                     problems.append(f"{where}.{name}: more than 25 choices")
+                if o.get("max_length", 1) > 6000 or o.get("max_length", 1) < 1:
+                    problems.append(f"{where}.{name}: max_length out of range")
 
     for c in commands:
         name = c.get("name", "")
@@ -179,7 +181,16 @@ def command_problems(commands: Any) -> list[str]:
         if not 1 <= len(c.get("description", "")) <= 100:
             problems.append(f"{name}: description length")
         options(name, c.get("options", []), 0)
+        if text_size(c) > 4000:
+            problems.append(f"{name}: names, descriptions and choices over 4000 characters")
     return problems
+
+
+def text_size(item: dict[str, Any]) -> int:
+    """Name, description and choice lengths of a command and everything in it (Discord caps it at 4000)."""
+    size = len(item.get("name", "")) + len(item.get("description", ""))
+    size += sum(len(c["name"]) + len(str(c["value"])) for c in item.get("choices", []))
+    return size + sum(text_size(o) for o in item.get("options", []))
 
 
 @dataclass

@@ -173,10 +173,23 @@ def test_command_definitions_are_valid() -> None:
     definitions = slash.definitions()
     assert command_problems(definitions) == []
     names = [c["name"] for c in definitions]
-    for wanted in ("roll", "prove", "sheet", "checkin", "heal", "power", "odds", "link", "st", "gw"):
+    for wanted in ("roll", "prove", "sheet", "checkin", "heal", "power", "odds", "link", "st", "gw", "init"):
         assert wanted in names
     st_subs = [o["name"] for o in next(c for c in definitions if c["name"] == "st")["options"]]
-    assert {"approve", "sync", "export", "roster", "announce"} <= set(st_subs)
+    assert {"approve", "sync", "export", "roster", "announce", "soak"} <= set(st_subs)
+    team = line("team", [{"type": 1, "name": "roll", "options": [{"name": "wp", "type": 5, "value": True}]}])
+    assert team is not None and team.line == "team roll wp"
+    move = line(
+        "init",
+        [
+            {
+                "type": 1,
+                "name": "move",
+                "options": [{"name": "name", "value": "Mira"}, {"name": "position", "value": 1}],
+            }
+        ],
+    )
+    assert move is not None and move.line == "init move Mira 1"
 
 
 def line(name: str, options: list[dict[str, object]]) -> slash.Parsed | None:
