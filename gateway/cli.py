@@ -109,11 +109,17 @@ def plugin_cli_commands(argv: Sequence[str] = ()) -> list[CliCommand]:
 
 
 def add_plugin_commands(sub: argparse._SubParsersAction, commands: Sequence[CliCommand]) -> None:
+    """Plugin subcommands; a malformed or clashing one is skipped with a warning, never fatal."""
     groups: dict[str, argparse._SubParsersAction] = {}
+    taken: set[str] = set()
     for spec in commands:
         words = spec.name.split()
-        if not 1 <= len(words) <= 2 or words[0] in BUILTIN_COMMANDS:
-            raise ValueError(f"plugin subcommand {spec.name!r}: one or two words, not a built-in verb")
+        bad = not 1 <= len(words) <= 2 or words[0] in BUILTIN_COMMANDS or " ".join(words) in taken
+        bad = bad or (len(words) == 1 and words[0] in groups) or (len(words) == 2 and words[0] in taken)
+        if bad:
+            print(f"gateway: skipping plugin subcommand {spec.name!r} (malformed or taken)", file=sys.stderr)
+            continue
+        taken.add(" ".join(words))
         if len(words) == 1:
             parser = sub.add_parser(words[0], help=spec.help)
         else:

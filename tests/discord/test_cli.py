@@ -251,3 +251,24 @@ def test_progress_line_and_eta() -> None:
     assert bar.line(30) == "[##........] 30/200 sheets  15% · 10s · ETA 5m40s"
     assert bar.line(200, failed=1) == "[##########] 200/200 sheets 100% · 10s · ETA 0s · 1 failed"
     assert duration(3725) == "1h02m"
+
+
+def test_plugin_subcommands_group_and_skip_clashes(capsys: pytest.CaptureFixture[str]) -> None:
+    from gateway.cli import build_parser
+    from gateway.registry import CliCommand
+
+    def ran(args: Any, settings: Any) -> int:
+        return 0
+
+    specs = [
+        CliCommand("sync discord", "a", ran),
+        CliCommand("sync matrix", "b", ran),
+        CliCommand("serve", "clash with a built-in", ran),
+        CliCommand("sync discord", "twice", ran),
+        CliCommand("sync", "a word that is a group", ran),
+        CliCommand("a b c", "three words", ran),
+    ]
+    parser = build_parser(specs)
+    assert parser.parse_args(["sync", "matrix"]).plugin_command is specs[1]
+    assert parser.parse_args(["sync", "discord"]).plugin_command is specs[0]
+    assert capsys.readouterr().err.count("skipping plugin subcommand") == 4
