@@ -1,0 +1,182 @@
+"""The IRC adapter: one ``IrcConnection`` per configured network, commands in, outbox rows out.
+
+Identity: ``irc:<network>/<account>`` when the server tells us the sender's services account
+(account-tag, extended-join, account-notify, WHOX); otherwise ``irc:<network>/~<nick>``, which is
+*unverified* unless the network has ``trust_nicks = true``.
+
+Outbox targets are ``<network>/<#channel>`` (replies in a channel, Storyteller-log channels) or
+``<network>/<nick>`` (replies in a private conversation with the bot).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import structlog
+
+from adapters.irc.client import Incoming, IrcConnection, NotConnected
+from adapters.irc.config import NetworkConfig
+from adapters.irc.protocol import build_line
+from adapters.irc.text import LINE_LIMIT, clean_inbound, colour_degrees, fit_lines, overhead, split_bytes
+from gateway.adapter import Adapter
+from gateway.errors import DeliveryFailed, RetryLater
+from gateway.services import Services
+from gateway.types import Channel, Identity, InboundMessage, Outbound
+
+log = structlog.get_logger(__name__)
+
+
+def stlog_channels(targets: list[str], network: str) -> list[str]:
+    """Channels named by ``[stlog] targets`` entries ``irc:<network>/#channel``: the bot joins them."""
+    found = []
+    for target in targets:
+        platform, _, address = target.partition(":")
+        net, _, dest = address.partition("/")
+        if platform == "irc" and net == network and dest[:1] in "#&+!" and dest:
+            found.append(dest)
+    return found
+
+
+class IrcAdapter(Adapter):
+    platform = "irc"
+
+    def __init__(self, services: Services, networks: list[NetworkConfig]) -> None:
+        self.services = services
+        self.networks = {n.name: n for n in networks}
+        self.connections: dict[str, IrcConnection] = {}
+        for net in networks:
+            self.connections[net.name] = IrcConnection(
+                net,
+                on_message=self._on_message,
+                on_ready=self._on_ready,
+                extra_channels=stlog_channels(services.settings.stlog.targets, net.name),
+            )
+        # Outbox row id -> (lines, how many were sent) for a reply cut off by a dropped link, so the
+        # retry sends only the rest.
+        self._progress: dict[int, tuple[str, str, list[str], int]] = {}
+
+    async def start(self) -> None:
+        for connection in self.connections.values():
+            await connection.start()
+
+    async def stop(self) -> None:
+        for connection in self.connections.values():
+            await connection.stop()
+
+    def _on_ready(self, connection: IrcConnection) -> None:
+        if self.services.outbox is not None:
+            self.services.outbox.wake()
+
+    # ------------------------------------------------------------------ inbound
+
+    def inbound(self, connection: IrcConnection, item: Incoming) -> InboundMessage | None:
+        """The gateway message for one PRIVMSG, or None when it is chat and not a command."""
+        cfg = connection.config
+        net = cfg.name
+        text = clean_inbound(item.text).strip()
+        if item.is_channel:
+            if not text.startswith(cfg.prefix):
+                return None
+            body = text[len(cfg.prefix) :].strip()
+            if not body:
+                return None
+            # The router strips the gateway-wide prefix; this network may use another one.
+            text = f"{self.services.settings.gateway.prefix}{body}"
+            channel = Channel("irc", f"{net}/{connection.fold(item.target)}")
+        else:
+            if text.startswith(cfg.prefix):
+                text = text[len(cfg.prefix) :].strip()
+            if not text:
+                return None
+            channel = Channel("irc", f"{net}/{connection.fold(item.nick)}", direct=True)
+        if item.account:
+            sender = Identity("irc", f"{net}/{connection.fold(item.account)}", item.nick, verified=True)
+        else:
+            sender = Identity(
+                "irc", f"{net}/~{connection.fold(item.nick)}", item.nick, verified=cfg.trust_nicks
+            )
+        return InboundMessage(
+            sender=sender,
+            channel=channel,
+            text=text,
+            message_id=f"{net}/{item.msgid}" if item.msgid else None,
+            prefixed=item.is_channel,
+            sync_reply=False,
+        )
+
+    async def _on_message(self, connection: IrcConnection, item: Incoming) -> None:
+        message = self.inbound(connection, item)
+        if message is not None:
+            await self.services.handle(message)
+
+    # ------------------------------------------------------------------ outbound
+
+    def _recipient(self, connection: IrcConnection, payload: dict[str, Any], fallback: str) -> str:
+        """The nick a private reply goes to: the nick the command came from, unless we know that nick
+        is now logged in to another account (or logged out); then another nick of the same account,
+        or nowhere. A nick taken over by someone else never receives another person's private reply."""
+        nick = str(payload.get("recipient_name") or "")
+        _, _, ident = str(payload.get("recipient") or "").partition("/")
+        if not nick:
+            return fallback
+        if not ident or ident.startswith("~"):
+            return nick  # a nick identity: the nick is all there is
+        user = connection.user_known(nick)
+        if user is None or not user.known:
+            return nick
+        if user.account is not None and connection.fold(user.account) == connection.fold(ident):
+            return nick
+        others = connection.nicks_for_account(ident)
+        if others:
+            return others[0]
+        raise DeliveryFailed(f"{nick} is no longer logged in as {ident}; private reply dropped")
+
+    def _route(self, connection: IrcConnection, dest: str, payload: dict[str, Any]) -> tuple[str, str]:
+        """(verb, target) for one outbox row."""
+        cfg = connection.config
+        in_channel = connection.is_channel(dest)
+        if payload.get("kind") == "stlog":
+            return cfg.stlog_verb, dest
+        if payload.get("private"):
+            return cfg.private_verb, self._recipient(connection, payload, dest)
+        if payload.get("error"):
+            if in_channel and cfg.errors_to == "user":
+                return cfg.error_verb, self._recipient(connection, payload, dest)
+            return cfg.error_verb, dest
+        return (cfg.reply_verb if in_channel else cfg.private_verb), dest
+
+    def render(self, connection: IrcConnection, verb: str, target: str, payload: dict[str, Any]) -> list[str]:
+        """The text of each line to send (without the command), each fitting the 512-byte limit."""
+        text = str(payload.get("text", ""))
+        if connection.config.colour:
+            text = colour_degrees(text, payload.get("result"))
+        return fit_lines(text, source=connection.source_mask(), command=verb, target=target)
+
+    async def deliver(self, message: Outbound) -> None:
+        net, _, dest = message.target.partition("/")
+        connection = self.connections.get(net)
+        if connection is None:
+            raise DeliveryFailed(f"no IRC network {net!r} is configured")
+        if not dest or " " in dest or "," in dest:
+            raise DeliveryFailed(f"IRC target {message.target!r} is not <network>/<#channel or nick>")
+        retry = connection.config.retry_delay
+        if not connection.connected:
+            raise RetryLater(f"IRC network {net} is not connected", delay=retry)
+        saved = self._progress.get(message.id)
+        if saved is not None:
+            verb, target, lines, done = saved
+        else:
+            verb, target = self._route(connection, dest, message.payload)
+            lines, done = self.render(connection, verb, target, message.payload), 0
+        room = LINE_LIMIT - overhead(connection.source_mask(), verb, target)
+        for index in range(done, len(lines)):
+            try:
+                for piece in split_bytes(lines[index], room):  # the mask may have grown since a cut
+                    await connection.send_paced(build_line(verb, target, piece))
+            except NotConnected:
+                self._progress[message.id] = (verb, target, lines, index)
+                raise RetryLater(f"IRC network {net} disconnected while sending", delay=retry) from None
+            except ValueError as exc:
+                self._progress.pop(message.id, None)
+                raise DeliveryFailed(f"cannot send to {target!r}: {exc}") from exc
+        self._progress.pop(message.id, None)
