@@ -8,11 +8,14 @@ from datetime import datetime, timedelta
 from fractions import Fraction
 from typing import Any
 
+from gateway import scene
 from gateway.characters import (
     active_character,
     create_character,
     find_character,
+    lock_character,
     owned_characters,
+    pool_value,
     require_active,
 )
 from gateway.commands import CommandContext
@@ -153,9 +156,7 @@ async def roll_command(ctx: CommandContext, inv: Invocation) -> Reply | list[Rep
     extended: dict[str, Any] | None = None
     ext_row = None
     if request.ext:
-        ext_row = await state.scene_get(
-            ctx.session, ctx.channel.key, SYSTEM, f"ext:{roller_key(ctx, character)}"
-        )
+        ext_row = await scene.get(ctx.session, ctx.channel.key, SYSTEM, f"ext:{roller_key(ctx, character)}")
         if ext_row is None or ext_row.data.get("done"):
             raise UserError(
                 f"{who} has no extended contest running here: start one with ext DC K, e.g. ext 4 3."
@@ -509,7 +510,7 @@ async def sp_command(ctx: CommandContext, inv: Invocation) -> Reply:
         character = await require_active(ctx, SYSTEM)
     assert character.id is not None
     await state.ensure_pool(ctx.session, character.id, SP, cap)
-    current, maximum = await state.pool_value(ctx.session, character.id, SP) or (0, cap)
+    current, maximum = await pool_value(ctx.session, character.id, SP) or (0, cap)
     return Reply(
         text=t(ctx, "sp.show", name=character.name, n=current, cap=maximum),
         result={
@@ -526,9 +527,9 @@ async def _gain(ctx: CommandContext, character_id: int, amount: int) -> tuple[in
     """Gain ``amount`` Story Points atomically under the cap: (now, cap, lost over the cap)."""
     cap = decanter_settings(ctx.settings).story_point_cap
     await state.ensure_pool(ctx.session, character_id, SP, cap)
-    before, _ = await state.pool_value(ctx.session, character_id, SP) or (0, cap)
+    before, _ = await pool_value(ctx.session, character_id, SP) or (0, cap)
     await repo.gain_pool(ctx.session, character_id, SP, amount)
-    after, _ = await state.pool_value(ctx.session, character_id, SP) or (0, cap)
+    after, _ = await pool_value(ctx.session, character_id, SP) or (0, cap)
     return after, cap, max(before + amount - after, 0)
 
 
@@ -545,7 +546,7 @@ async def sp_give_command(ctx: CommandContext, inv: Invocation) -> Reply:
     else:
         cap = decanter_settings(ctx.settings).story_point_cap
         await state.ensure_pool(ctx.session, character.id, SP, cap)
-        current, _ = await state.pool_value(ctx.session, character.id, SP) or (0, cap)
+        current, _ = await pool_value(ctx.session, character.id, SP) or (0, cap)
         taken = min(-amount, current)
         await repo.spend_pool(ctx.session, character.id, SP, taken)
         total, lost = current - taken, 0
@@ -616,7 +617,7 @@ async def sp_bonus_command(ctx: CommandContext, inv: Invocation) -> Reply:
         raise UserError(f"#{previous_id} was an automatic success: it needs no Story Points.")
     await state.ensure_pool(ctx.session, character.id, SP, decanter_settings(ctx.settings).story_point_cap)
     if not await repo.spend_pool(ctx.session, character.id, SP, amount):
-        current, _ = await state.pool_value(ctx.session, character.id, SP) or (0, 0)
+        current, _ = await pool_value(ctx.session, character.id, SP) or (0, 0)
         raise UserError(f"{character.name} has {current} Story Points, not {amount}.")
     before = _describe(ctx, result)
     result["successes"] = int(result["successes"]) + amount
@@ -627,7 +628,7 @@ async def sp_bonus_command(ctx: CommandContext, inv: Invocation) -> Reply:
     if "extended" in result:
         await _amend_extended(ctx, character, result, amount)
     roll_id = await ctx.log_roll(result, character_id=character.id, name=character.name)
-    left, _ = await state.pool_value(ctx.session, character.id, SP) or (0, 0)
+    left, _ = await pool_value(ctx.session, character.id, SP) or (0, 0)
     text = t(
         ctx,
         "sp.bonus",
@@ -664,7 +665,7 @@ async def sp_bonus_command(ctx: CommandContext, inv: Invocation) -> Reply:
 async def _amend_extended(
     ctx: CommandContext, character: Character, result: dict[str, Any], amount: int
 ) -> None:
-    row = await state.scene_get(ctx.session, ctx.channel.key, SYSTEM, f"ext:{roller_key(ctx, character)}")
+    row = await scene.get(ctx.session, ctx.channel.key, SYSTEM, f"ext:{roller_key(ctx, character)}")
     ext = dict(result["extended"])
     if row is None or row.data.get("id") != ext["id"]:
         raise UserError("That extended contest is gone, so its roll can no longer change.")
@@ -846,7 +847,7 @@ async def cond_add_command(ctx: CommandContext, inv: Invocation) -> Reply:
     name, duration, penalty, resolution, target = parse_condition(inv.words)
     character = await _target_character(ctx, target)
     assert character.id is not None
-    character = await state.locked_character(ctx.session, character.id)
+    character = await lock_character(ctx.session, character.id)
     data = sheet.load(character.sheet)
     if any(c.name.casefold() == name.casefold() for c in data.conditions):
         raise UserError(f"{character.name} already has the Condition {name}; resolve it first to change it.")
@@ -900,7 +901,7 @@ async def cond_resolve_command(ctx: CommandContext, inv: Invocation) -> Reply:
     name = " ".join(words)
     character = await _target_character(ctx, target)
     assert character.id is not None
-    character = await state.locked_character(ctx.session, character.id)
+    character = await lock_character(ctx.session, character.id)
     data = sheet.load(character.sheet)
     kept = [c for c in data.conditions if c.name.casefold() != name.casefold()]
     if len(kept) == len(data.conditions):
@@ -979,7 +980,7 @@ async def ext_command(ctx: CommandContext, inv: Invocation) -> Reply:
         character = await active_character(ctx, SYSTEM)
     who = character.name if character else ctx.name
     kind = f"ext:{roller_key(ctx, character)}"
-    row = await state.scene_get(ctx.session, ctx.channel.key, SYSTEM, kind)
+    row = await scene.get(ctx.session, ctx.channel.key, SYSTEM, kind)
     if not words:
         if row is None:
             return Reply(
@@ -1039,7 +1040,7 @@ async def ext_command(ctx: CommandContext, inv: Invocation) -> Reply:
         "started_by": ctx.identity.key,
         "started_at": ctx.now.isoformat(),
     }
-    await state.scene_put(ctx.session, ctx.channel.key, SYSTEM, kind, data, ctx.now)
+    await scene.put(ctx.session, ctx.channel.key, SYSTEM, kind, data, ctx.now)
     text = t(ctx, "ext.started", name=who, dc=dc, k=multiplier, target=data["target"])
     await ctx.stlog(text, kind="extended", result=data, character_id=character.id if character else None)
     return Reply(text=text, result={"kind": "extended", "system": SYSTEM, "contest": _ext_summary(data)})
@@ -1112,7 +1113,7 @@ async def sheet_command(ctx: CommandContext, inv: Invocation) -> Reply:
     assert character.id is not None
     cap = decanter_settings(ctx.settings).story_point_cap
     await state.ensure_pool(ctx.session, character.id, SP, cap)
-    current, maximum = await state.pool_value(ctx.session, character.id, SP) or (0, cap)
+    current, maximum = await pool_value(ctx.session, character.id, SP) or (0, cap)
     none = t(ctx, "none")
     conditions = "; ".join(
         t(ctx, "cond.item", cname=c.name, duration=_duration(ctx, c.duration)) for c in data.conditions
@@ -1149,7 +1150,7 @@ async def _apply_set(
         raise UserError(f"Write {'st set NAME ' if storyteller else 'set '}{SET_USAGE}.")
     field_word, value_words = words[0], words[1:]
     assert character.id is not None
-    character = await state.locked_character(ctx.session, character.id)
+    character = await lock_character(ctx.session, character.id)
     data = sheet.load(character.sheet)
     folded = field_word.casefold()
     old: Any
@@ -1160,7 +1161,7 @@ async def _apply_set(
         if not 0 <= new <= cap:
             raise UserError(f"Story Points go from 0 to {cap}.")
         await state.ensure_pool(ctx.session, character.id, SP, cap)
-        old, _ = await state.pool_value(ctx.session, character.id, SP) or (0, cap)
+        old, _ = await pool_value(ctx.session, character.id, SP) or (0, cap)
         await repo.gain_pool(ctx.session, character.id, SP, new - old)
         field = SP
     elif folded in ("notes", "note"):

@@ -6,11 +6,14 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
+from gateway import scene
 from gateway.characters import (
     active_character,
     create_character,
     find_character,
+    lock_character,
     owned_characters,
+    pool_value,
     require_active,
 )
 from gateway.commands import CommandContext
@@ -19,7 +22,7 @@ from gateway.types import Invocation, Reply
 from gateway.vault import repo
 from gateway.vault.models import Character
 from gateway.vault.models import Pool as PoolRow
-from plugins.dramatic import mechanics, odds, sheet, state
+from plugins.dramatic import mechanics, odds, sheet
 from plugins.dramatic.config import dramatic_settings
 from plugins.dramatic.mechanics import SYSTEM
 from plugins.dramatic.messages import CATALOGUE
@@ -118,7 +121,7 @@ async def roll_command(ctx: CommandContext, inv: Invocation) -> Reply:
     base = mechanics.clamp_difficulty(asked)
     failures = 0
     retry_kind = f"retry:{roller_key(ctx, character)}"
-    retry_row = await state.scene_get(ctx.session, ctx.channel.key, SYSTEM, retry_kind)
+    retry_row = await scene.get(ctx.session, ctx.channel.key, SYSTEM, retry_kind)
     if request.retry:
         if retry_row is None:
             raise UserError(
@@ -165,7 +168,7 @@ async def roll_command(ctx: CommandContext, inv: Invocation) -> Reply:
             if roll.degree == "botch"
             else {"failures": failures + 1, "name": who, "difficulty": base}
         )
-        await state.scene_put(ctx.session, ctx.channel.key, SYSTEM, retry_kind, data, ctx.now)
+        await scene.put(ctx.session, ctx.channel.key, SYSTEM, retry_kind, data, ctx.now)
     roll_id = await ctx.log_roll(result, character_id=char_id, name=who)
     text = t(
         ctx,
@@ -269,9 +272,7 @@ async def odds_command(ctx: CommandContext, inv: Invocation) -> Reply:
     base = mechanics.clamp_difficulty(asked)
     failures = 0
     if request.retry:
-        row = await state.scene_get(
-            ctx.session, ctx.channel.key, SYSTEM, f"retry:{roller_key(ctx, character)}"
-        )
+        row = await scene.get(ctx.session, ctx.channel.key, SYSTEM, f"retry:{roller_key(ctx, character)}")
         failures = int(row.data.get("failures", 0)) if row is not None else 0
     difficulty = mechanics.retry_difficulty(base, failures)
     wp = t(ctx, "willpower") if request.side.willpower else ""
@@ -350,9 +351,9 @@ async def odds_command(ctx: CommandContext, inv: Invocation) -> Reply:
 
 
 async def scene_end_command(ctx: CommandContext, inv: Invocation) -> Reply:
-    rows = await state.scene_list(ctx.session, ctx.channel.key, SYSTEM, "retry:")
+    rows = await scene.list_prefixed(ctx.session, ctx.channel.key, SYSTEM, "retry:")
     names = [str(r.data.get("name", "?")) for r in rows if r.data.get("failures")]
-    await state.scene_delete(ctx.session, ctx.channel.key, SYSTEM, "retry:")
+    await scene.delete_prefixed(ctx.session, ctx.channel.key, SYSTEM, "retry:")
     text = t(ctx, "scene.end_cleared", names=", ".join(names)) if names else t(ctx, "scene.end")
     result = {"kind": "scene_end", "system": SYSTEM, "channel": ctx.channel.key, "retries_cleared": names}
     await ctx.stlog(text, kind="scene_end", result=result)
@@ -441,7 +442,7 @@ async def sheet_command(ctx: CommandContext, inv: Invocation) -> Reply:
             raise PermissionDenied(f"{character.name}'s sheet is for its player and the Storytellers.")
     data = sheet.load(character.sheet)
     assert character.id is not None
-    wp, wp_max = await state.pool_value(ctx.session, character.id, WP) or (0, 0)
+    wp, wp_max = await pool_value(ctx.session, character.id, WP) or (0, 0)
     none = t(ctx, "none")
     text = t(
         ctx,
@@ -484,7 +485,7 @@ async def _apply_set(
         raise UserError(f"Write {'st set NAME ' if storyteller else 'set '}{SET_USAGE}.")
     field_word, value_words = words[0], words[1:]
     assert character.id is not None
-    character = await state.locked_character(ctx.session, character.id)
+    character = await lock_character(ctx.session, character.id)
     data = sheet.load(character.sheet)
     folded = field_word.casefold()
     old: Any

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from gateway import scene as state
 from gateway.characters import find_character
 from gateway.commands import CommandContext
 from gateway.types import Invocation, Reply
-from plugins.nightwanderers import config, mechanics, state
+from plugins.nightwanderers import config, mechanics
 from plugins.nightwanderers.commands import SYSTEM, faces, fail, my_actor, t
 from plugins.nightwanderers.sheet import WandererSheet, norm
 

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from gateway import scene as state
 from gateway.characters import active_character, find_character
 from gateway.commands import CommandContext
 from gateway.errors import PermissionDenied
 from gateway.types import Invocation, Reply
-from plugins.pravidla import config, mechanics, state
+from plugins.pravidla import config, mechanics
 from plugins.pravidla.commands import (
     SYSTEM,
     Pool,
