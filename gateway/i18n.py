@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import string
 from collections.abc import Callable, Mapping
+from fractions import Fraction
 from typing import Any
 
 
@@ -61,3 +62,14 @@ class Catalogue:
         table = self.messages.get(locale, self.messages[self.fallback])
         template = table.get(key) or self.messages[self.fallback][key]
         return _Formatter(locale if locale in self.messages else self.fallback).format(template, **params)
+
+
+DECIMAL_COMMA = frozenset({"cs", "ru"})
+
+
+def percent(locale: str, value: Fraction | float) -> str:
+    """A share as a percentage with one decimal: ``80.2%`` in English, ``80,2 %`` in Czech and Russian."""
+    text = f"{float(value) * 100:.1f}"
+    if locale in DECIMAL_COMMA:
+        return text.replace(".", ",") + "\u00a0%"
+    return text + "%"

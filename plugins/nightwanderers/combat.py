@@ -9,6 +9,7 @@ from typing import Any
 from gateway import scene as state
 from gateway.characters import find_character
 from gateway.commands import CommandContext
+from gateway.rules.roll_words import Term, read_term
 from gateway.types import Invocation, Reply
 from plugins.nightwanderers import config, mechanics
 from plugins.nightwanderers.commands import (
@@ -31,7 +32,6 @@ from plugins.nightwanderers.commands import (
     t,
     trait_pool,
 )
-from plugins.nightwanderers.parse import Term, read_term
 from plugins.nightwanderers.sheet import norm
 
 STEALTH = "stealth"

@@ -11,11 +11,13 @@ from sqlmodel import col, select, update
 from gateway.characters import active_character, create_character, find_character, owned_characters
 from gateway.commands import CommandContext
 from gateway.errors import UserError
+from gateway.i18n import percent
+from gateway.rules import binomial
+from gateway.rules.roll_words import ParseError, Term, read_term, split_roll
 from gateway.types import Invocation, Reply
 from gateway.vault.models import Character, Pool
 from plugins.nightwanderers import config, mechanics, odds
-from plugins.nightwanderers.messages import CATALOGUE, percent
-from plugins.nightwanderers.parse import ParseError, Term, read_term, split_roll
+from plugins.nightwanderers.messages import CATALOGUE
 from plugins.nightwanderers.sheet import (
     CLANS,
     TRAITS,
@@ -406,11 +408,11 @@ async def odds_command(ctx: CommandContext, inv: Invocation) -> Reply:
             "chance": float(chance),
             "exact": str(chance),
             "qualities": {q: float(p) for q, p in table.items()},
-            "distribution": [float(p) for p in odds.distribution(left.dice, diff)],
+            "distribution": [float(p) for p in binomial.distribution(left.dice, diff, sides=mechanics.SIDES)],
         }
         return Reply(text=join([text, *pain_sentences(ctx, left), *notes]), result=result)
     right, _ = await right_side(ctx, words.right, left, "err.odds_usage")
-    first, second, tie = odds.contest(left.dice, right.dice, diff)
+    first, second, tie = binomial.contest(left.dice, right.dice, diff, sides=mechanics.SIDES)
     text = t(
         ctx,
         "odds.contest",

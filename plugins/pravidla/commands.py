@@ -8,11 +8,13 @@ from typing import Any
 from gateway.characters import active_character, create_character, find_character, owned_characters
 from gateway.commands import CommandContext
 from gateway.errors import UserError
+from gateway.i18n import percent
+from gateway.rules import binomial
+from gateway.rules.roll_words import ParseError, Term, read_term, split_roll
 from gateway.types import Invocation, Reply
 from gateway.vault.models import Character
-from plugins.pravidla import config, mechanics, odds
-from plugins.pravidla.messages import CATALOGUE, percent
-from plugins.pravidla.parse import ParseError, Term, read_term, split_roll
+from plugins.pravidla import config, mechanics
+from plugins.pravidla.messages import CATALOGUE
 from plugins.pravidla.sheet import (
     CS_INSTRUMENTAL,
     TRAITS,
@@ -222,8 +224,8 @@ async def odds_command(ctx: CommandContext, inv: Invocation) -> Reply:
         need = words.options.get("need", 1)
         if not 1 <= need <= left.dice:
             raise fail(ctx, "err.need", pool=left.dice)
-        dist = odds.distribution(left.dice, target)
-        chance = odds.at_least(left.dice, target, need)
+        dist = binomial.distribution(left.dice, target, sides=mechanics.SIDES)
+        chance = binomial.at_least(left.dice, target, need, sides=mechanics.SIDES)
         table = ", ".join(f"{k}: {percent(ctx.locale, p)}" for k, p in enumerate(dist))
         text = t(
             ctx,
@@ -246,7 +248,7 @@ async def odds_command(ctx: CommandContext, inv: Invocation) -> Reply:
         }
         return Reply(text=text, result=result)
     right, _ = await right_side(ctx, words.right, left, "err.odds_usage")
-    first, second, tie = odds.contest(left.dice, right.dice, target)
+    first, second, tie = binomial.contest(left.dice, right.dice, target, sides=mechanics.SIDES)
     text = t(
         ctx,
         "odds.contest",

@@ -8,6 +8,7 @@ from gateway import scene as state
 from gateway.characters import active_character, find_character
 from gateway.commands import CommandContext
 from gateway.errors import PermissionDenied
+from gateway.rules.roll_words import ParseError, split_roll
 from gateway.types import Invocation, Reply
 from plugins.pravidla import config, mechanics
 from plugins.pravidla.commands import (
@@ -22,7 +23,6 @@ from plugins.pravidla.commands import (
     t,
     who_of,
 )
-from plugins.pravidla.parse import ParseError, split_roll
 from plugins.pravidla.sheet import PravidlaSheet, fold
 
 TUG = "tug"

@@ -9,6 +9,7 @@ from math import comb
 import pytest
 
 from gateway.dice import ScriptedDice, SeededDice
+from gateway.rules import binomial
 from plugins.nightwanderers import mechanics, odds
 from tests.pravidla.stats import chi_square, critical, pooled
 
@@ -119,7 +120,7 @@ def test_contest_odds_match_enumeration(left: int, right: int, difficulty: int) 
         for b in itertools.product(range(1, 7), repeat=right):
             sb = mechanics.count_successes(b, difficulty)
             win, lose = win + (sa > sb), lose + (sa < sb)
-    first, second, _ = odds.contest(left, right, difficulty)
+    first, second, _ = binomial.contest(left, right, difficulty, sides=6)
     assert (first, second) == (Fraction(win, win + lose), Fraction(lose, win + lose))
 
 

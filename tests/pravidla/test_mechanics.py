@@ -9,7 +9,8 @@ from math import comb
 import pytest
 
 from gateway.dice import ScriptedDice, SeededDice
-from plugins.pravidla import mechanics, odds
+from gateway.rules import binomial
+from plugins.pravidla import mechanics
 from tests.pravidla.stats import chi_square, critical, pooled
 
 
@@ -59,9 +60,9 @@ def test_odds_match_enumeration(pool: int, target: int) -> None:
     for faces in itertools.product(range(1, 7), repeat=pool):
         counts[mechanics.score(pool, faces, target).successes] += 1
     total = 6**pool
-    assert odds.distribution(pool, target) == [Fraction(c, total) for c in counts]
+    assert binomial.distribution(pool, target, sides=6) == [Fraction(c, total) for c in counts]
     for need in range(1, pool + 1):
-        assert odds.at_least(pool, target, need) == Fraction(sum(counts[need:]), total)
+        assert binomial.at_least(pool, target, need, sides=6) == Fraction(sum(counts[need:]), total)
 
 
 @pytest.mark.parametrize(("left", "right", "target"), [(1, 1, 4), (2, 1, 4), (3, 2, 5), (2, 3, 3)])
@@ -72,7 +73,7 @@ def test_contest_odds_match_enumeration(left: int, right: int, target: int) -> N
         for b in itertools.product(range(1, 7), repeat=right):
             sb = mechanics.count_successes(b, target)
             win, lose, tie = win + (sa > sb), lose + (sa < sb), tie + (sa == sb)
-    first, second, p_tie = odds.contest(left, right, target)
+    first, second, p_tie = binomial.contest(left, right, target, sides=6)
     assert first == Fraction(win, win + lose) and second == Fraction(lose, win + lose)
     assert p_tie == Fraction(tie, 6 ** (left + right))
 
@@ -95,6 +96,6 @@ def test_seeded_contests_follow_the_exact_win_chance() -> None:
     n = 10_000
     dice = SeededDice(21)
     wins = sum(mechanics.contest(3, 2, dice).winner == 0 for _ in range(n))
-    first, second, _ = odds.contest(3, 2, 4)
+    first, second, _ = binomial.contest(3, 2, 4, sides=6)
     expected = [n * float(first), n * float(second)]
     assert chi_square([wins, n - wins], expected) < critical(1)

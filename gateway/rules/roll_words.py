@@ -1,4 +1,5 @@
-"""Reading command words for Night Wanderers (pure): pools, ``diff``/``need`` options, ``vs`` sides."""
+"""Reading roll words (pure): a pool term (dice or a trait word with ``+N``/``-N``), ``OPTION N``
+pairs such as ``tn 5`` or ``diff 5``, flag words and the two sides of ``vs``."""
 
 from __future__ import annotations
 
