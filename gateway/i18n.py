@@ -10,7 +10,14 @@ from __future__ import annotations
 import string
 from collections.abc import Callable, Mapping
 from fractions import Fraction
-from typing import Any
+from typing import Any, Protocol
+
+from gateway.errors import UserError
+
+
+class HasLocale(Protocol):
+    @property
+    def locale(self) -> str: ...
 
 
 def _plural_en(n: int) -> int:
@@ -62,6 +69,14 @@ class Catalogue:
         table = self.messages.get(locale, self.messages[self.fallback])
         template = table.get(key) or self.messages[self.fallback][key]
         return _Formatter(locale if locale in self.messages else self.fallback).format(template, **params)
+
+    def say(self, ctx: HasLocale, key: str, /, **params: Any) -> str:
+        """``t`` in the locale of a command context (or anything with a ``locale``)."""
+        return self.t(ctx.locale, key, **params)
+
+    def refusal(self, ctx: HasLocale, key: str, /, **params: Any) -> UserError:
+        """The message as a ``UserError`` for a handler to raise."""
+        return UserError(self.say(ctx, key, **params))
 
 
 DECIMAL_COMMA = frozenset({"cs", "ru"})

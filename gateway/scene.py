@@ -16,7 +16,12 @@ from sqlmodel import col, delete, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from gateway.commands import CommandContext
-from gateway.vault.models import SceneState
+from gateway.vault.models import Character, SceneState
+
+
+def roller_key(ctx: CommandContext, character: Character | None) -> str:
+    """Who a per-roller document belongs to: ``c12`` for a character, ``p3`` for a person rolling bare."""
+    return f"c{character.id}" if character is not None else f"p{ctx.person.id}"
 
 
 async def get(
