@@ -1,12 +1,18 @@
-"""Vault access only Decanter needs: every Decanter character locked, the Story Point pool kept at
-its cap, the latest roll of a character (per-channel documents are ``gateway.scene``)."""
+"""Vault access only Decanter needs: the Story Point pool kept at its cap, every Decanter character
+locked, the latest roll of a character (per-channel documents are ``gateway.scene``)."""
 
 from __future__ import annotations
 
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
+from gateway.characters import pool_value
+from gateway.commands import CommandContext
+from gateway.vault import repo
 from gateway.vault.models import Character, Pool, RollLog
+from plugins.decanter.config import decanter_settings
+
+SP = "story_points"
 
 
 async def characters_of(session: AsyncSession, system: str) -> list[Character]:
@@ -26,6 +32,21 @@ async def ensure_pool(session: AsyncSession, character_id: int, name: str, maxim
         pool.current = min(pool.current, maximum)
         session.add(pool)
     await session.flush()
+
+
+async def story_points(ctx: CommandContext, character_id: int) -> tuple[int, int]:
+    """(current, cap) of the character's Story Points, the pool made or re-capped to the setting first."""
+    cap = decanter_settings(ctx.settings).story_point_cap
+    await ensure_pool(ctx.session, character_id, SP, cap)
+    return await pool_value(ctx.session, character_id, SP) or (0, cap)
+
+
+async def gain_story_points(ctx: CommandContext, character_id: int, amount: int) -> tuple[int, int, int]:
+    """Gain ``amount`` Story Points atomically under the cap: (now, cap, lost over the cap)."""
+    before, cap = await story_points(ctx, character_id)
+    await repo.gain_pool(ctx.session, character_id, SP, amount)
+    after, _ = await pool_value(ctx.session, character_id, SP) or (0, cap)
+    return after, cap, max(before + amount - after, 0)
 
 
 async def latest_roll(session: AsyncSession, character_id: int, channel: str, system: str) -> RollLog | None:
