@@ -14,6 +14,7 @@ from gateway.types import Invocation, Reply
 from plugins.nightwanderers import config, mechanics
 from plugins.nightwanderers.commands import (
     SYSTEM,
+    WORDS,
     Actor,
     RolledPool,
     build_pool,
@@ -26,7 +27,6 @@ from plugins.nightwanderers.commands import (
     my_actor,
     named_actor,
     pain_sentences,
-    read_pool_term,
     roll_result,
     set_pool,
     t,
@@ -470,7 +470,7 @@ async def hunt_command(ctx: CommandContext, inv: Invocation) -> Reply:
         raise fail(ctx, "err.hunt_usage", terrains=terrains)
     diff = mechanics.TERRAIN[terrain]
     if len(words) > 1:
-        term = read_pool_term(ctx, words[1:], "err.roll_usage")
+        term = WORDS.term(ctx, words[1:], "err.roll_usage")
         actor = await my_actor(ctx, required=False, able=term.number is None)
         pool = build_pool(ctx, term, actor)
     else:
@@ -509,7 +509,7 @@ async def sneak_command(ctx: CommandContext, inv: Invocation) -> Reply:
     if not right_words:
         raise fail(ctx, "err.sneak_usage")
     if left_words:
-        term = read_pool_term(ctx, left_words, "err.sneak_usage")
+        term = WORDS.term(ctx, left_words, "err.sneak_usage")
         actor = await my_actor(ctx, required=False, able=term.number is None)
         sneak_pool = build_pool(ctx, term, actor)
     else:

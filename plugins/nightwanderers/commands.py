@@ -1,5 +1,5 @@
-"""Night Wanderers commands: roll, odds, characters and the sheet, plus the helpers the blood,
-combat and scene commands share (actors with their health and blood, pools with pain)."""
+"""Night Wanderers commands: roll and odds, plus the helpers the blood, combat, scene and character
+commands share (actors with their health and blood, pools with pain)."""
 
 from __future__ import annotations
 
@@ -8,41 +8,23 @@ from typing import Any
 
 from sqlmodel import col, select, update
 
-from gateway.characters import active_character, create_character, find_character, owned_characters
+from gateway.characters import active_character, find_character
 from gateway.commands import CommandContext
-from gateway.errors import UserError
 from gateway.i18n import percent
 from gateway.rules import binomial
-from gateway.rules.roll_words import ParseError, Term, read_term, split_roll
+from gateway.rules.roll_words import Term, read_term
+from gateway.rules.trait_words import TraitWords
 from gateway.types import Invocation, Reply
 from gateway.vault.models import Character, Pool
 from plugins.nightwanderers import config, mechanics, odds
 from plugins.nightwanderers.messages import CATALOGUE
-from plugins.nightwanderers.sheet import (
-    CLANS,
-    TRAITS,
-    WandererSheet,
-    clan_name,
-    match_clan,
-    match_trait,
-    norm,
-    trait_name,
-)
+from plugins.nightwanderers.sheet import TRAIT_NAMES, WandererSheet, trait_name
 
 SYSTEM = mechanics.SYSTEM
 ROLL_OPTIONS = {"diff": "difficulty", "dif": "difficulty", "сл": "difficulty", "need": "need"}
-
-
-def t(ctx: CommandContext, key: str, /, **params: Any) -> str:
-    return CATALOGUE.t(ctx.locale, key, **params)
-
-
-def fail(ctx: CommandContext, key: str, /, **params: Any) -> UserError:
-    return UserError(t(ctx, key, **params))
-
-
-def traits_list(ctx: CommandContext) -> str:
-    return ", ".join(trait_name(tr, ctx.locale) for tr in TRAITS)
+WORDS = TraitWords(TRAIT_NAMES, CATALOGUE)
+t = CATALOGUE.say
+fail = CATALOGUE.refusal
 
 
 def faces(dice: tuple[int, ...] | list[int]) -> str:
@@ -198,23 +180,6 @@ class RolledPool:
         return fields
 
 
-def resolve_trait(ctx: CommandContext, word: str) -> str:
-    trait, options = match_trait(word)
-    if trait is not None:
-        return trait
-    if options:
-        names = " / ".join(trait_name(o, ctx.locale) for o in options)
-        raise fail(ctx, "err.ambiguous_trait", word=word[:40], options=names)
-    raise fail(ctx, "err.unknown_trait", word=word[:40], traits=traits_list(ctx))
-
-
-def check_pool(ctx: CommandContext, dice: int) -> None:
-    if dice < 1:
-        raise fail(ctx, "err.pool_min", pool=dice)
-    if dice > ctx.settings.gateway.max_pool:
-        raise fail(ctx, "err.pool_max", pool=dice, max=ctx.settings.gateway.max_pool)
-
-
 def trait_pool(
     ctx: CommandContext, actor: Actor, trait: str, term: Term | None = None, bonus: int = 0
 ) -> RolledPool:
@@ -222,7 +187,7 @@ def trait_pool(
     term = term or Term(trait)
     base = actor.sheet.rating(trait)
     asked = base + sum(term.modifiers) + bonus
-    check_pool(ctx, asked)
+    WORDS.check_pool(ctx, asked)
     dice, lost = mechanics.after_pain(asked, actor.pain)
     return RolledPool(dice, asked, base, term, trait, lost)
 
@@ -230,21 +195,12 @@ def trait_pool(
 def build_pool(ctx: CommandContext, term: Term, actor: Actor | None, bonus: int = 0) -> RolledPool:
     if term.number is not None:
         dice = term.number + sum(term.modifiers) + bonus
-        check_pool(ctx, dice)
+        WORDS.check_pool(ctx, dice)
         return RolledPool(dice, dice, term.number, term)
-    trait = resolve_trait(ctx, term.base)
+    trait = WORDS.resolve(ctx, term.base)
     if actor is None:
         raise fail(ctx, "err.trait_needs_character", trait=trait_name(trait, ctx.locale))
     return trait_pool(ctx, actor, trait, term, bonus)
-
-
-def read_pool_term(ctx: CommandContext, words: tuple[str, ...] | list[str], usage: str) -> Term:
-    if not words:
-        raise fail(ctx, usage)
-    term = read_term(words)
-    if term is None:
-        raise fail(ctx, "err.bad_pool", word=" ".join(words)[:40], traits=traits_list(ctx))
-    return term
 
 
 def pain_sentences(ctx: CommandContext, *pools: RolledPool) -> list[str]:
@@ -323,11 +279,8 @@ async def right_side(
 
 async def roll_command(ctx: CommandContext, inv: Invocation) -> Reply:
     settings = config.load(ctx.settings)
-    try:
-        words = split_roll(inv.words, ROLL_OPTIONS)
-    except ParseError as exc:
-        raise fail(ctx, exc.key, **exc.params) from None
-    term = read_pool_term(ctx, words.left, "err.roll_usage")
+    words = WORDS.split(ctx, inv.words, ROLL_OPTIONS)
+    term = WORDS.term(ctx, words.left, "err.roll_usage")
     actor = await my_actor(ctx, required=False, able=term.number is None)
     left = build_pool(ctx, term, actor)
     diff, notes = difficulty_of(ctx, words.options.get("difficulty", settings.default_difficulty))
@@ -376,11 +329,8 @@ async def roll_command(ctx: CommandContext, inv: Invocation) -> Reply:
 
 async def odds_command(ctx: CommandContext, inv: Invocation) -> Reply:
     settings = config.load(ctx.settings)
-    try:
-        words = split_roll(inv.words, ROLL_OPTIONS, flags=())
-    except ParseError as exc:
-        raise fail(ctx, exc.key, **exc.params) from None
-    term = read_pool_term(ctx, words.left, "err.odds_usage")
+    words = WORDS.split(ctx, inv.words, ROLL_OPTIONS, flags=())
+    term = WORDS.term(ctx, words.left, "err.odds_usage")
     actor = await my_actor(ctx, required=False, able=False)
     left = build_pool(ctx, term, actor)
     diff, notes = difficulty_of(ctx, words.options.get("difficulty", settings.default_difficulty))
@@ -433,252 +383,3 @@ async def odds_command(ctx: CommandContext, inv: Invocation) -> Reply:
         "tie_per_round": float(tie),
     }
     return Reply(text=join([text, *notes]), result=result)
-
-
-# --- characters and the sheet ---------------------------------------------------------------------
-
-
-def clans_list(ctx: CommandContext) -> str:
-    return ", ".join(clan_name(c, ctx.locale) for c in CLANS)
-
-
-async def char_command(ctx: CommandContext, inv: Invocation) -> Reply:
-    if inv.words:
-        raise fail(ctx, "err.char_usage", clans=clans_list(ctx))
-    assert ctx.person.id is not None
-    mine = await owned_characters(ctx.session, ctx.person.id, SYSTEM)
-    if not mine:
-        return Reply(text=t(ctx, "char.list.none"), private=True)
-    active = ctx.person.active_character_id
-    names = ", ".join(f"{c.name}{' *' if c.id == active else ''}" for c in mine)
-    return Reply(
-        text=t(ctx, "char.list", names=names),
-        private=True,
-        result={"kind": "characters", "system": SYSTEM, "names": [c.name for c in mine]},
-    )
-
-
-async def char_new_command(ctx: CommandContext, inv: Invocation) -> Reply:
-    """``char new NAME [CLAN]``: the last word may be a clan (Werewolves and Human make those kinds)."""
-    settings = config.load(ctx.settings)
-    words = list(inv.words)
-    clan = match_clan(words[-1]) if len(words) > 1 else None
-    if clan is None and len(words) > 2:
-        clan = match_clan(" ".join(words[-2:]))
-        if clan is not None:
-            words = words[:-1]
-    if clan is not None:
-        words = words[:-1]
-    name = " ".join(" ".join(words).split())
-    if not name or len(name) > 60:
-        raise fail(ctx, "err.char_name")
-    if await find_character(ctx.session, SYSTEM, name) is not None:
-        raise fail(ctx, "err.char_taken", name=name)
-    kind = {"werewolves": "werewolf", "human": "human"}.get(clan or "", "vampire")
-    hp = {"vampire": settings.vampire_hp, "human": settings.human_hp, "werewolf": settings.werewolf_hp}[kind]
-    sheet = WandererSheet.new(settings.starting_rating, kind, clan)
-    pools = {"hp": (hp, hp)}
-    if kind == "vampire":
-        pools["blood"] = (settings.blood_max, settings.blood_max)
-    character = await create_character(ctx, name, sheet.dump(), pools)
-    await ctx.audit("character.create", character_id=character.id, new=character.name)
-    key = "char.created.vampire" if kind == "vampire" else "char.created.mortal"
-    return Reply(
-        text=t(ctx, key, name=character.name, kind=t(ctx, f"kind.{kind}"), hp=hp, blood=settings.blood_max),
-        result={"kind": "character", "system": SYSTEM, "name": character.name, "sheet": sheet.dump()},
-    )
-
-
-async def own_character(ctx: CommandContext, name: str) -> Character:
-    character = await find_character(ctx.session, SYSTEM, name)
-    if character is None or character.owner_id != ctx.person.id:
-        raise fail(ctx, "err.char_not_yours", name=name[:60])
-    return character
-
-
-async def char_use_command(ctx: CommandContext, inv: Invocation) -> Reply:
-    if not inv.words:
-        raise fail(ctx, "err.char_usage", clans=clans_list(ctx))
-    character = await own_character(ctx, " ".join(inv.words))
-    ctx.person.active_character_id = character.id
-    ctx.session.add(ctx.person)
-    return Reply(text=t(ctx, "char.used", name=character.name), private=True)
-
-
-def sheet_text(ctx: CommandContext, actor: Actor) -> str:
-    sheet = actor.sheet
-    settings = config.load(ctx.settings)
-    traits = ", ".join(f"{trait_name(tr, ctx.locale)} {sheet.rating(tr)}" for tr in sheet.traits)
-    sentences = [
-        t(
-            ctx,
-            "sheet.head",
-            name=actor.name,
-            kind=t(ctx, f"kind.{sheet.kind}"),
-            clan=clan_name(sheet.clan, ctx.locale),
-            humanity=sheet.humanity,
-        ),
-        t(ctx, "sheet.traits", traits=traits),
-        t(
-            ctx,
-            "sheet.health",
-            hp=actor.hp,
-            max=actor.hp_max,
-            band=t(ctx, f"band.{mechanics.band(actor.hp, actor.hp_max) or 'none'}"),
-        ),
-    ]
-    if actor.blood is not None:
-        state = mechanics.hunger(actor.blood, settings.hunger_at, settings.ravenous_at)
-        sentences.append(
-            t(ctx, "sheet.blood", bp=actor.blood, max=actor.blood_max, hunger=t(ctx, f"hunger.{state}"))
-        )
-    sentences.append(
-        t(
-            ctx,
-            "sheet.powers",
-            celerity=t(ctx, f"level.{sheet.celerity}"),
-            hunting=t(ctx, "yes" if sheet.hunting else "no"),
-            fortitude=t(ctx, "yes" if sheet.fortitude else "no"),
-        )
-    )
-    if sheet.boost:
-        sentences.append(t(ctx, "sheet.boost", n=sheet.boost))
-    if sheet.frenzy:
-        sentences.append(t(ctx, "sheet.frenzy"))
-    if actor.status != "active":
-        sentences.append(t(ctx, f"status.{actor.status}", name=actor.name))
-    return join(sentences)
-
-
-def sheet_result(actor: Actor) -> dict[str, Any]:
-    return {
-        "kind": "sheet",
-        "system": SYSTEM,
-        "name": actor.name,
-        "sheet": actor.character.sheet,
-        "hp": actor.hp,
-        "hp_max": actor.hp_max,
-        "blood": actor.blood,
-        "blood_max": actor.blood_max,
-        "band": mechanics.band(actor.hp, actor.hp_max),
-        "status": actor.status,
-    }
-
-
-async def sheet_command(ctx: CommandContext, inv: Invocation) -> Reply:
-    if inv.words:
-        name = " ".join(inv.words)
-        character = await find_character(ctx.session, SYSTEM, name)
-        if character is None or (character.owner_id != ctx.person.id and not ctx.storyteller):
-            raise fail(ctx, "err.char_not_yours", name=name[:60])
-        actor = await load_actor(ctx, character)
-    else:
-        found = await my_actor(ctx, able=False)
-        assert found is not None
-        actor = found
-    return Reply(text=sheet_text(ctx, actor), private=True, result=sheet_result(actor))
-
-
-YES = {"yes", "да", "on", "1", "true"}
-NO = {"no", "нет", "off", "0", "false"}
-LEVELS = {
-    "0": 0,
-    "none": 0,
-    "нет": 0,
-    "1": 1,
-    "basic": 1,
-    "начальная": 1,
-    "2": 2,
-    "advanced": 2,
-    "продвинутая": 2,
-}
-FLAGS = {
-    "hunting": "hunting",
-    "instinct": "hunting",
-    "fortitude": "fortitude",
-    "frenzy": "frenzy",
-    "dead": "dead",
-}
-NUMBERS = {"humanity": (0, 10), "boost": (0, 50)}
-POOLS = {
-    "hp": ("hp", "current"),
-    "hpmax": ("hp", "maximum"),
-    "blood": ("blood", "current"),
-    "bloodmax": ("blood", "maximum"),
-}
-
-
-async def st_set_command(ctx: CommandContext, inv: Invocation) -> Reply:
-    """``st set NAME FIELD VALUE``; the last two words are the field and the value."""
-    if len(inv.words) < 3:
-        raise fail(ctx, "err.st_usage", traits=traits_list(ctx))
-    name, field_word, value = " ".join(inv.words[:-2]), inv.words[-2], inv.words[-1]
-    character = await find_character(ctx.session, SYSTEM, name)
-    if character is None:
-        raise fail(ctx, "err.no_character", name=name[:60])
-    actor = await load_actor(ctx, character, lock=True)
-    sheet = actor.sheet
-    field = norm(field_word)
-    folded = norm(value)
-    old: Any
-    new: Any
-    if field in POOLS:
-        pool_name, column = POOLS[field]
-        if not value.lstrip("-").isdigit() or not -10 <= int(value) <= 1000:
-            raise fail(ctx, "err.st_value", field=field_word, allowed="-10..1000", value=value[:20])
-        row = await ctx.session.get(Pool, (actor.id, pool_name))
-        if row is None:
-            row = Pool(character_id=actor.id, name=pool_name, current=0, maximum=0)
-        old, new = getattr(row, column), int(value)
-        setattr(row, column, new)
-        ctx.session.add(row)
-    elif field in FLAGS:
-        if folded not in YES | NO:
-            raise fail(ctx, "err.st_value", field=field_word, allowed="yes / no", value=value[:20])
-        attr = FLAGS[field]
-        old, new = getattr(sheet, attr), folded in YES
-        setattr(sheet, attr, new)
-        field = attr
-    elif field == "celerity":
-        if folded not in LEVELS:
-            raise fail(ctx, "err.st_value", field=field_word, allowed="0 / 1 / 2", value=value[:20])
-        old, new = sheet.celerity, LEVELS[folded]
-        sheet.celerity = new
-    elif field in NUMBERS:
-        low, high = NUMBERS[field]
-        if not value.isdigit() or not low <= int(value) <= high:
-            raise fail(ctx, "err.st_value", field=field_word, allowed=f"{low}-{high}", value=value[:20])
-        old, new = getattr(sheet, field), int(value)
-        setattr(sheet, field, new)
-    elif field == "kind":
-        if folded not in mechanics.KINDS:
-            raise fail(
-                ctx, "err.st_value", field=field_word, allowed=" / ".join(mechanics.KINDS), value=value[:20]
-            )
-        old, new = sheet.kind, folded
-        sheet.kind = new
-    elif field == "clan":
-        clan = match_clan(value)
-        if clan is None:
-            raise fail(ctx, "err.st_value", field=field_word, allowed=clans_list(ctx), value=value[:20])
-        old, new = sheet.clan, clan
-        sheet.clan = clan
-    else:
-        trait = resolve_trait(ctx, field_word)
-        if not value.isdigit() or int(value) > 10:
-            raise fail(ctx, "err.st_value", field=field_word, allowed="0-10", value=value[:20])
-        field, old, new = trait, int(sheet.traits.get(trait, 0)), int(value)
-        sheet.traits = {**sheet.traits, trait: new}
-    actor.save_sheet(ctx)
-    await ctx.audit("sheet.set", character_id=actor.id, field_name=field, old=old, new=new)
-    label = trait_name(field, ctx.locale) if field in TRAITS else field
-
-    def shown(v: object) -> str:
-        return t(ctx, "yes" if v else "no") if isinstance(v, bool) else str(v)
-
-    text = t(ctx, "st.set", name=actor.name, field=label, old=shown(old), new=shown(new))
-    await ctx.stlog(
-        text, kind="st_edit", result={"field": field, "old": old, "new": new}, character_id=actor.id
-    )
-    actor = await load_actor(ctx, character)
-    return Reply(text=text, result=sheet_result(actor))
