@@ -4,10 +4,22 @@ put in order by rolling again while tied. Dice come in; every face is kept."""
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, Generic, Protocol, TypeVar
 
 from gateway.dice import DiceSource
 
 Faces = tuple[int, ...]
+
+
+class Scored(Protocol):
+    @property
+    def successes(self) -> int: ...
+
+    def as_result(self) -> dict[str, Any]: ...
+
+
+Side = TypeVar("Side", bound=Scored)
 
 
 class Stalemate(Exception):
@@ -32,6 +44,27 @@ def contest_rounds(
         if sa != sb:
             return rounds, sa, sb
     raise Stalemate(max_rounds)
+
+
+@dataclass(frozen=True)
+class Contest(Generic[Side]):
+    """A contest of two pools: ``sides`` hold every face each side rolled (re-rolls appended) and
+    the deciding round's successes; ``rounds`` keep each round's faces, left first."""
+
+    system: str
+    sides: tuple[Side, Side]
+    rounds: tuple[tuple[Faces, Faces], ...]
+    winner: int
+
+    def as_result(self) -> dict[str, Any]:
+        return {
+            "kind": "contest",
+            "system": self.system,
+            "sides": [s.as_result() for s in self.sides],
+            "rounds": [[list(a), list(b)] for a, b in self.rounds],
+            "rerolls": len(self.rounds) - 1,
+            "winner": self.winner,
+        }
 
 
 def every_face(rounds: Sequence[tuple[Faces, Faces]]) -> tuple[Faces, Faces]:

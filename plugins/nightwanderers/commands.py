@@ -13,6 +13,7 @@ from gateway.commands import CommandContext
 from gateway.i18n import percent
 from gateway.rules import binomial
 from gateway.rules.roll_words import Term, read_term
+from gateway.rules.term_pools import TermPool, contest_line, contest_odds, contest_result
 from gateway.rules.trait_words import TraitWords
 from gateway.types import Invocation, Reply
 from gateway.vault.models import Character, Pool
@@ -154,30 +155,14 @@ def hunger_sentences(ctx: CommandContext, actor: Actor) -> list[str]:
 
 
 @dataclass(frozen=True)
-class RolledPool:
+class RolledPool(TermPool):
     """A side's dice after modifiers and pain; ``asked`` is the pool before pain."""
 
-    dice: int
-    asked: int
-    base: int
-    term: Term
-    trait: str | None = None
+    asked: int = 0
     pain: int = 0
 
-    @property
-    def label(self) -> str:
-        return f"{self.base}{self.term.label}"
-
-    def describe(self, ctx: CommandContext) -> str:
-        if self.trait:
-            return t(ctx, "side.trait", trait=trait_name(self.trait, ctx.locale), label=self.label)
-        return t(ctx, "side.number", pool=self.dice)
-
-    def result_fields(self) -> dict[str, Any]:
-        fields: dict[str, Any] = {"modifiers": list(self.term.modifiers), "pool_before_pain": self.asked}
-        if self.trait:
-            fields["trait"] = self.trait
-        return fields
+    def more_fields(self) -> dict[str, Any]:
+        return {"pool_before_pain": self.asked}
 
 
 def trait_pool(
@@ -189,14 +174,14 @@ def trait_pool(
     asked = base + sum(term.modifiers) + bonus
     WORDS.check_pool(ctx, asked)
     dice, lost = mechanics.after_pain(asked, actor.pain)
-    return RolledPool(dice, asked, base, term, trait, lost)
+    return RolledPool(dice, base, term, trait, asked=asked, pain=lost)
 
 
 def build_pool(ctx: CommandContext, term: Term, actor: Actor | None, bonus: int = 0) -> RolledPool:
     if term.number is not None:
         dice = term.number + sum(term.modifiers) + bonus
         WORDS.check_pool(ctx, dice)
-        return RolledPool(dice, dice, term.number, term)
+        return RolledPool(dice, term.number, term, asked=dice)
     trait = WORDS.resolve(ctx, term.base)
     if actor is None:
         raise fail(ctx, "err.trait_needs_character", trait=trait_name(trait, ctx.locale))
@@ -304,26 +289,8 @@ async def roll_command(ctx: CommandContext, inv: Invocation) -> Reply:
     except mechanics.Stalemate:
         raise fail(ctx, "err.stalemate", n=settings.max_rerolls) from None
     against = other.name if other else t(ctx, "npc")
-    result = outcome.as_result()
-    result["sides"][0].update(left.result_fields(), who=who)
-    result["sides"][1].update(right.result_fields(), who=against)
-    result.update(who=who, secret=secret)
-    a, b = outcome.rounds[-1]
-    line = t(
-        ctx,
-        "contest.rerolled" if len(outcome.rounds) > 1 else "contest",
-        left=who,
-        right=against,
-        left_pool=left.describe(ctx),
-        right_pool=right.describe(ctx),
-        diff=diff,
-        left_faces=faces(a),
-        right_faces=faces(b),
-        ls=outcome.sides[0].successes,
-        rs=outcome.sides[1].successes,
-        n=len(outcome.rounds) - 1,
-        winner=who if outcome.winner == 0 else against,
-    )
+    result = contest_result(outcome, left, right, who, against, secret)
+    line = contest_line(ctx, WORDS, outcome, (left, right), (who, against), diff=diff)
     return await log(ctx, result, [line, *pain_sentences(ctx, left, right), *notes], actor, private=secret)
 
 
@@ -362,24 +329,13 @@ async def odds_command(ctx: CommandContext, inv: Invocation) -> Reply:
         }
         return Reply(text=join([text, *pain_sentences(ctx, left), *notes]), result=result)
     right, _ = await right_side(ctx, words.right, left, "err.odds_usage")
-    first, second, tie = binomial.contest(left.dice, right.dice, diff, sides=mechanics.SIDES)
-    text = t(
+    text, result = contest_odds(
         ctx,
-        "odds.contest",
-        left=left.dice,
-        right=right.dice,
-        diff=diff,
-        first=percent(ctx.locale, first),
-        second=percent(ctx.locale, second),
-        tie=percent(ctx.locale, tie),
+        WORDS,
+        SYSTEM,
+        (left.dice, right.dice),
+        sides=mechanics.SIDES,
+        target=diff,
+        name=("diff", "difficulty"),
     )
-    result = {
-        "kind": "odds",
-        "system": SYSTEM,
-        "pools": [left.dice, right.dice],
-        "difficulty": diff,
-        "wins": [float(first), float(second)],
-        "exact": [str(first), str(second)],
-        "tie_per_round": float(tie),
-    }
     return Reply(text=join([text, *notes]), result=result)

@@ -14,8 +14,8 @@ from typing import Any
 
 from gateway.dice import DiceSource
 from gateway.rules.initiative import Order, rank
+from gateway.rules.ties import Contest, break_ties, contest_rounds, count_successes, every_face
 from gateway.rules.ties import Stalemate as Stalemate
-from gateway.rules.ties import break_ties, contest_rounds, count_successes, every_face
 
 SYSTEM = "nightwanderers"
 SIDES = 6
@@ -180,23 +180,6 @@ def frenzy_difficulty(base: int, state: str, blood_seen: bool) -> int:
 # --- contests, combat, stealth --------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class Contest:
-    sides: tuple[Roll, Roll]
-    rounds: tuple[tuple[tuple[int, ...], tuple[int, ...]], ...]
-    winner: int
-
-    def as_result(self) -> dict[str, Any]:
-        return {
-            "kind": "contest",
-            "system": SYSTEM,
-            "sides": [s.as_result() for s in self.sides],
-            "rounds": [[list(a), list(b)] for a, b in self.rounds],
-            "rerolls": len(self.rounds) - 1,
-            "winner": self.winner,
-        }
-
-
 def contest(
     left: int,
     right: int,
@@ -204,7 +187,7 @@ def contest(
     difficulty: int = 4,
     pains: tuple[int, int] = (0, 0),
     max_rounds: int = 100,
-) -> Contest:
+) -> Contest[Roll]:
     """Both roll at the same difficulty, the attacker first; more successes wins; ties roll again."""
     rounds, sa, sb = contest_rounds(left, right, dice, sides=SIDES, target=difficulty, max_rounds=max_rounds)
     all_a, all_b = every_face(rounds)
@@ -212,7 +195,7 @@ def contest(
         Roll(left, difficulty, 1, all_a, sa, quality(sa) if sa > sb else "failure", pains[0]),
         Roll(right, difficulty, 1, all_b, sb, quality(sb) if sb > sa else "failure", pains[1]),
     )
-    return Contest(sides, tuple(rounds), 0 if sa > sb else 1)
+    return Contest(SYSTEM, sides, tuple(rounds), 0 if sa > sb else 1)
 
 
 def attack_hits(attack: int, defence: int) -> bool:

@@ -3,14 +3,12 @@ Characters and the sheet: characters.py."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
-
 from gateway.characters import active_character, find_character
 from gateway.commands import CommandContext
 from gateway.i18n import percent
 from gateway.rules import binomial
 from gateway.rules.roll_words import Term, read_term
+from gateway.rules.term_pools import TermPool, contest_line, contest_odds, contest_result
 from gateway.rules.trait_words import TraitWords
 from gateway.types import Invocation, Reply
 from gateway.vault.models import Character
@@ -29,41 +27,16 @@ def faces(dice: tuple[int, ...] | list[int]) -> str:
     return " ".join(str(f) for f in dice)
 
 
-@dataclass(frozen=True)
-class Pool:
-    """A side's dice: ``trait`` is set when the pool came from a sheet."""
-
-    dice: int
-    base: int
-    term: Term
-    trait: str | None = None
-
-    @property
-    def label(self) -> str:
-        return f"{self.base}{self.term.label}"
-
-    def describe(self, ctx: CommandContext) -> str:
-        if self.trait:
-            return t(ctx, "side.trait", trait=trait_name(self.trait, ctx.locale), label=self.label)
-        return t(ctx, "side.number", pool=self.dice)
-
-    def result_fields(self) -> dict[str, Any]:
-        fields: dict[str, Any] = {"modifiers": list(self.term.modifiers)}
-        if self.trait:
-            fields["trait"] = self.trait
-        return fields
-
-
-def build_pool(ctx: CommandContext, term: Term, character: Character | None) -> Pool:
+def build_pool(ctx: CommandContext, term: Term, character: Character | None) -> TermPool:
     """A number of dice, or a trait rating from ``character``'s sheet, plus modifiers; checked."""
     if term.number is not None:
-        pool = Pool(term.number + sum(term.modifiers), term.number, term)
+        pool = TermPool(term.number + sum(term.modifiers), term.number, term)
     else:
         trait = WORDS.resolve(ctx, term.base)
         if character is None:
             raise fail(ctx, "err.trait_needs_character", trait=trait_name(trait, ctx.locale))
         base = PravidlaSheet.of(character.sheet).rating(trait)
-        pool = Pool(base + sum(term.modifiers), base, term, trait)
+        pool = TermPool(base + sum(term.modifiers), base, term, trait)
     WORDS.check_pool(ctx, pool.dice)
     return pool
 
@@ -75,8 +48,8 @@ def check_target(ctx: CommandContext, target: int) -> int:
 
 
 async def right_side(
-    ctx: CommandContext, words: tuple[str, ...], left: Pool, usage: str
-) -> tuple[Pool, Character | None]:
+    ctx: CommandContext, words: tuple[str, ...], left: TermPool, usage: str
+) -> tuple[TermPool, Character | None]:
     """``vs 2`` (an NPC's dice) or ``vs NAME`` (that character's same trait, as the book says)."""
     if not words:
         raise fail(ctx, usage)
@@ -90,7 +63,7 @@ async def right_side(
     if left.trait is None:
         raise fail(ctx, "err.vs_name_needs_trait")
     base = PravidlaSheet.of(other.sheet).rating(left.trait)
-    pool = Pool(base, base, Term(left.trait), left.trait)
+    pool = TermPool(base, base, Term(left.trait), left.trait)
     WORDS.check_pool(ctx, pool.dice)
     return pool, other
 
@@ -140,28 +113,9 @@ async def roll_command(ctx: CommandContext, inv: Invocation) -> Reply:
         except mechanics.Stalemate:
             raise fail(ctx, "err.stalemate", n=settings.max_rerolls) from None
         against = other.name if other else t(ctx, "npc")
-        result = outcome.as_result()
-        result["sides"][0].update(left.result_fields(), who=who)
-        result["sides"][1].update(right.result_fields(), who=against)
-        result.update(who=who, secret=secret)
+        result = contest_result(outcome, left, right, who, against, secret)
         roll_id = await ctx.log_roll(result, character_id=char_id, name=who)
-        a, b = outcome.rounds[-1]
-        text = t(
-            ctx,
-            "contest.rerolled" if len(outcome.rounds) > 1 else "contest",
-            left=who,
-            right=against,
-            left_pool=left.describe(ctx),
-            right_pool=right.describe(ctx),
-            target=target,
-            left_faces=faces(a),
-            right_faces=faces(b),
-            ls=outcome.sides[0].successes,
-            rs=outcome.sides[1].successes,
-            n=len(outcome.rounds) - 1,
-            winner=who if outcome.winner == 0 else against,
-            id=roll_id,
-        )
+        text = contest_line(ctx, WORDS, outcome, (left, right), (who, against), target=target, id=roll_id)
     await ctx.stlog(("(secret) " if secret else "") + text, kind="roll", result=result, character_id=char_id)
     return Reply(text=text, private=secret, result=result)
 
@@ -200,24 +154,13 @@ async def odds_command(ctx: CommandContext, inv: Invocation) -> Reply:
         }
         return Reply(text=text, result=result)
     right, _ = await right_side(ctx, words.right, left, "err.odds_usage")
-    first, second, tie = binomial.contest(left.dice, right.dice, target, sides=mechanics.SIDES)
-    text = t(
+    text, result = contest_odds(
         ctx,
-        "odds.contest",
-        left=left.dice,
-        right=right.dice,
+        WORDS,
+        SYSTEM,
+        (left.dice, right.dice),
+        sides=mechanics.SIDES,
         target=target,
-        first=percent(ctx.locale, first),
-        second=percent(ctx.locale, second),
-        tie=percent(ctx.locale, tie),
+        name=("target", "target"),
     )
-    result = {
-        "kind": "odds",
-        "system": SYSTEM,
-        "pools": [left.dice, right.dice],
-        "target": target,
-        "wins": [float(first), float(second)],
-        "exact": [str(first), str(second)],
-        "tie_per_round": float(tie),
-    }
     return Reply(text=text, result=result)

@@ -16,8 +16,8 @@ from typing import Any
 
 from gateway.dice import DiceSource
 from gateway.rules.initiative import Order, rank
+from gateway.rules.ties import Contest, break_ties, contest_rounds, count_successes, every_face
 from gateway.rules.ties import Stalemate as Stalemate
-from gateway.rules.ties import break_ties, contest_rounds, count_successes, every_face
 
 SYSTEM = "pravidla"
 SIDES = 6
@@ -58,27 +58,7 @@ def roll(pool: int, dice: DiceSource, target: int = 4, need: int = 1) -> Roll:
     return score(pool, [dice.roll(SIDES) for _ in range(pool)], target, need)
 
 
-@dataclass(frozen=True)
-class Contest:
-    """``sides`` hold every face each side rolled (re-rolls appended) and the deciding round's
-    successes; ``rounds`` keep each round's faces, left first."""
-
-    sides: tuple[Roll, Roll]
-    rounds: tuple[tuple[tuple[int, ...], tuple[int, ...]], ...]
-    winner: int
-
-    def as_result(self) -> dict[str, Any]:
-        return {
-            "kind": "contest",
-            "system": SYSTEM,
-            "sides": [s.as_result() for s in self.sides],
-            "rounds": [[list(left), list(right)] for left, right in self.rounds],
-            "rerolls": len(self.rounds) - 1,
-            "winner": self.winner,
-        }
-
-
-def contest(left: int, right: int, dice: DiceSource, target: int = 4, max_rounds: int = 100) -> Contest:
+def contest(left: int, right: int, dice: DiceSource, target: int = 4, max_rounds: int = 100) -> Contest[Roll]:
     """The attacker (left) rolls, then the defender; more successes wins; a tie is rolled again."""
     rounds, sa, sb = contest_rounds(left, right, dice, sides=SIDES, target=target, max_rounds=max_rounds)
     all_a, all_b = every_face(rounds)
@@ -86,7 +66,7 @@ def contest(left: int, right: int, dice: DiceSource, target: int = 4, max_rounds
         Roll(left, target, 1, all_a, sa, DEGREES[sa > sb]),
         Roll(right, target, 1, all_b, sb, DEGREES[sb > sa]),
     )
-    return Contest(sides, tuple(rounds), 0 if sa > sb else 1)
+    return Contest(SYSTEM, sides, tuple(rounds), 0 if sa > sb else 1)
 
 
 @dataclass(frozen=True)

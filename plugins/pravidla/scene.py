@@ -15,7 +15,7 @@ from plugins.pravidla import config, mechanics
 from plugins.pravidla.commands import (
     SYSTEM,
     WORDS,
-    Pool,
+    TermPool,
     build_pool,
     check_target,
     faces,
@@ -52,7 +52,9 @@ async def tug_command(ctx: CommandContext, inv: Invocation) -> Reply:
     return Reply(text=tug_status(ctx, data), result={"kind": "tug", "system": SYSTEM, "tug": data})
 
 
-async def _tug_pools(ctx: CommandContext, words: tuple[str, ...], against: str) -> tuple[Pool, Pool] | None:
+async def _tug_pools(
+    ctx: CommandContext, words: tuple[str, ...], against: str
+) -> tuple[TermPool, TermPool] | None:
     """``4 vs 4`` or ``stamina vs 4`` or ``stamina`` (the opponent's same trait when they have a sheet)."""
     if not words:
         return None
