@@ -3,15 +3,14 @@
 one rule system, built from its ``DotsSchema`` and its messages (catalogue keys ``char.created``,
 ``char.used``, ``char.list``, ``char.none``, ``none``, ``set.done`` and ``approved``).
 
-What only one system has comes in as hooks: the pools of a new character, how its sheet reads, and
+A system subclasses ``PlayerSheets``, names its system, schema, catalogue and ``set_usage``, and
+overrides the hooks for what only it has: the pools of a new character, what its sheet adds, and
 the pool a Storyteller may set with ``st set`` (Story Points, Willpower).
 """
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 from pydantic import BaseModel
 
@@ -25,17 +24,11 @@ from gateway.characters import (
 )
 from gateway.commands import Command, CommandContext
 from gateway.errors import PermissionDenied, UserError
+from gateway.i18n import Catalogue
 from gateway.rules.dots_sheet import DotsSchema, trait_title
 from gateway.rules.numbers import whole_number
 from gateway.types import Invocation, Reply
 from gateway.vault.models import Character
-
-Say = Callable[..., str]  # the plugin's t(ctx, key, **params)
-NewPools = Callable[[CommandContext], tuple[dict[str, tuple[int, int]], dict[str, Any]]]
-# (ctx, character, sheet) -> (more "sheet" message parameters, more result fields)
-SheetExtras = Callable[[CommandContext, Character, Any], Awaitable[tuple[dict[str, Any], dict[str, Any]]]]
-# (ctx, locked character, folded field word, value words) -> (field, old, new), or None: not a pool
-SetPool = Callable[[CommandContext, Character, str, list[str]], Awaitable[tuple[str, Any, Any] | None]]
 
 
 def shown(value: Any) -> str:
@@ -44,24 +37,42 @@ def shown(value: Any) -> str:
     return str(value) if value not in (None, "") else "-"
 
 
-@dataclass(frozen=True)
 class PlayerSheets:
-    """``new_pools(ctx)`` gives a new character's pools and extra ``char.created`` parameters;
-    ``sheet_extras`` adds to the ``sheet`` message (which gets name, status, attributes, the learned
-    group by its field name and specialties) and result; ``set_pool`` reads a Storyteller's pool
-    field in ``st set``. ``set_usage`` describes FIELD VALUE."""
+    """``set_usage`` describes FIELD VALUE in refusals and help."""
 
-    system: str
-    schema: DotsSchema[Any]
-    t: Say
-    set_usage: str
-    new_pools: NewPools
-    sheet_extras: SheetExtras
-    set_pool: SetPool
+    system: ClassVar[str]
+    schema: ClassVar[DotsSchema[Any]]
+    catalogue: ClassVar[Catalogue]
+    set_usage: ClassVar[str]
+
+    # --- hooks --------------------------------------------------------------------------------------
+
+    def new_pools(self, ctx: CommandContext) -> tuple[dict[str, tuple[int, int]], dict[str, Any]]:
+        """A new character's pools (name -> (current, maximum)) and more ``char.created`` parameters."""
+        return {}, {}
+
+    async def sheet_extras(
+        self, ctx: CommandContext, character: Character, sheet: Any
+    ) -> tuple[dict[str, Any], dict[str, Any]]:
+        """More ``sheet`` message parameters (it gets name, status, attributes, the learned group by
+        its field name and specialties) and more result fields."""
+        return {}, {}
+
+    async def set_pool(
+        self, ctx: CommandContext, character: Character, field: str, words: list[str]
+    ) -> tuple[str, Any, Any] | None:
+        """A Storyteller's ``st set`` of a pool: (field, old, new) once written, or None when the
+        folded ``field`` names no pool of this system."""
+        return None
+
+    # ------------------------------------------------------------------------------------------------
 
     @property
     def title(self) -> str:
         return self.schema.title
+
+    def t(self, ctx: CommandContext, key: str, /, **params: Any) -> str:
+        return self.catalogue.say(ctx, key, **params)
 
     def commands(self) -> list[Command]:
         def command(name: str, handler: Any, summary: str, usage: str, role: Any = "player") -> Command:

@@ -4,15 +4,15 @@ and ``st set NAME FIELD VALUE`` commands of one rule system, all in its catalogu
 ``err.char_name``, ``err.char_taken``, ``err.char_not_yours``, ``err.no_active``,
 ``err.no_character``, ``err.st_usage``, ``err.st_value``).
 
-What differs between systems comes in as hooks: the words ``char new`` takes after the name and the
-sheet it makes, how a sheet reads, and the fields ``st set`` knows besides the traits.
+A system subclasses ``StorytellerSheets``, names its system and ``TraitWords``, and overrides the
+hooks: the words ``char new`` takes after the name and the sheet it makes, how a sheet reads, and
+the fields ``st set`` knows besides the traits.
 """
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 from gateway.characters import active_character, create_character, find_character, owned_characters
 from gateway.commands import Command, CommandContext
@@ -33,24 +33,31 @@ class NewCharacter:
     params: dict[str, Any]
 
 
-# (ctx, the words after char new) -> the character to make
-NewSheet = Callable[[CommandContext, list[str]], NewCharacter]
-# (ctx, character) -> (the sheet in words, the sheet as a result)
-Describe = Callable[[CommandContext, Character], Awaitable[tuple[str, dict[str, Any]]]]
-# (ctx, character, field word, value) -> (field, old, new), written (traits: StorytellerSheets.set_trait)
-SetField = Callable[[CommandContext, Character, str, str], Awaitable[tuple[str, Any, Any]]]
-
-
-@dataclass(frozen=True)
 class StorytellerSheets:
-    """``usage_params`` fill ``err.char_usage``."""
+    system: ClassVar[str]
+    words: ClassVar[TraitWords]
 
-    system: str
-    words: TraitWords
-    new_sheet: NewSheet
-    describe: Describe
-    set_field: SetField
-    usage_params: Callable[[CommandContext], dict[str, Any]] = lambda ctx: {}
+    # --- hooks --------------------------------------------------------------------------------------
+
+    def new_sheet(self, ctx: CommandContext, words: list[str]) -> NewCharacter:
+        """What ``char new`` makes of the words after it."""
+        raise NotImplementedError
+
+    async def describe(self, ctx: CommandContext, character: Character) -> tuple[str, dict[str, Any]]:
+        """The sheet in words, and as a result."""
+        raise NotImplementedError
+
+    async def set_field(
+        self, ctx: CommandContext, character: Character, field_word: str, value: str
+    ) -> tuple[str, Any, Any]:
+        """``st set``: (field, old, new) once written; a trait is ``set_trait``'s."""
+        raise NotImplementedError
+
+    def usage_params(self, ctx: CommandContext) -> dict[str, Any]:
+        """What fills ``err.char_usage``."""
+        return {}
+
+    # ------------------------------------------------------------------------------------------------
 
     def t(self, ctx: CommandContext, key: str, /, **params: Any) -> str:
         return self.words.catalogue.say(ctx, key, **params)

@@ -1,5 +1,5 @@
 """Decanter characters and sheets: the shared player-sheet commands (``gateway.rules.player_sheets``)
-with Story Points on the sheet, and whose character a command is for."""
+with Story Points and Conditions on the sheet, and whose character a command is for."""
 
 from __future__ import annotations
 
@@ -16,62 +16,58 @@ from gateway.vault.models import Character
 from plugins.decanter import state
 from plugins.decanter.config import decanter_settings
 from plugins.decanter.mechanics import SYSTEM
-from plugins.decanter.messages import t
+from plugins.decanter.messages import CATALOGUE, t
 from plugins.decanter.sheet import SCHEMA, DecanterSheet
 
 SP = state.SP
-SET_USAGE = "FIELD VALUE, with FIELD an Attribute or Skill (dots), specialties (a comma list) or notes"
 
 
 def duration_text(ctx: CommandContext, duration: str) -> str:
     return t(ctx, f"duration.{duration}")
 
 
-def _new_pools(ctx: CommandContext) -> tuple[dict[str, tuple[int, int]], dict[str, Any]]:
-    return {SP: (0, decanter_settings(ctx.settings).story_point_cap)}, {}
+class DecanterCharacters(PlayerSheets):
+    system = SYSTEM
+    schema = SCHEMA
+    catalogue = CATALOGUE
+    set_usage = "FIELD VALUE, with FIELD an Attribute or Skill (dots), specialties (a comma list) or notes"
+
+    def new_pools(self, ctx: CommandContext) -> tuple[dict[str, tuple[int, int]], dict[str, Any]]:
+        return {SP: (0, decanter_settings(ctx.settings).story_point_cap)}, {}
+
+    async def sheet_extras(
+        self, ctx: CommandContext, character: Character, sheet: DecanterSheet
+    ) -> tuple[dict[str, Any], dict[str, Any]]:
+        """Story Points and Conditions."""
+        assert character.id is not None
+        current, maximum = await state.story_points(ctx, character.id)
+        conditions = "; ".join(
+            t(ctx, "cond.item", cname=c.name, duration=duration_text(ctx, c.duration))
+            for c in sheet.conditions
+        )
+        params = {
+            "sp": t(ctx, "sp.show", name=character.name, n=current, cap=maximum).rstrip("."),
+            "conditions": conditions or t(ctx, "none"),
+        }
+        return params, {"story_points": {"current": current, "cap": maximum}}
+
+    async def set_pool(
+        self, ctx: CommandContext, character: Character, field: str, words: list[str]
+    ) -> tuple[str, Any, Any] | None:
+        """``st set NAME sp N``: Story Points from 0 to the cap."""
+        if field not in ("sp", "story_points", "storypoints"):
+            return None
+        assert character.id is not None
+        cap = decanter_settings(ctx.settings).story_point_cap
+        new = whole_number(words[0], "Story Points")
+        if not 0 <= new <= cap:
+            raise UserError(f"Story Points go from 0 to {cap}.")
+        old, _ = await state.story_points(ctx, character.id)
+        await repo.gain_pool(ctx.session, character.id, SP, new - old)
+        return SP, old, new
 
 
-async def _sheet_extras(
-    ctx: CommandContext, character: Character, data: DecanterSheet
-) -> tuple[dict[str, Any], dict[str, Any]]:
-    """Story Points and Conditions on the sheet."""
-    assert character.id is not None
-    current, maximum = await state.story_points(ctx, character.id)
-    conditions = "; ".join(
-        t(ctx, "cond.item", cname=c.name, duration=duration_text(ctx, c.duration)) for c in data.conditions
-    )
-    params = {
-        "sp": t(ctx, "sp.show", name=character.name, n=current, cap=maximum).rstrip("."),
-        "conditions": conditions or t(ctx, "none"),
-    }
-    return params, {"story_points": {"current": current, "cap": maximum}}
-
-
-async def _set_story_points(
-    ctx: CommandContext, character: Character, field: str, words: list[str]
-) -> tuple[str, Any, Any] | None:
-    """``st set NAME sp N``: Story Points from 0 to the cap."""
-    if field not in ("sp", "story_points", "storypoints"):
-        return None
-    assert character.id is not None
-    cap = decanter_settings(ctx.settings).story_point_cap
-    new = whole_number(words[0], "Story Points")
-    if not 0 <= new <= cap:
-        raise UserError(f"Story Points go from 0 to {cap}.")
-    old, _ = await state.story_points(ctx, character.id)
-    await repo.gain_pool(ctx.session, character.id, SP, new - old)
-    return SP, old, new
-
-
-CHARACTERS = PlayerSheets(
-    system=SYSTEM,
-    schema=SCHEMA,
-    t=t,
-    set_usage=SET_USAGE,
-    new_pools=_new_pools,
-    sheet_extras=_sheet_extras,
-    set_pool=_set_story_points,
-)
+CHARACTERS = DecanterCharacters()
 
 
 def split_for(words: Sequence[str]) -> tuple[list[str], str | None]:

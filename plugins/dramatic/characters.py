@@ -14,56 +14,51 @@ from gateway.vault.models import Character
 from gateway.vault.models import Pool as PoolRow
 from plugins.dramatic.config import dramatic_settings
 from plugins.dramatic.mechanics import SYSTEM
-from plugins.dramatic.messages import t
+from plugins.dramatic.messages import CATALOGUE
 from plugins.dramatic.sheet import SCHEMA, DramaticSheet
 
 WP = "willpower"
-SET_USAGE = (
-    "FIELD VALUE, with FIELD an Attribute or Ability (dots), specialties (a comma list), notes,"
-    " or (Storytellers) willpower N or CURRENT/MAX"
-)
 
 
-def _new_pools(ctx: CommandContext) -> tuple[dict[str, tuple[int, int]], dict[str, Any]]:
-    wp = dramatic_settings(ctx.settings).willpower
-    return {WP: (wp, wp)}, {"wp": wp}
+class DramaticCharacters(PlayerSheets):
+    system = SYSTEM
+    schema = SCHEMA
+    catalogue = CATALOGUE
+    set_usage = (
+        "FIELD VALUE, with FIELD an Attribute or Ability (dots), specialties (a comma list), notes,"
+        " or (Storytellers) willpower N or CURRENT/MAX"
+    )
+
+    def new_pools(self, ctx: CommandContext) -> tuple[dict[str, tuple[int, int]], dict[str, Any]]:
+        wp = dramatic_settings(ctx.settings).willpower
+        return {WP: (wp, wp)}, {"wp": wp}
+
+    async def sheet_extras(
+        self, ctx: CommandContext, character: Character, sheet: DramaticSheet
+    ) -> tuple[dict[str, Any], dict[str, Any]]:
+        """Willpower."""
+        assert character.id is not None
+        wp, wp_max = await pool_value(ctx.session, character.id, WP) or (0, 0)
+        return {"wp": wp, "wp_max": wp_max}, {"willpower": {"current": wp, "maximum": wp_max}}
+
+    async def set_pool(
+        self, ctx: CommandContext, character: Character, field: str, words: list[str]
+    ) -> tuple[str, Any, Any] | None:
+        """``st set NAME willpower 3/6`` (or just 6): current and maximum, 0 to 10."""
+        if field not in ("wp", "willpower"):
+            return None
+        current_word, _, max_word = words[0].partition("/")
+        current = whole_number(current_word, "Willpower")
+        maximum = whole_number(max_word, "Willpower") if max_word else current
+        if not 0 <= current <= maximum <= 10:
+            raise UserError("Willpower is CURRENT/MAX with 0 <= CURRENT <= MAX <= 10, e.g. 3/6 (or just 6).")
+        pool = await ctx.session.get(PoolRow, (character.id, WP), populate_existing=True)
+        if pool is None:
+            pool = PoolRow(character_id=character.id, name=WP)
+        old = f"{pool.current}/{pool.maximum}"
+        pool.current, pool.maximum = current, maximum
+        ctx.session.add(pool)
+        return WP, old, f"{current}/{maximum}"
 
 
-async def _sheet_extras(
-    ctx: CommandContext, character: Character, data: DramaticSheet
-) -> tuple[dict[str, Any], dict[str, Any]]:
-    """Willpower on the sheet."""
-    assert character.id is not None
-    wp, wp_max = await pool_value(ctx.session, character.id, WP) or (0, 0)
-    return {"wp": wp, "wp_max": wp_max}, {"willpower": {"current": wp, "maximum": wp_max}}
-
-
-async def _set_willpower(
-    ctx: CommandContext, character: Character, field: str, words: list[str]
-) -> tuple[str, Any, Any] | None:
-    """``st set NAME willpower 3/6`` (or just 6): current and maximum, 0 to 10."""
-    if field not in ("wp", "willpower"):
-        return None
-    current_word, _, max_word = words[0].partition("/")
-    current = whole_number(current_word, "Willpower")
-    maximum = whole_number(max_word, "Willpower") if max_word else current
-    if not 0 <= current <= maximum <= 10:
-        raise UserError("Willpower is CURRENT/MAX with 0 <= CURRENT <= MAX <= 10, e.g. 3/6 (or just 6).")
-    pool = await ctx.session.get(PoolRow, (character.id, WP), populate_existing=True)
-    if pool is None:
-        pool = PoolRow(character_id=character.id, name=WP)
-    old = f"{pool.current}/{pool.maximum}"
-    pool.current, pool.maximum = current, maximum
-    ctx.session.add(pool)
-    return WP, old, f"{current}/{maximum}"
-
-
-CHARACTERS = PlayerSheets(
-    system=SYSTEM,
-    schema=SCHEMA,
-    t=t,
-    set_usage=SET_USAGE,
-    new_pools=_new_pools,
-    sheet_extras=_sheet_extras,
-    set_pool=_set_willpower,
-)
+CHARACTERS = DramaticCharacters()

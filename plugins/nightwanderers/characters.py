@@ -46,27 +46,6 @@ def clans_list(ctx: CommandContext) -> str:
     return ", ".join(clan_name(c, ctx.locale) for c in CLANS)
 
 
-def _new_sheet(ctx: CommandContext, words: list[str]) -> NewCharacter:
-    """``char new NAME [CLAN]``: the last word may be a clan (Werewolves and Human make those kinds)."""
-    settings = config.load(ctx.settings)
-    clan = match_clan(words[-1]) if len(words) > 1 else None
-    if clan is None and len(words) > 2:
-        clan = match_clan(" ".join(words[-2:]))
-        if clan is not None:
-            words = words[:-1]
-    if clan is not None:
-        words = words[:-1]
-    kind = {"werewolves": "werewolf", "human": "human"}.get(clan or "", "vampire")
-    hp = {"vampire": settings.vampire_hp, "human": settings.human_hp, "werewolf": settings.werewolf_hp}[kind]
-    sheet = WandererSheet.new(settings.starting_rating, kind, clan)
-    pools = {"hp": (hp, hp)}
-    if kind == "vampire":
-        pools["blood"] = (settings.blood_max, settings.blood_max)
-    message = "char.created.vampire" if kind == "vampire" else "char.created.mortal"
-    params = {"kind": t(ctx, f"kind.{kind}"), "hp": hp, "blood": settings.blood_max}
-    return NewCharacter(words, sheet.dump(), pools, message, params)
-
-
 def sheet_text(ctx: CommandContext, actor: Actor) -> str:
     sheet = actor.sheet
     settings = config.load(ctx.settings)
@@ -127,71 +106,95 @@ def sheet_result(actor: Actor) -> dict[str, Any]:
     }
 
 
-async def _describe(ctx: CommandContext, character: Character) -> tuple[str, dict[str, Any]]:
-    actor = await load_actor(ctx, character)
-    return sheet_text(ctx, actor), sheet_result(actor)
+class WandererCharacters(StorytellerSheets):
+    system = SYSTEM
+    words = WORDS
+
+    def usage_params(self, ctx: CommandContext) -> dict[str, Any]:
+        return {"clans": clans_list(ctx)}
+
+    def new_sheet(self, ctx: CommandContext, words: list[str]) -> NewCharacter:
+        """``char new NAME [CLAN]``: the last word may be a clan (Werewolves and Human make those kinds)."""
+        settings = config.load(ctx.settings)
+        clan = match_clan(words[-1]) if len(words) > 1 else None
+        if clan is None and len(words) > 2:
+            clan = match_clan(" ".join(words[-2:]))
+            if clan is not None:
+                words = words[:-1]
+        if clan is not None:
+            words = words[:-1]
+        kind = {"werewolves": "werewolf", "human": "human"}.get(clan or "", "vampire")
+        hit_points = {
+            "vampire": settings.vampire_hp,
+            "human": settings.human_hp,
+            "werewolf": settings.werewolf_hp,
+        }
+        hp = hit_points[kind]
+        sheet = WandererSheet.new(settings.starting_rating, kind, clan)
+        pools = {"hp": (hp, hp)}
+        if kind == "vampire":
+            pools["blood"] = (settings.blood_max, settings.blood_max)
+        message = "char.created.vampire" if kind == "vampire" else "char.created.mortal"
+        params = {"kind": t(ctx, f"kind.{kind}"), "hp": hp, "blood": settings.blood_max}
+        return NewCharacter(words, sheet.dump(), pools, message, params)
+
+    async def describe(self, ctx: CommandContext, character: Character) -> tuple[str, dict[str, Any]]:
+        actor = await load_actor(ctx, character)
+        return sheet_text(ctx, actor), sheet_result(actor)
+
+    async def set_field(
+        self, ctx: CommandContext, character: Character, field_word: str, value: str
+    ) -> tuple[str, Any, Any]:
+        """A pool (hp, hpmax, blood, bloodmax), a flag, celerity, humanity, boost, kind, clan, or a trait."""
+        actor = await load_actor(ctx, character, lock=True)
+        sheet = actor.sheet
+        field = norm(field_word)
+        folded = norm(value)
+        old: Any
+        new: Any
+        if field in POOLS:
+            pool_name, column = POOLS[field]
+            if not value.lstrip("-").isdigit() or not -10 <= int(value) <= 1000:
+                raise self.bad_value(ctx, field_word, "-10..1000", value)
+            row = await ctx.session.get(Pool, (actor.id, pool_name))
+            if row is None:
+                row = Pool(character_id=actor.id, name=pool_name, current=0, maximum=0)
+            old, new = getattr(row, column), int(value)
+            setattr(row, column, new)
+            ctx.session.add(row)
+        elif field in FLAGS:
+            if folded not in YES | NO:
+                raise self.bad_value(ctx, field_word, "yes / no", value)
+            attr = FLAGS[field]
+            old, new = getattr(sheet, attr), folded in YES
+            setattr(sheet, attr, new)
+            field = attr
+        elif field == "celerity":
+            if folded not in LEVELS:
+                raise self.bad_value(ctx, field_word, "0 / 1 / 2", value)
+            old, new = sheet.celerity, LEVELS[folded]
+            sheet.celerity = new
+        elif field in NUMBERS:
+            low, high = NUMBERS[field]
+            if not value.isdigit() or not low <= int(value) <= high:
+                raise self.bad_value(ctx, field_word, f"{low}-{high}", value)
+            old, new = getattr(sheet, field), int(value)
+            setattr(sheet, field, new)
+        elif field == "kind":
+            if folded not in mechanics.KINDS:
+                raise self.bad_value(ctx, field_word, " / ".join(mechanics.KINDS), value)
+            old, new = sheet.kind, folded
+            sheet.kind = new
+        elif field == "clan":
+            clan = match_clan(value)
+            if clan is None:
+                raise self.bad_value(ctx, field_word, clans_list(ctx), value)
+            old, new = sheet.clan, clan
+            sheet.clan = clan
+        else:
+            field, old, new = self.set_trait(ctx, sheet, field_word, value)
+        actor.save_sheet(ctx)
+        return field, old, new
 
 
-async def _set_field(
-    ctx: CommandContext, character: Character, field_word: str, value: str
-) -> tuple[str, Any, Any]:
-    """A pool (hp, hpmax, blood, bloodmax), a flag, celerity, humanity or boost, kind, clan, or a trait."""
-    actor = await load_actor(ctx, character, lock=True)
-    sheet = actor.sheet
-    field = norm(field_word)
-    folded = norm(value)
-    old: Any
-    new: Any
-    if field in POOLS:
-        pool_name, column = POOLS[field]
-        if not value.lstrip("-").isdigit() or not -10 <= int(value) <= 1000:
-            raise CHARACTERS.bad_value(ctx, field_word, "-10..1000", value)
-        row = await ctx.session.get(Pool, (actor.id, pool_name))
-        if row is None:
-            row = Pool(character_id=actor.id, name=pool_name, current=0, maximum=0)
-        old, new = getattr(row, column), int(value)
-        setattr(row, column, new)
-        ctx.session.add(row)
-    elif field in FLAGS:
-        if folded not in YES | NO:
-            raise CHARACTERS.bad_value(ctx, field_word, "yes / no", value)
-        attr = FLAGS[field]
-        old, new = getattr(sheet, attr), folded in YES
-        setattr(sheet, attr, new)
-        field = attr
-    elif field == "celerity":
-        if folded not in LEVELS:
-            raise CHARACTERS.bad_value(ctx, field_word, "0 / 1 / 2", value)
-        old, new = sheet.celerity, LEVELS[folded]
-        sheet.celerity = new
-    elif field in NUMBERS:
-        low, high = NUMBERS[field]
-        if not value.isdigit() or not low <= int(value) <= high:
-            raise CHARACTERS.bad_value(ctx, field_word, f"{low}-{high}", value)
-        old, new = getattr(sheet, field), int(value)
-        setattr(sheet, field, new)
-    elif field == "kind":
-        if folded not in mechanics.KINDS:
-            raise CHARACTERS.bad_value(ctx, field_word, " / ".join(mechanics.KINDS), value)
-        old, new = sheet.kind, folded
-        sheet.kind = new
-    elif field == "clan":
-        clan = match_clan(value)
-        if clan is None:
-            raise CHARACTERS.bad_value(ctx, field_word, clans_list(ctx), value)
-        old, new = sheet.clan, clan
-        sheet.clan = clan
-    else:
-        field, old, new = CHARACTERS.set_trait(ctx, sheet, field_word, value)
-    actor.save_sheet(ctx)
-    return field, old, new
-
-
-CHARACTERS = StorytellerSheets(
-    system=SYSTEM,
-    words=WORDS,
-    new_sheet=_new_sheet,
-    describe=_describe,
-    set_field=_set_field,
-    usage_params=lambda ctx: {"clans": clans_list(ctx)},
-)
+CHARACTERS = WandererCharacters()
