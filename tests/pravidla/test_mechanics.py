@@ -4,14 +4,13 @@ from __future__ import annotations
 
 import itertools
 from fractions import Fraction
-from math import comb
 
 import pytest
 
 from gateway.dice import ScriptedDice, SeededDice
 from gateway.rules import binomial
 from plugins.pravidla import mechanics
-from tests.pravidla.stats import chi_square, critical, pooled
+from tests.helpers.chi_square import assert_binomial, chi_square, critical
 
 
 def test_score_counts_faces_at_or_above_the_target() -> None:
@@ -81,15 +80,8 @@ def test_contest_odds_match_enumeration(left: int, right: int, target: int) -> N
 @pytest.mark.parametrize(("pool", "target", "seed"), [(1, 4, 11), (3, 4, 12), (5, 5, 13), (8, 6, 14)])
 def test_seeded_successes_follow_the_binomial(pool: int, target: int, seed: int) -> None:
     """20,000 seeded rolls against the exact binomial (computed here, not by the odds module)."""
-    n = 20_000
     dice = SeededDice(seed)
-    observed = [0] * (pool + 1)
-    for _ in range(n):
-        observed[mechanics.roll(pool, dice, target).successes] += 1
-    p = (7 - target) / 6
-    expected = [n * comb(pool, k) * p**k * (1 - p) ** (pool - k) for k in range(pool + 1)]
-    obs, exp = pooled(observed, expected)
-    assert chi_square(obs, exp) < critical(len(obs) - 1)
+    assert_binomial(lambda: mechanics.roll(pool, dice, target).successes, pool, (7 - target) / 6)
 
 
 def test_seeded_contests_follow_the_exact_win_chance() -> None:
