@@ -74,6 +74,14 @@ class PlayerSheets:
     def t(self, ctx: CommandContext, key: str, /, **params: Any) -> str:
         return self.catalogue.say(ctx, key, **params)
 
+    def reply(
+        self, text: str, kind: str, character: Character, *, private: bool = False, **fields: Any
+    ) -> Reply:
+        """A reply about one character: its result is ``kind``, the system, the character's name and
+        ``fields``."""
+        result = {"kind": kind, "system": self.system, "character": character.name, **fields}
+        return Reply(text=text, private=private, result=result)
+
     def commands(self) -> list[Command]:
         def command(name: str, handler: Any, summary: str, usage: str, role: Any = "player") -> Command:
             return Command(name, handler, summary, usage, system=self.system, role=role)
@@ -109,14 +117,8 @@ class PlayerSheets:
         return character
 
     def _named_reply(self, ctx: CommandContext, key: str, character: Character, **params: Any) -> Reply:
-        return Reply(
-            text=self.t(ctx, key, name=character.name, **params),
-            result={
-                "kind": "character",
-                "system": self.system,
-                "character": character.name,
-                "id": character.id,
-            },
+        return self.reply(
+            self.t(ctx, key, name=character.name, **params), "character", character, id=character.id
         )
 
     async def char_new(self, ctx: CommandContext, inv: Invocation) -> Reply:
@@ -182,15 +184,15 @@ class PlayerSheets:
             **{learned: self.schema.dots(data, learned) or none},
             **params,
         )
-        result = {
-            "kind": "sheet",
-            "system": self.system,
-            "character": character.name,
-            "status": character.status,
-            "sheet": self.schema.dump(data),
+        return self.reply(
+            text,
+            "sheet",
+            character,
+            private=True,
+            status=character.status,
+            sheet=self.schema.dump(data),
             **extra,
-        }
-        return Reply(text=text, private=True, result=result)
+        )
 
     async def set(self, ctx: CommandContext, inv: Invocation) -> Reply:
         character = await require_active(ctx, self.system)
@@ -242,17 +244,7 @@ class PlayerSheets:
         )
         if storyteller:
             await ctx.stlog(text, kind="edit", character_id=character.id)
-        return Reply(
-            text=text,
-            result={
-                "kind": "sheet_edit",
-                "system": self.system,
-                "character": character.name,
-                "field": field,
-                "old": old,
-                "new": new,
-            },
-        )
+        return self.reply(text, "sheet_edit", character, field=field, old=old, new=new)
 
     def _set_field(
         self, data: BaseModel, field_word: str, value_words: list[str], storyteller: bool
@@ -289,12 +281,4 @@ class PlayerSheets:
         )
         text = self.t(ctx, "approved", name=character.name)
         await ctx.stlog(text, kind="edit", character_id=character.id)
-        return Reply(
-            text=text,
-            result={
-                "kind": "character",
-                "system": self.system,
-                "character": character.name,
-                "status": "approved",
-            },
-        )
+        return self.reply(text, "character", character, status="approved")

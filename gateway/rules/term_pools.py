@@ -1,18 +1,22 @@
-"""Pools built from a pool term for a command (a number of dice or a trait, with modifiers), and a
-contest between two of them told in the plugin's words (keys ``side.number``, ``side.trait``,
-``contest``, ``contest.rerolled``, ``odds.contest``)."""
+"""Pools built from a pool term for a command (a number of dice or a trait, with modifiers), the
+other side of a contest, and the contest told in the plugin's words (keys ``side.number``,
+``side.trait``, ``contest``, ``contest.rerolled``, ``odds.contest``, ``err.no_character``,
+``err.vs_name_needs_trait``)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from gateway.characters import find_character
 from gateway.commands import CommandContext
 from gateway.i18n import percent
 from gateway.rules import binomial
-from gateway.rules.roll_words import Term
+from gateway.rules.roll_words import Term, read_term
 from gateway.rules.ties import Contest
 from gateway.rules.trait_words import TraitWords
+from gateway.vault.models import Character
 
 
 def faces(dice: tuple[int, ...] | list[int]) -> str:
@@ -47,6 +51,25 @@ class TermPool:
         if self.trait:
             fields["trait"] = self.trait
         return fields
+
+
+async def read_opponent(
+    ctx: CommandContext, words: TraitWords, system: str, tokens: Sequence[str], trait: str | None, usage: str
+) -> Term | Character:
+    """The other side after ``vs``: a number of dice (its term, an NPC's), or a character of
+    ``system`` by name, who rolls the same ``trait`` as the left side (so the left side needs one)."""
+    if not tokens:
+        raise words.catalogue.refusal(ctx, usage)
+    term = read_term(tokens)
+    if term is not None and term.number is not None:
+        return term
+    name = " ".join(tokens)
+    character = await find_character(ctx.session, system, name)
+    if character is None:
+        raise words.catalogue.refusal(ctx, "err.no_character", name=name[:60])
+    if trait is None:
+        raise words.catalogue.refusal(ctx, "err.vs_name_needs_trait")
+    return character
 
 
 def contest_result(

@@ -11,7 +11,7 @@ from gateway.errors import PermissionDenied, UserError
 from gateway.types import Invocation, Reply
 from gateway.vault.models import Character
 from plugins.decanter import mechanics, sheet, state
-from plugins.decanter.characters import duration_text, split_for, target_character
+from plugins.decanter.characters import CHARACTERS, duration_text, split_for, target_character
 from plugins.decanter.mechanics import SYSTEM
 from plugins.decanter.messages import t
 from plugins.decanter.sheet import SCHEMA
@@ -56,14 +56,8 @@ async def cond_command(ctx: CommandContext, inv: Invocation) -> Reply:
         if items
         else t(ctx, "cond.none", name=character.name)
     )
-    return Reply(
-        text=text,
-        result={
-            "kind": "conditions",
-            "system": SYSTEM,
-            "character": character.name,
-            "conditions": [c.model_dump() for c in data.conditions],
-        },
+    return CHARACTERS.reply(
+        text, "conditions", character, conditions=[c.model_dump() for c in data.conditions]
     )
 
 
@@ -130,18 +124,6 @@ async def _save(
         await ctx.audit(key, character_id=character.id, field_name="conditions", **audit)
 
 
-def _condition_reply(text: str, character: Character, change: str, condition: sheet.Condition) -> Reply:
-    return Reply(
-        text=text,
-        result={
-            "kind": "condition",
-            "system": SYSTEM,
-            "character": character.name,
-            change: condition.model_dump(),
-        },
-    )
-
-
 async def cond_add_command(ctx: CommandContext, inv: Invocation) -> Reply:
     name, duration, penalty, resolution, target = parse_condition(inv.words)
     character, data = await _locked(ctx, target)
@@ -164,7 +146,7 @@ async def cond_add_command(ctx: CommandContext, inv: Invocation) -> Reply:
     await _save(ctx, character, data, "decanter.condition_add", {"new": condition.model_dump()})
     text = t(ctx, "cond.added", name=character.name, cname=name, duration=duration_text(ctx, duration))
     await ctx.stlog(text, kind="condition", character_id=character.id)
-    return _condition_reply(text, character, "added", condition)
+    return CHARACTERS.reply(text, "condition", character, added=condition.model_dump())
 
 
 async def cond_resolve_command(ctx: CommandContext, inv: Invocation) -> Reply:
@@ -181,7 +163,7 @@ async def cond_resolve_command(ctx: CommandContext, inv: Invocation) -> Reply:
     await _save(ctx, character, data, "decanter.condition_resolve", {"old": gone.model_dump()})
     text = t(ctx, "cond.resolved", name=character.name, cname=gone.name)
     await ctx.stlog(text, kind="condition", character_id=character.id)
-    return _condition_reply(text, character, "resolved", gone)
+    return CHARACTERS.reply(text, "condition", character, resolved=gone.model_dump())
 
 
 # ---------------------------------------------------------------- the end of a scene or a night

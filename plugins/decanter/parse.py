@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 
 from gateway.errors import UserError
 from gateway.rules.pool_sum import PoolExpr, parse_pool
+from gateway.rules.roll_words import split_once
 from plugins.decanter.mechanics import QUALITY_STEPS, combine_qualities, dc_by_name
 
 ROLL_USAGE = (
@@ -106,13 +107,10 @@ def _aid(args: list[str]) -> tuple[int, bool]:
 def parse_roll(words: tuple[str, ...] | list[str], flags: tuple[str, ...] = ()) -> RollRequest:
     rest = [w for w in words if w.casefold() not in flags]
     found_flags = frozenset(w.casefold() for w in words if w.casefold() in flags)
-    folded = [w.casefold() for w in rest]
-    if folded.count("vs") > 1:
-        raise UserError("A contest has two sides: write vs once.")
-    right: list[str] | None = None
-    if "vs" in folded:
-        at = folded.index("vs")
-        rest, right = rest[:at], rest[at + 1 :]
+    try:
+        rest, right = split_once(rest)
+    except ValueError:
+        raise UserError("A contest has two sides: write vs once.") from None
     head, segments = _segments(rest)
     pool = parse_pool(head, ROLL_USAGE)
     dc: int | None = None

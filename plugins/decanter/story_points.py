@@ -22,20 +22,6 @@ from plugins.decanter.render import outcome_text
 from plugins.decanter.state import SP
 
 
-def _points_reply(text: str, character: Character, current: int, cap: int, **more: Any) -> Reply:
-    return Reply(
-        text=text,
-        result={
-            "kind": "story_points",
-            "system": SYSTEM,
-            "character": character.name,
-            "current": current,
-            "cap": cap,
-            **more,
-        },
-    )
-
-
 async def sp_command(ctx: CommandContext, inv: Invocation) -> Reply:
     if inv.words:
         if not ctx.storyteller:
@@ -45,9 +31,8 @@ async def sp_command(ctx: CommandContext, inv: Invocation) -> Reply:
         character = await require_active(ctx, SYSTEM)
     assert character.id is not None
     current, maximum = await state.story_points(ctx, character.id)
-    return _points_reply(
-        t(ctx, "sp.show", name=character.name, n=current, cap=maximum), character, current, maximum
-    )
+    text = t(ctx, "sp.show", name=character.name, n=current, cap=maximum)
+    return CHARACTERS.reply(text, "story_points", character, current=current, cap=maximum)
 
 
 async def sp_give_command(ctx: CommandContext, inv: Invocation) -> Reply:
@@ -69,7 +54,7 @@ async def sp_give_command(ctx: CommandContext, inv: Invocation) -> Reply:
         text = t(ctx, "sp.take", name=character.name, n=taken, total=total, cap=cap)
     await ctx.audit("decanter.story_points", character_id=character.id, field_name=SP, old=None, new=amount)
     await ctx.stlog(text, kind="story_points", character_id=character.id)
-    return _points_reply(text, character, total, cap, lost=lost)
+    return CHARACTERS.reply(text, "story_points", character, current=total, cap=cap, lost=lost)
 
 
 # ---------------------------------------------------------------- changing the latest roll

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 from gateway.errors import UserError
 from gateway.rules.pool_sum import MAX_NUMBER, PoolExpr, parse_pool
+from gateway.rules.roll_words import split_once
 
 ROLL_USAGE = (
     "roll POOL [diff N] [wp] [spec] [retry] [vs POOL [diff N] [spec]] [secret],"
@@ -97,15 +98,11 @@ def _side(words: list[str], *, attacker: bool) -> tuple[SideRequest, bool, bool]
 
 
 def parse_roll(words: tuple[str, ...] | list[str]) -> RollRequest:
-    words = list(words)
-    folded = [w.casefold() for w in words]
-    if folded.count("vs") > 1:
-        raise UserError("A resisted roll has two sides: write vs once.")
-    right: list[str] | None = None
-    if "vs" in folded:
-        at = folded.index("vs")
-        words, right = words[:at], words[at + 1 :]
-    side, retry, secret = _side(words, attacker=True)
+    try:
+        left, right = split_once(words)
+    except ValueError:
+        raise UserError("A resisted roll has two sides: write vs once.") from None
+    side, retry, secret = _side(left, attacker=True)
     parse_pool(list(side.words), ROLL_USAGE)  # fail early on a malformed pool (names are checked later)
     opponent: SideRequest | None = None
     if right is not None:

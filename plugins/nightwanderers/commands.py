@@ -12,8 +12,8 @@ from gateway.characters import active_character, find_character
 from gateway.commands import CommandContext
 from gateway.i18n import percent
 from gateway.rules import binomial
-from gateway.rules.roll_words import Term, read_term
-from gateway.rules.term_pools import TermPool, contest_line, contest_odds, contest_result
+from gateway.rules.roll_words import Term
+from gateway.rules.term_pools import TermPool, contest_line, contest_odds, contest_result, read_opponent
 from gateway.rules.trait_words import TraitWords
 from gateway.types import Invocation, Reply
 from gateway.vault.models import Character, Pool
@@ -247,18 +247,11 @@ async def right_side(
     ctx: CommandContext, words: tuple[str, ...], left: RolledPool, usage: str
 ) -> tuple[RolledPool, Actor | None]:
     """``vs 2`` (an NPC's dice) or ``vs NAME`` (that character's same trait, with their pain)."""
-    if not words:
-        raise fail(ctx, usage)
-    term = read_term(words)
-    if term is not None and term.number is not None:
-        return build_pool(ctx, term, None), None
-    name = " ".join(words)
-    character = await find_character(ctx.session, SYSTEM, name)
-    if character is None:
-        raise fail(ctx, "err.no_character", name=name[:60])
-    if left.trait is None:
-        raise fail(ctx, "err.vs_name_needs_trait")
-    other = await load_actor(ctx, character)
+    found = await read_opponent(ctx, WORDS, SYSTEM, words, left.trait, usage)
+    if isinstance(found, Term):
+        return build_pool(ctx, found, None), None
+    assert left.trait is not None
+    other = await load_actor(ctx, found)
     return trait_pool(ctx, other, left.trait), other
 
 

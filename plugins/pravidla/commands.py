@@ -3,12 +3,12 @@ Characters and the sheet: characters.py."""
 
 from __future__ import annotations
 
-from gateway.characters import active_character, find_character
+from gateway.characters import active_character
 from gateway.commands import CommandContext
 from gateway.i18n import percent
 from gateway.rules import binomial
-from gateway.rules.roll_words import Term, read_term
-from gateway.rules.term_pools import TermPool, contest_line, contest_odds, contest_result
+from gateway.rules.roll_words import Term
+from gateway.rules.term_pools import TermPool, contest_line, contest_odds, contest_result, read_opponent
 from gateway.rules.trait_words import TraitWords
 from gateway.types import Invocation, Reply
 from gateway.vault.models import Character
@@ -51,17 +51,10 @@ async def right_side(
     ctx: CommandContext, words: tuple[str, ...], left: TermPool, usage: str
 ) -> tuple[TermPool, Character | None]:
     """``vs 2`` (an NPC's dice) or ``vs NAME`` (that character's same trait, as the book says)."""
-    if not words:
-        raise fail(ctx, usage)
-    term = read_term(words)
-    if term is not None and term.number is not None:
-        return build_pool(ctx, term, None), None
-    name = " ".join(words)
-    other = await find_character(ctx.session, SYSTEM, name)
-    if other is None:
-        raise fail(ctx, "err.no_character", name=name[:60])
-    if left.trait is None:
-        raise fail(ctx, "err.vs_name_needs_trait")
+    other = await read_opponent(ctx, WORDS, SYSTEM, words, left.trait, usage)
+    if isinstance(other, Term):
+        return build_pool(ctx, other, None), None
+    assert left.trait is not None
     base = PravidlaSheet.of(other.sheet).rating(left.trait)
     pool = TermPool(base, base, Term(left.trait), left.trait)
     WORDS.check_pool(ctx, pool.dice)
