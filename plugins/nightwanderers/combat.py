@@ -27,6 +27,7 @@ from plugins.nightwanderers.commands import (
     my_actor,
     named_actor,
     pain_sentences,
+    pool_or_trait,
     roll_result,
     set_pool,
     t,
@@ -469,14 +470,7 @@ async def hunt_command(ctx: CommandContext, inv: Invocation) -> Reply:
         terrains = ", ".join(sorted({k for k in TERRAIN_WORDS if k.isascii()} & set(mechanics.TERRAIN)))
         raise fail(ctx, "err.hunt_usage", terrains=terrains)
     diff = mechanics.TERRAIN[terrain]
-    if len(words) > 1:
-        term = WORDS.term(ctx, words[1:], "err.roll_usage")
-        actor = await my_actor(ctx, required=False, able=term.number is None)
-        pool = build_pool(ctx, term, actor)
-    else:
-        actor = await my_actor(ctx)
-        assert actor is not None
-        pool = trait_pool(ctx, actor, "mind")
+    actor, pool = await pool_or_trait(ctx, words[1:], "err.roll_usage", "mind")
     rolled = mechanics.roll(pool.dice, ctx.dice, diff, 1, pool.pain)
     who = actor.name if actor else ctx.name
     result = roll_result(pool, rolled, who, action="hunt", terrain=terrain, found=rolled.successes >= 1)
@@ -508,14 +502,7 @@ async def sneak_command(ctx: CommandContext, inv: Invocation) -> Reply:
     left_words, right_words = list(inv.words[:at]), list(inv.words[at + 1 :])
     if not right_words:
         raise fail(ctx, "err.sneak_usage")
-    if left_words:
-        term = WORDS.term(ctx, left_words, "err.sneak_usage")
-        actor = await my_actor(ctx, required=False, able=term.number is None)
-        sneak_pool = build_pool(ctx, term, actor)
-    else:
-        actor = await my_actor(ctx)
-        assert actor is not None
-        sneak_pool = trait_pool(ctx, actor, "sneak")
+    actor, sneak_pool = await pool_or_trait(ctx, left_words, "err.sneak_usage", "sneak")
     sneaker = actor.name if actor else ctx.name
     term = read_term(right_words)
     if term is not None and term.number is not None:

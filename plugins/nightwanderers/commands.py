@@ -3,6 +3,7 @@ commands share (actors with their health and blood, pools with pain)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -186,6 +187,20 @@ def build_pool(ctx: CommandContext, term: Term, actor: Actor | None, bonus: int 
     if actor is None:
         raise fail(ctx, "err.trait_needs_character", trait=trait_name(trait, ctx.locale))
     return trait_pool(ctx, actor, trait, term, bonus)
+
+
+async def pool_or_trait(
+    ctx: CommandContext, words: Sequence[str], usage: str, trait: str
+) -> tuple[Actor | None, RolledPool]:
+    """The pool the words give (``usage`` when they give none), or without words the active
+    character's ``trait``."""
+    if words:
+        term = WORDS.term(ctx, words, usage)
+        actor = await my_actor(ctx, required=False, able=term.number is None)
+        return actor, build_pool(ctx, term, actor)
+    actor = await my_actor(ctx)
+    assert actor is not None
+    return actor, trait_pool(ctx, actor, trait)
 
 
 def pain_sentences(ctx: CommandContext, *pools: RolledPool) -> list[str]:
