@@ -11,6 +11,7 @@ from typing import Any
 
 from gateway import scene
 from gateway.commands import Command, CommandContext
+from gateway.dice import faces
 from gateway.i18n import Catalogue
 from gateway.rules.power_words import NotPowerWords, PowerWords
 from gateway.rules.ties import Stalemate
@@ -19,10 +20,6 @@ from gateway.types import Invocation, Reply
 INIT = "initiative"
 # (ctx, the entries in joining order) -> the order's result (``Order.as_result()``)
 Rank = Callable[[CommandContext, list[dict[str, Any]]], dict[str, Any]]
-
-
-def faces(dice: Sequence[int]) -> str:
-    return " ".join(str(f) for f in dice)
 
 
 @dataclass(frozen=True)

@@ -11,16 +11,13 @@ from typing import Any
 
 from gateway.characters import find_character
 from gateway.commands import CommandContext
+from gateway.dice import faces
 from gateway.i18n import percent
 from gateway.rules import binomial
 from gateway.rules.roll_words import Term, read_term
 from gateway.rules.ties import Contest
 from gateway.rules.trait_words import TraitWords
 from gateway.vault.models import Character
-
-
-def faces(dice: tuple[int, ...] | list[int]) -> str:
-    return " ".join(str(f) for f in dice)
 
 
 @dataclass(frozen=True)

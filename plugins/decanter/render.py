@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from gateway.commands import CommandContext
+from gateway.dice import faces
 from plugins.decanter import mechanics
 from plugins.decanter.messages import t
 
@@ -18,10 +19,6 @@ def dice_text(ctx: CommandContext, pool: int, label: str) -> str:
 def quality_text(ctx: CommandContext, quality: int) -> str:
     name = mechanics.QUALITY_NAMES[quality]
     return t(ctx, "with_quality", quality=t(ctx, f"quality.{name}")) if name else ""
-
-
-def faces(values: Any) -> str:
-    return " ".join(str(v) for v in values)
 
 
 def outcome_text(ctx: CommandContext, successes: int, degree: str, dc: int | None) -> str:

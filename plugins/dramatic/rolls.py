@@ -8,6 +8,7 @@ from typing import Any
 from gateway import scene
 from gateway.characters import active_character, find_character
 from gateway.commands import CommandContext
+from gateway.dice import faces
 from gateway.errors import UserError
 from gateway.i18n import percent
 from gateway.rules.pool_sum import Pool, PoolExpr
@@ -40,10 +41,6 @@ def difficulty_text(ctx: CommandContext, difficulty: int, asked: int, base: int,
     if asked != difficulty:
         return t(ctx, "difficulty.clamped", d=difficulty, asked=asked)
     return t(ctx, "difficulty", d=difficulty)
-
-
-def faces(values: Any) -> str:
-    return " ".join(str(v) for v in values)
 
 
 def body(ctx: CommandContext, roll: mechanics.Roll) -> dict[str, str]:

@@ -9,6 +9,7 @@ from typing import Any
 from gateway import scene as state
 from gateway.characters import find_character
 from gateway.commands import CommandContext
+from gateway.dice import faces
 from gateway.rules.roll_words import Term, read_term
 from gateway.types import Invocation, Reply
 from plugins.nightwanderers import config, mechanics
@@ -19,7 +20,6 @@ from plugins.nightwanderers.commands import (
     RolledPool,
     build_pool,
     check_able,
-    faces,
     fail,
     health_sentences,
     load_actor,

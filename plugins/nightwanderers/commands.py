@@ -11,6 +11,7 @@ from sqlmodel import col, select, update
 
 from gateway.characters import active_character, find_character
 from gateway.commands import CommandContext
+from gateway.dice import faces
 from gateway.i18n import percent
 from gateway.rules import binomial
 from gateway.rules.roll_words import Term
@@ -27,10 +28,6 @@ ROLL_OPTIONS = {"diff": "difficulty", "dif": "difficulty", "сл": "difficulty",
 WORDS = TraitWords(TRAIT_NAMES, CATALOGUE)
 t = CATALOGUE.say
 fail = CATALOGUE.refusal
-
-
-def faces(dice: tuple[int, ...] | list[int]) -> str:
-    return " ".join(str(f) for f in dice)
 
 
 def join(sentences: list[str], roll_id: str | None = None) -> str:

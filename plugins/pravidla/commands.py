@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from gateway.characters import active_character
 from gateway.commands import CommandContext
+from gateway.dice import faces
 from gateway.i18n import percent
 from gateway.rules import binomial
 from gateway.rules.roll_words import Term
@@ -21,10 +22,6 @@ ROLL_OPTIONS = {"tn": "target", "cc": "target", "need": "need"}
 WORDS = TraitWords(TRAIT_NAMES, CATALOGUE)
 t = CATALOGUE.say
 fail = CATALOGUE.refusal
-
-
-def faces(dice: tuple[int, ...] | list[int]) -> str:
-    return " ".join(str(f) for f in dice)
 
 
 def build_pool(ctx: CommandContext, term: Term, character: Character | None) -> TermPool:

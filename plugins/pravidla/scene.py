@@ -7,6 +7,7 @@ from typing import Any
 from gateway import scene as state
 from gateway.characters import active_character, find_character
 from gateway.commands import CommandContext
+from gateway.dice import faces
 from gateway.errors import PermissionDenied
 from gateway.rules.initiative_tracker import InitiativeTracker
 from gateway.rules.power_words import PowerWords
@@ -18,7 +19,6 @@ from plugins.pravidla.commands import (
     TermPool,
     build_pool,
     check_target,
-    faces,
     fail,
     right_side,
     t,
