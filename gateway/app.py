@@ -49,7 +49,11 @@ class Gateway:
         self.plugins.configure(settings)
         self.services = Services(
             settings=settings,
-            vault=Vault(settings.vault.url, busy_timeout_ms=settings.vault.busy_timeout_ms),
+            vault=Vault(
+                settings.vault.url,
+                busy_timeout_ms=settings.vault.busy_timeout_ms,
+                group_commit=settings.vault.group_commit,
+            ),
             plugins=self.plugins,
             dice=dice or dice_from_settings(settings.dice.seed, settings.dice.script),
             clock=clock,

@@ -1,4 +1,8 @@
-"""The ``gateway`` command: serve, console, db upgrade, plugins, test."""
+"""The ``gateway`` command: serve, console, db upgrade, plugins, test, and plugin subcommands.
+
+Plugins add subcommands through the ``gateway_register_cli_commands`` hook (``gateway discord
+register``, ``gateway sync discord``); they are found through the same entry points as everything else.
+"""
 
 from __future__ import annotations
 
@@ -11,7 +15,10 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+from gateway.registry import CliCommand
 from gateway.settings import Settings, load_settings
+
+BUILTIN_COMMANDS = ("serve", "console", "db", "plugins", "test")
 
 
 def _settings(args: argparse.Namespace) -> Settings:
@@ -87,7 +94,45 @@ def cmd_test(args: argparse.Namespace, extra: Sequence[str]) -> int:
     return subprocess.call([sys.executable, "-m", "pytest", *extra], cwd=root, env=env)
 
 
-def build_parser() -> argparse.ArgumentParser:
+def plugin_cli_commands(argv: Sequence[str] = ()) -> list[CliCommand]:
+    """Subcommands the installed plugins add (honouring the block list of the config, if readable)."""
+    from gateway.plugins import Plugins, build_plugin_manager
+
+    pre = argparse.ArgumentParser(add_help=False)
+    pre.add_argument("--config", default=os.environ.get("GATEWAY_CONFIG"))
+    known, _ = pre.parse_known_args(list(argv))
+    try:
+        block = load_settings(known.config).plugins.block
+    except Exception:  # a broken config is reported by the command that reads it
+        block = []
+    return Plugins(build_plugin_manager(block)).cli_commands
+
+
+def add_plugin_commands(sub: argparse._SubParsersAction, commands: Sequence[CliCommand]) -> None:
+    """Plugin subcommands; a malformed or clashing one is skipped with a warning, never fatal."""
+    groups: dict[str, argparse._SubParsersAction] = {}
+    taken: set[str] = set()
+    for spec in commands:
+        words = spec.name.split()
+        bad = not 1 <= len(words) <= 2 or words[0] in BUILTIN_COMMANDS or " ".join(words) in taken
+        bad = bad or (len(words) == 1 and words[0] in groups) or (len(words) == 2 and words[0] in taken)
+        if bad:
+            print(f"gateway: skipping plugin subcommand {spec.name!r} (malformed or taken)", file=sys.stderr)
+            continue
+        taken.add(" ".join(words))
+        if len(words) == 1:
+            parser = sub.add_parser(words[0], help=spec.help)
+        else:
+            if words[0] not in groups:
+                group = sub.add_parser(words[0], help=f"{words[0]} commands")
+                groups[words[0]] = group.add_subparsers(dest=f"{words[0]}_command", required=True)
+            parser = groups[words[0]].add_parser(words[1], help=spec.help)
+        if spec.configure is not None:
+            spec.configure(parser)
+        parser.set_defaults(plugin_command=spec)
+
+
+def build_parser(plugin_commands: Sequence[CliCommand] = ()) -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="gateway", description="Tabletop role-playing message gateway")
     parser.add_argument("--config", default=os.environ.get("GATEWAY_CONFIG"), help="TOML settings file")
     parser.add_argument("--log-format", choices=["auto", "pretty", "json"], help="log output format")
@@ -109,18 +154,26 @@ def build_parser() -> argparse.ArgumentParser:
 
     sub.add_parser("plugins", help="list installed plugins, rule systems and adapters")
     sub.add_parser("test", help="run the test suite (extra arguments go to pytest)")
+    add_plugin_commands(sub, plugin_commands)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> None:
     argv = list(sys.argv[1:] if argv is None else argv)
-    parser = build_parser()
     if argv[:1] == ["test"]:
+        parser = build_parser()
         # Everything after "test" belongs to pytest.
         sys.exit(cmd_test(parser.parse_args(argv[:1]), argv[1:]))
+    from gateway.logging import configure_logging
+
+    configure_logging("auto", "warning")  # quiet until a command sets up its own logging
+    parser = build_parser(plugin_cli_commands(argv))
     args = parser.parse_args(argv)
     handlers = {"serve": cmd_serve, "console": cmd_console, "db": cmd_db, "plugins": cmd_plugins}
     try:
+        spec = getattr(args, "plugin_command", None)
+        if spec is not None:
+            sys.exit(spec.run(args, _settings(args)))
         sys.exit(handlers[args.command](args))
     except FileNotFoundError as exc:
         parser.error(str(exc))

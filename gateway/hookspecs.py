@@ -16,7 +16,7 @@ import pluggy
 
 if TYPE_CHECKING:
     from gateway.commands import Command, CommandContext
-    from gateway.registry import AdapterSpec, RuleSystem
+    from gateway.registry import AdapterSpec, CliCommand, RuleSystem
     from gateway.settings import Settings
 
 PROJECT = "gateway"
@@ -51,6 +51,15 @@ def gateway_register_adapters(register: Callable[[AdapterSpec], None]) -> None:
     ``build(services, section)`` gets the gateway services and the raw settings table of that
     platform (``[irc]`` with its sub-tables) and returns the adapter, or None when the section does
     not configure it. One adapter object serves every account of its platform.
+    """
+
+
+@hookspec
+def gateway_register_cli_commands(register: Callable[[CliCommand], None]) -> None:
+    """Add ``gateway`` subcommands: ``register(CliCommand(name="discord register", help=..., run=...))``.
+
+    Two-word names are grouped under their first word (``gateway discord register``, ``gateway sync
+    discord``), so several plugins can share a verb. ``run(args, settings)`` returns the exit code.
     """
 
 

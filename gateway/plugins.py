@@ -9,7 +9,7 @@ import pluggy
 import structlog
 
 from gateway import hookspecs
-from gateway.registry import AdapterSpec, Registry, RuleSystem
+from gateway.registry import AdapterSpec, CliCommand, Registry, RuleSystem
 
 log = structlog.get_logger(__name__)
 
@@ -39,6 +39,8 @@ class Plugins:
         pm.hook.gateway_register_commands(register=self.registry.add_command)
         self.adapter_specs: list[AdapterSpec] = []
         pm.hook.gateway_register_adapters(register=self.adapter_specs.append)
+        self.cli_commands: list[CliCommand] = []
+        pm.hook.gateway_register_cli_commands(register=self.cli_commands.append)
 
     def names(self) -> list[str]:
         return sorted(name for name, plugin in self.pm.list_name_plugin() if plugin is not None)

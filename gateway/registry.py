@@ -31,6 +31,18 @@ class AdapterSpec:
     build: Callable[[Services, dict[str, Any]], Adapter | None]
 
 
+@dataclass(frozen=True)
+class CliCommand:
+    """A ``gateway`` subcommand a plugin adds: ``name`` is one word (``"status"``) or two
+    (``"discord register"``, ``"sync discord"``); commands sharing a first word are grouped under it.
+    ``configure(parser)`` adds the arguments; ``run(args, settings)`` returns the exit code."""
+
+    name: str
+    help: str
+    run: Callable[[Any, Any], int]
+    configure: Callable[[Any], None] | None = None
+
+
 class Registry:
     def __init__(self) -> None:
         self.systems: dict[str, RuleSystem] = {}

@@ -50,6 +50,9 @@ class VaultSection(Section):
     url: str = "sqlite+aiosqlite:///vault.db"
     owner: str | None = None
     busy_timeout_ms: int = 5000
+    # SQLite: commit with synchronous=NORMAL and make each unit durable with a shared WAL fsync in a
+    # thread before it returns (group commit); off: synchronous=FULL, an fsync per commit on the loop.
+    group_commit: bool = False
     auto_upgrade: bool = True
 
 

@@ -9,6 +9,7 @@ durable, because a logged roll must survive a power cut.
 from __future__ import annotations
 
 import asyncio
+import os
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from contextvars import ContextVar
@@ -22,7 +23,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from gateway.vault import sqlite_inline
 
 
-def create_engine(url: str, *, busy_timeout_ms: int = 5000) -> AsyncEngine:
+def create_engine(url: str, *, busy_timeout_ms: int = 5000, group_commit: bool = False) -> AsyncEngine:
     parsed = make_url(url)
     if parsed.get_backend_name() == "sqlite":
         database = parsed.database or ":memory:"
@@ -31,12 +32,12 @@ def create_engine(url: str, *, busy_timeout_ms: int = 5000) -> AsyncEngine:
         engine = create_async_engine(
             url, async_creator=sqlite_inline.creator(database, busy_timeout_ms / 1000)
         )
-        _sqlite_unit_of_work(engine, busy_timeout_ms)
+        _sqlite_unit_of_work(engine, busy_timeout_ms, "NORMAL" if group_commit else "FULL")
         return engine
     return create_async_engine(url, pool_pre_ping=True, pool_size=10, max_overflow=20)
 
 
-def _sqlite_unit_of_work(engine: AsyncEngine, busy_timeout_ms: int) -> None:
+def _sqlite_unit_of_work(engine: AsyncEngine, busy_timeout_ms: int, synchronous: str) -> None:
     @event.listens_for(engine.sync_engine, "connect")
     def _on_connect(dbapi_conn: Any, _record: Any) -> None:
         # Let SQLAlchemy, not the driver, issue BEGIN (see the "begin" listener).
@@ -44,7 +45,7 @@ def _sqlite_unit_of_work(engine: AsyncEngine, busy_timeout_ms: int) -> None:
         cur = dbapi_conn.cursor()
         cur.execute("PRAGMA journal_mode=WAL")
         cur.execute(f"PRAGMA busy_timeout={int(busy_timeout_ms)}")
-        cur.execute("PRAGMA synchronous=FULL")
+        cur.execute(f"PRAGMA synchronous={synchronous}")
         cur.execute("PRAGMA foreign_keys=ON")
         cur.close()
 
@@ -56,12 +57,57 @@ def _sqlite_unit_of_work(engine: AsyncEngine, busy_timeout_ms: int) -> None:
 _IN_UNIT: ContextVar[bool] = ContextVar("gateway_vault_unit", default=False)
 
 
+def _fsync_file(path: str) -> None:
+    try:
+        fd = os.open(path, os.O_RDONLY)
+    except FileNotFoundError:
+        return  # no WAL: everything is checkpointed into the database file, which SQLite synced
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+class _GroupCommit:
+    """Durability for units that commit with ``synchronous=NORMAL``: a unit's commit writes its WAL
+    frames without an fsync (microseconds, on the loop), then the unit waits here until an fsync of
+    the WAL file that started after its commit has finished. One fsync, run in a thread, serves every
+    unit committed before it began, so concurrent units share the disk's slowest step and the event
+    loop never waits on it. A unit returns only once its commit is on disk, as with FULL."""
+
+    def __init__(self, database: str) -> None:
+        self.wal = database + "-wal"
+        self.committed = 0
+        self.synced = 0
+        self._running: asyncio.Future[None] | None = None
+
+    def commit_number(self) -> int:
+        self.committed += 1
+        return self.committed
+
+    async def durable(self, number: int) -> None:
+        while self.synced < number:
+            if self._running is None:
+                self._running = asyncio.ensure_future(self._sync(self.committed))
+            await asyncio.shield(self._running)
+
+    async def _sync(self, upto: int) -> None:
+        try:
+            await asyncio.to_thread(_fsync_file, self.wal)
+            self.synced = max(self.synced, upto)
+        finally:
+            self._running = None
+
+
 class Vault:
     """The engine plus a way to open one transaction per unit of work."""
 
-    def __init__(self, url: str, *, busy_timeout_ms: int = 5000) -> None:
+    def __init__(self, url: str, *, busy_timeout_ms: int = 5000, group_commit: bool = False) -> None:
         self.url = url
-        self.engine = create_engine(url, busy_timeout_ms=busy_timeout_ms)
+        self.engine = create_engine(url, busy_timeout_ms=busy_timeout_ms, group_commit=group_commit)
+        self._group: _GroupCommit | None = None
+        if group_commit and self.dialect == "sqlite":
+            self._group = _GroupCommit(str(make_url(url).database))
         # SQLite has one writer at a time; queueing units of work here (not in SQLite's busy handler)
         # keeps the event loop free while they wait.
         self._write_lock: asyncio.Lock | None = asyncio.Lock() if self.dialect == "sqlite" else None
@@ -94,6 +140,9 @@ class Vault:
             session.begin(),
         ):
             yield session
+        if self._group is not None:
+            # Numbered right after the commit, before any other unit can commit (no await between).
+            await self._group.durable(self._group.commit_number())
 
     async def dispose(self) -> None:
         await self.engine.dispose()

@@ -6,7 +6,7 @@ import json
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import case, insert
+from sqlalchemy import bindparam, case, insert
 from sqlmodel import col, select, update
 from sqlmodel.ext.asyncio.session import AsyncSession
 
@@ -29,15 +29,18 @@ STLOG_INSERT = insert(StlogEntry.__table__)  # type: ignore[attr-defined]
 OUTBOX_INSERT = insert(OutboxRow.__table__)  # type: ignore[attr-defined]
 
 
+# Look-ups run for every message, built once (statement construction costs as much as the query).
+_IDENTITY_QUERY = (
+    select(IdentityLink, Person)
+    .join(Person, col(Person.id) == col(IdentityLink.person_id))
+    .where(col(IdentityLink.key) == bindparam("key"))
+)
+_CHANNEL_QUERY = select(ChannelRow).where(col(ChannelRow.key) == bindparam("key"))
+
+
 async def resolve_identity(session: AsyncSession, identity: Identity) -> tuple[Person, IdentityLink]:
     """The person behind ``identity``, created on first sight."""
-    found = (
-        await session.exec(
-            select(IdentityLink, Person)
-            .join(Person, col(Person.id) == col(IdentityLink.person_id))
-            .where(col(IdentityLink.key) == identity.key)
-        )
-    ).first()
+    found = (await session.exec(_IDENTITY_QUERY, params={"key": identity.key})).first()  # type: ignore[call-overload]
     if found is not None:
         link, person = found
         if link.display_name != identity.display_name or link.verified != identity.verified:
@@ -61,7 +64,7 @@ async def resolve_identity(session: AsyncSession, identity: Identity) -> tuple[P
 
 
 async def resolve_channel(session: AsyncSession, channel: Channel) -> ChannelRow:
-    row = await session.get(ChannelRow, channel.key)
+    row = (await session.exec(_CHANNEL_QUERY, params={"key": channel.key})).first()  # type: ignore[call-overload]
     if row is None:
         # "direct" marks a private conversation, so chronicle-wide announcements can skip it.
         row = ChannelRow(

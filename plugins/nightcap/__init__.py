@@ -13,7 +13,7 @@ from typing import Any
 from gateway.commands import Command
 from gateway.hookspecs import hookimpl
 from gateway.registry import RuleSystem
-from plugins.nightcap import chars, config, play, storyteller
+from plugins.nightcap import chars, config, conflict_commands, play, power_contest, storyteller
 from plugins.nightcap.pools import ROLL_USAGE
 from plugins.nightcap.rolls import SYSTEM, roll_command
 
@@ -61,7 +61,12 @@ def _commands() -> list[Command]:
         c("power", chars.power_command, "power commands", "power add|remove|use ..."),
         c("power add", chars.power_add, "learn a power while in creation", "power add NAME TIER TRAIT"),
         c("power remove", chars.power_remove, "drop a power while in creation", "power remove NAME"),
-        c("power use", play.power_use, "pay a power's Essence and roll its trait", play.POWER_USE_USAGE),
+        c(
+            "power use",
+            power_contest.power_use,
+            "pay a power's Essence and roll its trait; with vs, a power contest",
+            f"{play.POWER_USE_USAGE}; {power_contest.POWER_VS_USAGE}",
+        ),
         c("sheet", chars.sheet_command, "your whole sheet, privately", "sheet"),
         c(
             "prove",
@@ -126,5 +131,5 @@ def _commands() -> list[Command]:
 
 @hookimpl
 def gateway_register_commands(register: Callable[[Command], None]) -> None:
-    for command in _commands():
+    for command in [*_commands(), *conflict_commands.commands()]:
         register(command)

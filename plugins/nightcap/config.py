@@ -35,6 +35,18 @@ class NightcapSettings(BaseModel):
     announce_targets: list[str] = Field(default_factory=list)
     # Platforms whose channels cannot be pushed to later (the HTTP API answers on the request only).
     announce_skip_platforms: list[str] = Field(default_factory=lambda: ["http"])
+    # Conflict (plugins/nightcap/conflict_*.py): how long a challenged player has to answer, and the
+    # chronicle's wound penalties (-1 from the first threshold of damage, -2 from the second).
+    challenge_timeout_seconds: int = Field(300, ge=10, le=7 * 24 * 3600)
+    wound_penalties: bool = False
+    wound_thresholds: tuple[int, int] = (4, 7)
+
+    @field_validator("wound_thresholds")
+    @classmethod
+    def _thresholds(cls, value: tuple[int, int]) -> tuple[int, int]:
+        if not 1 <= value[0] < value[1]:
+            raise ValueError("wound_thresholds are two increasing damage levels, e.g. [4, 7]")
+        return value
 
     @field_validator("timezone")
     @classmethod

@@ -13,7 +13,7 @@ from gateway.commands import CommandContext
 from gateway.errors import UserError
 from gateway.types import Invocation, Reply
 from gateway.vault import repo
-from plugins.nightcap import checkin, health, mechanics, render
+from plugins.nightcap import checkin, health, mechanics, render, wounds
 from plugins.nightcap.chars import parse_number
 from plugins.nightcap.config import timezone
 from plugins.nightcap.powers import TIERS, cost_refusal, match_tier, use_cost
@@ -89,7 +89,8 @@ async def power_use(ctx: CommandContext, inv: Invocation) -> Reply:
         await spend_willpower(ctx, character)
     keyed = str(power.get("trait") or "spirit")
     rating = trait(sheet, keyed)
-    pool = checked_pool(ctx, rating, mods)
+    wound = await wounds.penalty(ctx, character)
+    pool = checked_pool(ctx, rating, [*mods, wound])
     roll = mechanics.roll(pool, ctx.dice, wp)
     result: dict[str, Any] = roll.as_result()
     result.update(
@@ -105,10 +106,13 @@ async def power_use(ctx: CommandContext, inv: Invocation) -> Reply:
             "essence_left": essence - cost.essence,
         },
     )
+    if wound:
+        result["wound_penalty"] = wound
     roll_id = await ctx.log_roll(result, character_id=character.id, name=character.name)
     text = (
         f"{character.name} uses {power['name']} at {cost.tier.title} ({cost.essence} Essence,"
-        f" {essence - cost.essence} left) and rolls {render.roll_body(roll, label(keyed, rating, mods))}"
+        f" {essence - cost.essence} left) and rolls"
+        f" {render.roll_body(roll, wounds.label(label(keyed, rating, mods), wound))}"
         f" #{roll_id}"
     )
     await ctx.stlog(

@@ -12,7 +12,7 @@ from gateway.errors import UserError
 from gateway.types import Invocation, Reply
 from gateway.vault import repo
 from gateway.vault.models import Character
-from plugins.nightcap import mechanics, render
+from plugins.nightcap import mechanics, render, wounds
 from plugins.nightcap.pools import PoolSpec, parse_roll
 from plugins.nightcap.sheet import TRAITS, match_trait
 
@@ -25,10 +25,15 @@ class Side:
     pool: int
     label: str
     trait: str | None
+    wound_penalty: int = 0
 
 
-def build_side(spec: PoolSpec, character: Character | None, max_pool: int, extra: int = 0) -> Side:
-    """The pool a side rolls: a number or a trait rating, plus modifiers, checked against the maximum."""
+def build_side(
+    spec: PoolSpec, character: Character | None, max_pool: int, extra: int = 0, wound: int = 0
+) -> Side:
+    """The pool a side rolls: a number or a trait rating, plus modifiers, checked against the maximum.
+
+    ``wound`` is the character's wound penalty; it applies to a trait, not to a bare number."""
     trait: str | None = None
     if spec.number is not None:
         base = spec.number
@@ -42,12 +47,13 @@ def build_side(spec: PoolSpec, character: Character | None, max_pool: int, extra
                 " with char new NAME."
             )
         base = int(character.sheet.get("traits", {}).get(trait, 0))
-    pool = base + sum(spec.modifiers) + extra
+    wound = wound if trait else 0
+    pool = base + sum(spec.modifiers) + extra + wound
     if pool > max_pool:
         raise UserError(f"A pool of {pool} is above the maximum of {max_pool} dice.")
     mods = "".join(f"{m:+d}" for m in spec.modifiers)
     label = f"{trait.title()} {base}{mods}" if trait else (f"{base}{mods}" if mods else "")
-    return Side(spec, pool, label, trait)
+    return Side(spec, pool, wounds.label(label, wound), trait, wound)
 
 
 async def spend_willpower(ctx: CommandContext, character: Character | None) -> None:
@@ -68,6 +74,8 @@ def _side_result(side: Side, roll: mechanics.Roll) -> dict[str, Any]:
     result["modifiers"] = list(side.spec.modifiers)
     if side.trait:
         result["trait"] = side.trait
+    if side.wound_penalty:
+        result["wound_penalty"] = side.wound_penalty
     return result
 
 
@@ -111,9 +119,10 @@ async def roll_command(ctx: CommandContext, inv: Invocation) -> Reply:
                 " character, vs TRAIT for your own, or vs N for an NPC pool."
             )
     max_pool = ctx.settings.gateway.max_pool
-    sides = [build_side(request.sides[0], character, max_pool)]
+    sides = [build_side(request.sides[0], character, max_pool, wound=await wounds.penalty(ctx, character))]
     if len(request.sides) == 2:
-        sides.append(build_side(request.sides[1], opponent or character, max_pool))
+        other = opponent or character
+        sides.append(build_side(request.sides[1], other, max_pool, wound=await wounds.penalty(ctx, other)))
         if sides[1].spec.willpower:
             raise UserError(
                 "Only the roller declares Willpower, on the left of vs; the other side's pool is just dice."

@@ -26,7 +26,7 @@ from gateway.errors import UserError
 from gateway.types import Invocation, Reply
 from gateway.vault import repo
 from gateway.vault.models import ChannelRow, Character
-from plugins.nightcap import mechanics, render, view
+from plugins.nightcap import mechanics, render, view, wounds
 from plugins.nightcap.chars import parse_number
 from plugins.nightcap.config import config
 from plugins.nightcap.export import export_target, queue_export
@@ -375,12 +375,15 @@ async def st_rollstat(ctx: CommandContext, inv: Invocation) -> Reply:
         raise UserError(f"Write {usage}.")
     keyed = trait_or_error(rest[0])
     rating = trait(sheet_of(character), keyed)
-    pool = checked_pool(ctx, rating, mods)
+    wound = await wounds.penalty(ctx, character)
+    pool = checked_pool(ctx, rating, [*mods, wound])
     roll = mechanics.roll(pool, ctx.dice)
     result: dict[str, Any] = roll.as_result()
     result.update(who=character.name, trait=keyed, modifiers=mods, storyteller=ctx.name, secret=secret)
+    if wound:
+        result["wound_penalty"] = wound
     roll_id = await ctx.log_roll(result, character_id=character.id, name=character.name)
-    body = render.roll_body(roll, label(keyed, rating, mods))
+    body = render.roll_body(roll, wounds.label(label(keyed, rating, mods), wound))
     text = f"Storyteller {ctx.name} rolls {character.name}'s {body} #{roll_id}"
     await ctx.stlog(
         ("(secret) " if secret else "") + text, kind="st_roll", result=result, character_id=character.id

@@ -1,0 +1,49 @@
+"""The Discord adapter: slash commands over the Interactions Endpoint, Storyteller log and sheet exports
+over webhooks, and the ``gateway discord register|status`` and ``gateway sync discord`` commands."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from gateway.hookspecs import hookimpl
+from gateway.registry import AdapterSpec, CliCommand
+from gateway.services import Services
+
+
+def build(services: Services, section: dict[str, Any]) -> Any:
+    from adapters.discord.adapter import DiscordAdapter
+    from adapters.discord.config import load
+
+    config = load(section)
+    if not config.enabled or not config.configured:
+        return None
+    return DiscordAdapter(services, config)
+
+
+@hookimpl
+def gateway_register_adapters(register: Callable[[AdapterSpec], None]) -> None:
+    register(AdapterSpec(platform="discord", build=build))
+
+
+@hookimpl
+def gateway_register_cli_commands(register: Callable[[CliCommand], None]) -> None:
+    from adapters.discord import cli
+
+    register(
+        CliCommand(
+            "discord register",
+            "bulk-overwrite the application's slash commands (global, or --guild ID)",
+            cli.run_register,
+            cli.configure_register,
+        )
+    )
+    register(CliCommand("discord status", "show the Discord settings and disabled webhooks", cli.run_status))
+    register(
+        CliCommand(
+            "sync discord",
+            "Force Web Sync: st sync, then deliver every sheet export with a progress bar",
+            cli.run_sync,
+            cli.configure_sync,
+        )
+    )

@@ -1,0 +1,362 @@
+"""The Discord adapter: the Interactions Endpoint in, webhooks out.
+
+Inbound: ``POST /discord/interactions``. The raw body is verified (Ed25519 over timestamp + body) before
+anything else; PING answers PONG; a slash command becomes a command line and runs through the router.
+If the replies are ready within ``reply_timeout`` they ride on the HTTP response; otherwise the
+response is a deferral (type 5) and the replies follow through the outbox as interaction follow-ups.
+
+Outbound: outbox rows for platform ``discord``. The target is either a webhook name from
+``[discord.webhooks]`` (Storyteller-log lines, sheet exports, any text) or ``interaction/<id>``
+(follow-ups, which carry their token and expire after 15 minutes). Delivery waits on the header-driven
+limiter; a long wait hands the row back to the outbox (``RetryLater`` with the exact delay) so other
+targets keep moving. A webhook that answers 404 is disabled and reported, never retried.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import json
+import time
+from collections.abc import Mapping
+from datetime import timedelta
+from typing import Any
+
+import aiohttp
+import structlog
+from aiohttp import web
+from sqlmodel import col, delete, select
+
+from adapters.discord import interactions as ix
+from adapters.discord import render, slash
+from adapters.discord.config import DiscordSettings, Webhook
+from adapters.discord.limiter import RateLimiter, WaitTooLong
+from adapters.discord.verify import Verifier
+from gateway.adapter import Adapter
+from gateway.errors import DeliveryFailed, RetryLater
+from gateway.outbox import LEASE
+from gateway.services import Services
+from gateway.types import Outbound, Reply
+from gateway.vault.models import KeyValue, OutboxRow
+
+log = structlog.get_logger(__name__)
+
+PATH = "/discord/interactions"
+FOLLOWUP = "interaction/"
+SCOPE_SENT = "discord.sent"
+SCOPE_STATE = "discord"
+SCOPE_DISABLED = "discord.disabled"
+FOLLOWUP_GRACE = 0.5  # let Discord take our HTTP response before the first follow-up arrives
+LEDGER_DAYS = 2
+INLINE_429_RETRIES = 5
+
+
+def fingerprint(webhook: Webhook) -> str:
+    """Which URL a disabled record is about: a new URL in the settings enables the name again."""
+    return hashlib.sha256(f"{webhook.id}/{webhook.token}".encode()).hexdigest()[:16]
+
+
+class DiscordAdapter(Adapter):
+    platform = "discord"
+
+    def __init__(self, services: Services, config: DiscordSettings) -> None:
+        self.services = services
+        self.config = config
+        self.verifier = Verifier(config.public_key, config.timestamp_tolerance) if config.public_key else None
+        self.limiter = RateLimiter(
+            webhook_cap=(config.webhook_cap.requests, config.webhook_cap.seconds),
+            channel_cap=(config.channel_cap.requests, config.channel_cap.seconds),
+            margin=config.reset_margin,
+        )
+        self.wall = time.time
+        self.http: aiohttp.ClientSession | None = None
+        self.disabled: dict[str, dict[str, Any]] = {}
+        self._pending: set[asyncio.Task[None]] = set()
+        self._sent: set[int] = set()
+        self._timers: set[asyncio.TimerHandle] = set()
+
+    # ------------------------------------------------------------------ life cycle
+
+    def add_routes(self, app: web.Application) -> None:
+        if self.verifier is not None:
+            app.router.add_post(PATH, self.interactions)
+
+    async def start(self) -> None:
+        self.http = aiohttp.ClientSession(
+            timeout=aiohttp.ClientTimeout(total=self.config.request_timeout),
+            headers={"User-Agent": "DiscordBot (nightcap-gateway, 0.1)"},
+        )
+        async with self.services.vault.transaction() as session:
+            state = await session.get(KeyValue, (SCOPE_STATE, "limiter"))
+            if state is not None:
+                self.limiter.load(state.value)
+            found = await session.exec(select(KeyValue).where(col(KeyValue.scope) == SCOPE_DISABLED))
+            for row in found.all():
+                self.disabled[row.key] = dict(row.value)
+            cutoff = self.services.clock() - timedelta(days=LEDGER_DAYS)
+            await session.exec(
+                delete(KeyValue).where(col(KeyValue.scope) == SCOPE_SENT, col(KeyValue.updated_at) < cutoff)  # type: ignore[call-overload]
+            )
+            found = await session.exec(select(KeyValue.key).where(col(KeyValue.scope) == SCOPE_SENT))
+            self._sent.update(int(k) for k in found.all() if k.isdigit())
+
+    async def stop(self) -> None:
+        pending = list(self._pending)
+        if pending:  # commands still running after a deferral: let them finish and queue their follow-ups
+            await asyncio.wait(pending, timeout=self.config.request_timeout)
+        for timer in self._timers:
+            timer.cancel()
+        await self._put_state("limiter", self.limiter.dump())
+        if self.http is not None:
+            await self.http.close()
+            self.http = None
+
+    # ------------------------------------------------------------------ inbound
+
+    async def interactions(self, request: web.Request) -> web.Response:
+        body = await request.read()
+        assert self.verifier is not None
+        problem = self.verifier.check(
+            request.headers.get("X-Signature-Ed25519"),
+            request.headers.get("X-Signature-Timestamp"),
+            body,
+            self.wall(),
+        )
+        if problem is not None:
+            log.info("discord interaction refused", reason=problem, remote=request.remote)
+            return web.json_response({"error": "invalid request signature"}, status=401)
+        try:
+            interaction = json.loads(body)
+            kind = int(interaction["type"])
+        except (ValueError, KeyError, TypeError):
+            return web.json_response({"error": "not an interaction"}, status=400)
+        if kind == ix.PING:
+            return web.json_response({"type": ix.PONG})
+        if kind == ix.AUTOCOMPLETE:
+            return web.json_response({"type": ix.AUTOCOMPLETE_RESULT, "data": {"choices": []}})
+        if kind != ix.APPLICATION_COMMAND:
+            return web.json_response(ix.message_response("This gateway answers slash commands only.", True))
+        parsed = slash.command_line(interaction.get("data") or {})
+        if parsed is None or not parsed.line.strip():
+            name = str((interaction.get("data") or {}).get("name", ""))[:32]
+            text = (
+                f"/{name} is not a command of this gateway: run `gateway discord register` to refresh them."
+            )
+            return web.json_response(ix.message_response(text, True))
+        return web.json_response(await self._run(interaction, parsed))
+
+    async def _run(self, interaction: Mapping[str, Any], parsed: slash.Parsed) -> dict[str, Any]:
+        message = ix.inbound(interaction, parsed)
+        received = self.wall()  # the interaction token lasts followup_ttl from now
+        task = asyncio.create_task(self.services.handle(message))
+        done, _ = await asyncio.wait({task}, timeout=self.config.reply_timeout)
+        if task not in done:
+            follow = asyncio.create_task(self._follow_up_later(task, interaction, received))
+            self._pending.add(follow)
+            follow.add_done_callback(self._pending.discard)
+            log.info("discord interaction deferred", command=parsed.line[:60])
+            return ix.deferral(parsed.private)
+        messages = ix.group(task.result())
+        if not messages:
+            return ix.message_response("Already handled.", True)
+        if len(messages) > 1:
+            await self._enqueue_follow_ups(interaction, messages[1:], received)
+        return ix.message_response(*messages[0])
+
+    async def _follow_up_later(
+        self, task: asyncio.Task[list[Reply]], interaction: Mapping[str, Any], received: float
+    ) -> None:
+        try:
+            replies = await task
+        except Exception:
+            log.exception("discord deferred command failed")
+            replies = [Reply(text="Something went wrong on our side; nothing was saved.", error="internal")]
+        messages = ix.group(replies) or [("Done.", True)]
+        await self._enqueue_follow_ups(interaction, messages, received)
+
+    async def _enqueue_follow_ups(
+        self, interaction: Mapping[str, Any], messages: list[tuple[str, bool]], received: float
+    ) -> None:
+        now = self.services.clock()
+        due = now + timedelta(seconds=FOLLOWUP_GRACE)
+        base = {
+            "kind": "followup",
+            "application_id": str(interaction.get("application_id") or self.config.application_id or ""),
+            "token": str(interaction.get("token") or ""),
+            "channel_id": str(interaction.get("channel_id") or ""),
+            "expires_at": received + self.config.followup_ttl,
+        }
+        async with self.services.vault.transaction() as session:
+            for text, private in messages:
+                session.add(
+                    OutboxRow(
+                        platform=self.platform,
+                        target=f"{FOLLOWUP}{interaction.get('id')}",
+                        payload={**base, "text": text, "private": private},
+                        created_at=now,
+                        next_attempt_at=due,
+                    )
+                )
+        self._wake_in(FOLLOWUP_GRACE)
+
+    # ------------------------------------------------------------------ outbound
+
+    async def deliver(self, message: Outbound) -> None:
+        if await self._already_sent(message):
+            return
+        if message.target.startswith(FOLLOWUP):
+            await self._deliver_follow_up(message)
+        else:
+            await self._deliver_webhook(message)
+
+    async def _deliver_follow_up(self, message: Outbound) -> None:
+        p = message.payload
+        if self.wall() > float(p.get("expires_at") or 0):
+            raise DeliveryFailed("the interaction token has expired (15 minutes)")
+        if not p.get("application_id") or not p.get("token"):
+            raise DeliveryFailed("a follow-up without an application id or token")
+        url = f"{self.config.api_base}/webhooks/{p['application_id']}/{p['token']}"
+        body = render.text_message(str(p.get("text", "")), private=bool(p.get("private")))
+        route = f"interaction:{message.target[len(FOLLOWUP) :]}"
+        status, _data = await self._send(message, route, p.get("channel_id") or None, url, body)
+        if status == 404:
+            raise DeliveryFailed("Discord no longer knows this interaction (404)")
+
+    async def _deliver_webhook(self, message: Outbound) -> None:
+        webhook = self.config.webhook(message.target)
+        if webhook is None:
+            raise DeliveryFailed(f"no webhook named {message.target!r} in [discord.webhooks]")
+        if self.is_disabled(webhook):
+            raise DeliveryFailed(
+                f"webhook {webhook.name!r} is disabled: it answered 404; configure a new URL"
+            )
+        body = render.outbox_message(message.payload, message.created_at)
+        if self.config.username:
+            body["username"] = self.config.username
+        url = f"{self.config.api_base}/webhooks/{webhook.id}/{webhook.token}"
+        status, data = await self._send(message, f"webhook:{webhook.id}", None, url, body)
+        if status == 404:
+            await self._disable(webhook, data)
+            raise DeliveryFailed(f"webhook {webhook.name!r} answered 404 and is now disabled")
+
+    async def _send(
+        self, message: Outbound, route: str, channel: str | None, url: str, body: dict[str, Any]
+    ) -> tuple[int, Any]:
+        """POST one body, paced by the limiter. Returns (status, data) for 2xx and 404; raises otherwise."""
+        assert self.http is not None, "the adapter is started"
+        for _ in range(INLINE_429_RETRIES):
+            try:
+                ticket = await self.limiter.acquire(route, channel, self.config.max_inline_wait)
+            except WaitTooLong as exc:
+                self._wake_in(exc.delay)
+                raise RetryLater(f"rate limit: next slot in {exc.delay:.2f}s", exc.delay) from None
+            post = asyncio.ensure_future(self._post(url, body, ticket))
+            try:
+                status, data, retry_after = await asyncio.shield(post)
+            except asyncio.CancelledError:
+                # Stopping mid-request: the post may already be in Discord. Let it finish and remember
+                # the outcome, so the row is not posted twice after the restart.
+                with contextlib.suppress(Exception):
+                    status, data, _ = await asyncio.wait_for(post, self.config.request_timeout)
+                    if 200 <= status < 300:
+                        await self._record_sent(message.id, data)
+                raise
+            if 200 <= status < 300:
+                if isinstance(data, Mapping) and route.startswith("webhook:"):
+                    self.limiter.learn_channel(route, str(data.get("channel_id") or "") or None)
+                return status, data
+            if status == 404:
+                return status, data
+            if status == 429:
+                wait = max(0.0, self.limiter.delay(route, channel), retry_after or 0.0)
+                log.warning("discord 429", route=route.split("/")[0], retry_after=retry_after)
+                if wait > self.config.max_inline_wait:
+                    self._wake_in(wait)
+                    raise RetryLater(f"429: retry after {wait:.2f}s", wait)
+                continue  # the limiter now holds the route until the window is over
+            if status in (400, 401, 403, 413):
+                raise DeliveryFailed(f"Discord refused the message ({status}): {str(data)[:300]}")
+            raise RetryLater(f"Discord answered {status}")
+        raise RetryLater("rate limited repeatedly")
+
+    async def _post(self, url: str, body: dict[str, Any], ticket: Any) -> tuple[int, Any, float | None]:
+        assert self.http is not None
+        try:
+            async with self.http.post(url, params={"wait": "true"}, json=body) as response:
+                raw = await response.read()
+                status, headers = response.status, response.headers
+        except (aiohttp.ClientError, TimeoutError) as exc:
+            self.limiter.abort(ticket)
+            raise RetryLater(f"network error: {type(exc).__name__}") from None
+        try:
+            data: Any = json.loads(raw) if raw else None
+        except ValueError:
+            data = raw[:200].decode("utf-8", "replace")
+        retry_after = self.limiter.finish(ticket, status, headers, data)
+        return status, data, retry_after
+
+    # ------------------------------------------------------------------ durable bits
+
+    async def _already_sent(self, message: Outbound) -> bool:
+        """Whether an earlier attempt at this row was cut off after Discord had it (see ``_send``).
+
+        Such a row comes back only after its outbox lease ran out, so only rows older than the lease
+        (or noted in this process) need the look-up."""
+        if message.id in self._sent:
+            return True
+        if message.created_at is None or message.created_at > self.services.clock() - LEASE:
+            return False
+        async with self.services.vault.transaction() as session:
+            return await session.get(KeyValue, (SCOPE_SENT, str(message.id))) is not None
+
+    async def _record_sent(self, row_id: int, data: Any) -> None:
+        self._sent.add(row_id)
+        message_id = data.get("id") if isinstance(data, Mapping) else None
+        async with self.services.vault.transaction() as session:
+            await session.merge(
+                KeyValue(
+                    scope=SCOPE_SENT,
+                    key=str(row_id),
+                    value={"message_id": message_id},
+                    updated_at=self.services.clock(),
+                )
+            )
+
+    async def _put_state(self, key: str, value: dict[str, Any], scope: str = SCOPE_STATE) -> None:
+        async with self.services.vault.transaction() as session:
+            await session.merge(KeyValue(scope=scope, key=key, value=value, updated_at=self.services.clock()))
+
+    def is_disabled(self, webhook: Webhook) -> bool:
+        record = self.disabled.get(webhook.name)
+        return record is not None and record.get("fingerprint") == fingerprint(webhook)
+
+    async def _disable(self, webhook: Webhook, data: Any) -> None:
+        record = {
+            "fingerprint": fingerprint(webhook),
+            "webhook_id": webhook.id,
+            "reason": f"404 {str(data)[:200]}",
+            "at": self.services.clock().isoformat(),
+        }
+        self.disabled[webhook.name] = record
+        await self._put_state(webhook.name, record, scope=SCOPE_DISABLED)
+        log.error(
+            "discord webhook disabled",
+            webhook=webhook.name,
+            webhook_id=webhook.id,
+            hint=f"it answered 404; put a new URL in [discord.webhooks] {webhook.name}",
+        )
+
+    def _wake_in(self, delay: float) -> None:
+        outbox = self.services.outbox
+        if outbox is None:
+            return
+        loop = asyncio.get_running_loop()
+        timer: asyncio.TimerHandle | None = None
+
+        def fire() -> None:
+            self._timers.discard(timer)  # type: ignore[arg-type]
+            outbox.wake()
+
+        timer = loop.call_later(max(0.0, delay) + 0.005, fire)
+        self._timers.add(timer)

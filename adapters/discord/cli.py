@@ -1,0 +1,226 @@
+"""``gateway discord register|status`` and ``gateway sync discord``, added through the CLI hook."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import getpass
+import json
+import sys
+import time
+from typing import Any, TextIO
+
+import aiohttp
+from sqlmodel import col, func, select
+
+from adapters.discord import slash
+from adapters.discord.config import TOKEN_ENV, DiscordSettings, load
+from adapters.discord.progress import Progress, duration
+from gateway.settings import Settings
+from gateway.types import Channel, Identity, InboundMessage
+from gateway.vault.models import KeyValue, OutboxRow
+
+MAX_TRIES = 4
+
+
+# --------------------------------------------------------------------------- register
+
+
+def configure_register(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--guild", metavar="ID", help="register in one server (instant) instead of globally")
+    parser.add_argument("--dry-run", action="store_true", help="print the command JSON instead of sending it")
+
+
+async def register(config: DiscordSettings, token: str, guild: str | None) -> tuple[int, Any]:
+    """Bulk-overwrite the application's commands (PUT): the same call twice leaves the same commands."""
+    base = f"{config.api_base}/applications/{config.application_id}"
+    url = f"{base}/guilds/{guild}/commands" if guild else f"{base}/commands"
+    headers = {"Authorization": f"Bot {token}", "User-Agent": "DiscordBot (nightcap-gateway, 0.1)"}
+    timeout = aiohttp.ClientTimeout(total=config.request_timeout)
+    async with aiohttp.ClientSession(timeout=timeout, headers=headers) as http:
+        for _ in range(MAX_TRIES):
+            async with http.put(url, json=slash.definitions()) as response:
+                data = await response.json(content_type=None)
+                if response.status != 429:
+                    return response.status, data
+                wait = float((data or {}).get("retry_after") or response.headers.get("Retry-After") or 1)
+            await asyncio.sleep(wait)
+    return 429, data
+
+
+def run_register(args: argparse.Namespace, settings: Settings, out: TextIO | None = None) -> int:
+    out = out or sys.stdout
+    config = load(settings.section("discord"))
+    if args.dry_run:
+        print(json.dumps(slash.definitions(), indent=2, ensure_ascii=False), file=out)
+        return 0
+    if not config.application_id:
+        print("Set [discord] application_id (the application's id) first.", file=sys.stderr)
+        return 2
+    token = config.token()
+    if not token:
+        names = " or ".join(TOKEN_ENV)
+        print(f"No bot token: set {names} in the environment, or [discord] bot_token.", file=sys.stderr)
+        return 2
+    status, data = asyncio.run(register(config, token, args.guild))
+    if status != 200 or not isinstance(data, list):
+        print(f"Discord refused the commands ({status}): {json.dumps(data)[:500]}", file=sys.stderr)
+        return 1
+    where = f"in server {args.guild}" if args.guild else "globally (may take a while to show everywhere)"
+    names = ", ".join("/" + str(c.get("name")) for c in data)
+    print(f"Registered {len(data)} commands {where}: {names}", file=out)
+    return 0
+
+
+# --------------------------------------------------------------------------- status
+
+
+def run_status(args: argparse.Namespace, settings: Settings, out: TextIO | None = None) -> int:
+    from gateway.app import Gateway
+
+    out = out or sys.stdout
+    config = load(settings.section("discord"))
+    token = "setting" if config.bot_token else next((e for e in TOKEN_ENV if config.token()), None)
+    print(f"application id: {config.application_id or '-'}", file=out)
+    print(
+        f"interactions endpoint: {'/discord/interactions' if config.public_key else 'off (no public_key)'}",
+        file=out,
+    )
+    print(f"bot token: {token or 'missing'}", file=out)
+    print(f"API: {config.api_base}", file=out)
+
+    async def disabled() -> dict[str, bool]:
+        from adapters.discord.adapter import SCOPE_DISABLED, fingerprint
+
+        gateway = Gateway(settings, platforms=())
+        try:
+            await gateway.upgrade_vault()
+            async with gateway.services.vault.transaction() as session:
+                found = await session.exec(select(KeyValue).where(col(KeyValue.scope) == SCOPE_DISABLED))
+                records = {row.key: row.value for row in found.all()}
+        finally:
+            await gateway.services.vault.dispose()
+        return {
+            name: records.get(name, {}).get("fingerprint") == fingerprint(hook)
+            for name in config.webhooks
+            if (hook := config.webhook(name)) is not None
+        }
+
+    states = asyncio.run(disabled())
+    for name in config.webhooks:
+        state = "DISABLED (answered 404)" if states.get(name) else "ok"
+        print(f"webhook {name}: {state}", file=out)
+    return 0
+
+
+# --------------------------------------------------------------------------- sync
+
+
+def configure_sync(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--pending", action="store_true", help="do not run st sync: deliver the sheet exports already queued"
+    )
+    parser.add_argument("--as", dest="as_", metavar="NAME", help="operator identity console:NAME")
+
+
+def steady_rate(config: DiscordSettings) -> float | None:
+    rates = [c.requests / c.seconds for c in (config.webhook_cap, config.channel_cap) if c.requests > 0]
+    return min(rates) if rates else None
+
+
+async def sync(
+    settings: Settings,
+    *,
+    name: str,
+    pending_only: bool,
+    out: TextIO | None = None,
+    poll: float = 0.2,
+    extra_plugins: tuple[Any, ...] = (),
+) -> int:
+    """Run ``st sync`` as the operator (or take the queued exports), deliver them, show the progress.
+
+    Run it while ``gateway serve`` is stopped (or use ``st sync`` in chat and let the server deliver):
+    two processes delivering at once would each pace only their own requests."""
+    from gateway.app import Gateway
+
+    out = out or sys.stderr
+    gateway = Gateway(settings, platforms=("discord",), extra_plugins=extra_plugins)
+    adapter: Any = gateway.adapters.get("discord")
+    if adapter is None:
+        print("Discord is not configured: add [discord.webhooks] first.", file=out)
+        return 2
+    await gateway.start()
+    try:
+        async with gateway.services.vault.transaction() as session:
+            mark = (await session.exec(select(func.max(OutboxRow.id)))).one() or 0
+        if not pending_only:
+            message = InboundMessage(
+                sender=Identity(platform="console", id=name, display_name=name),
+                channel=Channel(platform="console", id="main"),
+                text="st sync",
+                roles=frozenset({"storyteller"}),
+            )
+            replies = await gateway.services.handle(message)
+            for reply in replies:
+                print(reply.text, file=out)
+            if any(r.error for r in replies):
+                return 1
+        ids = await _sheet_rows(gateway, after=None if pending_only else mark)
+        if not ids:
+            print("No sheet exports to send.", file=out)
+            return 0
+        started = time.monotonic()
+        before_429 = adapter.limiter.stats.rate_limited
+        bar = Progress(len(ids), out, steady_rate=steady_rate(adapter.config))
+        while True:
+            counts = await _statuses(gateway, ids)
+            delivered, failed = counts.get("delivered", 0), counts.get("dead", 0)
+            bar.update(delivered, failed)
+            if delivered + failed >= len(ids):
+                break
+            await asyncio.sleep(poll)
+        bar.close()
+        hits = adapter.limiter.stats.rate_limited - before_429
+        print(
+            f"Sent {delivered} of {len(ids)} sheets to Discord in {duration(time.monotonic() - started)}"
+            f" ({failed} failed, {hits} rate-limit answers).",
+            file=out,
+        )
+        return 0 if failed == 0 else 1
+    finally:
+        await gateway.stop()
+
+
+async def _sheet_rows(gateway: Any, after: int | None) -> list[int]:
+    query = select(OutboxRow).where(col(OutboxRow.platform) == "discord")
+    query = (
+        query.where(col(OutboxRow.id) > after)
+        if after is not None
+        else query.where(col(OutboxRow.status) == "pending")
+    )
+    async with gateway.services.vault.transaction() as session:
+        rows = (await session.exec(query.order_by(col(OutboxRow.id)))).all()
+    return [r.id for r in rows if (r.payload or {}).get("kind") == "sheet"]
+
+
+async def _statuses(gateway: Any, ids: list[int]) -> dict[str, int]:
+    counts: dict[str, int] = {}
+    async with gateway.services.vault.transaction() as session:
+        for start in range(0, len(ids), 500):
+            chunk = ids[start : start + 500]
+            found = await session.exec(
+                select(OutboxRow.status, func.count())
+                .where(col(OutboxRow.id).in_(chunk))
+                .group_by(col(OutboxRow.status))
+            )
+            for status, n in found.all():
+                counts[status] = counts.get(status, 0) + int(n)
+    return counts
+
+
+def run_sync(args: argparse.Namespace, settings: Settings) -> int:
+    from gateway.logging import configure_logging
+
+    configure_logging(settings.log.format, "warning")
+    name = args.as_ or getpass.getuser() or "console"
+    return asyncio.run(sync(settings, name=name, pending_only=args.pending))

@@ -1,0 +1,368 @@
+"""Discord message bodies: roll lines as compact embeds, sheets as one embed with fields, replies as text.
+
+Everything a user typed (names, sheet fields, command text) is sanitised: control and bidi characters
+go, Markdown is escaped, mentions are defused, and every body carries ``allowed_mentions: {"parse": []}``
+so nothing we post can ping anyone. Every body is cut to Discord's limits here, before it leaves.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Iterable, Mapping
+from datetime import datetime
+from typing import Any
+
+CONTENT = 2000
+EMBEDS = 10
+EMBED_TOTAL = 6000
+FIELDS = 25
+TITLE = 256
+DESCRIPTION = 4096
+FIELD_NAME = 256
+FIELD_VALUE = 1024
+FOOTER = 2048
+AUTHOR = 256
+EPHEMERAL = 1 << 6
+NO_MENTIONS: dict[str, list[str]] = {"parse": []}
+ELLIPSIS = "…"
+
+PLATFORMS = {
+    "discord": "Discord",
+    "secondlife": "Second Life",
+    "sl": "Second Life",
+    "irc": "IRC",
+    "matrix": "Matrix",
+    "console": "Console",
+    "http": "HTTP API",
+}
+DEGREE_COLOURS = {
+    "botch": 0xC0392B,
+    "failure": 0x7F8C8D,
+    "marginal": 0xF1C40F,
+    "solid": 0x2ECC71,
+    "strong": 0x3498DB,
+    "overwhelming": 0x9B59B6,
+}
+OUTCOME_COLOURS = {"deadlock": 0x7F8C8D, "both_botch": 0xC0392B}
+SHEET_COLOUR = 0x5865F2
+REASONS = {"approve": "approved", "export": "exported by a Storyteller", "sync": "Force Web Sync"}
+TEXT_COLOUR = 0x99AAB5
+
+_BIDI = {chr(c) for c in (*range(0x202A, 0x202F), *range(0x2066, 0x206A), 0x200E, 0x200F, 0x061C)}
+_MARKDOWN = re.compile(r"([\\*_~`|\[\]<>])")
+_LINE_START = re.compile(r"^(\s*)([#\-])", re.MULTILINE)
+_MENTION = re.compile(r"@(everyone|here)", re.IGNORECASE)
+
+
+# --------------------------------------------------------------------------- text
+
+
+def clean(text: Any) -> str:
+    """Plain, printable text: no control, format or bidi characters except newlines (tabs become spaces)."""
+    out = []
+    for ch in str(text):
+        if ch == "\n":
+            out.append(ch)
+        elif ch == "\t":
+            out.append(" ")
+        elif ch in _BIDI or unicodedata.category(ch) in ("Cc", "Cs", "Co", "Cn"):
+            continue
+        else:
+            out.append(ch)
+    return "".join(out)
+
+
+def escape(text: Any) -> str:
+    """User text made inert: Markdown escaped, ``@everyone``/``@here`` broken with a zero-width space."""
+    value = _MARKDOWN.sub(r"\\\1", clean(text))
+    value = _LINE_START.sub(lambda m: f"{m.group(1)}\\{m.group(2)}", value)
+    return _MENTION.sub("@\u200b\\1", value)
+
+
+def cut(text: str, limit: int) -> str:
+    """``text`` within ``limit`` characters, ending in an ellipsis when shortened (never mid-escape)."""
+    if len(text) <= limit:
+        return text
+    head = text[: max(0, limit - 1)]
+    trailing = len(head) - len(head.rstrip("\\"))
+    if trailing % 2:  # do not leave a lone backslash escaping the ellipsis
+        head = head[:-1]
+    return head + ELLIPSIS
+
+
+def safe(text: Any, limit: int) -> str:
+    return cut(escape(text), limit)
+
+
+# --------------------------------------------------------------------------- limits
+
+
+def embed_length(embed: Mapping[str, Any]) -> int:
+    total = len(embed.get("title", "")) + len(embed.get("description", ""))
+    total += len(embed.get("footer", {}).get("text", "")) + len(embed.get("author", {}).get("name", ""))
+    for f in embed.get("fields", []):
+        total += len(f.get("name", "")) + len(f.get("value", ""))
+    return total
+
+
+def fit_embed(embed: dict[str, Any], budget: int = EMBED_TOTAL) -> dict[str, Any]:
+    """One embed within every per-embed limit and within ``budget`` characters in all."""
+    out = dict(embed)
+    if "title" in out:
+        out["title"] = cut(out["title"], TITLE)
+    if "description" in out:
+        out["description"] = cut(out["description"], DESCRIPTION)
+    if "footer" in out:
+        out["footer"] = {**out["footer"], "text": cut(out["footer"].get("text", ""), FOOTER)}
+    if "author" in out:
+        out["author"] = {**out["author"], "name": cut(out["author"].get("name", ""), AUTHOR)}
+    fields = [
+        {
+            "name": cut(f.get("name") or "\u200b", FIELD_NAME),
+            "value": cut(f.get("value") or "-", FIELD_VALUE),
+            "inline": bool(f.get("inline", False)),
+        }
+        for f in out.get("fields", [])
+    ]
+    if len(fields) > FIELDS:
+        rest = fields[FIELDS - 1 :]
+        more = "\n".join(f"{f['name']}: {f['value']}" for f in rest)
+        fields = [*fields[: FIELDS - 1], {"name": "More", "value": cut(more, FIELD_VALUE), "inline": False}]
+    if fields or "fields" in out:
+        out["fields"] = fields
+    # Over budget: drop fields from the end, then shorten the description, then the title.
+    while embed_length(out) > budget and out.get("fields"):
+        excess = embed_length(out) - budget
+        last = out["fields"][-1]
+        keep = len(last["value"]) - excess
+        if keep >= 20:
+            out["fields"][-1] = {**last, "value": cut(last["value"], keep)}
+        else:
+            out["fields"] = out["fields"][:-1]
+    for key in ("description", "title"):
+        excess = embed_length(out) - budget
+        if excess > 0 and out.get(key):
+            out[key] = cut(out[key], max(1, len(out[key]) - excess))
+    return out
+
+
+def fit_message(message: dict[str, Any]) -> dict[str, Any]:
+    """A whole message within the content, embed-count and 6000-character limits, never pinging anyone."""
+    out = dict(message)
+    if "content" in out:
+        out["content"] = cut(out["content"], CONTENT)
+    embeds = []
+    budget = EMBED_TOTAL
+    for embed in out.get("embeds", [])[:EMBEDS]:
+        if budget <= 0:
+            break
+        fitted = fit_embed(embed, budget)
+        budget -= embed_length(fitted)
+        embeds.append(fitted)
+    if embeds or "embeds" in out:
+        out["embeds"] = embeds
+    out["allowed_mentions"] = dict(NO_MENTIONS)
+    return out
+
+
+# --------------------------------------------------------------------------- replies
+
+
+def text_message(text: str, *, private: bool = False, allow_flags: bool = True) -> dict[str, Any]:
+    """A plain reply: the text as content, or as embed descriptions when it is longer than 2000."""
+    body = escape(text).strip() or "(no text)"
+    message: dict[str, Any]
+    if len(body) <= CONTENT:
+        message = {"content": body}
+    else:
+        chunks, rest = [], body
+        while rest and len(chunks) < 2:  # 2 x 4096 stays under the 6000 budget once cut
+            chunks.append(rest[:DESCRIPTION])
+            rest = rest[DESCRIPTION:]
+        if rest:
+            chunks[-1] = chunks[-1] + rest
+        message = {"embeds": [{"description": c, "color": TEXT_COLOUR} for c in chunks]}
+    if private and allow_flags:
+        message["flags"] = EPHEMERAL
+    return fit_message(message)
+
+
+# --------------------------------------------------------------------------- rolls (Storyteller log)
+
+
+def platform_of(where: str) -> str:
+    platform = where.partition(":")[0]
+    return PLATFORMS.get(platform, platform.title() or "unknown")
+
+
+def _faces(roll: Mapping[str, Any]) -> str:
+    dice = roll.get("dice") or []
+    return " ".join(str(int(d)) for d in dice if isinstance(d, int | float)) or "no dice"
+
+
+def _roll_line(roll: Mapping[str, Any], label: str = "") -> str:
+    pool = roll.get("pool")
+    if roll.get("chance_die"):
+        what = "chance die"
+    elif isinstance(pool, int):
+        what = f"{pool} {'die' if pool == 1 else 'dice'}"
+    else:
+        what = "roll"
+    trait = roll.get("trait")
+    if trait:
+        what = f"{escape(str(trait).title())} · {what}"
+    wp = " +1 WP" if roll.get("willpower") else ""
+    degree = str(roll.get("degree") or "").title()
+    total = roll.get("total")
+    prefix = f"{label}: " if label else ""
+    return f"{prefix}{what}: `{_faces(roll)}`{wp} → **{total}** ({escape(degree)})"
+
+
+def roll_embed(payload: Mapping[str, Any], when: datetime | None = None) -> dict[str, Any]:
+    """A compact embed for a Storyteller-log line: faces, total, degree, who, where, which platform."""
+    result = payload.get("result") or {}
+    who = str(payload.get("who") or result.get("who") or "someone")
+    where = str(payload.get("where") or "")
+    kind = str(result.get("kind") or payload.get("stlog_kind") or "")
+    secret = bool(result.get("secret"))
+    embed: dict[str, Any] = {"author": {"name": clean(who)}}
+    roll_id = result.get("id")
+    if kind == "roll" and result.get("dice") is not None:
+        degree = str(result.get("degree") or "")
+        embed["title"] = (
+            "Secret roll · " if secret else ""
+        ) + f"{degree.title()} · total {result.get('total')}"
+        embed["description"] = _roll_line(result)
+        embed["color"] = DEGREE_COLOURS.get(degree, TEXT_COLOUR)
+    elif kind == "contest" and result.get("sides"):
+        sides = result["sides"]
+        outcome = str(result.get("outcome") or "").replace("_", " ")
+        embed["title"] = (
+            "Secret contest · " if secret else ""
+        ) + f"{outcome.title()} · margin {result.get('margin')}"
+        labels = [escape(who), "Opposition"]
+        embed["description"] = "\n".join(
+            _roll_line(side, labels[i] if i < 2 else f"Side {i + 1}") for i, side in enumerate(sides)
+        )
+        embed["color"] = OUTCOME_COLOURS.get(str(result.get("outcome")), DEGREE_COLOURS["solid"])
+    else:
+        title = str(payload.get("stlog_kind") or kind or "Storyteller log").replace("_", " ")
+        embed["title"] = escape(title.title())
+        embed["description"] = escape(payload.get("text", ""))
+        embed["color"] = TEXT_COLOUR
+    footer = [clean(where) or "unknown channel", platform_of(where)]
+    if roll_id:
+        footer.append(f"#{roll_id}")
+    embed["footer"] = {"text": " · ".join(footer)}
+    if when is not None:
+        embed["timestamp"] = when.isoformat()
+    return embed
+
+
+# --------------------------------------------------------------------------- sheets
+
+
+def _pairs(value: Any) -> Iterable[tuple[str, Any]]:
+    if isinstance(value, Mapping):
+        return list(value.items())
+    if isinstance(value, list | tuple):
+        out = []
+        for item in value:
+            if isinstance(item, Mapping):
+                out.append((str(item.get("name", "")), item.get("value", item.get("rating", ""))))
+            elif isinstance(item, list | tuple) and len(item) == 2:
+                out.append((str(item[0]), item[1]))
+        return out
+    return []
+
+
+def _pool_text(value: Any) -> str:
+    if isinstance(value, Mapping):
+        cur = value.get("current", value.get("value"))
+        top = value.get("maximum", value.get("max"))
+        return f"{cur}/{top}" if top is not None else str(cur)
+    if isinstance(value, list | tuple) and len(value) == 2:
+        return f"{value[0]}/{value[1]}"
+    return str(value)
+
+
+def _power_text(power: Any) -> str:
+    if isinstance(power, Mapping):
+        name = escape(power.get("name", "?"))
+        details = [str(power[k]).title() for k in ("tier", "trait") if power.get(k)]
+        return f"• **{name}**" + (f" — {escape(', '.join(details))}" if details else "")
+    return f"• {escape(power)}"
+
+
+def _chunks(lines: list[str], limit: int) -> list[str]:
+    out: list[str] = []
+    current = ""
+    for line in lines:
+        line = cut(line, limit)
+        if current and len(current) + 1 + len(line) > limit:
+            out.append(current)
+            current = line
+        else:
+            current = f"{current}\n{line}" if current else line
+    if current:
+        out.append(current)
+    return out
+
+
+def sheet_embed(payload: Mapping[str, Any], when: datetime | None = None) -> dict[str, Any]:
+    """One embed for a character sheet: narrative fields, traits, pools and powers as fields."""
+    sheet = payload.get("sheet") or {}
+    name = sheet.get("name") or payload.get("name") or "Unnamed character"
+    embed: dict[str, Any] = {"title": safe(name, TITLE), "color": SHEET_COLOUR}
+    about = []
+    if sheet.get("status"):
+        about.append(str(sheet["status"]).title())
+    if sheet.get("owner"):
+        about.append(f"played by {sheet['owner']}")
+    if about:
+        embed["description"] = escape(" · ".join(about))
+    fields: list[dict[str, Any]] = []
+    for label, value in _pairs(sheet.get("fields")):
+        if label.casefold() == "name" or value in (None, ""):
+            continue
+        text = escape(value)
+        fields.append(
+            {"name": safe(str(label).title(), FIELD_NAME), "value": text, "inline": len(text) <= 40}
+        )
+    traits = [f"{escape(str(k).title())} **{v}**" for k, v in _pairs(sheet.get("traits"))]
+    if traits:
+        fields.append({"name": "Traits", "value": " · ".join(traits), "inline": False})
+    for pool, value in _pairs(sheet.get("pools")):
+        fields.append(
+            {"name": safe(str(pool).title(), FIELD_NAME), "value": _pool_text(value), "inline": True}
+        )
+    powers = [_power_text(p) for p in sheet.get("powers") or []]
+    for i, chunk in enumerate(_chunks(powers, FIELD_VALUE)):
+        fields.append({"name": "Powers" if i == 0 else "Powers (cont.)", "value": chunk, "inline": False})
+    embed["fields"] = fields
+    footer = [str(sheet.get("system") or payload.get("system") or "").title()]
+    reason = str(payload.get("reason") or "")
+    footer.append(REASONS.get(reason, reason))
+    character_id = sheet.get("id", payload.get("character_id"))
+    if character_id is not None:
+        footer.append(f"character {character_id}")
+    footer = [f for f in footer if f]
+    if footer:
+        embed["footer"] = {"text": clean(" · ".join(footer))}
+    if when is not None:
+        embed["timestamp"] = when.isoformat()
+    return embed
+
+
+# --------------------------------------------------------------------------- outbox rows
+
+
+def outbox_message(payload: Mapping[str, Any], when: datetime | None = None) -> dict[str, Any]:
+    """The webhook body for one outbox row (a Storyteller-log line, a sheet, or any text)."""
+    kind = payload.get("kind")
+    if kind == "sheet":
+        return fit_message({"embeds": [sheet_embed(payload, when)]})
+    if kind == "stlog":
+        return fit_message({"embeds": [roll_embed(payload, when)]})
+    return text_message(str(payload.get("text", "")), allow_flags=False)

@@ -1,0 +1,168 @@
+"""The Matrix adapter: every ``[matrix.<name>]`` account, and delivery of outbox rows.
+
+Which account sends a row: a target ``<account>/<room>`` names it; otherwise the first account (in
+settings order) that has joined the room sends. A ``#alias:server`` target is resolved once. Private
+replies go to the direct room of the account that serves the command's room.
+"""
+
+from __future__ import annotations
+
+import random
+import secrets
+from typing import Any
+
+import structlog
+from mautrix.errors import MatrixRequestError, MLimitExceeded, MUnknownToken
+from sqlmodel import col, update
+
+from adapters.matrix.account import NETWORK_ERRORS, MatrixAccount, retry_after
+from adapters.matrix.render import render_content
+from adapters.matrix.settings import MatrixSettings
+from adapters.matrix.state import VaultState
+from gateway.adapter import Adapter
+from gateway.errors import DeliveryFailed, RetryLater
+from gateway.services import Services
+from gateway.types import Outbound
+from gateway.vault.models import OutboxRow
+
+log = structlog.get_logger(__name__)
+
+NETWORK = "network: "
+DEFAULT_RATE_LIMIT_DELAY = 5.0
+
+
+class MatrixAdapter(Adapter):
+    platform = "matrix"
+
+    def __init__(self, services: Services, settings: MatrixSettings) -> None:
+        self.services = services
+        self.settings = settings
+        self.accounts = {name: MatrixAccount(self, name, cfg) for name, cfg in settings.accounts.items()}
+        self.own_user_ids = {cfg.user_id for cfg in settings.accounts.values()}
+        self.nonce = ""
+        self._aliases: dict[str, str] = {}
+        self._rng = random.Random()
+
+    async def start(self) -> None:
+        state = VaultState(self.services.vault, "matrix")
+        stored = await state.get("txn_nonce")
+        if stored is None:
+            stored = {"value": secrets.token_hex(4)}
+            await state.put("txn_nonce", stored)
+        self.nonce = str(stored["value"])
+        for account in self.accounts.values():
+            await account.start()
+
+    async def stop(self) -> None:
+        for account in self.accounts.values():
+            await account.stop()
+
+    def txn_id(self, row_id: int) -> str:
+        """The transaction id of one outbox row: the same on every retry, so it posts once."""
+        return f"matrix-{row_id}-{self.nonce}"
+
+    async def network_recovered(self) -> None:
+        """The homeserver answers again: rows that waited on the network are due now."""
+        now = self.services.clock()
+        async with self.services.vault.transaction() as session:
+            await session.exec(
+                update(OutboxRow)
+                .where(
+                    col(OutboxRow.platform) == self.platform,
+                    col(OutboxRow.status) == "pending",
+                    col(OutboxRow.last_error).startswith(NETWORK),
+                    col(OutboxRow.next_attempt_at) > now,
+                    (col(OutboxRow.claimed_until).is_(None)) | (col(OutboxRow.claimed_until) < now),
+                )
+                .values(next_attempt_at=now)
+            )
+        if self.services.outbox is not None:
+            self.services.outbox.wake()
+
+    # -- routing ---------------------------------------------------------------------------------------
+
+    async def route(self, target: str) -> tuple[MatrixAccount, str]:
+        """The account that sends to ``target`` and the room id."""
+        name, sep, rest = target.partition("/")
+        if sep and name in self.accounts:
+            account = self.accounts[name]
+            if not account.ready.is_set():
+                raise RetryLater(f"{NETWORK}account {name} is not connected yet", delay=2.0)
+            return account, await self._room_id(account, rest)
+        room = target
+        if room.startswith("#"):
+            ready = [a for a in self.accounts.values() if a.ready.is_set()]
+            if not ready:
+                raise RetryLater(f"{NETWORK}not connected yet", delay=2.0)
+            room = await self._room_id(ready[0], room)
+        for account in self.accounts.values():
+            if room in account.joined:
+                return account, room
+        if not all(a.ready.is_set() for a in self.accounts.values()):
+            raise RetryLater(f"{NETWORK}not every account is connected yet", delay=2.0)
+        if any(room in a.left for a in self.accounts.values()):
+            raise DeliveryFailed(f"the bot was removed from {room}")
+        raise RetryLater(f"no Matrix account of this gateway is in {room}; invite one")
+
+    async def _room_id(self, account: MatrixAccount, ref: str) -> str:
+        if not ref.startswith("#"):
+            return ref
+        if ref not in self._aliases:
+            try:
+                info = await account.api.resolve_room_alias(ref)
+            except NETWORK_ERRORS as exc:
+                raise RetryLater(f"{NETWORK}{exc!r}", delay=self._network_delay(0, account)) from exc
+            except MatrixRequestError as exc:
+                raise DeliveryFailed(f"cannot resolve {ref}: {exc.errcode}") from exc
+            self._aliases[ref] = str(info.room_id)
+        return self._aliases[ref]
+
+    def _network_delay(self, attempts: int, account: MatrixAccount) -> float:
+        ceiling = account.config.retry_max_delay
+        return min(ceiling, 2.0 ** min(attempts, 12)) * self._rng.uniform(0.75, 1.25)
+
+    # -- delivery --------------------------------------------------------------------------------------
+
+    async def deliver(self, message: Outbound) -> None:
+        account, room = await self.route(message.target)
+        waiting = account.blocked_for()
+        if waiting > 0:
+            raise RetryLater("M_LIMIT_EXCEEDED: waiting as the homeserver asked", delay=waiting)
+        payload: dict[str, Any] = message.payload
+        reply = payload.get("kind") == "reply"
+        recipient = payload.get("recipient") if reply and isinstance(payload.get("recipient"), str) else None
+        try:
+            destination = room
+            in_reply_to = payload.get("reply_to") if reply else None
+            mentions = [recipient] if recipient and recipient not in self.own_user_ids else []
+            if payload.get("private") and recipient:
+                if not account.is_direct(room, recipient):
+                    destination = await account.dm_room(recipient)
+                    in_reply_to = None  # the command is in another room
+                mentions = []
+            content = render_content(
+                payload,
+                in_reply_to=in_reply_to if isinstance(in_reply_to, str) else None,
+                mentions=mentions,
+            )
+            await account.send(destination, content, self.txn_id(message.id))
+        except MLimitExceeded as exc:
+            delay = retry_after(exc)
+            delay = DEFAULT_RATE_LIMIT_DELAY if delay is None else delay
+            account.block(delay)
+            account.stats["rate_limited"] += 1
+            raise RetryLater(f"M_LIMIT_EXCEEDED: retry in {delay:.3f} s", delay=delay) from exc
+        except MUnknownToken as exc:
+            raise RetryLater(f"{NETWORK}access token rejected; logging in again", delay=5.0) from exc
+        except NETWORK_ERRORS as exc:
+            account.stats["send_network_errors"] += 1
+            delay = self._network_delay(message.attempts, account)
+            raise RetryLater(f"{NETWORK}{exc!r}", delay=delay) from exc
+        except MatrixRequestError as exc:
+            if exc.http_status >= 500:
+                delay = self._network_delay(message.attempts, account)
+                raise RetryLater(f"{NETWORK}HTTP {exc.http_status} {exc.errcode}", delay=delay) from exc
+            if exc.errcode == "M_RESOURCE_LIMIT_EXCEEDED":
+                # A homeserver quota, not a rate limit: ordinary back-off, and the row dies in the end.
+                raise RetryLater(f"{exc.errcode}: {exc.message}") from exc
+            raise DeliveryFailed(f"{exc.errcode}: {exc.message}") from exc

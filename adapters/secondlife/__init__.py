@@ -1,0 +1,26 @@
+"""Second Life: Player HUDs, Storyteller HUDs and region relays talking to the gateway over HTTP.
+
+Configured by the ``[secondlife]`` table (``shared_secret`` at least); without it the adapter is off.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from adapters.secondlife.adapter import SecondLifeAdapter
+from adapters.secondlife.config import SecondLifeConfig
+from gateway.hookspecs import hookimpl
+from gateway.registry import AdapterSpec
+from gateway.services import Services
+
+
+def build(services: Services, section: dict[str, Any]) -> SecondLifeAdapter | None:
+    if not section or section.get("enabled") is False:
+        return None
+    return SecondLifeAdapter(services, SecondLifeConfig.model_validate(section))
+
+
+@hookimpl
+def gateway_register_adapters(register: Callable[[AdapterSpec], None]) -> None:
+    register(AdapterSpec(platform="secondlife", build=build))

@@ -1,0 +1,350 @@
+"""Benchmark: ``POST /sl/v1/command`` with ``roll 5`` against a bare aiohttp route, side by side.
+
+Run: ``.venv/bin/python -m adapters.secondlife.bench [--seconds S] [--rounds R] [--concurrency C]``.
+
+Two server processes start on loopback: the real gateway (Second Life adapter, SQLite vault in a
+temporary directory, ``synchronous=FULL``, every roll written to the roll log and the Storyteller log)
+and a bare aiohttp app whose handler reads the body and returns fixed text. One load client sends
+both the same signed requests (simulator headers, HMAC, a fresh nonce each) over keep-alive
+connections, alternating rounds so both see the same machine load:
+
+1. closed loop, C requests in flight: the maximum rate of each, with p50/p99 latency;
+2. open loop at half of each one's measured maximum: p50/p99 latency from the scheduled send time
+   (so queueing counts);
+3. the gateway's peak resident memory (VmHWM), and a check that the vault holds exactly one
+   roll-log row per roll answered.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import sqlite3
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import uuid
+from pathlib import Path
+from typing import Any
+
+import aiohttp
+from aiohttp import web
+
+from adapters.secondlife.auth import sign
+
+SECRET = "benchmark secret, not for production"
+FIXED = "Bench rolls 5 dice: 9 5 10 2 7 → 4 (Strong) #abcde"
+
+
+def free_port() -> int:
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+# ---------------------------------------------------------------- servers (child processes)
+
+
+async def serve_gateway(port: int, vault: str, group_commit: bool, stlog: bool) -> None:
+    from gateway.app import Gateway, build_app
+    from gateway.dice import SeededDice
+    from gateway.logging import configure_logging
+    from gateway.settings import Settings
+
+    configure_logging("json", "warning")
+    settings = Settings(
+        vault={"url": f"sqlite+aiosqlite:///{vault}", "group_commit": group_commit},
+        secondlife={"shared_secret": SECRET, "rate_burst": 1_000_000, "rate_per_second": 1_000_000.0},
+        stlog={"targets": ["secondlife:st-huds"] if stlog else []},
+    )
+    gateway = Gateway(settings, dice=SeededDice(7), platforms=("secondlife",))
+    runner = web.AppRunner(build_app(gateway), access_log=None)
+    await runner.setup()
+    await web.TCPSite(runner, "127.0.0.1", port).start()
+    print("ready", flush=True)
+    await asyncio.Event().wait()
+
+
+async def serve_bare(port: int) -> None:
+    async def handler(request: web.Request) -> web.Response:
+        await request.read()
+        return web.Response(text=FIXED)
+
+    app = web.Application()
+    app.router.add_post("/sl/v1/command", handler)
+    runner = web.AppRunner(app, access_log=None)
+    await runner.setup()
+    await web.TCPSite(runner, "127.0.0.1", port).start()
+    print("ready", flush=True)
+    await asyncio.Event().wait()
+
+
+def start_child(*args: str) -> subprocess.Popen[str]:
+    child = subprocess.Popen(
+        [sys.executable, "-m", "adapters.secondlife.bench", *args],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    assert child.stdout is not None
+    line = child.stdout.readline()
+    if line.strip() != "ready":
+        child.kill()
+        raise RuntimeError(f"server {args} did not start")
+    return child
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time the process has used so far."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+async def measured(pid: int, run: Any) -> dict[str, float]:
+    """``run``'s figures plus the server's CPU milliseconds per request while it ran."""
+    before = cpu_seconds(pid)
+    figures: dict[str, float] = await run
+    figures["cpu_ms"] = 1000 * (cpu_seconds(pid) - before) / max(1.0, figures["n"])
+    return figures
+
+
+def peak_rss_mb(pid: int) -> float:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmHWM:"):
+            return int(line.split()[1]) / 1024
+    return float("nan")
+
+
+# ---------------------------------------------------------------- load client
+
+
+class Client:
+    """HUDs sending ``roll 5``: signed, simulator headers, a new nonce per request."""
+
+    def __init__(self, huds: int = 50) -> None:
+        self.huds = [(str(uuid.uuid4()), str(uuid.uuid4())) for _ in range(huds)]
+        self.sent = 0
+
+    def request(self) -> tuple[bytes, dict[str, str]]:
+        self.sent += 1
+        obj, owner = self.huds[self.sent % len(self.huds)]
+        body = json.dumps({"text": "roll 5", "nonce": self.sent}).encode()
+        ts = str(int(time.time()))
+        headers = {
+            "Content-Type": "application/json",
+            "X-SecondLife-Shard": "Production",
+            "X-SecondLife-Object-Key": obj,
+            "X-SecondLife-Owner-Key": owner,
+            "X-SecondLife-Owner-Name": "Bench Resident",
+            "X-SecondLife-Object-Name": "Nightcap Player HUD",
+            "X-SecondLife-Region": "Bench Sim (256000, 256000)",
+            "X-Gateway-Timestamp": ts,
+            "X-Gateway-Signature": sign(SECRET.encode(), ts, obj, owner, body),
+        }
+        return body, headers
+
+
+async def one(session: aiohttp.ClientSession, url: str, client: Client, ok: list[int]) -> None:
+    body, headers = client.request()
+    async with session.post(url, data=body, headers=headers) as response:
+        raw = await response.read()
+        if response.status != 200:
+            raise RuntimeError(f"{response.status}: {raw[:200]!r}")
+        if raw != FIXED.encode() and b'"error"' in raw:
+            raise RuntimeError(f"refused: {raw[:200]!r}")
+        ok[0] += 1
+
+
+async def closed_loop(
+    url: str, seconds: float, concurrency: int, client: Client, ok: list[int]
+) -> dict[str, float]:
+    latencies: list[float] = []
+    deadline = time.perf_counter() + seconds
+    connector = aiohttp.TCPConnector(limit=concurrency)
+    async with aiohttp.ClientSession(connector=connector) as session:
+
+        async def worker() -> None:
+            while time.perf_counter() < deadline:
+                start = time.perf_counter()
+                await one(session, url, client, ok)
+                latencies.append(time.perf_counter() - start)
+
+        start = time.perf_counter()
+        await asyncio.gather(*(worker() for _ in range(concurrency)))
+        elapsed = time.perf_counter() - start
+    return summary(len(latencies) / elapsed, latencies)
+
+
+async def open_loop(url: str, seconds: float, rate: float, client: Client, ok: list[int]) -> dict[str, float]:
+    """Requests scheduled at a fixed rate; latency counts from the scheduled time."""
+    latencies: list[float] = []
+    connector = aiohttp.TCPConnector(limit=256)
+    async with aiohttp.ClientSession(connector=connector) as session:
+        start = time.perf_counter()
+        total = int(seconds * rate)
+        tasks = []
+
+        async def fire(at: float) -> None:
+            await one(session, url, client, ok)
+            latencies.append(time.perf_counter() - at)
+
+        for i in range(total):
+            at = start + i / rate
+            delay = at - time.perf_counter()
+            if delay > 0:
+                await asyncio.sleep(delay)
+            tasks.append(asyncio.create_task(fire(at)))
+        await asyncio.gather(*tasks)
+        elapsed = time.perf_counter() - start
+    return summary(total / elapsed, latencies)
+
+
+def summary(rate: float, latencies: list[float]) -> dict[str, float]:
+    ordered = sorted(latencies)
+    return {
+        "rate": rate,
+        "p50_ms": 1000 * ordered[len(ordered) // 2],
+        "p99_ms": 1000 * ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))],
+        "n": len(ordered),
+    }
+
+
+async def run(
+    seconds: float, rounds: int, concurrency: int, group_commit: bool, stlog: bool
+) -> dict[str, Any]:
+    tmp = Path(tempfile.mkdtemp(prefix="sl-bench-"))
+    vault = tmp / "vault.db"
+    gw_port, bare_port = free_port(), free_port()
+    # Migrate first, so the gateway process starts on a ready vault.
+    from gateway.app import Gateway
+    from gateway.settings import Settings
+
+    prep = Gateway(Settings(vault={"url": f"sqlite+aiosqlite:///{vault}"}), platforms=())
+    await prep.upgrade_vault()
+    await prep.services.vault.dispose()
+    gateway = start_child(
+        "--serve-gateway",
+        str(gw_port),
+        str(vault),
+        "--group-commit" if group_commit else "--no-group-commit",
+        "--stlog" if stlog else "--no-stlog",
+    )
+    bare = start_child("--serve-bare", str(bare_port))
+    client = Client()
+    gw_ok, bare_ok = [0], [0]
+    gw_url = f"http://127.0.0.1:{gw_port}/sl/v1/command"
+    bare_url = f"http://127.0.0.1:{bare_port}/sl/v1/command"
+    try:
+        await closed_loop(gw_url, 1.0, concurrency, client, gw_ok)  # warm-up
+        await closed_loop(bare_url, 1.0, concurrency, client, bare_ok)
+        max_rounds: list[dict[str, Any]] = []
+        for _ in range(rounds):
+            g = await measured(gateway.pid, closed_loop(gw_url, seconds, concurrency, client, gw_ok))
+            b = await measured(bare.pid, closed_loop(bare_url, seconds, concurrency, client, bare_ok))
+            max_rounds.append({"gateway": g, "bare": b, "ratio": g["rate"] / b["rate"]})
+        gw_max = statistics.median(r["gateway"]["rate"] for r in max_rounds)
+        bare_max = statistics.median(r["bare"]["rate"] for r in max_rounds)
+        half = {
+            "gateway": await open_loop(gw_url, seconds, gw_max / 2, client, gw_ok),
+            "bare": await open_loop(bare_url, seconds, bare_max / 2, client, bare_ok),
+        }
+        rss = peak_rss_mb(gateway.pid)
+    finally:
+        for child in (gateway, bare):
+            child.terminate()
+            child.wait(timeout=10)
+    with sqlite3.connect(vault) as db:
+        logged = db.execute("select count(*) from roll_log").fetchone()[0]
+        stlogged = db.execute("select count(*) from stlog").fetchone()[0]
+    return {
+        "rounds": max_rounds,
+        "gateway_max_rps": gw_max,
+        "bare_max_rps": bare_max,
+        "ratio": statistics.median(r["ratio"] for r in max_rounds),
+        "cpu_ratio": statistics.median(r["bare"]["cpu_ms"] / r["gateway"]["cpu_ms"] for r in max_rounds),
+        "half_rate": half,
+        "gateway_peak_rss_mb": rss,
+        "rolls_answered": gw_ok[0],
+        "rolls_logged": logged,
+        "stlog_rows": stlogged,
+        "concurrency": concurrency,
+        "seconds_per_round": seconds,
+        "cpus": os.cpu_count(),
+        "group_commit": group_commit,
+        "stlog": stlog,
+    }
+
+
+def report(r: dict[str, Any]) -> str:
+    lines = [
+        f"gateway: [vault] group_commit={r['group_commit']}, Storyteller-log pushes queued={r['stlog']},"
+        f" {r['concurrency']} requests in flight, {r['seconds_per_round']:g} s per measurement",
+        "round  gateway req/s  p50 ms  p99 ms  CPU ms/req |  bare req/s  p50 ms  p99 ms  CPU ms/req |  ratio",
+    ]
+    for i, rnd in enumerate(r["rounds"], 1):
+        g, b = rnd["gateway"], rnd["bare"]
+        lines.append(
+            f"{i:5d}  {g['rate']:13.0f}  {g['p50_ms']:6.2f}  {g['p99_ms']:6.2f}  {g['cpu_ms']:10.2f} |"
+            f"  {b['rate']:10.0f}  {b['p50_ms']:6.2f}  {b['p99_ms']:6.2f}  {b['cpu_ms']:10.2f} |"
+            f"  {rnd['ratio']:.2f}"
+        )
+    hg, hb = r["half_rate"]["gateway"], r["half_rate"]["bare"]
+    lines += [
+        f"median max rate: gateway {r['gateway_max_rps']:.0f} req/s, bare {r['bare_max_rps']:.0f} req/s,"
+        f" ratio {r['ratio']:.2f} (target >= 0.25);"
+        f" server CPU per request, bare/gateway: {r['cpu_ratio']:.2f}",
+        f"at half max: gateway {hg['rate']:.0f} req/s p50 {hg['p50_ms']:.2f} ms p99 {hg['p99_ms']:.2f} ms"
+        " (target p99 < 20 ms);"
+        f" bare {hb['rate']:.0f} req/s p50 {hb['p50_ms']:.2f} ms p99 {hb['p99_ms']:.2f} ms",
+        f"gateway peak RSS: {r['gateway_peak_rss_mb']:.1f} MB (target < 200 MB)",
+        f"rolls answered {r['rolls_answered']}, roll-log rows {r['rolls_logged']},"
+        f" Storyteller-log rows {r['stlog_rows']} (every roll durably logged:"
+        f" {r['rolls_answered'] == r['rolls_logged'] == r['stlog_rows']})",
+    ]
+    return "\n".join(lines)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        prog="python -m adapters.secondlife.bench", description=(__doc__ or "").split("\n")[0]
+    )
+    parser.add_argument("--seconds", type=float, default=5.0, help="seconds per measurement (default 5)")
+    parser.add_argument("--rounds", type=int, default=3, help="alternating max-rate rounds (default 3)")
+    parser.add_argument("--concurrency", type=int, default=16, help="requests in flight (default 16)")
+    parser.add_argument("--json", action="store_true", help="print the raw figures as JSON too")
+    parser.add_argument(
+        "--group-commit",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="the gateway's [vault] group_commit (default on here)",
+    )
+    parser.add_argument(
+        "--stlog",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help='[stlog] targets = ["secondlife:st-huds"]: each roll also queues a Storyteller-log push',
+    )
+    parser.add_argument("--serve-gateway", nargs=2, metavar=("PORT", "VAULT"), help=argparse.SUPPRESS)
+    parser.add_argument("--serve-bare", metavar="PORT", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.serve_gateway:
+        asyncio.run(
+            serve_gateway(int(args.serve_gateway[0]), args.serve_gateway[1], args.group_commit, args.stlog)
+        )
+        return
+    if args.serve_bare:
+        asyncio.run(serve_bare(int(args.serve_bare)))
+        return
+    result = asyncio.run(run(args.seconds, args.rounds, args.concurrency, args.group_commit, args.stlog))
+    print(report(result))
+    if args.json:
+        print(json.dumps(result, indent=2))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,503 @@
+"""Nightcap combat commands: initiative (``init ...``), ``attack`` with soak and the Health track, and
+``st soak``. The fight lives in the channel's ``SceneState`` (kind ``combat``), so it survives restarts."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from gateway.characters import find_character, require_active
+from gateway.commands import CommandContext
+from gateway.errors import PermissionDenied, UserError
+from gateway.types import Invocation, Reply
+from gateway.vault import repo
+from gateway.vault.models import Character, SceneState
+from plugins.nightcap import combat, initiative, mechanics, render
+from plugins.nightcap.combat import HEALTH_LEVELS
+from plugins.nightcap.conflict_support import (
+    DAMAGE,
+    Built,
+    character_side,
+    damage_pool,
+    health_of,
+    load_scene,
+    match_character_prefix,
+    rating_side,
+    save_scene,
+    soak_of,
+    trait_rating,
+)
+from plugins.nightcap.initiative import Combat, Combatant
+from plugins.nightcap.pools import parse_side
+from plugins.nightcap.rolls import SYSTEM, spend_willpower
+
+COMBAT = "combat"
+INIT_USAGE = (
+    "init start | init join [NAME N] | init roll | init next | init list | init move NAME POS | init end"
+)
+ATTACK_USAGE = "attack TARGET [TRAIT] [+weapon] [-N] [wp] [vs TRAIT [+N|-N]] [as NAME]"
+MAX_NPC_RATING = 20
+
+
+# --- state ------------------------------------------------------------------------------------
+
+
+async def _load(ctx: CommandContext) -> tuple[SceneState | None, Combat | None]:
+    row = await load_scene(ctx.session, ctx.channel.key, COMBAT)
+    return row, (Combat.from_dict(row.data) if row is not None else None)
+
+
+async def _require(ctx: CommandContext) -> tuple[SceneState | None, Combat]:
+    row, fight = await _load(ctx)
+    if fight is None:
+        raise UserError("There is no fight in this channel: init start opens one.")
+    return row, fight
+
+
+async def _save(ctx: CommandContext, row: SceneState | None, fight: Combat) -> None:
+    await save_scene(ctx.session, row, ctx.channel.key, COMBAT, fight.as_dict(), ctx.now)
+
+
+def _me(ctx: CommandContext) -> str:
+    return f"p{ctx.person.id}"
+
+
+def _runs_fight(ctx: CommandContext, fight: Combat) -> bool:
+    return ctx.storyteller or fight.started_by == _me(ctx)
+
+
+async def _health(ctx: CommandContext, c: Combatant) -> tuple[int, int]:
+    """(damage, levels) of a combatant: an NPC's from the fight, a character's from their pool."""
+    if c.npc or c.character_id is None:
+        return c.damage, HEALTH_LEVELS
+    character = await ctx.session.get(Character, c.character_id)
+    return await health_of(ctx.session, character) if character else (0, HEALTH_LEVELS)
+
+
+async def _out(ctx: CommandContext, fight: Combat) -> frozenset[str]:
+    """Everyone Incapacitated: they take no more turns."""
+    out = set()
+    for c in fight.combatants:
+        if combat.incapacitated(*await _health(ctx, c)):
+            out.add(c.key)
+    return frozenset(out)
+
+
+async def _order_result(ctx: CommandContext, fight: Combat, **extra: Any) -> dict[str, Any]:
+    health = {c.key: await _health(ctx, c) for c in fight.combatants}
+    out = {key for key, h in health.items() if combat.incapacitated(*h)}
+    entries = []
+    for position, c in enumerate((c for c in fight.combatants if c.initiative is not None), start=1):
+        entries.append(
+            {
+                "position": position,
+                "name": c.name,
+                "initiative": c.initiative,
+                "physical": c.physical,
+                "faces": list(c.faces),
+                "roll_id": c.roll_id,
+                "tied": c.tied,
+                "npc": c.npc,
+                "character_id": c.character_id,
+                "acted": c.key in fight.acted,
+                "current": c.key == fight.current,
+                "incapacitated": c.key in out,
+                "damage": health[c.key][0],
+            }
+        )
+    current = fight.find(fight.current) if fight.current else None
+    return {
+        "kind": "initiative",
+        "system": SYSTEM,
+        "round": fight.round,
+        "current": current.name if current else None,
+        "order": entries,
+        "waiting": [c.name for c in initiative.unrolled(fight)],
+        **extra,
+    }
+
+
+def _order_text(result: dict[str, Any]) -> str:
+    parts = []
+    for e in result["order"]:
+        notes = [str(e["initiative"])]
+        if e["tied"]:
+            notes.append("tied")
+        if e["incapacitated"]:
+            notes.append("Incapacitated")
+        mark = "▶ " if e["current"] else ""
+        parts.append(f"{e['position']}. {mark}{e['name']} ({', '.join(notes)})")
+    text = f"Round {result['round']}: " + ", ".join(parts) if parts else "Nobody has rolled for order yet"
+    if result["waiting"]:
+        text += f". Not rolled yet: {', '.join(result['waiting'])}"
+    if any(e["tied"] for e in result["order"]):
+        text += ". Ties are for the Storyteller: init move NAME POS"
+    return text + "."
+
+
+# --- init -------------------------------------------------------------------------------------
+
+
+async def init_start(ctx: CommandContext, inv: Invocation) -> Reply:
+    row, fight = await _load(ctx)
+    if fight is not None:
+        raise UserError(f"A fight is already on here (round {fight.round}): init end closes it first.")
+    fight = Combat(started_by=_me(ctx))
+    await _save(ctx, row, fight)
+    text = "A fight starts. Join with init join; when everyone is in, init roll sets the order."
+    await ctx.stlog(f"{ctx.name} starts a fight in {ctx.channel.key}.", kind="combat")
+    return Reply(
+        text=text, result={"kind": "initiative", "system": SYSTEM, "round": 0, "order": [], "waiting": []}
+    )
+
+
+async def _roll_for(ctx: CommandContext, fight: Combat, people: list[Combatant]) -> tuple[Combat, list[str]]:
+    """Roll Physical with no modifiers for each of ``people`` (in joining order) and slot them in."""
+    rolls: dict[str, tuple[int, tuple[int, ...], str | None]] = {}
+    lines = []
+    for c in people:
+        rating = c.physical
+        if c.character_id is not None:
+            character = await ctx.session.get(Character, c.character_id)
+            if character is not None:
+                rating = trait_rating(character, "physical")
+        roll = mechanics.roll(rating, ctx.dice)
+        label = f"Physical {rating}"
+        result = {**roll.as_result(), "kind": "initiative_roll", "who": c.name, "trait": "physical"}
+        roll_id = await ctx.log_roll(result, character_id=c.character_id, name=c.name)
+        body = f"{render.roll_body(roll, label)} #{roll_id}"
+        await ctx.stlog(
+            f"{c.name} rolls for order: {body}", kind="initiative", result=result, character_id=c.character_id
+        )
+        lines.append(f"{c.name} {body}")
+        rolls[c.key] = (roll.total, roll.dice, roll_id)
+        if rating != c.physical:
+            fight = initiative.set_npc(fight, c.key, physical=rating)
+    return initiative.record_rolls(fight, rolls, await _out(ctx, fight)), lines
+
+
+async def init_join(ctx: CommandContext, inv: Invocation) -> Reply:
+    row, fight = await _require(ctx)
+    words = list(inv.words)
+    if not words:
+        character = await require_active(ctx, SYSTEM)
+        key, name, physical, npc = (
+            f"c:{character.id}",
+            character.name,
+            trait_rating(character, "physical"),
+            False,
+        )
+        char_id: int | None = character.id
+    else:
+        character, rest = await match_character_prefix(ctx, words)
+        if character is not None and not rest:
+            if character.owner_id != ctx.person.id and not ctx.storyteller:
+                raise PermissionDenied(
+                    f"Adding {character.name}, who is not yours, needs the Storyteller role."
+                )
+            key, name, physical, npc = (
+                f"c:{character.id}",
+                character.name,
+                trait_rating(character, "physical"),
+                False,
+            )
+            char_id = character.id
+        else:
+            if not ctx.storyteller:
+                raise PermissionDenied("Adding an NPC (init join NAME PHYSICAL) needs the Storyteller role.")
+            if len(words) < 2 or not words[-1].isdigit():
+                raise UserError("An NPC joins with a name and a Physical rating: init join Ghoul 4.")
+            physical = int(words[-1])
+            if not 0 <= physical <= MAX_NPC_RATING:
+                raise UserError(f"An NPC's Physical is 0 to {MAX_NPC_RATING}.")
+            name = " ".join(" ".join(words[:-1]).split())[:60]
+            if await find_character(ctx.session, SYSTEM, name) is not None:
+                raise UserError(f"{name} is a character's name; give the NPC another one.")
+            key, npc, char_id = f"npc:{name.casefold()}", True, None
+    try:
+        fight, joined = initiative.join(fight, key, name, physical, character_id=char_id, npc=npc)
+    except initiative.CombatError as exc:
+        raise UserError(str(exc)) from exc
+    text = f"{name} joins the fight (Physical {physical})."
+    if fight.rolled:
+        fight, lines = await _roll_for(ctx, fight, [joined])
+        text += f" Order roll: {lines[0]}."
+    await _save(ctx, row, fight)
+    return Reply(text=text, result=await _order_result(ctx, fight, joined=name))
+
+
+async def init_roll(ctx: CommandContext, inv: Invocation) -> Reply:
+    row, fight = await _require(ctx)
+    people = initiative.unrolled(fight)
+    if not fight.combatants:
+        raise UserError("Nobody has joined the fight yet: init join.")
+    if not people:
+        raise UserError("Everyone has rolled already; the order holds for the whole fight (init list).")
+    fight, lines = await _roll_for(ctx, fight, people)
+    await _save(ctx, row, fight)
+    result = await _order_result(ctx, fight, rolls=lines)
+    return Reply(text="Order rolls: " + "; ".join(lines) + ". " + _order_text(result), result=result)
+
+
+async def init_next(ctx: CommandContext, inv: Invocation) -> Reply:
+    row, fight = await _require(ctx)
+    current = fight.find(fight.current) if fight.current else None
+    mine = current is not None and current.character_id is not None and await _owns(ctx, current.character_id)
+    if not (mine or _runs_fight(ctx, fight)):
+        who = current.name if current else "nobody"
+        raise PermissionDenied(
+            f"It is {who}'s turn: they, the Storyteller or whoever started the fight pass it on."
+        )
+    try:
+        fight, new_round = initiative.advance(fight, await _out(ctx, fight))
+    except initiative.CombatError as exc:
+        raise UserError(str(exc)) from exc
+    await _save(ctx, row, fight)
+    result = await _order_result(ctx, fight, new_round=new_round)
+    now = fight.find(fight.current) if fight.current else None
+    head = f"Round {fight.round} begins. " if new_round else ""
+    text = f"{head}{now.name} acts." if now else f"{head}Nobody is left who can act."
+    return Reply(text=text, result=result)
+
+
+async def _owns(ctx: CommandContext, character_id: int) -> bool:
+    character = await ctx.session.get(Character, character_id)
+    return character is not None and character.owner_id == ctx.person.id
+
+
+async def init_list(ctx: CommandContext, inv: Invocation) -> Reply:
+    _, fight = await _require(ctx)
+    result = await _order_result(ctx, fight)
+    return Reply(text=_order_text(result), result=result)
+
+
+async def init_move(ctx: CommandContext, inv: Invocation) -> Reply:
+    row, fight = await _require(ctx)
+    if not _runs_fight(ctx, fight):
+        raise PermissionDenied("init move needs the Storyteller role (or to have started this fight).")
+    words = list(inv.words)
+    if len(words) < 2 or not words[-1].isdigit():
+        raise UserError("Write init move NAME POS, e.g. init move Mira 1.")
+    who = fight.find_name(" ".join(words[:-1]))
+    if who is None:
+        raise UserError(f"Nobody called {' '.join(words[:-1])[:40]!r} is in this fight.")
+    try:
+        fight = initiative.move(fight, who.key, int(words[-1]), await _out(ctx, fight))
+    except initiative.CombatError as exc:
+        raise UserError(str(exc)) from exc
+    await _save(ctx, row, fight)
+    result = await _order_result(ctx, fight)
+    return Reply(text=_order_text(result), result=result)
+
+
+async def init_end(ctx: CommandContext, inv: Invocation) -> Reply:
+    row, fight = await _require(ctx)
+    if not _runs_fight(ctx, fight):
+        raise PermissionDenied("init end needs the Storyteller role (or to have started this fight).")
+    result = await _order_result(ctx, fight, ended=True)
+    assert row is not None
+    await ctx.session.delete(row)
+    text = f"The fight ends after {max(fight.round, 0)} round{'s' if fight.round != 1 else ''}."
+    await ctx.stlog(text, kind="combat", result=result)
+    return Reply(text=text, result=result)
+
+
+# --- attack -----------------------------------------------------------------------------------
+
+
+class Fighter:
+    """One side of an attack: a character, or an NPC from this channel's fight."""
+
+    def __init__(self, name: str, character: Character | None = None, npc: Combatant | None = None) -> None:
+        self.name = name
+        self.character = character
+        self.npc = npc
+
+    @property
+    def character_id(self) -> int | None:
+        return self.character.id if self.character else None
+
+    async def health(self, ctx: CommandContext) -> tuple[int, int]:
+        if self.character is not None:
+            return await health_of(ctx.session, self.character)
+        return (self.npc.damage if self.npc else 0), HEALTH_LEVELS
+
+    async def damage(self, ctx: CommandContext) -> int:
+        return (await self.health(ctx))[0]
+
+    def soak(self) -> int:
+        if self.character is not None:
+            return soak_of(self.character)
+        return self.npc.soak if self.npc else 0
+
+    async def side(self, ctx: CommandContext, words: list[str]) -> Built:
+        spec = parse_side(words)
+        damage = await self.damage(ctx)
+        if self.character is not None:
+            return character_side(ctx, spec, self.character, damage)
+        rating = self.npc.physical if self.npc else 0
+        if self.npc is None and spec.number is None:
+            raise UserError(f"{self.name} is not in this fight, so roll a number of dice for them.")
+        return rating_side(ctx, spec, rating, self.name, damage)
+
+
+def _split(words: list[str], keyword: str) -> tuple[list[str], list[str] | None]:
+    lowered = [w.casefold() for w in words]
+    if keyword not in lowered:
+        return words, None
+    at = len(lowered) - 1 - lowered[::-1].index(keyword)
+    return words[:at], words[at + 1 :]
+
+
+def _with_default_trait(words: list[str]) -> list[str]:
+    if not words or words[0][:1] in "+-" or words[0].casefold() in ("wp", "willpower"):
+        return ["physical", *words]
+    return words
+
+
+async def _find_fighter(
+    ctx: CommandContext, words: list[str], fight: Combat | None
+) -> tuple[Fighter, list[str]]:
+    """The fighter named by the leading words (a character, else an NPC in the fight), and the rest."""
+    character, rest = await match_character_prefix(ctx, words)
+    if character is not None:
+        return Fighter(character.name, character=character), rest
+    if fight is not None:
+        for n in range(len(words), 0, -1):
+            npc = fight.find_name(" ".join(words[:n]))
+            if npc is not None:
+                if npc.character_id is not None:
+                    found = await ctx.session.get(Character, npc.character_id)
+                    return Fighter(npc.name, character=found), words[n:]
+                return Fighter(npc.name, npc=npc), words[n:]
+    raise UserError(f"Nobody called {words[0][:40]!r} is a character or in this fight. Write {ATTACK_USAGE}.")
+
+
+async def _attacker(ctx: CommandContext, as_words: list[str] | None, fight: Combat | None) -> Fighter:
+    if as_words is None:
+        character = await require_active(ctx, SYSTEM)
+        return Fighter(character.name, character=character)
+    if not as_words:
+        raise UserError(f"Attack as whom? Write {ATTACK_USAGE}.")
+    try:
+        fighter, rest = await _find_fighter(ctx, as_words, fight)
+    except UserError:
+        if not ctx.storyteller:
+            raise
+        name = " ".join(" ".join(as_words).split())[:60]
+        return Fighter(name)  # an NPC outside the fight: a Storyteller rolls a number for them
+    if rest:
+        raise UserError(f"Nobody called {' '.join(as_words)[:40]!r} is a character or in this fight.")
+    mine = fighter.character is not None and fighter.character.owner_id == ctx.person.id
+    if not (mine or ctx.storyteller):
+        raise PermissionDenied(f"Attacking as {fighter.name} needs the Storyteller role.")
+    return fighter
+
+
+def _hit_text(attacker: str, defender: str, hit: combat.Hit, after: int, levels: int) -> str:
+    if not hit.hit:
+        return "no damage"
+    soak = f"soak {hit.soak}, " if hit.soak else ""
+    out = f" {defender} is Incapacitated." if combat.incapacitated(after, levels) else ""
+    return f"{soak}{hit.damage} damage ({defender} {after}/{levels}).{out}"
+
+
+async def attack_command(ctx: CommandContext, inv: Invocation) -> Reply:
+    words = list(inv.words)
+    if not words:
+        raise UserError(f"Attack whom? Write {ATTACK_USAGE}.")
+    row, fight = await _load(ctx)
+    words, as_words = _split(words, "as")
+    words, vs_words = _split(words, "vs")
+    attacker = await _attacker(ctx, as_words, fight)
+    if not words:
+        raise UserError(f"Attack whom? Write {ATTACK_USAGE}.")
+    defender, attack_words = await _find_fighter(ctx, words, fight)
+    if defender.name == attacker.name:
+        raise UserError("Nobody attacks themselves here.")
+    if combat.incapacitated(*await attacker.health(ctx)):
+        raise UserError(f"{attacker.name} is Incapacitated and can take no actions.")
+    before, levels = await defender.health(ctx)
+    if combat.incapacitated(before, levels):
+        raise UserError(f"{defender.name} is already Incapacitated.")
+    left = await attacker.side(ctx, _with_default_trait(attack_words))
+    defence = _with_default_trait(vs_words or [])
+    if any(w.casefold() in ("wp", "willpower") for w in defence):
+        raise UserError("Defending costs nothing and takes no Willpower; only the attacker may write wp.")
+    right = await defender.side(ctx, defence)
+    if left.side.spec.willpower:
+        if attacker.character is None:
+            raise UserError("An NPC cannot spend Willpower; its pool is just dice.")
+        await spend_willpower(ctx, attacker.character)
+    left_roll = mechanics.roll(left.pool, ctx.dice, left.side.spec.willpower)
+    right_roll = mechanics.roll(right.pool, ctx.dice)
+    outcome = mechanics.contest(left_roll, right_roll)
+    hit = combat.attack_damage(outcome, defender.soak())
+    after = combat.take_damage(before, hit.damage, levels)
+    if defender.character is not None:
+        if hit.damage:
+            await damage_pool(ctx.session, defender.character)
+            assert defender.character.id is not None
+            await repo.gain_pool(ctx.session, defender.character.id, DAMAGE, hit.damage)
+    else:
+        if fight is not None and defender.npc is not None and hit.damage:
+            fight = initiative.set_npc(fight, defender.npc.key, damage=after)
+            await _save(ctx, row, fight)
+    result = outcome.as_result()
+    result.update(
+        kind="attack",
+        sides=[{**left_roll.as_result(), **left.extras()}, {**right_roll.as_result(), **right.extras()}],
+        attacker=attacker.name,
+        defender=defender.name,
+        character_ids=[attacker.character_id, defender.character_id],
+        hit=hit.hit,
+        soak=hit.soak,
+        damage=hit.damage,
+        health={"before": before, "after": after, "levels": levels},
+        incapacitated=combat.incapacitated(after, levels),
+        who=attacker.name,
+    )
+    roll_id = await ctx.log_roll(result, character_id=attacker.character_id, name=attacker.name)
+    line = render.contest_line(attacker.name, outcome, roll_id, (left.label, right.label), defender.name)
+    line = line.removesuffix(f" #{roll_id}")
+    damage_text = _hit_text(attacker.name, defender.name, hit, after, levels)
+    text = f"{attacker.name} attacks {defender.name}: {line} — {damage_text} #{roll_id}"
+    await ctx.stlog(text, kind="attack", result=result, character_id=attacker.character_id)
+    return Reply(text=text, result=result)
+
+
+# --- st soak ----------------------------------------------------------------------------------
+
+
+async def st_soak(ctx: CommandContext, inv: Invocation) -> Reply:
+    words = list(inv.words)
+    if len(words) < 2 or not words[-1].isdigit():
+        raise UserError("Write st soak NAME N, e.g. st soak Dorian 1 (a leather jacket).")
+    soak = int(words[-1])
+    if soak > HEALTH_LEVELS:
+        raise UserError(f"Soak is 0 to {HEALTH_LEVELS}.")
+    name_words = words[:-1]
+    character, rest = await match_character_prefix(ctx, name_words)
+    if character is not None and not rest:
+        old = soak_of(character)
+        character.sheet = {**character.sheet, "soak": soak}
+        ctx.session.add(character)
+        await ctx.audit("st soak", character_id=character.id, field_name="soak", old=old, new=soak)
+        name = character.name
+        await ctx.stlog(
+            f"{ctx.name} sets {name}'s soak to {soak} (was {old}).", kind="st", character_id=character.id
+        )
+    else:
+        row, fight = await _load(ctx)
+        npc = fight.find_name(" ".join(name_words)) if fight else None
+        if fight is None or npc is None:
+            raise UserError(f"No character or NPC in this fight is called {' '.join(name_words)[:40]!r}.")
+        old = npc.soak
+        fight = initiative.set_npc(fight, npc.key, soak=soak)
+        await _save(ctx, row, fight)
+        name = npc.name
+        await ctx.audit("st soak", field_name=f"npc:{name}", old=old, new=soak)
+        await ctx.stlog(f"{ctx.name} sets {name}'s soak to {soak} (was {old}).", kind="st")
+    return Reply(
+        text=f"{name} now soaks {soak}.",
+        result={"kind": "soak", "system": SYSTEM, "name": name, "soak": soak},
+    )

@@ -1,0 +1,242 @@
+"""What the conflict commands share: their settings, durable state in the vault, characters' damage and
+soak, and building a side's pool with the wound penalty shown in its label."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy.exc import IntegrityError
+from sqlmodel import col, delete, select
+from sqlmodel.ext.asyncio.session import AsyncSession
+
+from gateway.characters import find_character, pools_of, take_character
+from gateway.commands import CommandContext
+from gateway.errors import UserError
+from gateway.vault.models import Character, KeyValue, Pool, RollLog, SceneState
+from plugins.nightcap import combat, wounds
+from plugins.nightcap.config import NightcapSettings, config
+from plugins.nightcap.pools import PoolSpec
+from plugins.nightcap.rolls import SYSTEM, Side, build_side
+from plugins.nightcap.sheet import match_trait
+
+DAMAGE = "damage"  # Pool row: current = levels of damage taken, maximum = the Health track's length
+WILLPOWER = "willpower"
+ESSENCE = "essence"
+
+
+def conflict_settings(ctx: CommandContext) -> NightcapSettings:
+    """The ``[nightcap]`` settings (validated at start-up by ``config``)."""
+    return config(ctx)
+
+
+# --- durable state ----------------------------------------------------------------------------
+
+
+async def load_scene(session: AsyncSession, channel_key: str, kind: str) -> SceneState | None:
+    """A channel's document of ``kind``, locked for this unit of work (PostgreSQL; SQLite serialises)."""
+    found = await session.exec(
+        select(SceneState)
+        .where(
+            col(SceneState.channel_key) == channel_key,
+            col(SceneState.system) == SYSTEM,
+            col(SceneState.kind) == kind,
+        )
+        .with_for_update()
+    )
+    return found.first()
+
+
+async def save_scene(
+    session: AsyncSession,
+    row: SceneState | None,
+    channel_key: str,
+    kind: str,
+    data: dict[str, Any],
+    now: datetime,
+) -> None:
+    if row is None:
+        row = SceneState(channel_key=channel_key, system=SYSTEM, kind=kind)
+    row.data = data  # a new dict: JSON columns are not mutation-tracked
+    row.updated_at = now
+    session.add(row)
+    await _flush_or_refuse(session)
+
+
+async def kv_get(session: AsyncSession, scope: str, key: str) -> KeyValue | None:
+    found = await session.exec(
+        select(KeyValue).where(col(KeyValue.scope) == scope, col(KeyValue.key) == key).with_for_update()
+    )
+    return found.first()
+
+
+async def kv_put(session: AsyncSession, scope: str, key: str, value: dict[str, Any], now: datetime) -> None:
+    row = await kv_get(session, scope, key)
+    if row is None:
+        row = KeyValue(scope=scope, key=key)
+    row.value = value
+    row.updated_at = now
+    session.add(row)
+    await _flush_or_refuse(session)
+
+
+async def _flush_or_refuse(session: AsyncSession) -> None:
+    """Two commands creating the same row at once (PostgreSQL): the loser gets a clear refusal."""
+    try:
+        await session.flush()
+    except IntegrityError as exc:
+        raise UserError("Someone else changed this at the same moment; try again.", code="conflict") from exc
+
+
+async def kv_claim(session: AsyncSession, scope: str, key: str) -> bool:
+    """Delete one row if it is still there: True for exactly one of several racing claimants."""
+    result = await session.exec(  # type: ignore[call-overload]
+        delete(KeyValue).where(col(KeyValue.scope) == scope, col(KeyValue.key) == key)
+    )
+    return bool(result.rowcount == 1)
+
+
+async def kv_scan(session: AsyncSession, scope: str) -> list[KeyValue]:
+    found = await session.exec(
+        select(KeyValue).where(col(KeyValue.scope) == scope).order_by(col(KeyValue.key))
+    )
+    return list(found.all())
+
+
+# --- characters -------------------------------------------------------------------------------
+
+
+def trait_rating(character: Character, trait: str) -> int:
+    return int(character.sheet.get("traits", {}).get(trait, 0))
+
+
+def soak_of(character: Character) -> int:
+    return int(character.sheet.get("soak", 0) or 0)
+
+
+async def damage_pool(session: AsyncSession, character: Character) -> Pool:
+    """The character's damage pool (the Health track), created empty when the sheet has none yet."""
+    assert character.id is not None
+    pools = await pools_of(session, character.id)
+    pool = pools.get(DAMAGE)
+    if pool is None:
+        pool = Pool(character_id=character.id, name=DAMAGE, current=0, maximum=combat.HEALTH_LEVELS)
+        session.add(pool)
+        await session.flush()
+    return pool
+
+
+async def health_of(session: AsyncSession, character: Character) -> tuple[int, int]:
+    """(damage taken, levels on the track) for a character."""
+    assert character.id is not None
+    pool = (await pools_of(session, character.id)).get(DAMAGE)
+    if pool is None:
+        return 0, combat.HEALTH_LEVELS
+    await session.refresh(pool)
+    return pool.current, pool.maximum or combat.HEALTH_LEVELS
+
+
+async def damage_of(session: AsyncSession, character: Character) -> int:
+    return (await health_of(session, character))[0]
+
+
+async def ensure_can_act(session: AsyncSession, character: Character) -> int:
+    """Refuse an Incapacitated character; return the damage they carry."""
+    damage, levels = await health_of(session, character)
+    if combat.incapacitated(damage, levels):
+        raise UserError(
+            f"{character.name} is Incapacitated ({damage}/{levels} damage) and can take no actions."
+        )
+    return damage
+
+
+async def character_named(ctx: CommandContext, name: str) -> Character:
+    character = await find_character(ctx.session, SYSTEM, name)
+    if character is None:
+        raise UserError(f"No Nightcap character called {name[:60]!r}.")
+    return character
+
+
+async def match_character_prefix(ctx: CommandContext, words: list[str]) -> tuple[Character | None, list[str]]:
+    """The character named by the longest run of leading words, and the words after it."""
+    found = await take_character(ctx.session, SYSTEM, words)
+    return found if found is not None else (None, words)
+
+
+async def last_channel(session: AsyncSession, character: Character) -> str | None:
+    """Where a character (else their player) last rolled: the best guess at where they are playing."""
+    for where in (col(RollLog.character_id) == character.id, col(RollLog.person_id) == character.owner_id):
+        found = await session.exec(
+            select(RollLog.channel_key)
+            .where(where)
+            .order_by(col(RollLog.created_at).desc(), col(RollLog.id).desc())
+        )
+        key = found.first()
+        if key:
+            return key
+    return None
+
+
+def split_channel(key: str) -> tuple[str, str]:
+    platform, _, address = key.partition(":")
+    return platform, address
+
+
+# --- sides ------------------------------------------------------------------------------------
+
+
+@dataclass
+class Built:
+    """A side ready to roll: its pool, its label for the roll line, and the JSON extras."""
+
+    side: Side
+    penalty: int
+
+    @property
+    def pool(self) -> int:
+        return self.side.pool
+
+    @property
+    def label(self) -> str:
+        return self.side.label
+
+    def extras(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"modifiers": list(self.side.spec.modifiers)}
+        if self.side.trait:
+            data["trait"] = self.side.trait
+        if self.penalty:
+            data["wound_penalty"] = self.penalty
+        return data
+
+
+def wound_label(label: str, penalty: int) -> str:
+    return wounds.label(label, penalty)
+
+
+def character_side(
+    ctx: CommandContext, spec: PoolSpec, character: Character | None, damage: int, extra: int = 0
+) -> Built:
+    """A character's pool: their trait (or a number) + modifiers + the wound penalty when enabled.
+
+    The wound penalty applies to pools read from the sheet; a bare number is already the whole pool
+    (often an NPC's), so it is taken as written."""
+    penalty = wounds.penalty_for_damage(ctx, damage) if character is not None else 0
+    side = build_side(spec, character, ctx.settings.gateway.max_pool, extra=extra, wound=penalty)
+    return Built(side, side.wound_penalty)
+
+
+def rating_side(ctx: CommandContext, spec: PoolSpec, rating: int, name: str, damage: int = 0) -> Built:
+    """An NPC's pool: its Physical rating (the only one it has) or a number, + modifiers + wounds."""
+    if spec.number is None and match_trait(spec.base) != "physical":
+        raise UserError(f"{name} only has a Physical rating: use physical, or a number of dice.")
+    penalty = wounds.penalty_for_damage(ctx, damage)
+    base = spec.number if spec.number is not None else rating
+    pool = base + sum(spec.modifiers) + penalty
+    max_pool = ctx.settings.gateway.max_pool
+    if pool > max_pool:
+        raise UserError(f"A pool of {pool} is above the maximum of {max_pool} dice.")
+    mods = "".join(f"{m:+d}" for m in spec.modifiers)
+    label = f"Physical {base}{mods}" if spec.number is None else (f"{base}{mods}" if mods else "")
+    trait = "physical" if spec.number is None else None
+    return Built(Side(spec, pool, wound_label(label, penalty), trait), penalty)

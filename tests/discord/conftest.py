@@ -1,0 +1,182 @@
+"""Fixtures for the Discord adapter: a fake Discord API, a real Ed25519 key pair, and a running gateway
+whose HTTP app answers signed interactions and whose outbox delivers to the fake."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+from aiohttp.test_utils import TestClient, TestServer
+from nacl.signing import SigningKey
+from sqlmodel import col, select
+
+from gateway.app import Gateway, build_app
+from gateway.dice import ScriptedDice
+from gateway.settings import Settings
+from gateway.vault.models import OutboxRow
+from tests.discord.fake_discord import FakeDiscord, FakeWebhook
+
+GUILD, CHANNEL, USER = "300000000000000003", "400000000000000004", "500000000000000005"
+
+
+@dataclass
+class DiscordEnv:
+    gateway: Gateway
+    client: TestClient
+    fake: FakeDiscord
+    key: SigningKey
+    dice: ScriptedDice
+    hooks: dict[str, FakeWebhook]
+    counter: int = 0
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def adapter(self) -> Any:
+        return self.gateway.adapters["discord"]
+
+    def sign(self, body: bytes, timestamp: str | None = None) -> dict[str, str]:
+        timestamp = timestamp or str(int(time.time()))
+        signature = self.key.sign(timestamp.encode() + body).signature.hex()
+        return {"X-Signature-Ed25519": signature, "X-Signature-Timestamp": timestamp}
+
+    async def post(self, body: bytes, headers: dict[str, str]) -> Any:
+        return await self.client.post(
+            "/discord/interactions", data=body, headers={**headers, "Content-Type": "application/json"}
+        )
+
+    def interaction(
+        self,
+        name: str,
+        options: list[dict[str, Any]] | None = None,
+        *,
+        user: str = USER,
+        username: str = "mira",
+        guild: str | None = GUILD,
+        channel: str = CHANNEL,
+    ) -> dict[str, Any]:
+        self.counter += 1
+        token = f"itoken-{self.counter}-{'x' * 40}"
+        self.fake.add_interaction(token, channel)
+        payload: dict[str, Any] = {
+            "id": f"7{self.counter:017d}",
+            "application_id": self.fake.application_id,
+            "type": 2,
+            "token": token,
+            "version": 1,
+            "channel_id": channel,
+            "data": {"id": "1", "name": name, "type": 1, "options": options or []},
+        }
+        user_obj = {"id": user, "username": username, "global_name": username.title()}
+        if guild:
+            payload["guild_id"] = guild
+            payload["member"] = {"user": user_obj, "nick": None}
+        else:
+            payload["user"] = user_obj
+        return payload
+
+    async def command(
+        self, name: str, options: list[dict[str, Any]] | None = None, **kw: Any
+    ) -> dict[str, Any]:
+        body = json.dumps(self.interaction(name, options, **kw)).encode()
+        response = await self.post(body, self.sign(body))
+        assert response.status == 200, await response.text()
+        return await response.json()
+
+    async def rows(self, **where: Any) -> list[OutboxRow]:
+        query = select(OutboxRow).order_by(col(OutboxRow.id))
+        for key, value in where.items():
+            query = query.where(getattr(OutboxRow, key) == value)
+        async with self.gateway.services.vault.transaction() as session:
+            return list((await session.exec(query)).all())
+
+    async def until(self, check: Callable[[], Any], timeout: float = 10.0) -> None:
+        deadline = time.monotonic() + timeout
+        while True:
+            result = check()
+            if asyncio.iscoroutine(result):
+                result = await result
+            if result:
+                return
+            if time.monotonic() > deadline:
+                raise AssertionError("condition not reached in time")
+            await asyncio.sleep(0.05)
+
+    async def settled(self, platform: str = "discord", timeout: float = 10.0) -> list[OutboxRow]:
+        """Wait until no row of ``platform`` is pending; return them all."""
+
+        async def done() -> bool:
+            return not await self.rows(platform=platform, status="pending")
+
+        await self.until(done, timeout)
+        return await self.rows(platform=platform)
+
+
+def discord_settings(
+    url: str,
+    fake: FakeDiscord,
+    key: SigningKey,
+    hooks: dict[str, FakeWebhook],
+    sections: dict[str, Any] | None = None,
+    **discord: Any,
+) -> Settings:
+    section = {
+        "application_id": fake.application_id,
+        "public_key": key.verify_key.encode().hex(),
+        "api_base": fake.base_url,
+        "webhooks": {name: fake.webhook_url(h) for name, h in hooks.items()},
+        "request_timeout": 2.0,
+        "reset_margin": 0.002,
+        **discord,
+    }
+    base: dict[str, Any] = {
+        "vault": {"url": url},
+        "discord": section,
+        "stlog": {"targets": ["discord:stlog"]},
+        "outbox": {"poll_interval": 0.05, "base_delay": 0.05, "max_delay": 0.2, "max_attempts": 6},
+    }
+    for name, table in (sections or {}).items():
+        base[name] = {**base.get(name, {}), **table}
+    return Settings(**base)
+
+
+async def start_env(
+    url: str,
+    fake: FakeDiscord,
+    key: SigningKey,
+    hooks: dict[str, FakeWebhook],
+    sections: dict[str, Any] | None = None,
+    **discord: Any,
+) -> DiscordEnv:
+    dice = ScriptedDice([])
+    settings = discord_settings(url, fake, key, hooks, sections, **discord)
+    gateway = Gateway(settings, dice=dice, platforms=("discord",))
+    await gateway.upgrade_vault()
+    client = TestClient(TestServer(build_app(gateway)))
+    await client.start_server()
+    return DiscordEnv(gateway=gateway, client=client, fake=fake, key=key, dice=dice, hooks=hooks)
+
+
+@pytest.fixture
+async def fake() -> AsyncIterator[FakeDiscord]:
+    server = await FakeDiscord().start()
+    yield server
+    await server.close()
+
+
+@pytest.fixture
+def key() -> SigningKey:
+    return SigningKey.generate()
+
+
+@pytest.fixture
+async def env(tmp_path: Path, fake: FakeDiscord, key: SigningKey) -> AsyncIterator[DiscordEnv]:
+    hooks = {"stlog": fake.add_webhook("200"), "sheets": fake.add_webhook("201")}
+    discord_env = await start_env(f"sqlite+aiosqlite:///{tmp_path / 'vault.db'}", fake, key, hooks)
+    yield discord_env
+    await discord_env.client.close()

@@ -1,0 +1,378 @@
+"""A fake Discord API on loopback that behaves as the documentation says, for the adapter tests.
+
+- ``POST /api/v10/webhooks/{id}/{token}``: Execute Webhook, and interaction follow-ups (``id`` is the
+  application id and ``token`` an interaction token the test registered). Checks the path and token
+  (404 ``Unknown Webhook`` otherwise), validates the body against the message and embed limits (400
+  ``Invalid Form Body``), and enforces two fixed windows: ``webhook_limit`` per ``webhook_window`` per
+  webhook and ``channel_limit`` per ``channel_window`` per channel. A window starts with the first
+  request that finds none running. Every answer carries the ``X-RateLimit-*`` headers of the bucket
+  closest to running out (fewest left; on a tie the one that resets later), each bucket with its own
+  ``X-RateLimit-Bucket`` id; a request over a limit gets 429 with ``retry_after`` and is counted.
+- ``PUT /api/v10/applications/{app}/commands`` and ``.../guilds/{guild}/commands``: bulk overwrite,
+  checks the bot token and validates every command; ids stay the same for the same names.
+- Faults on demand: ``fail(key, status, times)``, ``hang(key, seconds, times)``, ``slow(key, seconds,
+  times)``, ``delete(webhook)``.
+- ``headers=False`` hides the limits (429 is then the only signal), for the safety-cap tests.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import math
+import re
+import secrets
+import time
+from collections import deque
+from dataclasses import dataclass, field
+from typing import Any
+
+from aiohttp import web
+
+API = "/api/v10"
+NAME = re.compile(r"^[-_\w]{1,32}$")
+
+
+@dataclass
+class FakeWebhook:
+    id: str
+    token: str
+    channel_id: str
+    deleted: bool = False
+
+
+@dataclass
+class Received:
+    webhook_id: str
+    channel_id: str
+    body: dict[str, Any]
+    at: float
+    follow_up: bool = False
+
+
+class FixedWindow:
+    def __init__(self, bucket: str, limit: int, seconds: float) -> None:
+        self.bucket = bucket
+        self.limit = limit
+        self.seconds = seconds
+        self.start: float | None = None
+        self.count = 0
+
+    def _roll(self, now: float) -> None:
+        if self.start is None or now >= self.start + self.seconds:
+            self.start, self.count = None, 0
+
+    def allows(self, now: float) -> bool:
+        self._roll(now)
+        return self.count < self.limit
+
+    def take(self, now: float) -> None:
+        self._roll(now)
+        if self.start is None:
+            self.start = now
+        self.count += 1
+
+    def remaining(self, now: float) -> int:
+        self._roll(now)
+        return self.limit - self.count
+
+    def reset_after(self, now: float) -> float:
+        self._roll(now)
+        return self.seconds if self.start is None else max(0.0, self.start + self.seconds - now)
+
+
+def _ceil_ms(value: float) -> float:
+    return math.ceil(value * 1000) / 1000
+
+
+def message_problems(body: Any) -> list[str]:
+    """What Discord would refuse in a message body (the documented limits)."""
+    if not isinstance(body, dict):
+        return ["body is not an object"]
+    problems = []
+    content = body.get("content")
+    embeds = body.get("embeds") or []
+    if not content and not embeds:
+        problems.append("empty message")
+    if content is not None and len(content) > 2000:
+        problems.append("content over 2000")
+    if len(embeds) > 10:
+        problems.append("more than 10 embeds")
+    total = 0
+    for i, e in enumerate(embeds):
+        for key, limit in (("title", 256), ("description", 4096)):
+            if len(e.get(key, "")) > limit:
+                problems.append(f"embeds.{i}.{key} over {limit}")
+            total += len(e.get(key, ""))
+        if e.get("type", "rich") != "rich" or any(k in e for k in ("provider", "video")):
+            problems.append(f"embeds.{i}: webhook embeds are rich only")
+        fields = e.get("fields", [])
+        if len(fields) > 25:
+            problems.append(f"embeds.{i}: more than 25 fields")
+        for j, f in enumerate(fields):
+            name, value = f.get("name", ""), f.get("value", "")
+            if not name or len(name) > 256:
+                problems.append(f"embeds.{i}.fields.{j}.name")
+            if not value or len(value) > 1024:
+                problems.append(f"embeds.{i}.fields.{j}.value")
+            total += len(name) + len(value)
+        footer = (e.get("footer") or {}).get("text", "")
+        author = (e.get("author") or {}).get("name", "")
+        if len(footer) > 2048:
+            problems.append(f"embeds.{i}.footer over 2048")
+        if len(author) > 256:
+            problems.append(f"embeds.{i}.author over 256")
+        total += len(footer) + len(author)
+    if total > 6000:
+        problems.append(f"embeds total {total} over 6000")
+    username = body.get("username")
+    if username is not None and (not 1 <= len(username) <= 80 or "discord" in username.lower()):
+        problems.append("username")
+    return problems
+
+
+def command_problems(commands: Any) -> list[str]:
+    """What Discord would refuse in a bulk overwrite of chat-input commands."""
+    if not isinstance(commands, list):
+        return ["body is not an array"]
+    problems = []
+    if len(commands) > 100:
+        problems.append("more than 100 commands")
+    seen = set()
+
+    def options(where: str, opts: list[dict[str, Any]], depth: int) -> None:
+        if len(opts) > 25:
+            problems.append(f"{where}: more than 25 options")
+        names = set()
+        optional_seen = False
+        for o in opts:
+            name = o.get("name", "")
+            if not NAME.match(name) or name != name.lower():
+                problems.append(f"{where}.{name}: bad name")
+            if name in names:
+                problems.append(f"{where}.{name}: duplicate")
+            names.add(name)
+            if not 1 <= len(o.get("description", "")) <= 100:
+                problems.append(f"{where}.{name}: description length")
+            kind = o.get("type")
+            if kind in (1, 2):
+                if depth >= 2 or (kind == 2 and depth >= 1):
+                    problems.append(f"{where}.{name}: nested too deep")
+                options(f"{where}.{name}", o.get("options", []), depth + 1)
+            else:
+                if kind not in range(3, 12):
+                    problems.append(f"{where}.{name}: bad type")
+                if o.get("required"):
+                    if optional_seen:
+                        problems.append(f"{where}.{name}: required after optional")
+                else:
+                    optional_seen = True
+                if len(o.get("choices", [])) > 25:
+                    problems.append(f"{where}.{name}: more than 25 choices")
+                if o.get("max_length", 1) > 6000 or o.get("max_length", 1) < 1:
+                    problems.append(f"{where}.{name}: max_length out of range")
+
+    for c in commands:
+        name = c.get("name", "")
+        if not NAME.match(name) or name != name.lower():
+            problems.append(f"{name}: bad name")
+        if name in seen:
+            problems.append(f"{name}: duplicate command")
+        seen.add(name)
+        if not 1 <= len(c.get("description", "")) <= 100:
+            problems.append(f"{name}: description length")
+        options(name, c.get("options", []), 0)
+        if text_size(c) > 4000:
+            problems.append(f"{name}: names, descriptions and choices over 4000 characters")
+    return problems
+
+
+def text_size(item: dict[str, Any]) -> int:
+    """Name, description and choice lengths of a command and everything in it (Discord caps it at 4000)."""
+    size = len(item.get("name", "")) + len(item.get("description", ""))
+    size += sum(len(c["name"]) + len(str(c["value"])) for c in item.get("choices", []))
+    return size + sum(text_size(o) for o in item.get("options", []))
+
+
+@dataclass
+class FakeDiscord:
+    webhook_limit: int = 5
+    webhook_window: float = 2.0
+    channel_limit: int = 30
+    channel_window: float = 60.0
+    headers: bool = True
+    application_id: str = "100000000000000001"
+    bot_token: str = "fake-bot-token"
+    clock: Any = time.monotonic
+    webhooks: dict[str, FakeWebhook] = field(default_factory=dict)
+    interaction_tokens: dict[str, str] = field(default_factory=dict)
+    received: list[Received] = field(default_factory=list)
+    refused: list[tuple[int, Any]] = field(default_factory=list)
+    rate_limited: int = 0
+    not_found: int = 0
+    commands: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
+    command_puts: int = 0
+    _windows: dict[str, FixedWindow] = field(default_factory=dict)
+    _faults: dict[str, deque[tuple[str, float]]] = field(default_factory=dict)
+    _ids: int = 900000000000000000
+    base_url: str = ""
+    _runner: web.AppRunner | None = None
+
+    # ------------------------------------------------------------------ set-up
+
+    def add_webhook(self, channel_id: str = "200") -> FakeWebhook:
+        self._ids += 1
+        hook = FakeWebhook(id=str(self._ids), token=secrets.token_urlsafe(24), channel_id=channel_id)
+        self.webhooks[hook.id] = hook
+        return hook
+
+    def webhook_url(self, hook: FakeWebhook) -> str:
+        return f"https://discord.com/api/webhooks/{hook.id}/{hook.token}"
+
+    def add_interaction(self, token: str, channel_id: str = "200") -> None:
+        self.interaction_tokens[token] = channel_id
+
+    def fail(self, key: str, status: int, times: int = 1) -> None:
+        self._faults.setdefault(key, deque()).extend([("status", float(status))] * times)
+
+    def hang(self, key: str, seconds: float, times: int = 1) -> None:
+        self._faults.setdefault(key, deque()).extend([("hang", seconds)] * times)
+
+    def slow(self, key: str, seconds: float, times: int = 1) -> None:
+        """Answer normally, but only after ``seconds``."""
+        self._faults.setdefault(key, deque()).extend([("slow", seconds)] * times)
+
+    def delete(self, hook: FakeWebhook) -> None:
+        hook.deleted = True
+
+    def bodies(self, webhook_id: str | None = None) -> list[dict[str, Any]]:
+        return [r.body for r in self.received if webhook_id is None or r.webhook_id == webhook_id]
+
+    def _window(self, key: str, bucket: str, limit: int, seconds: float) -> FixedWindow:
+        if key not in self._windows:
+            self._windows[key] = FixedWindow(bucket, limit, seconds)
+        return self._windows[key]
+
+    # ------------------------------------------------------------------ server
+
+    async def start(self) -> FakeDiscord:
+        app = web.Application()
+        app.router.add_post(API + "/webhooks/{id}/{token}", self._execute)
+        app.router.add_put(API + "/applications/{app}/commands", self._put_commands)
+        app.router.add_put(API + "/applications/{app}/guilds/{guild}/commands", self._put_commands)
+        self._runner = web.AppRunner(app, handle_signals=False)
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, "127.0.0.1", 0)
+        await site.start()
+        port = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
+        self.base_url = f"http://127.0.0.1:{port}{API}"
+        return self
+
+    async def close(self) -> None:
+        if self._runner is not None:
+            await self._runner.cleanup()
+            self._runner = None
+
+    # ------------------------------------------------------------------ execute webhook
+
+    def _rate_headers(self, windows: list[FixedWindow], now: float) -> dict[str, str]:
+        if not self.headers:
+            return {}
+        tightest = min(windows, key=lambda w: (w.remaining(now), -w.reset_after(now)))
+        reset_after = _ceil_ms(tightest.reset_after(now))
+        return {
+            "X-RateLimit-Limit": str(tightest.limit),
+            "X-RateLimit-Remaining": str(max(0, tightest.remaining(now))),
+            "X-RateLimit-Reset": f"{_ceil_ms(time.time() + reset_after):.3f}",
+            "X-RateLimit-Reset-After": f"{reset_after:.3f}",
+            "X-RateLimit-Bucket": tightest.bucket,
+        }
+
+    async def _execute(self, request: web.Request) -> web.Response:
+        hook_id, token = request.match_info["id"], request.match_info["token"]
+        follow_up = hook_id == self.application_id
+        if follow_up:
+            channel = self.interaction_tokens.get(token)
+            key = token
+        else:
+            hook = self.webhooks.get(hook_id)
+            channel = hook.channel_id if hook and not hook.deleted and hook.token == token else None
+            key = hook_id
+        if channel is None:
+            self.not_found += 1
+            return web.json_response({"message": "Unknown Webhook", "code": 10015}, status=404)
+        faults = self._faults.get(key)
+        if faults:
+            kind, value = faults.popleft()
+            if kind == "status":
+                return web.json_response({"message": "fault", "code": 0}, status=int(value))
+            await asyncio.sleep(value)
+            if kind == "hang":
+                return web.json_response({"message": "gateway timeout", "code": 0}, status=504)
+        now = self.clock()
+        windows = [
+            self._window(f"webhook:{key}", f"wh-{key[:12]}", self.webhook_limit, self.webhook_window),
+            self._window(f"channel:{channel}", f"ch-{channel}", self.channel_limit, self.channel_window),
+        ]
+        full = [w for w in windows if not w.allows(now)]
+        if full:
+            self.rate_limited += 1
+            worst = max(full, key=lambda w: w.reset_after(now))
+            retry_after = _ceil_ms(worst.reset_after(now))
+            headers = self._rate_headers(full, now) if self.headers else {}
+            headers.update({"Retry-After": str(math.ceil(retry_after)), "X-RateLimit-Scope": "user"})
+            body = {"message": "You are being rate limited.", "retry_after": retry_after, "global": False}
+            return web.json_response(body, status=429, headers=headers)
+        try:
+            body = await request.json()
+        except ValueError:
+            body = None
+        problems = message_problems(body)
+        if follow_up and isinstance(body, dict) and "username" in body:
+            problems.append("follow-ups cannot set a username")
+        if problems:
+            self.refused.append((400, problems))
+            error = {"message": "Invalid Form Body", "code": 50035, "errors": problems}
+            return web.json_response(error, status=400, headers=self._rate_headers(windows, now))
+        for w in windows:
+            w.take(now)
+        self.received.append(Received(hook_id, channel, body, now, follow_up))
+        headers = self._rate_headers(windows, now)
+        if request.query.get("wait") != "true":
+            return web.Response(status=204, headers=headers)
+        self._ids += 1
+        message = {
+            "id": str(self._ids),
+            "channel_id": channel,
+            "webhook_id": hook_id,
+            "content": body.get("content", ""),
+            "embeds": body.get("embeds", []),
+            "flags": body.get("flags", 0),
+        }
+        return web.json_response(message, headers=headers)
+
+    # ------------------------------------------------------------------ commands
+
+    async def _put_commands(self, request: web.Request) -> web.Response:
+        if request.headers.get("Authorization") != f"Bot {self.bot_token}":
+            return web.json_response({"message": "401: Unauthorized", "code": 0}, status=401)
+        if request.match_info["app"] != self.application_id:
+            return web.json_response({"message": "Unknown Application", "code": 10002}, status=404)
+        commands = await request.json()
+        problems = command_problems(commands)
+        if problems:
+            return web.json_response(
+                {"message": "Invalid Form Body", "code": 50035, "errors": problems}, status=400
+            )
+        self.command_puts += 1
+        scope = request.match_info.get("guild", "global")
+        old = {c["name"]: c["id"] for c in self.commands.get(scope, [])}
+        stored = []
+        for c in commands:
+            if c["name"] in old:
+                command_id = old[c["name"]]
+            else:
+                self._ids += 1
+                command_id = str(self._ids)
+            stored.append({**c, "id": command_id, "application_id": self.application_id, "version": "1"})
+        self.commands[scope] = stored
+        return web.json_response(stored)
