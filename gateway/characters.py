@@ -80,6 +80,17 @@ async def pools_of(session: AsyncSession, character_id: int) -> dict[str, Pool]:
     return {p.name: p for p in found.all()}
 
 
+async def pool_value(session: AsyncSession, character_id: int, name: str) -> tuple[int, int] | None:
+    """A pool's (current, maximum) read from the database, not the session's cache; None when missing."""
+    found = await session.exec(
+        select(Pool.current, Pool.maximum).where(
+            col(Pool.character_id) == character_id, col(Pool.name) == name
+        )
+    )
+    row = found.first()
+    return None if row is None else (int(row[0]), int(row[1]))
+
+
 def clean_name(name: str) -> str:
     """A character name with its white space folded; refused when empty or longer than 60 characters."""
     clean = " ".join(name.split())

@@ -72,3 +72,8 @@ def dice_from_settings(seed: int | None, script: str | None) -> DiceSource:
     if seed is not None:
         return SeededDice(seed)
     return SystemDice()
+
+
+def faces(values: Iterable[int]) -> str:
+    """Faces as a roll line shows them: ``3 7 10`` (empty for no dice)."""
+    return " ".join(str(v) for v in values)

@@ -9,7 +9,15 @@ from __future__ import annotations
 
 import string
 from collections.abc import Callable, Mapping
-from typing import Any
+from fractions import Fraction
+from typing import Any, Protocol
+
+from gateway.errors import UserError
+
+
+class HasLocale(Protocol):
+    @property
+    def locale(self) -> str: ...
 
 
 def _plural_en(n: int) -> int:
@@ -61,3 +69,22 @@ class Catalogue:
         table = self.messages.get(locale, self.messages[self.fallback])
         template = table.get(key) or self.messages[self.fallback][key]
         return _Formatter(locale if locale in self.messages else self.fallback).format(template, **params)
+
+    def say(self, ctx: HasLocale, key: str, /, **params: Any) -> str:
+        """``t`` in the locale of a command context (or anything with a ``locale``)."""
+        return self.t(ctx.locale, key, **params)
+
+    def refusal(self, ctx: HasLocale, key: str, /, **params: Any) -> UserError:
+        """The message as a ``UserError`` for a handler to raise."""
+        return UserError(self.say(ctx, key, **params))
+
+
+DECIMAL_COMMA = frozenset({"cs", "ru"})
+
+
+def percent(locale: str, value: Fraction | float) -> str:
+    """A share as a percentage with one decimal: ``80.2%`` in English, ``80,2 %`` in Czech and Russian."""
+    text = f"{float(value) * 100:.1f}"
+    if locale in DECIMAL_COMMA:
+        return text.replace(".", ",") + "\u00a0%"
+    return text + "%"

@@ -112,3 +112,4 @@ EN = {
 }
 
 CATALOGUE = Catalogue({"en": EN})
+t = CATALOGUE.say

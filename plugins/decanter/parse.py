@@ -8,10 +8,11 @@ A POOL is numbers and trait names joined by ``+`` (``3+2``, ``dex+firearms``, ``
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 
 from gateway.errors import UserError
+from gateway.rules.pool_sum import PoolExpr, parse_pool
+from gateway.rules.roll_words import split_once
 from plugins.decanter.mechanics import QUALITY_STEPS, combine_qualities, dc_by_name
 
 ROLL_USAGE = (
@@ -19,25 +20,8 @@ ROLL_USAGE = (
     " e.g. roll 3+2 dc 4, roll dex+firearms dc hard adv, roll 5 vs npc 6"
 )
 KEYWORDS = {"dc", "vs", "half", "force", "aid", "ext", "secret", *QUALITY_STEPS}
-MAX_NUMBER = 1000
 MAX_DC = 100
 OPPONENT_USAGE = "vs POOL or vs CHARACTER POOL, e.g. vs 4 or vs Bob dex+stealth"
-_TERM = re.compile(r"([+-]?)([^+-]+)")
-
-
-@dataclass(frozen=True)
-class PoolExpr:
-    """Terms of a pool: (sign, word) where word is digits or a trait name."""
-
-    terms: tuple[tuple[int, str], ...]
-    text: str
-
-    @property
-    def numeric(self) -> bool:
-        return all(word.isdigit() for _, word in self.terms)
-
-    def number(self) -> int:
-        return sum(sign * int(word) for sign, word in self.terms)
 
 
 @dataclass(frozen=True)
@@ -70,33 +54,6 @@ class RollRequest:
     opponent: Opponent | None = None
     secret: bool = False
     flags: frozenset[str] = field(default_factory=frozenset)
-
-
-def parse_pool(words: list[str], usage: str = ROLL_USAGE) -> PoolExpr:
-    text = "".join(words)
-    if not text:
-        raise UserError(f"Which pool? Write {usage}.")
-    if text[-1] in "+-":
-        raise UserError(f"{text[:40]!r} ends with {text[-1]}: write the next term or leave it out.")
-    terms: list[tuple[int, str]] = []
-    position = 0
-    for match in _TERM.finditer(text):
-        if match.start() != position:
-            break
-        position = match.end()
-        sign = -1 if match.group(1) == "-" else 1
-        word = match.group(2).casefold()
-        if word.isdigit():
-            if int(word) > MAX_NUMBER:
-                raise UserError(f"Numbers in a roll stop at {MAX_NUMBER}.")
-        elif sign < 0:
-            raise UserError(f"Only numbers can be taken away from a pool, not {word[:40]!r}.")
-        elif not re.fullmatch(r"[^\W\d][\w'-]*", word):
-            raise UserError(f"I cannot read {word[:40]!r} as a pool term. Write {usage}.")
-        terms.append((sign, word))
-    if position != len(text) or not terms:
-        raise UserError(f"I cannot read {text[:40]!r} as a pool. Write {usage}.")
-    return PoolExpr(tuple(terms), text)
 
 
 def parse_dc(words: list[str]) -> int:
@@ -150,15 +107,12 @@ def _aid(args: list[str]) -> tuple[int, bool]:
 def parse_roll(words: tuple[str, ...] | list[str], flags: tuple[str, ...] = ()) -> RollRequest:
     rest = [w for w in words if w.casefold() not in flags]
     found_flags = frozenset(w.casefold() for w in words if w.casefold() in flags)
-    folded = [w.casefold() for w in rest]
-    if folded.count("vs") > 1:
-        raise UserError("A contest has two sides: write vs once.")
-    right: list[str] | None = None
-    if "vs" in folded:
-        at = folded.index("vs")
-        rest, right = rest[:at], rest[at + 1 :]
+    try:
+        rest, right = split_once(rest)
+    except ValueError:
+        raise UserError("A contest has two sides: write vs once.") from None
     head, segments = _segments(rest)
-    pool = parse_pool(head)
+    pool = parse_pool(head, ROLL_USAGE)
     dc: int | None = None
     steps: list[str] = []
     half = force = ext = secret = False

@@ -1,56 +1,18 @@
-"""Vault access the Decanter commands share: per-channel documents, locked sheets, the latest roll."""
+"""Vault access only Decanter needs: the Story Point pool kept at its cap, every Decanter character
+locked, the latest roll of a character (per-channel documents are ``gateway.scene``)."""
 
 from __future__ import annotations
 
-from typing import Any
-
-from sqlmodel import col, delete, select
+from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from gateway.vault.models import Character, Pool, RollLog, SceneState
+from gateway.characters import pool_value
+from gateway.commands import CommandContext
+from gateway.vault import repo
+from gateway.vault.models import Character, Pool, RollLog
+from plugins.decanter.config import decanter_settings
 
-
-async def scene_get(session: AsyncSession, channel: str, system: str, kind: str) -> SceneState | None:
-    found = await session.exec(
-        select(SceneState)
-        .where(
-            col(SceneState.channel_key) == channel,
-            col(SceneState.system) == system,
-            col(SceneState.kind) == kind,
-        )
-        .with_for_update()
-    )
-    return found.first()
-
-
-async def scene_put(
-    session: AsyncSession, channel: str, system: str, kind: str, data: dict[str, Any], now: Any
-) -> None:
-    row = await scene_get(session, channel, system, kind)
-    if row is None:
-        session.add(SceneState(channel_key=channel, system=system, kind=kind, data=data, updated_at=now))
-    else:
-        row.data = data
-        row.updated_at = now
-        session.add(row)
-
-
-async def scene_delete(session: AsyncSession, channel: str, system: str, kind_prefix: str) -> int:
-    """Delete this channel's documents whose kind starts with ``kind_prefix``; how many went."""
-    stmt = delete(SceneState).where(
-        col(SceneState.channel_key) == channel,
-        col(SceneState.system) == system,
-        col(SceneState.kind).startswith(kind_prefix),
-    )
-    result = await session.exec(stmt)  # type: ignore[call-overload]
-    return int(result.rowcount or 0)
-
-
-async def locked_character(session: AsyncSession, character_id: int) -> Character:
-    """The character row re-read under a row lock, for a read-modify-write of its sheet."""
-    character = await session.get(Character, character_id, with_for_update=True, populate_existing=True)
-    assert character is not None
-    return character
+SP = "story_points"
 
 
 async def characters_of(session: AsyncSession, system: str) -> list[Character]:
@@ -58,17 +20,6 @@ async def characters_of(session: AsyncSession, system: str) -> list[Character]:
         select(Character).where(col(Character.system) == system).order_by(col(Character.id)).with_for_update()
     )
     return list(found.all())
-
-
-async def pool_value(session: AsyncSession, character_id: int, name: str) -> tuple[int, int] | None:
-    """(current, maximum) read from the database, not the session's cache."""
-    found = await session.exec(
-        select(Pool.current, Pool.maximum).where(
-            col(Pool.character_id) == character_id, col(Pool.name) == name
-        )
-    )
-    row = found.first()
-    return None if row is None else (int(row[0]), int(row[1]))
 
 
 async def ensure_pool(session: AsyncSession, character_id: int, name: str, maximum: int) -> None:
@@ -81,6 +32,21 @@ async def ensure_pool(session: AsyncSession, character_id: int, name: str, maxim
         pool.current = min(pool.current, maximum)
         session.add(pool)
     await session.flush()
+
+
+async def story_points(ctx: CommandContext, character_id: int) -> tuple[int, int]:
+    """(current, cap) of the character's Story Points, the pool made or re-capped to the setting first."""
+    cap = decanter_settings(ctx.settings).story_point_cap
+    await ensure_pool(ctx.session, character_id, SP, cap)
+    return await pool_value(ctx.session, character_id, SP) or (0, cap)
+
+
+async def gain_story_points(ctx: CommandContext, character_id: int, amount: int) -> tuple[int, int, int]:
+    """Gain ``amount`` Story Points atomically under the cap: (now, cap, lost over the cap)."""
+    before, cap = await story_points(ctx, character_id)
+    await repo.gain_pool(ctx.session, character_id, SP, amount)
+    after, _ = await pool_value(ctx.session, character_id, SP) or (0, cap)
+    return after, cap, max(before + amount - after, 0)
 
 
 async def latest_roll(session: AsyncSession, character_id: int, channel: str, system: str) -> RollLog | None:

@@ -51,3 +51,4 @@ EN = {
 }
 
 CATALOGUE = Catalogue({"en": EN})
+t = CATALOGUE.say

@@ -7,10 +7,11 @@ A POOL is numbers and trait names joined by ``+`` (``6``, ``dex+brawl``, ``dex +
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
 from gateway.errors import UserError
+from gateway.rules.pool_sum import MAX_NUMBER, PoolExpr, parse_pool
+from gateway.rules.roll_words import split_once
 
 ROLL_USAGE = (
     "roll POOL [diff N] [wp] [spec] [retry] [vs POOL [diff N] [spec]] [secret],"
@@ -19,18 +20,6 @@ ROLL_USAGE = (
 OPPONENT_USAGE = "vs POOL [diff N] [spec] or vs CHARACTER POOL, e.g. vs 4 or vs Bob dex+dodge"
 DIFF_WORDS = {"diff", "difficulty", "dif"}
 KEYWORDS = {*DIFF_WORDS, "wp", "willpower", "spec", "specialty", "retry", "vs", "secret"}
-MAX_NUMBER = 1000
-_TERM = re.compile(r"([+-]?)([^+-]+)")
-
-
-@dataclass(frozen=True)
-class PoolExpr:
-    terms: tuple[tuple[int, str], ...]
-    text: str
-
-    @property
-    def numeric(self) -> bool:
-        return all(word.isdigit() for _, word in self.terms)
 
 
 @dataclass(frozen=True)
@@ -42,7 +31,7 @@ class SideRequest:
 
     def pool(self, skip_name: bool) -> PoolExpr:
         words = list(self.words[1:] if skip_name and len(self.words) > 1 else self.words)
-        return parse_pool(words)
+        return parse_pool(words, ROLL_USAGE)
 
 
 @dataclass(frozen=True)
@@ -51,33 +40,6 @@ class RollRequest:
     retry: bool = False
     opponent: SideRequest | None = None
     secret: bool = False
-
-
-def parse_pool(words: list[str]) -> PoolExpr:
-    text = "".join(words)
-    if not text:
-        raise UserError(f"Which pool? Write {ROLL_USAGE}.")
-    if text[-1] in "+-":
-        raise UserError(f"{text[:40]!r} ends with {text[-1]}: write the next term or leave it out.")
-    terms: list[tuple[int, str]] = []
-    position = 0
-    for match in _TERM.finditer(text):
-        if match.start() != position:
-            break
-        position = match.end()
-        sign = -1 if match.group(1) == "-" else 1
-        word = match.group(2).casefold()
-        if word.isdigit():
-            if int(word) > MAX_NUMBER:
-                raise UserError(f"Numbers in a roll stop at {MAX_NUMBER}.")
-        elif sign < 0:
-            raise UserError(f"Only numbers can be taken away from a pool, not {word[:40]!r}.")
-        elif not re.fullmatch(r"[^\W\d][\w'-]*", word):
-            raise UserError(f"I cannot read {word[:40]!r} as a pool term. Write {ROLL_USAGE}.")
-        terms.append((sign, word))
-    if position != len(text) or not terms:
-        raise UserError(f"I cannot read {text[:40]!r} as a pool. Write {ROLL_USAGE}.")
-    return PoolExpr(tuple(terms), text)
 
 
 def parse_difficulty(words: list[str]) -> int:
@@ -136,16 +98,12 @@ def _side(words: list[str], *, attacker: bool) -> tuple[SideRequest, bool, bool]
 
 
 def parse_roll(words: tuple[str, ...] | list[str]) -> RollRequest:
-    words = list(words)
-    folded = [w.casefold() for w in words]
-    if folded.count("vs") > 1:
-        raise UserError("A resisted roll has two sides: write vs once.")
-    right: list[str] | None = None
-    if "vs" in folded:
-        at = folded.index("vs")
-        words, right = words[:at], words[at + 1 :]
-    side, retry, secret = _side(words, attacker=True)
-    parse_pool(list(side.words))  # fail early on a malformed pool (names are checked later)
+    try:
+        left, right = split_once(words)
+    except ValueError:
+        raise UserError("A resisted roll has two sides: write vs once.") from None
+    side, retry, secret = _side(left, attacker=True)
+    parse_pool(list(side.words), ROLL_USAGE)  # fail early on a malformed pool (names are checked later)
     opponent: SideRequest | None = None
     if right is not None:
         if retry:

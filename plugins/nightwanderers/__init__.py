@@ -11,6 +11,7 @@ from gateway.commands import Command
 from gateway.hookspecs import hookimpl
 from gateway.registry import RuleSystem
 from plugins.nightwanderers import blood, combat, commands, config, scene
+from plugins.nightwanderers.characters import CHARACTERS
 from plugins.nightwanderers.mechanics import SYSTEM
 
 NIGHT_WANDERERS = RuleSystem(
@@ -52,22 +53,14 @@ def gateway_register_commands(register: Callable[[Command], None]) -> None:
         "odds POOL [diff 2-6] [need N] [vs POOL]",
         "anyone",
     )
-    add("char", commands.char_command, "list your Night Wanderers characters", "char")
-    add(
-        "char new",
-        commands.char_new_command,
+    for command in CHARACTERS.commands(
+        "Night Wanderers",
         "make a character (vampire unless the clan says otherwise)",
         "char new NAME [CLAN]",
-    )
-    add("char use", commands.char_use_command, "pick your active character", "char use NAME")
-    add("sheet", commands.sheet_command, "show a character sheet with health and blood", "sheet [NAME]")
-    add(
-        "st set",
-        commands.st_set_command,
+        "show a character sheet with health and blood",
         "Storyteller: set a sheet field, health or blood (audited)",
-        "st set NAME FIELD VALUE",
-        "storyteller",
-    )
+    ):
+        register(command)
     add("wake", blood.wake_command, "wake for the night: -1 BP (once a night)", "wake")
     add("heal", blood.heal_command, "spend N BP to heal N HP", "heal [N]")
     add(
@@ -114,38 +107,10 @@ def gateway_register_commands(register: Callable[[Command], None]) -> None:
         "stealth: Sneak at 4 against Inspection at 4",
         "sneak [POOL] vs INSPECTION|NAME",
     )
-    add("init", scene.init_command, "show the initiative order", "init")
-    add(
-        "init join",
+    for command in scene.INITIATIVE.commands(
         scene.init_join_command,
-        "join the initiative with your active character",
-        "init join [hunting] [celerity basic|advanced]",
-    )
-    add(
-        "init add",
         scene.init_add_command,
-        "Storyteller: add someone to the initiative",
         "init add NAME [hunting] [celerity basic|advanced]",
-        "storyteller",
-    )
-    add(
-        "init roll",
-        scene.init_roll_command,
         "Storyteller: put the initiative in order (2d6, lower first)",
-        "init roll",
-        "storyteller",
-    )
-    add(
-        "init remove",
-        scene.init_remove_command,
-        "Storyteller: take someone out of the initiative",
-        "init remove NAME",
-        "storyteller",
-    )
-    add(
-        "init clear",
-        scene.init_clear_command,
-        "Storyteller: clear the initiative",
-        "init clear",
-        "storyteller",
-    )
+    ):
+        register(command)

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from datetime import datetime, timedelta
+from typing import Any
 from zoneinfo import ZoneInfo
 
 from gateway.commands import CommandContext
@@ -55,6 +56,16 @@ def night_of(ctx: CommandContext, when: datetime) -> tuple[str, datetime]:
     return shifted.date().isoformat(), start + timedelta(days=1)
 
 
+async def _told(
+    ctx: CommandContext, actor: Actor, sentences: list[str], log_kind: str, action: str, **fields: Any
+) -> Reply:
+    """The sentences, then how hungry the actor is, to the Storyteller log and back; a ``blood`` result."""
+    result = {"kind": "blood", "system": mechanics.SYSTEM, "action": action, **fields}
+    text = join([*sentences, *hunger_sentences(ctx, actor)])
+    await ctx.stlog(text, kind=log_kind, result=result, character_id=actor.id)
+    return Reply(text=text, result=result)
+
+
 async def wake_command(ctx: CommandContext, inv: Invocation) -> Reply:
     actor = await vampire(ctx, able=False)
     night, next_night = night_of(ctx, ctx.now)
@@ -67,17 +78,7 @@ async def wake_command(ctx: CommandContext, inv: Invocation) -> Reply:
         sentences = [t(ctx, "wake", name=actor.name, bp=actor.blood, max=actor.blood_max)]
     else:
         sentences = [t(ctx, "wake.empty", name=actor.name)]
-    sentences += hunger_sentences(ctx, actor)
-    result = {
-        "kind": "blood",
-        "system": mechanics.SYSTEM,
-        "action": "wake",
-        "blood": actor.blood,
-        "night": night,
-    }
-    text = join(sentences)
-    await ctx.stlog(text, kind="blood", result=result, character_id=actor.id)
-    return Reply(text=text, result=result)
+    return await _told(ctx, actor, sentences, "blood", "wake", blood=actor.blood, night=night)
 
 
 async def heal_command(ctx: CommandContext, inv: Invocation) -> Reply:
@@ -97,31 +98,19 @@ async def heal_command(ctx: CommandContext, inv: Invocation) -> Reply:
     actor = await spend_blood(ctx, actor, amount)
     await repo.gain_pool(ctx.session, actor.id, "hp", amount)
     actor = await load_actor(ctx, actor.character)
-    sentences = [
-        t(
-            ctx,
-            "heal",
-            name=actor.name,
-            n=amount,
-            hp=actor.hp,
-            hpmax=actor.hp_max,
-            bp=actor.blood,
-            bpmax=actor.blood_max,
-        ),
-        *hunger_sentences(ctx, actor),
-    ]
-    result = {
-        "kind": "blood",
-        "system": mechanics.SYSTEM,
-        "action": "heal",
-        "spent": amount,
-        "healed": amount,
-        "hp": actor.hp,
-        "blood": actor.blood,
-    }
-    text = join(sentences)
-    await ctx.stlog(text, kind="heal", result=result, character_id=actor.id)
-    return Reply(text=text, result=result)
+    healed = t(
+        ctx,
+        "heal",
+        name=actor.name,
+        n=amount,
+        hp=actor.hp,
+        hpmax=actor.hp_max,
+        bp=actor.blood,
+        bpmax=actor.blood_max,
+    )
+    return await _told(
+        ctx, actor, [healed], "heal", "heal", spent=amount, healed=amount, hp=actor.hp, blood=actor.blood
+    )
 
 
 async def discipline_command(ctx: CommandContext, inv: Invocation) -> Reply:
@@ -134,29 +123,16 @@ async def discipline_command(ctx: CommandContext, inv: Invocation) -> Reply:
     cost = mechanics.DISCIPLINE_COST[level]
     actor = await vampire(ctx)
     actor = await spend_blood(ctx, actor, cost)
-    sentences = [
-        t(
-            ctx,
-            f"discipline.{level}",
-            name=actor.name,
-            what=t(ctx, "discipline.what", what=what) if what else "",
-            bp=actor.blood,
-            max=actor.blood_max,
-        ),
-        *hunger_sentences(ctx, actor),
-    ]
-    result = {
-        "kind": "blood",
-        "system": mechanics.SYSTEM,
-        "action": "discipline",
-        "level": level,
-        "discipline": what or None,
-        "spent": cost,
-        "blood": actor.blood,
-    }
-    text = join(sentences)
-    await ctx.stlog(text, kind="power", result=result, character_id=actor.id)
-    return Reply(text=text, result=result)
+    paid = t(
+        ctx,
+        f"discipline.{level}",
+        name=actor.name,
+        what=t(ctx, "discipline.what", what=what) if what else "",
+        bp=actor.blood,
+        max=actor.blood_max,
+    )
+    fields = {"level": level, "discipline": what or None, "spent": cost, "blood": actor.blood}
+    return await _told(ctx, actor, [paid], "power", "discipline", **fields)
 
 
 async def boost_command(ctx: CommandContext, inv: Invocation) -> Reply:
@@ -169,31 +145,18 @@ async def boost_command(ctx: CommandContext, inv: Invocation) -> Reply:
     actor = await spend_blood(ctx, actor, cost)
     actor.sheet.boost = already + n
     actor.save_sheet(ctx)
-    sentences = [
-        t(
-            ctx,
-            "boost",
-            name=actor.name,
-            cost=cost,
-            n=n,
-            total=actor.sheet.boost,
-            bp=actor.blood,
-            max=actor.blood_max,
-        ),
-        *hunger_sentences(ctx, actor),
-    ]
-    result = {
-        "kind": "blood",
-        "system": mechanics.SYSTEM,
-        "action": "boost",
-        "raise": n,
-        "boost": actor.sheet.boost,
-        "spent": cost,
-        "blood": actor.blood,
-    }
-    text = join(sentences)
-    await ctx.stlog(text, kind="power", result=result, character_id=actor.id)
-    return Reply(text=text, result=result)
+    boosted = t(
+        ctx,
+        "boost",
+        name=actor.name,
+        cost=cost,
+        n=n,
+        total=actor.sheet.boost,
+        bp=actor.blood,
+        max=actor.blood_max,
+    )
+    fields = {"raise": n, "boost": actor.sheet.boost, "spent": cost, "blood": actor.blood}
+    return await _told(ctx, actor, [boosted], "power", "boost", **fields)
 
 
 async def boost_end_command(ctx: CommandContext, inv: Invocation) -> Reply:
@@ -243,20 +206,14 @@ async def feed_command(ctx: CommandContext, inv: Invocation) -> Reply:
         sentences.append(t(ctx, "feed.hospital", lost=turns))
     elif source != "human" and turns >= holds:
         sentences.append(t(ctx, "feed.animal"))
-    sentences += hunger_sentences(ctx, actor)
-    result = {
-        "kind": "blood",
-        "system": mechanics.SYSTEM,
-        "action": "feed",
+    fields = {
         "source": source,
         "turns": turns,
         "gained": gain,
         "blood": actor.blood,
         "victim_dead": source == "human" and turns >= holds,
     }
-    text = join(sentences)
-    await ctx.stlog(text, kind="blood", result=result, character_id=actor.id)
-    return Reply(text=text, result=result)
+    return await _told(ctx, actor, sentences, "blood", "feed", **fields)
 
 
 async def frenzy_command(ctx: CommandContext, inv: Invocation) -> Reply:

@@ -6,17 +6,20 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from gateway import scene as state
 from gateway.characters import find_character
 from gateway.commands import CommandContext
+from gateway.dice import faces
+from gateway.rules.roll_words import Term, read_term
 from gateway.types import Invocation, Reply
-from plugins.nightwanderers import config, mechanics, state
+from plugins.nightwanderers import config, mechanics
 from plugins.nightwanderers.commands import (
     SYSTEM,
+    WORDS,
     Actor,
     RolledPool,
     build_pool,
     check_able,
-    faces,
     fail,
     health_sentences,
     load_actor,
@@ -24,13 +27,12 @@ from plugins.nightwanderers.commands import (
     my_actor,
     named_actor,
     pain_sentences,
-    read_pool_term,
+    pool_or_trait,
     roll_result,
     set_pool,
     t,
     trait_pool,
 )
-from plugins.nightwanderers.parse import Term, read_term
 from plugins.nightwanderers.sheet import norm
 
 STEALTH = "stealth"
@@ -149,7 +151,7 @@ async def soak_and_harm(
                 ctx,
                 key,
                 defender=defender.name,
-                soak_pool=pool.describe(ctx),
+                soak_pool=pool.describe(ctx, WORDS),
                 diff=soak.difficulty,
                 faces=faces(soak.dice),
                 s=soak.successes,
@@ -231,9 +233,9 @@ async def attack_command(ctx: CommandContext, inv: Invocation) -> Reply:
             ctx,
             "attack.line.dodge" if dodge else "attack.line",
             attacker=attacker.name,
-            attack_pool=attack_pool.describe(ctx),
+            attack_pool=attack_pool.describe(ctx, WORDS),
             defender=defender.name,
-            defence_pool=defence_pool.describe(ctx),
+            defence_pool=defence_pool.describe(ctx, WORDS),
             diff=diff,
             attack_faces=faces(a.dice),
             a=a.successes,
@@ -285,7 +287,7 @@ async def shoot_command(ctx: CommandContext, inv: Invocation) -> Reply:
             ctx,
             "shoot.line",
             attacker=attacker.name,
-            attack_pool=attack_pool.describe(ctx),
+            attack_pool=attack_pool.describe(ctx, WORDS),
             defender=defender.name,
             range=t(ctx, f"range.{distance}"),
             diff=diff,
@@ -306,7 +308,7 @@ async def shoot_command(ctx: CommandContext, inv: Invocation) -> Reply:
                 ctx,
                 "shoot.dodge",
                 defender=defender.name,
-                defence_pool=defence_pool.describe(ctx),
+                defence_pool=defence_pool.describe(ctx, WORDS),
                 defence_faces=faces(d.dice),
                 d=d.successes,
             )
@@ -468,14 +470,7 @@ async def hunt_command(ctx: CommandContext, inv: Invocation) -> Reply:
         terrains = ", ".join(sorted({k for k in TERRAIN_WORDS if k.isascii()} & set(mechanics.TERRAIN)))
         raise fail(ctx, "err.hunt_usage", terrains=terrains)
     diff = mechanics.TERRAIN[terrain]
-    if len(words) > 1:
-        term = read_pool_term(ctx, words[1:], "err.roll_usage")
-        actor = await my_actor(ctx, required=False, able=term.number is None)
-        pool = build_pool(ctx, term, actor)
-    else:
-        actor = await my_actor(ctx)
-        assert actor is not None
-        pool = trait_pool(ctx, actor, "mind")
+    actor, pool = await pool_or_trait(ctx, words[1:], "err.roll_usage", "mind")
     rolled = mechanics.roll(pool.dice, ctx.dice, diff, 1, pool.pain)
     who = actor.name if actor else ctx.name
     result = roll_result(pool, rolled, who, action="hunt", terrain=terrain, found=rolled.successes >= 1)
@@ -507,14 +502,7 @@ async def sneak_command(ctx: CommandContext, inv: Invocation) -> Reply:
     left_words, right_words = list(inv.words[:at]), list(inv.words[at + 1 :])
     if not right_words:
         raise fail(ctx, "err.sneak_usage")
-    if left_words:
-        term = read_pool_term(ctx, left_words, "err.sneak_usage")
-        actor = await my_actor(ctx, required=False, able=term.number is None)
-        sneak_pool = build_pool(ctx, term, actor)
-    else:
-        actor = await my_actor(ctx)
-        assert actor is not None
-        sneak_pool = trait_pool(ctx, actor, "sneak")
+    actor, sneak_pool = await pool_or_trait(ctx, left_words, "err.sneak_usage", "sneak")
     sneaker = actor.name if actor else ctx.name
     term = read_term(right_words)
     if term is not None and term.number is not None:
@@ -545,11 +533,11 @@ async def sneak_command(ctx: CommandContext, inv: Invocation) -> Reply:
             ctx,
             "sneak.line",
             sneaker=sneaker,
-            sneak_pool=sneak_pool.describe(ctx),
+            sneak_pool=sneak_pool.describe(ctx, WORDS),
             sneak_faces=faces(outcome.sneak.dice),
             s=outcome.sneak.successes,
             watcher=watcher,
-            watch_pool=watch_pool.describe(ctx),
+            watch_pool=watch_pool.describe(ctx, WORDS),
             diff=diff,
             watch_faces=faces(outcome.inspection.dice),
             w=outcome.inspection.successes,

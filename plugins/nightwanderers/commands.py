@@ -1,50 +1,33 @@
-"""Night Wanderers commands: roll, odds, characters and the sheet, plus the helpers the blood,
-combat and scene commands share (actors with their health and blood, pools with pain)."""
+"""Night Wanderers commands: roll and odds, plus the helpers the blood, combat, scene and character
+commands share (actors with their health and blood, pools with pain)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from sqlmodel import col, select, update
 
-from gateway.characters import active_character, create_character, find_character, owned_characters
+from gateway.characters import active_character, find_character
 from gateway.commands import CommandContext
-from gateway.errors import UserError
+from gateway.dice import faces
+from gateway.i18n import percent
+from gateway.rules import binomial
+from gateway.rules.roll_words import Term
+from gateway.rules.term_pools import TermPool, contest_line, contest_odds, contest_result, read_opponent
+from gateway.rules.trait_words import TraitWords
 from gateway.types import Invocation, Reply
 from gateway.vault.models import Character, Pool
 from plugins.nightwanderers import config, mechanics, odds
-from plugins.nightwanderers.messages import CATALOGUE, percent
-from plugins.nightwanderers.parse import ParseError, Term, read_term, split_roll
-from plugins.nightwanderers.sheet import (
-    CLANS,
-    TRAITS,
-    WandererSheet,
-    clan_name,
-    match_clan,
-    match_trait,
-    norm,
-    trait_name,
-)
+from plugins.nightwanderers.messages import CATALOGUE
+from plugins.nightwanderers.sheet import TRAIT_NAMES, WandererSheet, trait_name
 
 SYSTEM = mechanics.SYSTEM
 ROLL_OPTIONS = {"diff": "difficulty", "dif": "difficulty", "сл": "difficulty", "need": "need"}
-
-
-def t(ctx: CommandContext, key: str, /, **params: Any) -> str:
-    return CATALOGUE.t(ctx.locale, key, **params)
-
-
-def fail(ctx: CommandContext, key: str, /, **params: Any) -> UserError:
-    return UserError(t(ctx, key, **params))
-
-
-def traits_list(ctx: CommandContext) -> str:
-    return ", ".join(trait_name(tr, ctx.locale) for tr in TRAITS)
-
-
-def faces(dice: tuple[int, ...] | list[int]) -> str:
-    return " ".join(str(f) for f in dice)
+WORDS = TraitWords(TRAIT_NAMES, CATALOGUE)
+t = CATALOGUE.say
+fail = CATALOGUE.refusal
 
 
 def join(sentences: list[str], roll_id: str | None = None) -> str:
@@ -170,47 +153,14 @@ def hunger_sentences(ctx: CommandContext, actor: Actor) -> list[str]:
 
 
 @dataclass(frozen=True)
-class RolledPool:
+class RolledPool(TermPool):
     """A side's dice after modifiers and pain; ``asked`` is the pool before pain."""
 
-    dice: int
-    asked: int
-    base: int
-    term: Term
-    trait: str | None = None
+    asked: int = 0
     pain: int = 0
 
-    @property
-    def label(self) -> str:
-        return f"{self.base}{self.term.label}"
-
-    def describe(self, ctx: CommandContext) -> str:
-        if self.trait:
-            return t(ctx, "side.trait", trait=trait_name(self.trait, ctx.locale), label=self.label)
-        return t(ctx, "side.number", pool=self.dice)
-
-    def result_fields(self) -> dict[str, Any]:
-        fields: dict[str, Any] = {"modifiers": list(self.term.modifiers), "pool_before_pain": self.asked}
-        if self.trait:
-            fields["trait"] = self.trait
-        return fields
-
-
-def resolve_trait(ctx: CommandContext, word: str) -> str:
-    trait, options = match_trait(word)
-    if trait is not None:
-        return trait
-    if options:
-        names = " / ".join(trait_name(o, ctx.locale) for o in options)
-        raise fail(ctx, "err.ambiguous_trait", word=word[:40], options=names)
-    raise fail(ctx, "err.unknown_trait", word=word[:40], traits=traits_list(ctx))
-
-
-def check_pool(ctx: CommandContext, dice: int) -> None:
-    if dice < 1:
-        raise fail(ctx, "err.pool_min", pool=dice)
-    if dice > ctx.settings.gateway.max_pool:
-        raise fail(ctx, "err.pool_max", pool=dice, max=ctx.settings.gateway.max_pool)
+    def more_fields(self) -> dict[str, Any]:
+        return {"pool_before_pain": self.asked}
 
 
 def trait_pool(
@@ -220,29 +170,34 @@ def trait_pool(
     term = term or Term(trait)
     base = actor.sheet.rating(trait)
     asked = base + sum(term.modifiers) + bonus
-    check_pool(ctx, asked)
+    WORDS.check_pool(ctx, asked)
     dice, lost = mechanics.after_pain(asked, actor.pain)
-    return RolledPool(dice, asked, base, term, trait, lost)
+    return RolledPool(dice, base, term, trait, asked=asked, pain=lost)
 
 
 def build_pool(ctx: CommandContext, term: Term, actor: Actor | None, bonus: int = 0) -> RolledPool:
     if term.number is not None:
         dice = term.number + sum(term.modifiers) + bonus
-        check_pool(ctx, dice)
-        return RolledPool(dice, dice, term.number, term)
-    trait = resolve_trait(ctx, term.base)
+        WORDS.check_pool(ctx, dice)
+        return RolledPool(dice, term.number, term, asked=dice)
+    trait = WORDS.resolve(ctx, term.base)
     if actor is None:
         raise fail(ctx, "err.trait_needs_character", trait=trait_name(trait, ctx.locale))
     return trait_pool(ctx, actor, trait, term, bonus)
 
 
-def read_pool_term(ctx: CommandContext, words: tuple[str, ...] | list[str], usage: str) -> Term:
-    if not words:
-        raise fail(ctx, usage)
-    term = read_term(words)
-    if term is None:
-        raise fail(ctx, "err.bad_pool", word=" ".join(words)[:40], traits=traits_list(ctx))
-    return term
+async def pool_or_trait(
+    ctx: CommandContext, words: Sequence[str], usage: str, trait: str
+) -> tuple[Actor | None, RolledPool]:
+    """The pool the words give (``usage`` when they give none), or without words the active
+    character's ``trait``."""
+    if words:
+        term = WORDS.term(ctx, words, usage)
+        actor = await my_actor(ctx, required=False, able=term.number is None)
+        return actor, build_pool(ctx, term, actor)
+    actor = await my_actor(ctx)
+    assert actor is not None
+    return actor, trait_pool(ctx, actor, trait)
 
 
 def pain_sentences(ctx: CommandContext, *pools: RolledPool) -> list[str]:
@@ -304,28 +259,18 @@ async def right_side(
     ctx: CommandContext, words: tuple[str, ...], left: RolledPool, usage: str
 ) -> tuple[RolledPool, Actor | None]:
     """``vs 2`` (an NPC's dice) or ``vs NAME`` (that character's same trait, with their pain)."""
-    if not words:
-        raise fail(ctx, usage)
-    term = read_term(words)
-    if term is not None and term.number is not None:
-        return build_pool(ctx, term, None), None
-    name = " ".join(words)
-    character = await find_character(ctx.session, SYSTEM, name)
-    if character is None:
-        raise fail(ctx, "err.no_character", name=name[:60])
-    if left.trait is None:
-        raise fail(ctx, "err.vs_name_needs_trait")
-    other = await load_actor(ctx, character)
+    found = await read_opponent(ctx, WORDS, SYSTEM, words, left.trait, usage)
+    if isinstance(found, Term):
+        return build_pool(ctx, found, None), None
+    assert left.trait is not None
+    other = await load_actor(ctx, found)
     return trait_pool(ctx, other, left.trait), other
 
 
 async def roll_command(ctx: CommandContext, inv: Invocation) -> Reply:
     settings = config.load(ctx.settings)
-    try:
-        words = split_roll(inv.words, ROLL_OPTIONS)
-    except ParseError as exc:
-        raise fail(ctx, exc.key, **exc.params) from None
-    term = read_pool_term(ctx, words.left, "err.roll_usage")
+    words = WORDS.split(ctx, inv.words, ROLL_OPTIONS)
+    term = WORDS.term(ctx, words.left, "err.roll_usage")
     actor = await my_actor(ctx, required=False, able=term.number is None)
     left = build_pool(ctx, term, actor)
     diff, notes = difficulty_of(ctx, words.options.get("difficulty", settings.default_difficulty))
@@ -349,36 +294,15 @@ async def roll_command(ctx: CommandContext, inv: Invocation) -> Reply:
     except mechanics.Stalemate:
         raise fail(ctx, "err.stalemate", n=settings.max_rerolls) from None
     against = other.name if other else t(ctx, "npc")
-    result = outcome.as_result()
-    result["sides"][0].update(left.result_fields(), who=who)
-    result["sides"][1].update(right.result_fields(), who=against)
-    result.update(who=who, secret=secret)
-    a, b = outcome.rounds[-1]
-    line = t(
-        ctx,
-        "contest.rerolled" if len(outcome.rounds) > 1 else "contest",
-        left=who,
-        right=against,
-        left_pool=left.describe(ctx),
-        right_pool=right.describe(ctx),
-        diff=diff,
-        left_faces=faces(a),
-        right_faces=faces(b),
-        ls=outcome.sides[0].successes,
-        rs=outcome.sides[1].successes,
-        n=len(outcome.rounds) - 1,
-        winner=who if outcome.winner == 0 else against,
-    )
+    result = contest_result(outcome, left, right, who, against, secret)
+    line = contest_line(ctx, WORDS, outcome, (left, right), (who, against), diff=diff)
     return await log(ctx, result, [line, *pain_sentences(ctx, left, right), *notes], actor, private=secret)
 
 
 async def odds_command(ctx: CommandContext, inv: Invocation) -> Reply:
     settings = config.load(ctx.settings)
-    try:
-        words = split_roll(inv.words, ROLL_OPTIONS, flags=())
-    except ParseError as exc:
-        raise fail(ctx, exc.key, **exc.params) from None
-    term = read_pool_term(ctx, words.left, "err.odds_usage")
+    words = WORDS.split(ctx, inv.words, ROLL_OPTIONS, flags=())
+    term = WORDS.term(ctx, words.left, "err.odds_usage")
     actor = await my_actor(ctx, required=False, able=False)
     left = build_pool(ctx, term, actor)
     diff, notes = difficulty_of(ctx, words.options.get("difficulty", settings.default_difficulty))
@@ -406,277 +330,17 @@ async def odds_command(ctx: CommandContext, inv: Invocation) -> Reply:
             "chance": float(chance),
             "exact": str(chance),
             "qualities": {q: float(p) for q, p in table.items()},
-            "distribution": [float(p) for p in odds.distribution(left.dice, diff)],
+            "distribution": [float(p) for p in binomial.distribution(left.dice, diff, sides=mechanics.SIDES)],
         }
         return Reply(text=join([text, *pain_sentences(ctx, left), *notes]), result=result)
     right, _ = await right_side(ctx, words.right, left, "err.odds_usage")
-    first, second, tie = odds.contest(left.dice, right.dice, diff)
-    text = t(
+    text, result = contest_odds(
         ctx,
-        "odds.contest",
-        left=left.dice,
-        right=right.dice,
-        diff=diff,
-        first=percent(ctx.locale, first),
-        second=percent(ctx.locale, second),
-        tie=percent(ctx.locale, tie),
+        WORDS,
+        SYSTEM,
+        (left.dice, right.dice),
+        sides=mechanics.SIDES,
+        target=diff,
+        name=("diff", "difficulty"),
     )
-    result = {
-        "kind": "odds",
-        "system": SYSTEM,
-        "pools": [left.dice, right.dice],
-        "difficulty": diff,
-        "wins": [float(first), float(second)],
-        "exact": [str(first), str(second)],
-        "tie_per_round": float(tie),
-    }
     return Reply(text=join([text, *notes]), result=result)
-
-
-# --- characters and the sheet ---------------------------------------------------------------------
-
-
-def clans_list(ctx: CommandContext) -> str:
-    return ", ".join(clan_name(c, ctx.locale) for c in CLANS)
-
-
-async def char_command(ctx: CommandContext, inv: Invocation) -> Reply:
-    if inv.words:
-        raise fail(ctx, "err.char_usage", clans=clans_list(ctx))
-    assert ctx.person.id is not None
-    mine = await owned_characters(ctx.session, ctx.person.id, SYSTEM)
-    if not mine:
-        return Reply(text=t(ctx, "char.list.none"), private=True)
-    active = ctx.person.active_character_id
-    names = ", ".join(f"{c.name}{' *' if c.id == active else ''}" for c in mine)
-    return Reply(
-        text=t(ctx, "char.list", names=names),
-        private=True,
-        result={"kind": "characters", "system": SYSTEM, "names": [c.name for c in mine]},
-    )
-
-
-async def char_new_command(ctx: CommandContext, inv: Invocation) -> Reply:
-    """``char new NAME [CLAN]``: the last word may be a clan (Werewolves and Human make those kinds)."""
-    settings = config.load(ctx.settings)
-    words = list(inv.words)
-    clan = match_clan(words[-1]) if len(words) > 1 else None
-    if clan is None and len(words) > 2:
-        clan = match_clan(" ".join(words[-2:]))
-        if clan is not None:
-            words = words[:-1]
-    if clan is not None:
-        words = words[:-1]
-    name = " ".join(" ".join(words).split())
-    if not name or len(name) > 60:
-        raise fail(ctx, "err.char_name")
-    if await find_character(ctx.session, SYSTEM, name) is not None:
-        raise fail(ctx, "err.char_taken", name=name)
-    kind = {"werewolves": "werewolf", "human": "human"}.get(clan or "", "vampire")
-    hp = {"vampire": settings.vampire_hp, "human": settings.human_hp, "werewolf": settings.werewolf_hp}[kind]
-    sheet = WandererSheet.new(settings.starting_rating, kind, clan)
-    pools = {"hp": (hp, hp)}
-    if kind == "vampire":
-        pools["blood"] = (settings.blood_max, settings.blood_max)
-    character = await create_character(ctx, name, sheet.dump(), pools)
-    await ctx.audit("character.create", character_id=character.id, new=character.name)
-    key = "char.created.vampire" if kind == "vampire" else "char.created.mortal"
-    return Reply(
-        text=t(ctx, key, name=character.name, kind=t(ctx, f"kind.{kind}"), hp=hp, blood=settings.blood_max),
-        result={"kind": "character", "system": SYSTEM, "name": character.name, "sheet": sheet.dump()},
-    )
-
-
-async def own_character(ctx: CommandContext, name: str) -> Character:
-    character = await find_character(ctx.session, SYSTEM, name)
-    if character is None or character.owner_id != ctx.person.id:
-        raise fail(ctx, "err.char_not_yours", name=name[:60])
-    return character
-
-
-async def char_use_command(ctx: CommandContext, inv: Invocation) -> Reply:
-    if not inv.words:
-        raise fail(ctx, "err.char_usage", clans=clans_list(ctx))
-    character = await own_character(ctx, " ".join(inv.words))
-    ctx.person.active_character_id = character.id
-    ctx.session.add(ctx.person)
-    return Reply(text=t(ctx, "char.used", name=character.name), private=True)
-
-
-def sheet_text(ctx: CommandContext, actor: Actor) -> str:
-    sheet = actor.sheet
-    settings = config.load(ctx.settings)
-    traits = ", ".join(f"{trait_name(tr, ctx.locale)} {sheet.rating(tr)}" for tr in sheet.traits)
-    sentences = [
-        t(
-            ctx,
-            "sheet.head",
-            name=actor.name,
-            kind=t(ctx, f"kind.{sheet.kind}"),
-            clan=clan_name(sheet.clan, ctx.locale),
-            humanity=sheet.humanity,
-        ),
-        t(ctx, "sheet.traits", traits=traits),
-        t(
-            ctx,
-            "sheet.health",
-            hp=actor.hp,
-            max=actor.hp_max,
-            band=t(ctx, f"band.{mechanics.band(actor.hp, actor.hp_max) or 'none'}"),
-        ),
-    ]
-    if actor.blood is not None:
-        state = mechanics.hunger(actor.blood, settings.hunger_at, settings.ravenous_at)
-        sentences.append(
-            t(ctx, "sheet.blood", bp=actor.blood, max=actor.blood_max, hunger=t(ctx, f"hunger.{state}"))
-        )
-    sentences.append(
-        t(
-            ctx,
-            "sheet.powers",
-            celerity=t(ctx, f"level.{sheet.celerity}"),
-            hunting=t(ctx, "yes" if sheet.hunting else "no"),
-            fortitude=t(ctx, "yes" if sheet.fortitude else "no"),
-        )
-    )
-    if sheet.boost:
-        sentences.append(t(ctx, "sheet.boost", n=sheet.boost))
-    if sheet.frenzy:
-        sentences.append(t(ctx, "sheet.frenzy"))
-    if actor.status != "active":
-        sentences.append(t(ctx, f"status.{actor.status}", name=actor.name))
-    return join(sentences)
-
-
-def sheet_result(actor: Actor) -> dict[str, Any]:
-    return {
-        "kind": "sheet",
-        "system": SYSTEM,
-        "name": actor.name,
-        "sheet": actor.character.sheet,
-        "hp": actor.hp,
-        "hp_max": actor.hp_max,
-        "blood": actor.blood,
-        "blood_max": actor.blood_max,
-        "band": mechanics.band(actor.hp, actor.hp_max),
-        "status": actor.status,
-    }
-
-
-async def sheet_command(ctx: CommandContext, inv: Invocation) -> Reply:
-    if inv.words:
-        name = " ".join(inv.words)
-        character = await find_character(ctx.session, SYSTEM, name)
-        if character is None or (character.owner_id != ctx.person.id and not ctx.storyteller):
-            raise fail(ctx, "err.char_not_yours", name=name[:60])
-        actor = await load_actor(ctx, character)
-    else:
-        found = await my_actor(ctx, able=False)
-        assert found is not None
-        actor = found
-    return Reply(text=sheet_text(ctx, actor), private=True, result=sheet_result(actor))
-
-
-YES = {"yes", "да", "on", "1", "true"}
-NO = {"no", "нет", "off", "0", "false"}
-LEVELS = {
-    "0": 0,
-    "none": 0,
-    "нет": 0,
-    "1": 1,
-    "basic": 1,
-    "начальная": 1,
-    "2": 2,
-    "advanced": 2,
-    "продвинутая": 2,
-}
-FLAGS = {
-    "hunting": "hunting",
-    "instinct": "hunting",
-    "fortitude": "fortitude",
-    "frenzy": "frenzy",
-    "dead": "dead",
-}
-NUMBERS = {"humanity": (0, 10), "boost": (0, 50)}
-POOLS = {
-    "hp": ("hp", "current"),
-    "hpmax": ("hp", "maximum"),
-    "blood": ("blood", "current"),
-    "bloodmax": ("blood", "maximum"),
-}
-
-
-async def st_set_command(ctx: CommandContext, inv: Invocation) -> Reply:
-    """``st set NAME FIELD VALUE``; the last two words are the field and the value."""
-    if len(inv.words) < 3:
-        raise fail(ctx, "err.st_usage", traits=traits_list(ctx))
-    name, field_word, value = " ".join(inv.words[:-2]), inv.words[-2], inv.words[-1]
-    character = await find_character(ctx.session, SYSTEM, name)
-    if character is None:
-        raise fail(ctx, "err.no_character", name=name[:60])
-    actor = await load_actor(ctx, character, lock=True)
-    sheet = actor.sheet
-    field = norm(field_word)
-    folded = norm(value)
-    old: Any
-    new: Any
-    if field in POOLS:
-        pool_name, column = POOLS[field]
-        if not value.lstrip("-").isdigit() or not -10 <= int(value) <= 1000:
-            raise fail(ctx, "err.st_value", field=field_word, allowed="-10..1000", value=value[:20])
-        row = await ctx.session.get(Pool, (actor.id, pool_name))
-        if row is None:
-            row = Pool(character_id=actor.id, name=pool_name, current=0, maximum=0)
-        old, new = getattr(row, column), int(value)
-        setattr(row, column, new)
-        ctx.session.add(row)
-    elif field in FLAGS:
-        if folded not in YES | NO:
-            raise fail(ctx, "err.st_value", field=field_word, allowed="yes / no", value=value[:20])
-        attr = FLAGS[field]
-        old, new = getattr(sheet, attr), folded in YES
-        setattr(sheet, attr, new)
-        field = attr
-    elif field == "celerity":
-        if folded not in LEVELS:
-            raise fail(ctx, "err.st_value", field=field_word, allowed="0 / 1 / 2", value=value[:20])
-        old, new = sheet.celerity, LEVELS[folded]
-        sheet.celerity = new
-    elif field in NUMBERS:
-        low, high = NUMBERS[field]
-        if not value.isdigit() or not low <= int(value) <= high:
-            raise fail(ctx, "err.st_value", field=field_word, allowed=f"{low}-{high}", value=value[:20])
-        old, new = getattr(sheet, field), int(value)
-        setattr(sheet, field, new)
-    elif field == "kind":
-        if folded not in mechanics.KINDS:
-            raise fail(
-                ctx, "err.st_value", field=field_word, allowed=" / ".join(mechanics.KINDS), value=value[:20]
-            )
-        old, new = sheet.kind, folded
-        sheet.kind = new
-    elif field == "clan":
-        clan = match_clan(value)
-        if clan is None:
-            raise fail(ctx, "err.st_value", field=field_word, allowed=clans_list(ctx), value=value[:20])
-        old, new = sheet.clan, clan
-        sheet.clan = clan
-    else:
-        trait = resolve_trait(ctx, field_word)
-        if not value.isdigit() or int(value) > 10:
-            raise fail(ctx, "err.st_value", field=field_word, allowed="0-10", value=value[:20])
-        field, old, new = trait, int(sheet.traits.get(trait, 0)), int(value)
-        sheet.traits = {**sheet.traits, trait: new}
-    actor.save_sheet(ctx)
-    await ctx.audit("sheet.set", character_id=actor.id, field_name=field, old=old, new=new)
-    label = trait_name(field, ctx.locale) if field in TRAITS else field
-
-    def shown(v: object) -> str:
-        return t(ctx, "yes" if v else "no") if isinstance(v, bool) else str(v)
-
-    text = t(ctx, "st.set", name=actor.name, field=label, old=shown(old), new=shown(new))
-    await ctx.stlog(
-        text, kind="st_edit", result={"field": field, "old": old, "new": new}, character_id=actor.id
-    )
-    actor = await load_actor(ctx, character)
-    return Reply(text=text, result=sheet_result(actor))

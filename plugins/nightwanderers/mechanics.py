@@ -8,11 +8,14 @@ disciplines and physical boosts; combat, sunlight, fire, hunting and stealth fol
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from gateway.dice import DiceSource
+from gateway.rules.initiative import Order, rank
+from gateway.rules.ties import Contest, break_ties, contest_rounds, count_successes, every_face
+from gateway.rules.ties import Stalemate as Stalemate
 
 SYSTEM = "nightwanderers"
 SIDES = 6
@@ -40,18 +43,10 @@ HOSPITAL_AFTER = 5
 DEATH_AT = -10  # a human or werewolf dies for good at -10 HP
 
 
-class Stalemate(Exception):
-    """A tie was re-rolled too many times (practically never happens)."""
-
-
 def clamp_difficulty(value: int) -> int:
     """The book: difficulty is 2 to 6; a higher computed value is lowered to 6 (and a lower one
     raised to 2, since a d6 has no face below 1)."""
     return max(MIN_DIFFICULTY, min(MAX_DIFFICULTY, value))
-
-
-def count_successes(faces: Sequence[int], difficulty: int) -> int:
-    return sum(1 for face in faces if face >= difficulty)
 
 
 def quality(successes: int, need: int = 1) -> str:
@@ -185,23 +180,6 @@ def frenzy_difficulty(base: int, state: str, blood_seen: bool) -> int:
 # --- contests, combat, stealth --------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class Contest:
-    sides: tuple[Roll, Roll]
-    rounds: tuple[tuple[tuple[int, ...], tuple[int, ...]], ...]
-    winner: int
-
-    def as_result(self) -> dict[str, Any]:
-        return {
-            "kind": "contest",
-            "system": SYSTEM,
-            "sides": [s.as_result() for s in self.sides],
-            "rounds": [[list(a), list(b)] for a, b in self.rounds],
-            "rerolls": len(self.rounds) - 1,
-            "winner": self.winner,
-        }
-
-
 def contest(
     left: int,
     right: int,
@@ -209,23 +187,15 @@ def contest(
     difficulty: int = 4,
     pains: tuple[int, int] = (0, 0),
     max_rounds: int = 100,
-) -> Contest:
+) -> Contest[Roll]:
     """Both roll at the same difficulty, the attacker first; more successes wins; ties roll again."""
-    rounds: list[tuple[tuple[int, ...], tuple[int, ...]]] = []
-    for _ in range(max_rounds):
-        a = tuple(dice.roll(SIDES) for _ in range(left))
-        b = tuple(dice.roll(SIDES) for _ in range(right))
-        rounds.append((a, b))
-        sa, sb = count_successes(a, difficulty), count_successes(b, difficulty)
-        if sa != sb:
-            all_a = tuple(f for r in rounds for f in r[0])
-            all_b = tuple(f for r in rounds for f in r[1])
-            sides = (
-                Roll(left, difficulty, 1, all_a, sa, quality(sa) if sa > sb else "failure", pains[0]),
-                Roll(right, difficulty, 1, all_b, sb, quality(sb) if sb > sa else "failure", pains[1]),
-            )
-            return Contest(sides, tuple(rounds), 0 if sa > sb else 1)
-    raise Stalemate(max_rounds)
+    rounds, sa, sb = contest_rounds(left, right, dice, sides=SIDES, target=difficulty, max_rounds=max_rounds)
+    all_a, all_b = every_face(rounds)
+    sides = (
+        Roll(left, difficulty, 1, all_a, sa, quality(sa) if sa > sb else "failure", pains[0]),
+        Roll(right, difficulty, 1, all_b, sb, quality(sb) if sb > sa else "failure", pains[1]),
+    )
+    return Contest(SYSTEM, sides, tuple(rounds), 0 if sa > sb else 1)
 
 
 def attack_hits(attack: int, defence: int) -> bool:
@@ -296,74 +266,16 @@ class Combatant:
         return (int(self.hunting), int(self.celerity >= 2), int(self.celerity >= 1))
 
 
-@dataclass(frozen=True)
-class Order:
-    first: tuple[str, ...]
-    extra: tuple[tuple[str, ...], ...]
-    dice: dict[str, list[int]] = field(default_factory=dict)
-    faces: tuple[int, ...] = ()  # every die in the order rolled
-
-    def as_result(self) -> dict[str, Any]:
-        return {
-            "kind": "initiative",
-            "system": SYSTEM,
-            "order": list(self.first),
-            "extra": [list(p) for p in self.extra],
-            "dice": list(self.faces),
-            "rolls": self.dice,
-        }
-
-
-def break_ties(
-    names: Sequence[str],
-    dice: DiceSource,
-    rolls: dict[str, list[int]],
-    *,
-    count: int,
-    then: Callable[[Sequence[str]], list[str]] | None = None,
-    max_rounds: int = 100,
-) -> list[str]:
-    """Lower first: each rolls ``count`` d6 in order; a group still tied goes to ``then``, or (with
-    no ``then``) rolls again the same way until every tie is broken."""
-    if len(names) <= 1:
-        return list(names)
-    for _ in range(max_rounds):
-        totals: dict[str, int] = {}
-        for name in names:
-            faces = [dice.roll(SIDES) for _ in range(count)]
-            rolls.setdefault(name, []).extend(faces)
-            rolls.setdefault("", []).extend(faces)  # "" keeps every face in the order rolled
-            totals[name] = sum(faces)
-        values = sorted(set(totals.values()))
-        if len(values) == 1 and then is None:
-            continue
-        ordered: list[str] = []
-        for value in values:
-            group = [n for n in names if totals[n] == value]
-            if len(group) == 1:
-                ordered.extend(group)
-            elif then is not None:
-                ordered.extend(then(group))
-            else:
-                ordered.extend(break_ties(group, dice, rolls, count=count, max_rounds=max_rounds))
-        return ordered
-    raise Stalemate(max_rounds)
-
-
 def initiative(combatants: Sequence[Combatant], dice: DiceSource, max_rounds: int = 100) -> Order:
     """Active Hunting Instinct, then Advanced, then Basic Celerity; then 2d6, the lower total first;
     a tie there: 1d6 each, lower first, rolled again while tied. Extra actions after everyone's first."""
-    rolls: dict[str, list[int]] = {}
 
-    def one_die(group: Sequence[str]) -> list[str]:
-        return break_ties(group, dice, rolls, count=1, max_rounds=max_rounds)
+    def settle(group: Sequence[str], rolls: dict[str, list[int]]) -> list[str]:
+        def one_die(tied: Sequence[str]) -> list[str]:
+            return break_ties(tied, dice, rolls, sides=SIDES, higher_first=False, max_rounds=max_rounds)
 
-    first: list[str] = []
-    for key in sorted({c.key() for c in combatants}, reverse=True):
-        group = [c.name for c in combatants if c.key() == key]
-        first.extend(break_ties(group, dice, rolls, count=2, then=one_die, max_rounds=max_rounds))
-    by_name = {c.name: c for c in combatants}
-    most = max((c.extra_actions for c in combatants), default=0)
-    extra = tuple(tuple(n for n in first if by_name[n].extra_actions >= k) for k in range(1, most + 1))
-    flat = tuple(rolls.pop("", []))
-    return Order(tuple(first), extra, rolls, flat)
+        return break_ties(
+            group, dice, rolls, sides=SIDES, count=2, higher_first=False, then=one_die, max_rounds=max_rounds
+        )
+
+    return rank(SYSTEM, combatants, settle)

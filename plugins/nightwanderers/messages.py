@@ -4,8 +4,6 @@ never builds one sentence out of translated pieces."""
 
 from __future__ import annotations
 
-from fractions import Fraction
-
 from gateway.i18n import Catalogue
 
 EN = {
@@ -437,11 +435,3 @@ RU = {
 }
 
 CATALOGUE = Catalogue({"en": EN, "ru": RU})
-
-
-def percent(locale: str, value: Fraction | float) -> str:
-    """``80.2%`` in English, ``80,2 %`` in Russian and Czech."""
-    text = f"{float(value) * 100:.1f}"
-    if locale in ("cs", "ru"):
-        return text.replace(".", ",") + "\u00a0%"
-    return text + "%"

@@ -15,6 +15,8 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from gateway.rules.named_traits import NamedTraits
+
 TRAITS = (
     "strength",
     "charisma",
@@ -114,23 +116,8 @@ def norm(word: str) -> str:
     return unicodedata.normalize("NFC", fold(word)).replace(" ", "").replace(".", "")
 
 
-def trait_name(trait: str, locale: str) -> str:
-    return NAMES.get(locale, NAMES["en"]).get(trait, NAMES["en"][trait])
-
-
-def match_trait(word: str) -> tuple[str | None, list[str]]:
-    folded = norm(word)
-    if not folded:
-        return None, []
-    if folded in ALIASES:
-        return ALIASES[folded], []
-    exact = {t for t in TRAITS for names in NAMES.values() if norm(names[t]) == folded}
-    if len(exact) == 1:
-        return exact.pop(), []
-    found = sorted({t for t in TRAITS for names in NAMES.values() if norm(names[t]).startswith(folded)})
-    if len(found) == 1:
-        return found[0], []
-    return None, found
+TRAIT_NAMES = NamedTraits(TRAITS, NAMES, norm, ALIASES)
+trait_name = TRAIT_NAMES.name
 
 
 def match_clan(word: str) -> str | None:

@@ -11,6 +11,7 @@ from gateway.commands import Command
 from gateway.hookspecs import hookimpl
 from gateway.registry import RuleSystem
 from plugins.pravidla import commands, config, scene
+from plugins.pravidla.characters import CHARACTERS
 from plugins.pravidla.mechanics import SYSTEM
 
 PRAVIDLA = RuleSystem(
@@ -52,19 +53,14 @@ def gateway_register_commands(register: Callable[[Command], None]) -> None:
         "odds POOL [tn 2-6] [need N] [vs POOL]",
         "anyone",
     )
-    add("char", commands.char_command, "list your Pravidla characters", "char")
-    add(
-        "char new", commands.char_new_command, "make a Pravidla character and make it active", "char new NAME"
-    )
-    add("char use", commands.char_use_command, "pick your active character", "char use NAME")
-    add("sheet", commands.sheet_command, "show a character sheet", "sheet [NAME]")
-    add(
-        "st set",
-        commands.st_set_command,
+    for command in CHARACTERS.commands(
+        "Pravidla",
+        "make a Pravidla character and make it active",
+        "char new NAME",
+        "show a character sheet",
         "Storyteller: set a sheet field (audited)",
-        "st set NAME FIELD VALUE",
-        "storyteller",
-    )
+    ):
+        register(command)
     add("tug", scene.tug_command, "show the tug of war in this channel", "tug")
     add(
         "tug start",
@@ -76,38 +72,10 @@ def gateway_register_commands(register: Callable[[Command], None]) -> None:
         "tug roll", scene.tug_roll_command, "roll the next round of the tug of war", "tug roll [POOL vs POOL]"
     )
     add("tug stop", scene.tug_stop_command, "call the tug of war off", "tug stop")
-    add("init", scene.init_command, "show the initiative order", "init")
-    add(
-        "init join",
+    for command in scene.INITIATIVE.commands(
         scene.init_join_command,
-        "join the initiative with your active character",
-        "init join [hunting] [celerity basic|advanced]",
-    )
-    add(
-        "init add",
         scene.init_add_command,
-        "Storyteller: add someone to the initiative",
         "init add NAME [STAMINA WITS] [hunting] [celerity basic|advanced]",
-        "storyteller",
-    )
-    add(
-        "init roll",
-        scene.init_roll_command,
         "Storyteller: put the initiative in order",
-        "init roll",
-        "storyteller",
-    )
-    add(
-        "init remove",
-        scene.init_remove_command,
-        "Storyteller: take someone out of the initiative",
-        "init remove NAME",
-        "storyteller",
-    )
-    add(
-        "init clear",
-        scene.init_clear_command,
-        "Storyteller: clear the initiative",
-        "init clear",
-        "storyteller",
-    )
+    ):
+        register(command)

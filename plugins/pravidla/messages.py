@@ -4,8 +4,6 @@ template, never a glued fragment."""
 
 from __future__ import annotations
 
-from fractions import Fraction
-
 from gateway.i18n import Catalogue
 
 EN = {
@@ -220,11 +218,3 @@ CS = {
 }
 
 CATALOGUE = Catalogue({"en": EN, "cs": CS})
-
-
-def percent(locale: str, value: Fraction | float) -> str:
-    """``80.2%`` in English, ``80,2 %`` in Czech and Russian."""
-    text = f"{float(value) * 100:.1f}"
-    if locale in ("cs", "ru"):
-        return text.replace(".", ",") + "\u00a0%"
-    return text + "%"

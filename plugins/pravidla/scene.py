@@ -4,24 +4,27 @@ from __future__ import annotations
 
 from typing import Any
 
+from gateway import scene as state
 from gateway.characters import active_character, find_character
 from gateway.commands import CommandContext
+from gateway.dice import faces
 from gateway.errors import PermissionDenied
+from gateway.rules.initiative_tracker import InitiativeTracker
+from gateway.rules.power_words import PowerWords
 from gateway.types import Invocation, Reply
-from plugins.pravidla import config, mechanics, state
+from plugins.pravidla import config, mechanics
 from plugins.pravidla.commands import (
     SYSTEM,
-    Pool,
+    WORDS,
+    TermPool,
     build_pool,
     check_target,
-    faces,
     fail,
-    read_pool_term,
     right_side,
     t,
     who_of,
 )
-from plugins.pravidla.parse import ParseError, split_roll
+from plugins.pravidla.messages import CATALOGUE
 from plugins.pravidla.sheet import PravidlaSheet, fold
 
 TUG = "tug"
@@ -49,16 +52,15 @@ async def tug_command(ctx: CommandContext, inv: Invocation) -> Reply:
     return Reply(text=tug_status(ctx, data), result={"kind": "tug", "system": SYSTEM, "tug": data})
 
 
-async def _tug_pools(ctx: CommandContext, words: tuple[str, ...], against: str) -> tuple[Pool, Pool] | None:
+async def _tug_pools(
+    ctx: CommandContext, words: tuple[str, ...], against: str
+) -> tuple[TermPool, TermPool] | None:
     """``4 vs 4`` or ``stamina vs 4`` or ``stamina`` (the opponent's same trait when they have a sheet)."""
     if not words:
         return None
-    try:
-        split = split_roll(words, {})
-    except ParseError as exc:
-        raise fail(ctx, exc.key, **exc.params) from None
+    split = WORDS.split(ctx, words, {})
     character = await active_character(ctx, SYSTEM)
-    left = build_pool(ctx, read_pool_term(ctx, split.left, "err.tug_usage"), character)
+    left = build_pool(ctx, WORDS.term(ctx, split.left, "err.tug_usage"), character)
     if split.right is not None:
         right, _ = await right_side(ctx, split.right, left, "err.tug_usage")
     elif left.trait and await find_character(ctx.session, SYSTEM, against) is not None:
@@ -167,78 +169,50 @@ async def tug_stop_command(ctx: CommandContext, inv: Invocation) -> Reply:
 
 # --- initiative -----------------------------------------------------------------------------------
 
-HUNTING_WORDS = {"hunt", "hunting", "instinct", "instinkt", "lovecky"}
-CELERITY_WORDS = {"celerity", "celerita"}
-CELERITY_LEVELS = {"basic": 1, "zakladni": 1, "1": 1, "advanced": 2, "pokrocila": 2, "2": 2}
+POWERS = PowerWords(
+    fold=fold,
+    flags={"hunting": frozenset({"hunt", "hunting", "instinct", "instinkt", "lovecky"})},
+    levelled={"celerity": frozenset({"celerity", "celerita"})},
+    levels={"basic": 1, "zakladni": 1, "1": 1, "advanced": 2, "pokrocila": 2, "2": 2},
+)
 
 
-def read_powers(ctx: CommandContext, words: list[str]) -> tuple[bool, int]:
-    """``hunting`` and ``celerity basic|advanced`` (Czech words too), in any order."""
-    hunting, celerity = False, 0
-    folded = [fold(w) for w in words]
-    i = 0
-    while i < len(folded):
-        if folded[i] in HUNTING_WORDS:
-            hunting = True
-        elif folded[i] in CELERITY_WORDS and i + 1 < len(folded) and folded[i + 1] in CELERITY_LEVELS:
-            celerity = CELERITY_LEVELS[folded[i + 1]]
-            i += 1
-        else:
-            raise fail(ctx, "err.init_usage")
-        i += 1
-    return hunting, celerity
+def _rank(ctx: CommandContext, entries: list[dict[str, Any]]) -> dict[str, Any]:
+    """The book: switched-on powers, then Stamina, then Wits, then a die (higher first)."""
+    settings = config.load(ctx.settings)
+    extra = {0: 0, 1: settings.celerity_basic_extra, 2: settings.celerity_advanced_extra}
+    combatants = [
+        mechanics.Combatant(
+            name=e["name"],
+            hunting=bool(e["hunting"]),
+            celerity=int(e["celerity"]),
+            stamina=int(e["stamina"]),
+            wits=int(e["wits"]),
+            extra_actions=extra[int(e["celerity"])],
+        )
+        for e in entries
+    ]
+    return mechanics.initiative(combatants, ctx.dice, settings.max_rerolls).as_result()
 
 
-def powers_text(ctx: CommandContext, entry: dict[str, Any]) -> str:
-    names = []
-    if entry["hunting"]:
-        names.append(t(ctx, "power.hunting"))
-    if entry["celerity"]:
-        names.append(t(ctx, f"power.celerity.{entry['celerity']}"))
-    return t(ctx, "init.powers", powers=", ".join(names)) if names else ""
-
-
-async def _join(ctx: CommandContext, entry: dict[str, Any]) -> Reply:
-    data = await state.load(ctx, INIT) or {"entries": [], "order": None}
-    entries = [e for e in data["entries"] if e["name"].casefold() != entry["name"].casefold()]
-    position = next(
-        (i for i, e in enumerate(data["entries"]) if e["name"].casefold() == entry["name"].casefold()),
-        len(entries),
-    )
-    entries.insert(position, entry)
-    await state.save(ctx, INIT, {"entries": entries, "order": None})
-    text = t(
-        ctx,
-        "init.joined",
-        name=entry["name"],
-        stamina=entry["stamina"],
-        wits=entry["wits"],
-        powers=powers_text(ctx, entry),
-    )
-    return Reply(text=text, result={"kind": "initiative", "system": SYSTEM, "entries": entries})
+INITIATIVE = InitiativeTracker(SYSTEM, CATALOGUE, POWERS, _rank)
 
 
 async def init_join_command(ctx: CommandContext, inv: Invocation) -> Reply:
     character = await active_character(ctx, SYSTEM)
     if character is None:
         raise fail(ctx, "err.no_active")
-    hunting, celerity = read_powers(ctx, list(inv.words))
+    powers = INITIATIVE.read_powers(ctx, inv.words)
     sheet = PravidlaSheet.of(character.sheet)
-    if hunting and not sheet.hunting:
-        raise fail(ctx, "err.init_missing_power", name=character.name, power=t(ctx, "power.hunting"))
-    if celerity > sheet.celerity:
-        raise fail(
-            ctx, "err.init_missing_power", name=character.name, power=t(ctx, f"power.celerity.{celerity}")
-        )
+    INITIATIVE.require_powers(ctx, character.name, powers, sheet)
     entry = {
         "name": character.name,
         "character_id": character.id,
-        "hunting": hunting,
-        "celerity": celerity,
+        **powers,
         "stamina": sheet.rating("stamina"),
         "wits": sheet.rating("wits"),
     }
-    return await _join(ctx, entry)
+    return await INITIATIVE.join(ctx, entry)
 
 
 async def init_add_command(ctx: CommandContext, inv: Invocation) -> Reply:
@@ -263,87 +237,6 @@ async def init_add_command(ctx: CommandContext, inv: Invocation) -> Reply:
             words[at + 2 :],
             None,
         )
-    hunting, celerity = read_powers(ctx, rest)
-    entry = {
-        "name": name[:60],
-        "character_id": char_id,
-        "hunting": hunting,
-        "celerity": celerity,
-        "stamina": stamina,
-        "wits": wits,
-    }
-    return await _join(ctx, entry)
-
-
-def order_text(ctx: CommandContext, order: dict[str, Any]) -> str:
-    lines = [t(ctx, "init.order", order=", ".join(f"{i}. {n}" for i, n in enumerate(order["order"], 1)))]
-    if order["extra"]:
-        passes = "; ".join(", ".join(p) for p in order["extra"])
-        lines.append(t(ctx, "init.extra", passes=passes))
-    if order["rolls"]:
-        rolls = ", ".join(f"{n} {faces(d)}" for n, d in order["rolls"].items())
-        lines.append(t(ctx, "init.dice", rolls=rolls))
-    return " ".join(lines)
-
-
-async def init_command(ctx: CommandContext, inv: Invocation) -> Reply:
-    if inv.words:
-        raise fail(ctx, "err.init_usage")
-    data = await state.load(ctx, INIT)
-    if not data or not data["entries"]:
-        return Reply(
-            text=t(ctx, "init.empty"), result={"kind": "initiative", "system": SYSTEM, "order": None}
-        )
-    if data.get("order"):
-        return Reply(text=order_text(ctx, data["order"]), result=data["order"])
-    names = ", ".join(e["name"] for e in data["entries"])
-    return Reply(
-        text=t(ctx, "init.waiting", names=names),
-        result={"kind": "initiative", "system": SYSTEM, "entries": data["entries"], "order": None},
-    )
-
-
-async def init_roll_command(ctx: CommandContext, inv: Invocation) -> Reply:
-    settings = config.load(ctx.settings)
-    data = await state.load(ctx, INIT)
-    if not data or not data["entries"]:
-        raise fail(ctx, "init.empty")
-    extra = {0: 0, 1: settings.celerity_basic_extra, 2: settings.celerity_advanced_extra}
-    combatants = [
-        mechanics.Combatant(
-            name=e["name"],
-            hunting=bool(e["hunting"]),
-            celerity=int(e["celerity"]),
-            stamina=int(e["stamina"]),
-            wits=int(e["wits"]),
-            extra_actions=extra[int(e["celerity"])],
-        )
-        for e in data["entries"]
-    ]
-    try:
-        order = mechanics.initiative(combatants, ctx.dice, settings.max_rerolls)
-    except mechanics.Stalemate:
-        raise fail(ctx, "err.stalemate", n=settings.max_rerolls) from None
-    result = order.as_result()
-    text = order_text(ctx, result)
-    if result["dice"]:  # ties went to the dice: the roll log keeps them, verify shows them
-        text = f"{text} #{await ctx.log_roll(result)}"
-    await state.save(ctx, INIT, {**data, "order": result})
-    await ctx.stlog(text, kind="initiative", result=result)
-    return Reply(text=text, result=result)
-
-
-async def init_remove_command(ctx: CommandContext, inv: Invocation) -> Reply:
-    name = " ".join(inv.words)
-    data = await state.load(ctx, INIT)
-    entries = (data or {}).get("entries", [])
-    kept = [e for e in entries if e["name"].casefold() != name.casefold()]
-    if not name or len(kept) == len(entries):
-        raise fail(ctx, "err.init_not_in", name=name[:60] or "?")
-    await state.save(ctx, INIT, {"entries": kept, "order": None})
-    return Reply(text=t(ctx, "init.removed", name=name), result={"kind": "initiative", "entries": kept})
-
-
-async def init_clear_command(ctx: CommandContext, inv: Invocation) -> Reply:
-    await state.drop(ctx, INIT)
-    return Reply(text=t(ctx, "init.cleared"), result={"kind": "initiative", "system": SYSTEM, "order": None})
+    powers = INITIATIVE.read_powers(ctx, rest)
+    entry = {"name": name[:60], "character_id": char_id, **powers, "stamina": stamina, "wits": wits}
+    return await INITIATIVE.join(ctx, entry)

@@ -13,6 +13,8 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from gateway.rules.named_traits import NamedTraits
+
 TRAITS = (
     "strength",
     "dexterity",
@@ -75,22 +77,8 @@ def fold(word: str) -> str:
     return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
 
 
-def trait_name(trait: str, locale: str) -> str:
-    return NAMES.get(locale, NAMES["en"]).get(trait, NAMES["en"][trait])
-
-
-def match_trait(word: str) -> tuple[str | None, list[str]]:
-    """(trait, []) on a unique match, (None, candidates) when ambiguous, (None, []) for no trait."""
-    folded = fold(word)
-    if not folded:
-        return None, []
-    exact = {t for t in TRAITS for names in NAMES.values() if fold(names[t]) == folded}
-    if len(exact) == 1:
-        return exact.pop(), []
-    found = sorted({t for t in TRAITS for names in NAMES.values() if fold(names[t]).startswith(folded)})
-    if len(found) == 1:
-        return found[0], []
-    return None, found
+TRAIT_NAMES = NamedTraits(TRAITS, NAMES, fold)
+trait_name = TRAIT_NAMES.name
 
 
 def match_power(word: str) -> str | None:

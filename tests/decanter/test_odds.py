@@ -8,7 +8,7 @@ import pytest
 
 from plugins.decanter import mechanics as m
 from plugins.decanter import odds
-from tests.decanter.enumerate import PrefixDice, outcomes
+from tests.helpers.enumerate import PrefixDice, outcomes
 
 
 def enumerated_successes(pool: int, quality: int = 0, half: bool = False) -> dict[int, Fraction]:

@@ -6,7 +6,7 @@ from typing import Any
 
 from gateway.vault.models import Audit, Pool, RollLog, SceneState, StlogEntry
 from tests.conftest import Chat, start_chat
-from tests.dramatic.conftest import count, room, rows
+from tests.helpers.chat import count, room, rows
 
 
 async def roll(chat: Chat, text: str, faces: list[int], as_: str = "alice", **kw: Any) -> dict[str, Any]:

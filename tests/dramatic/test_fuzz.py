@@ -7,6 +7,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tests.conftest import Chat
+from tests.helpers.chat import always_answered
 
 WORDS = st.sampled_from(
     [
@@ -23,7 +24,4 @@ LINES = st.lists(WORDS, min_size=1, max_size=9).map(" ".join) | st.text(max_size
 @given(line=LINES)
 async def test_no_exception_escapes(dra: Chat, line: str) -> None:
     dra.dice.extend([6, 2, 10, 1, 7] * 40)
-    for st_role in (False, True):
-        for reply in await dra.say(line, as_="gm" if st_role else "alice", st=st_role):
-            assert reply.error != "internal", (line, reply)
-            assert reply.text
+    await always_answered(dra, line)

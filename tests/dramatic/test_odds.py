@@ -8,7 +8,7 @@ import pytest
 
 from plugins.dramatic import mechanics as m
 from plugins.dramatic import odds
-from tests.dramatic.enumerate import outcomes
+from tests.helpers.enumerate import outcomes
 
 
 def _by_degree(found: dict[object, Fraction]) -> dict[str, Fraction]:

@@ -12,6 +12,7 @@ import pytest
 from gateway.dice import SeededDice
 from plugins.dramatic import mechanics as m
 from plugins.dramatic import odds
+from tests.helpers.chi_square import binned_chi_square, chi_square_bound
 
 ROLLS = 20_000
 
@@ -32,26 +33,6 @@ def exact_plain(pool: int, difficulty: int, willpower: bool) -> dict[int, Fracti
     return out
 
 
-def chi_square_bound(df: int, z: float = 3.09) -> float:
-    """The chi-square quantile at p = 0.001 (Wilson-Hilferty)."""
-    return df * (1 - 2 / (9 * df) + z * math.sqrt(2 / (9 * df))) ** 3
-
-
-def chi_square(observed: Counter[int], expected: dict[int, Fraction], n: int) -> tuple[float, int]:
-    bins: list[tuple[float, int]] = []
-    acc_e, acc_o = 0.0, 0
-    for value in sorted(set(expected) | set(observed)):
-        acc_e += float(expected.get(value, 0)) * n
-        acc_o += observed.get(value, 0)
-        if acc_e >= 5:
-            bins.append((acc_e, acc_o))
-            acc_e, acc_o = 0.0, 0
-    if acc_e or acc_o:
-        last_e, last_o = bins.pop()
-        bins.append((last_e + acc_e, last_o + acc_o))
-    return sum((o - e) ** 2 / e for e, o in bins), len(bins) - 1
-
-
 def test_exact_plain_matches_the_odds_module() -> None:
     for pool, difficulty, wp in ((1, 6, False), (5, 7, True), (8, 3, False)):
         assert odds.roll_odds(pool, difficulty, willpower=wp).successes == exact_plain(pool, difficulty, wp)
@@ -63,7 +44,7 @@ def test_exact_plain_matches_the_odds_module() -> None:
 def test_seeded_plain(pool: int, difficulty: int, wp: bool, seed: int) -> None:
     dice = SeededDice(seed)
     observed = Counter(m.roll(pool, difficulty, dice, willpower=wp).successes for _ in range(ROLLS))
-    stat, df = chi_square(observed, exact_plain(pool, difficulty, wp), ROLLS)
+    stat, df = binned_chi_square(observed, exact_plain(pool, difficulty, wp), ROLLS)
     assert df >= 3 and stat < chi_square_bound(df), (stat, df)
 
 
@@ -71,7 +52,7 @@ def test_seeded_specialty() -> None:
     dice = SeededDice(24)
     observed = Counter(m.roll(6, 6, dice, specialty=True).successes for _ in range(ROLLS))
     exact = odds.roll_odds(6, 6, specialty=True)
-    stat, df = chi_square(observed, exact.successes, ROLLS)
+    stat, df = binned_chi_square(observed, exact.successes, ROLLS)
     assert df >= 4 and stat < chi_square_bound(df), (stat, df)
 
 
@@ -81,7 +62,7 @@ def test_seeded_degrees() -> None:
     exact = odds.roll_odds(3, 8)
     expected = {0: exact.botch, 1: exact.failure, 2: exact.success}
     as_index = Counter({m.DEGREES.index(k): v for k, v in observed.items()})
-    stat, df = chi_square(as_index, expected, ROLLS)
+    stat, df = binned_chi_square(as_index, expected, ROLLS)
     assert df == 2 and stat < chi_square_bound(df), (stat, df)
 
 
@@ -89,5 +70,5 @@ def test_chi_square_catches_a_wrong_distribution() -> None:
     """The test can fail: a specialty's rolls are far from the plain distribution."""
     dice = SeededDice(26)
     observed = Counter(m.roll(6, 6, dice, specialty=True).successes for _ in range(ROLLS))
-    stat, df = chi_square(observed, exact_plain(6, 6, False), ROLLS)
+    stat, df = binned_chi_square(observed, exact_plain(6, 6, False), ROLLS)
     assert stat > chi_square_bound(df)

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from gateway.vault.models import Pool
+from gateway.vault.models import Audit, Pool
 from tests.conftest import Chat
-from tests.pravidla.helpers import Audit, rows
+from tests.helpers.chat import rows
 
 
 async def pools(chat: Chat) -> dict[str, tuple[int, int]]:

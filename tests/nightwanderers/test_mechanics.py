@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import itertools
 from fractions import Fraction
-from math import comb
 
 import pytest
 
 from gateway.dice import ScriptedDice, SeededDice
+from gateway.rules import binomial
 from plugins.nightwanderers import mechanics, odds
-from tests.pravidla.stats import chi_square, critical, pooled
+from tests.helpers.chi_square import assert_binomial
 
 
 def test_boost_cost_is_triangular() -> None:
@@ -119,18 +119,11 @@ def test_contest_odds_match_enumeration(left: int, right: int, difficulty: int) 
         for b in itertools.product(range(1, 7), repeat=right):
             sb = mechanics.count_successes(b, difficulty)
             win, lose = win + (sa > sb), lose + (sa < sb)
-    first, second, _ = odds.contest(left, right, difficulty)
+    first, second, _ = binomial.contest(left, right, difficulty, sides=6)
     assert (first, second) == (Fraction(win, win + lose), Fraction(lose, win + lose))
 
 
 @pytest.mark.parametrize(("pool", "difficulty", "seed"), [(2, 4, 31), (4, 5, 32), (6, 3, 33)])
 def test_seeded_successes_follow_the_binomial(pool: int, difficulty: int, seed: int) -> None:
-    n = 20_000
     dice = SeededDice(seed)
-    observed = [0] * (pool + 1)
-    for _ in range(n):
-        observed[mechanics.roll(pool, dice, difficulty).successes] += 1
-    p = (7 - difficulty) / 6
-    expected = [n * comb(pool, k) * p**k * (1 - p) ** (pool - k) for k in range(pool + 1)]
-    obs, exp = pooled(observed, expected)
-    assert chi_square(obs, exp) < critical(len(obs) - 1)
+    assert_binomial(lambda: mechanics.roll(pool, dice, difficulty).successes, pool, (7 - difficulty) / 6)

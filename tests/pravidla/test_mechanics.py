@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import itertools
 from fractions import Fraction
-from math import comb
 
 import pytest
 
 from gateway.dice import ScriptedDice, SeededDice
-from plugins.pravidla import mechanics, odds
-from tests.pravidla.stats import chi_square, critical, pooled
+from gateway.rules import binomial
+from plugins.pravidla import mechanics
+from tests.helpers.chi_square import assert_binomial, chi_square, critical
 
 
 def test_score_counts_faces_at_or_above_the_target() -> None:
@@ -59,9 +59,9 @@ def test_odds_match_enumeration(pool: int, target: int) -> None:
     for faces in itertools.product(range(1, 7), repeat=pool):
         counts[mechanics.score(pool, faces, target).successes] += 1
     total = 6**pool
-    assert odds.distribution(pool, target) == [Fraction(c, total) for c in counts]
+    assert binomial.distribution(pool, target, sides=6) == [Fraction(c, total) for c in counts]
     for need in range(1, pool + 1):
-        assert odds.at_least(pool, target, need) == Fraction(sum(counts[need:]), total)
+        assert binomial.at_least(pool, target, need, sides=6) == Fraction(sum(counts[need:]), total)
 
 
 @pytest.mark.parametrize(("left", "right", "target"), [(1, 1, 4), (2, 1, 4), (3, 2, 5), (2, 3, 3)])
@@ -72,7 +72,7 @@ def test_contest_odds_match_enumeration(left: int, right: int, target: int) -> N
         for b in itertools.product(range(1, 7), repeat=right):
             sb = mechanics.count_successes(b, target)
             win, lose, tie = win + (sa > sb), lose + (sa < sb), tie + (sa == sb)
-    first, second, p_tie = odds.contest(left, right, target)
+    first, second, p_tie = binomial.contest(left, right, target, sides=6)
     assert first == Fraction(win, win + lose) and second == Fraction(lose, win + lose)
     assert p_tie == Fraction(tie, 6 ** (left + right))
 
@@ -80,21 +80,14 @@ def test_contest_odds_match_enumeration(left: int, right: int, target: int) -> N
 @pytest.mark.parametrize(("pool", "target", "seed"), [(1, 4, 11), (3, 4, 12), (5, 5, 13), (8, 6, 14)])
 def test_seeded_successes_follow_the_binomial(pool: int, target: int, seed: int) -> None:
     """20,000 seeded rolls against the exact binomial (computed here, not by the odds module)."""
-    n = 20_000
     dice = SeededDice(seed)
-    observed = [0] * (pool + 1)
-    for _ in range(n):
-        observed[mechanics.roll(pool, dice, target).successes] += 1
-    p = (7 - target) / 6
-    expected = [n * comb(pool, k) * p**k * (1 - p) ** (pool - k) for k in range(pool + 1)]
-    obs, exp = pooled(observed, expected)
-    assert chi_square(obs, exp) < critical(len(obs) - 1)
+    assert_binomial(lambda: mechanics.roll(pool, dice, target).successes, pool, (7 - target) / 6)
 
 
 def test_seeded_contests_follow_the_exact_win_chance() -> None:
     n = 10_000
     dice = SeededDice(21)
     wins = sum(mechanics.contest(3, 2, dice).winner == 0 for _ in range(n))
-    first, second, _ = odds.contest(3, 2, 4)
+    first, second, _ = binomial.contest(3, 2, 4, sides=6)
     expected = [n * float(first), n * float(second)]
     assert chi_square([wins, n - wins], expected) < critical(1)

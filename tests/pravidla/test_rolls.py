@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from gateway.vault.models import RollLog, StlogEntry
 from tests.conftest import Chat
-from tests.pravidla.helpers import RollLog, StlogEntry, count, make_character, rows
+from tests.helpers.chat import count, make_character, rows
 
 
 async def test_maxin_example_in_czech(pr: Chat) -> None:

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from gateway.vault.models import Audit
 from tests.conftest import Chat, start_chat
-from tests.pravidla.helpers import Audit, make_character, rows
+from tests.helpers.chat import make_character, rows
 
 
 async def test_maxin_arm_wrestling_tug_of_war(pr: Chat) -> None:

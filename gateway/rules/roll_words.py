@@ -1,8 +1,10 @@
-"""Reading command words for Night Wanderers (pure): pools, ``diff``/``need`` options, ``vs`` sides."""
+"""Reading roll words (pure): a pool term (dice or a trait word with ``+N``/``-N``), ``OPTION N``
+pairs such as ``tn 5`` or ``diff 5``, flag words and the two sides of ``vs``."""
 
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 TERM = re.compile(r"^(?P<base>\d+|[^\W\d_][\w'.-]*)?(?P<mods>(?:[+-]\d+)*)$")
@@ -93,3 +95,15 @@ def split_roll(
             left.append(word)
         i += 1
     return RollWords(tuple(left), tuple(right) if right is not None else None, found, frozenset(seen))
+
+
+def split_once(words: Sequence[str], separator: str = "vs") -> tuple[list[str], list[str] | None]:
+    """The words before and after ``separator`` (any case), None after when it is absent.
+    Raises ValueError when it stands more than once."""
+    folded = [w.casefold() for w in words]
+    if folded.count(separator) > 1:
+        raise ValueError(separator)
+    if separator not in folded:
+        return list(words), None
+    at = folded.index(separator)
+    return list(words[:at]), list(words[at + 1 :])

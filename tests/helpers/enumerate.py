@@ -1,4 +1,4 @@
-"""Full enumeration of every face sequence a mechanic can ask for, to check the exact odds.
+"""Full enumeration of every d10 face sequence a mechanic can ask for, to check the exact odds.
 
 ``outcomes(fn)`` runs ``fn(dice)`` on every sequence of d10 faces (depth first); a run that asks for
 more faces than the current prefix is extended by each face 1-10. Each finished sequence of length L

@@ -1,0 +1,121 @@
+"""Ties broken with dice (pure): two pools rolled again while their successes tie, and tied names
+put in order by rolling again while tied. Dice come in; every face is kept."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, Generic, Protocol, TypeVar
+
+from gateway.dice import DiceSource
+
+Faces = tuple[int, ...]
+
+
+class Scored(Protocol):
+    @property
+    def successes(self) -> int: ...
+
+    def as_result(self) -> dict[str, Any]: ...
+
+
+Side = TypeVar("Side", bound=Scored)
+
+
+class Stalemate(Exception):
+    """A tie was re-rolled ``max_rounds`` times without breaking (practically never happens)."""
+
+
+def count_successes(faces: Sequence[int], target: int) -> int:
+    return sum(1 for face in faces if face >= target)
+
+
+def contest_rounds(
+    left: int, right: int, dice: DiceSource, *, sides: int, target: int, max_rounds: int
+) -> tuple[list[tuple[Faces, Faces]], int, int]:
+    """The attacker (left) rolls, then the defender, at the same target, again while the successes
+    tie: (each round's faces, left's successes, right's successes) of the deciding round."""
+    rounds: list[tuple[Faces, Faces]] = []
+    for _ in range(max_rounds):
+        a = tuple(dice.roll(sides) for _ in range(left))
+        b = tuple(dice.roll(sides) for _ in range(right))
+        rounds.append((a, b))
+        sa, sb = count_successes(a, target), count_successes(b, target)
+        if sa != sb:
+            return rounds, sa, sb
+    raise Stalemate(max_rounds)
+
+
+@dataclass(frozen=True)
+class Contest(Generic[Side]):
+    """A contest of two pools: ``sides`` hold every face each side rolled (re-rolls appended) and
+    the deciding round's successes; ``rounds`` keep each round's faces, left first."""
+
+    system: str
+    sides: tuple[Side, Side]
+    rounds: tuple[tuple[Faces, Faces], ...]
+    winner: int
+
+    def as_result(self) -> dict[str, Any]:
+        return {
+            "kind": "contest",
+            "system": self.system,
+            "sides": [s.as_result() for s in self.sides],
+            "rounds": [[list(a), list(b)] for a, b in self.rounds],
+            "rerolls": len(self.rounds) - 1,
+            "winner": self.winner,
+        }
+
+
+def every_face(rounds: Sequence[tuple[Faces, Faces]]) -> tuple[Faces, Faces]:
+    """All the faces each side rolled, round after round."""
+    return tuple(f for r in rounds for f in r[0]), tuple(f for r in rounds for f in r[1])
+
+
+def break_ties(
+    names: Sequence[str],
+    dice: DiceSource,
+    rolls: dict[str, list[int]],
+    *,
+    sides: int,
+    count: int = 1,
+    higher_first: bool = True,
+    then: Callable[[Sequence[str]], list[str]] | None = None,
+    max_rounds: int = 100,
+) -> list[str]:
+    """Order tied ``names`` by a roll each (``count`` dice summed), in the given order; names still
+    tied are settled by ``then`` (default: roll again the same way, ``max_rounds`` at most for each
+    tie). Every face lands in ``rolls`` by name, and under ``""`` in the order rolled."""
+    if len(names) <= 1:
+        return list(names)
+    for _ in range(max_rounds):
+        totals: dict[str, int] = {}
+        for name in names:
+            faces = [dice.roll(sides) for _ in range(count)]
+            rolls.setdefault(name, []).extend(faces)
+            rolls.setdefault("", []).extend(faces)
+            totals[name] = sum(faces)
+        values = sorted(set(totals.values()), reverse=higher_first)
+        if len(values) == 1 and then is None:
+            continue  # everyone tied again: the whole group rolls once more
+        ordered: list[str] = []
+        for value in values:
+            group = [n for n in names if totals[n] == value]
+            if len(group) == 1:
+                ordered.extend(group)
+            elif then is not None:
+                ordered.extend(then(group))
+            else:
+                ordered.extend(
+                    break_ties(
+                        group,
+                        dice,
+                        rolls,
+                        sides=sides,
+                        count=count,
+                        higher_first=higher_first,
+                        max_rounds=max_rounds,
+                    )
+                )
+        return ordered
+    raise Stalemate(max_rounds)

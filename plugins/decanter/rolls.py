@@ -1,0 +1,317 @@
+"""Decanter's rolls and their odds: a pool against a DC, an NPC or an extended contest (with dice
+qualities, Take Half and aid), and contests between characters."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from fractions import Fraction
+from typing import Any
+
+from gateway.characters import active_character, find_character
+from gateway.commands import CommandContext
+from gateway.errors import UserError
+from gateway.i18n import percent
+from gateway.rules.pool_sum import Pool, PoolExpr
+from gateway.types import Invocation, Reply
+from gateway.vault.models import Character
+from plugins.decanter import extended, mechanics, odds
+from plugins.decanter.config import decanter_settings
+from plugins.decanter.mechanics import SYSTEM
+from plugins.decanter.messages import t
+from plugins.decanter.parse import Opponent, RollRequest, parse_roll
+from plugins.decanter.render import against_text, aid_text, dice_text, faces_text, outcome_text, quality_text
+from plugins.decanter.sheet import SCHEMA
+
+
+def resolve_pool(expr: PoolExpr, character: Character | None, who: str = "you") -> Pool:
+    """Numbers and trait names to dice, traits rated from ``character``'s sheet."""
+    return SCHEMA.pool(expr, SCHEMA.load(character.sheet) if character is not None else None, who)
+
+
+async def _opponent(ctx: CommandContext, opponent: Opponent) -> tuple[Character | None, Pool]:
+    """The other side of a contest: a character named first (with more words after it), or a pool."""
+    other: Character | None = None
+    if len(opponent.words) > 1:
+        other = await find_character(ctx.session, SYSTEM, opponent.words[0])
+    _, expr = opponent.split(other is not None)
+    return other, resolve_pool(expr, other, "they")
+
+
+async def roll_command(ctx: CommandContext, inv: Invocation) -> Reply | list[Reply]:
+    request = parse_roll(inv.words)
+    character = await active_character(ctx, SYSTEM)
+    who = character.name if character else ctx.name
+    config = decanter_settings(ctx.settings)
+    base = resolve_pool(request.pool, character)
+    if request.opponent is not None:
+        return await _contest(ctx, request, character, who, base)
+    ext_row = None
+    if request.ext:
+        ext_row = await extended.running(ctx, character, who)
+        if request.dc is not None or request.npc is not None:
+            raise UserError("An extended roll takes its DC from the contest: leave dc and vs out.")
+    dc = request.dc
+    npc_pool: int | None = None
+    if request.npc is not None:
+        if dc is not None:
+            raise UserError("Against an NPC the DC comes from its pool: write vs npc 6 without dc.")
+        npc_pool = max(request.npc.number(), 0)
+        dc = mechanics.npc_dc(npc_pool)
+    if ext_row is not None:
+        dc = int(ext_row.data["dc"])
+    if dc is None:
+        raise UserError(
+            "Which DC? Write roll 3+2 dc 4, roll 5 dc hard, or roll 5 vs npc 6 (names: easy, routine,"
+            " challenging, formidable, hard, very hard, almost impossible, superhuman)."
+        )
+    if request.half and request.quality in (-2, 2):
+        raise UserError(
+            "Take Half works with Advantage or Disadvantage only: Major qualities need dice to re-roll."
+        )
+    # Helpers roll first: their successes become the bonus dice of this roll.
+    helpers = [mechanics.aid(pool, ctx.dice, npc=npc) for pool, npc in request.aids]
+    bonus = mechanics.aid_bonus(helpers, config.aid_max)
+    pool = max(base.dice, 0) + bonus
+    if pool > ctx.settings.gateway.max_pool:
+        raise UserError(f"A pool of {pool} is above the maximum of {ctx.settings.gateway.max_pool} dice.")
+    roll = mechanics.roll(
+        pool, ctx.dice, dc=dc, quality=request.quality, half=request.half, force=request.force
+    )
+    result = roll.as_result()
+    result.update(
+        who=who,
+        base_pool=base.dice,
+        label=base.label,
+        qualities=list(request.qualities),
+        bonus_dice=bonus,
+        aid=[h.as_result() for h in helpers],
+        dc_title=mechanics.dc_title(dc),
+        secret=request.secret,
+        rolled_at=ctx.now.isoformat(),
+    )
+    if npc_pool is not None:
+        result["npc_pool"] = npc_pool
+    if character is not None:
+        result["character"] = character.name
+    if ext_row is not None:
+        result["extended"] = extended.advance(ctx, ext_row, roll.successes)
+
+    def line(roll_id: str) -> str:
+        return roll_line(ctx, who, roll, result, roll_id)
+
+    return await _logged(ctx, request, character, who, result, line)
+
+
+async def _logged(
+    ctx: CommandContext,
+    request: RollRequest,
+    character: Character | None,
+    who: str,
+    result: dict[str, Any],
+    line: Callable[[str], str],
+) -> Reply:
+    """Log the roll, then its line (which ends with the roll's id) to the Storyteller log too."""
+    char_id = character.id if character else None
+    text = line(await ctx.log_roll(result, character_id=char_id, name=who))
+    await ctx.stlog(
+        ("(secret) " if request.secret else "") + text, kind="roll", result=result, character_id=char_id
+    )
+    return Reply(text=text, private=request.secret, result=result)
+
+
+def roll_line(
+    ctx: CommandContext, who: str, roll: mechanics.Roll, result: dict[str, Any], roll_id: str
+) -> str:
+    helpers = [mechanics.Aid(a["pool"], a["npc"], tuple(a["dice"]), a["successes"]) for a in result["aid"]]
+    common = {
+        "who": who,
+        "dice": dice_text(ctx, roll.pool, result["label"] if not result["bonus_dice"] else ""),
+        "quality": quality_text(ctx, roll.quality),
+        "against": against_text(ctx, int(result["dc"]), result.get("npc_pool"), result.get("extended")),
+        "aid": aid_text(ctx, helpers, result["bonus_dice"]),
+        "id": roll_id,
+    }
+    if roll.automatic:
+        text = t(ctx, "roll.automatic", degree=t(ctx, "degree.automatic"), **common)
+    elif roll.take_half and roll.quality == 0:
+        text = t(
+            ctx, "roll.half", outcome=outcome_text(ctx, roll.successes, str(roll.degree), roll.dc), **common
+        )
+    else:
+        text = t(
+            ctx,
+            "roll.line",
+            faces=faces_text(ctx, roll),
+            outcome=outcome_text(ctx, roll.successes, str(roll.degree), roll.dc),
+            **common,
+        )
+    ext = result.get("extended")
+    if ext:
+        text = f"{text} {extended.progress_text(ctx, ext)}"
+    return text
+
+
+async def _contest(
+    ctx: CommandContext, request: RollRequest, character: Character | None, who: str, base: Pool
+) -> Reply:
+    opponent = request.opponent
+    assert opponent is not None
+    if request.dc is not None or request.half or request.force or request.aids or request.ext:
+        raise UserError(
+            "A contest between characters has no DC, Take Half, force, aid or ext: write roll POOL vs POOL."
+        )
+    other, right = await _opponent(ctx, opponent)
+    max_pool = ctx.settings.gateway.max_pool
+    for pool in (base.dice, right.dice):
+        if pool > max_pool:
+            raise UserError(f"A pool of {pool} is above the maximum of {max_pool} dice.")
+    outcome = mechanics.contest(
+        base.dice, right.dice, ctx.dice, left_quality=request.quality, right_quality=opponent.quality
+    )
+    right_name = other.name if other is not None else t(ctx, "opponent")
+    result = outcome.as_result()
+    result["who"] = who
+    result["secret"] = request.secret
+    for side, name_, pool, qualities in (
+        (result["sides"][0], who, base, request.qualities),
+        (result["sides"][1], right_name, right, opponent.qualities),
+    ):
+        side.update(who=name_, label=pool.label, base_pool=pool.dice, qualities=list(qualities))
+
+    def line(roll_id: str) -> str:
+        sides_text = [
+            t(
+                ctx,
+                "contest.side",
+                name=name_,
+                dice=dice_text(ctx, roll.pool, pool.label),
+                quality=quality_text(ctx, roll.quality),
+                faces=faces_text(ctx, roll),
+                n=roll.successes,
+            )
+            for name_, roll, pool in ((who, outcome.sides[0], base), (right_name, outcome.sides[1], right))
+        ]
+        if outcome.winner is None:
+            return t(ctx, "contest.unbroken", left=sides_text[0], right=sides_text[1], id=roll_id)
+        how = t(ctx, f"contest.by.{outcome.decided_by}", rerolls=len(outcome.rounds) - 1)
+        return t(
+            ctx,
+            "contest.win",
+            left=sides_text[0],
+            right=sides_text[1],
+            winner=who if outcome.winner == 0 else right_name,
+            how=how,
+            id=roll_id,
+        )
+
+    return await _logged(ctx, request, character, who, result, line)
+
+
+# ---------------------------------------------------------------- odds
+
+
+def _percent(p: Fraction) -> str:
+    return percent("en", p)
+
+
+async def odds_command(ctx: CommandContext, inv: Invocation) -> Reply:
+    request = parse_roll(inv.words)
+    character = await active_character(ctx, SYSTEM)
+    config = decanter_settings(ctx.settings)
+    base = resolve_pool(request.pool, character)
+    max_pool = ctx.settings.gateway.max_pool
+    if request.opponent is not None:
+        _, right = await _opponent(ctx, request.opponent)
+        if max(base.dice, right.dice) > max_pool:
+            raise UserError(f"Odds stop at pools of {max_pool} dice.")
+        chances = odds.contest_odds(base.dice, right.dice, request.quality, request.opponent.quality)
+        text = t(
+            ctx,
+            "odds.contest",
+            left=dice_text(ctx, max(base.dice, 0), base.label) + quality_text(ctx, request.quality),
+            right=dice_text(ctx, max(right.dice, 0), right.label)
+            + quality_text(ctx, request.opponent.quality),
+            win=_percent(chances.left),
+            lose=_percent(chances.right),
+        )
+        result = {
+            "kind": "odds",
+            "system": SYSTEM,
+            "contest": True,
+            "left_pool": base.dice,
+            "right_pool": right.dice,
+            "win": float(chances.left),
+            "lose": float(chances.right),
+            "unbroken": float(chances.unbroken),
+        }
+        return Reply(text=text, private=True, result=result)
+    if request.half and request.quality in (-2, 2):
+        raise UserError("Take Half works with Advantage or Disadvantage only.")
+    dc = request.dc
+    npc_pool = None
+    if request.npc is not None:
+        npc_pool = max(request.npc.number(), 0)
+        dc = mechanics.npc_dc(npc_pool)
+    pool = max(base.dice, 0)
+    helpers_max = sum(p if not npc else p // 2 for p, npc in request.aids)
+    if pool + min(helpers_max, config.aid_max) > max_pool or any(p > max_pool for p, _ in request.aids):
+        raise UserError(f"Odds stop at pools of {max_pool} dice.")
+    chances = odds.roll_odds(
+        pool,
+        dc=dc,
+        quality=request.quality,
+        half=request.half,
+        force=request.force,
+        helpers=request.aids,
+        aid_cap=config.aid_max,
+    )
+    aid = ""
+    if request.aids:
+        aid = f" + aid ({', '.join(('npc ' if npc else '') + str(p) for p, npc in request.aids)})"
+    dice = dice_text(ctx, pool, base.label)
+    quality = quality_text(ctx, request.quality)
+    result: dict[str, Any] = {
+        "kind": "odds",
+        "system": SYSTEM,
+        "pool": pool,
+        "dc": dc,
+        "quality": mechanics.QUALITY_NAMES[request.quality],
+        "take_half": request.half,
+        "successes": {str(k): float(v) for k, v in chances.successes.items()},
+        "degrees": {k: float(v) for k, v in chances.degrees.items()},
+        "mean": float(chances.mean),
+    }
+    if dc is None:
+        top = max(chances.successes) if chances.successes else 0
+        spread = ", ".join(
+            t(ctx, "odds.at_least", k=k, p=_percent(chances.at_least(k))) for k in range(1, min(top, 8) + 1)
+        )
+        text = t(
+            ctx,
+            "odds.plain",
+            dice=dice,
+            quality=quality,
+            aid=aid,
+            spread=spread or "0",
+            mean=f"{float(chances.mean):.2f}",
+        )
+        return Reply(text=text, private=True, result=result)
+    against = against_text(ctx, dc, npc_pool)
+    if chances.degrees.get("automatic") == 1:
+        text = t(ctx, "odds.automatic", dice=dice, against=against)
+    else:
+        d = chances.degrees
+        text = t(
+            ctx,
+            "odds.degrees",
+            dice=dice,
+            quality=quality,
+            against=against,
+            aid=aid,
+            botch=_percent(d.get("botch", Fraction(0))),
+            setback=_percent(d.get("setback", Fraction(0))),
+            success=_percent(d.get("success", Fraction(0)) + d.get("automatic", Fraction(0))),
+            extra=_percent(d.get("extra", Fraction(0))),
+            mean=f"{float(chances.mean):.2f}",
+        )
+    return Reply(text=text, private=True, result=result)

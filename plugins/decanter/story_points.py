@@ -1,0 +1,202 @@
+"""Decanter's Story Points: show and give them, spend them as extra successes on the latest roll
+(``sp bonus``), or gain them by downgrading it (``downgrade``)."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from typing import Any
+
+from gateway.characters import pool_value, require_active
+from gateway.commands import CommandContext
+from gateway.errors import PermissionDenied, UserError
+from gateway.rules.numbers import whole_number
+from gateway.types import Invocation, Reply
+from gateway.vault import repo
+from gateway.vault.models import Character
+from plugins.decanter import extended, mechanics, state
+from plugins.decanter.characters import CHARACTERS
+from plugins.decanter.config import decanter_settings
+from plugins.decanter.mechanics import SYSTEM
+from plugins.decanter.messages import t
+from plugins.decanter.render import outcome_text
+from plugins.decanter.state import SP
+
+
+async def sp_command(ctx: CommandContext, inv: Invocation) -> Reply:
+    if inv.words:
+        if not ctx.storyteller:
+            raise PermissionDenied("sp NAME needs the Storyteller role; sp alone shows your own points.")
+        character = await CHARACTERS.named(ctx, " ".join(inv.words))
+    else:
+        character = await require_active(ctx, SYSTEM)
+    assert character.id is not None
+    current, maximum = await state.story_points(ctx, character.id)
+    text = t(ctx, "sp.show", name=character.name, n=current, cap=maximum)
+    return CHARACTERS.reply(text, "story_points", character, current=current, cap=maximum)
+
+
+async def sp_give_command(ctx: CommandContext, inv: Invocation) -> Reply:
+    if len(inv.words) < 2:
+        raise UserError("Write sp give NAME N, e.g. sp give Mira 2 (a negative N takes points away).")
+    character = await CHARACTERS.named(ctx, " ".join(inv.words[:-1]))
+    amount = whole_number(inv.words[-1], "The number of Story Points")
+    assert character.id is not None
+    if amount >= 0:
+        total, cap, lost = await state.gain_story_points(ctx, character.id, amount)
+        key = "sp.give_lost" if lost else "sp.give"
+        text = t(ctx, key, name=character.name, n=amount, total=total, cap=cap, lost=lost)
+    else:
+        current, _ = await state.story_points(ctx, character.id)
+        cap = decanter_settings(ctx.settings).story_point_cap
+        taken = min(-amount, current)
+        await repo.spend_pool(ctx.session, character.id, SP, taken)
+        total, lost = current - taken, 0
+        text = t(ctx, "sp.take", name=character.name, n=taken, total=total, cap=cap)
+    await ctx.audit("decanter.story_points", character_id=character.id, field_name=SP, old=None, new=amount)
+    await ctx.stlog(text, kind="story_points", character_id=character.id)
+    return CHARACTERS.reply(text, "story_points", character, current=total, cap=cap, lost=lost)
+
+
+# ---------------------------------------------------------------- changing the latest roll
+
+
+def _count(inv: Invocation, usage: str, what: str, too_few: str) -> int:
+    """The one optional number after ``sp bonus`` or ``downgrade`` (1 when left out)."""
+    if len(inv.words) > 1:
+        raise UserError(usage)
+    count = whole_number(inv.words[0], what) if inv.words else 1
+    if count < 1:
+        raise UserError(too_few)
+    return count
+
+
+async def _amendable(ctx: CommandContext, what: str) -> tuple[Character, dict[str, Any], str]:
+    """The caller's active character and its latest roll here, if that can still be changed: (the
+    character, a copy of the roll's result marked as amending it, the roll's id)."""
+    character = await require_active(ctx, SYSTEM)
+    assert character.id is not None
+    row = await state.latest_roll(ctx.session, character.id, ctx.channel.key, SYSTEM)
+    if row is None:
+        raise UserError(f"{character.name} has no roll here to {what}.")
+    result = dict(row.result)
+    if result.get("kind") != "roll" or result.get("dc") is None:
+        raise UserError(
+            f"{character.name}'s latest roll here (#{row.public_id}) is a contest;"
+            f" {what} works on a roll against a DC."
+        )
+    window = decanter_settings(ctx.settings).bonus_window
+    rolled_at = datetime.fromisoformat(result["rolled_at"]) if result.get("rolled_at") else row.created_at
+    if ctx.now - rolled_at > timedelta(seconds=window):
+        raise UserError(
+            f"{character.name}'s latest roll here (#{row.public_id}) is more than {window:g} seconds old:"
+            f" Story Points change a roll only right after it."
+        )
+    return character, result, row.public_id
+
+
+def _mark_amended(result: dict[str, Any], previous_id: str) -> None:
+    result["amends"] = result.get("amends") or previous_id
+    result["previous"] = previous_id
+
+
+def _reread(result: dict[str, Any]) -> None:
+    dc = int(result["dc"])
+    result["degree"] = mechanics.reread(int(result["successes"]), dc, int(result.get("downgraded", 0)))
+    result["total"] = result["successes"]
+    result.pop("extra_successes", None)
+    result.pop("shortfall", None)
+    if result["degree"] == "extra":
+        result["extra_successes"] = int(result["successes"]) - dc
+    elif result["degree"] in ("botch", "setback"):
+        result["shortfall"] = mechanics.shortfall(int(result["successes"]), dc)
+
+
+def _describe(ctx: CommandContext, result: dict[str, Any]) -> str:
+    return outcome_text(ctx, int(result["successes"]), str(result["degree"]), int(result["dc"]))
+
+
+async def sp_bonus_command(ctx: CommandContext, inv: Invocation) -> Reply:
+    amount = _count(
+        inv,
+        "Write sp bonus N, e.g. sp bonus 2: N Story Points become N extra successes.",
+        "The number of Story Points",
+        "Spend at least 1 Story Point: sp bonus 1.",
+    )
+    character, result, previous_id = await _amendable(ctx, "add successes to")
+    assert character.id is not None
+    if result.get("automatic"):
+        raise UserError(f"#{previous_id} was an automatic success: it needs no Story Points.")
+    await state.ensure_pool(ctx.session, character.id, SP, decanter_settings(ctx.settings).story_point_cap)
+    if not await repo.spend_pool(ctx.session, character.id, SP, amount):
+        current, _ = await pool_value(ctx.session, character.id, SP) or (0, 0)
+        raise UserError(f"{character.name} has {current} Story Points, not {amount}.")
+    before = _describe(ctx, result)
+    result["successes"] = int(result["successes"]) + amount
+    result["bonus"] = int(result.get("bonus", 0)) + amount
+    _mark_amended(result, previous_id)
+    _reread(result)
+    if "extended" in result:
+        await extended.amend(ctx, character, result, amount)
+    roll_id = await ctx.log_roll(result, character_id=character.id, name=character.name)
+    left, _ = await pool_value(ctx.session, character.id, SP) or (0, 0)
+    text = t(
+        ctx,
+        "sp.bonus",
+        name=character.name,
+        n=amount,
+        roll=previous_id,
+        before=before,
+        outcome=_describe(ctx, result),
+        left=left,
+        id=roll_id,
+    )
+    if result.get("extended"):
+        text += " " + extended.progress_text(ctx, result["extended"])
+    await ctx.stlog(text, kind="story_points", result=result, character_id=character.id)
+    return Reply(text=text, result=result)
+
+
+async def downgrade_command(ctx: CommandContext, inv: Invocation) -> Reply:
+    steps = _count(
+        inv,
+        "Write downgrade, or downgrade N for N steps (extra → success → setback → botch).",
+        "The number of steps",
+        "Downgrade by at least one step.",
+    )
+    character, result, previous_id = await _amendable(ctx, "downgrade")
+    assert character.id is not None
+    if "extended" in result:
+        raise UserError("A roll of an extended contest adds to a total; downgrade works on single rolls.")
+    current = str(result["degree"])
+    room = mechanics.steps_available(current)
+    if steps > room:
+        raise UserError(
+            f"#{previous_id} is {t(ctx, f'degree.{current}')}: it can go down {room} more"
+            f" {'step' if room == 1 else 'steps'} at most."
+        )
+    before = t(ctx, f"degree.{current}")
+    after_degree = mechanics.step_down(current, steps)
+    result["downgraded"] = int(result.get("downgraded", 0)) + steps
+    result["degree"] = after_degree
+    result.pop("extra_successes", None)
+    result.pop("shortfall", None)
+    _mark_amended(result, previous_id)
+    total, cap, lost = await state.gain_story_points(ctx, character.id, steps)
+    roll_id = await ctx.log_roll(result, character_id=character.id, name=character.name)
+    key = "sp.downgrade_lost" if lost else "sp.downgrade"
+    text = t(
+        ctx,
+        key,
+        name=character.name,
+        roll=previous_id,
+        n=steps,
+        before=before,
+        after=t(ctx, f"degree.{after_degree}"),
+        gained=steps,
+        total=total,
+        cap=cap,
+        lost=lost,
+        id=roll_id,
+    )
+    await ctx.stlog(text, kind="story_points", result=result, character_id=character.id)
+    return Reply(text=text, result=result)

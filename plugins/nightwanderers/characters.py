@@ -1,0 +1,200 @@
+"""Night Wanderers characters and sheets: the shared Storyteller-set sheet commands
+(``gateway.rules.storyteller_sheets``) with clans, kinds, health and blood."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from gateway.commands import CommandContext
+from gateway.rules.storyteller_sheets import NewCharacter, StorytellerSheets
+from gateway.vault.models import Character, Pool
+from plugins.nightwanderers import config, mechanics
+from plugins.nightwanderers.commands import WORDS, Actor, join, load_actor, t
+from plugins.nightwanderers.mechanics import SYSTEM
+from plugins.nightwanderers.sheet import CLANS, WandererSheet, clan_name, match_clan, norm, trait_name
+
+YES = {"yes", "да", "on", "1", "true"}
+NO = {"no", "нет", "off", "0", "false"}
+LEVELS = {
+    "0": 0,
+    "none": 0,
+    "нет": 0,
+    "1": 1,
+    "basic": 1,
+    "начальная": 1,
+    "2": 2,
+    "advanced": 2,
+    "продвинутая": 2,
+}
+FLAGS = {
+    "hunting": "hunting",
+    "instinct": "hunting",
+    "fortitude": "fortitude",
+    "frenzy": "frenzy",
+    "dead": "dead",
+}
+NUMBERS = {"humanity": (0, 10), "boost": (0, 50)}
+POOLS = {
+    "hp": ("hp", "current"),
+    "hpmax": ("hp", "maximum"),
+    "blood": ("blood", "current"),
+    "bloodmax": ("blood", "maximum"),
+}
+
+
+def clans_list(ctx: CommandContext) -> str:
+    return ", ".join(clan_name(c, ctx.locale) for c in CLANS)
+
+
+def sheet_text(ctx: CommandContext, actor: Actor) -> str:
+    sheet = actor.sheet
+    settings = config.load(ctx.settings)
+    traits = ", ".join(f"{trait_name(tr, ctx.locale)} {sheet.rating(tr)}" for tr in sheet.traits)
+    sentences = [
+        t(
+            ctx,
+            "sheet.head",
+            name=actor.name,
+            kind=t(ctx, f"kind.{sheet.kind}"),
+            clan=clan_name(sheet.clan, ctx.locale),
+            humanity=sheet.humanity,
+        ),
+        t(ctx, "sheet.traits", traits=traits),
+        t(
+            ctx,
+            "sheet.health",
+            hp=actor.hp,
+            max=actor.hp_max,
+            band=t(ctx, f"band.{mechanics.band(actor.hp, actor.hp_max) or 'none'}"),
+        ),
+    ]
+    if actor.blood is not None:
+        state = mechanics.hunger(actor.blood, settings.hunger_at, settings.ravenous_at)
+        sentences.append(
+            t(ctx, "sheet.blood", bp=actor.blood, max=actor.blood_max, hunger=t(ctx, f"hunger.{state}"))
+        )
+    sentences.append(
+        t(
+            ctx,
+            "sheet.powers",
+            celerity=t(ctx, f"level.{sheet.celerity}"),
+            hunting=t(ctx, "yes" if sheet.hunting else "no"),
+            fortitude=t(ctx, "yes" if sheet.fortitude else "no"),
+        )
+    )
+    if sheet.boost:
+        sentences.append(t(ctx, "sheet.boost", n=sheet.boost))
+    if sheet.frenzy:
+        sentences.append(t(ctx, "sheet.frenzy"))
+    if actor.status != "active":
+        sentences.append(t(ctx, f"status.{actor.status}", name=actor.name))
+    return join(sentences)
+
+
+def sheet_result(actor: Actor) -> dict[str, Any]:
+    return {
+        "kind": "sheet",
+        "system": SYSTEM,
+        "name": actor.name,
+        "sheet": actor.character.sheet,
+        "hp": actor.hp,
+        "hp_max": actor.hp_max,
+        "blood": actor.blood,
+        "blood_max": actor.blood_max,
+        "band": mechanics.band(actor.hp, actor.hp_max),
+        "status": actor.status,
+    }
+
+
+class WandererCharacters(StorytellerSheets):
+    system = SYSTEM
+    words = WORDS
+
+    def usage_params(self, ctx: CommandContext) -> dict[str, Any]:
+        return {"clans": clans_list(ctx)}
+
+    def new_sheet(self, ctx: CommandContext, words: list[str]) -> NewCharacter:
+        """``char new NAME [CLAN]``: the last word may be a clan (Werewolves and Human make those kinds)."""
+        settings = config.load(ctx.settings)
+        clan = match_clan(words[-1]) if len(words) > 1 else None
+        if clan is None and len(words) > 2:
+            clan = match_clan(" ".join(words[-2:]))
+            if clan is not None:
+                words = words[:-1]
+        if clan is not None:
+            words = words[:-1]
+        kind = {"werewolves": "werewolf", "human": "human"}.get(clan or "", "vampire")
+        hit_points = {
+            "vampire": settings.vampire_hp,
+            "human": settings.human_hp,
+            "werewolf": settings.werewolf_hp,
+        }
+        hp = hit_points[kind]
+        sheet = WandererSheet.new(settings.starting_rating, kind, clan)
+        pools = {"hp": (hp, hp)}
+        if kind == "vampire":
+            pools["blood"] = (settings.blood_max, settings.blood_max)
+        message = "char.created.vampire" if kind == "vampire" else "char.created.mortal"
+        params = {"kind": t(ctx, f"kind.{kind}"), "hp": hp, "blood": settings.blood_max}
+        return NewCharacter(words, sheet.dump(), pools, message, params)
+
+    async def describe(self, ctx: CommandContext, character: Character) -> tuple[str, dict[str, Any]]:
+        actor = await load_actor(ctx, character)
+        return sheet_text(ctx, actor), sheet_result(actor)
+
+    async def set_field(
+        self, ctx: CommandContext, character: Character, field_word: str, value: str
+    ) -> tuple[str, Any, Any]:
+        """A pool (hp, hpmax, blood, bloodmax), a flag, celerity, humanity, boost, kind, clan, or a trait."""
+        actor = await load_actor(ctx, character, lock=True)
+        sheet = actor.sheet
+        field = norm(field_word)
+        folded = norm(value)
+        old: Any
+        new: Any
+        if field in POOLS:
+            pool_name, column = POOLS[field]
+            if not value.lstrip("-").isdigit() or not -10 <= int(value) <= 1000:
+                raise self.bad_value(ctx, field_word, "-10..1000", value)
+            row = await ctx.session.get(Pool, (actor.id, pool_name))
+            if row is None:
+                row = Pool(character_id=actor.id, name=pool_name, current=0, maximum=0)
+            old, new = getattr(row, column), int(value)
+            setattr(row, column, new)
+            ctx.session.add(row)
+        elif field in FLAGS:
+            if folded not in YES | NO:
+                raise self.bad_value(ctx, field_word, "yes / no", value)
+            attr = FLAGS[field]
+            old, new = getattr(sheet, attr), folded in YES
+            setattr(sheet, attr, new)
+            field = attr
+        elif field == "celerity":
+            if folded not in LEVELS:
+                raise self.bad_value(ctx, field_word, "0 / 1 / 2", value)
+            old, new = sheet.celerity, LEVELS[folded]
+            sheet.celerity = new
+        elif field in NUMBERS:
+            low, high = NUMBERS[field]
+            if not value.isdigit() or not low <= int(value) <= high:
+                raise self.bad_value(ctx, field_word, f"{low}-{high}", value)
+            old, new = getattr(sheet, field), int(value)
+            setattr(sheet, field, new)
+        elif field == "kind":
+            if folded not in mechanics.KINDS:
+                raise self.bad_value(ctx, field_word, " / ".join(mechanics.KINDS), value)
+            old, new = sheet.kind, folded
+            sheet.kind = new
+        elif field == "clan":
+            clan = match_clan(value)
+            if clan is None:
+                raise self.bad_value(ctx, field_word, clans_list(ctx), value)
+            old, new = sheet.clan, clan
+            sheet.clan = clan
+        else:
+            field, old, new = self.set_trait(ctx, sheet, field_word, value)
+        actor.save_sheet(ctx)
+        return field, old, new
+
+
+CHARACTERS = WandererCharacters()

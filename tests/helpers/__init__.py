@@ -1,0 +1,1 @@
+"""Helpers several test areas share: chats playing a system, vault rows, statistics, enumeration."""
