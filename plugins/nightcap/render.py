@@ -18,9 +18,12 @@ def faces(roll: Roll) -> str:
 
 
 def roll_body(roll: Roll, label: str = "") -> str:
-    """``3 dice: 9 5 10 → 3 (Solid)``; a chance die and Willpower say so."""
+    """``3 dice: 9 5 10 → 3 (Solid)``, ``Physical 3: ...``, ``Physical 4+1 = 5 dice: ...``; a chance
+    die and Willpower say so."""
     what = "a chance die" if roll.chance_die else f"{roll.pool} {'die' if roll.pool == 1 else 'dice'}"
-    label = f"{label} " if label else ""
+    if label and not roll.chance_die and label.endswith(f" {roll.pool}"):
+        what, label = label, ""  # "Physical 3" already says how many dice
+    label = f"{label} = " if label else ""
     wp = " +1 WP" if roll.willpower else ""
     return f"{label}{what}: {faces(roll)}{wp} → {roll.total} ({roll.degree.title()})"
 

@@ -50,7 +50,7 @@ async def test_dorians_lie_across_platforms_is_a_deadlock(chat: Chat) -> None:
     assert [s["total"] for s in r["sides"]] == [1, 1]
     assert r["names"] == ["Dorian", "Detective"]
     assert reply.text == (
-        f"Challenge: Dorian rolls Social 4 4 dice: 7 8 3 1 → 1 (Marginal) vs Detective Mental 3+1 4 dice:"
+        f"Challenge: Dorian rolls Social 4: 7 8 3 1 → 1 (Marginal) vs Detective Mental 3+1 = 4 dice:"
         f" 8 6 4 2 → 1 (Marginal): Deadlock, margin 0 #{r['id']}"
     )
     # The challenger's side gets the same result in their Second Life channel, through the outbox.

@@ -38,8 +38,8 @@ async def test_the_ghoul_strikes_in_an_alley(chat: Chat) -> None:
     assert r["health"] == {"before": 0, "after": 3, "levels": 10}
     assert r["incapacitated"] is False
     assert reply.text == (
-        "Ghoul attacks Dorian: Ghoul rolls Physical 4+1 5 dice: 10 10 8 3 2 → 5 (Strong) vs Dorian"
-        " Physical 2 2 dice: 7 4 → 1 (Marginal): Decisive: Ghoul wins by 4 — soak 1, 3 damage"
+        "Ghoul attacks Dorian: Ghoul rolls Physical 4+1 = 5 dice: 10 10 8 3 2 → 5 (Strong) vs Dorian"
+        " Physical 2: 7 4 → 1 (Marginal): Decisive: Ghoul wins by 4 — soak 1, 3 damage"
         f" (Dorian 3/10). #{r['id']}"
     )
     assert await pool(chat, dorian, "damage") == 3
@@ -198,5 +198,5 @@ async def test_wound_penalty_applies_to_attacks(wounded_chat: Chat) -> None:
     r = reply.result
     assert r is not None
     assert [(s["pool"], s["wound_penalty"]) for s in r["sides"]] == [(1, -2), (1, -1)]
-    assert "Mira rolls Physical 3 (wounds -2) 1 die: 9" in reply.text
-    assert "Bo Physical 2 (wounds -1) 1 die: 8" in reply.text
+    assert "Mira rolls Physical 3 (wounds -2) = 1 die: 9" in reply.text
+    assert "Bo Physical 2 (wounds -1) = 1 die: 8" in reply.text

@@ -27,10 +27,7 @@ async def test_extended_success(chat: Chat) -> None:
     chat.dice.extend([9, 10, 2])
     first = await chat.one("extended roll", as_="mira")
     assert first.result is not None
-    assert (
-        first.text
-        == f"Mira rolls Mental 3 3 dice: 9 10 2 → 3 (Solid) #{first.result['id']} — 3/5, 2 rolls left."
-    )
+    assert first.text == f"Mira rolls Mental 3: 9 10 2 → 3 (Solid) #{first.result['id']} — 3/5, 2 rolls left."
     chat.dice.extend([7, 8, 1, 3])  # +1 die: 7 8 1 3 -> 1
     second = await chat.one("extended roll +1", as_="mira")
     assert second.result is not None and second.result["extended"]["accumulated"] == 4
@@ -130,7 +127,7 @@ async def test_team_with_helpers_and_willpower(chat: Chat) -> None:
     assert (r["pool"], r["dice_total"], r["total"], r["degree"]) == (5, 2, 4, "strong")
     assert (r["helper_dice"], r["helper_successes"]) == (2, 1)
     assert reply.text == (
-        f"Lena rolls Physical 2+1 team +2 dice +1 sure 5 dice: 9 1 2 3 10 +1 WP → 4 (Strong) #{r['id']}"
+        f"Lena rolls Physical 2+1 team +2 dice +1 sure = 5 dice: 9 1 2 3 10 +1 WP → 4 (Strong) #{r['id']}"
         " — with Hal (a sure success), Ivy (+1 die), Jo (+1 die)"
     )
     assert await pool(chat, lead, "willpower") == 1

@@ -55,8 +55,8 @@ async def test_both_pay_and_the_loser_stays_paid(chat: Chat) -> None:
         },
     ]
     assert reply.text == (
-        "Mira rolls Mind Lock (Adept): Mental 3 +1 tier 4 dice: 2 2 2 2 → 0 (Failure) vs Dorian"
-        " Iron Will (Advanced): Mental 2 +2 tier 4 dice: 7 7 7 2 → 3 (Solid): Clear: Dorian wins by 3"
+        "Mira rolls Mind Lock (Adept): Mental 3 +1 tier = 4 dice: 2 2 2 2 → 0 (Failure) vs Dorian"
+        " Iron Will (Advanced): Mental 2 +2 tier = 4 dice: 7 7 7 2 → 3 (Solid): Clear: Dorian wins by 3"
         f" (Mira pays 1 Essence, Dorian pays 2 Essence) #{r['id']}"
     )
     assert (await pool(chat, mira, "essence"), await pool(chat, dorian, "essence")) == (4, 1)

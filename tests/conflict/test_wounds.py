@@ -25,7 +25,7 @@ async def test_roll_lines_show_the_penalty(wounded_chat: Chat) -> None:
     reply = await chat.one("roll physical +1", as_="mira")
     r = reply.result
     assert r is not None and (r["pool"], r["wound_penalty"]) == (3, -1)
-    assert reply.text == f"Mira rolls Physical 3+1 (wounds -1) 3 dice: 9 5 1 → 0 (Failure) #{r['id']}"
+    assert reply.text == f"Mira rolls Physical 3+1 (wounds -1) = 3 dice: 9 5 1 → 0 (Failure) #{r['id']}"
     # A bare number is taken as written.
     chat.dice.extend([9, 5, 10])
     r = (await chat.one("roll 3", as_="mira")).result

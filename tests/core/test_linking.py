@@ -40,7 +40,7 @@ async def test_linking_two_platforms_joins_characters_and_active_character(chat:
     # The same character, active, on Discord: rolls and spends from the same pools.
     chat.dice.extend([7, 7, 7])
     roll = await ok(chat, "roll physical wp", "555", **DISCORD)
-    assert roll.text.startswith("Mira rolls Physical 3 3 dice: 7 7 7 +1 WP → 4 (Strong)")
+    assert roll.text.startswith("Mira rolls Physical 3: 7 7 7 +1 WP → 4 (Strong)")
     prove = await ok(chat, "prove", "mira")
     assert prove.text == "Mira: Physical 3, Mental 3, Social 2, Spirit 2 · Willpower 4/5 · Essence 10/10"
     assert list((await people(chat)).values()).count(["console:mira", "discord:555"]) == 1

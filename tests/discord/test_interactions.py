@@ -99,7 +99,9 @@ async def test_roll_free_text_pool_reaches_the_parser(env: DiscordEnv) -> None:
     env.dice.extend([8, 8, 1, 3, 7])
     answer = await env.command("roll", [{"name": "pool", "type": 3, "value": "3 +1 vs 1"}])
     content = answer["data"]["content"]
-    assert content.startswith("Mira rolls 3+1 4 dice: 8 8 1 3 → 1 (Marginal) vs NPC 1 die: 7 → 1 (Marginal)")
+    assert content.startswith(
+        "Mira rolls 3+1 = 4 dice: 8 8 1 3 → 1 (Marginal) vs NPC 1 die: 7 → 1 (Marginal)"
+    )
     assert "Deadlock" in content
 
 

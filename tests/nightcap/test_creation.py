@@ -72,7 +72,7 @@ async def test_full_cycle_creation_submit_approve_play(chat: Chat) -> None:
     roll = await ok(chat, "roll physical wp")
     assert roll.result is not None
     assert (roll.result["total"], roll.result["willpower"], roll.result["trait"]) == (4, True, "physical")
-    assert roll.text == f"Mira Vance rolls Physical 3 3 dice: 9 5 10 +1 WP → 4 (Strong) #{roll.result['id']}"
+    assert roll.text == f"Mira Vance rolls Physical 3: 9 5 10 +1 WP → 4 (Strong) #{roll.result['id']}"
     chat.dice.extend([7, 2, 2])
     power = await ok(chat, "power use shadow")
     assert power.text.startswith(

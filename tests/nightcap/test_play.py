@@ -63,7 +63,7 @@ async def test_power_below_its_tier_costs_the_lower_amount(mira: Chat) -> None:
     await set_pool(chat, "Mira", "essence", 5)
     chat.dice.extend([7, 7])
     reply = await ok(chat, "power use doom adept")
-    assert reply.text.startswith("Mira uses Doom at Adept (1 Essence, 4 left) and rolls Spirit 2 2 dice: 7 7")
+    assert reply.text.startswith("Mira uses Doom at Adept (1 Essence, 4 left) and rolls Spirit 2: 7 7")
     assert await refused(chat, "power use shadow step advanced") == (
         "Shadow Step is learned at Adept; it cannot be used at Advanced. Use it at Adept or below."
     )
@@ -135,7 +135,7 @@ async def test_checkin_twice_in_a_day_and_across_the_boundary(mira: Chat) -> Non
     assert first.result is not None
     assert (first.result["essence_gained"], first.result["willpower_gained"]) == (3, 1)
     assert first.text == (
-        "Mira checks in for 2026-11-30: Spirit 2 2 dice: 10 7 → 3 (Solid); regains 3 Essence (8/10) and"
+        "Mira checks in for 2026-11-30: Spirit 2: 10 7 → 3 (Solid); regains 3 Essence (8/10) and"
         " 1 Willpower (3/5). Next check-in: midnight America/Los_Angeles (2026-12-01 08:00 UTC),"
         " in 12 h 0 min."
         f" #{first.result['id']}"
@@ -196,7 +196,7 @@ async def test_willpower_and_trait_rolls(mira: Chat) -> None:
     assert reply.result["sides"][0]["trait"] == "social" and reply.result["sides"][1]["trait"] == "mental"
     assert reply.result["sides"][1]["pool"] == 3
     assert reply.text == (
-        "Mira rolls Social 2 2 dice: 7 7 → 2 (Solid) vs Mira Mental 3 3 dice: 2 2 2 → 0 (Failure):"
+        "Mira rolls Social 2: 7 7 → 2 (Solid) vs Mira Mental 3: 2 2 2 → 0 (Failure):"
         f" Clear: Social 2 wins by 2 #{reply.result['id']}"
     )
 
@@ -212,7 +212,7 @@ async def test_contest_against_another_characters_trait(chat: Chat) -> None:
     assert reply.result["opponent"] == "Dorian Gray"
     assert [s["pool"] for s in reply.result["sides"]] == [2, 4]
     assert reply.text == (
-        "Mira rolls Social 2 2 dice: 7 7 +1 WP → 3 (Solid) vs Dorian Gray Mental 4 4 dice: 10 1 2 3 → 1"
+        "Mira rolls Social 2: 7 7 +1 WP → 3 (Solid) vs Dorian Gray Mental 4: 10 1 2 3 → 1"
         f" (Marginal): Clear: Mira wins by 2 #{reply.result['id']}"
     )
     assert await refused(chat, "roll social vs Nobody mental") == (

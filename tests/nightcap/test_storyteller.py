@@ -225,16 +225,15 @@ async def test_npc_roll_and_rollstat(make_chat: MakeChat) -> None:
     npc = await ok(chat, "st roll 4 +1 the ghoul", **ST)
     assert npc.result is not None
     assert (
-        npc.text == "NPC roll by Storyteller Ana: the ghoul rolls 4+1 5 dice: 9 5 10 1 7 → 3 (Solid)"
+        npc.text == "NPC roll by Storyteller Ana: the ghoul rolls 4+1 = 5 dice: 9 5 10 1 7 → 3 (Solid)"
         f" #{npc.result['id']}"
     )
     assert not npc.private and npc.result["npc"] is True
     chat.dice.extend([8, 8])
     stat = await ok(chat, "st rollstat Mira physical -1", **ST)
     assert stat.result is not None
-    assert (
-        stat.text == f"Storyteller Ana rolls Mira's Physical 3-1 2 dice: 8 8 → 2 (Solid) #{stat.result['id']}"
-    )
+    expected = f"Storyteller Ana rolls Mira's Physical 3-1 = 2 dice: 8 8 → 2 (Solid) #{stat.result['id']}"
+    assert stat.text == expected
     logged = [r for r in await stlog_rows(chat) if r.kind == "st_roll"]
     assert [r.text for r in logged] == [npc.text, stat.text]
     assert logged[1].character_id == (await character(chat, "Mira")).id

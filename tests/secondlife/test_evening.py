@@ -128,7 +128,7 @@ async def test_a_players_evening(make_world) -> None:  # type: ignore[no-untyped
     # Roll > Physical > +1 > No WP
     world.dice.extend([9, 5, 10, 2])
     roll, state = await table.say(table.mira, "roll physical +1", private=False)
-    assert re.fullmatch(rf"Mira rolls Physical 3\+1 4 dice: 9 5 10 2 → 3 \(Solid\) {ROLL_ID}", roll), roll
+    assert re.fullmatch(rf"Mira rolls Physical 3\+1 = 4 dice: 9 5 10 2 → 3 \(Solid\) {ROLL_ID}", roll), roll
     # Roll > Mental > +0 > Spend WP
     world.dice.extend([7, 7, 1])
     _, state = await table.say(table.mira, "roll mental wp", private=False)
@@ -137,15 +137,14 @@ async def test_a_players_evening(make_world) -> None:  # type: ignore[no-untyped
     world.dice.extend([8, 1])
     power, state = await table.say(table.mira, 'power use "Veil" adept', private=False)
     assert re.fullmatch(
-        r"Mira uses Veil at Adept \(1 Essence, 9 left\) and rolls Spirit 2 2 dice: 8 1 → 0 \(Failure\) "
-        + ROLL_ID,
+        r"Mira uses Veil at Adept \(1 Essence, 9 left\) and rolls Spirit 2: 8 1 → 0 \(Failure\) " + ROLL_ID,
         power,
     ), power
     assert state["pools"]["essence"] == [9, 10]
     # Daily Check-In
     world.dice.extend([10, 7])
     checkin, state = await table.say(table.mira, "checkin", private=False)
-    assert "Spirit 2 2 dice: 10 7 → 3 (Solid); regains 1 Essence (10/10) and 1 Willpower (5/5)" in checkin
+    assert "Spirit 2: 10 7 → 3 (Solid); regains 1 Essence (10/10) and 1 Willpower (5/5)" in checkin
     assert state["pools"]["essence"] == [10, 10] and state["pools"]["willpower"] == [5, 5]
     # +prove in local chat: the HUD sends prove; the answer is for everyone around.
     proof, _ = await table.say(table.mira, "prove", private=False)
@@ -161,7 +160,7 @@ async def test_a_players_evening(make_world) -> None:  # type: ignore[no-untyped
     await eventually(lambda: any(line.startswith("Mira checks in") for line in table.stlog()))
     log = table.stlog()
     assert log.index(roll) < log.index(power)
-    assert any(line.startswith("Mira rolls Mental 3 3 dice: 7 7 1") for line in log)
+    assert any(line.startswith("Mira rolls Mental 3: 7 7 1") for line in log)
     table.check_every_push()
 
 
@@ -182,7 +181,7 @@ async def test_a_storyteller_session(make_world) -> None:  # type: ignore[no-unt
     world.dice.extend([7, 2, 2, 2])
     stat, _ = await table.say(table.st, 'st rollstat "Mira" physical +1', private=False)
     assert stat.startswith(
-        "Storyteller Vera Storyteller rolls Mira's Physical 3+1 4 dice: 7 2 2 2 → 1 (Marginal)"
+        "Storyteller Vera Storyteller rolls Mira's Physical 3+1 = 4 dice: 7 2 2 2 → 1 (Marginal)"
     )
     # Edit Traits > Physical > 5, Set WP > 2: Mira's HUD is told, with her new state.
     await table.say(table.st, 'st trait "Mira" physical 5', private=False)
