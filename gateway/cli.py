@@ -1,4 +1,5 @@
-"""The ``gateway`` command: serve, console, db upgrade, plugins, test, and plugin subcommands.
+"""The ``gateway`` command: serve, db upgrade, plugins, test, and plugin subcommands (``console``
+comes from the console adapter).
 
 Plugins add subcommands through the ``gateway_register_cli_commands`` hook (``gateway discord
 register``, ``gateway sync discord``); they are found through the same entry points as everything else.
@@ -8,7 +9,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import getpass
 import os
 import subprocess
 import sys
@@ -18,7 +18,7 @@ from pathlib import Path
 from gateway.registry import CliCommand
 from gateway.settings import Settings, load_settings
 
-BUILTIN_COMMANDS = ("serve", "console", "db", "plugins", "test")
+BUILTIN_COMMANDS = ("serve", "db", "plugins", "test")
 
 
 def _settings(args: argparse.Namespace) -> Settings:
@@ -46,18 +46,6 @@ def cmd_serve(args: argparse.Namespace) -> int:
     gateway = Gateway(settings)
     web.run_app(build_app(gateway), host=http.host, port=http.port, print=None, handle_signals=True)
     return 0
-
-
-def cmd_console(args: argparse.Namespace) -> int:
-    from adapters.console.repl import run_console  # the console is an adapter; the CLI just starts it
-    from gateway.logging import configure_logging
-
-    settings = _settings(args)
-    configure_logging(settings.log.format, "warning" if not args.verbose else settings.log.level)
-    name = args.as_ or getpass.getuser() or "console"
-    return asyncio.run(
-        run_console(settings, name=name, storyteller=args.st, system=args.system, as_json=args.json)
-    )
 
 
 def cmd_db(args: argparse.Namespace) -> int:
@@ -142,13 +130,6 @@ def build_parser(plugin_commands: Sequence[CliCommand] = ()) -> argparse.Argumen
     serve.add_argument("--port", type=int, help="HTTP port (default 8080, setting [http] port)")
     serve.add_argument("--host", help="HTTP host (default 127.0.0.1, setting [http] host)")
 
-    console = sub.add_parser("console", help="type commands in this terminal (or pipe them in)")
-    console.add_argument("--as", dest="as_", metavar="NAME", help="identity console:NAME (default: OS user)")
-    console.add_argument("--st", action="store_true", help="act as a Storyteller (the operator's terminal)")
-    console.add_argument("--system", help="rule system for the console channel")
-    console.add_argument("--json", action="store_true", help="print each reply as one JSON object per line")
-    console.add_argument("-v", "--verbose", action="store_true", help="show log lines too")
-
     db = sub.add_parser("db", help="vault maintenance")
     db.add_argument("action", choices=["upgrade"], help="upgrade: apply every migration")
 
@@ -169,7 +150,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     configure_logging("auto", "warning")  # quiet until a command sets up its own logging
     parser = build_parser(plugin_cli_commands(argv))
     args = parser.parse_args(argv)
-    handlers = {"serve": cmd_serve, "console": cmd_console, "db": cmd_db, "plugins": cmd_plugins}
+    handlers = {"serve": cmd_serve, "db": cmd_db, "plugins": cmd_plugins}
     try:
         spec = getattr(args, "plugin_command", None)
         if spec is not None:
