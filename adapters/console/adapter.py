@@ -9,6 +9,7 @@ import json
 import sys
 from typing import Any, TextIO
 
+from adapters.console.terminal import read_line
 from gateway.adapter import Adapter
 from gateway.services import Services
 from gateway.types import Channel, Identity, InboundMessage, Outbound, Reply
@@ -56,7 +57,7 @@ class ConsoleAdapter(Adapter):
     async def _read_terminal(self) -> None:
         while True:
             try:
-                line = await asyncio.to_thread(input, "gateway> ")
+                line = await read_line("gateway> ")
             except EOFError:
                 return
             message = console_message(line, name=self.name, storyteller=self.storyteller)

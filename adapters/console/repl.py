@@ -6,12 +6,11 @@ is an answer, not a crash.
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import sys
 from typing import TextIO
 
 from adapters.console.adapter import CHANNEL, console_message, render
+from adapters.console.terminal import read_line
 from gateway.app import Gateway
 from gateway.settings import Settings
 from gateway.vault import repo
@@ -63,12 +62,10 @@ async def _one(gateway: Gateway, line: str, name: str, st: bool, as_json: bool, 
 
 
 async def _interactive(gateway: Gateway, name: str, st: bool, as_json: bool, out: TextIO) -> None:
-    with contextlib.suppress(ImportError):  # not on every platform
-        import readline  # noqa: F401  (line editing and history for input())
     print("Nightcap gateway console. Type help for commands, Ctrl-D to leave.", file=out)
     while True:
         try:
-            line = await asyncio.to_thread(input, f"{name}> ")
+            line = await read_line(f"{name}> ")
         except (EOFError, KeyboardInterrupt):
             print(file=out)
             return
