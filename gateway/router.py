@@ -92,8 +92,7 @@ class Router:
         self, session: AsyncSession, message: InboundMessage, words: list[str], text: str, *, bare: bool
     ) -> list[Reply]:
         settings = self.services.settings
-        person, identity = await repo.resolve_identity(session, message.sender)
-        channel = await repo.resolve_channel(session, message.channel)
+        person, identity, channel = await repo.resolve_sender(session, message.sender, message.channel)
         system_name = channel.system or settings.gateway.default_system
         system = self.registry.systems.get(system_name)
         found = self.registry.find(system_name, words) if system is not None else None

@@ -36,6 +36,34 @@ _IDENTITY_QUERY = (
     .where(col(IdentityLink.key) == bindparam("key"))
 )
 _CHANNEL_QUERY = select(ChannelRow).where(col(ChannelRow.key) == bindparam("key"))
+# The router's first read: sender, person and channel in one round trip.
+_SENDER_QUERY = (
+    select(IdentityLink, Person, ChannelRow)
+    .join(Person, col(Person.id) == col(IdentityLink.person_id))
+    .outerjoin(ChannelRow, col(ChannelRow.key) == bindparam("channel"))
+    .where(col(IdentityLink.key) == bindparam("key"))
+)
+
+
+async def resolve_sender(
+    session: AsyncSession, identity: Identity, channel: Channel
+) -> tuple[Person, IdentityLink, ChannelRow]:
+    """``resolve_identity`` and ``resolve_channel`` together, in one query when both exist."""
+    params = {"key": identity.key, "channel": channel.key}
+    found = (await session.exec(_SENDER_QUERY, params=params)).first()  # type: ignore[call-overload]
+    if found is None:
+        person, link = await resolve_identity(session, identity)
+        return person, link, await resolve_channel(session, channel)
+    link, person, row = found
+    _refresh_link(session, link, identity)
+    return person, link, row if row is not None else await resolve_channel(session, channel)
+
+
+def _refresh_link(session: AsyncSession, link: IdentityLink, identity: Identity) -> None:
+    """Keep the platform's current display name and verification on the identity row."""
+    if link.display_name != identity.display_name or link.verified != identity.verified:
+        link.display_name, link.verified = identity.display_name, identity.verified
+        session.add(link)
 
 
 async def resolve_identity(session: AsyncSession, identity: Identity) -> tuple[Person, IdentityLink]:
@@ -43,9 +71,7 @@ async def resolve_identity(session: AsyncSession, identity: Identity) -> tuple[P
     found = (await session.exec(_IDENTITY_QUERY, params={"key": identity.key})).first()  # type: ignore[call-overload]
     if found is not None:
         link, person = found
-        if link.display_name != identity.display_name or link.verified != identity.verified:
-            link.display_name, link.verified = identity.display_name, identity.verified
-            session.add(link)
+        _refresh_link(session, link, identity)
         return person, link
     person = Person(display_name=identity.display_name)
     session.add(person)
