@@ -5,7 +5,7 @@ Adapters translate platform traffic into these and back; rule plugins never see 
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
@@ -107,13 +107,3 @@ class Outbound:
     @property
     def text(self) -> str:
         return str(self.payload.get("text", ""))
-
-
-@dataclass
-class ReplyList:
-    """Replies a handler collects; handlers may also just return a list of ``Reply``."""
-
-    items: list[Reply] = field(default_factory=list)
-
-    def add(self, text: str, *, private: bool = False, result: dict[str, Any] | None = None) -> None:
-        self.items.append(Reply(text=text, private=private, result=result))

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from gateway.errors import UserError
 
@@ -30,7 +30,6 @@ class PoolSpec:
 class RollRequest:
     sides: tuple[PoolSpec, ...]
     secret: bool = False
-    flags: frozenset[str] = field(default_factory=frozenset)
 
 
 def parse_side(words: list[str]) -> PoolSpec:
@@ -59,16 +58,10 @@ def parse_side(words: list[str]) -> PoolSpec:
     return PoolSpec(base=base.casefold(), modifiers=mods, willpower=willpower)
 
 
-def parse_roll(words: tuple[str, ...] | list[str], flags: tuple[str, ...] = ()) -> RollRequest:
-    """Split on ``vs`` and read each side; ``secret`` (and any of ``flags``) may appear anywhere."""
-    rest: list[str] = []
-    found: set[str] = set()
-    for word in words:
-        folded = word.casefold()
-        if folded == "secret" or folded in flags:
-            found.add(folded)
-        else:
-            rest.append(word)
+def parse_roll(words: tuple[str, ...] | list[str]) -> RollRequest:
+    """Split on ``vs`` and read each side; ``secret`` may appear anywhere."""
+    secret = any(w.casefold() == "secret" for w in words)
+    rest = [w for w in words if w.casefold() != "secret"]
     if not rest:
         raise UserError(f"Which pool? Write {ROLL_USAGE}.")
     lowered = [w.casefold() for w in rest]
@@ -79,4 +72,4 @@ def parse_roll(words: tuple[str, ...] | list[str], flags: tuple[str, ...] = ()) 
         sides = (parse_side(rest[:at]), parse_side(rest[at + 1 :]))
     else:
         sides = (parse_side(rest),)
-    return RollRequest(sides=sides, secret="secret" in found, flags=frozenset(found - {"secret"}))
+    return RollRequest(sides=sides, secret=secret)
