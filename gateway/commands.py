@@ -15,6 +15,8 @@ from gateway.dice import DiceSource
 from gateway.types import InboundMessage, Invocation, Reply
 from gateway.vault import repo
 from gateway.vault.models import ChannelRow, IdentityLink, Person, RollLog
+from gateway.vault.prepared import Prepared
+from gateway.vault.unit import Unit
 
 if TYPE_CHECKING:
     from gateway.registry import RuleSystem
@@ -25,8 +27,9 @@ Handler = Callable[["CommandContext", Invocation], Awaitable[Sequence[Reply] | R
 
 # No 0/o, 1/l/i: ids are read aloud and typed on another platform.
 ID_ALPHABET = "23456789abcdefghjkmnpqrstuvwxyz"
-# A Core insert built once: per-roll ORM statement construction costs more than the insert itself.
-ROLL_INSERT = insert(RollLog.__table__)  # type: ignore[attr-defined]
+# Prepared once: per-roll statement construction and execution through the ORM cost more than the
+# insert itself (see ``gateway.vault.prepared``).
+ROLL_INSERT = Prepared(insert(RollLog.__table__))  # type: ignore[attr-defined]
 
 
 @dataclass(frozen=True)
@@ -51,10 +54,11 @@ class Command:
 
 @dataclass
 class CommandContext:
-    """Everything a handler may touch. All writes go through ``session``: one transaction per message."""
+    """Everything a handler may touch. All writes go through ``unit`` (or its ``session``): one
+    transaction per message."""
 
     message: InboundMessage
-    session: AsyncSession
+    unit: Unit
     person: Person
     identity: IdentityLink
     channel: ChannelRow
@@ -65,6 +69,11 @@ class CommandContext:
     services: Services
     now: datetime
     extra: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def session(self) -> AsyncSession:
+        """The unit's ORM session, opened on first use."""
+        return self.unit.session
 
     @property
     def settings(self) -> Any:
@@ -83,9 +92,9 @@ class CommandContext:
         public_id = new_public_id()
         result["id"] = public_id
         sides = result.get("sides") or []
-        await self.session.exec(  # type: ignore[call-overload]
+        await self.unit.execute(
             ROLL_INSERT,
-            params=dict(
+            dict(
                 public_id=public_id,
                 person_id=self.person.id,
                 identity_key=self.identity.key,
@@ -114,7 +123,7 @@ class CommandContext:
     ) -> None:
         """Record ``text`` in the Storyteller log and queue it for every configured Storyteller target."""
         await repo.write_stlog(
-            self.session,
+            self.unit,
             targets=self.services.settings.stlog.targets,
             person_id=self.person.id,
             character_id=character_id,
@@ -128,7 +137,7 @@ class CommandContext:
         )
 
     async def enqueue(self, platform: str, target: str, payload: dict[str, Any]) -> None:
-        await repo.enqueue(self.session, platform, target, payload, now=self.now)
+        await repo.enqueue(self.unit, platform, target, payload, now=self.now)
 
     async def audit(
         self,
@@ -153,4 +162,10 @@ class CommandContext:
 
 
 def new_public_id(length: int = 5) -> str:
-    return "".join(secrets.choice(ID_ALPHABET) for _ in range(length))
+    # One read of the CSPRNG for the whole id; 64 bits spread over 31**5 ids leave a bias below 1e-11.
+    number = int.from_bytes(secrets.token_bytes(8))
+    letters = []
+    for _ in range(length):
+        number, digit = divmod(number, len(ID_ALPHABET))
+        letters.append(ID_ALPHABET[digit])
+    return "".join(letters)

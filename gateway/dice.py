@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import os
 import random
 import secrets
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Protocol
 
 from gateway.errors import DiceScriptExhausted, UserError
@@ -17,10 +18,29 @@ class DiceSource(Protocol):
 
 
 class SystemDice:
-    """Production dice: the operating system's CSPRNG, so nobody can predict or replay a roll."""
+    """Production dice: the operating system's CSPRNG, so nobody can predict or replay a roll.
+
+    Bytes come from ``os.urandom`` 256 at a time (a system call per die cost more than the rest of a
+    roll), and a byte becomes a face by rejection: only bytes below the largest multiple of ``sides``
+    count, so every face is exactly equally likely."""
+
+    def __init__(self, random_bytes: Callable[[int], bytes] = os.urandom, chunk: int = 256) -> None:
+        self._random_bytes = random_bytes
+        self._chunk = chunk
+        self._buffer = b""
+        self._at = 0
 
     def roll(self, sides: int) -> int:
-        return secrets.randbelow(sides) + 1
+        if not 1 <= sides <= 256:
+            return secrets.randbelow(sides) + 1
+        accept_below = 256 - 256 % sides
+        while True:
+            if self._at >= len(self._buffer):
+                self._buffer, self._at = self._random_bytes(self._chunk), 0
+            byte = self._buffer[self._at]
+            self._at += 1
+            if byte < accept_below:
+                return byte % sides + 1
 
 
 class SeededDice:

@@ -10,7 +10,6 @@ from collections.abc import Sequence
 
 import structlog
 from sqlalchemy.exc import IntegrityError
-from sqlmodel.ext.asyncio.session import AsyncSession
 
 from gateway.commands import Command, CommandContext
 from gateway.errors import PermissionDenied, UserError
@@ -18,7 +17,8 @@ from gateway.parser import strip_prefix, tokenize
 from gateway.services import Services
 from gateway.types import InboundMessage, Invocation, Reply
 from gateway.vault import repo
-from gateway.vault.models import IdentityLink, Person, ProcessedMessage
+from gateway.vault.models import IdentityLink, Person
+from gateway.vault.unit import Unit
 
 log = structlog.get_logger(__name__)
 
@@ -64,35 +64,27 @@ class Router:
             log.exception("command failed", platform=message.sender.platform, text=message.text[:200])
             reply = Reply(text="Something went wrong on our side; nothing was saved.", error="internal")
         if not message.sync_reply:
-            async with self.services.vault.transaction() as session:
-                await self._queue(session, message, [reply])
+            async with self.services.vault.unit() as unit:
+                await self._queue(unit, message, [reply])
         return [reply]
 
     async def _unit_of_work(
         self, message: InboundMessage, words: list[str], text: str, *, bare: bool
     ) -> list[Reply]:
-        async with self.services.vault.transaction() as session:
-            if await self._already_handled(session, message):
+        async with self.services.vault.unit() as unit:
+            sender = message.sender
+            if message.message_id and await repo.seen_message(unit, sender.platform, message.message_id):
                 return []
-            replies = await self._run(session, message, words, text, bare=bare)
+            replies = await self._run(unit, message, words, text, bare=bare)
             if not message.sync_reply:
-                await self._queue(session, message, replies)
+                await self._queue(unit, message, replies)
         return replies
 
-    async def _already_handled(self, session: AsyncSession, message: InboundMessage) -> bool:
-        if not message.message_id:
-            return False
-        key = (message.sender.platform, message.message_id[:200])
-        if await session.get(ProcessedMessage, key) is not None:
-            return True
-        session.add(ProcessedMessage(platform=key[0], message_id=key[1]))
-        return False
-
     async def _run(
-        self, session: AsyncSession, message: InboundMessage, words: list[str], text: str, *, bare: bool
+        self, unit: Unit, message: InboundMessage, words: list[str], text: str, *, bare: bool
     ) -> list[Reply]:
         settings = self.services.settings
-        person, identity, channel = await repo.resolve_sender(session, message.sender, message.channel)
+        person, identity, channel = await repo.resolve_sender(unit, message.sender, message.channel)
         system_name = channel.system or settings.gateway.default_system
         system = self.registry.systems.get(system_name)
         found = self.registry.find(system_name, words) if system is not None else None
@@ -105,10 +97,10 @@ class Router:
                 f"Unknown command {words[0][:40]!r}. Type help for the list.", code="unknown_command"
             )
         command, used = found
-        storyteller = await self._is_storyteller(session, message, person, identity)
+        storyteller = await self._is_storyteller(unit, message, person, identity)
         ctx = CommandContext(
             message=message,
-            session=session,
+            unit=unit,
             person=person,
             identity=identity,
             channel=channel,
@@ -124,7 +116,7 @@ class Router:
         return _as_list(await command.handler(ctx, invocation))
 
     async def _is_storyteller(
-        self, session: AsyncSession, message: InboundMessage, person: Person, identity: IdentityLink
+        self, unit: Unit, message: InboundMessage, person: Person, identity: IdentityLink
     ) -> bool:
         if not message.sender.verified:
             return False
@@ -136,8 +128,7 @@ class Router:
         if identity.key == owner:
             return True
         # The owner's role follows the owner's person to every identity linked to it.
-        owner_link = await session.get(IdentityLink, owner)
-        return owner_link is not None and owner_link.person_id == person.id
+        return await repo.person_of(unit, owner) == person.id
 
     def _authorise(self, ctx: CommandContext, command: Command) -> None:
         if command.role == "player" and not ctx.message.sender.verified:
@@ -152,7 +143,7 @@ class Router:
         if not self.services.plugins.permission(ctx, command):
             raise PermissionDenied(f"{command.name} is not allowed here.")
 
-    async def _queue(self, session: AsyncSession, message: InboundMessage, replies: Sequence[Reply]) -> None:
+    async def _queue(self, unit: Unit, message: InboundMessage, replies: Sequence[Reply]) -> None:
         """Replies for platforms that answer asynchronously go through the outbox, in this transaction."""
         for reply in replies:
             payload = {
@@ -162,7 +153,7 @@ class Router:
                 "recipient_name": message.sender.display_name,
                 "reply_to": message.reply_to or message.message_id,
             }
-            await repo.enqueue(session, message.channel.platform, message.channel.id, payload)
+            await repo.enqueue(unit, message.channel.platform, message.channel.id, payload)
 
 
 def _as_list(value: Sequence[Reply] | Reply | None) -> list[Reply]:

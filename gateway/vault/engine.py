@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import sqlite3
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from contextvars import ContextVar
@@ -17,10 +18,11 @@ from typing import Any
 
 from sqlalchemy import event
 from sqlalchemy.engine import make_url
-from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from gateway.vault import sqlite_inline
+from gateway.vault.unit import SQLiteUnit, Unit
 
 
 def create_engine(url: str, *, busy_timeout_ms: int = 5000, group_commit: bool = False) -> AsyncEngine:
@@ -51,7 +53,9 @@ def _sqlite_unit_of_work(engine: AsyncEngine, busy_timeout_ms: int, synchronous:
 
     @event.listens_for(engine.sync_engine, "begin")
     def _on_begin(conn: Any) -> None:
-        conn.exec_driver_sql("BEGIN IMMEDIATE")
+        # A unit of work's session joins the transaction the unit already began on this connection.
+        if not conn.connection.driver_connection.in_transaction:
+            conn.exec_driver_sql("BEGIN IMMEDIATE")
 
 
 _IN_UNIT: ContextVar[bool] = ContextVar("gateway_vault_unit", default=False)
@@ -100,7 +104,7 @@ class _GroupCommit:
 
 
 class Vault:
-    """The engine plus a way to open one transaction per unit of work."""
+    """The engine plus a way to open one unit of work."""
 
     def __init__(self, url: str, *, busy_timeout_ms: int = 5000, group_commit: bool = False) -> None:
         self.url = url
@@ -109,8 +113,9 @@ class Vault:
         if group_commit and self.dialect == "sqlite":
             self._group = _GroupCommit(str(make_url(url).database))
         # SQLite has one writer at a time; queueing units of work here (not in SQLite's busy handler)
-        # keeps the event loop free while they wait.
+        # keeps the event loop free while they wait, and lets every unit share one connection.
         self._write_lock: asyncio.Lock | None = asyncio.Lock() if self.dialect == "sqlite" else None
+        self._writer: tuple[AsyncConnection, sqlite3.Connection] | None = None
 
     @property
     def dialect(self) -> str:
@@ -118,31 +123,54 @@ class Vault:
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[AsyncSession]:
+        """One unit of work as an ORM session: commits on success, rolls back on any exception."""
+        async with self.unit() as unit:
+            yield unit.session
+
+    @asynccontextmanager
+    async def unit(self) -> AsyncIterator[Unit]:
         """One unit of work: commits on success, rolls back on any exception."""
         if _IN_UNIT.get():
-            raise RuntimeError("vault transactions do not nest: use the session you already have")
+            raise RuntimeError("vault transactions do not nest: use the unit or session you already have")
         token = _IN_UNIT.set(True)
         try:
-            async with self._unit() as session:
-                yield session
+            if self._write_lock is None:
+                async with self.engine.connect() as connection, _transaction(Unit(connection)) as unit:
+                    yield unit
+                return
+            async with self._write_lock:
+                connection, raw = await self._sqlite_writer()
+                async with _transaction(SQLiteUnit(connection, raw)) as unit:
+                    yield unit
+            if self._group is not None:
+                # Numbered right after the commit, before any other unit can commit (no await between).
+                await self._group.durable(self._group.commit_number())
         finally:
             _IN_UNIT.reset(token)
 
-    @asynccontextmanager
-    async def _unit(self) -> AsyncIterator[AsyncSession]:
-        if self._write_lock is None:
-            async with AsyncSession(self.engine, expire_on_commit=False) as session, session.begin():
-                yield session
-            return
-        async with (
-            self._write_lock,
-            AsyncSession(self.engine, expire_on_commit=False) as session,
-            session.begin(),
-        ):
-            yield session
-        if self._group is not None:
-            # Numbered right after the commit, before any other unit can commit (no await between).
-            await self._group.durable(self._group.commit_number())
+    async def _sqlite_writer(self) -> tuple[AsyncConnection, sqlite3.Connection]:
+        """The one connection every SQLite unit of work in this process uses, opened on first need."""
+        if self._writer is None:
+            connection = await self.engine.connect()
+            driver = (await connection.get_raw_connection()).driver_connection
+            assert isinstance(driver, sqlite_inline.Connection)
+            self._writer = (connection, driver.sqlite)
+        return self._writer
 
     async def dispose(self) -> None:
+        if self._writer is not None:
+            connection, self._writer = self._writer[0], None
+            await connection.close()
         await self.engine.dispose()
+
+
+@asynccontextmanager
+async def _transaction(unit: Unit) -> AsyncIterator[Unit]:
+    await unit.begin()
+    failed = True
+    try:
+        yield unit
+        await unit.commit()
+        failed = False
+    finally:
+        await unit.close(failed=failed)

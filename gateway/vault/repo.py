@@ -1,4 +1,5 @@
-"""Repository functions: the queries the router and plugins share. Each takes the unit of work's session."""
+"""Repository functions: the queries the router and plugins share. Each takes the unit of work (or
+its session)."""
 
 from __future__ import annotations
 
@@ -6,7 +7,7 @@ import json
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import bindparam, case, insert
+from sqlalchemy import bindparam, case, insert, inspect
 from sqlmodel import col, select, update
 from sqlmodel.ext.asyncio.session import AsyncSession
 
@@ -18,45 +19,106 @@ from gateway.vault.models import (
     OutboxRow,
     Person,
     Pool,
+    ProcessedMessage,
     RollLog,
     StlogEntry,
     utcnow,
 )
+from gateway.vault.prepared import Prepared, detached
+from gateway.vault.unit import Unit, unit_of
 
-# Core inserts built once; the hot path (a roll, its ST log line, its outbox rows) skips the ORM's
-# per-object bookkeeping.
-STLOG_INSERT = insert(StlogEntry.__table__)  # type: ignore[attr-defined]
-OUTBOX_INSERT = insert(OutboxRow.__table__)  # type: ignore[attr-defined]
+# The hot path (a roll, its ST log line, its outbox rows) runs prepared statements on the unit; see
+# ``gateway.vault.prepared`` for why.
+STLOG_INSERT = Prepared(insert(StlogEntry.__table__))  # type: ignore[attr-defined]
+OUTBOX_INSERT = Prepared(insert(OutboxRow.__table__))  # type: ignore[attr-defined]
 
 
-# Look-ups run for every message, built once (statement construction costs as much as the query).
+# Look-ups for a first sight, built once (statement construction costs as much as the query).
 _IDENTITY_QUERY = (
     select(IdentityLink, Person)
     .join(Person, col(Person.id) == col(IdentityLink.person_id))
     .where(col(IdentityLink.key) == bindparam("key"))
 )
 _CHANNEL_QUERY = select(ChannelRow).where(col(ChannelRow.key) == bindparam("key"))
-# The router's first read: sender, person and channel in one round trip.
-_SENDER_QUERY = (
-    select(IdentityLink, Person, ChannelRow)
-    .join(Person, col(Person.id) == col(IdentityLink.person_id))
-    .outerjoin(ChannelRow, col(ChannelRow.key) == bindparam("channel"))
-    .where(col(IdentityLink.key) == bindparam("key"))
+
+
+def _columns(model: type) -> list[tuple[str, Any]]:
+    """(attribute name, column) for every column a model maps."""
+    return [(prop.key, prop.columns[0]) for prop in inspect(model).column_attrs]
+
+
+_SENDER_MODELS: tuple[tuple[type, list[tuple[str, Any]]], ...] = tuple(
+    (model, _columns(model)) for model in (IdentityLink, Person, ChannelRow)
 )
+_IDENTITY, _PERSON, _CHANNEL = (inspect(model).local_table for model, _ in _SENDER_MODELS)
+# The router's first read: sender, person and channel in one round trip.
+_SENDER_QUERY = Prepared(
+    select(*(column for _, columns in _SENDER_MODELS for _, column in columns))
+    .join_from(_IDENTITY, _PERSON, _PERSON.c.id == _IDENTITY.c.person_id)
+    .outerjoin(_CHANNEL, _CHANNEL.c.key == bindparam("channel"))
+    .where(_IDENTITY.c.key == bindparam("key"))
+)
+_REFRESH_IDENTITY = Prepared(
+    update(_IDENTITY)
+    .where(_IDENTITY.c.key == bindparam("link_key"))
+    .values(display_name=bindparam("new_name"), verified=bindparam("new_verified"))
+)
+_PERSON_OF = Prepared(select(_IDENTITY.c.person_id).where(_IDENTITY.c.key == bindparam("key")))
+_PROCESSED = inspect(ProcessedMessage).local_table
+_SEEN_MESSAGE = Prepared(
+    select(_PROCESSED.c.platform).where(
+        _PROCESSED.c.platform == bindparam("platform"), _PROCESSED.c.message_id == bindparam("message_id")
+    )
+)
+_PROCESSED_INSERT = Prepared(insert(_PROCESSED))
 
 
 async def resolve_sender(
-    session: AsyncSession, identity: Identity, channel: Channel
+    unit: Unit, identity: Identity, channel: Channel
 ) -> tuple[Person, IdentityLink, ChannelRow]:
-    """``resolve_identity`` and ``resolve_channel`` together, in one query when both exist."""
-    params = {"key": identity.key, "channel": channel.key}
-    found = (await session.exec(_SENDER_QUERY, params=params)).first()  # type: ignore[call-overload]
-    if found is None:
-        person, link = await resolve_identity(session, identity)
-        return person, link, await resolve_channel(session, channel)
-    link, person, row = found
-    _refresh_link(session, link, identity)
-    return person, link, row if row is not None else await resolve_channel(session, channel)
+    """``resolve_identity`` and ``resolve_channel`` together, in one query when both exist.
+
+    The objects are attached to the unit: its session, if a handler opens one, knows them as loaded."""
+    row = await unit.first(_SENDER_QUERY, {"key": identity.key, "channel": channel.key})
+    if row is None:
+        person, link = await resolve_identity(unit.session, identity)
+        return person, link, await resolve_channel(unit.session, channel)
+    values: list[dict[str, Any]] = []
+    at = 0
+    for _, columns in _SENDER_MODELS:
+        names = (name for name, _ in columns)
+        values.append(dict(zip(names, row[at : at + len(columns)], strict=True)))
+        at += len(columns)
+    link_values, person_values, channel_values = values
+    if link_values["display_name"] != identity.display_name or link_values["verified"] != identity.verified:
+        # Keep the platform's current display name and verification on the identity row.
+        link_values.update(display_name=identity.display_name, verified=identity.verified)
+        await unit.execute(
+            _REFRESH_IDENTITY,
+            {"link_key": identity.key, "new_name": identity.display_name, "new_verified": identity.verified},
+        )
+    link, person = detached(IdentityLink, link_values), detached(Person, person_values)
+    unit.attach(link, person)
+    if channel_values["key"] is None:
+        return person, link, await resolve_channel(unit.session, channel)
+    row_channel = detached(ChannelRow, channel_values)
+    unit.attach(row_channel)
+    return person, link, row_channel
+
+
+async def person_of(unit: Unit, identity_key: str) -> int | None:
+    """The person id behind an identity key, if that identity has been seen."""
+    row = await unit.first(_PERSON_OF, {"key": identity_key})
+    return None if row is None else int(row[0])
+
+
+async def seen_message(unit: Unit, platform: str, message_id: str) -> bool:
+    """Whether this platform message was handled before; records it (in the unit) when it was not."""
+    key = {"platform": platform, "message_id": message_id[:200]}
+    if await unit.first(_SEEN_MESSAGE, key) is not None:
+        return True
+    await unit.execute(_PROCESSED_INSERT, {**key, "created_at": utcnow()})
+    return False
 
 
 def _refresh_link(session: AsyncSession, link: IdentityLink, identity: Identity) -> None:
@@ -102,7 +164,12 @@ async def resolve_channel(session: AsyncSession, channel: Channel) -> ChannelRow
 
 
 async def enqueue(
-    session: AsyncSession, platform: str, target: str, payload: dict[str, Any], *, now: datetime | None = None
+    db: Unit | AsyncSession,
+    platform: str,
+    target: str,
+    payload: dict[str, Any],
+    *,
+    now: datetime | None = None,
 ) -> None:
     """Queue one outbound message in the caller's transaction."""
     when = now or utcnow()
@@ -115,7 +182,11 @@ async def enqueue(
         created_at=when,
         next_attempt_at=when,
     )
-    await session.exec(OUTBOX_INSERT, params=values)  # type: ignore[call-overload]
+    await _unit(db).execute(OUTBOX_INSERT, values)
+
+
+def _unit(db: Unit | AsyncSession) -> Unit:
+    return db if isinstance(db, Unit) else unit_of(db)
 
 
 def split_target(target: str) -> tuple[str, str]:
@@ -125,7 +196,7 @@ def split_target(target: str) -> tuple[str, str]:
 
 
 async def write_stlog(
-    session: AsyncSession,
+    db: Unit | AsyncSession,
     *,
     targets: list[str],
     person_id: int | None,
@@ -138,9 +209,10 @@ async def write_stlog(
     who: str,
     where: str,
 ) -> None:
-    await session.exec(  # type: ignore[call-overload]
+    unit = _unit(db)
+    await unit.execute(
         STLOG_INSERT,
-        params=dict(
+        dict(
             person_id=person_id,
             character_id=character_id,
             channel_key=channel_key,
@@ -160,7 +232,7 @@ async def write_stlog(
     }
     for target in targets:
         platform, address = split_target(target)
-        await enqueue(session, platform, address, payload, now=now)
+        await enqueue(unit, platform, address, payload, now=now)
 
 
 async def audit(

@@ -111,6 +111,15 @@ class Connection:
     def isolation_level(self) -> str | None:
         return self._conn.isolation_level
 
+    @property
+    def sqlite(self) -> sqlite3.Connection:
+        """The stdlib connection itself, for the vault's prepared statements (``gateway.vault.unit``)."""
+        return self._conn
+
+    @property
+    def in_transaction(self) -> bool:
+        return self._conn.in_transaction
+
     def cursor(self) -> _CursorContext:
         return _CursorContext(lambda: _Cursor(self._conn.cursor()))
 

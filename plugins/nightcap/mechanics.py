@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from typing import Any
 
 from gateway.dice import DiceSource
@@ -54,9 +54,18 @@ class Roll:
     degree: str
 
     def as_result(self) -> dict[str, Any]:
-        data = asdict(self)
-        data["dice"] = list(self.dice)
-        return {"kind": "roll", "system": "nightcap", **data}
+        # Spelled out: ``asdict`` deep-copies every face, and this runs for every roll.
+        return {
+            "kind": "roll",
+            "system": "nightcap",
+            "pool": self.pool,
+            "dice": list(self.dice),
+            "chance_die": self.chance_die,
+            "dice_total": self.dice_total,
+            "willpower": self.willpower,
+            "total": self.total,
+            "degree": self.degree,
+        }
 
 
 def score(pool: int, faces: tuple[int, ...], willpower: bool = False) -> Roll:

@@ -49,11 +49,13 @@ async def engine_rate(path: Path, rows: int) -> float:
     await upgrade(vault)
     start = time.perf_counter()
     for i in range(rows):
-        async with vault.transaction() as session:
-            await session.exec(  # type: ignore[call-overload]
+        async with vault.unit() as unit:
+            await unit.execute(
                 ROLL_INSERT,
-                params=dict(
+                dict(
                     public_id=f"e{i}",
+                    person_id=None,
+                    character_id=None,
                     identity_key="console:bench",
                     display_name="Bench",
                     channel_key="console:bench",

@@ -101,6 +101,7 @@ async def test_in_order_per_target_and_concurrent_across(vault_url: str) -> None
         assert [text for t, text in adapter.delivered if t == target] == [f"{target}-{i}" for i in range(5)]
         assert adapter.max_active_per_target[target] == 1
     assert {r.status for r in await rows(gateway)} == {"delivered"}
+    await gateway.services.vault.dispose()
 
 
 async def test_retry_keeps_order_and_dead_letters_stay(sqlite_url: str) -> None:
@@ -121,6 +122,7 @@ async def test_retry_keeps_order_and_dead_letters_stay(sqlite_url: str) -> None:
     assert (by_text["flaky"].status, by_text["flaky"].attempts) == ("delivered", 3)
     assert (by_text["gone"].status, by_text["gone"].last_error) == ("dead", "404 webhook deleted")
     assert by_text["after-gone"].status == "delivered"
+    await gateway.services.vault.dispose()
 
 
 async def test_rows_written_while_down_are_delivered_after_restart(sqlite_url: str) -> None:

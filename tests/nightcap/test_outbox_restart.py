@@ -97,6 +97,7 @@ async def test_rows_survive_a_restart_and_are_delivered(tmp_path: Path) -> None:
     finally:
         await second.stop()
     delivered = await rows(second)
+    await second.services.vault.dispose()
     assert [r.status for r in delivered] == ["delivered"] * total
     texts = [m.text for m in recorder.delivered if m.target == "st-room"]
     assert texts[-1] == roll.text

@@ -1,0 +1,91 @@
+"""Statements compiled once per dialect, run on the unit of work's own SQLite connection.
+
+Why: SQLAlchemy's per-execution machinery (statement cache look-up, execution context, result
+wrapping, the async adapter's greenlet hops) costs tens of microseconds a statement, several times
+the SQLite call itself, and a command runs four or five statements. SQLAlchemy still does the parts
+it is good at: ``Prepared`` takes its SQL text and its type processors (JSON, UTC datetimes,
+booleans) from SQLAlchemy's compiler, and only the execution is direct. On other databases the
+statement runs through SQLAlchemy as usual (see ``gateway.vault.unit``).
+
+Inserts run no Python-side column defaults: pass every column you mean to set (``compile`` refuses a
+statement whose table has such a default that the parameters leave out).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+from sqlalchemy import inspect
+from sqlalchemy.engine import Dialect
+from sqlalchemy.orm import make_transient_to_detached
+from sqlalchemy.sql import Executable
+from sqlalchemy.sql.dml import Insert
+
+Processor = Callable[[Any], Any] | None
+M = TypeVar("M")
+
+
+@dataclass(frozen=True)
+class Compiled:
+    sql: str
+    names: tuple[str, ...]  # the parameters in the order the SQL's placeholders take them
+    binds: tuple[Processor, ...]
+    results: tuple[Processor, ...]
+
+    def parameters(self, params: Mapping[str, Any]) -> list[Any]:
+        return [
+            value if bind is None else bind(value)
+            for value, bind in zip((params[name] for name in self.names), self.binds, strict=True)
+        ]
+
+    def row(self, raw: Sequence[Any]) -> tuple[Any, ...]:
+        pairs = zip(raw, self.results, strict=True)
+        return tuple(value if proc is None or value is None else proc(value) for value, proc in pairs)
+
+
+class Prepared:
+    """A Core statement with its compiled forms cached per (dialect, parameter names)."""
+
+    def __init__(self, statement: Executable) -> None:
+        self.statement = statement
+        self._cache: dict[tuple[str, frozenset[str]], Compiled] = {}
+
+    def compile(self, dialect: Dialect, keys: frozenset[str]) -> Compiled:
+        found = self._cache.get((dialect.name, keys))
+        if found is None:
+            found = self._cache[(dialect.name, keys)] = self._compile(dialect, keys)
+        return found
+
+    def _compile(self, dialect: Dialect, keys: frozenset[str]) -> Compiled:
+        statement: Any = self.statement
+        if isinstance(statement, Insert):
+            missing = [c.key for c in statement.table.columns if c.default is not None and c.key not in keys]
+            if missing:
+                raise ValueError(f"prepared insert without values for defaulted columns {missing}")
+            compiled = statement.compile(dialect=dialect, column_keys=sorted(keys))
+        else:
+            compiled = statement.compile(dialect=dialect)
+        names = tuple(compiled.positiontup or ())
+        binds = tuple(
+            compiled.binds[name].type.dialect_impl(dialect).bind_processor(dialect) for name in names
+        )
+        results: tuple[Processor, ...] = ()
+        if getattr(statement, "is_select", False):
+            results = tuple(
+                column.type.dialect_impl(dialect).result_processor(dialect, None)
+                for column in statement.selected_columns
+            )
+        return Compiled(sql=compiled.string, names=names, binds=binds, results=results)
+
+
+def detached(model: type[M], values: Mapping[str, Any]) -> M:
+    """An ORM instance for a row read outside the ORM, in the state the ORM gives a loaded object
+    after its session closes: ``session.add`` re-attaches it without a query, and later attribute
+    changes are tracked and flushed as an UPDATE."""
+    manager = inspect(model).class_manager
+    obj = manager.new_instance()
+    obj.__dict__.update(values)
+    make_transient_to_detached(obj)
+    return obj

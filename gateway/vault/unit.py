@@ -1,0 +1,126 @@
+"""One unit of work: a transaction, prepared statements, and an ORM session only when one is needed.
+
+A roll touches four statements and no ORM object it has to track, so the router's hot path runs
+``Prepared`` statements on the unit directly. Anything richer (characters, pools, scenes) uses
+``unit.session``, an ``AsyncSession`` created on first use and joined to the same transaction, so
+both kinds of write commit or roll back together.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Mapping
+from typing import Any
+
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncConnection
+from sqlmodel.ext.asyncio.session import AsyncSession
+
+from gateway.vault.prepared import Prepared
+
+_UNIT_KEY = "gateway_unit"
+
+
+class Unit:
+    """The portable unit: statements go through SQLAlchemy on the unit's connection."""
+
+    def __init__(self, connection: AsyncConnection) -> None:
+        self.connection = connection
+        self._session: AsyncSession | None = None
+        self._attach: list[Any] = []
+
+    @property
+    def session(self) -> AsyncSession:
+        if self._session is None:
+            self._session = AsyncSession(bind=self.connection, expire_on_commit=False)
+            self._session.info[_UNIT_KEY] = self
+            self._session.add_all(self._attach)
+        return self._session
+
+    def attach(self, *objects: Any) -> None:
+        """Objects read by ``Prepared`` statements (see ``prepared.detached``) that the session, once
+        there is one, should treat as loaded by itself."""
+        self._attach.extend(objects)
+        if self._session is not None:
+            self._session.add_all(objects)
+
+    async def execute(self, prepared: Prepared, params: Mapping[str, Any]) -> None:
+        await self._autoflush()
+        await self.connection.execute(prepared.statement, dict(params))
+
+    async def first(self, prepared: Prepared, params: Mapping[str, Any]) -> tuple[Any, ...] | None:
+        await self._autoflush()
+        row = (await self.connection.execute(prepared.statement, dict(params))).first()
+        return None if row is None else tuple(row)
+
+    async def _autoflush(self) -> None:
+        """What the session does before its own statements: pending ORM changes go first, so a
+        prepared statement sees them and foreign keys find their rows."""
+        session = self._session
+        if session is not None and (session.new or session.dirty or session.deleted):
+            await session.flush()
+
+    # The vault drives these three; handlers never call them.
+    async def begin(self) -> None:
+        await self.connection.begin()
+
+    async def commit(self) -> None:
+        if self._session is not None:
+            await self._session.flush()
+        await self.connection.commit()
+
+    async def close(self, *, failed: bool) -> None:
+        try:
+            if failed:
+                await self.connection.rollback()
+        finally:
+            if self._session is not None:
+                await self._session.close()
+
+
+class SQLiteUnit(Unit):
+    """On SQLite, prepared statements, BEGIN and COMMIT go straight to the connection: the driver
+    runs inline (``sqlite_inline``) and the vault's write lock makes this the only unit using it."""
+
+    def __init__(self, connection: AsyncConnection, raw: sqlite3.Connection) -> None:
+        super().__init__(connection)
+        self.raw = raw
+
+    async def execute(self, prepared: Prepared, params: Mapping[str, Any]) -> None:
+        await self._autoflush()
+        compiled = prepared.compile(self.connection.dialect, frozenset(params))
+        try:
+            self.raw.execute(compiled.sql, compiled.parameters(params))
+        except sqlite3.IntegrityError as exc:
+            # The same exception a statement through SQLAlchemy raises, so callers catch one type.
+            raise IntegrityError(compiled.sql, None, exc) from exc
+
+    async def first(self, prepared: Prepared, params: Mapping[str, Any]) -> tuple[Any, ...] | None:
+        await self._autoflush()
+        compiled = prepared.compile(self.connection.dialect, frozenset(params))
+        row = self.raw.execute(compiled.sql, compiled.parameters(params)).fetchone()
+        return None if row is None else compiled.row(row)
+
+    async def begin(self) -> None:
+        # A transaction that will write takes the write lock up front (see ``engine``).
+        self.raw.execute("BEGIN IMMEDIATE")
+
+    async def commit(self) -> None:
+        if self._session is not None:
+            await self._session.flush()
+        self.raw.execute("COMMIT")
+
+    async def close(self, *, failed: bool) -> None:
+        try:
+            if failed and self.raw.in_transaction:
+                self.raw.execute("ROLLBACK")
+        finally:
+            if self._session is not None:
+                # The session's own transaction (begun on top of ours, see ``engine``) ends here;
+                # its ROLLBACK reaches a connection with no open transaction, where it does nothing.
+                await self._session.close()
+
+
+def unit_of(session: AsyncSession) -> Unit:
+    """The unit a vault session belongs to (sessions from ``Vault.transaction`` all have one)."""
+    return session.info[_UNIT_KEY]
