@@ -21,9 +21,10 @@ def name_key(name: str) -> str:
 async def active_character(ctx: CommandContext, system: str | None = None) -> Character | None:
     """The caller's active character in ``system`` (default: the channel's), or None."""
     system = system or ctx.system.name
-    if ctx.person.active_character_id is None:
+    active = ctx.sender.active_character_id
+    if active is None:
         return None
-    character = await ctx.session.get(Character, ctx.person.active_character_id)
+    character = await ctx.session.get(Character, active)
     if character is None or character.system != system:
         return None
     return character

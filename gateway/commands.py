@@ -16,6 +16,7 @@ from gateway.types import InboundMessage, Invocation, Reply
 from gateway.vault import repo
 from gateway.vault.models import ChannelRow, IdentityLink, Person, RollLog
 from gateway.vault.prepared import Prepared
+from gateway.vault.sender import Sender
 from gateway.vault.unit import Unit
 
 if TYPE_CHECKING:
@@ -59,9 +60,7 @@ class CommandContext:
 
     message: InboundMessage
     unit: Unit
-    person: Person
-    identity: IdentityLink
-    channel: ChannelRow
+    sender: Sender
     system: RuleSystem
     locale: str
     storyteller: bool
@@ -69,11 +68,26 @@ class CommandContext:
     services: Services
     now: datetime
     extra: dict[str, Any] = field(default_factory=dict)
+    # Rolls logged in this unit whose Storyteller-log line has not been written yet.
+    _rolls_without_line: set[str] = field(default_factory=set, init=False, repr=False)
 
     @property
     def session(self) -> AsyncSession:
         """The unit's ORM session, opened on first use."""
         return self.unit.session
+
+    # The sender's rows as ORM objects, built on first use (see ``gateway.vault.sender``).
+    @property
+    def person(self) -> Person:
+        return self.sender.person
+
+    @property
+    def identity(self) -> IdentityLink:
+        return self.sender.identity
+
+    @property
+    def channel(self) -> ChannelRow:
+        return self.sender.channel
 
     @property
     def settings(self) -> Any:
@@ -91,15 +105,16 @@ class CommandContext:
         # unit on the unique index and the router runs the message again.
         public_id = new_public_id()
         result["id"] = public_id
+        self._rolls_without_line.add(public_id)
         sides = result.get("sides") or []
         await self.unit.execute(
             ROLL_INSERT,
             dict(
                 public_id=public_id,
-                person_id=self.person.id,
-                identity_key=self.identity.key,
+                person_id=self.sender.person_id,
+                identity_key=self.sender.identity_key,
                 display_name=name or self.name,
-                channel_key=self.channel.key,
+                channel_key=self.sender.channel_key,
                 system=str(result.get("system", self.system.name)),
                 character_id=character_id,
                 kind=str(result.get("kind", "roll")),
@@ -121,19 +136,28 @@ class CommandContext:
         result: dict[str, Any] | None = None,
         character_id: int | None = None,
     ) -> None:
-        """Record ``text`` in the Storyteller log and queue it for every configured Storyteller target."""
+        """Record ``text`` in the Storyteller log and queue it for every configured Storyteller target.
+
+        The first line written with the ``result`` of a roll logged in this unit is that roll's line:
+        it is kept on the roll's own row (see ``RollLog``)."""
+        roll_id = (result or {}).get("id")
+        if roll_id in self._rolls_without_line:
+            self._rolls_without_line.discard(roll_id)
+        else:
+            roll_id = None
         await repo.write_stlog(
             self.unit,
+            roll_id=roll_id,
             targets=self.services.settings.stlog.targets,
-            person_id=self.person.id,
+            person_id=self.sender.person_id,
             character_id=character_id,
-            channel_key=self.channel.key,
+            channel_key=self.sender.channel_key,
             kind=kind,
             text=text,
             result=result or {},
             now=self.now,
             who=self.name,
-            where=self.channel.key,
+            where=self.sender.channel_key,
         )
 
     async def enqueue(self, platform: str, target: str, payload: dict[str, Any]) -> None:
@@ -150,8 +174,8 @@ class CommandContext:
     ) -> None:
         await repo.audit(
             self.session,
-            actor_id=self.person.id,
-            actor_key=self.identity.key,
+            actor_id=self.sender.person_id,
+            actor_key=self.sender.identity_key,
             action=action,
             character_id=character_id,
             field_name=field_name,

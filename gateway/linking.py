@@ -227,8 +227,7 @@ async def merge_persons(ctx: CommandContext, survivor: Person, merged: Person) -
     await session.flush()
     await session.exec(delete(Person).where(col(Person.id) == old))  # type: ignore[call-overload]
     session.expunge(merged)
-    ctx.person = survivor
-    ctx.identity.person_id = new
+    ctx.sender.move_to(survivor)
 
 
 async def unlink_command(ctx: CommandContext, inv: Invocation) -> Reply:

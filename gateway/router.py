@@ -17,7 +17,7 @@ from gateway.parser import strip_prefix, tokenize
 from gateway.services import Services
 from gateway.types import InboundMessage, Invocation, Reply
 from gateway.vault import repo
-from gateway.vault.models import IdentityLink, Person
+from gateway.vault.sender import Sender, resolve_sender
 from gateway.vault.unit import Unit
 
 log = structlog.get_logger(__name__)
@@ -84,8 +84,8 @@ class Router:
         self, unit: Unit, message: InboundMessage, words: list[str], text: str, *, bare: bool
     ) -> list[Reply]:
         settings = self.services.settings
-        person, identity, channel = await repo.resolve_sender(unit, message.sender, message.channel)
-        system_name = channel.system or settings.gateway.default_system
+        sender = await resolve_sender(unit, message.sender, message.channel)
+        system_name = sender.channel_system or settings.gateway.default_system
         system = self.registry.systems.get(system_name)
         found = self.registry.find(system_name, words) if system is not None else None
         if bare and (found is None or not found[0].bare):
@@ -97,15 +97,13 @@ class Router:
                 f"Unknown command {words[0][:40]!r}. Type help for the list.", code="unknown_command"
             )
         command, used = found
-        storyteller = await self._is_storyteller(unit, message, person, identity)
+        storyteller = await self._is_storyteller(unit, message, sender)
         ctx = CommandContext(
             message=message,
             unit=unit,
-            person=person,
-            identity=identity,
-            channel=channel,
+            sender=sender,
             system=system,
-            locale=person.locale or channel.locale or system.default_locale,
+            locale=sender.person_locale or sender.channel_locale or system.default_locale,
             storyteller=storyteller,
             dice=self.services.dice,
             services=self.services,
@@ -115,20 +113,18 @@ class Router:
         invocation = Invocation(name=command.name, words=tuple(words[used:]), raw=text)
         return _as_list(await command.handler(ctx, invocation))
 
-    async def _is_storyteller(
-        self, unit: Unit, message: InboundMessage, person: Person, identity: IdentityLink
-    ) -> bool:
+    async def _is_storyteller(self, unit: Unit, message: InboundMessage, sender: Sender) -> bool:
         if not message.sender.verified:
             return False
-        if person.storyteller or "storyteller" in message.roles:
+        if sender.storyteller or "storyteller" in message.roles:
             return True
         owner = self.services.settings.vault.owner
         if not owner:
             return False
-        if identity.key == owner:
+        if sender.identity_key == owner:
             return True
         # The owner's role follows the owner's person to every identity linked to it.
-        return await repo.person_of(unit, owner) == person.id
+        return await repo.person_of(unit, owner) == sender.person_id
 
     def _authorise(self, ctx: CommandContext, command: Command) -> None:
         if command.role == "player" and not ctx.message.sender.verified:

@@ -21,7 +21,8 @@ from gateway.commands import Command, CommandContext
 from gateway.errors import UserError
 from gateway.hookspecs import hookimpl
 from gateway.types import Invocation, Reply
-from gateway.vault.models import Audit, IdentityLink, Person, StlogEntry
+from gateway.vault import repo
+from gateway.vault.models import Audit, IdentityLink, Person
 
 IDENTITY = re.compile(r"^(?P<platform>[a-z][a-z0-9_-]{0,39}):(?P<id>\S{1,250})$")
 RELATIVE = re.compile(r"^(\d{1,5})\s*(m|min|h|d|w)$")
@@ -192,7 +193,6 @@ async def st_log(ctx: CommandContext, inv: Invocation) -> Reply:
     """``st log [NAME] [--since WHEN] [--limit N]``: the Storyteller log from the vault, oldest first."""
     rest, flags = _split_flags(inv.words, ("--since", "--limit"))
     zone = ctx.settings.gateway.timezone
-    query = select(StlogEntry)
     character = None
     if rest:
         character = await find_character(ctx.session, ctx.system.name, " ".join(rest))
@@ -201,17 +201,15 @@ async def st_log(ctx: CommandContext, inv: Invocation) -> Reply:
                 f"No {ctx.system.title} character called {' '.join(rest)[:60]}."
                 " Write st log [NAME] [--since 2h] [--limit N]."
             )
-        query = query.where(col(StlogEntry.character_id) == character.id)
     since = parse_since(flags["--since"], ctx.now, zone) if "--since" in flags else None
-    if since is not None:
-        query = query.where(col(StlogEntry.created_at) >= since)
     limit = LOG_PAGE
     if "--limit" in flags:
         if not flags["--limit"].isdigit() or not 1 <= int(flags["--limit"]) <= LOG_MAX:
             raise UserError(f"--limit is a number from 1 to {LOG_MAX}.")
         limit = int(flags["--limit"])
-    rows = list((await ctx.session.exec(query.order_by(col(StlogEntry.id).desc()).limit(limit))).all())
-    rows.reverse()
+    rows = await repo.stlog_entries(
+        ctx.session, character_id=character.id if character else None, since=since, limit=limit
+    )
     entries = [
         {
             "when": r.created_at.isoformat(),

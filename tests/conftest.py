@@ -23,6 +23,7 @@ from gateway.app import Gateway
 from gateway.dice import ScriptedDice
 from gateway.settings import Settings
 from gateway.types import Channel, Identity, InboundMessage, Reply
+from gateway.vault.repo import StlogLine, stlog_entries
 
 POSTGRES_URL = os.environ.get("GATEWAY_TEST_POSTGRES_URL")
 
@@ -67,6 +68,11 @@ class Chat:
             roles=frozenset({"storyteller"}) if st else frozenset(),
         )
         return await self.gateway.services.router.handle(message)
+
+    async def stlog(self) -> list[StlogLine]:
+        """The whole Storyteller log as ``st log`` reads it (rolls and other entries), oldest first."""
+        async with self.gateway.services.vault.transaction() as session:
+            return await stlog_entries(session, limit=1_000_000)
 
     async def one(self, text: str, as_: str = "alice", **kw: Any) -> Reply:
         replies = await self.say(text, as_, **kw)

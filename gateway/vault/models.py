@@ -91,6 +91,10 @@ class Pool(SQLModel, table=True):
 
 
 class RollLog(SQLModel, table=True):
+    """Every roll. ``text`` and ``stlog_kind`` hold the roll's Storyteller-log line (the line as
+    posted, and its log kind), so a roll is recorded once: ``st log`` reads these rows beside
+    ``StlogEntry`` (see ``repo.stlog_entries``). Rows from before revision 0002 have neither."""
+
     __tablename__ = "roll_log"
     id: int | None = Field(default=None, primary_key=True)
     public_id: str = Field(max_length=16, unique=True)
@@ -107,10 +111,13 @@ class RollLog(SQLModel, table=True):
     degree: str | None = None
     result: dict[str, Any] = _json()
     created_at: datetime = _ts(index=True)
+    text: str | None = None
+    stlog_kind: str | None = Field(default=None, max_length=40)
 
 
 class StlogEntry(SQLModel, table=True):
-    """The Storyteller log as kept in the vault: every roll, power use, check-in, heal and ST edit."""
+    """The Storyteller log's other entries: check-ins without a roll, heals, approvals, ST edits.
+    A roll's own line lives on its ``RollLog`` row."""
 
     __tablename__ = "stlog"
     id: int | None = Field(default=None, primary_key=True)

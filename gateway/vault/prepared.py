@@ -36,8 +36,8 @@ class Compiled:
 
     def parameters(self, params: Mapping[str, Any]) -> list[Any]:
         return [
-            value if bind is None else bind(value)
-            for value, bind in zip((params[name] for name in self.names), self.binds, strict=True)
+            params[name] if bind is None else bind(params[name])
+            for name, bind in zip(self.names, self.binds, strict=True)
         ]
 
     def row(self, raw: Sequence[Any]) -> tuple[Any, ...]:
@@ -61,9 +61,13 @@ class Prepared:
     def _compile(self, dialect: Dialect, keys: frozenset[str]) -> Compiled:
         statement: Any = self.statement
         if isinstance(statement, Insert):
-            missing = [c.key for c in statement.table.columns if c.default is not None and c.key not in keys]
+            columns = statement.table.columns
+            missing = [c.key for c in columns if c.default is not None and c.key not in keys]
             if missing:
                 raise ValueError(f"prepared insert without values for defaulted columns {missing}")
+            unknown = sorted(keys - set(columns.keys()))
+            if unknown:
+                raise ValueError(f"prepared insert into {statement.table} with unknown columns {unknown}")
             compiled = statement.compile(dialect=dialect, column_keys=sorted(keys))
         else:
             compiled = statement.compile(dialect=dialect)

@@ -4,6 +4,7 @@ its session)."""
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
@@ -24,7 +25,7 @@ from gateway.vault.models import (
     StlogEntry,
     utcnow,
 )
-from gateway.vault.prepared import Prepared, detached
+from gateway.vault.prepared import Prepared
 from gateway.vault.unit import Unit, unit_of
 
 # The hot path (a roll, its ST log line, its outbox rows) runs prepared statements on the unit; see
@@ -42,27 +43,7 @@ _IDENTITY_QUERY = (
 _CHANNEL_QUERY = select(ChannelRow).where(col(ChannelRow.key) == bindparam("key"))
 
 
-def _columns(model: type) -> list[tuple[str, Any]]:
-    """(attribute name, column) for every column a model maps."""
-    return [(prop.key, prop.columns[0]) for prop in inspect(model).column_attrs]
-
-
-_SENDER_MODELS: tuple[tuple[type, list[tuple[str, Any]]], ...] = tuple(
-    (model, _columns(model)) for model in (IdentityLink, Person, ChannelRow)
-)
-_IDENTITY, _PERSON, _CHANNEL = (inspect(model).local_table for model, _ in _SENDER_MODELS)
-# The router's first read: sender, person and channel in one round trip.
-_SENDER_QUERY = Prepared(
-    select(*(column for _, columns in _SENDER_MODELS for _, column in columns))
-    .join_from(_IDENTITY, _PERSON, _PERSON.c.id == _IDENTITY.c.person_id)
-    .outerjoin(_CHANNEL, _CHANNEL.c.key == bindparam("channel"))
-    .where(_IDENTITY.c.key == bindparam("key"))
-)
-_REFRESH_IDENTITY = Prepared(
-    update(_IDENTITY)
-    .where(_IDENTITY.c.key == bindparam("link_key"))
-    .values(display_name=bindparam("new_name"), verified=bindparam("new_verified"))
-)
+_IDENTITY = inspect(IdentityLink).local_table
 _PERSON_OF = Prepared(select(_IDENTITY.c.person_id).where(_IDENTITY.c.key == bindparam("key")))
 _PROCESSED = inspect(ProcessedMessage).local_table
 _SEEN_MESSAGE = Prepared(
@@ -71,39 +52,16 @@ _SEEN_MESSAGE = Prepared(
     )
 )
 _PROCESSED_INSERT = Prepared(insert(_PROCESSED))
-
-
-async def resolve_sender(
-    unit: Unit, identity: Identity, channel: Channel
-) -> tuple[Person, IdentityLink, ChannelRow]:
-    """``resolve_identity`` and ``resolve_channel`` together, in one query when both exist.
-
-    The objects are attached to the unit: its session, if a handler opens one, knows them as loaded."""
-    row = await unit.first(_SENDER_QUERY, {"key": identity.key, "channel": channel.key})
-    if row is None:
-        person, link = await resolve_identity(unit.session, identity)
-        return person, link, await resolve_channel(unit.session, channel)
-    values: list[dict[str, Any]] = []
-    at = 0
-    for _, columns in _SENDER_MODELS:
-        names = (name for name, _ in columns)
-        values.append(dict(zip(names, row[at : at + len(columns)], strict=True)))
-        at += len(columns)
-    link_values, person_values, channel_values = values
-    if link_values["display_name"] != identity.display_name or link_values["verified"] != identity.verified:
-        # Keep the platform's current display name and verification on the identity row.
-        link_values.update(display_name=identity.display_name, verified=identity.verified)
-        await unit.execute(
-            _REFRESH_IDENTITY,
-            {"link_key": identity.key, "new_name": identity.display_name, "new_verified": identity.verified},
-        )
-    link, person = detached(IdentityLink, link_values), detached(Person, person_values)
-    unit.attach(link, person)
-    if channel_values["key"] is None:
-        return person, link, await resolve_channel(unit.session, channel)
-    row_channel = detached(ChannelRow, channel_values)
-    unit.attach(row_channel)
-    return person, link, row_channel
+_ROLL = inspect(RollLog).local_table
+_ROLL_STLOG = Prepared(
+    update(_ROLL)
+    .where(_ROLL.c.public_id == bindparam("roll_id"))
+    .values(
+        text=bindparam("line", type_=_ROLL.c.text.type),
+        stlog_kind=bindparam("line_kind", type_=_ROLL.c.stlog_kind.type),
+        result=bindparam("final", type_=_ROLL.c.result.type),
+    )
+)
 
 
 async def person_of(unit: Unit, identity_key: str) -> int | None:
@@ -208,20 +166,29 @@ async def write_stlog(
     now: datetime,
     who: str,
     where: str,
+    roll_id: str | None = None,
 ) -> None:
+    """Record a Storyteller-log line and queue it for every target. With ``roll_id`` (a roll logged
+    in this unit) the line is stored on that roll's row instead of a row of its own."""
     unit = _unit(db)
-    await unit.execute(
-        STLOG_INSERT,
-        dict(
-            person_id=person_id,
-            character_id=character_id,
-            channel_key=channel_key,
-            kind=kind,
-            text=text,
-            result=result,
-            created_at=now,
-        ),
-    )
+    if roll_id is not None:
+        # The roll's row is already dirty in this transaction: no extra page to write at commit.
+        await unit.execute(
+            _ROLL_STLOG, {"roll_id": roll_id, "line": text, "line_kind": kind, "final": result}
+        )
+    else:
+        await unit.execute(
+            STLOG_INSERT,
+            dict(
+                person_id=person_id,
+                character_id=character_id,
+                channel_key=channel_key,
+                kind=kind,
+                text=text,
+                result=result,
+                created_at=now,
+            ),
+        )
     payload = {
         "text": text,
         "kind": "stlog",
@@ -233,6 +200,55 @@ async def write_stlog(
     for target in targets:
         platform, address = split_target(target)
         await enqueue(unit, platform, address, payload, now=now)
+
+
+@dataclass(frozen=True)
+class StlogLine:
+    created_at: datetime
+    kind: str
+    text: str
+    channel_key: str
+    character_id: int | None
+    result: dict[str, Any]
+
+
+async def stlog_entries(
+    session: AsyncSession, *, character_id: int | None = None, since: datetime | None = None, limit: int
+) -> list[StlogLine]:
+    """The newest ``limit`` Storyteller-log lines, oldest first: rolls (from the roll log) and the
+    other entries together."""
+    events = select(StlogEntry)
+    rolls = select(RollLog).where(col(RollLog.stlog_kind).is_not(None))
+    if character_id is not None:
+        events = events.where(col(StlogEntry.character_id) == character_id)
+        rolls = rolls.where(col(RollLog.character_id) == character_id)
+    if since is not None:
+        events = events.where(col(StlogEntry.created_at) >= since)
+        rolls = rolls.where(col(RollLog.created_at) >= since)
+    newest_events = events.order_by(col(StlogEntry.created_at).desc(), col(StlogEntry.id).desc())
+    newest_rolls = rolls.order_by(col(RollLog.created_at).desc(), col(RollLog.id).desc())
+    lines = [
+        (
+            e.created_at,
+            1,
+            e.id or 0,
+            StlogLine(e.created_at, e.kind, e.text, e.channel_key, e.character_id, e.result),
+        )
+        for e in (await session.exec(newest_events.limit(limit))).all()
+    ]
+    lines += [
+        (
+            r.created_at,
+            0,  # a roll before the entries written in the same instant (a check-in's roll, then the rest)
+            r.id or 0,
+            StlogLine(
+                r.created_at, r.stlog_kind or r.kind, r.text or "", r.channel_key, r.character_id, r.result
+            ),
+        )
+        for r in (await session.exec(newest_rolls.limit(limit))).all()
+    ]
+    lines.sort(key=lambda line: line[:3])
+    return [line for *_, line in lines[-limit:]]
 
 
 async def audit(

@@ -12,7 +12,8 @@ import sqlite3
 from collections.abc import Mapping
 from typing import Any
 
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy import inspect
+from sqlalchemy.exc import IntegrityError, InvalidRequestError
 from sqlalchemy.ext.asyncio import AsyncConnection
 from sqlmodel.ext.asyncio.session import AsyncSession
 
@@ -44,6 +45,13 @@ class Unit:
         if self._session is not None:
             self._session.add_all(objects)
 
+    def loaded(self, model: type[Any], primary_key: tuple[Any, ...]) -> Any | None:
+        """The object the session holds for that row, if it has one (no query)."""
+        if self._session is None:
+            return None
+        key = inspect(model).identity_key_from_primary_key(primary_key)
+        return self._session.sync_session.identity_map.get(key)
+
     async def execute(self, prepared: Prepared, params: Mapping[str, Any]) -> None:
         await self._autoflush()
         await self.connection.execute(prepared.statement, dict(params))
@@ -56,9 +64,19 @@ class Unit:
     async def _autoflush(self) -> None:
         """What the session does before its own statements: pending ORM changes go first, so a
         prepared statement sees them and foreign keys find their rows."""
+        self._require_open()
         session = self._session
         if session is not None and (session.new or session.dirty or session.deleted):
             await session.flush()
+
+    def _require_open(self) -> None:
+        # A failed session flush rolls the whole transaction back, even when the handler catches the
+        # error; writing on would commit half a unit, so everything after it is refused.
+        if not self._in_transaction():
+            raise InvalidRequestError("this unit of work was rolled back by a failed flush: start a new one")
+
+    def _in_transaction(self) -> bool:
+        return self.connection.in_transaction()
 
     # The vault drives these three; handlers never call them.
     async def begin(self) -> None:
@@ -67,6 +85,7 @@ class Unit:
     async def commit(self) -> None:
         if self._session is not None:
             await self._session.flush()
+        self._require_open()
         await self.connection.commit()
 
     async def close(self, *, failed: bool) -> None:
@@ -108,7 +127,11 @@ class SQLiteUnit(Unit):
     async def commit(self) -> None:
         if self._session is not None:
             await self._session.flush()
+        self._require_open()
         self.raw.execute("COMMIT")
+
+    def _in_transaction(self) -> bool:
+        return self.raw.in_transaction
 
     async def close(self, *, failed: bool) -> None:
         try:

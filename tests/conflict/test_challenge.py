@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from sqlmodel import col, select
 
-from gateway.vault.models import RollLog, StlogEntry
+from gateway.vault.models import RollLog
 from tests.conflict.helpers import make_character, outbox, pool, set_pool
 from tests.conftest import Chat, start_chat
 
@@ -62,7 +62,7 @@ async def test_dorians_lie_across_platforms_is_a_deadlock(chat: Chat) -> None:
     async with chat.services.vault.transaction() as session:
         logged = (await session.exec(select(RollLog).where(col(RollLog.public_id) == r["id"]))).one()
         assert logged.kind == "contest" and logged.dice == [7, 8, 3, 1, 8, 6, 4, 2]
-        kinds = [e.kind for e in (await session.exec(select(StlogEntry))).all()]
+    kinds = [e.kind for e in await chat.stlog()]
     assert kinds.count("challenge") == 2
     # Settled: nothing left to defend.
     assert (await chat.one("defend mental", as_="det", **DC)).error == "invalid"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from sqlmodel import select
 
-from gateway.vault.models import Pool, RollLog, StlogEntry
+from gateway.vault.models import Pool, RollLog
 from tests.conflict.helpers import make_character, pool
 from tests.conftest import Chat
 
@@ -29,8 +29,7 @@ async def test_every_roll_reaches_both_logs(chat: Chat) -> None:
     await chat.one("defend mental", as_="bo")
     async with chat.services.vault.transaction() as session:
         rolls = (await session.exec(select(RollLog))).all()
-        stlog = (await session.exec(select(StlogEntry))).all()
-    logged_ids = {e.result.get("id") for e in stlog}
+    logged_ids = {e.result.get("id") for e in await chat.stlog()}
     kinds = sorted(r.kind for r in rolls)
     assert kinds == sorted(
         ["initiative_roll", "initiative_roll", "attack", "attack", "extended", "team", "contest"]

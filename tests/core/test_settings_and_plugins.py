@@ -62,7 +62,7 @@ async def test_migrations_apply_once_and_are_idempotent(vault_url: str) -> None:
         heads = (await conn.execute(text("SELECT version_num FROM alembic_version"))).scalars().all()
         tables = await conn.run_sync(lambda sync: set(sync.dialect.get_table_names(sync)))
     await vault.dispose()
-    assert "0001_core" in heads
+    assert "0002_roll_log_text" in heads
     assert {"person", "identity", "channel", "roll_log", "outbox", "character", "pool", "audit"} <= tables
 
 

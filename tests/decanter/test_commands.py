@@ -396,7 +396,7 @@ async def test_every_roll_is_logged_and_sent_to_the_storyteller_log(dec: Chat) -
     logged = [r for r in await rows(dec, RollLog) if r.public_id == result["id"]]
     assert len(logged) == 1 and logged[0].system == "decanter" and logged[0].dice == [6, 6, 1]
     assert logged[0].degree == "setback" and logged[0].total == 1
-    stlog = [s for s in await rows(dec, StlogEntry) if s.kind == "roll"]
+    stlog = [s for s in await dec.stlog() if s.kind == "roll"]
     assert stlog[-1].text.startswith("(secret) Alice rolls 3 dice")
     verified = await dec.one(f"verify {result['id']}", as_="bob")
     assert "rolled decanter" in verified.text

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from gateway.vault.models import Audit, Pool, RollLog, SceneState, StlogEntry
+from gateway.vault.models import Audit, Pool, RollLog, SceneState
 from tests.conftest import Chat, start_chat
 from tests.helpers.chat import count, room, rows
 
@@ -195,7 +195,7 @@ async def test_every_roll_is_logged(dra: Chat) -> None:
     result = await roll(dra, "roll 2 diff 6", [6, 6])
     logged = [r for r in await rows(dra, RollLog) if r.public_id == result["id"]]
     assert len(logged) == 1 and logged[0].system == "dramatic" and logged[0].degree == "success"
-    assert [s.kind for s in await rows(dra, StlogEntry)][-1] == "roll"
+    assert [s.kind for s in await dra.stlog()][-1] == "roll"
 
 
 async def test_sheet_and_storyteller_edits(dra: Chat) -> None:

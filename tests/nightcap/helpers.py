@@ -7,7 +7,8 @@ from typing import Any
 from sqlmodel import col, select
 
 from gateway.types import Reply
-from gateway.vault.models import Audit, Character, OutboxRow, Pool, StlogEntry
+from gateway.vault.models import Audit, Character, OutboxRow, Pool
+from gateway.vault.repo import StlogLine
 from tests.conftest import Chat
 
 # Physical 3, Mental 3, Social 2, Spirit 2: 6 points over the base; Adept + Basic: 3 dots.
@@ -82,6 +83,5 @@ async def outbox_rows(chat: Chat) -> list[OutboxRow]:
         return list((await session.exec(select(OutboxRow).order_by(col(OutboxRow.id)))).all())
 
 
-async def stlog_rows(chat: Chat) -> list[StlogEntry]:
-    async with chat.services.vault.transaction() as session:
-        return list((await session.exec(select(StlogEntry).order_by(col(StlogEntry.id)))).all())
+async def stlog_rows(chat: Chat) -> list[StlogLine]:
+    return await chat.stlog()

@@ -12,15 +12,15 @@ async def test_cycle_on_every_engine(any_chat: Chat) -> None:
     await build(chat)
     await build(chat, "Dorian", "555", platform="discord", channel="table")
     chat.dice.extend([7, 7, 7, 10, 2, 7, 2])
-    await ok(chat, "roll physical wp")
-    await ok(chat, "power use ward")
-    await ok(chat, "damage 3")
-    await ok(chat, "heal 2")
-    await ok(chat, "checkin")
+    # The Storyteller log orders by time, so each step gets its own second.
+    for line in ("roll physical wp", "power use ward", "damage 3", "heal 2", "checkin"):
+        chat.clock.advance(seconds=1)
+        await ok(chat, line)
     assert await refused(chat, "checkin") == (
         "Mira has already checked in today (2026-11-30, America/Los_Angeles); the next check-in opens at"
         " midnight America/Los_Angeles (2026-12-01 08:00 UTC), in 12 h 0 min."
     )
+    chat.clock.advance(seconds=1)
     await ok(chat, "st trait Mira spirit 7", "ana", st=True)
     await ok(chat, "st pool Mira essence max 15", "ana", st=True)
     assert await pools(chat, "Mira") == {"willpower": (5, 10), "essence": (9, 15), "damage": (1, 10)}

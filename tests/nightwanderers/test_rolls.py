@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from gateway.vault.models import RollLog, StlogEntry
+from gateway.vault.models import RollLog
 from tests.conftest import Chat
 from tests.helpers.chat import count, make_character, rows
 
@@ -97,7 +97,7 @@ async def test_rolls_are_logged(nw: Chat) -> None:
     reply = await nw.one("roll 2")
     logged = await rows(nw, RollLog)
     assert logged[-1].public_id == reply.result["id"] and logged[-1].degree == "good"
-    assert (await rows(nw, StlogEntry))[-1].text == reply.text
+    assert (await nw.stlog())[-1].text == reply.text
 
 
 async def test_bad_input(nw: Chat) -> None:

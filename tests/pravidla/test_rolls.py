@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from gateway.vault.models import RollLog, StlogEntry
+from gateway.vault.models import RollLog
 from tests.conftest import Chat
 from tests.helpers.chat import count, make_character, rows
 
@@ -97,7 +97,7 @@ async def test_every_roll_is_logged_with_stlog(pr: Chat) -> None:
     assert [r.public_id for r in logged] == [one.result["id"], contest.result["id"]]
     assert logged[0].system == "pravidla" and logged[0].dice == [6, 6] and logged[0].degree == "success"
     assert logged[1].kind == "contest" and logged[1].dice == [1, 1, 4]
-    assert [e.text for e in await rows(pr, StlogEntry)][-2:] == [one.text, contest.text]
+    assert [e.text for e in await pr.stlog()][-2:] == [one.text, contest.text]
 
 
 async def test_secret_roll_is_private(pr: Chat) -> None:

@@ -1,0 +1,156 @@
+"""Who sent a message, and where: the router's first read, in one query.
+
+The router and the roll path need a handful of plain values (ids, keys, the Storyteller flag, the
+locales and the channel's system); handlers that edit people or channels need ORM objects. ``Sender``
+holds the row and builds each ORM object only on first use, attached to the unit so that its session
+treats it as loaded (see ``prepared.detached``).
+"""
+
+from __future__ import annotations
+
+from functools import cached_property
+from typing import Any
+
+from sqlalchemy import bindparam, inspect, select, update
+
+from gateway.types import Channel, Identity
+from gateway.vault import repo
+from gateway.vault.models import ChannelRow, IdentityLink, Person
+from gateway.vault.prepared import Prepared, detached
+from gateway.vault.unit import Unit
+
+
+def _columns(model: type) -> tuple[tuple[str, ...], list[Any]]:
+    """Attribute names and columns of every column a model maps, in one order."""
+    props = inspect(model).column_attrs
+    return tuple(p.key for p in props), [p.columns[0] for p in props]
+
+
+_MODELS = (IdentityLink, Person, ChannelRow)
+_NAMES = tuple(_columns(model)[0] for model in _MODELS)
+_IDENTITY, _PERSON, _CHANNEL = (inspect(model).local_table for model in _MODELS)
+_QUERY = Prepared(
+    select(*(column for model in _MODELS for column in _columns(model)[1]))
+    .join_from(_IDENTITY, _PERSON, _PERSON.c.id == _IDENTITY.c.person_id)
+    .outerjoin(_CHANNEL, _CHANNEL.c.key == bindparam("channel"))
+    .where(_IDENTITY.c.key == bindparam("key"))
+)
+_REFRESH_IDENTITY = Prepared(
+    update(_IDENTITY)
+    .where(_IDENTITY.c.key == bindparam("link_key"))
+    .values(display_name=bindparam("new_name"), verified=bindparam("new_verified"))
+)
+
+
+class Sender:
+    """The sender's identity, person and the channel, as values and (on demand) as ORM objects.
+
+    The plain accessors read the ORM object once one exists, so a handler's edit (``char use``,
+    ``system``) is what later code in the same unit sees."""
+
+    def __init__(
+        self, unit: Unit, identity: dict[str, Any], person: dict[str, Any], channel: dict[str, Any]
+    ) -> None:
+        self._unit = unit
+        self._values = {IdentityLink: identity, Person: person, ChannelRow: channel}
+
+    @classmethod
+    def of(cls, unit: Unit, person: Person, identity: IdentityLink, channel: ChannelRow) -> Sender:
+        """A sender around objects the session already holds (a first sight)."""
+        objects = (identity, person, channel)
+        values = [
+            {name: getattr(obj, name) for name in names} for obj, names in zip(objects, _NAMES, strict=True)
+        ]
+        sender = cls(unit, *values)
+        sender.__dict__.update(identity=identity, person=person, channel=channel)  # the cached properties
+        return sender
+
+    def _value(self, model: type[Any], attribute: str, name: str) -> Any:
+        built = self.__dict__.get(attribute)
+        return getattr(built, name) if built is not None else self._values[model][name]
+
+    @property
+    def identity_key(self) -> str:
+        return str(self._values[IdentityLink]["key"])  # the primary key: never edited
+
+    @property
+    def channel_key(self) -> str:
+        return str(self._values[ChannelRow]["key"])
+
+    @property
+    def person_id(self) -> int:
+        return int(self._value(Person, "person", "id"))
+
+    @property
+    def storyteller(self) -> bool:
+        return bool(self._value(Person, "person", "storyteller"))
+
+    @property
+    def person_locale(self) -> str | None:
+        return self._value(Person, "person", "locale")  # type: ignore[no-any-return]
+
+    @property
+    def active_character_id(self) -> int | None:
+        return self._value(Person, "person", "active_character_id")  # type: ignore[no-any-return]
+
+    @property
+    def channel_system(self) -> str | None:
+        return self._value(ChannelRow, "channel", "system")  # type: ignore[no-any-return]
+
+    @property
+    def channel_locale(self) -> str | None:
+        return self._value(ChannelRow, "channel", "locale")  # type: ignore[no-any-return]
+
+    def move_to(self, person: Person) -> None:
+        """The sender's identity now belongs to ``person`` (``link`` merged two persons)."""
+        assert person.id is not None
+        self.__dict__["person"] = person
+        self.identity.person_id = person.id
+
+    @cached_property
+    def identity(self) -> IdentityLink:
+        return self._load(IdentityLink)
+
+    @cached_property
+    def person(self) -> Person:
+        return self._load(Person)
+
+    @cached_property
+    def channel(self) -> ChannelRow:
+        return self._load(ChannelRow)
+
+    def _load(self, model: type[Any]) -> Any:
+        values = self._values[model]
+        # A handler's query may have loaded the same row already: the session keeps one object per row.
+        known = self._unit.loaded(model, tuple(values[c.key] for c in inspect(model).primary_key))
+        if known is not None:
+            return known
+        obj = detached(model, values)
+        self._unit.attach(obj)
+        return obj
+
+
+async def resolve_sender(unit: Unit, identity: Identity, channel: Channel) -> Sender:
+    """The sender of a message, with the person and channel rows created on first sight."""
+    row = await unit.first(_QUERY, {"key": identity.key, "channel": channel.key})
+    if row is None:
+        person, link = await repo.resolve_identity(unit.session, identity)
+        return Sender.of(unit, person, link, await repo.resolve_channel(unit.session, channel))
+    values: list[dict[str, Any]] = []
+    at = 0
+    for names in _NAMES:
+        values.append(dict(zip(names, row[at : at + len(names)], strict=True)))
+        at += len(names)
+    link_values, person_values, channel_values = values
+    if link_values["display_name"] != identity.display_name or link_values["verified"] != identity.verified:
+        # Keep the platform's current display name and verification on the identity row.
+        link_values.update(display_name=identity.display_name, verified=identity.verified)
+        await unit.execute(
+            _REFRESH_IDENTITY,
+            {"link_key": identity.key, "new_name": identity.display_name, "new_verified": identity.verified},
+        )
+    if channel_values["key"] is None:
+        link, person = detached(IdentityLink, link_values), detached(Person, person_values)
+        unit.attach(link, person)
+        return Sender.of(unit, person, link, await repo.resolve_channel(unit.session, channel))
+    return Sender(unit, link_values, person_values, channel_values)
