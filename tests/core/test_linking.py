@@ -76,8 +76,9 @@ async def test_codes_expire_and_are_single_use(chat: Chat) -> None:
         "That link code expired 1 min ago; type link on your other platform for a new one."
     )
     fresh = await code_for(chat)
-    assert await refused(chat, f"link {fresh[:-1]}x", "555", **DISCORD) == (
-        f"No link code '{fresh[:-1]}x': check it, or type link on your other platform for a new one."
+    wrong = fresh[:-1] + ("y" if fresh.endswith("x") else "x")  # one letter off, never the code itself
+    assert await refused(chat, f"link {wrong}", "555", **DISCORD) == (
+        f"No link code '{wrong}': check it, or type link on your other platform for a new one."
     )
     # A new code cancels the identity's earlier unused one.
     newest = await code_for(chat)
