@@ -70,6 +70,7 @@ class CommandContext:
     extra: dict[str, Any] = field(default_factory=dict)
     # Rolls logged in this unit whose Storyteller-log line has not been written yet.
     _rolls_without_line: set[str] = field(default_factory=set, init=False, repr=False)
+    _reserved_ids: set[str] = field(default_factory=set, init=False, repr=False)
 
     @property
     def session(self) -> AsyncSession:
@@ -97,15 +98,36 @@ class CommandContext:
     def name(self) -> str:
         return self.message.sender.display_name
 
-    async def log_roll(
-        self, result: dict[str, Any], *, character_id: int | None = None, name: str | None = None
-    ) -> str:
-        """Write ``result`` to the roll log under a fresh public id, set ``result["id"]``, return the id."""
-        # Ids are random; a clash (about 1 in 28 million per roll, times rolls logged) fails the
-        # unit on the unique index and the router runs the message again.
+    def reserve_roll_id(self, result: dict[str, Any]) -> str:
+        """A public id for a roll about to be logged, set as ``result["id"]`` now, so that the line
+        showing it can go to ``log_roll(..., stlog=line)``: one row written instead of two steps."""
         public_id = new_public_id()
         result["id"] = public_id
-        self._rolls_without_line.add(public_id)
+        self._reserved_ids.add(public_id)
+        return public_id
+
+    async def log_roll(
+        self,
+        result: dict[str, Any],
+        *,
+        character_id: int | None = None,
+        name: str | None = None,
+        stlog: str | None = None,
+        stlog_kind: str = "roll",
+    ) -> str:
+        """Write ``result`` to the roll log, set ``result["id"]`` (a fresh id, or the one
+        ``reserve_roll_id`` gave) and return the id. With ``stlog``, that line is the roll's
+        Storyteller-log line, written with the row and queued as ``stlog()`` would."""
+        # Ids are random; a clash (about 1 in 28 million per roll, times rolls logged) fails the
+        # unit on the unique index and the router runs the message again.
+        public_id = result.get("id")
+        if public_id in self._reserved_ids:
+            self._reserved_ids.discard(public_id)
+        else:
+            public_id = new_public_id()
+            result["id"] = public_id
+        if stlog is None:
+            self._rolls_without_line.add(public_id)
         sides = result.get("sides") or []
         await self.unit.execute(
             ROLL_INSERT,
@@ -124,8 +146,21 @@ class CommandContext:
                 degree=result.get("degree") or result.get("outcome"),
                 result=result,
                 created_at=self.now,
+                text=stlog,
+                stlog_kind=None if stlog is None else stlog_kind,
             ),
         )
+        if stlog is not None:
+            await repo.queue_stlog(
+                self.unit,
+                targets=self.services.settings.stlog.targets,
+                kind=stlog_kind,
+                text=stlog,
+                result=result,
+                now=self.now,
+                who=self.name,
+                where=self.sender.channel_key,
+            )
         return public_id
 
     async def stlog(

@@ -260,7 +260,8 @@ async def run(
             child.wait(timeout=10)
     with sqlite3.connect(vault) as db:
         logged = db.execute("select count(*) from roll_log").fetchone()[0]
-        stlogged = db.execute("select count(*) from stlog").fetchone()[0]
+        # A roll's Storyteller-log line is kept on its roll-log row (RollLog.stlog_kind).
+        stlogged = db.execute("select count(*) from roll_log where stlog_kind is not null").fetchone()[0]
     return {
         "rounds": max_rounds,
         "gateway_max_rps": gw_max,

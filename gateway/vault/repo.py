@@ -189,6 +189,23 @@ async def write_stlog(
                 created_at=now,
             ),
         )
+    await queue_stlog(
+        unit, targets=targets, kind=kind, text=text, result=result, now=now, who=who, where=where
+    )
+
+
+async def queue_stlog(
+    unit: Unit,
+    *,
+    targets: list[str],
+    kind: str,
+    text: str,
+    result: dict[str, Any],
+    now: datetime,
+    who: str,
+    where: str,
+) -> None:
+    """Queue a Storyteller-log line (already recorded) for every configured Storyteller target."""
     payload = {
         "text": text,
         "kind": "stlog",

@@ -139,22 +139,21 @@ async def roll_command(ctx: CommandContext, inv: Invocation) -> Reply:
     if len(rolls) == 1:
         result = _side_result(sides[0], rolls[0])
         result["who"] = who
-        roll_id = await ctx.log_roll(result, character_id=char_id, name=who)
+        roll_id = ctx.reserve_roll_id(result)
         text = render.roll_line(who, rolls[0], roll_id, sides[0].label)
     else:
         outcome = mechanics.contest(rolls[0], rolls[1])
         result = outcome.as_result()
         result["sides"] = [_side_result(s, r) for s, r in zip(sides, rolls, strict=True)]
         result["who"] = who
-        roll_id = await ctx.log_roll(result, character_id=char_id, name=who)
         result["against"] = against
         if opponent is not None:
             result["opponent"] = opponent.name
+        roll_id = ctx.reserve_roll_id(result)
         text = render.contest_line(
             who, outcome, roll_id, (sides[0].label, sides[1].label), against, winner_names=names
         )
     result["secret"] = request.secret
-    await ctx.stlog(
-        ("(secret) " if request.secret else "") + text, kind="roll", result=result, character_id=char_id
-    )
+    line = ("(secret) " if request.secret else "") + text
+    await ctx.log_roll(result, character_id=char_id, name=who, stlog=line)
     return Reply(text=text, private=request.secret, result=result)
