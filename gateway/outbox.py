@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import random
+from collections.abc import Iterable
 from datetime import datetime, timedelta
 
 import structlog
@@ -40,9 +41,17 @@ class Outbox:
         self._rng = random.Random()
         self._stopping = False
 
-    def wake(self) -> None:
-        for event in self._events.values():
-            event.set()
+    def wake(self, platforms: Iterable[str] | None = None) -> None:
+        """Rows were queued: the workers of these platforms (all when None) look now, not at their
+        next poll."""
+        if platforms is None:
+            for event in self._events.values():
+                event.set()
+            return
+        for platform in platforms:
+            event = self._events.get(platform)
+            if event is not None:
+                event.set()
 
     async def start(self) -> None:
         for platform in self.adapters:

@@ -66,6 +66,7 @@ class Router:
         if not message.sync_reply:
             async with self.services.vault.unit() as unit:
                 await self._queue(unit, message, [reply])
+            self._wake_outbox(unit)
         return [reply]
 
     async def _unit_of_work(
@@ -78,7 +79,13 @@ class Router:
             replies = await self._run(unit, message, words, text, bare=bare)
             if not message.sync_reply:
                 await self._queue(unit, message, replies)
+        self._wake_outbox(unit)
         return replies
+
+    def _wake_outbox(self, unit: Unit) -> None:
+        """After the commit: the rows the unit queued (replies, Storyteller-log lines) go out now."""
+        if unit.queued and self.services.outbox is not None:
+            self.services.outbox.wake(unit.queued)
 
     async def _run(
         self, unit: Unit, message: InboundMessage, words: list[str], text: str, *, bare: bool

@@ -31,9 +31,6 @@ class Services:
     state: dict[str, object] = field(default_factory=dict)
 
     async def handle(self, message: InboundMessage) -> list[Reply]:
-        """Run one inbound message through the router; wakes the outbox if anything was queued."""
+        """Run one inbound message through the router (which wakes the outbox for what it queued)."""
         assert self.router is not None, "the router is built with the services"
-        replies = await self.router.handle(message)
-        if self.outbox is not None:
-            self.outbox.wake()
-        return replies
+        return await self.router.handle(message)

@@ -140,7 +140,9 @@ async def enqueue(
         created_at=when,
         next_attempt_at=when,
     )
-    await _unit(db).execute(OUTBOX_INSERT, values)
+    unit = _unit(db)
+    await unit.execute(OUTBOX_INSERT, values)
+    unit.queued.add(platform)
 
 
 def _unit(db: Unit | AsyncSession) -> Unit:

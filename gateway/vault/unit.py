@@ -29,6 +29,8 @@ class Unit:
         self.connection = connection
         self._session: AsyncSession | None = None
         self._attach: list[Any] = []
+        # Platforms this unit queued outbox rows for (``repo.enqueue``), so only their workers wake.
+        self.queued: set[str] = set()
 
     @property
     def session(self) -> AsyncSession:

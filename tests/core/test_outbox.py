@@ -161,3 +161,46 @@ async def test_two_gateways_share_one_vault_without_double_delivery(vault_url: s
     texts = [text for _, text in left.delivered + right.delivered]
     assert sorted(texts) == sorted(f"m{i}" for i in range(70))
     assert len(set(texts)) == 70
+
+
+async def test_a_command_wakes_only_the_workers_it_queued_rows_for(sqlite_url: str) -> None:
+    """With a poll interval far beyond the test, a Storyteller-log line for ``fake`` still goes out at
+    once (the router wakes that worker after the commit); a command that queues nothing wakes no one,
+    so no worker runs a claim query for it."""
+    from gateway.types import Channel, Identity, InboundMessage
+
+    adapter = Recorder()
+    settings = Settings(
+        vault={"url": sqlite_url},
+        outbox={"poll_interval": 3600},
+        stlog={"targets": ["fake:st-room"]},
+    )
+    gateway = Gateway(
+        settings, dice=ScriptedDice([]), extra_plugins=[FakePlugin(adapter)], platforms=("fake",)
+    )
+    await gateway.upgrade_vault()
+    await gateway.start()
+    outbox = gateway.outbox
+    assert outbox is not None
+    claims: list[str] = []
+    real_claim = outbox._claim
+
+    async def counting_claim(platform: str) -> list[Outbound]:
+        claims.append(platform)
+        return await real_claim(platform)
+
+    outbox._claim = counting_claim  # type: ignore[method-assign]
+    try:
+        await asyncio.sleep(0.05)  # the start-up poll has run; the worker waits for a wake now
+        claims.clear()
+        mira = Identity("console", "mira", "Mira")
+        await gateway.services.handle(InboundMessage(mira, Channel("console", "main"), "help"))
+        await asyncio.sleep(0.05)
+        assert claims == []  # help queues nothing: no claim query
+        gateway.services.dice.extend([9, 5, 10])  # type: ignore[attr-defined]
+        await gateway.services.handle(InboundMessage(mira, Channel("console", "main"), "roll 3"))
+        await wait_for(lambda: len(adapter.delivered) == 1, timeout=5)
+        assert adapter.delivered[0][0] == "st-room" and claims
+    finally:
+        await gateway.stop()
+    await gateway.services.vault.dispose()
