@@ -9,6 +9,8 @@ from datetime import datetime
 from typing import Any
 
 from sqlalchemy import bindparam, case, insert, inspect
+from sqlalchemy.dialects.postgresql import insert as postgresql_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlmodel import col, select, update
 from sqlmodel.ext.asyncio.session import AsyncSession
 
@@ -46,12 +48,11 @@ _CHANNEL_QUERY = select(ChannelRow).where(col(ChannelRow.key) == bindparam("key"
 _IDENTITY = inspect(IdentityLink).local_table
 _PERSON_OF = Prepared(select(_IDENTITY.c.person_id).where(_IDENTITY.c.key == bindparam("key")))
 _PROCESSED = inspect(ProcessedMessage).local_table
-_SEEN_MESSAGE = Prepared(
-    select(_PROCESSED.c.platform).where(
-        _PROCESSED.c.platform == bindparam("platform"), _PROCESSED.c.message_id == bindparam("message_id")
-    )
-)
-_PROCESSED_INSERT = Prepared(insert(_PROCESSED))
+# One statement records a message id or finds it there already (INSERT ... ON CONFLICT DO NOTHING).
+_RECORD_MESSAGE = {
+    "sqlite": Prepared(sqlite_insert(_PROCESSED).on_conflict_do_nothing()),
+    "postgresql": Prepared(postgresql_insert(_PROCESSED).on_conflict_do_nothing()),
+}
 _ROLL = inspect(RollLog).local_table
 _ROLL_STLOG = Prepared(
     update(_ROLL)
@@ -72,11 +73,8 @@ async def person_of(unit: Unit, identity_key: str) -> int | None:
 
 async def seen_message(unit: Unit, platform: str, message_id: str) -> bool:
     """Whether this platform message was handled before; records it (in the unit) when it was not."""
-    key = {"platform": platform, "message_id": message_id[:200]}
-    if await unit.first(_SEEN_MESSAGE, key) is not None:
-        return True
-    await unit.execute(_PROCESSED_INSERT, {**key, "created_at": utcnow()})
-    return False
+    record = {"platform": platform, "message_id": message_id[:200], "created_at": utcnow()}
+    return await unit.execute(_RECORD_MESSAGE[unit.dialect], record) == 0
 
 
 def _refresh_link(session: AsyncSession, link: IdentityLink, identity: Identity) -> None:

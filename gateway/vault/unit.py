@@ -54,9 +54,14 @@ class Unit:
         key = inspect(model).identity_key_from_primary_key(primary_key)
         return self._session.sync_session.identity_map.get(key)
 
-    async def execute(self, prepared: Prepared, params: Mapping[str, Any]) -> None:
+    @property
+    def dialect(self) -> str:
+        return self.connection.dialect.name
+
+    async def execute(self, prepared: Prepared, params: Mapping[str, Any]) -> int:
+        """Run an insert, update or delete; the number of rows it touched."""
         await self._autoflush()
-        await self.connection.execute(prepared.statement, dict(params))
+        return (await self.connection.execute(prepared.statement, dict(params))).rowcount
 
     async def first(self, prepared: Prepared, params: Mapping[str, Any]) -> tuple[Any, ...] | None:
         await self._autoflush()
@@ -107,11 +112,11 @@ class SQLiteUnit(Unit):
         super().__init__(connection)
         self.raw = raw
 
-    async def execute(self, prepared: Prepared, params: Mapping[str, Any]) -> None:
+    async def execute(self, prepared: Prepared, params: Mapping[str, Any]) -> int:
         await self._autoflush()
         compiled = prepared.compile(self.connection.dialect, frozenset(params))
         try:
-            self.raw.execute(compiled.sql, compiled.parameters(params))
+            return self.raw.execute(compiled.sql, compiled.parameters(params)).rowcount
         except sqlite3.IntegrityError as exc:
             # The same exception a statement through SQLAlchemy raises, so callers catch one type.
             raise IntegrityError(compiled.sql, None, exc) from exc

@@ -164,3 +164,38 @@ async def test_no_exception_escapes_the_router(chat: Chat, text: str) -> None:
     for reply in replies:
         assert reply.error != "internal", (text, reply)
         assert isinstance(reply.text, str) and reply.text
+
+
+async def test_a_permission_plugin_can_refuse_a_command(sqlite_url: str) -> None:
+    """``gateway_permission``: one False vote refuses the command (nothing logged); None abstains."""
+    from gateway.app import Gateway
+    from gateway.dice import ScriptedDice
+    from gateway.hookspecs import hookimpl
+    from gateway.settings import Settings
+
+    class NoRollsInTheLibrary:
+        @hookimpl
+        def gateway_permission(self, ctx: object, command: object) -> bool | None:
+            where = ctx.message.channel.id  # type: ignore[attr-defined]
+            return False if command.name == "roll" and where == "library" else None  # type: ignore[attr-defined]
+
+    dice = ScriptedDice([9, 5, 10])
+    gateway = Gateway(
+        Settings(vault={"url": sqlite_url}), dice=dice, extra_plugins=[NoRollsInTheLibrary()], platforms=()
+    )
+    await gateway.upgrade_vault()
+    await gateway.start()
+    try:
+        mira = Identity("console", "mira", "Mira")
+        refused = await gateway.services.router.handle(
+            InboundMessage(mira, Channel("console", "library"), "roll 3")
+        )
+        assert refused[0].error == "forbidden" and "not allowed here" in refused[0].text
+        allowed = await gateway.services.router.handle(
+            InboundMessage(mira, Channel("console", "main"), "roll 3")
+        )
+        assert allowed[0].error is None and allowed[0].result is not None
+        async with gateway.services.vault.transaction() as session:
+            assert (await session.exec(select(func.count()).select_from(RollLog))).one() == 1
+    finally:
+        await gateway.stop()
