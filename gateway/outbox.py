@@ -73,6 +73,7 @@ class Outbox:
 
     async def _worker(self, platform: str) -> None:
         interval = self.services.settings.outbox.poll_interval
+        linger = self.services.settings.outbox.linger
         event = self._events[platform]
         while not self._stopping:
             try:
@@ -82,6 +83,10 @@ class Outbox:
             except Exception:
                 log.exception("outbox worker error", platform=platform)
                 worked = False
+            if worked and linger and not self._stopping:
+                # Under load, rows keep arriving: gather the next ones for a moment, so one claim
+                # (and one fan-out) serves many rows instead of each paying a transaction of its own.
+                await asyncio.sleep(linger)
             if not worked and not self._stopping:
                 event.clear()
                 with contextlib.suppress(TimeoutError):

@@ -204,3 +204,42 @@ async def test_a_command_wakes_only_the_workers_it_queued_rows_for(sqlite_url: s
     finally:
         await gateway.stop()
     await gateway.services.vault.dispose()
+
+
+async def test_a_busy_worker_lingers_so_one_claim_serves_rows_queued_meanwhile(sqlite_url: str) -> None:
+    """After a round that delivered something the worker waits ``linger`` before claiming again, so
+    rows queued in that moment go out from one claim instead of one claim each."""
+    adapter = Recorder()
+    gateway = Gateway(
+        Settings(vault={"url": sqlite_url}, outbox={"poll_interval": 3600, "linger": 0.3}),
+        dice=ScriptedDice([]),
+        extra_plugins=[FakePlugin(adapter)],
+        platforms=("fake",),
+    )
+    await gateway.upgrade_vault()
+    outbox = gateway.outbox
+    assert outbox is not None
+    claimed: list[int] = []
+    real_claim = outbox._claim
+
+    async def counting_claim(platform: str) -> list[Outbound]:
+        rows = await real_claim(platform)
+        if rows:
+            claimed.append(len(rows))
+        return rows
+
+    outbox._claim = counting_claim  # type: ignore[method-assign]
+    await gateway.start()
+    try:
+        await enqueue(gateway, [("a", "first")])
+        outbox.wake(["fake"])
+        await wait_for(lambda: adapter.delivered == [("a", "first")])
+        for target, text in [("b", "one"), ("c", "two"), ("d", "three")]:  # one by one, while it lingers
+            await enqueue(gateway, [(target, text)])
+            outbox.wake(["fake"])
+            await asyncio.sleep(0.03)
+        await wait_for(lambda: len(adapter.delivered) == 4)
+    finally:
+        await gateway.stop()
+    await gateway.services.vault.dispose()
+    assert claimed == [1, 3]
