@@ -92,7 +92,7 @@ class PluginsSection(Section):
 
 class OutboxSection(Section):
     poll_interval: float = 0.5
-    linger: float = Field(default=0.01, ge=0.0, le=1.0)
+    linger: float = Field(default=0.0, ge=0.0, le=1.0)
     max_attempts: int = 12
     base_delay: float = 1.0
     max_delay: float = 300.0
