@@ -54,17 +54,6 @@ class Sender:
         self._unit = unit
         self._values = {IdentityLink: identity, Person: person, ChannelRow: channel}
 
-    @classmethod
-    def of(cls, unit: Unit, person: Person, identity: IdentityLink, channel: ChannelRow) -> Sender:
-        """A sender around objects the session already holds (a first sight)."""
-        objects = (identity, person, channel)
-        values = [
-            {name: getattr(obj, name) for name in names} for obj, names in zip(objects, _NAMES, strict=True)
-        ]
-        sender = cls(unit, *values)
-        sender.__dict__.update(identity=identity, person=person, channel=channel)  # the cached properties
-        return sender
-
     def _value(self, model: type[Any], attribute: str, name: str) -> Any:
         built = self.__dict__.get(attribute)
         return getattr(built, name) if built is not None else self._values[model][name]
@@ -130,12 +119,24 @@ class Sender:
         return obj
 
 
+def _values_of(obj: Any, names: tuple[str, ...]) -> dict[str, Any]:
+    return {name: getattr(obj, name) for name in names}
+
+
 async def resolve_sender(unit: Unit, identity: Identity, channel: Channel) -> Sender:
-    """The sender of a message, with the person and channel rows created on first sight."""
+    """The sender of a message, with the person and channel rows created on first sight (those are
+    in the session already; ``Sender`` finds them there instead of building second copies)."""
+    identity_names, person_names, channel_names = _NAMES
     row = await unit.first(_QUERY, {"key": identity.key, "channel": channel.key})
     if row is None:
         person, link = await repo.resolve_identity(unit.session, identity)
-        return Sender.of(unit, person, link, await repo.resolve_channel(unit.session, channel))
+        row_channel = await repo.resolve_channel(unit.session, channel)
+        return Sender(
+            unit,
+            _values_of(link, identity_names),
+            _values_of(person, person_names),
+            _values_of(row_channel, channel_names),
+        )
     values: list[dict[str, Any]] = []
     at = 0
     for names in _NAMES:
@@ -150,7 +151,5 @@ async def resolve_sender(unit: Unit, identity: Identity, channel: Channel) -> Se
             {"link_key": identity.key, "new_name": identity.display_name, "new_verified": identity.verified},
         )
     if channel_values["key"] is None:
-        link, person = detached(IdentityLink, link_values), detached(Person, person_values)
-        unit.attach(link, person)
-        return Sender.of(unit, person, link, await repo.resolve_channel(unit.session, channel))
+        channel_values = _values_of(await repo.resolve_channel(unit.session, channel), channel_names)
     return Sender(unit, link_values, person_values, channel_values)
