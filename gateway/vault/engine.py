@@ -1,19 +1,23 @@
 """The vault's engine and its unit of work.
 
-On SQLite every unit of work starts with ``BEGIN IMMEDIATE``: a transaction that will write takes the
+On SQLite every transaction starts with ``BEGIN IMMEDIATE``: a transaction that will write takes the
 write lock up front, so concurrent commands queue on the busy timeout instead of failing when a read
-lock cannot be upgraded. WAL lets readers go on meanwhile; ``synchronous=FULL`` makes each commit
-durable, because a logged roll must survive a power cut.
+lock cannot be upgraded. WAL lets readers go on meanwhile; ``synchronous=FULL`` (or the group commit
+below) makes each commit durable, because a logged roll must survive a power cut.
+
+With ``[vault] group_commit``, a unit that ends while the WAL is being fsynced leaves its SQLite
+transaction open (each unit is a savepoint inside it, see ``SQLiteUnit``); the units that end during
+that fsync join it, and its end commits them all at once: a busy gateway pays one COMMIT and one
+fsync for a run of units, not one each. No unit returns before its work is durable.
 """
 
 from __future__ import annotations
 
 import asyncio
 import os
-import sqlite3
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
-from contextvars import ContextVar
+from contextvars import Context, ContextVar
 from typing import Any
 
 import orjson
@@ -23,7 +27,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_en
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from gateway.vault import sqlite_inline
-from gateway.vault.unit import SQLiteUnit, Unit
+from gateway.vault.unit import SQLiteUnit, Unit, writer_rollback
 
 
 def _json_dumps(value: Any) -> str:
@@ -69,6 +73,9 @@ def _sqlite_unit_of_work(engine: AsyncEngine, busy_timeout_ms: int, synchronous:
 
 _IN_UNIT: ContextVar[bool] = ContextVar("gateway_vault_unit", default=False)
 
+# Most units one SQLite transaction carries while an fsync runs; the next one commits it regardless.
+CHAIN_MAX = 32
+
 
 def _fsync_file(path: str) -> None:
     try:
@@ -88,11 +95,16 @@ class _GroupCommit:
     unit committed before it began, so concurrent units share the disk's slowest step and the event
     loop never waits on it. A unit returns only once its commit is on disk, as with FULL."""
 
-    def __init__(self, database: str) -> None:
+    def __init__(self, database: str, on_synced: Callable[[], None]) -> None:
         self.wal = database + "-wal"
         self.committed = 0
         self.synced = 0
         self._running: asyncio.Future[None] | None = None
+        self._on_synced = on_synced
+
+    @property
+    def syncing(self) -> bool:
+        return self._running is not None
 
     def commit_number(self) -> int:
         self.committed += 1
@@ -110,6 +122,25 @@ class _GroupCommit:
             self.synced = max(self.synced, upto)
         finally:
             self._running = None
+            self._on_synced()
+
+
+class _Chain:
+    """Consecutive SQLite units of work sharing one transaction. ``done`` resolves once that
+    transaction is committed and durable (or fails with the reason it is not)."""
+
+    __slots__ = ("done", "kept", "units")
+
+    def __init__(self) -> None:
+        self.done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        # Retrieve the exception even when no unit is left to await it (all of them failed).
+        self.done.add_done_callback(lambda f: f.cancelled() or f.exception())
+        self.units = 0
+        self.kept = 0  # units that committed their savepoint: the work the COMMIT makes durable
+
+
+class ChainLost(Exception):
+    """SQLite ended the shared transaction on an error: this unit's work was lost with it."""
 
 
 class Vault:
@@ -120,11 +151,13 @@ class Vault:
         self.engine = create_engine(url, busy_timeout_ms=busy_timeout_ms, group_commit=group_commit)
         self._group: _GroupCommit | None = None
         if group_commit and self.dialect == "sqlite":
-            self._group = _GroupCommit(str(make_url(url).database))
+            self._group = _GroupCommit(str(make_url(url).database), self._commit_waiting)
         # SQLite has one writer at a time; queueing units of work here (not in SQLite's busy handler)
         # keeps the event loop free while they wait, and lets every unit share one connection.
         self._write_lock: asyncio.Lock | None = asyncio.Lock() if self.dialect == "sqlite" else None
-        self._writer: tuple[AsyncConnection, sqlite3.Connection] | None = None
+        self._writer: tuple[AsyncConnection, sqlite_inline.Connection] | None = None
+        self._chain: _Chain | None = None
+        self._tasks: set[asyncio.Task[None]] = set()
 
     @property
     def dialect(self) -> str:
@@ -141,13 +174,14 @@ class Vault:
         rolled back on any exception."""
         return _UnitScope(self)
 
-    async def _sqlite_writer(self) -> tuple[AsyncConnection, sqlite3.Connection]:
+    async def _sqlite_writer(self) -> tuple[AsyncConnection, sqlite_inline.Connection]:
         """The one connection every SQLite unit of work in this process uses, opened on first need."""
         if self._writer is None:
             connection = await self.engine.connect()
             driver = (await connection.get_raw_connection()).driver_connection
             assert isinstance(driver, sqlite_inline.Connection)
-            self._writer = (connection, driver.sqlite)
+            driver.rollback_hook = writer_rollback
+            self._writer = (connection, driver)
         return self._writer
 
     async def dispose(self) -> None:
@@ -156,16 +190,94 @@ class Vault:
             await connection.close()
         await self.engine.dispose()
 
+    async def _enter_sqlite(self) -> tuple[_Chain, SQLiteUnit]:
+        """Take the write lock, then join the open transaction or start one."""
+        assert self._write_lock is not None
+        await self._write_lock.acquire()
+        chain = self._chain
+        if chain is None:
+            chain = self._chain = _Chain()
+        chain.units += 1
+        try:
+            unit = SQLiteUnit(*await self._sqlite_writer())
+            await unit.begin()
+        except BaseException:
+            await self._leave_sqlite(chain, kept=False)
+            raise
+        return chain, unit
+
+    async def _leave_sqlite(self, chain: _Chain, *, kept: bool) -> None:
+        """The unit's savepoint is released (``kept``) or rolled back. While an fsync runs, leave the
+        transaction open for the units that end meanwhile (the fsync's end commits them all);
+        otherwise commit now. Either way, return once ``kept`` work is durable."""
+        assert self._write_lock is not None and self._writer is not None
+        chain.kept += kept
+        try:
+            if not self._writer[1].sqlite.in_transaction:
+                # SQLite rolled the transaction back itself (an I/O error, a full disk): all of it is gone.
+                self._chain = None
+                if chain.kept:
+                    chain.done.set_exception(
+                        ChainLost("the vault lost a transaction; its units were not saved")
+                    )
+                else:
+                    chain.done.set_result(None)
+            elif self._group is None or not self._group.syncing or chain.units >= CHAIN_MAX:
+                self._commit(chain)
+        finally:
+            self._write_lock.release()
+        if kept:
+            await asyncio.shield(chain.done)
+
+    def _commit(self, chain: _Chain) -> None:
+        """COMMIT the open transaction (with the write lock free or held by the caller)."""
+        assert self._writer is not None
+        raw = self._writer[1].sqlite
+        self._chain = None
+        try:
+            raw.execute("COMMIT" if chain.kept else "ROLLBACK")
+        except BaseException as exc:
+            if raw.in_transaction:
+                raw.execute("ROLLBACK")
+            chain.done.set_exception(exc)
+            return
+        if self._group is None or not chain.kept:
+            chain.done.set_result(None)
+            return
+        number = self._group.commit_number()
+        # Its own task: a unit cancelled while it waits must not leave the others waiting.
+        task = asyncio.get_running_loop().create_task(self._durable(chain, number), context=Context())
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    def _commit_waiting(self) -> None:
+        """An fsync ended: commit the units that ended during it, unless one is still running (its
+        end will)."""
+        if self._chain is not None and self._write_lock is not None and not self._write_lock.locked():
+            self._commit(self._chain)
+
+    async def _durable(self, chain: _Chain, number: int) -> None:
+        assert self._group is not None
+        try:
+            await self._group.durable(number)
+        except asyncio.CancelledError:
+            chain.done.cancel()
+            raise
+        except BaseException as exc:
+            chain.done.set_exception(exc)
+        else:
+            chain.done.set_result(None)
+
 
 class _UnitScope:
     """The context manager behind ``Vault.unit`` (a class, not a generator: it runs for every
     message, and this way costs a few microseconds less)."""
 
-    __slots__ = ("_connection", "_locked", "_token", "_unit", "_vault")
+    __slots__ = ("_chain", "_connection", "_token", "_unit", "_vault")
 
     def __init__(self, vault: Vault) -> None:
         self._vault = vault
-        self._locked = False
+        self._chain: _Chain | None = None
         self._connection: AsyncConnection | None = None
 
     async def __aenter__(self) -> Unit:
@@ -174,13 +286,12 @@ class _UnitScope:
         self._token = _IN_UNIT.set(True)
         vault = self._vault
         try:
-            if vault._write_lock is None:
-                self._connection = connection = await vault.engine.connect()
-                unit: Unit = Unit(connection)
-            else:
-                await vault._write_lock.acquire()
-                self._locked = True
-                unit = SQLiteUnit(*await vault._sqlite_writer())
+            if vault._write_lock is not None:
+                self._chain, unit = await vault._enter_sqlite()
+                self._unit: Unit = unit
+                return unit
+            self._connection = connection = await vault.engine.connect()
+            unit = Unit(connection)
             await unit.begin()
         except BaseException:
             await self._release()
@@ -201,18 +312,17 @@ class _UnitScope:
             try:
                 await self._unit.close(failed=failed)
             finally:
-                await self._release()
-        group = self._vault._group
-        if group is not None and not failed:
-            # Numbered right after the commit, before any other unit can commit (no await between).
-            await group.durable(group.commit_number())
+                if self._chain is not None:
+                    chain, self._chain = self._chain, None
+                    try:
+                        await self._vault._leave_sqlite(chain, kept=not failed)
+                    finally:
+                        await self._release()
+                else:
+                    await self._release()
 
     async def _release(self) -> None:
         try:
-            if self._locked:
-                self._locked = False
-                assert self._vault._write_lock is not None
-                self._vault._write_lock.release()
             if self._connection is not None:
                 connection, self._connection = self._connection, None
                 await connection.close()

@@ -106,6 +106,10 @@ class Connection:
         self._conn = conn
         self._connection: sqlite3.Connection | None = conn
         self._tx = _InlineQueue()
+        # Set by the vault on its writer connection, whose transaction spans several units of work
+        # (see ``gateway.vault.engine``): SQLAlchemy's rollback (a failed flush, a session closing)
+        # then undoes at most the current unit, never the work of the units before it.
+        self.rollback_hook: Callable[[], None] | None = None
 
     @property
     def isolation_level(self) -> str | None:
@@ -130,7 +134,10 @@ class Connection:
         self._conn.commit()
 
     async def rollback(self) -> None:
-        self._conn.rollback()
+        if self.rollback_hook is not None:
+            self.rollback_hook()
+        else:
+            self._conn.rollback()
 
     async def create_function(self, *args: Any, **kw: Any) -> None:
         self._conn.create_function(*args, **kw)

@@ -17,6 +17,7 @@ from sqlalchemy.exc import IntegrityError, InvalidRequestError
 from sqlalchemy.ext.asyncio import AsyncConnection
 from sqlmodel.ext.asyncio.session import AsyncSession
 
+from gateway.vault import sqlite_inline
 from gateway.vault.prepared import Prepared
 
 _UNIT_KEY = "gateway_unit"
@@ -68,6 +69,10 @@ class Unit:
         row = (await self.connection.execute(prepared.statement, dict(params))).first()
         return None if row is None else tuple(row)
 
+    async def all(self, prepared: Prepared, params: Mapping[str, Any]) -> list[tuple[Any, ...]]:
+        await self._autoflush()
+        return [tuple(row) for row in await self.connection.execute(prepared.statement, dict(params))]
+
     async def _autoflush(self) -> None:
         """What the session does before its own statements: pending ORM changes go first, so a
         prepared statement sees them and foreign keys find their rows."""
@@ -105,12 +110,18 @@ class Unit:
 
 
 class SQLiteUnit(Unit):
-    """On SQLite, prepared statements, BEGIN and COMMIT go straight to the connection: the driver
-    runs inline (``sqlite_inline``) and the vault's write lock makes this the only unit using it."""
+    """On SQLite, prepared statements and transaction control go straight to the connection: the
+    driver runs inline (``sqlite_inline``) and the vault's write lock makes this the only unit using it.
 
-    def __init__(self, connection: AsyncConnection, raw: sqlite3.Connection) -> None:
+    The unit is a ``SAVEPOINT`` inside a transaction the vault may share between consecutive units
+    (see ``engine``): committing releases the savepoint into that transaction, failing rolls back to
+    it, so a unit never touches the work of the units beside it."""
+
+    def __init__(self, connection: AsyncConnection, driver: sqlite_inline.Connection) -> None:
         super().__init__(connection)
-        self.raw = raw
+        self.driver = driver
+        self.raw = driver.sqlite
+        self._open = False
 
     async def execute(self, prepared: Prepared, params: Mapping[str, Any]) -> int:
         await self._autoflush()
@@ -127,28 +138,53 @@ class SQLiteUnit(Unit):
         row = self.raw.execute(compiled.sql, compiled.parameters(params)).fetchone()
         return None if row is None else compiled.row(row)
 
+    async def all(self, prepared: Prepared, params: Mapping[str, Any]) -> list[tuple[Any, ...]]:
+        await self._autoflush()
+        compiled = prepared.compile(self.connection.dialect, frozenset(params))
+        return [compiled.row(row) for row in self.raw.execute(compiled.sql, compiled.parameters(params))]
+
     async def begin(self) -> None:
-        # A transaction that will write takes the write lock up front (see ``engine``).
-        self.raw.execute("BEGIN IMMEDIATE")
+        if not self.raw.in_transaction:
+            # A transaction that will write takes the write lock up front (see ``engine``).
+            self.raw.execute("BEGIN IMMEDIATE")
+        self.raw.execute("SAVEPOINT unit")
+        self._open = True
+        self.driver.rollback_hook = self._undo
+
+    def _undo(self) -> None:
+        if self._open:
+            self._open = False
+            if self.raw.in_transaction:
+                self.raw.execute("ROLLBACK TO unit")
+                self.raw.execute("RELEASE unit")
 
     async def commit(self) -> None:
         if self._session is not None:
             await self._session.flush()
         self._require_open()
-        self.raw.execute("COMMIT")
+        self.raw.execute("RELEASE unit")
+        self._open = False
 
     def _in_transaction(self) -> bool:
-        return self.raw.in_transaction
+        # Not in a transaction any more when SQLite ended it on an error (a full disk, say).
+        return self._open and self.raw.in_transaction
 
     async def close(self, *, failed: bool) -> None:
         try:
-            if failed and self.raw.in_transaction:
-                self.raw.execute("ROLLBACK")
+            if failed:
+                self._undo()
         finally:
-            if self._session is not None:
-                # The session's own transaction (begun on top of ours, see ``engine``) ends here;
-                # its ROLLBACK reaches a connection with no open transaction, where it does nothing.
-                await self._session.close()
+            try:
+                if self._session is not None:
+                    # The session's own transaction (joined to ours, see ``engine``) ends here; its
+                    # rollback reaches ``_undo`` after the unit has ended, where it does nothing.
+                    await self._session.close()
+            finally:
+                self.driver.rollback_hook = writer_rollback
+
+
+def writer_rollback() -> None:
+    """The writer's rollback outside a unit: its transaction is the vault's to end (see ``engine``)."""
 
 
 def unit_of(session: AsyncSession) -> Unit:

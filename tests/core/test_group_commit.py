@@ -6,9 +6,11 @@ from __future__ import annotations
 import asyncio
 import sqlite3
 import threading
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
+from sqlalchemy.exc import IntegrityError
 from sqlmodel import select
 
 from gateway.vault import engine as engine_module
@@ -106,3 +108,125 @@ async def test_off_by_default_and_full_sync(tmp_path: Path) -> None:
     async with grouped.engine.connect() as conn:
         assert (await conn.exec_driver_sql("PRAGMA synchronous")).scalar() == 1  # NORMAL
     await grouped.dispose()
+
+
+# --- units that end during an fsync share one transaction ------------------------------------------------
+
+
+class Boom(Exception):
+    """Raised inside a unit to make it fail."""
+
+
+@pytest.fixture
+async def held_fsync(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> AsyncIterator[tuple[Vault, asyncio.Event, list[str]]]:
+    """A group-commit vault whose WAL fsyncs wait for ``release``, and the COMMITs its writer runs."""
+    vault = Vault(f"sqlite+aiosqlite:///{tmp_path / 'vault.db'}", group_commit=True)
+    await upgrade(vault)
+    release = asyncio.Event()
+    loop = asyncio.get_running_loop()
+
+    def held(path: str) -> None:
+        asyncio.run_coroutine_threadsafe(release.wait(), loop).result()
+
+    monkeypatch.setattr(engine_module, "_fsync_file", held)
+    _, driver = await vault._sqlite_writer()
+    commits: list[str] = []
+    driver.sqlite.set_trace_callback(lambda sql: commits.append(sql) if sql == "COMMIT" else None)
+    yield vault, release, commits
+    release.set()
+    await vault.dispose()
+
+
+async def _saved_keys(vault: Vault, scope: str) -> set[str]:
+    with sqlite3.connect(vault.engine.url.database or "") as db:
+        return {key for (key,) in db.execute("select key from kv where scope = ?", (scope,))}
+
+
+async def _started_fsync(vault: Vault) -> asyncio.Task[None]:
+    """A unit whose commit starts an fsync that stays running until the test releases it."""
+    task = asyncio.create_task(_write(vault, "first"))
+    group = vault._group
+    assert group is not None
+    while not group.syncing:
+        await asyncio.sleep(0.001)
+    return task
+
+
+async def test_units_ending_during_an_fsync_commit_together_once_it_ends(
+    held_fsync: tuple[Vault, asyncio.Event, list[str]],
+) -> None:
+    vault, release, commits = held_fsync
+    first = await _started_fsync(vault)
+    assert commits == ["COMMIT"]
+    rest = [asyncio.create_task(_write(vault, f"k{i}")) for i in range(10)]
+    await asyncio.sleep(0.05)
+    # Ten units ended; none committed on its own, none returned, nothing of theirs is on disk yet.
+    assert commits == ["COMMIT"]
+    assert not any(task.done() for task in rest)
+    assert await _saved_keys(vault, "w") == {"first"}
+    release.set()
+    await asyncio.gather(first, *rest)
+    assert commits == ["COMMIT", "COMMIT"]
+    assert await _saved_keys(vault, "w") == {"first"} | {f"k{i}" for i in range(10)}
+
+
+async def test_a_failing_unit_in_a_shared_transaction_rolls_back_only_itself(
+    held_fsync: tuple[Vault, asyncio.Event, list[str]],
+) -> None:
+    vault, release, _ = held_fsync
+    first = await _started_fsync(vault)
+
+    async def failing() -> None:
+        async with vault.transaction() as session:
+            session.add(KeyValue(scope="w", key="failed", value={}))
+            await session.flush()
+            raise Boom
+
+    async def duplicate() -> None:
+        # The session's flush fails on the key "first": SQLAlchemy rolls back, and only this unit goes.
+        async with vault.transaction() as session:
+            session.add(KeyValue(scope="w", key="dup-side", value={}))
+            session.add(KeyValue(scope="w", key="first", value={}))
+
+    before = asyncio.create_task(_write(vault, "before"))
+    bad = asyncio.create_task(failing())
+    dup = asyncio.create_task(duplicate())
+    after = asyncio.create_task(_write(vault, "after"))
+    await asyncio.sleep(0.05)
+    with pytest.raises(Boom):
+        await bad  # a failed unit has nothing to wait for
+    with pytest.raises(IntegrityError):
+        await dup
+    release.set()
+    await asyncio.gather(first, before, after)
+    assert await _saved_keys(vault, "w") == {"first", "before", "after"}
+
+
+async def test_a_unit_cancelled_while_it_waits_does_not_hold_up_the_others(
+    held_fsync: tuple[Vault, asyncio.Event, list[str]],
+) -> None:
+    vault, release, _ = held_fsync
+    first = await _started_fsync(vault)
+    gone = asyncio.create_task(_write(vault, "gone"))
+    kept = asyncio.create_task(_write(vault, "kept"))
+    await asyncio.sleep(0.02)
+    gone.cancel()
+    release.set()
+    await asyncio.gather(first, kept)
+    # The cancelled caller stopped waiting, but its unit had ended: its work is saved with the rest.
+    assert await _saved_keys(vault, "w") == {"first", "gone", "kept"}
+
+
+async def test_a_shared_transaction_commits_once_it_holds_chain_max_units(
+    held_fsync: tuple[Vault, asyncio.Event, list[str]],
+) -> None:
+    vault, release, commits = held_fsync
+    first = await _started_fsync(vault)
+    rest = [asyncio.create_task(_write(vault, f"k{i}")) for i in range(engine_module.CHAIN_MAX + 3)]
+    await asyncio.sleep(0.05)
+    assert commits == ["COMMIT", "COMMIT"]  # the CHAIN_MAX-th unit committed without waiting
+    release.set()
+    await asyncio.gather(first, *rest)
+    assert len(await _saved_keys(vault, "w")) == engine_module.CHAIN_MAX + 4
