@@ -38,3 +38,8 @@ class RetryLater(Exception):
 
 class DeliveryFailed(Exception):
     """Raised by an adapter's ``deliver``: this row can never be delivered (a deleted webhook, a 404)."""
+
+
+class Settled(Exception):
+    """Raised by an adapter's ``deliver``: the adapter settled this row itself, in the transaction that
+    did its work (a fan-out that marked it delivered), so the outbox leaves it as it is."""

@@ -17,19 +17,58 @@ from collections.abc import Iterable
 from datetime import datetime, timedelta
 
 import structlog
-from sqlalchemy import and_, func
-from sqlmodel import col, select, update
+from sqlalchemy import bindparam, func, select, update
 
 from gateway.adapter import Adapter
-from gateway.errors import DeliveryFailed, RetryLater
+from gateway.errors import DeliveryFailed, RetryLater, Settled
 from gateway.services import Services
 from gateway.types import Outbound
 from gateway.vault.models import OutboxRow
+from gateway.vault.prepared import Prepared
 
 log = structlog.get_logger(__name__)
 
 LEASE = timedelta(seconds=60)
 BATCH = 32
+
+_ROW = OutboxRow.__table__  # type: ignore[attr-defined]
+_OLDER = _ROW.alias("older")
+# The head of each target's queue (its oldest pending row), when it is due and not leased.
+CLAIM = Prepared(
+    select(_ROW.c.id, _ROW.c.target, _ROW.c.payload, _ROW.c.attempts, _ROW.c.created_at)
+    .where(
+        _ROW.c.platform == bindparam("platform"),
+        _ROW.c.status == "pending",
+        _ROW.c.next_attempt_at <= bindparam("now"),
+        _ROW.c.claimed_until.is_(None) | (_ROW.c.claimed_until < bindparam("now")),
+        _ROW.c.id
+        == select(func.min(_OLDER.c.id))
+        .where(
+            _OLDER.c.platform == _ROW.c.platform,
+            _OLDER.c.target == _ROW.c.target,
+            _OLDER.c.status == "pending",
+        )
+        .scalar_subquery(),
+    )
+    .order_by(_ROW.c.id)
+    .limit(BATCH)
+    .with_for_update(skip_locked=True)
+)
+LEASE_ROW = Prepared(
+    update(_ROW).where(_ROW.c.id == bindparam("row_id")).values(claimed_until=bindparam("until"))
+)
+FINISH = Prepared(
+    update(_ROW)
+    .where(_ROW.c.id == bindparam("row_id"))
+    .values(
+        status=bindparam("status"),
+        attempts=bindparam("attempts"),
+        last_error=bindparam("last_error"),
+        claimed_until=None,
+        next_attempt_at=bindparam("next_attempt_at"),
+        delivered_at=bindparam("delivered_at"),
+    )
+)
 
 
 class Outbox:
@@ -102,53 +141,24 @@ class Outbox:
 
     async def _claim(self, platform: str) -> list[Outbound]:
         now = self.services.clock()
-        older = OutboxRow.__table__.alias("older")  # type: ignore[attr-defined]
-        head = (
-            select(func.min(older.c.id))
-            .where(
-                and_(
-                    older.c.platform == col(OutboxRow.platform),
-                    older.c.target == col(OutboxRow.target),
-                    older.c.status == "pending",
-                )
-            )
-            .scalar_subquery()
-        )
-        query = (
-            select(OutboxRow)
-            .where(
-                col(OutboxRow.platform) == platform,
-                col(OutboxRow.status) == "pending",
-                col(OutboxRow.next_attempt_at) <= now,
-                (col(OutboxRow.claimed_until).is_(None)) | (col(OutboxRow.claimed_until) < now),
-                col(OutboxRow.id) == head,
-            )
-            .order_by(col(OutboxRow.id))
-            .limit(BATCH)
-            .with_for_update(skip_locked=True)
-        )
-        async with self.services.vault.transaction() as session:
-            rows = list((await session.exec(query)).all())
+        async with self.services.vault.unit() as unit:
+            rows = await unit.all(CLAIM, {"platform": platform, "now": now})
             for row in rows:
-                row.claimed_until = now + LEASE
-                session.add(row)
-            return [
-                Outbound(
-                    id=r.id or 0,
-                    platform=r.platform,
-                    target=r.target,
-                    payload=r.payload,
-                    attempts=r.attempts,
-                    created_at=r.created_at,
-                )
-                for r in rows
-            ]
+                await unit.execute(LEASE_ROW, {"row_id": row[0], "until": now + LEASE})
+        return [
+            Outbound(
+                id=row_id, platform=platform, target=target, payload=payload, attempts=attempts, created_at=at
+            )
+            for row_id, target, payload, attempts, at in rows
+        ]
 
     async def _deliver(self, platform: str, message: Outbound) -> None:
         adapter = self.adapters[platform]
         settings = self.services.settings.outbox
         try:
             await adapter.deliver(message)
+        except Settled:
+            pass
         except RetryLater as exc:
             attempts = message.attempts + 1
             delay = exc.delay if exc.delay is not None else self._backoff(attempts)
@@ -176,14 +186,13 @@ class Outbox:
 
     async def _finish(self, row_id: int, status: str, attempts: int, error: str | None, delay: float) -> None:
         now: datetime = self.services.clock()
-        values: dict[str, object] = {
+        values = {
+            "row_id": row_id,
             "status": status,
             "attempts": attempts,
             "last_error": error,
-            "claimed_until": None,
             "next_attempt_at": now + timedelta(seconds=delay),
+            "delivered_at": now if status == "delivered" else None,
         }
-        if status == "delivered":
-            values["delivered_at"] = now
-        async with self.services.vault.transaction() as session:
-            await session.exec(update(OutboxRow).where(col(OutboxRow.id) == row_id).values(**values))  # type: ignore[call-overload]
+        async with self.services.vault.unit() as unit:
+            await unit.execute(FINISH, values)

@@ -25,9 +25,10 @@ from email.utils import parsedate_to_datetime
 from typing import Any
 
 import aiohttp
+import orjson
 import structlog
 from aiohttp import web
-from sqlalchemy import delete, func
+from sqlalchemy import bindparam, delete, func
 from sqlmodel import col, select, update
 
 from adapters.secondlife import registry
@@ -46,11 +47,13 @@ from adapters.secondlife.registry import PLATFORM, ROLES, Registration
 from adapters.secondlife.render import dumps, fit_response, reply_items, split_text
 from adapters.secondlife.state import STATUS_FILTERS, hud_state, is_storyteller, roster
 from gateway.adapter import Adapter
-from gateway.errors import DeliveryFailed, RetryLater
+from gateway.errors import DeliveryFailed, RetryLater, Settled
 from gateway.services import Services
 from gateway.types import Channel, Identity, InboundMessage, Outbound
 from gateway.vault import repo
 from gateway.vault.models import Audit, Character, IdentityLink, KeyValue, OutboxRow, Person, ProcessedMessage
+from gateway.vault.prepared import Prepared
+from gateway.vault.unit import Unit
 
 log = structlog.get_logger(__name__)
 
@@ -61,6 +64,30 @@ H_BODY_MAX = "X-Gateway-Body-Max"
 PRUNE_EVERY = 600.0
 FANOUT_BATCH = 200
 KEEP_BURNT = timedelta(hours=1)
+
+_ROW = OutboxRow.__table__  # type: ignore[attr-defined]
+# A fan-out row and the rows queued behind it for the same address.
+FANOUT_ROWS = Prepared(
+    select(_ROW.c.id, _ROW.c.payload)
+    .where(
+        _ROW.c.platform == PLATFORM,
+        _ROW.c.target == bindparam("target"),
+        _ROW.c.status == "pending",
+        _ROW.c.id >= bindparam("first"),
+    )
+    .order_by(_ROW.c.id)
+    .limit(FANOUT_BATCH)
+)
+FANOUT_DONE = Prepared(
+    update(_ROW)
+    .where(
+        _ROW.c.platform == PLATFORM,
+        _ROW.c.target == bindparam("target"),
+        _ROW.c.status == "pending",
+        _ROW.c.id.between(bindparam("first"), bindparam("last")),
+    )
+    .values(status="delivered", delivered_at=bindparam("now"), claimed_until=None)
+)
 
 
 class BadRequest(Exception):
@@ -224,7 +251,7 @@ class SecondLifeAdapter(Adapter):
         want_state, roster_req, body_max = False, None, 0
         if request.content_type == "application/json" or text_body.lstrip().startswith("{"):
             try:
-                data = json.loads(text_body)
+                data = orjson.loads(body)
             except ValueError as exc:
                 raise BadRequest('send JSON {"text": "<command>"} or the command as plain text') from exc
             if not isinstance(data, dict):
@@ -450,26 +477,27 @@ class SecondLifeAdapter(Adapter):
             return target
         raise DeliveryFailed(f"unknown Second Life target {target!r} (see adapters/secondlife/README.md)")
 
-    async def _members(self, session: Any, target: str, now: datetime) -> list[Registration]:
+    async def _members(self, unit: Unit, target: str, now: datetime) -> list[Registration]:
         forget = timedelta(hours=self.config.forget_after_hours)
 
         def usable(reg: Registration) -> bool:
             return not reg.dead_since or now - datetime.fromisoformat(reg.dead_since) <= forget
 
-        relays = [r for r in await registry.by_prefix(session, "relay/") if usable(r)]
+        relays = [r for r in await registry.by_prefix(unit, "relay/") if usable(r)]
         if target in ("relays", "relay"):
             return relays
         if target == "st-huds":
             owner = self.services.settings.vault.owner
             members = []
-            for reg in await registry.by_prefix(session, "st-hud/"):
+            session = unit.session
+            for reg in await registry.by_prefix(unit, "st-hud/"):
                 key = f"{IDENTITY_PLATFORM}:{reg.owner}"
                 link = await session.get(IdentityLink, key)
                 person = await session.get(Person, link.person_id) if link is not None else None
                 if usable(reg) and await is_storyteller(session, person, key, owner):
                     members.append(reg)
             return members
-        huds = [r for r in await registry.by_prefix(session, "player-hud/") if usable(r)]
+        huds = [r for r in await registry.by_prefix(unit, "player-hud/") if usable(r)]
         if target in ("huds", "all-huds"):
             return huds
         if target == "everyone":
@@ -483,37 +511,22 @@ class SecondLifeAdapter(Adapter):
         """Expand this row, and the rows queued behind it for the same address, into one row per
         member route, in the transaction that marks them delivered (so a crash repeats nothing)."""
         now = self._now()
-        async with self.services.vault.transaction() as session:
-            batch = list(
-                (
-                    await session.exec(
-                        select(OutboxRow)
-                        .where(
-                            col(OutboxRow.platform) == PLATFORM,
-                            col(OutboxRow.target) == message.target,
-                            col(OutboxRow.status) == "pending",
-                            col(OutboxRow.id) >= message.id,
-                        )
-                        .order_by(col(OutboxRow.id))
-                        .limit(FANOUT_BATCH)
-                    )
-                ).all()
+        async with self.services.vault.unit() as unit:
+            batch = await unit.all(FANOUT_ROWS, {"target": message.target, "first": message.id})
+            if not batch or batch[0][0] != message.id:
+                raise Settled  # another worker expanded it already
+            members = await self._members(unit, message.target, now)
+            await unit.execute(
+                FANOUT_DONE,
+                {"target": message.target, "first": message.id, "last": batch[-1][0], "now": now},
             )
-            if not batch or batch[0].id != message.id:
-                return  # another worker expanded it already
-            members = await self._members(session, message.target, now)
-            await session.exec(  # type: ignore[call-overload]
-                update(OutboxRow)
-                .where(col(OutboxRow.id).in_([row.id for row in batch]), col(OutboxRow.status) == "pending")
-                .values(status="delivered", delivered_at=now, claimed_until=None)
-            )
-            for row in batch:
+            for _, payload in batch:
                 for reg in members:
-                    payload = {**row.payload, "via": row.target}
-                    await repo.enqueue(session, PLATFORM, reg.route, payload, now=now)
+                    await repo.enqueue(unit, PLATFORM, reg.route, {**payload, "via": message.target}, now=now)
         log.debug("second life fan-out", target=message.target, rows=len(batch), routes=len(members))
         if members and self.services.outbox is not None:
-            self.services.outbox.wake()
+            self.services.outbox.wake([PLATFORM])
+        raise Settled
 
     def _bodies(self, message: Outbound, reg: Registration, state: dict[str, Any] | None) -> list[bytes]:
         """The push bodies for one row: one per chat line of text, each within the size limit."""

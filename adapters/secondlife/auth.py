@@ -15,7 +15,6 @@ captured request from being replayed under another owner's name.
 from __future__ import annotations
 
 import base64
-import hashlib
 import heapq
 import hmac
 import re
@@ -41,7 +40,7 @@ def signing_bytes(timestamp: str, object_key: str, owner_key: str, body: bytes) 
 
 def sign(secret: bytes, timestamp: str, object_key: str, owner_key: str, body: bytes) -> str:
     """The base64 HMAC-SHA256 an LSL script computes with ``llHMAC(secret, message, "sha256")``."""
-    digest = hmac.new(secret, signing_bytes(timestamp, object_key, owner_key, body), hashlib.sha256).digest()
+    digest = hmac.digest(secret, signing_bytes(timestamp, object_key, owner_key, body), "sha256")
     return base64.b64encode(digest).decode("ascii")
 
 

@@ -19,16 +19,26 @@ from dataclasses import asdict, dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import delete
+from sqlalchemy import bindparam, delete, func
 from sqlmodel import col, select, update
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from gateway.vault.models import KeyValue, OutboxRow
+from gateway.vault.prepared import Prepared
+from gateway.vault.unit import Unit, unit_of
 
 PLATFORM = "secondlife"
 SCOPE = "secondlife:route"
 OBJECT_SCOPE = "secondlife:object"
 ROLES = ("player-hud", "st-hud", "relay")
+
+_KV = KeyValue.__table__  # type: ignore[attr-defined]
+BY_PREFIX = Prepared(
+    select(_KV.c.key, _KV.c.value).where(
+        _KV.c.scope == SCOPE,
+        func.substr(_KV.c.key, 1, func.length(bindparam("prefix"))) == bindparam("prefix"),
+    )
+)
 
 
 @dataclass(frozen=True)
@@ -69,12 +79,11 @@ async def route_of_object(session: AsyncSession, object_key: str) -> str | None:
     return str(row.value.get("route")) if row is not None else None
 
 
-async def by_prefix(session: AsyncSession, prefix: str) -> list[Registration]:
+async def by_prefix(db: Unit | AsyncSession, prefix: str) -> list[Registration]:
     """Every registration whose route starts with ``prefix`` (``"st-hud/"``, ``"relay/"``)."""
-    found = await session.exec(
-        select(KeyValue).where(col(KeyValue.scope) == SCOPE, col(KeyValue.key).startswith(prefix))
-    )
-    return [Registration.from_value(row.key, row.value) for row in found.all()]
+    unit = db if isinstance(db, Unit) else unit_of(db)
+    rows = await unit.all(BY_PREFIX, {"prefix": prefix})
+    return [Registration.from_value(key, value) for key, value in rows]
 
 
 async def register(session: AsyncSession, reg: Registration, now: datetime) -> list[str]:

@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
-import json
 from typing import Any
+
+import orjson
 
 from adapters.secondlife.config import CHAT_LINE_BYTES
 
 
 def dumps(value: Any) -> bytes:
     """Compact UTF-8 JSON, the form every size here is measured in."""
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+    return orjson.dumps(value)
 
 
 def utf8_len(text: str) -> int:

@@ -34,7 +34,11 @@ class Compiled:
     binds: tuple[Processor, ...]
     results: tuple[Processor, ...]
 
+    constants: Mapping[str, Any]  # the values of literal binds (``status == "pending"``)
+
     def parameters(self, params: Mapping[str, Any]) -> list[Any]:
+        if self.constants:
+            params = {**self.constants, **params}
         return [
             params[name] if bind is None else bind(params[name])
             for name, bind in zip(self.names, self.binds, strict=True)
@@ -75,13 +79,18 @@ class Prepared:
         binds = tuple(
             compiled.binds[name].type.dialect_impl(dialect).bind_processor(dialect) for name in names
         )
+        constants = {}
+        for name in names:
+            bind = compiled.binds[name]
+            if name not in keys and not bind.required:
+                constants[name] = bind.effective_value
         results: tuple[Processor, ...] = ()
         if getattr(statement, "is_select", False):
             results = tuple(
                 column.type.dialect_impl(dialect).result_processor(dialect, None)
                 for column in statement.selected_columns
             )
-        return Compiled(sql=compiled.string, names=names, binds=binds, results=results)
+        return Compiled(sql=compiled.string, names=names, binds=binds, results=results, constants=constants)
 
 
 def detached(model: type[M], values: Mapping[str, Any]) -> M:
