@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Any
 
@@ -27,3 +28,26 @@ class UTCDateTime(TypeDecorator[datetime]):
         if value is None:
             return None
         return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
+
+    # On SQLite the two steps above plus SQLAlchemy's own string conversion, in one call each way:
+    # every roll writes and reads several timestamps, and the general path costs several times more.
+    def bind_processor(self, dialect: Any) -> Callable[[Any], Any] | None:
+        return _to_sqlite if dialect.name == "sqlite" else super().bind_processor(dialect)
+
+    def result_processor(self, dialect: Any, coltype: Any) -> Callable[[Any], Any] | None:
+        return _from_sqlite if dialect.name == "sqlite" else super().result_processor(dialect, coltype)
+
+
+def _to_sqlite(value: datetime | None) -> str | None:
+    """The text SQLAlchemy's SQLite ``DATETIME`` stores: ``YYYY-MM-DD HH:MM:SS.ffffff``, in UTC."""
+    if value is None:
+        return None
+    if value.tzinfo is None:
+        raise ValueError("naive datetime given to a UTC column")
+    if value.tzinfo is not UTC:
+        value = value.astimezone(UTC)
+    return value.replace(tzinfo=None).isoformat(" ", "microseconds")
+
+
+def _from_sqlite(value: str | None) -> datetime | None:
+    return None if value is None else datetime.fromisoformat(value).replace(tzinfo=UTC)

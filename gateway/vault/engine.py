@@ -14,13 +14,17 @@ fsync for a run of units, not one each. No unit returns before its work is durab
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
+import sqlite3
+import time
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from contextvars import Context, ContextVar
 from typing import Any
 
 import orjson
+import structlog
 from sqlalchemy import event
 from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
@@ -61,6 +65,10 @@ def _sqlite_unit_of_work(engine: AsyncEngine, busy_timeout_ms: int, synchronous:
         cur.execute("PRAGMA journal_mode=WAL")
         cur.execute(f"PRAGMA busy_timeout={int(busy_timeout_ms)}")
         cur.execute(f"PRAGMA synchronous={synchronous}")
+        if synchronous == "NORMAL":
+            # Group commit checkpoints from its fsync thread (``_GroupCommit``): a checkpoint inside a
+            # COMMIT on the loop would stall every request for its fsyncs.
+            cur.execute("PRAGMA wal_autocheckpoint=0")
         cur.execute("PRAGMA foreign_keys=ON")
         cur.close()
 
@@ -71,8 +79,12 @@ def _sqlite_unit_of_work(engine: AsyncEngine, busy_timeout_ms: int, synchronous:
             conn.exec_driver_sql("BEGIN IMMEDIATE")
 
 
+log = structlog.get_logger(__name__)
+
 _IN_UNIT: ContextVar[bool] = ContextVar("gateway_vault_unit", default=False)
 
+# Seconds between WAL checkpoints under group commit (SQLite's own default is every 1000 pages).
+CHECKPOINT_EVERY = 1.0
 # Most units one SQLite transaction carries while an fsync runs; the next one commits it regardless.
 CHAIN_MAX = 32
 
@@ -96,11 +108,14 @@ class _GroupCommit:
     loop never waits on it. A unit returns only once its commit is on disk, as with FULL."""
 
     def __init__(self, database: str, on_synced: Callable[[], None]) -> None:
+        self.database = database
         self.wal = database + "-wal"
         self.committed = 0
         self.synced = 0
         self._running: asyncio.Future[None] | None = None
         self._on_synced = on_synced
+        self._checkpoint: asyncio.Future[None] | None = None
+        self._checkpointed_at = 0.0
 
     @property
     def syncing(self) -> bool:
@@ -123,6 +138,32 @@ class _GroupCommit:
         finally:
             self._running = None
             self._on_synced()
+        self._start_checkpoint()
+
+    def _start_checkpoint(self) -> None:
+        """Copy the WAL back into the database now and then, in a thread of its own (the writer
+        connection has ``wal_autocheckpoint=0``), so the WAL does not grow without end."""
+        now = time.monotonic()
+        if self._checkpoint is None and now - self._checkpointed_at >= CHECKPOINT_EVERY:
+            self._checkpointed_at = now
+            self._checkpoint = asyncio.ensure_future(asyncio.to_thread(_checkpoint, self.database))
+            self._checkpoint.add_done_callback(self._checkpoint_done)
+
+    def _checkpoint_done(self, task: asyncio.Future[None]) -> None:
+        self._checkpoint = None
+        if not task.cancelled() and task.exception() is not None:
+            log.warning("vault checkpoint failed", error=repr(task.exception()))
+
+    async def close(self) -> None:
+        if self._checkpoint is not None:
+            with contextlib.suppress(Exception):
+                await self._checkpoint
+
+
+def _checkpoint(database: str) -> None:
+    # PASSIVE: copies what no reader still needs and never waits for, or blocks, the writer.
+    with contextlib.closing(sqlite3.connect(database)) as connection:
+        connection.execute("PRAGMA wal_checkpoint(PASSIVE)")
 
 
 class _Chain:
@@ -185,6 +226,8 @@ class Vault:
         return self._writer
 
     async def dispose(self) -> None:
+        if self._group is not None:
+            await self._group.close()
         if self._writer is not None:
             connection, self._writer = self._writer[0], None
             await connection.close()

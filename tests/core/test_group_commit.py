@@ -230,3 +230,32 @@ async def test_a_shared_transaction_commits_once_it_holds_chain_max_units(
     release.set()
     await asyncio.gather(first, *rest)
     assert len(await _saved_keys(vault, "w")) == engine_module.CHAIN_MAX + 4
+
+
+async def test_group_commit_checkpoints_the_wal_from_its_own_thread(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(engine_module, "CHECKPOINT_EVERY", 0.0)
+    path = tmp_path / "vault.db"
+    vault = Vault(f"sqlite+aiosqlite:///{path}", group_commit=True)
+    await upgrade(vault)
+    _, driver = await vault._sqlite_writer()
+    assert driver.sqlite.execute("PRAGMA wal_autocheckpoint").fetchone() == (0,)  # never inside a COMMIT
+    group = vault._group
+    assert group is not None
+
+    async def checkpointed() -> None:
+        while group._checkpoint is not None:
+            await asyncio.sleep(0.01)
+
+    for i in range(4):
+        await _write(vault, f"c{i}")
+    await checkpointed()
+    await _write(vault, "c4")  # its fsync finds no checkpoint running, so one starts after it
+    await checkpointed()
+    # The database file alone (no WAL beside it) holds the rows: they were copied back from the WAL.
+    copy = tmp_path / "copy.db"
+    copy.write_bytes(path.read_bytes())
+    with sqlite3.connect(copy) as db:
+        assert db.execute("select count(*) from kv where scope = 'w'").fetchone() == (5,)
+    await vault.dispose()

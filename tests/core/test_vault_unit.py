@@ -10,7 +10,20 @@ from datetime import UTC, datetime, timedelta, timezone
 from typing import Any
 
 import pytest
-from sqlalchemy import JSON, Boolean, Column, Integer, MetaData, String, Table, bindparam, event, func, insert
+from sqlalchemy import (
+    JSON,
+    Boolean,
+    Column,
+    DateTime,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    bindparam,
+    event,
+    func,
+    insert,
+)
 from sqlalchemy.dialects import sqlite
 from sqlalchemy.exc import IntegrityError, InvalidRequestError
 from sqlalchemy.schema import CreateTable
@@ -522,3 +535,25 @@ async def test_units_do_not_nest(vault: Vault) -> None:
     async with vault.unit() as unit:
         await unit.execute(ROLL_INSERT, roll_params("after"))
     assert await count(vault, RollLog) == 2
+
+
+@pytest.mark.parametrize(
+    "moment",
+    [
+        datetime(2026, 11, 30, 20, 0, tzinfo=UTC),
+        datetime(2026, 11, 30, 21, 0, 0, 450, tzinfo=timezone(timedelta(hours=1))),
+        datetime(999, 1, 2, 3, 4, 5, 6, tzinfo=UTC),
+    ],
+)
+def test_utc_datetime_on_sqlite_stores_what_sqlalchemy_would(moment: datetime) -> None:
+    """The one-step SQLite processors write SQLAlchemy's own DATETIME text and read it back aware."""
+    dialect = sqlite.dialect()
+    fast = UTCDateTime().dialect_impl(dialect)
+    general = DateTime().dialect_impl(dialect)
+    stored = fast.bind_processor(dialect)(moment)
+    assert stored == general.bind_processor(dialect)(moment.astimezone(UTC).replace(tzinfo=None))
+    read = fast.result_processor(dialect, None)
+    assert read(stored) == moment
+    assert read("2026-11-30 20:00:00") == datetime(2026, 11, 30, 20, tzinfo=UTC)
+    with pytest.raises(ValueError):
+        fast.bind_processor(dialect)(moment.replace(tzinfo=None))
