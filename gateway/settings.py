@@ -50,9 +50,10 @@ class VaultSection(Section):
     url: str = "sqlite+aiosqlite:///vault.db"
     owner: str | None = None
     busy_timeout_ms: int = 5000
-    # SQLite: commit with synchronous=NORMAL and make each unit durable with a shared WAL fsync in a
-    # thread before it returns (group commit); off: synchronous=FULL, an fsync per commit on the loop.
-    group_commit: bool = False
+    # SQLite: units that end together share one COMMIT (synchronous=NORMAL) and one WAL fsync in a
+    # thread, and return only once it is done (group commit); off: synchronous=FULL, a COMMIT and an
+    # fsync per unit, on the event loop. Durable either way.
+    group_commit: bool = True
     auto_upgrade: bool = True
 
 

@@ -5,10 +5,10 @@ write lock up front, so concurrent commands queue on the busy timeout instead of
 lock cannot be upgraded. WAL lets readers go on meanwhile; ``synchronous=FULL`` (or the group commit
 below) makes each commit durable, because a logged roll must survive a power cut.
 
-With ``[vault] group_commit``, a unit that ends while the WAL is being fsynced leaves its SQLite
-transaction open (each unit is a savepoint inside it, see ``SQLiteUnit``); the units that end during
-that fsync join it, and its end commits them all at once: a busy gateway pays one COMMIT and one
-fsync for a run of units, not one each. No unit returns before its work is durable.
+With ``[vault] group_commit`` (the default), a unit that ends leaves its SQLite transaction open
+(each unit is a savepoint inside it, see ``SQLiteUnit``): the units that end in the same turn of the
+event loop, or while the WAL is being fsynced, join it, and then one COMMIT and one fsync serve them
+all. No unit returns before its work is durable.
 """
 
 from __future__ import annotations
@@ -107,13 +107,14 @@ class _GroupCommit:
     unit committed before it began, so concurrent units share the disk's slowest step and the event
     loop never waits on it. A unit returns only once its commit is on disk, as with FULL."""
 
-    def __init__(self, database: str, on_synced: Callable[[], None]) -> None:
+    def __init__(self, database: str, flush: Callable[[], None]) -> None:
         self.database = database
         self.wal = database + "-wal"
         self.committed = 0
         self.synced = 0
         self._running: asyncio.Future[None] | None = None
-        self._on_synced = on_synced
+        self._flush = flush  # commits the units waiting in the open transaction, if any
+        self._flush_soon = False
         self._checkpoint: asyncio.Future[None] | None = None
         self._checkpointed_at = 0.0
 
@@ -121,14 +122,32 @@ class _GroupCommit:
     def syncing(self) -> bool:
         return self._running is not None
 
+    def flush_soon(self) -> None:
+        """A unit left its work in the open transaction: commit it once the units that are ready to
+        run in this turn of the event loop have ended too, or, while an fsync runs, when it ends."""
+        if self._running is None and not self._flush_soon:
+            self._flush_soon = True
+            asyncio.get_running_loop().call_soon(self._flush_now)
+
+    def _flush_now(self) -> None:
+        self._flush_soon = False
+        if self._running is None:
+            self._flush()
+
     def commit_number(self) -> int:
         self.committed += 1
         return self.committed
 
+    def start_sync(self) -> None:
+        """Start an fsync covering every commit so far, unless one is running (``durable`` starts
+        the next one after it for the commits it does not cover)."""
+        if self._running is None:
+            self._running = asyncio.ensure_future(self._sync(self.committed))
+
     async def durable(self, number: int) -> None:
         while self.synced < number:
-            if self._running is None:
-                self._running = asyncio.ensure_future(self._sync(self.committed))
+            self.start_sync()
+            assert self._running is not None
             await asyncio.shield(self._running)
 
     async def _sync(self, upto: int) -> None:
@@ -137,7 +156,7 @@ class _GroupCommit:
             self.synced = max(self.synced, upto)
         finally:
             self._running = None
-            self._on_synced()
+            self._flush()
         self._start_checkpoint()
 
     def _start_checkpoint(self) -> None:
@@ -192,7 +211,7 @@ class Vault:
         self.engine = create_engine(url, busy_timeout_ms=busy_timeout_ms, group_commit=group_commit)
         self._group: _GroupCommit | None = None
         if group_commit and self.dialect == "sqlite":
-            self._group = _GroupCommit(str(make_url(url).database), self._commit_waiting)
+            self._group = _GroupCommit(str(make_url(url).database), self._flush)
         # SQLite has one writer at a time; queueing units of work here (not in SQLite's busy handler)
         # keeps the event loop free while they wait, and lets every unit share one connection.
         self._write_lock: asyncio.Lock | None = asyncio.Lock() if self.dialect == "sqlite" else None
@@ -250,9 +269,10 @@ class Vault:
         return chain, unit
 
     async def _leave_sqlite(self, chain: _Chain, *, kept: bool) -> None:
-        """The unit's savepoint is released (``kept``) or rolled back. While an fsync runs, leave the
-        transaction open for the units that end meanwhile (the fsync's end commits them all);
-        otherwise commit now. Either way, return once ``kept`` work is durable."""
+        """The unit's savepoint is released (``kept``) or rolled back. With group commit the
+        transaction stays open for the units that end in this turn of the event loop, or while an
+        fsync runs, and then commits them all (``_GroupCommit.flush_soon``); otherwise it commits
+        now. Either way, return once ``kept`` work is durable."""
         assert self._write_lock is not None and self._writer is not None
         chain.kept += kept
         try:
@@ -265,8 +285,10 @@ class Vault:
                     )
                 else:
                     chain.done.set_result(None)
-            elif self._group is None or not self._group.syncing or chain.units >= CHAIN_MAX:
+            elif self._group is None or chain.units >= CHAIN_MAX:
                 self._commit(chain)
+            else:
+                self._group.flush_soon()
         finally:
             self._write_lock.release()
         if kept:
@@ -288,14 +310,15 @@ class Vault:
             chain.done.set_result(None)
             return
         number = self._group.commit_number()
+        self._group.start_sync()  # now, so units ending meanwhile wait for its end, not commit alone
         # Its own task: a unit cancelled while it waits must not leave the others waiting.
         task = asyncio.get_running_loop().create_task(self._durable(chain, number), context=Context())
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
-    def _commit_waiting(self) -> None:
-        """An fsync ended: commit the units that ended during it, unless one is still running (its
-        end will)."""
+    def _flush(self) -> None:
+        """Commit the units waiting in the open transaction, unless one is still running (its end
+        asks for another flush)."""
         if self._chain is not None and self._write_lock is not None and not self._write_lock.locked():
             self._commit(self._chain)
 

@@ -259,3 +259,18 @@ async def test_group_commit_checkpoints_the_wal_from_its_own_thread(
     with sqlite3.connect(copy) as db:
         assert db.execute("select count(*) from kv where scope = 'w'").fetchone() == (5,)
     await vault.dispose()
+
+
+async def test_units_ending_in_one_turn_of_the_loop_share_one_commit(tmp_path: Path) -> None:
+    vault = Vault(f"sqlite+aiosqlite:///{tmp_path / 'vault.db'}", group_commit=True)
+    await upgrade(vault)
+    _, driver = await vault._sqlite_writer()
+    commits: list[str] = []
+    driver.sqlite.set_trace_callback(lambda sql: commits.append(sql) if sql == "COMMIT" else None)
+    # No fsync is running: the ten units run one after another in the same turn of the event loop.
+    await asyncio.gather(*(_write(vault, f"t{i}") for i in range(10)))
+    assert commits == ["COMMIT"]
+    assert await _saved_keys(vault, "w") == {f"t{i}" for i in range(10)}
+    await _write(vault, "alone")
+    assert commits == ["COMMIT", "COMMIT"]
+    await vault.dispose()
