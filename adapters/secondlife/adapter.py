@@ -67,25 +67,16 @@ KEEP_BURNT = timedelta(hours=1)
 
 _ROW = OutboxRow.__table__  # type: ignore[attr-defined]
 # A fan-out row and the rows queued behind it for the same address.
-FANOUT_ROWS = Prepared(
-    select(_ROW.c.id, _ROW.c.payload)
-    .where(
-        _ROW.c.platform == PLATFORM,
-        _ROW.c.target == bindparam("target"),
-        _ROW.c.status == "pending",
-        _ROW.c.id >= bindparam("first"),
-    )
-    .order_by(_ROW.c.id)
-    .limit(FANOUT_BATCH)
+_QUEUED = (_ROW.c.platform == PLATFORM, _ROW.c.target == bindparam("target"), _ROW.c.status == "pending")
+_BATCH = _ROW.c.id.between(bindparam("first"), bindparam("last"))
+FANOUT_IDS = Prepared(
+    select(_ROW.c.id).where(*_QUEUED, _ROW.c.id >= bindparam("first")).order_by(_ROW.c.id).limit(FANOUT_BATCH)
 )
+# Payloads only when there is someone to copy them to (no Storyteller HUD online: no JSON decoded).
+FANOUT_PAYLOADS = Prepared(select(_ROW.c.payload).where(*_QUEUED, _BATCH).order_by(_ROW.c.id))
 FANOUT_DONE = Prepared(
     update(_ROW)
-    .where(
-        _ROW.c.platform == PLATFORM,
-        _ROW.c.target == bindparam("target"),
-        _ROW.c.status == "pending",
-        _ROW.c.id.between(bindparam("first"), bindparam("last")),
-    )
+    .where(*_QUEUED, _BATCH)
     .values(status="delivered", delivered_at=bindparam("now"), claimed_until=None)
 )
 
@@ -512,15 +503,14 @@ class SecondLifeAdapter(Adapter):
         member route, in the transaction that marks them delivered (so a crash repeats nothing)."""
         now = self._now()
         async with self.services.vault.unit() as unit:
-            batch = await unit.all(FANOUT_ROWS, {"target": message.target, "first": message.id})
+            batch = await unit.all(FANOUT_IDS, {"target": message.target, "first": message.id})
             if not batch or batch[0][0] != message.id:
                 raise Settled  # another worker expanded it already
             members = await self._members(unit, message.target, now)
-            await unit.execute(
-                FANOUT_DONE,
-                {"target": message.target, "first": message.id, "last": batch[-1][0], "now": now},
-            )
-            for _, payload in batch:
+            rows = {"target": message.target, "first": message.id, "last": batch[-1][0]}
+            payloads = await unit.all(FANOUT_PAYLOADS, rows) if members else []
+            await unit.execute(FANOUT_DONE, {**rows, "now": now})
+            for (payload,) in payloads:
                 for reg in members:
                     await repo.enqueue(unit, PLATFORM, reg.route, {**payload, "via": message.target}, now=now)
         log.debug("second life fan-out", target=message.target, rows=len(batch), routes=len(members))

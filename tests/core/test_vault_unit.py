@@ -429,6 +429,24 @@ def test_prepared_insert_refuses_to_leave_out_a_python_side_default() -> None:
     assert compiled.parameters({"y": 7, "x": 3}) == [{"x": 3, "y": 7}[n] for n in compiled.names]
 
 
+def test_prepared_literal_binds_take_their_places_among_the_parameters() -> None:
+    """Literals in a statement (``status == "pending"``, a UTC datetime) need no parameter, and
+    are converted once, like the parameters around them."""
+    table = Table(
+        "lit",
+        MetaData(),
+        Column("id", Integer, primary_key=True),
+        Column("status", String),
+        Column("at", UTCDateTime()),
+    )
+    statement = select(table.c.id).where(
+        table.c.status == "pending", table.c.id > bindparam("after"), table.c.at < WHEN
+    )
+    compiled = Prepared(statement).compile(sqlite.dialect(), frozenset({"after"}))
+    assert compiled.parameters({"after": 7}) == ["pending", 7, "2026-11-30 20:00:00.000000"]
+    assert compiled.parameters({"after": 8})[1] == 8  # each call starts from the literals again
+
+
 def test_prepared_insert_refuses_an_unknown_column() -> None:
     """A misspelt parameter is an error, not a value silently left out of the row."""
     with pytest.raises(ValueError, match=r"unknown columns \['xx'\]"):
