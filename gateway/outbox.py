@@ -5,7 +5,8 @@ queue (the oldest pending row of that target, if it is due), delivers the heads 
 concurrently and each target strictly in order, then marks rows delivered or schedules a retry with
 exponential backoff and jitter. Claims are leases in the vault, taken with ``FOR UPDATE SKIP LOCKED``
 on PostgreSQL, so several gateway processes can share one vault and a crashed worker's rows come back
-when the lease runs out. Rows for platforms with no running adapter simply wait.
+when the lease runs out. Rows for platforms with no running adapter simply wait. Delivered rows are
+deleted ``[outbox] keep_delivered_hours`` after delivery; dead ones stay for an operator to read.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from collections.abc import Iterable
 from datetime import datetime, timedelta
 
 import structlog
-from sqlalchemy import bindparam, func, select, update
+from sqlalchemy import bindparam, delete, func, select, update
 
 from gateway.adapter import Adapter
 from gateway.errors import DeliveryFailed, RetryLater, Settled
@@ -30,6 +31,8 @@ log = structlog.get_logger(__name__)
 
 LEASE = timedelta(seconds=60)
 BATCH = 32
+PRUNE_EVERY = 600.0  # seconds between sweeps of old delivered rows
+PRUNE_BATCH = 5000  # rows per transaction, so a sweep never holds the write lock for long
 
 _ROW = OutboxRow.__table__  # type: ignore[attr-defined]
 _OLDER = _ROW.alias("older")
@@ -57,6 +60,16 @@ CLAIM = Prepared(
 LEASE_ROW = Prepared(
     update(_ROW).where(_ROW.c.id == bindparam("row_id")).values(claimed_until=bindparam("until"))
 )
+PRUNE = Prepared(
+    delete(_ROW).where(
+        _ROW.c.id.in_(
+            select(_ROW.c.id)
+            .where(_ROW.c.status == "delivered", _ROW.c.delivered_at < bindparam("before"))
+            .limit(PRUNE_BATCH)
+            .scalar_subquery()
+        )
+    )
+)
 FINISH = Prepared(
     update(_ROW)
     .where(_ROW.c.id == bindparam("row_id"))
@@ -79,6 +92,7 @@ class Outbox:
         self._tasks: list[asyncio.Task[None]] = []
         self._rng = random.Random()
         self._stopping = False
+        self._stopped = asyncio.Event()
 
     def wake(self, platforms: Iterable[str] | None = None) -> None:
         """Rows were queued: the workers of these platforms (all when None) look now, not at their
@@ -95,10 +109,37 @@ class Outbox:
     async def start(self) -> None:
         for platform in self.adapters:
             self._tasks.append(asyncio.create_task(self._worker(platform), name=f"outbox:{platform}"))
+        self._tasks.append(asyncio.create_task(self._sweeper(), name="outbox:prune"))
+
+    async def prune(self) -> int:
+        """Delete delivered rows older than ``[outbox] keep_delivered_hours``; how many went."""
+        keep = timedelta(hours=self.services.settings.outbox.keep_delivered_hours)
+        before = self.services.clock() - keep
+        removed = 0
+        while True:
+            async with self.services.vault.unit() as unit:
+                count = await unit.execute(PRUNE, {"before": before})
+            removed += count
+            if count < PRUNE_BATCH:
+                return removed
+
+    async def _sweeper(self) -> None:
+        while not self._stopping:
+            try:
+                removed = await self.prune()
+                if removed:
+                    log.info("outbox pruned", rows=removed)
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("outbox prune failed")
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._stopped.wait(), PRUNE_EVERY)
 
     async def stop(self, grace: float = 10.0) -> None:
         """Let the round in flight finish (so a delivered row is marked delivered), then end."""
         self._stopping = True
+        self._stopped.set()
         self.wake()
         if self._tasks:
             _, pending = await asyncio.wait(self._tasks, timeout=grace)
@@ -109,6 +150,7 @@ class Outbox:
                     await task
         self._tasks.clear()
         self._stopping = False
+        self._stopped.clear()
 
     async def _worker(self, platform: str) -> None:
         interval = self.services.settings.outbox.poll_interval

@@ -97,6 +97,9 @@ class OutboxSection(Section):
     max_attempts: int = 12
     base_delay: float = 1.0
     max_delay: float = 300.0
+    # Delivered rows are transport, not records (the roll log and Storyteller log are): drop them
+    # after this many hours. Dead rows stay until an operator looks at them.
+    keep_delivered_hours: float = Field(default=24.0, gt=0.0)
 
 
 class _ShortEnvSource(PydanticBaseSettingsSource):

@@ -242,3 +242,33 @@ async def test_a_busy_worker_lingers_so_one_claim_serves_rows_queued_meanwhile(s
         await gateway.stop()
     await gateway.services.vault.dispose()
     assert [n for n in claims if n] == [1, 3]
+
+
+async def test_delivered_rows_are_pruned_after_keep_delivered_hours_dead_rows_stay(vault_url: str) -> None:
+    adapter = Recorder()
+    adapter.script = {"gone": [DeliveryFailed("404")]}
+    clock = Clock()
+    gateway = await make(vault_url, adapter, clock)
+    await enqueue(gateway, [("a", "old"), ("b", "gone")])
+    await gateway.start()
+    try:
+        await wait_for(lambda: len(adapter.delivered) == 1)
+        await wait_for_rows(gateway, {"old": "delivered", "gone": "dead"})
+        clock.advance(hours=23)
+        await enqueue(gateway, [("a", "new")])
+        await wait_for(lambda: len(adapter.delivered) == 2)
+        await wait_for_rows(gateway, {"old": "delivered", "gone": "dead", "new": "delivered"})
+        clock.advance(hours=2)  # "old" was delivered 25 hours ago, "new" 2 hours ago
+        assert gateway.outbox is not None
+        assert await gateway.outbox.prune() == 1
+    finally:
+        await gateway.stop()
+    assert {r.payload["text"]: r.status for r in await rows(gateway)} == {"gone": "dead", "new": "delivered"}
+    await gateway.services.vault.dispose()
+
+
+async def wait_for_rows(gateway: Gateway, statuses: dict[str, str], timeout: float = 10) -> None:
+    deadline = asyncio.get_running_loop().time() + timeout
+    while {r.payload["text"]: r.status for r in await rows(gateway)} != statuses:
+        assert asyncio.get_running_loop().time() < deadline, "timed out"
+        await asyncio.sleep(0.02)
