@@ -322,7 +322,7 @@ def main() -> None:
         "--group-commit",
         action=argparse.BooleanOptionalAction,
         default=True,
-        help="the gateway's [vault] group_commit (default on, as in the gateway)",
+        help="the gateway's [vault] group_commit (default on here, as recommended for Second Life)",
     )
     parser.add_argument(
         "--stlog",

@@ -76,10 +76,11 @@ async def test_a_unit_waits_for_an_fsync_that_began_after_its_commit(
 
     def blocking_fsync(path: str) -> None:
         started.append(group.committed)
-        asyncio.run_coroutine_threadsafe(release.wait(), loop).result()
+        if not _on_the_loop():
+            asyncio.run_coroutine_threadsafe(release.wait(), loop).result()
 
     monkeypatch.setattr(engine_module, "_fsync_file", blocking_fsync)
-    first = asyncio.create_task(_write(vault, "a"))
+    first = asyncio.create_task(_write(vault, "a", "a2"))  # two units: their fsync runs in a thread
     while not started:
         await asyncio.sleep(0.001)
     second = asyncio.create_task(_write(vault, "b"))  # commits while the first fsync is running
@@ -92,7 +93,15 @@ async def test_a_unit_waits_for_an_fsync_that_began_after_its_commit(
     await vault.dispose()
 
 
-async def _write(vault: Vault, key: str) -> None:
+def _on_the_loop() -> bool:
+    """A lone unit on an idle vault fsyncs on the loop's own thread, where a test must not block."""
+    return threading.current_thread() is threading.main_thread()
+
+
+async def _write(vault: Vault, key: str, *more: str) -> None:
+    if more:
+        await asyncio.gather(*(_write(vault, k) for k in (key, *more)))
+        return
     async with vault.transaction() as session:
         session.add(KeyValue(scope="w", key=key, value={}))
 
@@ -128,7 +137,8 @@ async def held_fsync(
     loop = asyncio.get_running_loop()
 
     def held(path: str) -> None:
-        asyncio.run_coroutine_threadsafe(release.wait(), loop).result()
+        if not _on_the_loop():
+            asyncio.run_coroutine_threadsafe(release.wait(), loop).result()
 
     monkeypatch.setattr(engine_module, "_fsync_file", held)
     _, driver = await vault._sqlite_writer()
@@ -145,8 +155,8 @@ async def _saved_keys(vault: Vault, scope: str) -> set[str]:
 
 
 async def _started_fsync(vault: Vault) -> asyncio.Task[None]:
-    """A unit whose commit starts an fsync that stays running until the test releases it."""
-    task = asyncio.create_task(_write(vault, "first"))
+    """Two units whose commit starts an fsync (in a thread) that runs until the test releases it."""
+    task = asyncio.create_task(_write(vault, "first", "first2"))
     group = vault._group
     assert group is not None
     while not group.syncing:
@@ -165,11 +175,11 @@ async def test_units_ending_during_an_fsync_commit_together_once_it_ends(
     # Ten units ended; none committed on its own, none returned, nothing of theirs is on disk yet.
     assert commits == ["COMMIT"]
     assert not any(task.done() for task in rest)
-    assert await _saved_keys(vault, "w") == {"first"}
+    assert await _saved_keys(vault, "w") == {"first", "first2"}
     release.set()
     await asyncio.gather(first, *rest)
     assert commits == ["COMMIT", "COMMIT"]
-    assert await _saved_keys(vault, "w") == {"first"} | {f"k{i}" for i in range(10)}
+    assert await _saved_keys(vault, "w") == {"first", "first2"} | {f"k{i}" for i in range(10)}
 
 
 async def test_a_failing_unit_in_a_shared_transaction_rolls_back_only_itself(
@@ -201,7 +211,7 @@ async def test_a_failing_unit_in_a_shared_transaction_rolls_back_only_itself(
         await dup
     release.set()
     await asyncio.gather(first, before, after)
-    assert await _saved_keys(vault, "w") == {"first", "before", "after"}
+    assert await _saved_keys(vault, "w") == {"first", "first2", "before", "after"}
 
 
 async def test_a_unit_cancelled_while_it_waits_does_not_hold_up_the_others(
@@ -216,7 +226,7 @@ async def test_a_unit_cancelled_while_it_waits_does_not_hold_up_the_others(
     release.set()
     await asyncio.gather(first, kept)
     # The cancelled caller stopped waiting, but its unit had ended: its work is saved with the rest.
-    assert await _saved_keys(vault, "w") == {"first", "gone", "kept"}
+    assert await _saved_keys(vault, "w") == {"first", "first2", "gone", "kept"}
 
 
 async def test_a_shared_transaction_commits_once_it_holds_chain_max_units(
@@ -229,7 +239,7 @@ async def test_a_shared_transaction_commits_once_it_holds_chain_max_units(
     assert commits == ["COMMIT", "COMMIT"]  # the CHAIN_MAX-th unit committed without waiting
     release.set()
     await asyncio.gather(first, *rest)
-    assert len(await _saved_keys(vault, "w")) == engine_module.CHAIN_MAX + 4
+    assert len(await _saved_keys(vault, "w")) == engine_module.CHAIN_MAX + 5
 
 
 async def test_group_commit_checkpoints_the_wal_from_its_own_thread(
@@ -273,4 +283,25 @@ async def test_units_ending_in_one_turn_of_the_loop_share_one_commit(tmp_path: P
     assert await _saved_keys(vault, "w") == {f"t{i}" for i in range(10)}
     await _write(vault, "alone")
     assert commits == ["COMMIT", "COMMIT"]
+    await vault.dispose()
+
+
+async def test_a_lone_unit_fsyncs_on_the_loop_and_a_batch_in_a_thread(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    vault = Vault(f"sqlite+aiosqlite:///{tmp_path / 'vault.db'}", group_commit=True)
+    await upgrade(vault)
+    real = engine_module._fsync_file
+    where: list[bool] = []
+
+    def recorded(path: str) -> None:
+        where.append(_on_the_loop())
+        real(path)
+
+    monkeypatch.setattr(engine_module, "_fsync_file", recorded)
+    await _write(vault, "alone")
+    assert where == [True]  # a thread hop would cost a lone unit more than the fsync it hides
+    await _write(vault, "one", "two", "three")
+    assert where == [True, False]  # one fsync for the three, off the loop
+    assert await _saved_keys(vault, "w") == {"alone", "one", "two", "three"}
     await vault.dispose()
