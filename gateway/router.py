@@ -23,6 +23,10 @@ from gateway.vault.unit import Unit
 log = structlog.get_logger(__name__)
 
 ROLE_NAMES = {"player": "a verified account", "storyteller": "the Storyteller role"}
+# Runs of a unit that hit a unique key. Roll ids are five of 31 letters: with 30,000 rolls logged, a
+# new id clashes about once per thousand rolls, so two clashes running do happen in a long campaign
+# (the Second Life benchmark, filling one vault with tens of thousands of rolls, met them).
+ATTEMPTS = 5
 
 
 class _ChatLine(Exception):
@@ -48,12 +52,12 @@ class Router:
             words = tokenize(text)
             if not words:
                 return []
-            for attempt in (1, 2):
+            for attempt in range(1, ATTEMPTS + 1):
                 try:
                     return await self._unit_of_work(message, words, text, bare=bare)
                 except IntegrityError:
-                    # A random roll id clashed, or a redelivery raced us: run the unit once more.
-                    if attempt == 2:
+                    # A random roll id clashed, or a redelivery raced us: run the unit again.
+                    if attempt == ATTEMPTS:
                         raise
             raise AssertionError("unreachable")
         except _ChatLine:

@@ -8,6 +8,7 @@ from hypothesis import strategies as st
 from sqlalchemy import func
 from sqlmodel import select
 
+from gateway import commands
 from gateway.types import Channel, Identity, InboundMessage
 from gateway.vault.models import OutboxRow, RollLog
 from tests.conftest import Chat
@@ -199,3 +200,19 @@ async def test_a_permission_plugin_can_refuse_a_command(sqlite_url: str) -> None
             assert (await session.exec(select(func.count()).select_from(RollLog))).one() == 1
     finally:
         await gateway.stop()
+
+
+async def test_a_roll_id_clash_is_retried_until_an_id_is_free(
+    chat: Chat, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Roll ids are five letters: as the log grows, a new id sometimes clashes, even twice or three
+    times running; the unit of work runs again with a fresh id instead of failing the roll."""
+    ids = iter(["aaaaa", "aaaaa", "aaaaa", "aaaaa", "bbbbb"])
+    monkeypatch.setattr(commands, "new_public_id", lambda length=5: next(ids))
+    chat.dice.extend([9, 9, 9] * 5)
+    first = await chat.one("roll 3")
+    second = await chat.one("roll 3")
+    assert second.error is None, second.text
+    assert (first.result or {})["id"] == "aaaaa"
+    assert (second.result or {})["id"] == "bbbbb"
+    assert await count(chat, RollLog) == 2
