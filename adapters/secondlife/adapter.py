@@ -29,7 +29,7 @@ import orjson
 import structlog
 from aiohttp import web
 from sqlalchemy import bindparam, delete, func
-from sqlmodel import col, select
+from sqlmodel import col, select, update
 
 from adapters.secondlife import registry
 from adapters.secondlife.auth import (
@@ -74,9 +74,11 @@ FANOUT_IDS = Prepared(
 )
 # Payloads only when there is someone to copy them to (no Storyteller HUD online: no JSON decoded).
 FANOUT_PAYLOADS = Prepared(select(_ROW.c.payload).where(*_QUEUED, _BATCH).order_by(_ROW.c.id))
-# An expanded row is gone: the rows it became carry it from here (deleting costs less than marking
-# it delivered, and spares the outbox's later sweep).
-FANOUT_DONE = Prepared(delete(_ROW).where(*_QUEUED, _BATCH))
+FANOUT_DONE = Prepared(
+    update(_ROW)
+    .where(*_QUEUED, _BATCH)
+    .values(status="delivered", delivered_at=bindparam("now"), claimed_until=None)
+)
 
 
 class BadRequest(Exception):
@@ -498,7 +500,7 @@ class SecondLifeAdapter(Adapter):
 
     async def _fan_out(self, message: Outbound) -> None:
         """Expand this row, and the rows queued behind it for the same address, into one row per
-        member route, in the transaction that deletes them (so a crash repeats nothing)."""
+        member route, in the transaction that marks them delivered (so a crash repeats nothing)."""
         now = self._now()
         async with self.services.vault.unit() as unit:
             batch = await unit.all(FANOUT_IDS, {"target": message.target, "first": message.id})
@@ -507,7 +509,7 @@ class SecondLifeAdapter(Adapter):
             members = await self._members(unit, message.target, now)
             rows = {"target": message.target, "first": message.id, "last": batch[-1][0]}
             payloads = await unit.all(FANOUT_PAYLOADS, rows) if members else []
-            await unit.execute(FANOUT_DONE, rows)
+            await unit.execute(FANOUT_DONE, {**rows, "now": now})
             for (payload,) in payloads:
                 for reg in members:
                     await repo.enqueue(unit, PLATFORM, reg.route, {**payload, "via": message.target}, now=now)
