@@ -3,8 +3,12 @@
 Run: ``.venv/bin/python -m adapters.secondlife.bench [--seconds S] [--rounds R] [--concurrency C]``.
 
 Two server processes start on loopback: the real gateway (Second Life adapter, SQLite vault in a
-temporary directory, ``synchronous=FULL``, every roll written to the roll log and the Storyteller log)
-and a bare aiohttp app whose handler reads the body and returns fixed text. One load client sends
+temporary directory with ``[vault] group_commit``, every roll durably written to the roll log with its
+Storyteller-log line before the HUD gets its answer) and a bare aiohttp app whose handler reads the
+body and returns fixed text. By default it runs twice: as the issue's target describes it, and with
+``[stlog] targets = ["secondlife:st-huds"]``, where each roll also queues a push of that line for the
+Storyteller HUDs (none is registered here, so the outbox expands and drops them); ``--stlog`` or
+``--no-stlog`` runs one. One load client sends
 both the same signed requests (simulator headers, HMAC, a fresh nonce each) over keep-alive
 connections, alternating rounds so both see the same machine load:
 
@@ -327,24 +331,25 @@ def main() -> None:
     parser.add_argument(
         "--stlog",
         action=argparse.BooleanOptionalAction,
-        default=True,
-        help='[stlog] targets = ["secondlife:st-huds"]: each roll also queues a Storyteller-log push',
+        default=None,
+        help='only with (or only without) [stlog] targets = ["secondlife:st-huds"]: each roll also'
+        " queues a Storyteller-log push (default: both, one after the other)",
     )
     parser.add_argument("--serve-gateway", nargs=2, metavar=("PORT", "VAULT"), help=argparse.SUPPRESS)
     parser.add_argument("--serve-bare", metavar="PORT", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.serve_gateway:
-        asyncio.run(
-            serve_gateway(int(args.serve_gateway[0]), args.serve_gateway[1], args.group_commit, args.stlog)
-        )
+        port, vault = args.serve_gateway
+        asyncio.run(serve_gateway(int(port), vault, args.group_commit, bool(args.stlog)))
         return
     if args.serve_bare:
         asyncio.run(serve_bare(int(args.serve_bare)))
         return
-    result = asyncio.run(run(args.seconds, args.rounds, args.concurrency, args.group_commit, args.stlog))
-    print(report(result))
-    if args.json:
-        print(json.dumps(result, indent=2))
+    for stlog in (False, True) if args.stlog is None else (args.stlog,):
+        result = asyncio.run(run(args.seconds, args.rounds, args.concurrency, args.group_commit, stlog))
+        print(report(result), flush=True)
+        if args.json:
+            print(json.dumps(result, indent=2))
 
 
 if __name__ == "__main__":
