@@ -81,8 +81,7 @@ async def route_of_object(session: AsyncSession, object_key: str) -> str | None:
 
 async def by_prefix(db: Unit | AsyncSession, prefix: str) -> list[Registration]:
     """Every registration whose route starts with ``prefix`` (``"st-hud/"``, ``"relay/"``)."""
-    unit = db if isinstance(db, Unit) else unit_of(db)
-    rows = await unit.all(BY_PREFIX, {"prefix": prefix})
+    rows = await unit_of(db).all(BY_PREFIX, {"prefix": prefix})
     return [Registration.from_value(key, value) for key, value in rows]
 
 

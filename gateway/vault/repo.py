@@ -138,13 +138,9 @@ async def enqueue(
         created_at=when,
         next_attempt_at=when,
     )
-    unit = _unit(db)
+    unit = unit_of(db)
     await unit.execute(OUTBOX_INSERT, values)
     unit.queued.add(platform)
-
-
-def _unit(db: Unit | AsyncSession) -> Unit:
-    return db if isinstance(db, Unit) else unit_of(db)
 
 
 def split_target(target: str) -> tuple[str, str]:
@@ -170,7 +166,7 @@ async def write_stlog(
 ) -> None:
     """Record a Storyteller-log line and queue it for every target. With ``roll_id`` (a roll logged
     in this unit) the line is stored on that roll's row instead of a row of its own."""
-    unit = _unit(db)
+    unit = unit_of(db)
     if roll_id is not None:
         # The roll's row is already dirty in this transaction: no extra page to write at commit.
         await unit.execute(

@@ -187,6 +187,7 @@ def writer_rollback() -> None:
     """The writer's rollback outside a unit: its transaction is the vault's to end (see ``engine``)."""
 
 
-def unit_of(session: AsyncSession) -> Unit:
-    """The unit a vault session belongs to (sessions from ``Vault.transaction`` all have one)."""
-    return session.info[_UNIT_KEY]
+def unit_of(db: Unit | AsyncSession) -> Unit:
+    """The unit a vault session belongs to (sessions from ``Vault.transaction`` all have one); a unit
+    is its own. For helpers that take either."""
+    return db if isinstance(db, Unit) else db.info[_UNIT_KEY]
