@@ -5,10 +5,10 @@ write lock up front, so concurrent commands queue on the busy timeout instead of
 lock cannot be upgraded. WAL lets readers go on meanwhile; ``synchronous=FULL`` (or the group commit
 below) makes each commit durable, because a logged roll must survive a power cut.
 
-With ``[vault] group_commit``, a unit that ends leaves its SQLite transaction open
-(each unit is a savepoint inside it, see ``SQLiteUnit``): the units that end in the same turn of the
-event loop, or while the WAL is being fsynced, join it, and then one COMMIT and one fsync serve them
-all. No unit returns before its work is durable.
+With ``[vault] group_commit``, a unit that ends leaves its SQLite transaction open: the units that
+end in the same turn of the event loop, or while the WAL is being fsynced, join it (each as a
+savepoint, see ``SQLiteUnit``), and then one COMMIT and one fsync serve them all. No unit returns
+before its work is durable.
 """
 
 from __future__ import annotations
@@ -206,7 +206,7 @@ class _Chain:
         # Retrieve the exception even when no unit is left to await it (all of them failed).
         self.done.add_done_callback(lambda f: f.cancelled() or f.exception())
         self.units = 0
-        self.kept = 0  # units that committed their savepoint: the work the COMMIT makes durable
+        self.kept = 0  # units that ended without failing: the work the COMMIT makes durable
 
 
 class ChainLost(Exception):
@@ -279,7 +279,7 @@ class Vault:
         return chain, unit
 
     async def _leave_sqlite(self, chain: _Chain, *, kept: bool) -> None:
-        """The unit's savepoint is released (``kept``) or rolled back. With group commit the
+        """The unit's work is kept (``kept``) or was rolled back. With group commit the
         transaction stays open for the units that end in this turn of the event loop, or while an
         fsync runs, and then commits them all (``_GroupCommit.flush_soon``); otherwise it commits
         now. Either way, return once ``kept`` work is durable."""
@@ -287,7 +287,8 @@ class Vault:
         chain.kept += kept
         try:
             if not self._writer[1].sqlite.in_transaction:
-                # SQLite rolled the transaction back itself (an I/O error, a full disk): all of it is gone.
+                # The transaction is gone: this unit began it and failed, or SQLite ended it on an
+                # error (a full disk); the work of any unit before this one went with it.
                 self._chain = None
                 if chain.kept:
                     chain.done.set_exception(

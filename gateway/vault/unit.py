@@ -113,15 +113,17 @@ class SQLiteUnit(Unit):
     """On SQLite, prepared statements and transaction control go straight to the connection: the
     driver runs inline (``sqlite_inline``) and the vault's write lock makes this the only unit using it.
 
-    The unit is a ``SAVEPOINT`` inside a transaction the vault may share between consecutive units
-    (see ``engine``): committing releases the savepoint into that transaction, failing rolls back to
-    it, so a unit never touches the work of the units beside it."""
+    With group commit the vault may share one transaction between consecutive units (see
+    ``engine``): a unit that joins an open transaction is a ``SAVEPOINT`` in it, released into it on
+    commit and rolled back to on failure, so it never touches the work of the units before it. A unit
+    that begins the transaction needs none: failing, it rolls the whole of it back."""
 
     def __init__(self, connection: AsyncConnection, driver: sqlite_inline.Connection) -> None:
         super().__init__(connection)
         self.driver = driver
         self.raw = driver.sqlite
         self._open = False
+        self._joined = False  # a savepoint in a transaction units before it began
 
     async def execute(self, prepared: Prepared, params: Mapping[str, Any]) -> int:
         await self._autoflush()
@@ -144,25 +146,29 @@ class SQLiteUnit(Unit):
         return [compiled.row(row) for row in self.raw.execute(compiled.sql, compiled.parameters(params))]
 
     async def begin(self) -> None:
-        if not self.raw.in_transaction:
-            # A transaction that will write takes the write lock up front (see ``engine``).
-            self.raw.execute("BEGIN IMMEDIATE")
-        self.raw.execute("SAVEPOINT unit")
+        self._joined = self.raw.in_transaction
+        # A transaction that will write takes the write lock up front (see ``engine``).
+        self.raw.execute("SAVEPOINT unit" if self._joined else "BEGIN IMMEDIATE")
         self._open = True
         self.driver.rollback_hook = self._undo
 
     def _undo(self) -> None:
         if self._open:
             self._open = False
-            if self.raw.in_transaction:
+            if not self.raw.in_transaction:
+                return
+            if self._joined:
                 self.raw.execute("ROLLBACK TO unit")
                 self.raw.execute("RELEASE unit")
+            else:
+                self.raw.execute("ROLLBACK")
 
     async def commit(self) -> None:
         if self._session is not None:
             await self._session.flush()
         self._require_open()
-        self.raw.execute("RELEASE unit")
+        if self._joined:
+            self.raw.execute("RELEASE unit")
         self._open = False
 
     def _in_transaction(self) -> bool:
