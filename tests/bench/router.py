@@ -61,22 +61,12 @@ def bare_loop(path: Path) -> tuple[Loop, Callable[[], None]]:
         " dice TEXT, total INT, degree TEXT, result TEXT, created_at TEXT)"
     )
     result = json.dumps(RESULT)
-    done = 0
-
-    async def run(n: int) -> None:
-        nonlocal done
-        for i in range(done, done + n):
-            conn.execute("BEGIN IMMEDIATE")
-            conn.execute(
-                "INSERT INTO roll_log (public_id, identity_key, display_name, channel_key, system, kind,"
-                " pool, dice, total, degree, result, created_at)"
-                " VALUES (?,?,?,?,?,?,?,?,?,?,?,datetime('now'))",
-                (f"b{i}", *ROW, result),
-            )
-            conn.execute("COMMIT")
-        done += n
-
-    return run, conn.close
+    sql = (
+        "INSERT INTO roll_log (public_id, identity_key, display_name, channel_key, system, kind,"
+        " pool, dice, total, degree, result, created_at)"
+        " VALUES (?,?,?,?,?,?,?,?,?,?,?,datetime('now'))"
+    )
+    return _insert_each(conn, sql, lambda i: (f"b{i}", *ROW, result)), conn.close
 
 
 async def bare_vault_loop(path: Path) -> tuple[Loop, Callable[[], None]]:
@@ -85,22 +75,27 @@ async def bare_vault_loop(path: Path) -> tuple[Loop, Callable[[], None]]:
     await vault.dispose()
     conn = sqlite_file(path)
     result = json.dumps(RESULT)
+    sql = (
+        "INSERT INTO roll_log (public_id, person_id, identity_key, display_name, channel_key,"
+        " system, character_id, kind, pool, dice, total, degree, result, created_at, text,"
+        " stlog_kind) VALUES (?,NULL,?,?,?,?,NULL,?,?,?,?,?,?,datetime('now'),?,?)"
+    )
+    return _insert_each(conn, sql, lambda i: (f"v{i}", *ROW, result, LINE, "roll")), conn.close
+
+
+def _insert_each(conn: sqlite3.Connection, sql: str, row: Callable[[int], tuple[Any, ...]]) -> Loop:
+    """The bare baseline: one row per transaction, as a command commits one roll."""
     done = 0
 
     async def run(n: int) -> None:
         nonlocal done
         for i in range(done, done + n):
             conn.execute("BEGIN IMMEDIATE")
-            conn.execute(
-                "INSERT INTO roll_log (public_id, person_id, identity_key, display_name, channel_key,"
-                " system, character_id, kind, pool, dice, total, degree, result, created_at, text,"
-                " stlog_kind) VALUES (?,NULL,?,?,?,?,NULL,?,?,?,?,?,?,datetime('now'),?,?)",
-                (f"v{i}", *ROW, result, LINE, "roll"),
-            )
+            conn.execute(sql, row(i))
             conn.execute("COMMIT")
         done += n
 
-    return run, conn.close
+    return run
 
 
 async def unit_loop(path: Path) -> tuple[Loop, Callable[[], Awaitable[None]]]:
