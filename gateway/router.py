@@ -152,6 +152,7 @@ class Router:
 
     async def _queue(self, unit: Unit, message: InboundMessage, replies: Sequence[Reply]) -> None:
         """Replies for platforms that answer asynchronously go through the outbox, in this transaction."""
+        now = self.services.clock()
         for reply in replies:
             payload = {
                 **reply.as_json(),
@@ -160,7 +161,7 @@ class Router:
                 "recipient_name": message.sender.display_name,
                 "reply_to": message.reply_to or message.message_id,
             }
-            await repo.enqueue(unit, message.channel.platform, message.channel.id, payload)
+            await repo.enqueue(unit, message.channel.platform, message.channel.id, payload, now=now)
 
 
 def _as_list(value: Sequence[Reply] | Reply | None) -> list[Reply]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import JSON, Column, Index, UniqueConstraint
+from sqlalchemy import JSON, Column, Index, UniqueConstraint, text
 from sqlmodel import Field, SQLModel
 
 from gateway.vault.columns import UTCDateTime
@@ -156,7 +156,23 @@ class OutboxRow(SQLModel, table=True):
     """A message waiting for delivery. Written in the same transaction as whatever caused it."""
 
     __tablename__ = "outbox"
-    __table_args__ = (Index("ix_outbox_due", "platform", "status", "next_attempt_at"),)
+    __table_args__ = (
+        # Queue heads: see gateway/outbox.py and migration 0003.
+        Index(
+            "ix_outbox_queue",
+            "platform",
+            "target",
+            "id",
+            sqlite_where=text("status = 'pending'"),
+            postgresql_where=text("status = 'pending'"),
+        ),
+        Index(
+            "ix_outbox_delivered",
+            "delivered_at",
+            sqlite_where=text("status = 'delivered'"),
+            postgresql_where=text("status = 'delivered'"),
+        ),
+    )
     id: int | None = Field(default=None, primary_key=True)
     platform: str = Field(max_length=40)
     target: str = Field(max_length=400)

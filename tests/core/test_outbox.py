@@ -74,7 +74,7 @@ async def make(url: str, adapter: Recorder, clock: Clock | None = None) -> Gatew
 async def enqueue(gateway: Gateway, items: list[tuple[str, str]]) -> None:
     async with gateway.services.vault.transaction() as session:
         for target, text in items:
-            await repo.enqueue(session, "fake", target, {"text": text})
+            await repo.enqueue(session, "fake", target, {"text": text}, now=gateway.services.clock())
 
 
 async def rows(gateway: Gateway) -> list[OutboxRow]:
