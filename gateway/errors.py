@@ -36,6 +36,15 @@ class RetryLater(Exception):
         self.delay = delay
 
 
+class Throttled(RetryLater):
+    """Raised by an adapter's ``deliver``: the target answered and asked us to wait (``Retry-After``, a
+    429, a rate-limit bucket). Not a failed attempt: it neither counts towards ``max_attempts`` nor
+    lengthens the backoff after later failures, so a target that comes back is served at once."""
+
+    def __init__(self, reason: str, delay: float) -> None:
+        super().__init__(reason, delay)
+
+
 class DeliveryFailed(Exception):
     """Raised by an adapter's ``deliver``: this row can never be delivered (a deleted webhook, a 404)."""
 

@@ -22,7 +22,7 @@ import structlog
 from sqlalchemy import Select, bindparam, delete, func, literal_column, select, update
 
 from gateway.adapter import Adapter
-from gateway.errors import DeliveryFailed, RetryLater, Settled
+from gateway.errors import DeliveryFailed, RetryLater, Settled, Throttled
 from gateway.services import Services
 from gateway.types import Outbound
 from gateway.vault.models import OutboxRow
@@ -52,9 +52,7 @@ def _claim_statement() -> Select[Any]:
     """
     targets = select(func.min(_ROW.c.target).label("target")).where(*_QUEUE).cte("queues", recursive=True)
     following = select(func.min(_ROW.c.target)).where(*_QUEUE, _ROW.c.target > targets.c.target)
-    targets = targets.union_all(
-        select(following.scalar_subquery()).where(targets.c.target.is_not(None))
-    )
+    targets = targets.union_all(select(following.scalar_subquery()).where(targets.c.target.is_not(None)))
     head = select(func.min(_ROW.c.id)).where(*_QUEUE, _ROW.c.target == targets.c.target)
     heads = select(head.scalar_subquery()).where(targets.c.target.is_not(None))
     return (
@@ -73,6 +71,18 @@ def _claim_statement() -> Select[Any]:
 CLAIM = Prepared(_claim_statement())
 LEASE_ROW = Prepared(
     update(_ROW).where(_ROW.c.id == bindparam("row_id")).values(claimed_until=bindparam("until"))
+)
+# Renews the leases of rows whose delivery is still running (only while they are still ours).
+RENEW = Prepared(
+    update(_ROW)
+    .where(_ROW.c.id == bindparam("row_id"), _PENDING, _ROW.c.claimed_until.is_not(None))
+    .values(claimed_until=bindparam("until"))
+)
+# A target that answers again (a HUD that re-registered): its waiting rows are due now.
+EXPEDITE = Prepared(
+    update(_ROW)
+    .where(*_QUEUE, _ROW.c.target == bindparam("queue"), _ROW.c.next_attempt_at > bindparam("now"))
+    .values(next_attempt_at=bindparam("now"))
 )
 PRUNE = Prepared(
     delete(_ROW).where(
@@ -192,8 +202,37 @@ class Outbox:
         rows = await self._claim(platform)
         if not rows:
             return False
-        await asyncio.gather(*(self._deliver(platform, row) for row in rows))
+        in_flight = {row.id for row in rows}
+        renewer = asyncio.create_task(self._renew(in_flight), name=f"outbox:{platform}:lease")
+        try:
+            await asyncio.gather(*(self._deliver(platform, row, in_flight) for row in rows))
+        finally:
+            renewer.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await renewer
         return True
+
+    async def _renew(self, in_flight: set[int]) -> None:
+        """While deliveries run, keep their leases alive, so no other worker (in this process or
+        another) can claim a row whose delivery is merely slow. A worker that dies stops renewing,
+        and its rows come back once the last lease runs out."""
+        while in_flight:
+            await asyncio.sleep(LEASE.total_seconds() / 3)
+            if in_flight:
+                until = self.services.clock() + LEASE
+                async with self.services.vault.unit() as unit:
+                    for row_id in sorted(in_flight):
+                        await unit.execute(RENEW, {"row_id": row_id, "until": until})
+
+    async def expedite(self, platform: str, target: str) -> int:
+        """The target answers again: its rows waiting out a backoff are due now. How many."""
+        async with self.services.vault.unit() as unit:
+            count = await unit.execute(
+                EXPEDITE, {"platform": platform, "queue": target, "now": self.services.clock()}
+            )
+        if count:
+            self.wake([platform])
+        return count
 
     async def _claim(self, platform: str) -> list[Outbound]:
         now = self.services.clock()
@@ -208,13 +247,25 @@ class Outbox:
             for row_id, target, payload, attempts, at in rows
         ]
 
-    async def _deliver(self, platform: str, message: Outbound) -> None:
+    async def _deliver(self, platform: str, message: Outbound, in_flight: set[int]) -> None:
+        try:
+            await self._attempt(platform, message)
+        finally:
+            in_flight.discard(message.id)
+
+    async def _attempt(self, platform: str, message: Outbound) -> None:
         adapter = self.adapters[platform]
         settings = self.services.settings.outbox
         try:
             await adapter.deliver(message)
         except Settled:
             pass
+        except Throttled as exc:
+            # The target is up and said when: not an attempt (see ``Throttled``).
+            log.info(
+                "outbox throttled", platform=platform, row=message.id, reason=exc.reason, delay=exc.delay
+            )
+            await self._finish(message.id, "pending", message.attempts, exc.reason, exc.delay or 0.0)
         except RetryLater as exc:
             attempts = message.attempts + 1
             delay = exc.delay if exc.delay is not None else self._backoff(attempts)

@@ -34,7 +34,7 @@ from adapters.discord.config import DiscordSettings, Webhook
 from adapters.discord.limiter import RateLimiter, WaitTooLong
 from adapters.discord.verify import Verifier
 from gateway.adapter import Adapter
-from gateway.errors import DeliveryFailed, RetryLater
+from gateway.errors import DeliveryFailed, RetryLater, Throttled
 from gateway.outbox import LEASE
 from gateway.services import Services
 from gateway.types import Outbound, Reply
@@ -250,7 +250,7 @@ class DiscordAdapter(Adapter):
                 ticket = await self.limiter.acquire(route, channel, self.config.max_inline_wait)
             except WaitTooLong as exc:
                 self._wake_in(exc.delay)
-                raise RetryLater(f"rate limit: next slot in {exc.delay:.2f}s", exc.delay) from None
+                raise Throttled(f"rate limit: next slot in {exc.delay:.2f}s", exc.delay) from None
             post = asyncio.ensure_future(self._post(url, body, ticket))
             try:
                 status, data, retry_after = await asyncio.shield(post)
@@ -273,7 +273,7 @@ class DiscordAdapter(Adapter):
                 log.warning("discord 429", route=route.split("/")[0], retry_after=retry_after)
                 if wait > self.config.max_inline_wait:
                     self._wake_in(wait)
-                    raise RetryLater(f"429: retry after {wait:.2f}s", wait)
+                    raise Throttled(f"429: retry after {wait:.2f}s", wait)
                 continue  # the limiter now holds the route until the window is over
             if status in (400, 401, 403, 413):
                 raise DeliveryFailed(f"Discord refused the message ({status}): {str(data)[:300]}")

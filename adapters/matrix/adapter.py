@@ -20,7 +20,7 @@ from adapters.matrix.render import render_content
 from adapters.matrix.settings import MatrixSettings
 from adapters.matrix.state import VaultState
 from gateway.adapter import Adapter
-from gateway.errors import DeliveryFailed, RetryLater
+from gateway.errors import DeliveryFailed, RetryLater, Throttled
 from gateway.services import Services
 from gateway.types import Outbound
 from gateway.vault.models import OutboxRow
@@ -127,7 +127,7 @@ class MatrixAdapter(Adapter):
         account, room = await self.route(message.target)
         waiting = account.blocked_for()
         if waiting > 0:
-            raise RetryLater("M_LIMIT_EXCEEDED: waiting as the homeserver asked", delay=waiting)
+            raise Throttled("M_LIMIT_EXCEEDED: waiting as the homeserver asked", waiting)
         payload: dict[str, Any] = message.payload
         reply = payload.get("kind") == "reply"
         recipient = payload.get("recipient") if reply and isinstance(payload.get("recipient"), str) else None
@@ -151,7 +151,7 @@ class MatrixAdapter(Adapter):
             delay = DEFAULT_RATE_LIMIT_DELAY if delay is None else delay
             account.block(delay)
             account.stats["rate_limited"] += 1
-            raise RetryLater(f"M_LIMIT_EXCEEDED: retry in {delay:.3f} s", delay=delay) from exc
+            raise Throttled(f"M_LIMIT_EXCEEDED: retry in {delay:.3f} s", delay) from exc
         except MUnknownToken as exc:
             raise RetryLater(f"{NETWORK}access token rejected; logging in again", delay=5.0) from exc
         except NETWORK_ERRORS as exc:

@@ -47,7 +47,7 @@ from adapters.secondlife.registry import PLATFORM, ROLES, Registration
 from adapters.secondlife.render import dumps, fit_response, reply_items, split_text
 from adapters.secondlife.state import STATUS_FILTERS, hud_state, is_storyteller, roster
 from gateway.adapter import Adapter
-from gateway.errors import DeliveryFailed, RetryLater, Settled
+from gateway.errors import DeliveryFailed, RetryLater, Settled, Throttled
 from gateway.services import Services
 from gateway.types import Channel, Identity, InboundMessage, Outbound
 from gateway.vault import repo
@@ -581,10 +581,9 @@ class SecondLifeAdapter(Adapter):
             raise RetryLater(f"{reg.route} answered {status}: URL dead", delay=self.config.dead_retry)
         if status in (429, 503) or status >= 500 or status in (408, 499):
             delay = _retry_after(retry_after, self._now())
-            raise RetryLater(
-                f"{reg.route} answered {status}",
-                delay=delay if delay is not None else self._backoff(message.attempts),
-            )
+            if delay is not None:
+                raise Throttled(f"{reg.route} answered {status}, Retry-After {delay:g} s", delay)
+            raise RetryLater(f"{reg.route} answered {status}", delay=self._backoff(message.attempts))
         raise DeliveryFailed(f"{reg.route} refused the push with {status}")
 
     # ------------------------------------------------------------------ sheet refresh notices
