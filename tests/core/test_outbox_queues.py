@@ -1,0 +1,142 @@
+"""The outbox under real conditions: a claim's cost with a backlog, a target that throttles or comes
+back, deliveries slower than a lease, and waits that do not depend on a quiet machine."""
+
+from __future__ import annotations
+
+import asyncio
+from datetime import timedelta
+
+import pytest
+
+from gateway import outbox as outbox_module
+from gateway.app import Gateway
+from gateway.errors import RetryLater, Throttled
+from gateway.types import Outbound
+from tests.conftest import Clock
+from tests.core.test_outbox import Recorder, enqueue, make, rows, wait_for
+from tests.helpers.outbox_backlog import claim_cost, fill
+
+
+async def test_a_claim_costs_the_same_with_a_backlog_ten_times_larger(vault_url: str) -> None:
+    """A target down for a minute of load holds thousands of rows. One claim must not grow with them:
+    the old claim ran a ``min(id)`` over the target's pending rows for each of them (quadratic)."""
+    gateway = await make(vault_url, Recorder())
+    vault = gateway.services.vault
+    now = gateway.services.clock()
+    await fill(vault, "fake", {f"room-{i}": 3 for i in range(20)}, now)
+    costs = []
+    for added in (1_000, 9_000):  # a backlog of 1,000 rows, then of 10,000
+        await fill(vault, "fake", {"down": added}, now)
+        work, found, plan = await claim_cost(vault, {"platform": "fake", "now": now})
+        assert found == 21  # one head per target
+        costs.append(work)
+        assert "ix_outbox_queue" in plan, plan
+        # PostgreSQL may hash-join a small table's heap instead of probing it row by row (its plan
+        # at 10,000 rows; at 100,000 it probes, see tests.bench.outbox_claim): the work stays flat.
+        assert vault.dialect != "sqlite" or "SCAN outbox" not in plan, plan
+    await vault.dispose()
+    assert costs[1] < costs[0] * 2, costs
+
+
+class Throttling(Recorder):
+    """Answers "wait a moment" a number of times, then delivers."""
+
+    def __init__(self, throttles: int) -> None:
+        super().__init__()
+        self.throttles = throttles
+        self.calls = 0
+
+    async def deliver(self, message: Outbound) -> None:
+        self.calls += 1
+        if self.throttles:
+            self.throttles -= 1
+            raise Throttled("503, Retry-After 0", 0.0)
+        await super().deliver(message)
+
+
+async def test_throttling_is_not_a_failed_attempt(sqlite_url: str) -> None:
+    """Twenty "retry after" answers use up none of the three attempts and leave no backoff behind."""
+    adapter = Throttling(throttles=20)
+    gateway = await make(sqlite_url, adapter)
+    await enqueue(gateway, [("hud", "after-the-queue")])
+    await gateway.start()
+    try:
+        await wait_for(lambda: adapter.delivered == [("hud", "after-the-queue")], timeout=60)
+    finally:
+        await gateway.stop()
+    (row,) = await rows(gateway)
+    assert (row.status, row.attempts, adapter.calls) == ("delivered", 1, 21)
+    await gateway.services.vault.dispose()
+
+
+async def test_failures_back_off_and_a_target_that_answers_again_is_served_at_once(sqlite_url: str) -> None:
+    """After failures the row waits out a backoff; when the target shows it is back (a HUD that
+    registers again), ``expedite`` makes its rows due and the worker sends them without waiting."""
+    adapter = Recorder()
+    adapter.script = {"first": [RetryLater("timeout")] * 2}
+    clock = Clock()
+    gateway = await make(sqlite_url, adapter, clock)
+    gateway.settings.outbox.base_delay = 3600.0  # a failure means an hour's wait
+    await enqueue(gateway, [("hud", "first"), ("hud", "second"), ("other", "meanwhile")])
+    await gateway.start()
+    try:
+        await wait_for(lambda: ("other", "meanwhile") in adapter.delivered, timeout=60)
+        await asyncio.sleep(0.3)
+        assert ("hud", "first") not in adapter.delivered  # waiting out its backoff
+        assert gateway.outbox is not None
+        assert await gateway.outbox.expedite("fake", "hud") == 1  # the head; "second" waits behind it
+        await wait_for(lambda: not adapter.script["first"], timeout=60)  # it failed once more
+        await wait_for_rows_due_later(gateway)
+        assert len(adapter.delivered) == 1
+        assert await gateway.outbox.expedite("fake", "hud") == 1  # the head; "second" waits behind it
+        await wait_for(lambda: len(adapter.delivered) == 3, timeout=60)
+    finally:
+        await gateway.stop()
+    assert [text for target, text in adapter.delivered if target == "hud"] == ["first", "second"]
+    await gateway.services.vault.dispose()
+
+
+async def wait_for_rows_due_later(gateway: Gateway) -> None:
+    """Until the failed row's retry is written (an hour ahead)."""
+    now = gateway.services.clock()
+    deadline = asyncio.get_running_loop().time() + 60
+    while not any(
+        r.status == "pending" and r.next_attempt_at > now and r.attempts == 2 for r in await rows(gateway)
+    ):
+        assert asyncio.get_running_loop().time() < deadline, "timed out"
+        await asyncio.sleep(0.02)
+
+
+class Slow(Recorder):
+    def __init__(self, seconds: float) -> None:
+        super().__init__()
+        self.seconds = seconds
+        self.started: list[str] = []
+
+    async def deliver(self, message: Outbound) -> None:
+        self.started.append(message.text)
+        await asyncio.sleep(self.seconds)
+        await super().deliver(message)
+
+
+async def test_a_delivery_longer_than_its_lease_is_not_claimed_by_another_worker(
+    vault_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The lease is renewed while the delivery runs, so a second gateway on the same vault does not
+    send the row again (a push timeout longer than the lease used to allow it)."""
+    monkeypatch.setattr(outbox_module, "LEASE", timedelta(seconds=0.3))
+    left, right = Slow(1.5), Slow(1.5)
+    one, two = await make(vault_url, left), await make(vault_url, right)
+    await enqueue(one, [("hud", "slow")])
+    await one.start()
+    try:
+        await wait_for(lambda: left.started, timeout=60)
+        await two.start()
+        await wait_for(lambda: left.delivered, timeout=60)
+        await asyncio.sleep(0.3)
+    finally:
+        await two.stop()
+        await one.stop()
+    assert (left.started, right.started) == (["slow"], [])
+    await one.services.vault.dispose()
+    await two.services.vault.dispose()
