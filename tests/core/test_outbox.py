@@ -82,7 +82,7 @@ async def rows(gateway: Gateway) -> list[OutboxRow]:
         return list((await session.exec(select(OutboxRow).order_by(OutboxRow.id))).all())
 
 
-async def wait_for(predicate: Callable[[], Any], timeout: float = 10) -> None:
+async def wait_for(predicate: Callable[[], Any], timeout: float = 60) -> None:
     deadline = asyncio.get_running_loop().time() + timeout
     while not predicate():
         assert asyncio.get_running_loop().time() < deadline, "timed out"
@@ -207,7 +207,7 @@ async def test_a_command_wakes_only_the_workers_it_queued_rows_for(sqlite_url: s
         assert claims == []  # help queues nothing: no claim query, not even an empty one
         gateway.services.dice.extend([9, 5, 10])  # type: ignore[attr-defined]
         await gateway.services.handle(InboundMessage(mira, Channel("console", "main"), "roll 3"))
-        await wait_for(lambda: len(adapter.delivered) == 1, timeout=5)
+        await wait_for(lambda: len(adapter.delivered) == 1)
         assert adapter.delivered[0][0] == "st-room" and claims
     finally:
         await gateway.stop()
@@ -267,7 +267,7 @@ async def test_delivered_rows_are_pruned_after_keep_delivered_hours_dead_rows_st
     await gateway.services.vault.dispose()
 
 
-async def wait_for_rows(gateway: Gateway, statuses: dict[str, str], timeout: float = 10) -> None:
+async def wait_for_rows(gateway: Gateway, statuses: dict[str, str], timeout: float = 60) -> None:
     deadline = asyncio.get_running_loop().time() + timeout
     while {r.payload["text"]: r.status for r in await rows(gateway)} != statuses:
         assert asyncio.get_running_loop().time() < deadline, "timed out"

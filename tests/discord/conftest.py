@@ -95,7 +95,7 @@ class DiscordEnv:
         async with self.gateway.services.vault.transaction() as session:
             return list((await session.exec(query)).all())
 
-    async def until(self, check: Callable[[], Any], timeout: float = 10.0) -> None:
+    async def until(self, check: Callable[[], Any], timeout: float = 60.0) -> None:
         deadline = time.monotonic() + timeout
         while True:
             result = check()
@@ -107,7 +107,7 @@ class DiscordEnv:
                 raise AssertionError("condition not reached in time")
             await asyncio.sleep(0.05)
 
-    async def settled(self, platform: str = "discord", timeout: float = 10.0) -> list[OutboxRow]:
+    async def settled(self, platform: str = "discord", timeout: float = 60.0) -> list[OutboxRow]:
         """Wait until no row of ``platform`` is pending; return them all."""
 
         async def done() -> bool:

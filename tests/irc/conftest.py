@@ -103,7 +103,7 @@ def connection(gateway: Gateway, network: str = "test") -> IrcConnection:
     return adapter(gateway).connections[network]
 
 
-async def eventually(check: Callable[[], Awaitable[bool]], timeout: float = 10.0) -> None:
+async def eventually(check: Callable[[], Awaitable[bool]], timeout: float = 60.0) -> None:
     loop = asyncio.get_running_loop()
     deadline = loop.time() + timeout
     while not await check():

@@ -241,7 +241,7 @@ class FakeObject:
         return None
 
 
-async def eventually(check: Callable[[], Awaitable[bool] | bool], timeout: float = 10.0) -> None:
+async def eventually(check: Callable[[], Awaitable[bool] | bool], timeout: float = 60.0) -> None:
     """Wait until ``check`` holds (polling); fail the test if it never does."""
     deadline = time.monotonic() + timeout
     while True:
