@@ -1,9 +1,10 @@
 """The adapter contract. An adapter knows its platform and nothing about rules.
 
 Inbound: authenticate the traffic, build an ``InboundMessage``, call ``services.handle(message)``.
-Outbound: ``deliver(outbound)`` sends one outbox row; raise ``RetryLater`` (optionally with a delay,
-say from ``Retry-After``) or ``DeliveryFailed`` (never retried). The outbox worker of the platform
-calls ``deliver`` for rows of one target in order, one at a time.
+Outbound: ``deliver(outbound)`` sends one outbox row; raise ``RetryLater`` (a failed attempt,
+optionally with the adapter's own delay), ``Throttled`` (the target answered "wait": ``Retry-After``,
+a 429; not an attempt) or ``DeliveryFailed`` (never retried). The outbox worker of the platform calls
+``deliver`` for rows of one target in order, one at a time.
 """
 
 from __future__ import annotations
@@ -29,5 +30,5 @@ class Adapter:
         """Disconnect cleanly. Pending outbox rows stay pending for the next start."""
 
     async def deliver(self, message: Outbound) -> None:
-        """Deliver one outbox row or raise ``RetryLater`` / ``DeliveryFailed``."""
+        """Deliver one outbox row or raise ``RetryLater`` / ``Throttled`` / ``DeliveryFailed``."""
         raise NotImplementedError
