@@ -25,7 +25,7 @@ from gateway.adapter import Adapter
 from gateway.errors import DeliveryFailed, RetryLater, Settled, Throttled
 from gateway.services import Services
 from gateway.types import Outbound
-from gateway.vault.models import OutboxRow
+from gateway.vault.models import OUTBOX_PENDING, OutboxRow
 from gateway.vault.prepared import Prepared
 
 log = structlog.get_logger(__name__)
@@ -36,9 +36,7 @@ PRUNE_EVERY = 600.0  # seconds between sweeps of old delivered rows
 PRUNE_BATCH = 5000  # rows per transaction, so a sweep never holds the write lock for long
 
 _ROW = OutboxRow.__table__  # type: ignore[attr-defined]
-# Written as SQL text, not a bound value, so both engines see that ``ix_outbox_queue`` (a partial index
-# on pending rows) answers the query.
-_PENDING = _ROW.c.status == literal_column("'pending'")
+_PENDING = OUTBOX_PENDING
 _QUEUE = (_ROW.c.platform == bindparam("platform"), _PENDING)
 
 

@@ -18,7 +18,7 @@ from adapters.discord.config import TOKEN_ENV, DiscordSettings, load
 from adapters.discord.progress import Progress, duration
 from gateway.settings import Settings
 from gateway.types import Channel, Identity, InboundMessage
-from gateway.vault.models import KeyValue, OutboxRow
+from gateway.vault.models import OUTBOX_PENDING, KeyValue, OutboxRow
 
 MAX_TRIES = 4
 
@@ -193,11 +193,7 @@ async def sync(
 
 async def _sheet_rows(gateway: Any, after: int | None) -> list[int]:
     query = select(OutboxRow).where(col(OutboxRow.platform) == "discord")
-    query = (
-        query.where(col(OutboxRow.id) > after)
-        if after is not None
-        else query.where(col(OutboxRow.status) == "pending")
-    )
+    query = query.where(col(OutboxRow.id) > after) if after is not None else query.where(OUTBOX_PENDING)
     async with gateway.services.vault.transaction() as session:
         rows = (await session.exec(query.order_by(col(OutboxRow.id)))).all()
     return [r.id for r in rows if (r.payload or {}).get("kind") == "sheet"]

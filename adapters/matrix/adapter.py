@@ -23,7 +23,7 @@ from gateway.adapter import Adapter
 from gateway.errors import DeliveryFailed, RetryLater, Throttled
 from gateway.services import Services
 from gateway.types import Outbound
-from gateway.vault.models import OutboxRow
+from gateway.vault.models import OUTBOX_PENDING, OutboxRow
 
 log = structlog.get_logger(__name__)
 
@@ -69,7 +69,7 @@ class MatrixAdapter(Adapter):
                 update(OutboxRow)
                 .where(
                     col(OutboxRow.platform) == self.platform,
-                    col(OutboxRow.status) == "pending",
+                    OUTBOX_PENDING,
                     col(OutboxRow.last_error).startswith(NETWORK),
                     col(OutboxRow.next_attempt_at) > now,
                     (col(OutboxRow.claimed_until).is_(None)) | (col(OutboxRow.claimed_until) < now),

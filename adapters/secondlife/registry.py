@@ -23,7 +23,7 @@ from sqlalchemy import bindparam, delete, func
 from sqlmodel import col, select, update
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from gateway.vault.models import KeyValue, OutboxRow
+from gateway.vault.models import OUTBOX_PENDING, KeyValue, OutboxRow
 from gateway.vault.prepared import Prepared
 from gateway.vault.unit import Unit, unit_of
 
@@ -122,7 +122,7 @@ async def register(session: AsyncSession, reg: Registration, now: datetime) -> l
         update(OutboxRow)
         .where(
             col(OutboxRow.platform) == PLATFORM,
-            col(OutboxRow.status) == "pending",
+            OUTBOX_PENDING,
             col(OutboxRow.target).in_(targets),
         )
         .values(next_attempt_at=now)

@@ -10,7 +10,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import JSON, Column, Index, UniqueConstraint, text
+from sqlalchemy import JSON, Column, Index, UniqueConstraint, literal_column, text
 from sqlmodel import Field, SQLModel
 
 from gateway.vault.columns import UTCDateTime
@@ -184,6 +184,11 @@ class OutboxRow(SQLModel, table=True):
     last_error: str | None = None
     created_at: datetime = _ts()
     delivered_at: datetime | None = Field(default=None, sa_column=Column(UTCDateTime()))
+
+
+# ``status = 'pending'`` as SQL text, not a bound value: only then can SQLite (and PostgreSQL's generic
+# plans) tell that the partial index ``ix_outbox_queue`` answers a query. Use it in every outbox query.
+OUTBOX_PENDING = OutboxRow.__table__.c.status == literal_column("'pending'")  # type: ignore[attr-defined]
 
 
 class KeyValue(SQLModel, table=True):
