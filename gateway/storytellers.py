@@ -20,12 +20,13 @@ from gateway.characters import find_character
 from gateway.commands import Command, CommandContext
 from gateway.errors import UserError
 from gateway.hookspecs import hookimpl
+from gateway.rules.numbers import is_digits
 from gateway.types import Invocation, Reply
 from gateway.vault import repo
 from gateway.vault.models import Audit, IdentityLink, Person
 
 IDENTITY = re.compile(r"^(?P<platform>[a-z][a-z0-9_-]{0,39}):(?P<id>\S{1,250})$")
-RELATIVE = re.compile(r"^(\d{1,5})\s*(m|min|h|d|w)$")
+RELATIVE = re.compile(r"^([0-9]{1,5})\s*(m|min|h|d|w)$")
 UNITS = {"m": "minutes", "min": "minutes", "h": "hours", "d": "days", "w": "weeks"}
 LOG_PAGE = 20
 LOG_MAX = 200
@@ -204,7 +205,7 @@ async def st_log(ctx: CommandContext, inv: Invocation) -> Reply:
     since = parse_since(flags["--since"], ctx.now, zone) if "--since" in flags else None
     limit = LOG_PAGE
     if "--limit" in flags:
-        if not flags["--limit"].isdigit() or not 1 <= int(flags["--limit"]) <= LOG_MAX:
+        if not is_digits(flags["--limit"]) or not 1 <= int(flags["--limit"]) <= LOG_MAX:
             raise UserError(f"--limit is a number from 1 to {LOG_MAX}.")
         limit = int(flags["--limit"])
     rows = await repo.stlog_entries(
@@ -241,7 +242,7 @@ async def st_history(ctx: CommandContext, inv: Invocation) -> Reply:
         raise UserError(f"No {ctx.system.title} character called {' '.join(rest)[:60]}.")
     limit = LOG_PAGE
     if "--limit" in flags:
-        if not flags["--limit"].isdigit() or not 1 <= int(flags["--limit"]) <= LOG_MAX:
+        if not is_digits(flags["--limit"]) or not 1 <= int(flags["--limit"]) <= LOG_MAX:
             raise UserError(f"--limit is a number from 1 to {LOG_MAX}.")
         limit = int(flags["--limit"])
     query = (

@@ -8,6 +8,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from gateway.errors import UserError
+from gateway.rules.numbers import is_digits
 
 MAX_NUMBER = 1000
 _TERM = re.compile(r"([+-]?)([^+-]+)")
@@ -22,7 +23,7 @@ class PoolExpr:
 
     @property
     def numeric(self) -> bool:
-        return all(word.isdigit() for _, word in self.terms)
+        return all(is_digits(word) for _, word in self.terms)
 
     def number(self) -> int:
         return sum(sign * int(word) for sign, word in self.terms)
@@ -49,12 +50,12 @@ def parse_pool(words: list[str], usage: str) -> PoolExpr:
         position = match.end()
         sign = -1 if match.group(1) == "-" else 1
         word = match.group(2).casefold()
-        if word.isdigit():
-            if int(word) > MAX_NUMBER:
+        if word.isascii() and is_digits(word):
+            if not is_digits(word) or int(word) > MAX_NUMBER:
                 raise UserError(f"Numbers in a roll stop at {MAX_NUMBER}.")
         elif sign < 0:
             raise UserError(f"Only numbers can be taken away from a pool, not {word[:40]!r}.")
-        elif not re.fullmatch(r"[^\W\d][\w'-]*", word):
+        elif not re.fullmatch(r"[^\W\d][\w'-]*", word) or any(is_digits(c) for c in word[:1]):
             raise UserError(f"I cannot read {word[:40]!r} as a pool term. Write {usage}.")
         terms.append((sign, word))
     if position != len(text) or not terms:
@@ -70,7 +71,7 @@ def add_up(expr: PoolExpr, trait: Callable[[str], tuple[str, int]]) -> Pool:
     parts: list[str] = []
     named = False
     for sign, word in expr.terms:
-        if word.isdigit():
+        if is_digits(word):
             total += sign * int(word)
             parts.append(f"{'-' if sign < 0 else '+'}{word}")
             continue

@@ -7,8 +7,10 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-TERM = re.compile(r"^(?P<base>\d+|[^\W\d_][\w'.-]*)?(?P<mods>(?:[+-]\d+)*)$")
-MOD = re.compile(r"[+-]\d+")
+from gateway.rules.numbers import clamped, is_digits, read_int
+
+TERM = re.compile(r"^(?P<base>[0-9]+|[^\W\d_][\w'.-]*)?(?P<mods>(?:[+-][0-9]+)*)$")
+MOD = re.compile(r"[+-][0-9]+")
 MAX_NUMBER = 1000
 
 
@@ -30,7 +32,7 @@ class Term:
 
     @property
     def number(self) -> int | None:
-        return int(self.base) if self.base.isdigit() else None
+        return read_int(self.base)
 
     @property
     def label(self) -> str:
@@ -43,9 +45,9 @@ def read_term(words: list[str] | tuple[str, ...]) -> Term | None:
     match = TERM.match(joined)
     if not joined or not match or not match.group("base"):
         return None
-    mods = tuple(int(m) for m in MOD.findall(match.group("mods")))
+    mods = tuple(clamped(m) for m in MOD.findall(match.group("mods")))
     base = match.group("base")
-    if any(n > MAX_NUMBER for n in ([int(base)] if base.isdigit() else []) + [abs(m) for m in mods]):
+    if any(n > MAX_NUMBER for n in ([clamped(base)] if is_digits(base[:1]) else []) + [abs(m) for m in mods]):
         return None
     return Term(base=base, modifiers=mods)
 
@@ -75,10 +77,8 @@ def split_roll(
         folded = word.casefold()
         if folded in options:
             name = options[folded]
-            if i + 1 >= len(words) or not words[i + 1].lstrip("+-").isdigit():
-                raise ParseError("err.option", word=word, example=4)
-            value = int(words[i + 1])
-            if abs(value) > MAX_NUMBER:
+            value = read_int(words[i + 1], signed=True) if i + 1 < len(words) else None
+            if value is None or abs(value) > MAX_NUMBER:
                 raise ParseError("err.option", word=word, example=4)
             found[name] = value
             i += 2

@@ -17,6 +17,7 @@ from typing import Any, ClassVar
 from gateway.characters import active_character, create_character, find_character, owned_characters
 from gateway.commands import Command, CommandContext
 from gateway.errors import UserError
+from gateway.rules.numbers import is_digits
 from gateway.rules.trait_words import TraitWords
 from gateway.types import Invocation, Reply
 from gateway.vault.models import Character
@@ -167,7 +168,7 @@ class StorytellerSheets:
     def set_trait(self, ctx: CommandContext, sheet: Any, field_word: str, value: str) -> tuple[str, int, int]:
         """A trait rated 0-10 on ``sheet.traits``: (trait, old, new)."""
         trait = self.words.resolve(ctx, field_word)
-        if not value.isdigit() or int(value) > 10:
+        if not is_digits(value) or int(value) > 10:
             raise self.bad_value(ctx, field_word, "0-10", value)
         old, new = int(sheet.traits.get(trait, 0)), int(value)
         sheet.traits = {**sheet.traits, trait: new}

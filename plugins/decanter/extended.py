@@ -10,6 +10,7 @@ from gateway import scene
 from gateway.characters import active_character
 from gateway.commands import CommandContext
 from gateway.errors import UserError
+from gateway.rules.numbers import is_digits
 from gateway.types import Invocation, Reply
 from gateway.vault.models import Character, SceneState
 from plugins.decanter import mechanics
@@ -149,7 +150,7 @@ async def ext_command(ctx: CommandContext, inv: Invocation) -> Reply:
             " e.g. ext 4 3 or ext hard x2."
         )
     multiplier_word = words[-1].casefold().lstrip("x×")
-    if not multiplier_word.isdigit() or not 2 <= int(multiplier_word) <= 5:
+    if not is_digits(multiplier_word) or not 2 <= int(multiplier_word) <= 5:
         raise UserError("An extended contest multiplies the DC by 2 to 5: write ext 4 3 or ext hard x2.")
     multiplier = int(multiplier_word)
     dc = parse_dc(words[:-1] if words[0].casefold() != "dc" else words[1:-1])

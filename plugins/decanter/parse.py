@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from gateway.errors import UserError
+from gateway.rules.numbers import is_digits
 from gateway.rules.pool_sum import PoolExpr, parse_pool
 from gateway.rules.roll_words import split_once
 from plugins.decanter.mechanics import QUALITY_STEPS, combine_qualities, dc_by_name
@@ -60,7 +61,7 @@ def parse_dc(words: list[str]) -> int:
     if not words:
         raise UserError("Which DC? Write dc 4, or a name: dc easy, routine, challenging, formidable, hard.")
     joined = " ".join(words)
-    if joined.isdigit():
+    if is_digits(joined):
         dc = int(joined)
     else:
         found = dc_by_name(joined)

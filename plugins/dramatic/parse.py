@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from gateway.errors import UserError
+from gateway.rules.numbers import is_signed
 from gateway.rules.pool_sum import MAX_NUMBER, PoolExpr, parse_pool
 from gateway.rules.roll_words import split_once
 
@@ -43,7 +44,7 @@ class RollRequest:
 
 
 def parse_difficulty(words: list[str]) -> int:
-    if len(words) != 1 or not words[0].lstrip("+-").isdigit():
+    if len(words) != 1 or not is_signed(words[0]):
         raise UserError("Write the difficulty as one number: diff 7 (2 to 10; 6 when left out).")
     value = int(words[0])
     if abs(value) > MAX_NUMBER:

@@ -14,6 +14,7 @@ from gateway.characters import (
 )
 from gateway.commands import CommandContext
 from gateway.errors import UserError
+from gateway.rules.numbers import read_int
 from gateway.types import Invocation, Reply
 from plugins.nightcap import chargen, view
 from plugins.nightcap.config import config
@@ -37,10 +38,9 @@ CHAR_USAGE = "char new NAME | char use NAME | char set FIELD TEXT | char submit 
 
 
 def parse_number(word: str, usage: str) -> int:
-    try:
-        value = int(word)
-    except ValueError:
-        raise UserError(f"{word[:20]!r} is not a number. Write {usage}.") from None
+    value = read_int(word, signed=True)
+    if value is None:
+        raise UserError(f"{word[:20]!r} is not a number. Write {usage}.")
     if abs(value) > 1000:
         raise UserError(f"Numbers here stop at 1000. Write {usage}.")
     return value

@@ -8,6 +8,7 @@ from typing import Any
 from gateway.characters import find_character, require_active
 from gateway.commands import CommandContext
 from gateway.errors import PermissionDenied, UserError
+from gateway.rules.numbers import is_digits
 from gateway.types import Invocation, Reply
 from gateway.vault import repo
 from gateway.vault.models import Character, SceneState
@@ -204,7 +205,7 @@ async def init_join(ctx: CommandContext, inv: Invocation) -> Reply:
         else:
             if not ctx.storyteller:
                 raise PermissionDenied("Adding an NPC (init join NAME PHYSICAL) needs the Storyteller role.")
-            if len(words) < 2 or not words[-1].isdigit():
+            if len(words) < 2 or not is_digits(words[-1]):
                 raise UserError("An NPC joins with a name and a Physical rating: init join Ghoul 4.")
             physical = int(words[-1])
             if not 0 <= physical <= MAX_NPC_RATING:
@@ -275,7 +276,7 @@ async def init_move(ctx: CommandContext, inv: Invocation) -> Reply:
     if not _runs_fight(ctx, fight):
         raise PermissionDenied("init move needs the Storyteller role (or to have started this fight).")
     words = list(inv.words)
-    if len(words) < 2 or not words[-1].isdigit():
+    if len(words) < 2 or not is_digits(words[-1]):
         raise UserError("Write init move NAME POS, e.g. init move Mira 1.")
     who = fight.find_name(" ".join(words[:-1]))
     if who is None:
@@ -470,7 +471,7 @@ async def attack_command(ctx: CommandContext, inv: Invocation) -> Reply:
 
 async def st_soak(ctx: CommandContext, inv: Invocation) -> Reply:
     words = list(inv.words)
-    if len(words) < 2 or not words[-1].isdigit():
+    if len(words) < 2 or not is_digits(words[-1]):
         raise UserError("Write st soak NAME N, e.g. st soak Dorian 1 (a leather jacket).")
     soak = int(words[-1])
     if soak > HEALTH_LEVELS:

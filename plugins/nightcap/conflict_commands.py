@@ -14,6 +14,7 @@ from typing import Any
 from gateway.characters import active_character, find_character, require_active
 from gateway.commands import Command, CommandContext, Role
 from gateway.errors import PermissionDenied, UserError
+from gateway.rules.numbers import is_digits
 from gateway.types import Invocation, Reply
 from gateway.vault import repo
 from gateway.vault.models import Character
@@ -491,7 +492,7 @@ def _offers() -> list[dict[str, Any]]:
 
 
 def _int(word: str, what: str) -> int:
-    if not word.isdigit():
+    if not is_digits(word):
         raise UserError(f"{what} is a whole number; write {EXTENDED_USAGE}.")
     return int(word)
 
@@ -519,7 +520,7 @@ async def extended_start(ctx: CommandContext, inv: Invocation) -> Reply:
     except extended.ExtendedError as exc:
         raise UserError(str(exc)) from exc
     await kv_put(ctx.session, EXTENDED, key, {"name": name, "state": state.as_dict()}, ctx.now)
-    what = f" rolling {pool_word.title()}" if pool_word and not pool_word.isdigit() else ""
+    what = f" rolling {pool_word.title()}" if pool_word and not is_digits(pool_word) else ""
     text = f"{name} starts an extended action{what}: {target} successes in {rolls} rolls."
     result = _extended_result(state, status="started")
     await ctx.stlog(text, kind="extended", result=result, character_id=character.id if character else None)

@@ -11,6 +11,7 @@ from typing import Any
 
 from gateway.commands import CommandContext
 from gateway.errors import UserError
+from gateway.rules.numbers import clamped
 from gateway.types import Invocation, Reply
 from gateway.vault import repo
 from plugins.nightcap import checkin, health, mechanics, render, wounds
@@ -21,7 +22,7 @@ from plugins.nightcap.rolls import spend_willpower
 from plugins.nightcap.sheet import DAMAGE, ESSENCE, WILLPOWER, find_power, trait
 from plugins.nightcap.store import my_character, pool_values, require_approved, sheet_of
 
-MOD = re.compile(r"^[+-]\d+$")
+MOD = re.compile(r"^[+-][0-9]+$")
 POWER_USE_USAGE = "power use NAME [TIER] [+N|-N ...] [wp] [secret], e.g. power use Shadow Step adept +1"
 
 
@@ -33,7 +34,7 @@ def split_roll_words(words: tuple[str, ...] | list[str]) -> tuple[list[str], lis
     while rest:
         word = rest[-1].casefold()
         if MOD.match(word):
-            mods.insert(0, int(word))
+            mods.insert(0, clamped(word))
         elif word in ("wp", "willpower"):
             wp = True
         elif word == "secret":

@@ -6,10 +6,11 @@ import re
 from dataclasses import dataclass
 
 from gateway.errors import UserError
+from gateway.rules.numbers import clamped, is_digits
 
 ROLL_USAGE = "roll POOL [+N|-N ...] [wp] [vs POOL [+N|-N] [wp]] [secret], e.g. roll 3 +1 or roll physical wp"
-_TERM = re.compile(r"^(?P<base>[^\W\d_][\w'-]*|\d+)?(?P<mods>(?:[+-]\d+)*)$")
-_MOD = re.compile(r"[+-]\d+")
+_TERM = re.compile(r"^(?P<base>[^\W\d_][\w'-]*|[0-9]+)?(?P<mods>(?:[+-][0-9]+)*)$")
+_MOD = re.compile(r"[+-][0-9]+")
 MAX_NUMBER = 1000
 
 
@@ -23,7 +24,7 @@ class PoolSpec:
 
     @property
     def number(self) -> int | None:
-        return int(self.base) if self.base.isdigit() else None
+        return int(self.base) if is_digits(self.base) else None
 
 
 @dataclass(frozen=True)
@@ -50,9 +51,9 @@ def parse_side(words: list[str]) -> PoolSpec:
         if joined[:1] in "+-":
             raise UserError(f"A roll starts with a pool, then modifiers: {ROLL_USAGE}.")
         raise UserError(f"I cannot read {joined[:40]!r} as a pool. Write {ROLL_USAGE}.")
-    mods = tuple(int(m) for m in _MOD.findall(match.group("mods")))
+    mods = tuple(clamped(m) for m in _MOD.findall(match.group("mods")))
     base = match.group("base")
-    numbers = ([int(base)] if base.isdigit() else []) + [abs(m) for m in mods]
+    numbers = ([clamped(base)] if is_digits(base[:1]) else []) + [abs(m) for m in mods]
     if any(n > MAX_NUMBER for n in numbers):
         raise UserError(f"Numbers in a roll stop at {MAX_NUMBER}.")
     return PoolSpec(base=base.casefold(), modifiers=mods, willpower=willpower)

@@ -19,6 +19,7 @@ from __future__ import annotations
 from gateway.characters import take_character
 from gateway.commands import CommandContext
 from gateway.errors import PermissionDenied, UserError
+from gateway.rules.numbers import is_digits
 from gateway.types import Invocation, Reply
 from gateway.vault.models import Character
 from plugins.nightcap import mechanics, play, render
@@ -64,7 +65,7 @@ async def power_contest(ctx: CommandContext, inv: Invocation) -> Reply | list[Re
     damage = await ensure_can_act(ctx.session, character)
     left = choose_power(character, name_words, chosen)
 
-    if right_words[0][:1].isdigit():
+    if is_digits(right_words[0][:1]):
         spec = parse_side(right_words)
         if spec.willpower:
             raise UserError("An NPC side cannot spend Willpower; its pool is just dice.")

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from gateway.errors import UserError
+from gateway.rules.numbers import is_digits
 
 
 @dataclass(frozen=True)
@@ -36,7 +37,7 @@ TIER_LIST = "Basic, Adept, Advanced, Epic or Legendary"
 def match_tier(word: str) -> Tier | None:
     """A tier by name or unique prefix (``adv`` -> Advanced), or by its rank (``1`` .. ``5``)."""
     folded = word.casefold()
-    if folded.isdigit():
+    if is_digits(folded):
         return next((t for t in TIERS.values() if t.rank == int(folded)), None)
     if not folded:
         return None

@@ -79,8 +79,8 @@ def _side_result(side: Side, roll: mechanics.Roll) -> dict[str, Any]:
     return result
 
 
-_FLAG = re.compile(r"^(?:[+-]\d+|wp|willpower|secret)$", re.IGNORECASE)
-_TRAILING_MODS = re.compile(r"(?:[+-]\d+)+$")
+_FLAG = re.compile(r"^(?:[+-][0-9]+|wp|willpower|secret)$", re.IGNORECASE)
+_TRAILING_MODS = re.compile(r"(?:[+-][0-9]+)+$")
 
 
 def split_opponent(words: tuple[str, ...] | list[str]) -> tuple[list[str], str | None]:

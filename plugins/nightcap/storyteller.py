@@ -23,6 +23,7 @@ from gateway.characters import (
 )
 from gateway.commands import CommandContext
 from gateway.errors import UserError
+from gateway.rules.numbers import clamped
 from gateway.types import Invocation, Reply
 from gateway.vault import repo
 from gateway.vault.models import ChannelRow, Character
@@ -54,8 +55,8 @@ from plugins.nightcap.store import (
     sync_maxima,
 )
 
-NPC_POOL = re.compile(r"^(\d+)((?:[+-]\d+)*)$")
-MODS = re.compile(r"[+-]\d+")
+NPC_POOL = re.compile(r"^([0-9]+)((?:[+-][0-9]+)*)$")
+MODS = re.compile(r"[+-][0-9]+")
 POOL_WORDS = {
     "willpower": WILLPOWER,
     "wp": WILLPOWER,
@@ -349,7 +350,7 @@ async def st_roll(ctx: CommandContext, inv: Invocation) -> Reply:
     if head is None:
         raise UserError(f"A Storyteller roll starts with a number of dice. Write {usage}.")
     base = parse_number(head.group(1), usage)
-    mods = [int(m) for m in MODS.findall(head.group(2))]
+    mods = [clamped(m) for m in MODS.findall(head.group(2))]
     at = 1
     while at < len(words) and MOD.match(words[at]):
         mods.append(parse_number(words[at], usage))

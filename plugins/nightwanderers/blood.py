@@ -8,6 +8,7 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 from gateway.commands import CommandContext
+from gateway.rules.numbers import is_digits
 from gateway.types import Invocation, Reply
 from gateway.vault import repo
 from plugins.nightwanderers import config, mechanics
@@ -82,7 +83,7 @@ async def wake_command(ctx: CommandContext, inv: Invocation) -> Reply:
 
 
 async def heal_command(ctx: CommandContext, inv: Invocation) -> Reply:
-    if len(inv.words) > 1 or (inv.words and not inv.words[0].isdigit()):
+    if len(inv.words) > 1 or (inv.words and not is_digits(inv.words[0])):
         raise fail(ctx, "err.heal_usage")
     amount = int(inv.words[0]) if inv.words else 1
     if amount < 1:
@@ -136,7 +137,7 @@ async def discipline_command(ctx: CommandContext, inv: Invocation) -> Reply:
 
 
 async def boost_command(ctx: CommandContext, inv: Invocation) -> Reply:
-    if len(inv.words) != 1 or not inv.words[0].isdigit() or not 1 <= int(inv.words[0]) <= 20:
+    if len(inv.words) != 1 or not is_digits(inv.words[0]) or not 1 <= int(inv.words[0]) <= 20:
         raise fail(ctx, "err.boost_usage")
     n = int(inv.words[0])
     actor = await vampire(ctx)
@@ -175,7 +176,7 @@ async def feed_command(ctx: CommandContext, inv: Invocation) -> Reply:
     source = "human"
     if words and words[-1] in mechanics.VICTIM_BLOOD:
         source = words.pop()
-    if len(words) > 1 or (words and not words[0].isdigit()):
+    if len(words) > 1 or (words and not is_digits(words[0])):
         raise fail(ctx, "err.feed_usage")
     holds = mechanics.VICTIM_BLOOD[source]
     turns = int(words[0]) if words else (holds if source != "human" else 1)

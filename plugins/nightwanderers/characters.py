@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from gateway.commands import CommandContext
+from gateway.rules.numbers import is_digits, is_signed
 from gateway.rules.storyteller_sheets import NewCharacter, StorytellerSheets
 from gateway.vault.models import Character, Pool
 from plugins.nightwanderers import config, mechanics
@@ -154,7 +155,7 @@ class WandererCharacters(StorytellerSheets):
         new: Any
         if field in POOLS:
             pool_name, column = POOLS[field]
-            if not value.lstrip("-").isdigit() or not -10 <= int(value) <= 1000:
+            if not is_signed(value) or not -10 <= int(value) <= 1000:
                 raise self.bad_value(ctx, field_word, "-10..1000", value)
             row = await ctx.session.get(Pool, (actor.id, pool_name))
             if row is None:
@@ -176,7 +177,7 @@ class WandererCharacters(StorytellerSheets):
             sheet.celerity = new
         elif field in NUMBERS:
             low, high = NUMBERS[field]
-            if not value.isdigit() or not low <= int(value) <= high:
+            if not is_digits(value) or not low <= int(value) <= high:
                 raise self.bad_value(ctx, field_word, f"{low}-{high}", value)
             old, new = getattr(sheet, field), int(value)
             setattr(sheet, field, new)

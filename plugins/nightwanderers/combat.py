@@ -10,6 +10,7 @@ from gateway import scene as state
 from gateway.characters import find_character
 from gateway.commands import CommandContext
 from gateway.dice import faces
+from gateway.rules.numbers import is_digits
 from gateway.rules.roll_words import Term, read_term
 from gateway.types import Invocation, Reply
 from plugins.nightwanderers import config, mechanics
@@ -72,7 +73,7 @@ def read_fight_words(
     while i < len(words):
         word = words[i].casefold()
         if word in numbers:
-            if i + 1 >= len(words) or not words[i + 1].isdigit() or int(words[i + 1]) > 1000:
+            if i + 1 >= len(words) or not is_digits(words[i + 1]) or int(words[i + 1]) > 1000:
                 raise fail(ctx, usage)
             found[word] = int(words[i + 1])
             i += 2
@@ -364,7 +365,7 @@ async def exposure_reply(
 
 async def sun_command(ctx: CommandContext, inv: Invocation) -> Reply:
     words = list(inv.words)
-    if len(words) < 2 or words[0].casefold() not in ("direct", "indirect") or not words[1].isdigit():
+    if len(words) < 2 or words[0].casefold() not in ("direct", "indirect") or not is_digits(words[1]):
         raise fail(ctx, "err.sun_usage")
     strength, turns = words[0].casefold(), int(words[1])
     if not 1 <= turns <= 100:
@@ -382,7 +383,7 @@ async def fire_command(ctx: CommandContext, inv: Invocation) -> Reply:
         raise fail(ctx, "err.fire_usage")
     strength, when = words[0].casefold(), words[1].casefold()
     surprise = when == "surprise"
-    if not surprise and (not when.isdigit() or not 1 <= int(when) <= 100):
+    if not surprise and (not is_digits(when) or not 1 <= int(when) <= 100):
         raise fail(ctx, "err.fire_usage")
     turns = 0 if surprise else int(when)
     actor = await target_actor(ctx, words[2:])
@@ -406,7 +407,7 @@ async def fire_command(ctx: CommandContext, inv: Invocation) -> Reply:
 async def damage_command(ctx: CommandContext, inv: Invocation) -> Reply:
     """Storyteller: ``damage N [deep] NAME`` takes N HP (no soak roll; the ST already decided)."""
     words = list(inv.words)
-    if len(words) < 2 or not words[0].isdigit() or not 1 <= int(words[0]) <= 100:
+    if len(words) < 2 or not is_digits(words[0]) or not 1 <= int(words[0]) <= 100:
         raise fail(ctx, "err.damage_usage")
     amount = int(words[0])
     deep = words[1].casefold() == "deep"

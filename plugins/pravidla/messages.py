@@ -101,6 +101,7 @@ EN = {
     " start).",
     "err.init_usage": "Write init, init join [hunting] [celerity basic|advanced], init add NAME STAMINA WITS"
     " [hunting] [celerity basic|advanced], init roll, init remove NAME or init clear.",
+    "err.init_rating": "Stamina and Wits are rated 0 to {max}: write init add Ghoul 3 2.",
     "err.init_missing_power": "{name} has no {power} on the sheet.",
     "err.init_not_in": "{name} is not in the initiative.",
     "err.char_usage": "Write char new NAME, char use NAME, or char to list your characters.",
@@ -205,6 +206,7 @@ CS = {
     "err.tug_pools": "Jakými kostkami se přetlačuje? Napiš tug roll 4 vs 4 (nebo je zadej už při tug start).",
     "err.init_usage": "Napiš init, init join [hunting] [celerity basic|advanced], init add JMÉNO KONDICE"
     " ROZUM [hunting] [celerity basic|advanced], init roll, init remove JMÉNO nebo init clear.",
+    "err.init_rating": "Kondice a Rozum mají hodnotu 0 až {max}: napiš init add Ghúl 3 2.",
     "err.init_missing_power": "{name} nemá v deníku {power}.",
     "err.init_not_in": "{name} není v iniciativě.",
     "err.char_usage": "Napiš char new JMÉNO, char use JMÉNO, nebo jen char pro seznam postav.",

@@ -10,6 +10,7 @@ from gateway.commands import CommandContext
 from gateway.dice import faces
 from gateway.errors import PermissionDenied
 from gateway.rules.initiative_tracker import InitiativeTracker
+from gateway.rules.numbers import is_digits
 from gateway.rules.power_words import PowerWords
 from gateway.types import Invocation, Reply
 from plugins.pravidla import config, mechanics
@@ -25,7 +26,7 @@ from plugins.pravidla.commands import (
     who_of,
 )
 from plugins.pravidla.messages import CATALOGUE
-from plugins.pravidla.sheet import PravidlaSheet, fold
+from plugins.pravidla.sheet import MAX_RATING, PravidlaSheet, fold
 
 TUG = "tug"
 INIT = "initiative"
@@ -78,12 +79,12 @@ async def tug_start_command(ctx: CommandContext, inv: Invocation) -> Reply:
     for option in ("tn", "cc"):
         if option in lowered:
             at = lowered.index(option)
-            if at + 1 >= len(words) or not words[at + 1].isdigit():
+            if at + 1 >= len(words) or not is_digits(words[at + 1]):
                 raise fail(ctx, "err.option", word=option, example=4)
             target = check_target(ctx, int(words[at + 1]))
             del words[at : at + 2]
             lowered = [w.casefold() for w in words]
-    at = next((i for i, w in enumerate(words) if w.isdigit() and i > 0), None)
+    at = next((i for i, w in enumerate(words) if is_digits(w) and i > 0), None)
     if at is None:
         raise fail(ctx, "err.tug_usage")
     against, lead = " ".join(words[:at]), int(words[at])
@@ -218,7 +219,7 @@ async def init_join_command(ctx: CommandContext, inv: Invocation) -> Reply:
 async def init_add_command(ctx: CommandContext, inv: Invocation) -> Reply:
     """``init add NAME STAMINA WITS [powers]``; a name of a Pravidla character takes the sheet's."""
     words = list(inv.words)
-    at = next((i for i, w in enumerate(words) if w.isdigit() and i > 0), None)
+    at = next((i for i, w in enumerate(words) if is_digits(w) and i > 0), None)
     if at is None:
         name = " ".join(words)
         character = await find_character(ctx.session, SYSTEM, name) if name else None
@@ -228,7 +229,7 @@ async def init_add_command(ctx: CommandContext, inv: Invocation) -> Reply:
         stamina, wits, rest, char_id = sheet.rating("stamina"), sheet.rating("wits"), [], character.id
         name = character.name
     else:
-        if at + 1 >= len(words) or not words[at + 1].isdigit():
+        if at + 1 >= len(words) or not is_digits(words[at + 1]):
             raise fail(ctx, "err.init_usage")
         name, stamina, wits, rest, char_id = (
             " ".join(words[:at]),
@@ -237,6 +238,8 @@ async def init_add_command(ctx: CommandContext, inv: Invocation) -> Reply:
             words[at + 2 :],
             None,
         )
+        if max(stamina, wits) > MAX_RATING:  # stored in the scene document, so bounded like a sheet
+            raise fail(ctx, "err.init_rating", max=MAX_RATING)
     powers = INITIATIVE.read_powers(ctx, rest)
     entry = {"name": name[:60], "character_id": char_id, **powers, "stamina": stamina, "wits": wits}
     return await INITIATIVE.join(ctx, entry)
