@@ -39,6 +39,8 @@ class Router:
         self.registry = services.plugins.registry
 
     async def handle(self, message: InboundMessage) -> list[Reply]:
+        # Every adapter's text passes here: what the vault cannot store is replaced before any of it runs.
+        message = message.storable()
         settings = self.services.settings
         try:
             text = strip_prefix(message.text, settings.gateway.prefix, required=message.prefixed)

@@ -5,9 +5,19 @@ Adapters translate platform traffic into these and back; rule plugins never see 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import re
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
+
+# Lone surrogates (JSON's "\ud800", a platform's broken UTF-16) cannot be encoded as UTF-8, and
+# PostgreSQL refuses NUL in text: either would fail deep inside a unit of work, after a half-run.
+_UNSTORABLE = re.compile("[\x00\ud800-\udfff]")
+
+
+def storable(text: str) -> str:
+    """``text`` with what no vault can store (NUL, lone surrogates) replaced by U+FFFD."""
+    return _UNSTORABLE.sub("\ufffd", text)
 
 
 @dataclass(frozen=True)
@@ -61,6 +71,21 @@ class InboundMessage:
     sync_reply: bool = True
     roles: frozenset[str] = frozenset()
     reply_to: str | None = None
+
+    def storable(self) -> InboundMessage:
+        """This message with every string made storable (see ``storable``); itself when it already is."""
+        fields = (self.text, self.message_id or "", self.reply_to or "", self.channel.id)
+        sender = self.sender
+        if not any(_UNSTORABLE.search(f) for f in (*fields, sender.id, sender.display_name)):
+            return self
+        return replace(
+            self,
+            sender=replace(sender, id=storable(sender.id), display_name=storable(sender.display_name)),
+            channel=replace(self.channel, id=storable(self.channel.id)),
+            text=storable(self.text),
+            message_id=None if self.message_id is None else storable(self.message_id),
+            reply_to=None if self.reply_to is None else storable(self.reply_to),
+        )
 
 
 @dataclass(frozen=True)
