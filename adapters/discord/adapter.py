@@ -24,10 +24,12 @@ from datetime import timedelta
 from typing import Any
 
 import aiohttp
+import orjson
 import structlog
 from aiohttp import web
 from sqlmodel import col, delete, select
 
+from adapters.body import BadBody, read_limited
 from adapters.discord import interactions as ix
 from adapters.discord import render, slash
 from adapters.discord.config import DiscordSettings, Webhook
@@ -49,6 +51,7 @@ SCOPE_STATE = "discord"
 SCOPE_DISABLED = "discord.disabled"
 FOLLOWUP_GRACE = 0.5  # let Discord take our HTTP response before the first follow-up arrives
 LEDGER_DAYS = 2
+MAX_INTERACTION = 64 * 1024  # Discord's payloads are a few kB; the app refuses more than this anyway
 INLINE_429_RETRIES = 5
 
 
@@ -115,7 +118,10 @@ class DiscordAdapter(Adapter):
     # ------------------------------------------------------------------ inbound
 
     async def interactions(self, request: web.Request) -> web.Response:
-        body = await request.read()
+        try:
+            body = await read_limited(request, MAX_INTERACTION)
+        except BadBody as bad:
+            return bad.json_response()
         assert self.verifier is not None
         problem = self.verifier.check(
             request.headers.get("X-Signature-Ed25519"),
@@ -127,10 +133,13 @@ class DiscordAdapter(Adapter):
             log.info("discord interaction refused", reason=problem, remote=request.remote)
             return web.json_response({"error": "invalid request signature"}, status=401)
         try:
-            interaction = json.loads(body)
-            kind = int(interaction["type"])
-        except (ValueError, KeyError, TypeError):
-            return web.json_response({"error": "not an interaction"}, status=400)
+            interaction = orjson.loads(body)
+        except orjson.JSONDecodeError:
+            return web.json_response({"error": "not an interaction: the body is not JSON"}, status=400)
+        problem = ix.malformed(interaction)
+        if problem is not None:
+            return web.json_response({"error": f"not an interaction: {problem}"}, status=400)
+        kind = interaction["type"]
         if kind == ix.PING:
             return web.json_response({"type": ix.PONG})
         if kind == ix.AUTOCOMPLETE:

@@ -12,6 +12,67 @@ from gateway.types import Channel, Identity, InboundMessage, Reply
 PING, APPLICATION_COMMAND, AUTOCOMPLETE = 1, 2, 4
 PONG, CHANNEL_MESSAGE, DEFERRED_CHANNEL_MESSAGE, AUTOCOMPLETE_RESULT = 1, 4, 5, 8
 
+# The fields this adapter reads, with the JSON types each may have (None: absent or null). A signed
+# payload is still only as well formed as the sender made it: checking the shape once, here, keeps
+# every ``.get`` below from meeting a string where it expects an object.
+_ID = (str, int)
+_SHAPE: dict[str, tuple[type, ...]] = {
+    "id": _ID,
+    "application_id": _ID,
+    "token": (str,),
+    "channel_id": _ID,
+    "guild_id": _ID,
+    "channel": (dict,),
+    "member": (dict,),
+    "user": (dict,),
+    "data": (dict,),
+}
+_USER: dict[str, tuple[type, ...]] = {"id": _ID, "global_name": (str,), "username": (str,)}
+_OPTION_VALUE = (str, int, float, bool)
+_MAX_OPTION_DEPTH = 3  # a subcommand group, its subcommand, that subcommand's options
+
+
+def _fits(obj: Mapping[str, Any], shape: Mapping[str, tuple[type, ...]]) -> bool:
+    return all(obj.get(key) is None or isinstance(obj[key], types) for key, types in shape.items())
+
+
+def _options_fit(options: Any, depth: int = 0) -> bool:
+    if options is None:
+        return True
+    if not isinstance(options, list) or depth >= _MAX_OPTION_DEPTH:
+        return False
+    for option in options:
+        if not isinstance(option, dict) or not isinstance(option.get("name", ""), str):
+            return False
+        if "value" in option and not isinstance(option["value"], _OPTION_VALUE):
+            return False
+        if not isinstance(option.get("type", 0), int) or not _options_fit(option.get("options"), depth + 1):
+            return False
+    return True
+
+
+def malformed(interaction: Any) -> str | None:
+    """Why ``interaction`` is no interaction this adapter can read, or None when it is one."""
+    if not isinstance(interaction, dict):
+        return "an interaction is a JSON object"
+    kind = interaction.get("type")
+    if not isinstance(kind, int) or isinstance(kind, bool):
+        return '"type" must be an integer'
+    if not _fits(interaction, _SHAPE):
+        return "an interaction field has the wrong type"
+    member = interaction.get("member") or {}
+    if not isinstance(member.get("nick") or "", str) or not isinstance(
+        (interaction.get("channel") or {}).get("id") or "", _ID
+    ):
+        return "an interaction field has the wrong type"
+    for user in (member.get("user"), interaction.get("user")):
+        if user is not None and not (isinstance(user, dict) and _fits(user, _USER)):
+            return '"user" is no Discord user'
+    data = interaction.get("data") or {}
+    if not isinstance(data.get("name", ""), str) or not _options_fit(data.get("options")):
+        return '"data" is no application command'
+    return None
+
 
 def sender(interaction: Mapping[str, Any]) -> Identity:
     """``discord:<user id>``; the display name is the server nickname, the global name or the username."""

@@ -7,16 +7,34 @@ the caller's identity is ``http:<name>``. With no tokens configured the endpoint
 from __future__ import annotations
 
 import hmac
-import json
+from dataclasses import dataclass
 
 from aiohttp import web
 
+from adapters.body import BadBody, json_object, optional_str, read_limited
 from gateway.adapter import Adapter
 from gateway.errors import DeliveryFailed
 from gateway.services import Services
 from gateway.types import Channel, Identity, InboundMessage, Outbound
 
 MAX_BODY = 16 * 1024
+USAGE = 'send JSON {"text": "<command>", "channel": "<optional name>", "name": "<optional name>"}'
+
+
+@dataclass(frozen=True)
+class CommandBody:
+    text: str
+    channel: str | None
+    name: str | None
+
+
+async def read_command(request: web.Request) -> CommandBody:
+    """The body of a command request, or ``BadBody``: at most MAX_BODY bytes read, strings only."""
+    data = json_object(await read_limited(request, MAX_BODY), USAGE)
+    text = data.get("text")
+    if not isinstance(text, str):
+        raise BadBody(400, USAGE)
+    return CommandBody(text, optional_str(data, "channel", USAGE), optional_str(data, "name", USAGE))
 
 
 class HttpApiAdapter(Adapter):
@@ -42,20 +60,15 @@ class HttpApiAdapter(Adapter):
         name = self._caller(request)
         if name is None:
             return web.Response(status=401, text="missing or unknown bearer token")
-        if request.content_length is not None and request.content_length > MAX_BODY:
-            return web.Response(status=413, text="body too large")
         try:
-            body = json.loads(await request.read())
-            text = body["text"]
-            channel = str(body.get("channel") or name)[:200]
-            if not isinstance(text, str):
-                raise TypeError
-        except (ValueError, KeyError, TypeError):
-            return web.json_response({"error": 'send JSON {"text": "<command>"}'}, status=400)
+            body = await read_command(request)
+        except BadBody as bad:
+            return bad.json_response()
+        channel = (body.channel or name)[:200]
         message = InboundMessage(
-            sender=Identity(platform="http", id=name, display_name=str(body.get("name") or name)[:80]),
+            sender=Identity(platform="http", id=name, display_name=(body.name or name)[:80]),
             channel=Channel(platform="http", id=channel),
-            text=text,
+            text=body.text,
             message_id=request.headers.get("Idempotency-Key"),
         )
         replies = await self.services.handle(message)

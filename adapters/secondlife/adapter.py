@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import math
 import random
 import time
@@ -31,6 +30,7 @@ from aiohttp import web
 from sqlalchemy import bindparam, delete, func
 from sqlmodel import col, select, update
 
+from adapters.body import BadBody, read_limited
 from adapters.secondlife import registry
 from adapters.secondlife.auth import (
     H_SIGNATURE,
@@ -48,6 +48,7 @@ from adapters.secondlife.render import dumps, fit_response, reply_items, split_t
 from adapters.secondlife.state import STATUS_FILTERS, hud_state, is_storyteller, roster
 from gateway.adapter import Adapter
 from gateway.errors import DeliveryFailed, RetryLater, Settled, Throttled
+from gateway.rules.numbers import is_digits
 from gateway.services import Services
 from gateway.types import Channel, Identity, InboundMessage, Outbound
 from gateway.vault import repo
@@ -172,16 +173,10 @@ class SecondLifeAdapter(Adapter):
     # ------------------------------------------------------------------ inbound
 
     async def _read_body(self, request: web.Request) -> bytes | web.Response:
-        limit = self.config.max_request_bytes
-        if request.content_length is not None and request.content_length > limit:
-            return web.Response(status=413, text="body too large")
         try:
-            body = await request.read()
-        except web.HTTPRequestEntityTooLarge:
-            return web.Response(status=413, text="body too large")
-        if len(body) > limit:
-            return web.Response(status=413, text="body too large")
-        return body
+            return await read_limited(request, self.config.max_request_bytes)
+        except BadBody as bad:
+            return bad.response()
 
     def _authenticate(self, request: web.Request, body: bytes) -> Signed:
         now = self._now().timestamp()
@@ -258,7 +253,7 @@ class SecondLifeAdapter(Adapter):
         else:
             text = text_body
         header_max = request.headers.get(H_BODY_MAX, "").strip()
-        if header_max.isdigit():
+        if is_digits(header_max):
             body_max = max(body_max, int(header_max))
         limit = min(max(body_max, SL_BODY_LIMIT), SL_BODY_LIMIT_RAISED)
         if not text.strip() and not want_state and roster_req is None:
@@ -352,7 +347,7 @@ class SecondLifeAdapter(Adapter):
             return admitted
         signed, body = admitted
         try:
-            data = json.loads(body.decode("utf-8"))
+            data = orjson.loads(body)
             url, role = data["url"], data["role"]
             if not isinstance(url, str) or not isinstance(role, str):
                 raise TypeError
