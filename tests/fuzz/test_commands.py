@@ -1,0 +1,93 @@
+"""Random command lines for every command of every installed rule system, through the real router,
+as a player and as a Storyteller: every line is answered, none with an internal error, and nothing
+is logged at error level (the router logs a traceback for each internal error)."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+import structlog
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from gateway.app import Gateway
+from gateway.dice import SeededDice
+from tests.conftest import Chat, Clock, make_settings
+from tests.fuzz.words import SYSTEMS, lines
+
+# CI-sized and deterministic: a fixed number of examples, derandomized, no example database.
+CI = settings(
+    max_examples=int(os.environ.get("GATEWAY_FUZZ_EXAMPLES", "60")),
+    derandomize=True,
+    database=None,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+
+
+async def start(tmp_path: Path, system: str) -> Chat:
+    """A router over a fresh SQLite vault whose ``main`` channel plays ``system``, seeded dice (a
+    scripted list would run out under ``roll 1000``), and a character for the player ``alice``."""
+    clock = Clock()
+    url = f"sqlite+aiosqlite:///{tmp_path / 'vault.db'}"
+    gateway = Gateway(make_settings(url), dice=SeededDice(7), clock=clock, platforms=())
+    await gateway.upgrade_vault()
+    await gateway.start()
+    chat = Chat(gateway=gateway, dice=None, clock=clock)  # type: ignore[arg-type]
+    for line, who, st_role in ((f"system {system}", "gm", True), ("char new Mira", "alice", False)):
+        reply = await chat.one(line, as_=who, st=st_role)
+        assert reply.error is None, reply.text
+    return chat
+
+
+async def answered_cleanly(chat: Chat, line: str) -> None:
+    """``line`` said by a player and by a Storyteller: no internal error, nothing logged as an error."""
+    with structlog.testing.capture_logs() as logs:
+        for st_role in (False, True):
+            for reply in await chat.say(line, as_="gm" if st_role else "alice", st=st_role):
+                assert reply.error != "internal", (line, reply)
+                assert reply.text, (line, reply)
+    errors = [e for e in logs if e.get("log_level") in ("error", "critical") or e.get("exc_info")]
+    assert not errors, (line, errors)
+
+
+@pytest.fixture(params=SYSTEMS)
+async def system_chat(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[tuple[str, Chat]]:
+    chat = await start(tmp_path, request.param)
+    yield request.param, chat
+    await chat.gateway.stop()
+
+
+@CI
+@given(data=st.data())
+async def test_random_lines_for_every_command(system_chat: tuple[str, Chat], data: st.DataObject) -> None:
+    system, chat = system_chat
+    await answered_cleanly(chat, data.draw(lines(system), label="line"))
+
+
+ISSUE_LINES = (
+    "extended start ² x",
+    "team start ²",
+    "roll ① +1",
+    "odds ①",
+    "odds 3 need ++1",
+    "sun direct ²",
+    "heal ①",
+    "roll १२",
+    "init add Bob 99999999999999999999 1",
+    "init add Bob 999999999999999999 1",
+    "roll 3 +" + "9" * 5000,
+    "roll \udc00",
+    "char new \ud800x",
+    "roll 3 nul\x00",
+)
+
+
+async def test_lines_from_the_issue(system_chat: tuple[str, Chat]) -> None:
+    """The lines the reliability campaign found (issue 21, D2-D4), in every system."""
+    _, chat = system_chat
+    for line in ISSUE_LINES:
+        await answered_cleanly(chat, line)
