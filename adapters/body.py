@@ -46,11 +46,11 @@ async def read_limited(request: web.Request, limit: int) -> bytes:
 
 
 def json_object(body: bytes, hint: str) -> dict[str, Any]:
-    """``body`` as a JSON object, or ``BadBody(400, hint)``."""
+    """``body`` as a JSON object, or ``BadBody(400, hint)`` (with the decoder's reason, one line)."""
     try:
         data = orjson.loads(body)
-    except orjson.JSONDecodeError:
-        raise BadBody(400, hint) from None
+    except orjson.JSONDecodeError as exc:
+        raise BadBody(400, f"{hint} ({' '.join(exc.msg.split())[:80]})") from None
     if not isinstance(data, dict):
         raise BadBody(400, hint)
     return data

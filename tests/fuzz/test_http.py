@@ -146,6 +146,25 @@ async def test_http_api(app: App, body: bytes, chunk: bool, key: str | None, aut
         await check(response, body[:200])
 
 
+@pytest.mark.parametrize(
+    ("body", "reason"),
+    [
+        (b"[" * 16000, "depth limit"),
+        (b'{"text":"roll 3","channel":"\\udc00"}', "surrogate"),
+        (b'{"text":"roll 3","name":"\\ud800x"}', "surrogate"),
+        (b'{"text":"roll 3","channel":{"a":1}}', "send JSON"),
+        (b'{"text":"roll 3","n":1e999}', "infinity"),
+        (b'"roll 3"', "send JSON"),
+    ],
+)
+async def test_http_api_malformed_bodies_from_the_issue(app: App, body: bytes, reason: str) -> None:
+    headers = {"Authorization": f"Bearer {TOKEN}"}
+    async with app.client.post("/api/v1/command", data=body, headers=headers) as response:
+        assert response.status == 400
+        error = (await response.json())["error"]
+        assert reason in error and "\n" not in error, error
+
+
 async def test_http_api_counts_the_bytes_read_not_content_length(app: App) -> None:
     """A 40 kB chunked body carries no Content-Length: the limit still holds (issue 21)."""
     body = json.dumps({"text": "roll 3", "pad": "x" * 40_000}).encode()
