@@ -12,8 +12,7 @@ import re
 
 from gateway.errors import UserError
 
-# For regular expressions: ``\d`` matches every Unicode decimal digit, ``[0-9]`` only ASCII.
-DIGITS = "[0-9]"
+# In regular expressions on user text write ``[0-9]``: ``\d`` matches every Unicode decimal digit.
 # 18 digits stay below 2**63; longer runs of digits are no number anyone means.
 MAX_DIGITS = 18
 _UNSIGNED = re.compile(rf"[0-9]{{1,{MAX_DIGITS}}}")
