@@ -50,12 +50,12 @@ def parse_pool(words: list[str], usage: str) -> PoolExpr:
         position = match.end()
         sign = -1 if match.group(1) == "-" else 1
         word = match.group(2).casefold()
-        if word.isascii() and is_digits(word):
+        if word.isascii() and word.isdigit():  # ASCII digits only: isdigit alone takes ² and ①
             if not is_digits(word) or int(word) > MAX_NUMBER:
                 raise UserError(f"Numbers in a roll stop at {MAX_NUMBER}.")
         elif sign < 0:
             raise UserError(f"Only numbers can be taken away from a pool, not {word[:40]!r}.")
-        elif not re.fullmatch(r"[^\W\d][\w'-]*", word) or any(is_digits(c) for c in word[:1]):
+        elif not re.fullmatch(r"[^\W\d][\w'-]*", word):
             raise UserError(f"I cannot read {word[:40]!r} as a pool term. Write {usage}.")
         terms.append((sign, word))
     if position != len(text) or not terms:
