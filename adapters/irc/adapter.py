@@ -10,6 +10,9 @@ Outbox targets are ``<network>/<#channel>`` (replies in a channel, Storyteller-l
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+from functools import partial
 from typing import Any
 
 import structlog
@@ -20,6 +23,7 @@ from adapters.irc.protocol import build_line
 from adapters.irc.text import LINE_LIMIT, clean_inbound, colour_degrees, fit_lines, overhead, split_bytes
 from gateway.adapter import Adapter
 from gateway.errors import DeliveryFailed, RetryLater
+from gateway.leases import Lease, run_owned
 from gateway.services import Services
 from gateway.types import Channel, Identity, InboundMessage, Outbound
 
@@ -54,14 +58,42 @@ class IrcAdapter(Adapter):
         # Outbox row id -> (lines, how many were sent) for a reply cut off by a dropped link, so the
         # retry sends only the rest.
         self._progress: dict[int, tuple[str, str, list[str], int]] = {}
+        self._owners: dict[str, asyncio.Task[None]] = {}
+        self._owned: set[str] = set()
 
     async def start(self) -> None:
-        for connection in self.connections.values():
-            await connection.start()
+        for name, connection in self.connections.items():
+            self._owners[name] = asyncio.create_task(
+                run_owned(self.services.leases, f"irc:{name}", partial(self._own, connection)),
+                name=f"irc-lease:{name}",
+            )
 
     async def stop(self) -> None:
-        for connection in self.connections.values():
-            await connection.stop()
+        owners, self._owners = list(self._owners.values()), {}
+        for task in owners:
+            task.cancel()
+        for task in owners:
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+
+    def owns(self, network: str) -> bool:
+        """Whether this process runs the network's connection (holds the lease ``irc:<network>``)."""
+        return network in self._owned
+
+    async def _own(self, connection: IrcConnection, lease: Lease | None) -> None:
+        """The connection runs while this process holds its lease: one connection, one nick, one
+        reader of the channels per deployment. Cancelled (shutdown, or the lease lost), it quits,
+        within what is left of the lease when the lease was lost."""
+        self._owned.add(connection.name)
+        try:
+            await connection.start()
+            await asyncio.Future()
+        finally:
+            self._owned.discard(connection.name)
+            grace = 3.0
+            if lease is not None and lease.lost.is_set():
+                grace = max(0.0, min(grace, lease.time_left() / 2))
+            await connection.stop(grace=grace)
 
     def _on_ready(self, connection: IrcConnection) -> None:
         if self.services.outbox is not None:
@@ -161,6 +193,10 @@ class IrcAdapter(Adapter):
             raise DeliveryFailed(f"IRC target {message.target!r} is not <network>/<#channel or nick>")
         retry = connection.config.retry_delay
         if not connection.connected:
+            if net not in self._owned:
+                # Another gateway process holds this network's connection (or none does yet): soon
+                # again, so that the owner's worker, or ours once we own it, gets the row.
+                raise RetryLater(f"IRC network {net} is connected by another process", delay=min(retry, 1.0))
             raise RetryLater(f"IRC network {net} is not connected", delay=retry)
         saved = self._progress.get(message.id)
         if saved is not None:
