@@ -234,24 +234,30 @@ class _Hold:
         self._task: asyncio.Task[Any] | None = None
         self._beat: asyncio.Task[None] | None = None
         self._lost = False
+        self._cancelling = 0
         self._exiting = False
         self._locked = False
 
     async def __aenter__(self) -> Lease:
         leases = self.leases
         self._task = asyncio.current_task()
+        assert self._task is not None
+        self._cancelling = self._task.cancelling()
         lock = leases._local[self.name]
         await lock.acquire()
         self._locked = True
         try:
-            waiting_logged = False
+            waiting_logged = failing = False
             while True:
                 try:
                     lease = await leases.try_acquire(self.name)
+                    failing = False
                 except asyncio.CancelledError:
                     raise
                 except Exception as exc:
-                    log.warning("lease claim failed", lease=self.name, error=repr(exc))
+                    if not failing:  # once per outage, not every poll
+                        log.warning("lease claim failed", lease=self.name, error=repr(exc))
+                    failing = True
                     lease = None
                 if lease is not None:
                     break
@@ -312,7 +318,10 @@ class _Hold:
                 with contextlib.suppress(asyncio.CancelledError):
                     await self._beat
             if self._lost:
-                self._task.uncancel()
+                # Our own cancellation becomes LeaseLost; one from outside (a shutdown that came
+                # meanwhile) goes on as it is, as ``asyncio.timeout`` does.
+                if self._task.uncancel() > self._cancelling:
+                    return
                 raise LeaseLost(lease.name) from exc
             if self.leases.held.get(lease.name) is lease:
                 del self.leases.held[lease.name]

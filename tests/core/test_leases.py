@@ -211,3 +211,29 @@ async def test_one_holder_per_name_within_a_process(vaults: tuple[Vault, Vault])
 
     await asyncio.gather(one("1"), one("2"))
     assert order in (["1 in", "1 out", "2 in", "2 out"], ["2 in", "2 out", "1 in", "1 out"])
+
+
+async def test_a_shutdown_that_meets_a_loss_is_not_swallowed(vaults: tuple[Vault, Vault]) -> None:
+    """The lease is lost and the task is cancelled from outside as well: the cancellation goes on
+    (``run`` must not take it for a loss and wait to hold the lease again)."""
+    a = Leases(vaults[0], F)
+    started = asyncio.Event()
+
+    async def work(lease: object) -> None:
+        started.set()
+        try:
+            await asyncio.Future()
+        finally:
+            # Cleanup that takes a while, during which the owner is also shut down.
+            await asyncio.sleep(0.2)
+
+    task = asyncio.create_task(a.run("irc:test", work))
+    await started.wait()
+    lease = a.held["irc:test"]
+    await a.release(lease)
+    assert await Leases(vaults[1], F).try_acquire("irc:test") is not None
+    while not lease.lost.is_set():
+        await asyncio.sleep(0.01)
+    task.cancel()  # during the cleanup
+    with pytest.raises(asyncio.CancelledError):
+        await task
