@@ -6,6 +6,11 @@ Identity: ``irc:<network>/<account>`` when the server tells us the sender's serv
 
 Outbox targets are ``<network>/<#channel>`` (replies in a channel, Storyteller-log channels) or
 ``<network>/<nick>`` (replies in a private conversation with the bot).
+
+Several gateway processes on one vault: a network's connection runs only in the process holding the
+lease ``irc:<network>`` (``gateway/leases.py``); the others stand by and take over when it dies. A
+process that does not own a network hands that network's outbox rows back (``RetryLater`` within a
+second) so that the owner's worker sends them.
 """
 
 from __future__ import annotations

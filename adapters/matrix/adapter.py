@@ -3,6 +3,10 @@
 Which account sends a row: a target ``<account>/<room>`` names it; otherwise the first account (in
 settings order) that has joined the room sends. A ``#alias:server`` target is resolved once. Private
 replies go to the direct room of the account that serves the command's room.
+
+Several gateway processes on one vault: an account's sync loop runs only in the process holding the
+lease ``matrix:<account>`` (``gateway/leases.py``). Elsewhere the account is not ready and knows no
+rooms, so rows for it come back (``RetryLater``) until the owner's worker sends them.
 """
 
 from __future__ import annotations
