@@ -27,7 +27,7 @@ from adapters.irc.config import NetworkConfig
 from adapters.irc.protocol import build_line
 from adapters.irc.text import LINE_LIMIT, clean_inbound, colour_degrees, fit_lines, overhead, split_bytes
 from gateway.adapter import Adapter
-from gateway.errors import DeliveryFailed, RetryLater
+from gateway.errors import DeliveryFailed, RetryLater, Throttled
 from gateway.leases import Lease, run_owned
 from gateway.services import Services
 from gateway.types import Channel, Identity, InboundMessage, Outbound
@@ -199,9 +199,10 @@ class IrcAdapter(Adapter):
         retry = connection.config.retry_delay
         if not connection.connected:
             if net not in self._owned:
-                # Another gateway process holds this network's connection (or none does yet): soon
-                # again, so that the owner's worker, or ours once we own it, gets the row.
-                raise RetryLater(f"IRC network {net} is connected by another process", delay=min(retry, 1.0))
+                # Another gateway process holds this network's connection (or none does yet). Not a
+                # failed attempt: soon again, so that the owner's worker (or ours, once we own it)
+                # gets the row.
+                raise Throttled(f"IRC network {net} is connected by another process", min(retry, 1.0))
             raise RetryLater(f"IRC network {net} is not connected", delay=retry)
         saved = self._progress.get(message.id)
         if saved is not None:

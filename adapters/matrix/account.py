@@ -120,6 +120,7 @@ class MatrixAccount:
         self._room_locks: defaultdict[str, asyncio.Lock] = defaultdict(asyncio.Lock)
         self._dm_lock = asyncio.Lock()
         self._task: asyncio.Task[None] | None = None
+        self.owned = False  # this process runs the sync loop (holds the lease matrix:<name>)
 
     # -- life cycle ------------------------------------------------------------------------------------
 
@@ -161,9 +162,11 @@ class MatrixAccount:
         """The sync loop runs only in the process holding the lease ``matrix:<account>``: one sync
         loop per token. A standby has not synced, so it is not ``ready`` and knows no joined rooms,
         and its outbox worker hands this account's rows back (``RetryLater``) for the owner."""
+        self.owned = True
         try:
             await self._run()
         finally:
+            self.owned = False
             self.ready.clear()
             self.joined = set()
 

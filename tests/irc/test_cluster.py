@@ -14,7 +14,7 @@ from sqlalchemy import func
 from sqlmodel import select
 
 from gateway.app import Gateway
-from gateway.errors import RetryLater
+from gateway.errors import Throttled
 from gateway.types import Outbound
 from gateway.vault import repo
 from gateway.vault.models import OutboxRow, RollLog
@@ -118,7 +118,7 @@ async def test_a_process_that_does_not_own_the_network_leaves_its_rows_for_the_o
     first, second = await two_gateways(irc, vault_url, server.port)
     await alice.wait_for(lambda ln: ln.command == "JOIN" and ln.nick == "nightcap")
     row = Outbound(id=1, platform="irc", target="test/#game", payload={"text": "x"}, attempts=0)
-    with pytest.raises(RetryLater) as raised:
+    with pytest.raises(Throttled) as raised:  # not a failed attempt: the row is simply not ours
         await adapter(second).deliver(row)
     assert raised.value.delay is not None and raised.value.delay <= 1.0
     async with second.services.vault.unit() as unit:
@@ -132,4 +132,5 @@ async def test_a_process_that_does_not_own_the_network_leaves_its_rows_for_the_o
 async def _delivered(gateway: Gateway) -> bool:
     async with gateway.services.vault.transaction() as session:
         rows = (await session.exec(select(OutboxRow))).all()
-    return bool(rows) and all(r.status == "delivered" for r in rows)
+    # Delivered in one attempt, however often the standby handed the row back.
+    return bool(rows) and all(r.status == "delivered" and r.attempts == 1 for r in rows)

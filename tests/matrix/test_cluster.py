@@ -70,3 +70,6 @@ async def test_one_sync_loop_per_account_and_failover(
     await asyncio.sleep(1.0)
     await mira.sync_once()
     assert replied_to(mira.notices(room, bot.user_id)) == [*commands, last]
+    # Rows the standby's worker claimed while another process synced were handed back, not failed.
+    rows = await second.outbox()
+    assert [(r.status, r.attempts) for r in rows] == [("delivered", 1)] * len(rows)
