@@ -65,6 +65,7 @@ class IrcAdapter(Adapter):
         self._progress: dict[int, tuple[str, str, list[str], int]] = {}
         self._owners: dict[str, asyncio.Task[None]] = {}
         self._owned: set[str] = set()
+        self._leases: dict[str, Lease] = {}
 
     async def start(self) -> None:
         for name, connection in self.connections.items():
@@ -90,11 +91,14 @@ class IrcAdapter(Adapter):
         reader of the channels per deployment. Cancelled (shutdown, or the lease lost), it quits,
         within what is left of the lease when the lease was lost."""
         self._owned.add(connection.name)
+        if lease is not None:
+            self._leases[connection.name] = lease
         try:
             await connection.start()
             await asyncio.Future()
         finally:
             self._owned.discard(connection.name)
+            self._leases.pop(connection.name, None)
             grace = 3.0
             if lease is not None and lease.lost.is_set():
                 grace = max(0.0, min(grace, lease.time_left() / 2))
@@ -142,6 +146,12 @@ class IrcAdapter(Adapter):
         )
 
     async def _on_message(self, connection: IrcConnection, item: Incoming) -> None:
+        lease = self._leases.get(connection.name)
+        if lease is not None and (lease.lost.is_set() or lease.time_left() <= 0):
+            # This process was paused past its lease (another may own the network by now and have
+            # seen this line too, without a msgid to tell): the line is not ours to run.
+            log.warning("irc line dropped: the network's lease ran out", network=connection.name)
+            return
         message = self.inbound(connection, item)
         if message is not None:
             await self.services.handle(message)

@@ -134,3 +134,28 @@ async def _delivered(gateway: Gateway) -> bool:
         rows = (await session.exec(select(OutboxRow))).all()
     # Delivered in one attempt, however often the standby handed the row back.
     return bool(rows) and all(r.status == "delivered" and r.attempts == 1 for r in rows)
+
+
+async def test_lines_read_after_the_lease_ran_out_are_not_run(vault_url: str, irc: Harness) -> None:
+    """A process paused past its lease (SIGSTOP, a stalled VM) still has its TCP connection when it
+    wakes, and lines the server had buffered; another process may own the network by then and have
+    run them. Without a msgid the router could not tell, so such lines are dropped."""
+    server = await irc.miniircd()
+    alice = await irc.client(server.port, "alice", "#game")
+    gateway = await irc.gateway(
+        {"test": {"host": "127.0.0.1", "port": server.port, "channels": ["#game"]}},
+        vault_url=vault_url,
+        cluster={"failover_seconds": FAILOVER},
+    )
+    await alice.wait_for(lambda ln: ln.command == "JOIN" and ln.nick == "nightcap")
+    lease = adapter(gateway)._leases["test"]
+    lease.time_left = lambda: 0.0  # type: ignore[method-assign]  # as it looks on waking up
+    irc.dice.extend([9, 5, 10])
+    await alice.say("#game", "!roll 3")
+    await asyncio.sleep(1.0)
+    assert alice.unread(said_by("nightcap")) == []
+    assert await roll_count(gateway) == 0
+    del lease.time_left
+    await alice.say("#game", "!roll 3")
+    line = await alice.wait_for(said_by("nightcap"))
+    assert line.text.startswith("alice rolls 3 dice")
