@@ -15,6 +15,7 @@ from aiohttp import web
 from gateway import builtin, linking, storytellers
 from gateway.adapter import Adapter
 from gateway.dice import DiceSource, dice_from_settings
+from gateway.leases import Leases
 from gateway.outbox import Outbox
 from gateway.plugins import Plugins, build_plugin_manager
 from gateway.router import Router
@@ -59,6 +60,7 @@ class Gateway:
             clock=clock,
         )
         self.services.router = Router(self.services)
+        self.services.leases = Leases(self.services.vault, settings.cluster.failover_seconds)
         self.adapters: dict[str, Adapter] = {}
         for spec in self.plugins.adapter_specs:
             if platforms is not None and spec.platform not in platforms:

@@ -14,6 +14,7 @@ from gateway.vault import Vault
 from gateway.vault.models import utcnow
 
 if TYPE_CHECKING:
+    from gateway.leases import Leases
     from gateway.outbox import Outbox
     from gateway.plugins import Plugins
     from gateway.router import Router
@@ -28,6 +29,8 @@ class Services:
     clock: Callable[[], datetime] = utcnow
     router: Router | None = None
     outbox: Outbox | None = None
+    # Ownership of once-per-deployment work (IRC connections, Matrix sync loops); None: all ours.
+    leases: Leases | None = None
     state: dict[str, object] = field(default_factory=dict)
 
     async def handle(self, message: InboundMessage) -> list[Reply]:

@@ -103,6 +103,14 @@ class OutboxSection(Section):
     keep_delivered_hours: float = Field(default=24.0, gt=0.0)
 
 
+class ClusterSection(Section):
+    """Several gateway processes on one vault: work that must run once per deployment (each IRC
+    network's connection, each Matrix account's sync loop) runs in the process holding its lease
+    (``gateway/leases.py``); when that process dies, another takes over within this many seconds."""
+
+    failover_seconds: float = Field(default=15.0, ge=0.2, le=3600.0)
+
+
 class _ShortEnvSource(PydanticBaseSettingsSource):
     def get_field_value(self, field: Any, field_name: str) -> tuple[Any, str, bool]:  # pragma: no cover
         return None, field_name, False
@@ -131,6 +139,7 @@ class Settings(BaseSettings):
     log: LogSection = Field(default_factory=LogSection)
     plugins: PluginsSection = Field(default_factory=PluginsSection)
     outbox: OutboxSection = Field(default_factory=OutboxSection)
+    cluster: ClusterSection = Field(default_factory=ClusterSection)
 
     @classmethod
     def settings_customise_sources(

@@ -6,10 +6,18 @@ Identity: ``irc:<network>/<account>`` when the server tells us the sender's serv
 
 Outbox targets are ``<network>/<#channel>`` (replies in a channel, Storyteller-log channels) or
 ``<network>/<nick>`` (replies in a private conversation with the bot).
+
+Several gateway processes on one vault: a network's connection runs only in the process holding the
+lease ``irc:<network>`` (``gateway/leases.py``); the others stand by and take over when it dies. A
+process that does not own a network hands that network's outbox rows back (``RetryLater`` within a
+second) so that the owner's worker sends them.
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+from functools import partial
 from typing import Any
 
 import structlog
@@ -19,7 +27,8 @@ from adapters.irc.config import NetworkConfig
 from adapters.irc.protocol import build_line
 from adapters.irc.text import LINE_LIMIT, clean_inbound, colour_degrees, fit_lines, overhead, split_bytes
 from gateway.adapter import Adapter
-from gateway.errors import DeliveryFailed, RetryLater
+from gateway.errors import DeliveryFailed, RetryLater, Throttled
+from gateway.leases import Lease, run_owned
 from gateway.services import Services
 from gateway.types import Channel, Identity, InboundMessage, Outbound
 
@@ -54,14 +63,46 @@ class IrcAdapter(Adapter):
         # Outbox row id -> (lines, how many were sent) for a reply cut off by a dropped link, so the
         # retry sends only the rest.
         self._progress: dict[int, tuple[str, str, list[str], int]] = {}
+        self._owners: dict[str, asyncio.Task[None]] = {}
+        self._owned: set[str] = set()
+        self._leases: dict[str, Lease] = {}
 
     async def start(self) -> None:
-        for connection in self.connections.values():
-            await connection.start()
+        for name, connection in self.connections.items():
+            self._owners[name] = asyncio.create_task(
+                run_owned(self.services.leases, f"irc:{name}", partial(self._own, connection)),
+                name=f"irc-lease:{name}",
+            )
 
     async def stop(self) -> None:
-        for connection in self.connections.values():
-            await connection.stop()
+        owners, self._owners = list(self._owners.values()), {}
+        for task in owners:
+            task.cancel()
+        for task in owners:
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+
+    def owns(self, network: str) -> bool:
+        """Whether this process runs the network's connection (holds the lease ``irc:<network>``)."""
+        return network in self._owned
+
+    async def _own(self, connection: IrcConnection, lease: Lease | None) -> None:
+        """The connection runs while this process holds its lease: one connection, one nick, one
+        reader of the channels per deployment. Cancelled (shutdown, or the lease lost), it quits,
+        within what is left of the lease when the lease was lost."""
+        self._owned.add(connection.name)
+        if lease is not None:
+            self._leases[connection.name] = lease
+        try:
+            await connection.start()
+            await asyncio.Future()
+        finally:
+            self._owned.discard(connection.name)
+            self._leases.pop(connection.name, None)
+            grace = 3.0
+            if lease is not None and lease.lost.is_set():
+                grace = max(0.0, min(grace, lease.time_left() / 2))
+            await connection.stop(grace=grace)
 
     def _on_ready(self, connection: IrcConnection) -> None:
         if self.services.outbox is not None:
@@ -105,6 +146,12 @@ class IrcAdapter(Adapter):
         )
 
     async def _on_message(self, connection: IrcConnection, item: Incoming) -> None:
+        lease = self._leases.get(connection.name)
+        if lease is not None and (lease.lost.is_set() or lease.time_left() <= 0):
+            # This process was paused past its lease (another may own the network by now and have
+            # seen this line too, without a msgid to tell): the line is not ours to run.
+            log.warning("irc line dropped: the network's lease ran out", network=connection.name)
+            return
         message = self.inbound(connection, item)
         if message is not None:
             await self.services.handle(message)
@@ -161,6 +208,11 @@ class IrcAdapter(Adapter):
             raise DeliveryFailed(f"IRC target {message.target!r} is not <network>/<#channel or nick>")
         retry = connection.config.retry_delay
         if not connection.connected:
+            if net not in self._owned:
+                # Another gateway process holds this network's connection (or none does yet). Not a
+                # failed attempt: soon again, so that the owner's worker (or ours, once we own it)
+                # gets the row.
+                raise Throttled(f"IRC network {net} is connected by another process", min(retry, 1.0))
             raise RetryLater(f"IRC network {net} is not connected", delay=retry)
         saved = self._progress.get(message.id)
         if saved is not None:

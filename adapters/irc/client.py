@@ -188,13 +188,14 @@ class IrcConnection:
         self._inbox_task = asyncio.create_task(self._inbox_worker(), name=f"irc-inbox:{self.name}")
         self._task = asyncio.create_task(self._supervise(), name=f"irc:{self.name}")
 
-    async def stop(self) -> None:
+    async def stop(self, grace: float = 3.0) -> None:
+        """QUIT, wait up to ``grace`` seconds for the server to close, then close ourselves."""
         self._stopping = True
         if self.writer is not None and not self.writer.is_closing():
             with contextlib.suppress(Exception):
-                await self._write(build_line("QUIT", self.config.quit_message))
-                # The server answers QUIT with ERROR and closes; give it a moment to do so.
-                async with asyncio.timeout(3.0):
+                async with asyncio.timeout(grace):
+                    await self._write(build_line("QUIT", self.config.quit_message))
+                    # The server answers QUIT with ERROR and closes; give it a moment to do so.
                     await self.closed.wait()
         for task in (self._task, self._inbox_task, *self._side_tasks):
             if task is not None:

@@ -35,6 +35,7 @@ from adapters.matrix.http import GatewayHTTPAPI
 from adapters.matrix.render import strip_reply_fallback
 from adapters.matrix.settings import AccountSettings
 from adapters.matrix.state import VaultState
+from gateway.leases import Lease, run_owned
 from gateway.types import Channel, Identity, InboundMessage
 
 if TYPE_CHECKING:
@@ -119,6 +120,7 @@ class MatrixAccount:
         self._room_locks: defaultdict[str, asyncio.Lock] = defaultdict(asyncio.Lock)
         self._dm_lock = asyncio.Lock()
         self._task: asyncio.Task[None] | None = None
+        self.owned = False  # this process runs the sync loop (holds the lease matrix:<name>)
 
     # -- life cycle ------------------------------------------------------------------------------------
 
@@ -135,7 +137,10 @@ class MatrixAccount:
         self.client = ClientAPI(mxid=self.user_id, device_id=self.config.device_id or "", api=api)
         self.dm_rooms = {user: v["room_id"] for user, v in (await self.state.with_prefix("dm:")).items()}
         self.left = set(await self.state.with_prefix("left:"))
-        self._task = asyncio.create_task(self._run(), name=f"matrix:{self.name}")
+        self._task = asyncio.create_task(
+            run_owned(self.services.leases, f"matrix:{self.name}", self._run_owned),
+            name=f"matrix:{self.name}",
+        )
 
     async def stop(self) -> None:
         if self._task is not None:
@@ -152,6 +157,18 @@ class MatrixAccount:
     def api(self) -> ClientAPI:
         assert self.client is not None, "the account is not started"
         return self.client
+
+    async def _run_owned(self, lease: Lease | None) -> None:
+        """The sync loop runs only in the process holding the lease ``matrix:<account>``: one sync
+        loop per token. A standby has not synced, so it is not ``ready`` and knows no joined rooms,
+        and its outbox worker hands this account's rows back (``RetryLater``) for the owner."""
+        self.owned = True
+        try:
+            await self._run()
+        finally:
+            self.owned = False
+            self.ready.clear()
+            self.joined = set()
 
     async def _run(self) -> None:
         backoff = Backoff(1.0, self.config.retry_max_delay)
@@ -289,8 +306,12 @@ class MatrixAccount:
             await self._handle(data, since=None)
             since = await self._save(data, None)
             await self._synced()
+        # The first sync of a run returns at once, so that a restarted gateway, or a standby that
+        # just took the account over, is ready (and delivers) without waiting out a long poll.
+        timeout = 0.0
         while True:
-            data = await self._sync(since, self.config.sync_timeout)
+            data = await self._sync(since, timeout)
+            timeout = self.config.sync_timeout
             backoff.reset()
             await self._handle(data, since=since)
             since = await self._save(data, since)

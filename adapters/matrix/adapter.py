@@ -3,12 +3,17 @@
 Which account sends a row: a target ``<account>/<room>`` names it; otherwise the first account (in
 settings order) that has joined the room sends. A ``#alias:server`` target is resolved once. Private
 replies go to the direct room of the account that serves the command's room.
+
+Several gateway processes on one vault: an account's sync loop runs only in the process holding the
+lease ``matrix:<account>`` (``gateway/leases.py``). Elsewhere the account is not ready and knows no
+rooms, so rows for it come back (``RetryLater``) until the owner's worker sends them.
 """
 
 from __future__ import annotations
 
 import random
 import secrets
+from collections.abc import Iterable
 from typing import Any
 
 import structlog
@@ -29,6 +34,8 @@ log = structlog.get_logger(__name__)
 
 NETWORK = "network: "
 DEFAULT_RATE_LIMIT_DELAY = 5.0
+# Seconds a row waits when the account that must send it syncs in another process.
+OWNER_ELSEWHERE = 1.0
 
 
 class MatrixAdapter(Adapter):
@@ -87,22 +94,33 @@ class MatrixAdapter(Adapter):
         if sep and name in self.accounts:
             account = self.accounts[name]
             if not account.ready.is_set():
+                self._elsewhere([account])
                 raise RetryLater(f"{NETWORK}account {name} is not connected yet", delay=2.0)
             return account, await self._room_id(account, rest)
         room = target
         if room.startswith("#"):
             ready = [a for a in self.accounts.values() if a.ready.is_set()]
             if not ready:
+                self._elsewhere(self.accounts.values())
                 raise RetryLater(f"{NETWORK}not connected yet", delay=2.0)
             room = await self._room_id(ready[0], room)
         for account in self.accounts.values():
             if room in account.joined:
                 return account, room
-        if not all(a.ready.is_set() for a in self.accounts.values()):
+        waiting = [a for a in self.accounts.values() if not a.ready.is_set()]
+        if waiting:
+            self._elsewhere(waiting)
             raise RetryLater(f"{NETWORK}not every account is connected yet", delay=2.0)
         if any(room in a.left for a in self.accounts.values()):
             raise DeliveryFailed(f"the bot was removed from {room}")
         raise RetryLater(f"no Matrix account of this gateway is in {room}; invite one")
+
+    def _elsewhere(self, accounts: Iterable[MatrixAccount]) -> None:
+        """Not-ready accounts whose sync loop runs in another gateway process (it holds their lease):
+        the row is that process's to send. Not a failed attempt: hand it back for a moment."""
+        others = [a.name for a in accounts if not a.owned]
+        if others:
+            raise Throttled(f"{NETWORK}account {others[0]} runs in another gateway process", OWNER_ELSEWHERE)
 
     async def _room_id(self, account: MatrixAccount, ref: str) -> str:
         if not ref.startswith("#"):

@@ -210,3 +210,15 @@ class SceneState(SQLModel, table=True):
     kind: str = Field(primary_key=True, max_length=60)
     data: dict[str, Any] = _json()
     updated_at: datetime = _ts()
+
+
+class LeaseRow(SQLModel, table=True):
+    """Who runs a piece of work that must run once per deployment (an IRC connection, a Matrix sync
+    loop): claimed and renewed by one upsert on the database's clock (see ``gateway/leases.py``).
+    ``epoch`` grows every time the lease changes hands (or is taken again after it ran out)."""
+
+    __tablename__ = "lease"
+    name: str = Field(primary_key=True, max_length=200)
+    owner: str = Field(max_length=200)
+    epoch: int = 1
+    expires_at: datetime = Field(sa_column=Column(UTCDateTime(), nullable=False))

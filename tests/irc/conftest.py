@@ -65,11 +65,12 @@ class Harness:
         *,
         stlog: list[str] | None = None,
         wait: bool = True,
+        vault_url: str | None = None,
         **sections: Any,
     ) -> Gateway:
         irc = {name: {**FAST, **net} for name, net in networks.items()}
         settings = Settings(
-            vault={"url": f"sqlite+aiosqlite:///{self.tmp_path / 'vault.db'}"},
+            vault={"url": vault_url or f"sqlite+aiosqlite:///{self.tmp_path / 'vault.db'}"},
             http={"enabled": False},
             outbox={"poll_interval": 0.05, "base_delay": 0.05, "max_delay": 0.5},
             stlog={"targets": stlog or []},
@@ -78,6 +79,8 @@ class Harness:
         )
         gateway = Gateway(settings, dice=self.dice, platforms=("irc",), extra_plugins=[plugin])
         self.gateways.append(gateway)
+        if gateway.services.vault.dialect != "sqlite":
+            await gateway.upgrade_vault()
         await gateway.start()
         if wait:
             for connection in adapter(gateway).connections.values():

@@ -6,13 +6,19 @@ account-tag InspIRCd puts on every message of a logged-in user.
 
 from __future__ import annotations
 
+import asyncio
 import shutil
 import tempfile
 from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
 
 import pytest
+from sqlalchemy import func
+from sqlmodel import select
 
+from adapters.irc import adapter as irc_adapter
+from gateway.vault.models import RollLog
 from tests.irc.conftest import Harness, connection
 from tests.irc.ircd import InspircdAtheme, inspircd_atheme_binaries
 from tests.irc.lineclient import LineClient
@@ -100,3 +106,37 @@ async def test_account_identity_with_inspircd_and_atheme(irc: Harness, network: 
     await dave.say("#game", "!whoami")
     line = await dave.wait_for(reply_to_dave)
     assert line.params == ["#game", "you are irc:atheme/dave verified=True"]
+
+
+async def test_two_connections_to_one_network_still_run_each_command_once(
+    vault_url: str, irc: Harness, network: InspircdAtheme, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Whatever the adapters do: with the lease bypassed, two processes both connect and both see
+    every line, but InspIRCd gives each message one ``msgid`` for every recipient, and the router
+    runs a platform message id once."""
+
+    async def unowned(leases: object, name: str, work: Any) -> Any:
+        return await work(None)
+
+    monkeypatch.setattr(irc_adapter, "run_owned", unowned)
+    alice = await irc.client(network.port, "alice", "#game")
+    net = {"atheme": {"host": "127.0.0.1", "port": network.port, "channels": ["#game"]}}
+    first = await irc.gateway(net, vault_url=vault_url)
+    second = await irc.gateway(net, vault_url=vault_url)
+    assert connection(first, "atheme").connected and connection(second, "atheme").connected
+    assert "message-tags" in connection(second, "atheme").caps
+    bots = {connection(first, "atheme").nick, connection(second, "atheme").nick}
+    assert len(bots) == 2
+    for _ in range(2):
+        await alice.wait_for(lambda ln: ln.command == "JOIN" and ln.nick in bots)
+
+    irc.dice.extend([9, 5, 10] * 10)
+    for _ in range(5):
+        await alice.say("#game", "!roll 3")
+    replies: list[Any] = []
+    while len(replies) < 5:
+        replies.append(await alice.wait_for(lambda ln: ln.command == "PRIVMSG" and ln.nick in bots))
+    await asyncio.sleep(1.0)
+    assert alice.unread(lambda ln: ln.command == "PRIVMSG" and ln.nick in bots) == []
+    async with first.services.vault.transaction() as session:
+        assert int((await session.exec(select(func.count()).select_from(RollLog))).one()) == 5
