@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import itertools
 import statistics
 import tempfile
 import time
@@ -239,7 +240,8 @@ async def _expire_leases(engine: AsyncEngine) -> int:
     async with engine.begin() as conn:
         done = await conn.execute(
             text(
-                "UPDATE outbox SET claimed_until = NULL WHERE status = 'pending' AND claimed_until IS NOT NULL"
+                "UPDATE outbox SET claimed_until = NULL"
+                " WHERE status = 'pending' AND claimed_until IS NOT NULL"
             )
         )
         return int(done.rowcount or 0)
@@ -450,7 +452,7 @@ class Run:
         # Duplicates: a copy straddling a kill is the documented crash window, at most one per kill.
         crash_budget = {k: 1 for k in self.kill_times}
         for roll, copies in by_roll.items():
-            for first, again in zip(copies, copies[1:], strict=False):
+            for first, again in itertools.pairwise(copies):
                 kill = next(
                     (k for k in self.kill_times if first.at <= k <= again.at and crash_budget[k]), None
                 )
