@@ -11,13 +11,15 @@ from pathlib import Path
 from tests.fault.campaign import Event, Report, Scenario, run_scenario
 from tests.fault.cluster import kill_all
 
+# Fractions of the load's planned duration (40 s by default): 503 Retry-After: 1 for 10 s, a hang for
+# 6 s, refused connections for 8 s, each followed by a recovery while the load goes on.
 OUTAGES = [
     Event(0.10, "503"),
-    Event(0.30, "ok"),
-    Event(0.40, "hang"),
+    Event(0.35, "ok"),
+    Event(0.45, "hang"),
     Event(0.60, "ok"),
-    Event(0.70, "refuse"),
-    Event(0.90, "ok"),
+    Event(0.65, "refuse"),
+    Event(0.85, "ok"),
 ]
 
 
@@ -54,7 +56,7 @@ def scenarios(commands: int, rate: float, drain: float, late: float) -> dict[str
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m tests.fault", description=__doc__)
     parser.add_argument("--commands", type=int, default=2000, help="commands per scenario (default 2000)")
-    parser.add_argument("--rate", type=float, default=80.0, help="commands started per second (default 80)")
+    parser.add_argument("--rate", type=float, default=50.0, help="commands started per second (default 50)")
     parser.add_argument("--drain", type=float, default=150.0, help="seconds to wait for quiet (default 150)")
     parser.add_argument("--late", type=float, default=10.0, help="a delivery later than this is LATE (s)")
     parser.add_argument("--postgres", default=os.environ.get("GATEWAY_TEST_POSTGRES_URL"), help="server URL")

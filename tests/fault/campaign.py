@@ -81,6 +81,7 @@ class Scenario:
     # use it with one process (killed, then started) or with a killed process left down.
     expire_leases: bool = False
     targets: tuple[str, ...] = ("discord", "secondlife")
+    lose_every: int = 25  # the client drops every n-th first answer and asks again (0: never)
 
 
 @dataclass
@@ -111,6 +112,11 @@ class Report:
     sent: int = 0
     answered: int = 0
     answered_empty: int = 0  # 200 with no roll in it (a retry answered [] : issue 21 D7)
+    lost_answers: int = 0  # first answers the client dropped on purpose, then asked again
+    answered_other: int = 0  # of those, retries answered with a different roll id
+    answer_p50: float | None = None
+    answer_p99: float | None = None
+    answer_max: float | None = None
     unanswered: int = 0
     server_errors: int = 0
     no_answer: int = 0
@@ -143,6 +149,11 @@ class Report:
             out.append(f"{self.lost} lost")
         if self.duplicated:
             out.append(f"{self.duplicated} duplicated")
+        if self.answered_empty:
+            # Not a lost roll (it is in the log), but the caller never learns it: issue 21 D7.
+            out.append(f"{self.answered_empty} answered without their roll (a retry's reply)")
+        if self.answered_other:
+            out.append(f"{self.answered_other} retries answered with another roll than the first answer")
         return out
 
     def late_problems(self) -> list[str]:
@@ -166,7 +177,9 @@ class Report:
         lines.append(
             f"   commands sent {self.sent}, answered {self.answered} (of which no roll id: "
             f"{self.answered_empty}), never answered {self.unanswered}, 5xx {self.server_errors}, "
-            f"no-answer attempts {self.no_answer}, retried {self.retried}; load {self.load_seconds:.1f} s"
+            f"no-answer attempts {self.no_answer}, retried {self.retried} (answers dropped by the client on "
+            f"purpose {self.lost_answers}); load {self.load_seconds:.1f} s; answer time p50 "
+            f"{fmt(self.answer_p50)} s, p99 {fmt(self.answer_p99)} s, max {fmt(self.answer_max)} s"
         )
         lines.append(
             f"   rolls in the roll log {self.rolls}; answered but not logged {self.answered_not_logged}; "
@@ -346,7 +359,7 @@ class Run:
         report = Report(scenario=s.name, late_limit=s.late)
         try:
             await self.setup()
-            self.load = Load(self.urls, s.commands, s.rate, s.concurrency)
+            self.load = Load(self.urls, s.commands, s.rate, s.concurrency, lose_every=s.lose_every)
             duration = s.commands / s.rate
             timeline = asyncio.create_task(self._timeline(duration))
             try:
@@ -404,6 +417,16 @@ class Run:
         report.server_errors = sum(c.server_errors for c in commands)
         report.no_answer = sum(c.no_answer for c in commands)
         report.retried = sum(c.attempts > 1 for c in commands)
+        report.lost_answers = sum(c.lost_answer for c in commands)
+        report.answered_other = sum(
+            c.lost_answer and c.answered and c.roll_id is not None and c.roll_id != c.first_roll_id
+            for c in commands
+        )
+        times = sorted(c.answered_at - c.first_at for c in commands if c.answered_at is not None)
+        if times:
+            report.answer_p50 = statistics.median(times)
+            report.answer_p99 = times[min(len(times) - 1, int(len(times) * 0.99))]
+            report.answer_max = times[-1]
         report.rolls = len(rolls)
         report.kills = len(self.kill_times)
         if self.load is not None:

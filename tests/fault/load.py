@@ -20,6 +20,14 @@ import aiohttp
 from tests.fault.cluster import TOKEN
 
 
+def _roll_id(replies: list[dict[str, Any]] | None) -> str | None:
+    for reply in replies or []:
+        result = reply.get("result") or {}
+        if result.get("kind") == "roll" and result.get("id"):
+            return str(result["id"])
+    return None
+
+
 @dataclass
 class Command:
     seq: int
@@ -37,13 +45,12 @@ class Command:
     def name(self) -> str:
         return f"f{self.seq}"
 
+    lost_answer: bool = False  # the client dropped the first answer on purpose (Load.lose_every)
+    first_roll_id: str | None = None  # the roll id in that dropped answer
+
     @property
     def roll_id(self) -> str | None:
-        for reply in self.replies or []:
-            result = reply.get("result") or {}
-            if result.get("kind") == "roll" and result.get("id"):
-                return str(result["id"])
-        return None
+        return _roll_id(self.replies)
 
     @property
     def answered(self) -> bool:
@@ -59,6 +66,9 @@ class Load:
     timeout: float = 15.0
     give_up: float = 120.0
     text: str = "roll 3"
+    # Every ``lose_every``-th command's first answer is dropped by the client, as if the connection
+    # broke on the way back: it asks again with the same key and should get the same replies.
+    lose_every: int = 0
     commands: list[Command] = field(default_factory=list)
     started_at: float = 0.0
     finished_at: float = 0.0
@@ -100,13 +110,18 @@ class Load:
                 async with http.post(url + "/api/v1/command", json=body, headers=headers) as response:
                     status = response.status
                     data = await response.json(content_type=None) if status == 200 else None
-                    if status < 500:
+                    lose = self.lose_every and command.seq % self.lose_every == 0 and command.attempts == 1
+                    if status == 200 and lose:
+                        command.lost_answer = True
+                        command.first_roll_id = _roll_id((data or {}).get("replies"))
+                    elif status < 500:
                         command.status = status
                         command.replies = (data or {}).get("replies") if status == 200 else None
                         command.answered_at = time.time()
                         return
-                    command.server_errors += 1
-                    command.errors.append(f"{status}")
+                    else:
+                        command.server_errors += 1
+                        command.errors.append(f"{status}")
             except (aiohttp.ClientError, TimeoutError, ValueError) as exc:
                 command.no_answer += 1
                 command.errors.append(type(exc).__name__)
