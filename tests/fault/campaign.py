@@ -454,6 +454,11 @@ class Run:
             t.dead = counts.get((platform_of[kind], "dead"), 0)
             t.pending = counts.get((platform_of[kind], "pending"), 0)
         report.dead_errors = await _dead_errors(self.engine)
+        if self.kill_times and not self.s.expire_leases:
+            report.notes.append(
+                "a row a killed process had claimed keeps its lease (gateway/outbox.py LEASE, 60 s) and "
+                "holds its whole target queue behind it until the lease runs out"
+            )
 
     def _target(self, kind: str, fake: FakeTarget, created: dict[str, float]) -> TargetReport:
         name = {"discord": "discord:stlog", "secondlife": "secondlife:st-huds"}[kind]
