@@ -50,6 +50,9 @@ from tests.fault.fakes import Delivery, FakeTarget
 from tests.fault.load import Command, Load
 from tests.secondlife.harness import Hud
 
+# A request the killed process sent just before the kill can reach a fake (whose loop was busy
+# killing) just after it: the first copy of a crash re-send may be stamped up to this much later.
+KILL_GRACE = 1.0
 RESUME_LIMIT = 5.0  # seconds: "pushes resume within 5 s of the HUD answering" (issue 21, D10)
 
 
@@ -283,6 +286,8 @@ class Run:
         self.kill_times: list[float] = []
         self.load_end = 0.0
         self.notes: list[str] = []
+        self.timeline: list[tuple[float, str]] = []
+        self.t0 = 0.0  # wall time the load started
 
     async def setup(self) -> None:
         s = self.s
@@ -336,6 +341,7 @@ class Run:
             await self._act(event.action)
 
     async def _act(self, action: str) -> None:
+        self.timeline.append((time.time(), action))
         if action in ("ok", "503", "hang", "refuse"):
             for fake in self.fakes.values():
                 await fake.set_mode(action)
@@ -361,6 +367,7 @@ class Run:
             await self.setup()
             self.load = Load(self.urls, s.commands, s.rate, s.concurrency, lose_every=s.lose_every)
             duration = s.commands / s.rate
+            self.t0 = time.time()
             timeline = asyncio.create_task(self._timeline(duration))
             try:
                 await self.load.run()
@@ -454,6 +461,10 @@ class Run:
             t.dead = counts.get((platform_of[kind], "dead"), 0)
             t.pending = counts.get((platform_of[kind], "pending"), 0)
         report.dead_errors = await _dead_errors(self.engine)
+        if self.timeline:
+            report.notes.append(
+                "timeline: " + ", ".join(f"+{at - self.t0:.2f} s {action}" for at, action in self.timeline)
+            )
         if self.kill_times and not self.s.expire_leases:
             report.notes.append(
                 "a row a killed process had claimed keeps its lease (gateway/outbox.py LEASE, 60 s) and "
@@ -484,7 +495,12 @@ class Run:
         for roll, copies in by_roll.items():
             for first, again in itertools.pairwise(copies):
                 kill = next(
-                    (k for k in self.kill_times if first.at <= k <= again.at and crash_budget[k]), None
+                    (
+                        k
+                        for k in self.kill_times
+                        if first.at <= k + KILL_GRACE <= again.at + KILL_GRACE and crash_budget[k]
+                    ),
+                    None,
                 )
                 same_row = kind != "secondlife" or first.row_id == again.row_id
                 if kill is not None and same_row:
@@ -494,7 +510,8 @@ class Run:
                     t.duplicated += 1
                     if len(t.examples) < 6:
                         t.examples.append(
-                            f"roll {roll} delivered again {again.at - first.at:.2f} s later"
+                            f"roll {roll} delivered at +{first.at - self.t0:.2f} s and again at "
+                            f"+{again.at - self.t0:.2f} s"
                             + (f" (rows {first.row_id}, {again.row_id})" if kind == "secondlife" else "")
                         )
         recoveries = fake.recoveries

@@ -73,7 +73,7 @@ def gateway_config(
         "vault": {"url": vault_url, "group_commit": group_commit},
         "http": {"host": "127.0.0.1"},
         "http.tokens": {"load": TOKEN},
-        "log": {"format": "json", "level": "warning"},
+        "log": {"format": "json", "level": "info"},
         "outbox": {"poll_interval": 0.2, **(outbox or {})},
     }
     if secondlife is not None:
