@@ -50,13 +50,14 @@ async def test_sqlite_outages_and_kill9_lose_nothing_duplicate_nothing() -> None
         commands=240,
         rate=40.0,
         events=[
-            Event(0.10, "hang"),
-            Event(0.25, "refuse"),
-            Event(0.35, "503"),
-            Event(0.45, "ok"),
-            Event(0.60, "kill:0"),
-            Event(0.65, "restart:0"),
+            Event(0.05, "hang"),  # 2.1 s: pushes time out after 1 s
+            Event(0.40, "refuse"),
+            Event(0.50, "503"),
+            Event(0.58, "ok"),
+            Event(0.70, "kill:0"),
+            Event(0.75, "restart:0"),
         ],
+        timeout=1.0,
         # Short backoff: this slice is about loss and duplication, the next one about delay.
         outbox={"base_delay": 0.2, "max_delay": 1.0},
         expire_leases=True,
@@ -77,6 +78,7 @@ async def test_second_life_pushes_resume_within_5s_after_an_outage() -> None:
         commands=180,
         rate=20.0,
         targets=("secondlife",),
+        lose_every=0,
         # About 6 s of 503 (five or more answers), then 1.8 s refused: at least one push meets it.
         events=[Event(0.05, "503"), Event(0.75, "refuse"), Event(0.95, "ok")],
         drain=12.0,
