@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
+import signal
 import sys
 from pathlib import Path
 
@@ -66,6 +67,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--fail-late", action="store_true", help="exit non-zero on LATE deliveries too")
     parser.add_argument("--keep", type=Path, help="keep each scenario's vault, config and logs here")
     args = parser.parse_args(argv)
+
+    def terminate(signum: int, frame: object) -> None:
+        raise SystemExit(128 + signum)  # unwinds through the finally below: no gateway outlives us
+
+    signal.signal(signal.SIGTERM, terminate)
+    signal.signal(signal.SIGHUP, terminate)
     chosen = scenarios(args.commands, args.rate, args.drain, args.late)
     names = args.only or list(chosen)
     reports: list[Report] = []
