@@ -1,0 +1,119 @@
+"""CI-sized slices of the fault campaign (``python -m tests.fault`` runs the long one).
+
+Real ``gateway serve`` processes, loopback Discord and Second Life targets that go down, kill -9 under
+load. Each slice asserts no lost and no duplicated message; a copy re-sent across a kill -9 is the
+window the README documents and is counted apart.
+"""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from tests.fault.campaign import RESUME_LIMIT, Event, Report, Scenario, run_scenario
+from tests.fault.cluster import LIVE, kill_all
+
+POSTGRES_URL = os.environ.get("GATEWAY_TEST_POSTGRES_URL")
+
+
+@pytest.fixture(autouse=True)
+def no_orphans():
+    yield
+    leftover = [p.pid for p in LIVE if p.poll() is None]
+    kill_all()
+    assert not leftover, f"gateway processes left running: {leftover}"
+
+
+def assert_clean(report: Report) -> None:
+    text = report.render()
+    print(text)
+    assert report.error is None, text
+    assert report.sent == report.answered, text
+    assert report.unexpected_exits == [], text
+    assert report.lost == 0, text
+    assert report.duplicated == 0, text
+    for target in report.targets:
+        assert target.dead == 0 and target.pending == 0, text
+        assert target.resent_after_crash <= report.kills, text
+    # Fails today (issue 21, D7): a retry with the same Idempotency-Key (here after an answer the
+    # client dropped on purpose, Scenario.lose_every) is answered {"replies": []}, not the original.
+    assert report.answered_empty == 0 and report.answered_other == 0, text
+
+
+async def test_sqlite_outages_and_kill9_lose_nothing_duplicate_nothing() -> None:
+    """Hang, refusal and 503 of both targets under load, a kill -9 mid-load and a restart on the
+    same vault; the client retries unanswered requests with the same Idempotency-Key, and drops every
+    tenth first answer to ask again."""
+    scenario = Scenario(
+        "slice: sqlite, outages and kill -9",
+        commands=240,
+        rate=40.0,
+        events=[
+            Event(0.05, "hang"),  # 2.1 s: pushes time out after 1 s
+            Event(0.40, "refuse"),
+            Event(0.50, "503"),
+            Event(0.58, "ok"),
+            Event(0.70, "kill:0"),
+            Event(0.75, "restart:0"),
+        ],
+        timeout=1.0,
+        # Short backoff: this slice is about loss and duplication, the next one about delay.
+        outbox={"base_delay": 0.2, "max_delay": 1.0},
+        expire_leases=True,
+        lose_every=10,
+        drain=25.0,
+        quiet=1.0,
+    )
+    report = await run_scenario(scenario)
+    assert report.kills == 1
+    assert_clean(report)
+
+
+async def test_second_life_pushes_resume_within_5s_after_an_outage() -> None:
+    """Issue 21's measure: pushes resume within 5 s of the HUD answering again, with the default
+    backoff, after 503 ``Retry-After: 1`` answers and a short refusal."""
+    scenario = Scenario(
+        "slice: sqlite, resume after 503 and refusal",
+        commands=180,
+        rate=20.0,
+        targets=("secondlife",),
+        lose_every=0,
+        # About 6 s of 503 (five or more answers), then 1.8 s refused: at least one push meets it.
+        events=[Event(0.05, "503"), Event(0.75, "refuse"), Event(0.95, "ok")],
+        drain=12.0,
+        quiet=1.0,
+    )
+    report = await run_scenario(scenario)
+    print(report.render())
+    assert report.error is None, report.render()
+    (target,) = report.targets
+    assert target.resume, report.render()
+    # Fails today (issue 21, D10): each 503 Retry-After counts as an attempt, so the backoff after the
+    # refusal is 2^attempts seconds (at least 16 s after five 503s) and the HUD is served again only
+    # after tens of seconds: here not within the 12 s drain, shown as "never".
+    assert all(r is not None and r <= RESUME_LIMIT for r in target.resume), report.render()
+
+
+@pytest.mark.postgres
+@pytest.mark.skipif(not POSTGRES_URL, reason="GATEWAY_TEST_POSTGRES_URL is not set")
+async def test_postgres_two_processes_kill9_of_one_lose_and_duplicate_nothing() -> None:
+    """Two processes on one PostgreSQL vault, load spread over both, a 503 outage, kill -9 of one
+    (left down: its leases are expired at once instead of after 60 s, see ``Scenario``)."""
+    scenario = Scenario(
+        "slice: postgresql, two processes, kill -9 of one",
+        engine="postgresql",
+        processes=2,
+        commands=200,
+        rate=40.0,
+        events=[Event(0.10, "503"), Event(0.35, "ok"), Event(0.55, "kill:1")],
+        outbox={"base_delay": 0.2, "max_delay": 1.0},
+        expire_leases=True,
+        drain=25.0,
+        quiet=1.0,
+    )
+    report = await run_scenario(scenario, POSTGRES_URL)
+    assert report.kills == 1
+    # Fails today (issue 21, D11): every secondlife:st-huds row stays pending on PostgreSQL
+    # (CompileError in FANOUT_DONE), so each roll is LOST for the Storyteller HUD.
+    assert_clean(report)
