@@ -24,13 +24,13 @@ from sqlalchemy import Select, bindparam, delete, func, literal_column, select, 
 from gateway.adapter import Adapter
 from gateway.errors import DeliveryFailed, RetryLater, Settled, Throttled
 from gateway.services import Services
+from gateway.settings import Settings
 from gateway.types import Outbound
 from gateway.vault.models import OUTBOX_PENDING, OutboxRow
 from gateway.vault.prepared import Prepared
 
 log = structlog.get_logger(__name__)
 
-LEASE = timedelta(seconds=60)
 BATCH = 32
 PRUNE_EVERY = 600.0  # seconds between sweeps of old delivered rows
 PRUNE_BATCH = 5000  # rows per transaction, so a sweep never holds the write lock for long
@@ -104,6 +104,12 @@ FINISH = Prepared(
         delivered_at=bindparam("delivered_at"),
     )
 )
+
+
+def claim_lease(settings: Settings) -> timedelta:
+    """How long a claimed row is its worker's: ``[cluster] failover_seconds``, so the rows a dead
+    process had claimed come back as soon as its other work does. Renewed every third of it."""
+    return timedelta(seconds=settings.cluster.failover_seconds)
 
 
 class Outbox:
@@ -215,9 +221,9 @@ class Outbox:
         another) can claim a row whose delivery is merely slow. A worker that dies stops renewing,
         and its rows come back once the last lease runs out."""
         while in_flight:
-            await asyncio.sleep(LEASE.total_seconds() / 3)
+            await asyncio.sleep(self._lease().total_seconds() / 3)
             if in_flight:
-                until = self.services.clock() + LEASE
+                until = self.services.clock() + self._lease()
                 async with self.services.vault.unit() as unit:
                     for row_id in sorted(in_flight):
                         await unit.execute(RENEW, {"row_id": row_id, "until": until})
@@ -237,7 +243,7 @@ class Outbox:
         async with self.services.vault.unit() as unit:
             rows = await unit.all(CLAIM, {"platform": platform, "now": now})
             for row in rows:
-                await unit.execute(LEASE_ROW, {"row_id": row[0], "until": now + LEASE})
+                await unit.execute(LEASE_ROW, {"row_id": row[0], "until": now + self._lease()})
         return [
             Outbound(
                 id=row_id, platform=platform, target=target, payload=payload, attempts=attempts, created_at=at
@@ -284,6 +290,9 @@ class Outbox:
             )
         else:
             await self._finish(message.id, "delivered", message.attempts + 1, None, 0)
+
+    def _lease(self) -> timedelta:
+        return claim_lease(self.services.settings)
 
     def _backoff(self, attempts: int) -> float:
         s = self.services.settings.outbox

@@ -37,7 +37,7 @@ from adapters.discord.limiter import RateLimiter, WaitTooLong
 from adapters.discord.verify import Verifier
 from gateway.adapter import Adapter
 from gateway.errors import DeliveryFailed, RetryLater, Throttled
-from gateway.outbox import LEASE
+from gateway.outbox import claim_lease
 from gateway.services import Services
 from gateway.types import Outbound, Reply
 from gateway.vault.models import KeyValue, OutboxRow
@@ -286,6 +286,9 @@ class DiscordAdapter(Adapter):
                 continue  # the limiter now holds the route until the window is over
             if status in (400, 401, 403, 413):
                 raise DeliveryFailed(f"Discord refused the message ({status}): {str(data)[:300]}")
+            if status >= 500 and retry_after is not None:
+                # Discord is up enough to say when to come back: not a failed attempt.
+                raise Throttled(f"Discord answered {status}, Retry-After {retry_after:g} s", retry_after)
             raise RetryLater(f"Discord answered {status}")
         raise RetryLater("rate limited repeatedly")
 
@@ -303,6 +306,9 @@ class DiscordAdapter(Adapter):
         except ValueError:
             data = raw[:200].decode("utf-8", "replace")
         retry_after = self.limiter.finish(ticket, status, headers, data)
+        if status >= 500 and "Retry-After" in headers:
+            with contextlib.suppress(ValueError):
+                retry_after = max(0.0, float(headers["Retry-After"]))
         return status, data, retry_after
 
     # ------------------------------------------------------------------ durable bits
@@ -314,7 +320,9 @@ class DiscordAdapter(Adapter):
         (or noted in this process) need the look-up."""
         if message.id in self._sent:
             return True
-        if message.created_at is None or message.created_at > self.services.clock() - LEASE:
+        if message.created_at is None or message.created_at > self.services.clock() - claim_lease(
+            self.services.settings
+        ):
             return False
         async with self.services.vault.transaction() as session:
             return await session.get(KeyValue, (SCOPE_SENT, str(message.id))) is not None

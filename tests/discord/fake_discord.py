@@ -234,6 +234,10 @@ class FakeDiscord:
     def fail(self, key: str, status: int, times: int = 1) -> None:
         self._faults.setdefault(key, deque()).extend([("status", float(status))] * times)
 
+    def unavailable(self, key: str, retry_after: float, times: int = 1) -> None:
+        """503 with ``Retry-After`` (an outage behind a load balancer that says when to come back)."""
+        self._faults.setdefault(key, deque()).extend([("unavailable", retry_after)] * times)
+
     def hang(self, key: str, seconds: float, times: int = 1) -> None:
         self._faults.setdefault(key, deque()).extend([("hang", seconds)] * times)
 
@@ -305,6 +309,8 @@ class FakeDiscord:
             kind, value = faults.popleft()
             if kind == "status":
                 return web.json_response({"message": "fault", "code": 0}, status=int(value))
+            if kind == "unavailable":
+                return web.Response(status=503, text="upstream down", headers={"Retry-After": f"{value:g}"})
             await asyncio.sleep(value)
             if kind == "hang":
                 return web.json_response({"message": "gateway timeout", "code": 0}, status=504)

@@ -102,6 +102,16 @@ async def test_server_errors_back_off_and_deliver(env: DiscordEnv) -> None:
     assert [b["content"] for b in env.fake.bodies()] == ["m0", "m1"]
 
 
+async def test_503_with_retry_after_waits_as_told_and_is_not_a_failed_attempt(env: DiscordEnv) -> None:
+    """Ten "come back in 0.1 s" answers: the row goes out right after them, with no backoff grown
+    from them (the next failure would otherwise wait 2**10 s) and none of its attempts used up."""
+    env.fake.unavailable(env.hooks["stlog"].id, 0.1, times=10)
+    await enqueue(env, "stlog", texts(1))
+    rows = await env.settled(timeout=30)
+    assert [(r.status, r.attempts) for r in rows] == [("delivered", 1)]
+    assert [b["content"] for b in env.fake.bodies()] == ["m0"]
+
+
 async def test_a_hanging_request_times_out_and_is_retried(
     tmp_path: Path, fake: FakeDiscord, key: SigningKey
 ) -> None:

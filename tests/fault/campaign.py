@@ -77,12 +77,8 @@ class Scenario:
     quiet: float = 2.0
     outbox: dict[str, Any] = field(default_factory=dict)
     timeout: float = 2.0  # delivery timeout (a hung target)
-    # After a kill -9, clear every outbox lease at once instead of waiting the 60 s lease out (what
-    # time would do for the dead process's rows). Safe only while no process starts before the
-    # survivors' rounds in flight are over: a live worker never claims again before its round ends,
-    # but a process started meanwhile could claim a row a survivor is still delivering. The slices
-    # use it with one process (killed, then started) or with a killed process left down.
-    expire_leases: bool = False
+    # [cluster] failover_seconds: how long the rows a killed process had claimed stay leased to it.
+    failover: float = 15.0
     targets: tuple[str, ...] = ("discord", "secondlife")
     lose_every: int = 25  # the client drops every n-th first answer and asks again (0: never)
 
@@ -255,17 +251,6 @@ async def _dead_errors(engine: AsyncEngine) -> list[str]:
         return [f"{r[0]} {r[1]} {r[2]} x{r[4]}: {str(r[3])[:160]}" for r in found.all()]
 
 
-async def _expire_leases(engine: AsyncEngine) -> int:
-    async with engine.begin() as conn:
-        done = await conn.execute(
-            text(
-                "UPDATE outbox SET claimed_until = NULL"
-                " WHERE status = 'pending' AND claimed_until IS NOT NULL"
-            )
-        )
-        return int(done.rowcount or 0)
-
-
 # ---------------------------------------------------------------------------------------------- run
 
 
@@ -305,6 +290,7 @@ class Run:
             group_commit=s.group_commit,
             outbox=s.outbox,
             timeout=s.timeout,
+            failover=s.failover,
         )
         config = self.dir / "gateway.toml"
         config.write_text(render_config(tables))
@@ -351,10 +337,6 @@ class Run:
         if verb == "kill":
             proc.kill9()
             self.kill_times.append(proc.kills[-1])
-            if self.s.expire_leases:
-                assert self.engine is not None
-                count = await _expire_leases(self.engine)
-                self.notes.append(f"kill -9 of {proc.name}: {count} leases it held were expired at once")
         elif verb == "restart":
             await proc.start()
         else:
@@ -465,10 +447,10 @@ class Run:
             report.notes.append(
                 "timeline: " + ", ".join(f"+{at - self.t0:.2f} s {action}" for at, action in self.timeline)
             )
-        if self.kill_times and not self.s.expire_leases:
+        if self.kill_times:
             report.notes.append(
-                "a row a killed process had claimed keeps its lease (gateway/outbox.py LEASE, 60 s) and "
-                "holds its whole target queue behind it until the lease runs out"
+                f"a row a killed process had claimed keeps its lease ([cluster] failover_seconds, "
+                f"{self.s.failover:g} s) and holds its target's queue behind it until the lease runs out"
             )
 
     def _target(self, kind: str, fake: FakeTarget, created: dict[str, float]) -> TargetReport:

@@ -65,6 +65,7 @@ def gateway_config(
     group_commit: bool = False,
     outbox: dict[str, Any] | None = None,
     timeout: float = 2.0,
+    failover: float = 15.0,
 ) -> dict[str, dict[str, Any]]:
     """Settings for one campaign gateway: the HTTP API with one token, the Storyteller log to the
     fakes, short delivery timeouts (a hung target costs ``timeout`` seconds per attempt)."""
@@ -75,6 +76,7 @@ def gateway_config(
         "http.tokens": {"load": TOKEN},
         "log": {"format": "json", "level": "info"},
         "outbox": {"poll_interval": 0.2, **(outbox or {})},
+        "cluster": {"failover_seconds": failover},
     }
     if secondlife is not None:
         tables["vault"]["owner"] = f"sl:{secondlife.owner_key}"

@@ -60,7 +60,7 @@ async def test_sqlite_outages_and_kill9_lose_nothing_duplicate_nothing() -> None
         timeout=1.0,
         # Short backoff: this slice is about loss and duplication, the next one about delay.
         outbox={"base_delay": 0.2, "max_delay": 1.0},
-        expire_leases=True,
+        failover=2.0,  # a killed process's claims come back after 2 s
         lose_every=10,
         drain=25.0,
         quiet=1.0,
@@ -99,7 +99,7 @@ async def test_second_life_pushes_resume_within_5s_after_an_outage() -> None:
 @pytest.mark.skipif(not POSTGRES_URL, reason="GATEWAY_TEST_POSTGRES_URL is not set")
 async def test_postgres_two_processes_kill9_of_one_lose_and_duplicate_nothing() -> None:
     """Two processes on one PostgreSQL vault, load spread over both, a 503 outage, kill -9 of one
-    (left down: its leases are expired at once instead of after 60 s, see ``Scenario``)."""
+    (left down: its claims come back when their lease, `failover_seconds`, runs out)."""
     scenario = Scenario(
         "slice: postgresql, two processes, kill -9 of one",
         engine="postgresql",
@@ -108,7 +108,7 @@ async def test_postgres_two_processes_kill9_of_one_lose_and_duplicate_nothing() 
         rate=40.0,
         events=[Event(0.10, "503"), Event(0.35, "ok"), Event(0.55, "kill:1")],
         outbox={"base_delay": 0.2, "max_delay": 1.0},
-        expire_leases=True,
+        failover=2.0,  # a killed process's claims come back after 2 s
         drain=25.0,
         quiet=1.0,
     )
