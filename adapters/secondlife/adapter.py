@@ -67,8 +67,9 @@ FANOUT_BATCH = 200
 KEEP_BURNT = timedelta(hours=1)
 
 _ROW = OutboxRow.__table__  # type: ignore[attr-defined]
-# A fan-out row and the rows queued behind it for the same address.
-_QUEUED = (_ROW.c.platform == PLATFORM, _ROW.c.target == bindparam("target"), _ROW.c.status == "pending")
+# A fan-out row and the rows queued behind it for the same address. No bind parameter is named like
+# a column: in an UPDATE, SQLAlchemy reserves those for the SET clause (a CompileError on PostgreSQL).
+_QUEUED = (_ROW.c.platform == PLATFORM, _ROW.c.target == bindparam("address"), _ROW.c.status == "pending")
 _BATCH = _ROW.c.id.between(bindparam("first"), bindparam("last"))
 FANOUT_IDS = Prepared(
     select(_ROW.c.id).where(*_QUEUED, _ROW.c.id >= bindparam("first")).order_by(_ROW.c.id).limit(FANOUT_BATCH)
@@ -498,11 +499,11 @@ class SecondLifeAdapter(Adapter):
         member route, in the transaction that marks them delivered (so a crash repeats nothing)."""
         now = self._now()
         async with self.services.vault.unit() as unit:
-            batch = await unit.all(FANOUT_IDS, {"target": message.target, "first": message.id})
+            batch = await unit.all(FANOUT_IDS, {"address": message.target, "first": message.id})
             if not batch or batch[0][0] != message.id:
                 raise Settled  # another worker expanded it already
             members = await self._members(unit, message.target, now)
-            rows = {"target": message.target, "first": message.id, "last": batch[-1][0]}
+            rows = {"address": message.target, "first": message.id, "last": batch[-1][0]}
             payloads = await unit.all(FANOUT_PAYLOADS, rows) if members else []
             await unit.execute(FANOUT_DONE, {**rows, "now": now})
             for (payload,) in payloads:

@@ -21,7 +21,7 @@ from sqlalchemy import inspect
 from sqlalchemy.engine import Dialect
 from sqlalchemy.orm import make_transient_to_detached
 from sqlalchemy.sql import Executable
-from sqlalchemy.sql.dml import Insert
+from sqlalchemy.sql.dml import Insert, UpdateBase
 
 Processor = Callable[[Any], Any] | None
 M = TypeVar("M")
@@ -72,6 +72,10 @@ class Prepared:
             unknown = sorted(keys - set(columns.keys()))
             if unknown:
                 raise ValueError(f"prepared insert into {statement.table} with unknown columns {unknown}")
+            compiled = statement.compile(dialect=dialect, column_keys=sorted(keys))
+        elif isinstance(statement, UpdateBase):
+            # As ``connection.execute`` compiles it (the PostgreSQL path): a parameter named like a
+            # column belongs to the SET clause, and a bind parameter of that name is refused.
             compiled = statement.compile(dialect=dialect, column_keys=sorted(keys))
         else:
             compiled = statement.compile(dialect=dialect)

@@ -116,20 +116,21 @@ class World:
 
 
 @pytest.fixture
-async def world(sqlite_url: str, tmp_path: Path) -> AsyncIterator[World]:
-    w = World(sqlite_url, tmp_path)
+async def world(vault_url: str, tmp_path: Path) -> AsyncIterator[World]:
+    """On SQLite and on PostgreSQL: delivery and fan-out run different code on each (``Unit``)."""
+    w = World(vault_url, tmp_path)
     await w.start()
     yield w
     await w.close()
 
 
 @pytest.fixture
-async def make_world(sqlite_url: str, tmp_path: Path) -> AsyncIterator[Callable[..., Awaitable[World]]]:
+async def make_world(vault_url: str, tmp_path: Path) -> AsyncIterator[Callable[..., Awaitable[World]]]:
     """For tests that need other settings: ``w = await make_world(secondlife={...})``."""
     made: list[World] = []
 
     async def make(**overrides: Any) -> World:
-        w = World(sqlite_url, tmp_path)
+        w = World(vault_url, tmp_path)
         await w.start(**overrides)
         made.append(w)
         return w
