@@ -40,6 +40,7 @@ from gateway.errors import DeliveryFailed, RetryLater, Throttled
 from gateway.outbox import claim_lease
 from gateway.services import Services
 from gateway.types import Outbound, Reply
+from gateway.vault import repo
 from gateway.vault.models import KeyValue, OutboxRow
 
 log = structlog.get_logger(__name__)
@@ -330,19 +331,20 @@ class DiscordAdapter(Adapter):
     async def _record_sent(self, row_id: int, data: Any) -> None:
         self._sent.add(row_id)
         message_id = data.get("id") if isinstance(data, Mapping) else None
+        values = {
+            "scope": SCOPE_SENT,
+            "key": str(row_id),
+            "value": {"message_id": message_id},
+            "updated_at": self.services.clock(),
+        }
         async with self.services.vault.transaction() as session:
-            await session.merge(
-                KeyValue(
-                    scope=SCOPE_SENT,
-                    key=str(row_id),
-                    value={"message_id": message_id},
-                    updated_at=self.services.clock(),
-                )
-            )
+            await repo.upsert(session, KeyValue, values)
 
     async def _put_state(self, key: str, value: dict[str, Any], scope: str = SCOPE_STATE) -> None:
+        # An upsert: merge() reads then inserts, and two processes sharing a vault could both insert.
+        values = {"scope": scope, "key": key, "value": value, "updated_at": self.services.clock()}
         async with self.services.vault.transaction() as session:
-            await session.merge(KeyValue(scope=scope, key=key, value=value, updated_at=self.services.clock()))
+            await repo.upsert(session, KeyValue, values)
 
     def is_disabled(self, webhook: Webhook) -> bool:
         record = self.disabled.get(webhook.name)

@@ -53,9 +53,8 @@ class MatrixAdapter(Adapter):
     async def start(self) -> None:
         state = VaultState(self.services.vault, "matrix")
         stored = await state.get("txn_nonce")
-        if stored is None:
-            stored = {"value": secrets.token_hex(4)}
-            await state.put("txn_nonce", stored)
+        if stored is None:  # two processes on a fresh vault: both keep the one that was stored first
+            stored = await state.put_missing("txn_nonce", {"value": secrets.token_hex(4)})
         self.nonce = str(stored["value"])
         for account in self.accounts.values():
             await account.start()

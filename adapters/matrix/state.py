@@ -12,7 +12,7 @@ from typing import Any
 
 from sqlmodel import col, select
 
-from gateway.vault import Vault
+from gateway.vault import Vault, repo
 from gateway.vault.models import KeyValue, utcnow
 
 
@@ -27,14 +27,17 @@ class VaultState:
             return dict(row.value) if row is not None else None
 
     async def put(self, key: str, value: dict[str, Any]) -> None:
+        # One upsert: get-then-insert lets two processes sharing a PostgreSQL vault both insert.
+        values = {"scope": self.scope, "key": key, "value": dict(value), "updated_at": utcnow()}
         async with self.vault.transaction() as session:
-            row = await session.get(KeyValue, (self.scope, key))
-            if row is None:
-                session.add(KeyValue(scope=self.scope, key=key, value=dict(value)))
-            else:
-                row.value = dict(value)  # JSON columns are not mutation-tracked: assign a new dict
-                row.updated_at = utcnow()
-                session.add(row)
+            await repo.upsert(session, KeyValue, values)
+
+    async def put_missing(self, key: str, value: dict[str, Any]) -> dict[str, Any]:
+        """Store ``value`` unless the key has one; the stored value (another process's, if it won)."""
+        values = {"scope": self.scope, "key": key, "value": dict(value), "updated_at": utcnow()}
+        async with self.vault.transaction() as session:
+            row, _ = await repo.locked_or_created(session, KeyValue, values)
+            return dict(row.value)
 
     async def delete(self, key: str) -> None:
         async with self.vault.transaction() as session:

@@ -612,9 +612,19 @@ class SecondLifeAdapter(Adapter):
             )
             cursor = found.first()
             if cursor is None:
+                # A fresh vault: start after the newest audit row. Two processes starting together
+                # both get here (locking an absent row locks nothing): the upsert lets one create it.
                 top = (await session.exec(select(func.max(Audit.id)))).one()
-                session.add(KeyValue(scope=CURSOR_SCOPE, key="audit-cursor", value={"id": int(top or 0)}))
-                return 0
+                start = {"id": int(top or 0)}
+                values = {
+                    "scope": CURSOR_SCOPE,
+                    "key": "audit-cursor",
+                    "value": start,
+                    "updated_at": self._now(),
+                }
+                cursor, created = await repo.locked_or_created(session, KeyValue, values)
+                if created:
+                    return 0
             rows = list(
                 (
                     await session.exec(

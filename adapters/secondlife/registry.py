@@ -23,6 +23,7 @@ from sqlalchemy import bindparam, delete, func
 from sqlmodel import col, select, update
 from sqlmodel.ext.asyncio.session import AsyncSession
 
+from gateway.vault import repo
 from gateway.vault.models import OUTBOX_PENDING, KeyValue, OutboxRow
 from gateway.vault.prepared import Prepared
 from gateway.vault.unit import Unit, unit_of
@@ -96,8 +97,11 @@ async def register(session: AsyncSession, reg: Registration, now: datetime) -> l
         old = await session.get(KeyValue, (SCOPE, previous_route))
         if old is not None and old.value.get("object") == reg.object:
             await session.delete(old)
-    row = await session.get(KeyValue, (SCOPE, reg.route))
-    if row is not None:
+    # Created if absent and locked either way: two processes registering one route (a HUD's retry
+    # reaching the other process) must not both insert it.
+    values = {"scope": SCOPE, "key": reg.route, "value": reg.value(), "updated_at": now}
+    row, created = await repo.locked_or_created(session, KeyValue, values)
+    if not created:
         replaced = str(row.value.get("object") or "")
         if replaced and replaced != reg.object:
             await session.exec(  # type: ignore[call-overload]
@@ -105,16 +109,12 @@ async def register(session: AsyncSession, reg: Registration, now: datetime) -> l
             )
         row.value = reg.value()
         row.updated_at = now
-    else:
-        row = KeyValue(scope=SCOPE, key=reg.route, value=reg.value(), updated_at=now)
-    session.add(row)
-    index = await session.get(KeyValue, (OBJECT_SCOPE, reg.object))
-    if index is None:
-        session.add(KeyValue(scope=OBJECT_SCOPE, key=reg.object, value={"route": reg.route}, updated_at=now))
-    else:
-        index.value = {"route": reg.route}
-        index.updated_at = now
-        session.add(index)
+        session.add(row)
+    await repo.upsert(
+        session,
+        KeyValue,
+        {"scope": OBJECT_SCOPE, "key": reg.object, "value": {"route": reg.route}, "updated_at": now},
+    )
     targets = [reg.route, f"object/{reg.object}"]
     if reg.role == "player-hud":
         targets.append(f"avatar/{reg.owner}")

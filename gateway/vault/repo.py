@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import Any, TypeVar
 
 from sqlalchemy import bindparam, case, insert, inspect
 from sqlalchemy.dialects.postgresql import insert as postgresql_insert
@@ -29,6 +29,8 @@ from gateway.vault.models import (
 )
 from gateway.vault.prepared import Prepared
 from gateway.vault.unit import Unit, unit_of
+
+M = TypeVar("M")
 
 # The hot path (a roll, its ST log line, its outbox rows) runs prepared statements on the unit; see
 # ``gateway.vault.prepared`` for why.
@@ -63,6 +65,48 @@ _ROLL_STLOG = Prepared(
         result=bindparam("final", type_=_ROLL.c.result.type),
     )
 )
+
+
+def _dialect_insert(dialect: str, model: type[Any]) -> Any:
+    table = inspect(model).local_table
+    return postgresql_insert(table) if dialect == "postgresql" else sqlite_insert(table)
+
+
+async def _dialect(session: AsyncSession) -> str:
+    return (await session.connection()).dialect.name
+
+
+async def insert_missing(session: AsyncSession, model: type[Any], values: dict[str, Any]) -> bool:
+    """Insert the row unless its primary key is taken (``INSERT ... ON CONFLICT DO NOTHING``); True
+    when this call inserted it. Two processes creating one row at once both succeed (the second
+    waits for the first's commit on PostgreSQL): a ``SELECT ... FOR UPDATE`` of an absent row locks
+    nothing, so get-then-insert lets both insert and one fails on the primary key."""
+    stmt = _dialect_insert(await _dialect(session), model).values(**values).on_conflict_do_nothing()
+    result = await session.exec(stmt)  # type: ignore[call-overload]
+    return bool(result.rowcount == 1)
+
+
+async def locked_or_created(session: AsyncSession, model: type[M], values: dict[str, Any]) -> tuple[M, bool]:
+    """The row with ``values``' primary key, created from ``values`` if absent, locked for this
+    transaction (PostgreSQL; SQLite serialises writers); and whether this call created it."""
+    created = await insert_missing(session, model, values)
+    mapper = inspect(model)
+    where = [column == values[column.key] for column in mapper.primary_key]
+    found = await session.exec(
+        select(model).where(*where).with_for_update().execution_options(populate_existing=True)
+    )
+    return found.one(), created
+
+
+async def upsert(session: AsyncSession, model: type[Any], values: dict[str, Any]) -> None:
+    """Write the row whole, inserting or replacing it in one statement (``ON CONFLICT DO UPDATE``).
+    Objects of that row already in the session are not refreshed: use it in short transactions."""
+    stmt = _dialect_insert(await _dialect(session), model).values(**values)
+    keys = [c.key for c in inspect(model).primary_key]
+    stmt = stmt.on_conflict_do_update(
+        index_elements=keys, set_={k: stmt.excluded[k] for k in values if k not in keys}
+    )
+    await session.exec(stmt)  # type: ignore[call-overload]
 
 
 async def person_of(unit: Unit, identity_key: str) -> int | None:

@@ -1,0 +1,46 @@
+"""Get-or-create and write-whole for small state rows, from two processes at once (D12)."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from adapters.matrix.state import VaultState
+from gateway.vault import repo
+from gateway.vault.models import KeyValue, utcnow
+from tests.conftest import start_chat
+
+
+async def test_two_processes_create_and_write_one_row_at_once(vault_url: str) -> None:
+    if vault_url.startswith("sqlite"):
+        # Two vaults on one SQLite file in one event loop would block it on the file lock; SQLite
+        # gateways share a vault only one process at a time.
+        pytest.skip("two processes on one vault: PostgreSQL")
+    first = await start_chat(vault_url)
+    second = await start_chat(vault_url)
+    try:
+        vaults = (first.services.vault, second.services.vault)
+
+        async def create(vault: object, n: int) -> tuple[dict[str, object], bool]:
+            values = {"scope": "test", "key": "k", "value": {"n": n}, "updated_at": utcnow()}
+            async with vault.transaction() as session:  # type: ignore[attr-defined]
+                row, created = await repo.locked_or_created(session, KeyValue, values)
+                await asyncio.sleep(0.05)  # hold the lock: the other waits, then sees this row
+                return dict(row.value), created
+
+        results = await asyncio.gather(*(create(v, n) for n, v in enumerate(vaults)))
+        assert sorted(created for _, created in results) == [False, True]
+        assert results[0][0] == results[1][0]
+
+        # Matrix state: a put from each process on a fresh key, and one stored nonce for both.
+        states = [VaultState(v, "matrix:test") for v in vaults]
+        await asyncio.gather(*(s.put("sync", {"n": n}) for n, s in enumerate(states)))
+        assert (await states[0].get("sync")) in ({"n": 0}, {"n": 1})
+        nonces = await asyncio.gather(
+            *(s.put_missing("txn_nonce", {"value": n}) for n, s in enumerate(states))
+        )
+        assert nonces[0] == nonces[1]
+    finally:
+        await second.gateway.stop()
+        await first.gateway.stop()
