@@ -27,6 +27,11 @@ class DiceScriptExhausted(UserError):
         super().__init__("The dice script (GATEWAY_DICE_SCRIPT) has run out of faces.", code="dice_script")
 
 
+class Repeated(Exception):
+    """A message whose platform identity was handled before, for an adapter that refuses repeats
+    (``InboundMessage.refuse_repeat``: a replayed Second Life signature) instead of answering them."""
+
+
 class RetryLater(Exception):
     """Raised by an adapter's ``deliver``: try this outbox row again after ``delay`` seconds."""
 

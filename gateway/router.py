@@ -12,7 +12,7 @@ import structlog
 from sqlalchemy.exc import IntegrityError
 
 from gateway.commands import Command, CommandContext
-from gateway.errors import PermissionDenied, UserError
+from gateway.errors import PermissionDenied, Repeated, UserError
 from gateway.parser import strip_prefix, tokenize
 from gateway.services import Services
 from gateway.types import InboundMessage, Invocation, Reply
@@ -64,6 +64,8 @@ class Router:
             raise AssertionError("unreachable")
         except _ChatLine:
             return []  # raised inside the transaction, so nothing it touched is kept
+        except Repeated:
+            raise  # the adapter refuses it (a replayed signature)
         except UserError as exc:
             reply = Reply(text=exc.message, error=exc.code)
         except Exception:
@@ -79,12 +81,19 @@ class Router:
         self, message: InboundMessage, words: list[str], text: str, *, bare: bool
     ) -> list[Reply]:
         async with self.services.vault.unit() as unit:
-            sender = message.sender
-            if message.message_id and await repo.seen_message(unit, sender.platform, message.message_id):
-                return []
+            platform, message_id = message.sender.platform, message.message_id
+            if message_id and await repo.seen_message(unit, platform, message_id):
+                if message.refuse_repeat:
+                    raise Repeated(message_id)
+                # A retry: the first run's answer (Stripe-style); queued replies went out already.
+                if not message.sync_reply:
+                    return []
+                return [Reply(**r) for r in await repo.stored_response(unit, platform, message_id)]
             replies = await self._run(unit, message, words, text, bare=bare)
             if not message.sync_reply:
                 await self._queue(unit, message, replies)
+            elif message_id:
+                await repo.store_response(unit, platform, message_id, [r.as_json() for r in replies])
         self._wake_outbox(unit)
         return replies
 

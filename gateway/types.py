@@ -61,6 +61,8 @@ class InboundMessage:
     ``sync_reply`` says the adapter answers on the request itself (console, HTTP, a HUD, a Discord
     interaction); otherwise the router queues the replies in the outbox in the same transaction.
     ``roles`` are roles the adapter vouches for (the console's ``--st``: it is the operator's terminal).
+    ``message_id`` is the platform's identity of the message: the router runs one id once per
+    platform, and answers a repeat with the replies the first run gave (``refuse_repeat``: refuses it).
     """
 
     sender: Identity
@@ -71,6 +73,9 @@ class InboundMessage:
     sync_reply: bool = True
     roles: frozenset[str] = frozenset()
     reply_to: str | None = None
+    # A message id seen before: False answers with the first run's replies (an idempotent retry),
+    # True raises ``gateway.errors.Repeated`` (a replayed signature is refused).
+    refuse_repeat: bool = False
 
     def storable(self) -> InboundMessage:
         """This message with every string made storable (see ``storable``); itself when it already is."""

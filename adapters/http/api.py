@@ -2,10 +2,15 @@
 
 Callers authenticate with ``Authorization: Bearer <token>``; tokens are named in ``[http] tokens`` and
 the caller's identity is ``http:<name>``. With no tokens configured the endpoint refuses everything.
+
+``Idempotency-Key`` (at most 255 characters, scoped to the caller's token): a request retried with the
+same key runs once, and every retry is answered with the replies the first run gave. A retry that
+arrives while the first run is still in its transaction (on another process) waits for it.
 """
 
 from __future__ import annotations
 
+import hashlib
 import hmac
 from dataclasses import dataclass
 
@@ -37,6 +42,17 @@ async def read_command(request: web.Request) -> CommandBody:
     return CommandBody(text, optional_str(data, "channel", USAGE), optional_str(data, "name", USAGE))
 
 
+# Stripe's limit. A longer key is refused, not cut: cut keys that differ after the cut would collide.
+IDEMPOTENCY_KEY_MAX = 255
+
+
+def idempotency_id(token_name: str, key: str) -> str:
+    """The stored message id of an ``Idempotency-Key``: scoped to the caller's token (one caller's
+    key never matches another's), hashed whole so it fits the column whatever its length."""
+    digest = hashlib.sha256(f"{token_name}\n{key}".encode("utf-8", "surrogatepass")).hexdigest()
+    return f"idem:{digest}"
+
+
 class HttpApiAdapter(Adapter):
     platform = "http"
 
@@ -60,6 +76,11 @@ class HttpApiAdapter(Adapter):
         name = self._caller(request)
         if name is None:
             return web.Response(status=401, text="missing or unknown bearer token")
+        key = request.headers.get("Idempotency-Key")
+        if key is not None and len(key) > IDEMPOTENCY_KEY_MAX:
+            return web.Response(
+                status=400, text=f"Idempotency-Key is longer than {IDEMPOTENCY_KEY_MAX} characters"
+            )
         try:
             body = await read_command(request)
         except BadBody as bad:
@@ -69,7 +90,7 @@ class HttpApiAdapter(Adapter):
             sender=Identity(platform="http", id=name, display_name=(body.name or name)[:80]),
             channel=Channel(platform="http", id=channel),
             text=body.text,
-            message_id=request.headers.get("Idempotency-Key"),
+            message_id=idempotency_id(name, key) if key else None,
         )
         replies = await self.services.handle(message)
         return web.json_response({"replies": [r.as_json() for r in replies]})

@@ -3,6 +3,7 @@ its session)."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 from dataclasses import dataclass
 from datetime import datetime
@@ -55,6 +56,17 @@ _RECORD_MESSAGE = {
     "sqlite": Prepared(sqlite_insert(_PROCESSED).on_conflict_do_nothing()),
     "postgresql": Prepared(postgresql_insert(_PROCESSED).on_conflict_do_nothing()),
 }
+MESSAGE_ID_MAX = 200
+_PROCESSED_ROW = (
+    _PROCESSED.c.platform == bindparam("for_platform"),
+    _PROCESSED.c.message_id == bindparam("for_id"),
+)
+_STORE_RESPONSE = Prepared(
+    update(_PROCESSED)
+    .where(*_PROCESSED_ROW)
+    .values(response=bindparam("replies", type_=_PROCESSED.c.response.type))
+)
+_READ_RESPONSE = Prepared(select(_PROCESSED.c.response).where(*_PROCESSED_ROW))
 _ROLL = inspect(RollLog).local_table
 _ROLL_STLOG = Prepared(
     update(_ROLL)
@@ -115,10 +127,33 @@ async def person_of(unit: Unit, identity_key: str) -> int | None:
     return None if row is None else int(row[0])
 
 
+def message_key(message_id: str) -> str:
+    """The stored form of a message id: itself, or when longer than the column a digest of all of
+    it (cutting it would make ids that differ after 200 characters collide)."""
+    if len(message_id) <= MESSAGE_ID_MAX:
+        return message_id
+    return "sha256:" + hashlib.sha256(message_id.encode("utf-8", "surrogatepass")).hexdigest()
+
+
 async def seen_message(unit: Unit, platform: str, message_id: str) -> bool:
-    """Whether this platform message was handled before; records it (in the unit) when it was not."""
-    record = {"platform": platform, "message_id": message_id[:200], "created_at": utcnow()}
+    """Whether this platform message was handled before; records it (in the unit) when it was not.
+
+    Atomic: one ``INSERT ... ON CONFLICT DO NOTHING``. On PostgreSQL a unit recording the same id
+    in another process makes this wait until that unit commits (True) or rolls back (False)."""
+    record = {"platform": platform, "message_id": message_key(message_id), "created_at": utcnow()}
     return await unit.execute(_RECORD_MESSAGE[unit.dialect], record) == 0
+
+
+async def store_response(unit: Unit, platform: str, message_id: str, replies: list[dict[str, Any]]) -> None:
+    """Keep the replies a recorded message was answered with, for its retries (same unit)."""
+    params = {"for_platform": platform, "for_id": message_key(message_id), "replies": replies}
+    await unit.execute(_STORE_RESPONSE, params)
+
+
+async def stored_response(unit: Unit, platform: str, message_id: str) -> list[dict[str, Any]]:
+    """The replies a handled message was answered with; [] when none were kept."""
+    row = await unit.first(_READ_RESPONSE, {"for_platform": platform, "for_id": message_key(message_id)})
+    return list(row[0]) if row is not None and row[0] is not None else []
 
 
 def _refresh_link(session: AsyncSession, link: IdentityLink, identity: Identity) -> None:

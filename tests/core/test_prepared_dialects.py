@@ -13,6 +13,7 @@ import importlib
 import pkgutil
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from sqlalchemy.dialects import postgresql, sqlite
@@ -65,6 +66,28 @@ def _parameter_names(prepared: Prepared) -> frozenset[str]:
     return frozenset(name for name, bind in compiled.binds.items() if bind.required)
 
 
+# Found by this test in code owned elsewhere, reported with the fix (issue 21): strict, so the mark
+# has to go once the statement is fixed.
+KNOWN_BROKEN = {
+    "gateway.outbox.EXPEDITE": "an UPDATE binding 'platform' (a column name) through _QUEUE",
+}
+
+
+def _params() -> list[Any]:
+    return [
+        pytest.param(
+            where,
+            dialect,
+            prepared,
+            id=f"{where}-{dialect}",
+            marks=[pytest.mark.xfail(strict=True, reason=KNOWN_BROKEN[where])]
+            if where in KNOWN_BROKEN
+            else [],
+        )
+        for where, dialect, prepared in STATEMENTS
+    ]
+
+
 STATEMENTS = _prepared()
 
 
@@ -75,9 +98,7 @@ def test_the_statements_are_found() -> None:
     assert any(n.startswith("gateway.vault.repo._RECORD_MESSAGE[postgresql]") for n in names)
 
 
-@pytest.mark.parametrize(
-    ("where", "dialect", "prepared"), STATEMENTS, ids=[f"{w}-{d}" for w, d, _ in STATEMENTS]
-)
+@pytest.mark.parametrize(("where", "dialect", "prepared"), _params())
 def test_prepared_statement_compiles_as_executed(where: str, dialect: str, prepared: Prepared) -> None:
     keys = _parameter_names(prepared)
     engine_dialect = DIALECTS[dialect]

@@ -9,6 +9,7 @@ from sqlalchemy import func
 from sqlmodel import select
 
 from gateway import commands
+from gateway.errors import Repeated
 from gateway.types import Channel, Identity, InboundMessage
 from gateway.vault.models import OutboxRow, RollLog
 from tests.conftest import Chat
@@ -116,7 +117,22 @@ async def test_redelivered_message_runs_once(chat: Chat) -> None:
     first = await chat.say("roll 3", message_id="evt-1")
     again = await chat.say("roll 3", message_id="evt-1")
     assert len(first) == 1
-    assert again == []
+    assert again == first  # answered on the request: a retry gets the first run's replies
+    assert await count(chat, RollLog) == 1
+
+
+async def test_a_repeat_is_refused_when_the_adapter_asks(chat: Chat) -> None:
+    chat.dice.extend([9, 9, 9])
+
+    def msg() -> InboundMessage:
+        sender = Identity("sl", "k", "Mira")
+        return InboundMessage(
+            sender, Channel("secondlife", "region/x"), "roll 3", "hmac:s", refuse_repeat=True
+        )
+
+    assert len(await chat.services.router.handle(msg())) == 1
+    with pytest.raises(Repeated):
+        await chat.services.router.handle(msg())
     assert await count(chat, RollLog) == 1
 
 

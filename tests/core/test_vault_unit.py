@@ -393,13 +393,17 @@ async def test_seen_message_is_not_recorded_when_the_unit_fails(vault: Vault) ->
         assert await repo.seen_message(unit, "discord", "m1") is True
 
 
-async def test_seen_message_compares_long_ids_on_their_stored_prefix(vault: Vault) -> None:
-    """Ids longer than the column are stored cut to 200 characters (no error on PostgreSQL)."""
+async def test_seen_message_compares_long_ids_whole(vault: Vault) -> None:
+    """Ids longer than the column are stored as a digest of the whole id: ids differing after 200
+    characters stay apart (they collided when cut), and a repeat is still found."""
     long_id = "x" * 200
     async with vault.unit() as unit:
         assert await repo.seen_message(unit, "http", long_id + "-a") is False
     async with vault.unit() as unit:
-        assert await repo.seen_message(unit, "http", long_id + "-b") is True
+        assert await repo.seen_message(unit, "http", long_id + "-b") is False
+        assert await repo.seen_message(unit, "http", long_id + "-a") is True
+    assert repo.message_key("short") == "short"
+    assert len(repo.message_key(long_id + "-a")) <= 200
 
 
 # --- Prepared -------------------------------------------------------------------------------------------

@@ -1,0 +1,124 @@
+"""``Idempotency-Key`` on ``POST /api/v1/command``: scoped per token (D5), whole keys (D6), and a retry
+answered with the first run's replies (D7), also from another process while the first still runs."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator, Awaitable, Callable
+from typing import Any
+
+import pytest
+from aiohttp.test_utils import TestClient, TestServer
+from sqlalchemy import func
+from sqlmodel import select
+
+from gateway.app import Gateway, build_app
+from gateway.dice import ScriptedDice
+from gateway.settings import Settings
+from gateway.vault.models import RollLog
+
+TOKENS = {"alpha": "alpha-token-0123456789", "beta": "beta-token-0123456789"}
+
+
+class Api:
+    def __init__(self, gateway: Gateway, client: TestClient, dice: ScriptedDice) -> None:
+        self.gateway, self.client, self.dice = gateway, client, dice
+
+    async def post(self, text: str, key: str | None, token: str = "alpha") -> tuple[int, Any]:
+        headers = {"Authorization": f"Bearer {TOKENS[token]}"}
+        if key is not None:
+            headers["Idempotency-Key"] = key
+        resp = await self.client.post("/api/v1/command", json={"text": text}, headers=headers)
+        body = await resp.json() if resp.content_type == "application/json" else await resp.text()
+        return resp.status, body
+
+    async def rolls(self) -> int:
+        async with self.gateway.services.vault.transaction() as session:
+            return int((await session.exec(select(func.count()).select_from(RollLog))).one())
+
+
+@pytest.fixture
+async def make_api(vault_url: str) -> AsyncIterator[Callable[[], Awaitable[Api]]]:
+    made: list[Api] = []
+
+    async def make() -> Api:
+        dice = ScriptedDice([])
+        settings = Settings(vault={"url": vault_url}, http={"tokens": TOKENS})
+        gateway = Gateway(settings, dice=dice, platforms=("http",))
+        await gateway.upgrade_vault()
+        client = TestClient(TestServer(build_app(gateway)))
+        await client.start_server()
+        made.append(Api(gateway, client, dice))
+        return made[-1]
+
+    yield make
+    for api in reversed(made):
+        await api.client.close()
+
+
+def roll_id(body: Any) -> str:
+    return str(body["replies"][0]["text"]).rsplit("#", 1)[1]
+
+
+async def test_a_retry_gets_the_first_replies_and_rolls_nothing(make_api: Any) -> None:
+    api = await make_api()
+    api.dice.extend([9, 5, 10])
+    status, first = await api.post("roll 3", "k-1")
+    assert status == 200 and first["replies"][0]["result"]["dice"] == [9, 5, 10]
+    status, again = await api.post("roll 3", "k-1")
+    assert status == 200
+    assert again == first  # the client that lost the first answer learns its roll id
+    assert await api.rolls() == 1
+
+
+async def test_keys_are_scoped_to_the_token(make_api: Any) -> None:
+    api = await make_api()
+    api.dice.extend([9, 5, 10, 1, 2, 3])
+    _, alpha = await api.post("roll 3", "shared-key", token="alpha")
+    _, beta = await api.post("roll 3", "shared-key", token="beta")
+    assert beta["replies"][0]["result"]["dice"] == [1, 2, 3]
+    assert roll_id(beta) != roll_id(alpha)
+    assert await api.rolls() == 2
+
+
+async def test_long_keys_differing_late_do_not_collide_and_too_long_ones_are_refused(make_api: Any) -> None:
+    api = await make_api()
+    api.dice.extend([9, 5, 10, 1, 2, 3])
+    stem = "k" * 250
+    _, a = await api.post("roll 3", stem + "-a")
+    _, b = await api.post("roll 3", stem + "-b")
+    assert roll_id(a) != roll_id(b)
+    assert await api.rolls() == 2
+    status, text = await api.post("roll 3", "k" * 256)
+    assert (status, text) == (400, "Idempotency-Key is longer than 255 characters")
+    assert await api.rolls() == 2
+
+
+async def test_a_retry_to_another_process_while_the_first_runs_waits_for_its_answer(
+    make_api: Any, vault_url: str
+) -> None:
+    if vault_url.startswith("sqlite"):
+        pytest.skip("two processes on one vault: PostgreSQL")
+    first, second = await make_api(), await make_api()
+    first.dice.extend([9, 5, 10])
+    second.dice.extend([1, 1, 1])
+    router = first.gateway.services.router
+    original = router._run
+    started, release = asyncio.Event(), asyncio.Event()
+
+    async def slow_run(*args: Any, **kw: Any) -> Any:
+        started.set()
+        await release.wait()  # the first run holds its transaction open here
+        return await original(*args, **kw)
+
+    router._run = slow_run
+    running = asyncio.create_task(first.post("roll 3", "k-slow"))
+    await started.wait()
+    retry = asyncio.create_task(second.post("roll 3", "k-slow"))
+    await asyncio.sleep(0.3)
+    assert not retry.done()  # waiting for the first run's outcome, not answering [] or running again
+    release.set()
+    status, answer = await running
+    assert status == 200 and answer["replies"][0]["result"]["dice"] == [9, 5, 10]
+    assert await retry == (200, answer)
+    assert await first.rolls() == 1
