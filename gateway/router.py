@@ -92,7 +92,7 @@ class Router:
             replies = await self._run(unit, message, words, text, bare=bare)
             if not message.sync_reply:
                 await self._queue(unit, message, replies)
-            elif message_id:
+            elif message_id and not message.refuse_repeat:  # a refused repeat never needs it
                 await repo.store_response(unit, platform, message_id, [r.as_json() for r in replies])
         self._wake_outbox(unit)
         return replies

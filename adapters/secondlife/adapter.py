@@ -47,7 +47,7 @@ from adapters.secondlife.registry import PLATFORM, ROLES, Registration
 from adapters.secondlife.render import dumps, fit_response, reply_items, split_text
 from adapters.secondlife.state import STATUS_FILTERS, hud_state, is_storyteller, roster
 from gateway.adapter import Adapter
-from gateway.errors import DeliveryFailed, RetryLater, Settled, Throttled
+from gateway.errors import DeliveryFailed, Repeated, RetryLater, Settled, Throttled
 from gateway.rules.numbers import is_digits
 from gateway.services import Services
 from gateway.types import Channel, Identity, InboundMessage, Outbound
@@ -85,6 +85,13 @@ FANOUT_DONE = Prepared(
 
 class BadRequest(Exception):
     pass
+
+
+class _Replayed(Exception):
+    """Raised inside a transaction whose signature another request (any process) already used."""
+
+
+REPLAYED = "replayed signature"
 
 
 @dataclass(frozen=True)
@@ -190,8 +197,8 @@ class SecondLifeAdapter(Adapter):
             now=now,
             window=self.config.timestamp_window,
         )
-        if signed.signature in self.replays:
-            raise Refused("replayed signature")
+        if signed.signature in self.replays:  # the fast path; the vault's mark is the authority
+            raise Refused(REPLAYED)
         return signed
 
     def _rate_limited(self, object_key: str) -> float | None:
@@ -274,6 +281,7 @@ class SecondLifeAdapter(Adapter):
             platform=IDENTITY_PLATFORM, id=signed.owner_key, display_name=_display_name(signed.owner_name)
         )
         replies = []
+        marked = False  # whether the router's unit recorded the signature with the command's effect
         if req.text.strip():
             message = InboundMessage(
                 sender=identity,
@@ -282,21 +290,33 @@ class SecondLifeAdapter(Adapter):
                 message_id=f"hmac:{signed.signature}",
                 prefixed=False,
                 sync_reply=True,
+                refuse_repeat=True,
             )
-            replies = await self.services.handle(message)
+            try:
+                replies = await self.services.handle(message)
+            except Repeated:
+                log.info("second life request refused", reason=REPLAYED, peer=request.remote)
+                return web.Response(status=401, text=REPLAYED)
+            marked = bool(replies) and not any(r.error for r in replies)
             if req.text.split(None, 1)[0].casefold() == "st":
                 self._kick.set()
-        failed = any(r.error for r in replies)
         extra: dict[str, Any] = {}
-        if failed or req.want_state or req.roster is not None:
-            async with self.services.vault.transaction() as session:
-                if failed:
-                    # The router rolled the refused command back, its replay mark with it: keep the mark.
-                    await self._burn(session, signed)
-                if req.want_state:
-                    extra["state"] = await hud_state(session, identity.key, self._owner, self._system)
-                if req.roster is not None:
-                    extra["roster"] = await self._roster(session, identity.key, req.roster)
+        if not marked or req.want_state or req.roster is not None:
+            try:
+                async with self.services.vault.transaction() as session:
+                    if not marked:
+                        # A state-only request, or a command the router refused and rolled back
+                        # (its mark with it): the signature is recorded here, with the state read.
+                        fresh = await self._burn(session, signed)
+                        if not fresh and not req.text.strip():
+                            raise _Replayed
+                    if req.want_state:
+                        extra["state"] = await hud_state(session, identity.key, self._owner, self._system)
+                    if req.roster is not None:
+                        extra["roster"] = await self._roster(session, identity.key, req.roster)
+            except _Replayed:
+                log.info("second life request refused", reason=REPLAYED, peer=request.remote)
+                return web.Response(status=401, text=REPLAYED)
         items = reply_items(replies)
         response, rest = fit_response(items, extra, req.limit)
         if rest:
@@ -305,10 +325,16 @@ class SecondLifeAdapter(Adapter):
                 response["cut"] = response.pop("more")
         return web.Response(body=dumps(response), content_type="application/json", charset="utf-8")
 
-    async def _burn(self, session: Any, signed: Signed) -> None:
-        key = (IDENTITY_PLATFORM, f"hmac:{signed.signature}")
-        if await session.get(ProcessedMessage, key) is None:
-            session.add(ProcessedMessage(platform=key[0], message_id=key[1]))
+    async def _burn(self, session: Any, signed: Signed) -> bool:
+        """Record the signature in the vault, in the caller's transaction; False when it was there
+        already (a replay, to this process or another, before or after a restart). Atomic: on
+        PostgreSQL a concurrent request with the same signature waits for this one's outcome."""
+        values = {
+            "platform": IDENTITY_PLATFORM,
+            "message_id": repo.message_key(f"hmac:{signed.signature}"),
+            "created_at": self._now(),
+        }
+        return await repo.insert_missing(session, ProcessedMessage, values)
 
     async def _roster(self, session: Any, identity_key: str, spec: dict[str, Any]) -> dict[str, Any]:
         link = await session.get(IdentityLink, identity_key)
@@ -371,17 +397,24 @@ class SecondLifeAdapter(Adapter):
             region=signed.region,
             registered_at=now.isoformat(),
         )
-        async with self.services.vault.transaction() as session:
-            owner = self.services.settings.vault.owner
-            if role == "st-hud":
-                link = await session.get(IdentityLink, identity_key)
-                person = await session.get(Person, link.person_id) if link is not None else None
-                if not await is_storyteller(session, person, identity_key, owner):
-                    await self._burn(session, signed)
-                    return web.Response(status=403, text="an st-hud needs the Storyteller role")
-            await self._burn(session, signed)
-            await registry.register(session, reg, now)
-            state = await hud_state(session, identity_key, owner, self._system) if role != "relay" else None
+        try:
+            async with self.services.vault.transaction() as session:
+                # First: a replayed registration (to either process, after any restart) changes nothing.
+                if not await self._burn(session, signed):
+                    raise _Replayed
+                owner = self.services.settings.vault.owner
+                if role == "st-hud":
+                    link = await session.get(IdentityLink, identity_key)
+                    person = await session.get(Person, link.person_id) if link is not None else None
+                    if not await is_storyteller(session, person, identity_key, owner):
+                        return web.Response(status=403, text="an st-hud needs the Storyteller role")
+                await registry.register(session, reg, now)
+                state = (
+                    await hud_state(session, identity_key, owner, self._system) if role != "relay" else None
+                )
+        except _Replayed:
+            log.info("second life request refused", reason=REPLAYED, peer=request.remote)
+            return web.Response(status=401, text=REPLAYED)
         if self.services.outbox is not None:
             self.services.outbox.wake()
         log.info("second life object registered", route=reg.route, region=reg.region)
