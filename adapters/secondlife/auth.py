@@ -1,9 +1,21 @@
 """Signatures, timestamps and replays: who may talk to ``/sl/v1/``.
 
-The scheme (the same both ways, so an LSL script can check the gateway's pushes):
+Gateway -> object (pushes), checked by the scripts:
 
     message   = timestamp + "\\n" + object key + "\\n" + owner key + "\\n" + body
     signature = base64(HMAC-SHA256(shared secret, message))   # = llHMAC(secret, message, "sha256")
+
+Object -> gateway (requests) also signs where the object is, so that no header that decides
+anything travels unsigned:
+
+    message   = timestamp + "\\n" + object key + "\\n" + owner key + "\\n" + grid + "\\n" + region
+                + "\\n" + body
+
+``grid`` is ``llGetEnv("grid")`` (``agni``, ``aditi``): the gateway takes it from the simulator's
+``X-SecondLife-Shard`` (``Production`` -> ``agni``, ``Testing`` -> ``aditi``), so a request whose
+shard header was changed no longer verifies. ``region`` is ``llGetRegionName()``: the
+``X-SecondLife-Region`` header without its grid coordinates (it names the command's channel and a
+registration's region). The owner's and object's names are shown, never trusted, and stay unsigned.
 
 The timestamp is Unix seconds as decimal text and travels in ``X-Gateway-Timestamp``, the signature in
 ``X-Gateway-Signature``. Inbound, the object and owner keys are the simulator's
@@ -34,8 +46,30 @@ H_SHARD = "X-SecondLife-Shard"
 H_REGION = "X-SecondLife-Region"
 
 
+# X-SecondLife-Shard -> what llGetEnv("grid") says on that grid; another shard signs its name casefolded.
+GRIDS = {"Production": "agni", "Testing": "aditi"}
+
+
+def grid_of(shard: str) -> str:
+    return GRIDS.get(shard, shard.casefold())
+
+
 def signing_bytes(timestamp: str, object_key: str, owner_key: str, body: bytes) -> bytes:
     return f"{timestamp}\n{object_key}\n{owner_key}\n".encode() + body
+
+
+def request_signing_bytes(
+    timestamp: str, object_key: str, owner_key: str, grid: str, region: str, body: bytes
+) -> bytes:
+    return f"{timestamp}\n{object_key}\n{owner_key}\n{grid}\n{region}\n".encode() + body
+
+
+def sign_request(
+    secret: bytes, timestamp: str, object_key: str, owner_key: str, grid: str, region: str, body: bytes
+) -> str:
+    """What a script's request carries: ``llHMAC(secret, ts\\nobject\\nowner\\ngrid\\nregion\\nbody)``."""
+    message = request_signing_bytes(timestamp, object_key, owner_key, grid, region, body)
+    return base64.b64encode(hmac.digest(secret, message, "sha256")).decode("ascii")
 
 
 def sign(secret: bytes, timestamp: str, object_key: str, owner_key: str, body: bytes) -> str:
@@ -93,12 +127,16 @@ class Refused(Exception):
         self.text = text
 
 
-def region_name(header: str) -> str:
-    """``"Nightcap Sim (256000, 256000)"`` -> ``"Nightcap Sim"`` (the coordinates are the grid position)."""
+def _without_position(header: str) -> str:
     name = header.strip()
     if name.endswith(")") and " (" in name:
         name = name[: name.rindex(" (")]
-    return name[:100] or "unknown"
+    return name
+
+
+def region_name(header: str) -> str:
+    """``"Nightcap Sim (256000, 256000)"`` -> ``"Nightcap Sim"`` (the coordinates are the grid position)."""
+    return _without_position(header)[:100] or "unknown"
 
 
 def verify(
@@ -110,8 +148,9 @@ def verify(
     now: float,
     window: int,
 ) -> Signed:
-    """Check shard, keys, timestamp and signature, or raise ``Refused``. ``headers`` must be
-    case-insensitive (aiohttp's are): proxies change the case of header names."""
+    """Check shard, keys, timestamp and signature (which covers the shard and the region), or raise
+    ``Refused``. ``headers`` must be case-insensitive (aiohttp's are): proxies change the case of
+    header names."""
     shard = headers.get(H_SHARD, "").strip()
     if shard not in shards:
         raise Refused("wrong shard")
@@ -127,7 +166,9 @@ def verify(
         raise Refused("bad timestamp")
     if abs(now - int(timestamp)) > window:
         raise Refused("stale timestamp")
-    expected = sign(secret, timestamp, object_key, owner_key, body)
+    region_header = headers.get(H_REGION, "")
+    grid, region = grid_of(shard), _without_position(region_header)
+    expected = sign_request(secret, timestamp, object_key, owner_key, grid, region, body)
     if not hmac.compare_digest(expected.encode(), signature.encode("utf-8", "replace")):
         raise Refused("bad signature")
     owner_name = headers.get(H_OWNER_NAME, "").strip()[:80] or owner_key
@@ -136,7 +177,7 @@ def verify(
         owner_key=owner_key,
         owner_name=owner_name,
         object_name=headers.get(H_OBJECT_NAME, "").strip()[:80],
-        region=region_name(headers.get(H_REGION, "")),
+        region=region_name(region_header),
         timestamp=int(timestamp),
         signature=signature,
     )

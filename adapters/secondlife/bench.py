@@ -38,7 +38,7 @@ from typing import Any
 import aiohttp
 from aiohttp import web
 
-from adapters.secondlife.auth import sign
+from adapters.secondlife.auth import sign_request
 
 SECRET = "benchmark secret, not for production"
 FIXED = "Bench rolls 5 dice: 9 5 10 2 7 → 4 (Strong) #abcde"
@@ -148,7 +148,7 @@ class Client:
             "X-SecondLife-Object-Name": "Nightcap Player HUD",
             "X-SecondLife-Region": "Bench Sim (256000, 256000)",
             "X-Gateway-Timestamp": ts,
-            "X-Gateway-Signature": sign(SECRET.encode(), ts, obj, owner, body),
+            "X-Gateway-Signature": sign_request(SECRET.encode(), ts, obj, owner, "agni", "Bench Sim", body),
         }
         return body, headers
 

@@ -34,6 +34,20 @@ def reference_hmac(secret: str, timestamp: str, object_key: str, owner_key: str,
     return base64.b64encode(hmac.new(secret.encode("utf-8"), message, hashlib.sha256).digest()).decode()
 
 
+GRIDS = {"Production": "agni", "Testing": "aditi"}  # what llGetEnv("grid") says on each shard
+
+
+def reference_request_hmac(
+    secret: str, timestamp: str, object_key: str, owner_key: str, grid: str, region: str, body: bytes
+) -> str:
+    """What a HUD's request carries: llHMAC(secret, ts + "\\n" + llGetKey() + "\\n" + llGetOwner()
+    + "\\n" + llGetEnv("grid") + "\\n" + llGetRegionName() + "\\n" + body, "sha256")."""
+    head = "\n".join((timestamp, object_key, owner_key, grid, region, ""))
+    return base64.b64encode(
+        hmac.new(secret.encode("utf-8"), head.encode() + body, hashlib.sha256).digest()
+    ).decode()
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -105,8 +119,11 @@ class Hud:
         ts = str(int(self.clock()) if timestamp is None else timestamp)
         headers = self.sim_headers(mimetype)
         headers["X-Gateway-Timestamp"] = ts
-        headers["X-Gateway-Signature"] = reference_hmac(
-            self.secret, ts, self.object_key, owner_key or self.owner_key, body
+        # The script signs where it is: its grid and its region's name (llGetRegionName()).
+        grid = GRIDS.get(self.shard, self.shard.casefold())
+        region = self.region.rsplit(" (", 1)[0]
+        headers["X-Gateway-Signature"] = reference_request_hmac(
+            self.secret, ts, self.object_key, owner_key or self.owner_key, grid, region, body
         )
         return headers
 

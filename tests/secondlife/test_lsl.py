@@ -187,7 +187,16 @@ def test_every_script_signs_the_same_message_the_gateway_checks() -> None:
             r' \+ \(string\)\w+(\(\))? \+ "\\n" \+ body, "sha256"\)',
             source,
         ), script
-        assert '"X-Gateway-Timestamp", ts' in source and '"X-Gateway-Signature", sign(' in source
+        # Pushes are checked with the message above; requests sign the grid and the region too.
+        assert re.search(
+            r'llHMAC\(gSecret, ts \+ "\\n" \+ \(string\)llGetKey\(\) \+ "\\n"'
+            r' \+ \(string\)llGetOwner\(\) \+ "\\n"'
+            r'\s*\+ llGetEnv\("grid"\) \+ "\\n" \+ llGetRegionName\(\) \+ "\\n" \+ body, "sha256"\)',
+            source,
+        ), script
+        assert '"X-Gateway-Timestamp", ts' in source
+        assert '"X-Gateway-Signature", sign_request(ts, body)' in source
+        assert '"X-Gateway-Signature", sign(' not in source
 
 
 def test_relay_envelope_fits_llregionsay() -> None:

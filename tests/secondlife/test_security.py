@@ -119,6 +119,27 @@ async def test_missing_shard_header(world: World, hud: Hud) -> None:
     assert await refused(world, hud, headers) == (401, "wrong shard")
 
 
+async def test_a_beta_grid_request_relabelled_production_fails_the_signature(world: World, hud: Hud) -> None:
+    """The simulator sets X-SecondLife-Shard and the script cannot sign a header, but it signs
+    llGetEnv("grid"), which the gateway derives from the shard header: changing it breaks the MAC.
+    (A HUD copied to the beta grid carries the real secret.)"""
+    hud.shard = "Testing"
+    headers = hud.signed_headers(BODY, "application/json")
+    headers["X-SecondLife-Shard"] = "Production"
+    assert await refused(world, hud, headers) == (401, "bad signature")
+
+
+async def test_a_changed_region_header_fails_the_signature(world: World, hud: Hud) -> None:
+    """The region names the command's channel and a registration's region: it is signed too
+    (llGetRegionName(); the header's grid coordinates are not part of it)."""
+    headers = hud.signed_headers(BODY, "application/json")
+    headers["X-SecondLife-Region"] = "Elsewhere (512000, 256000)"
+    assert await refused(world, hud, headers) == (401, "bad signature")
+    headers["X-SecondLife-Region"] = hud.region.replace("256000, 256000", "1, 2")
+    response = await hud.post("/sl/v1/command", BODY, headers)
+    assert response.status == 200, response.text  # only the coordinates differ: the same region
+
+
 async def test_oversized_body(world: World, hud: Hud) -> None:
     body = json.dumps({"text": "roll 3", "pad": "x" * 9000}).encode()
     headers = hud.signed_headers(body, "application/json")

@@ -12,10 +12,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 from pydantic import ValidationError
 
-from adapters.secondlife.auth import ReplayCache, region_name, sign
+from adapters.secondlife.auth import ReplayCache, grid_of, region_name, sign, sign_request
 from adapters.secondlife.config import SecondLifeConfig
 from adapters.secondlife.render import cut_bytes, dumps, fit_response, split_text
-from tests.secondlife.harness import reference_hmac
+from tests.secondlife.harness import reference_hmac, reference_request_hmac
 
 
 def test_the_wiki_example_of_llhmac() -> None:
@@ -40,6 +40,21 @@ def test_sign_matches_the_reference_and_binds_every_part() -> None:
         sign(secret.encode(), ts + "a", obj[1:], owner, body),
     ]
     assert signature not in variants and len(set(variants)) == len(variants)
+
+
+def test_request_signature_binds_the_grid_and_the_region() -> None:
+    secret, ts, obj, owner = "s" * 20, "1764547200", "a" * 8, "b" * 8
+    body = b'{"text": "roll 3"}'
+    signature = sign_request(secret.encode(), ts, obj, owner, "agni", "Nightcap Sim", body)
+    assert signature == reference_request_hmac(secret, ts, obj, owner, "agni", "Nightcap Sim", body)
+    assert signature != sign(secret.encode(), ts, obj, owner, body)  # not the push message
+    variants = [
+        sign_request(secret.encode(), ts, obj, owner, "aditi", "Nightcap Sim", body),
+        sign_request(secret.encode(), ts, obj, owner, "agni", "Elsewhere", body),
+        sign_request(secret.encode(), ts, obj, owner, "agni", "Nightcap Sim\nx", body[1:]),
+    ]
+    assert signature not in variants and len(set(variants)) == len(variants)
+    assert (grid_of("Production"), grid_of("Testing"), grid_of("OpenSim")) == ("agni", "aditi", "opensim")
 
 
 def test_region_header() -> None:

@@ -26,6 +26,13 @@ string sign(string ts, string body)
     return llHMAC(gSecret, ts + "\n" + (string)llGetKey() + "\n" + (string)llGetOwner() + "\n" + body, "sha256");
 }
 
+// A request signs where the relay is too (the simulator's shard and region headers decide things).
+string sign_request(string ts, string body)
+{
+    return llHMAC(gSecret, ts + "\n" + (string)llGetKey() + "\n" + (string)llGetOwner() + "\n"
+        + llGetEnv("grid") + "\n" + llGetRegionName() + "\n" + body, "sha256");
+}
+
 request_url()
 {
     if (gMyUrl != "") llReleaseURL(gMyUrl);
@@ -41,7 +48,7 @@ register()
     gReq = llHTTPRequest(gGateway + "/sl/v1/register", [HTTP_METHOD, "POST", HTTP_MIMETYPE, "application/json",
         HTTP_VERBOSE_THROTTLE, FALSE,
         HTTP_CUSTOM_HEADER, "X-Gateway-Timestamp", ts,
-        HTTP_CUSTOM_HEADER, "X-Gateway-Signature", sign(ts, body)], body);
+        HTTP_CUSTOM_HEADER, "X-Gateway-Signature", sign_request(ts, body)], body);
     if (gReq == NULL_KEY) llSetTimerEvent(20.0);   // throttled: try again after the window
 }
 

@@ -84,6 +84,13 @@ string sign(string ts, key object, key owner, string body)
     return llHMAC(gSecret, ts + "\n" + (string)object + "\n" + (string)owner + "\n" + body, "sha256");
 }
 
+// A request signs where the object is too (the simulator's shard and region headers decide things).
+string sign_request(string ts, string body)
+{
+    return llHMAC(gSecret, ts + "\n" + (string)llGetKey() + "\n" + (string)llGetOwner() + "\n"
+        + llGetEnv("grid") + "\n" + llGetRegionName() + "\n" + body, "sha256");
+}
+
 send(string path, string body)
 {
     if (llGetListLength(gQueue) >= MAX_QUEUE)
@@ -118,7 +125,7 @@ pump()
     gReq = llHTTPRequest(gGateway + path, [HTTP_METHOD, "POST", HTTP_MIMETYPE, "application/json",
         HTTP_BODY_MAXLENGTH, 16384, HTTP_VERBOSE_THROTTLE, FALSE,
         HTTP_CUSTOM_HEADER, "X-Gateway-Timestamp", ts,
-        HTTP_CUSTOM_HEADER, "X-Gateway-Signature", sign(ts, llGetKey(), llGetOwner(), body)], body);
+        HTTP_CUSTOM_HEADER, "X-Gateway-Signature", sign_request(ts, body)], body);
     if (gReq == NULL_KEY)
     {
         gNextSend = llGetTime() + 20.0;
