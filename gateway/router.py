@@ -88,12 +88,16 @@ class Router:
                 # A retry: the first run's answer (Stripe-style); queued replies went out already.
                 if not message.sync_reply:
                     return []
-                return [Reply(**r) for r in await repo.stored_response(unit, platform, message_id)]
+                stored = await repo.stored_response(unit, platform, message_id)
+                if stored.request not in (None, repo.request_digest(message.channel.key, message.text)):
+                    raise UserError("That message id was used for another command.", code="conflict")
+                return [Reply(**r) for r in stored.replies]
             replies = await self._run(unit, message, words, text, bare=bare)
             if not message.sync_reply:
                 await self._queue(unit, message, replies)
             elif message_id and not message.refuse_repeat:  # a refused repeat never needs it
-                await repo.store_response(unit, platform, message_id, [r.as_json() for r in replies])
+                digest = repo.request_digest(message.channel.key, message.text)
+                await repo.store_response(unit, platform, message_id, digest, [r.as_json() for r in replies])
         self._wake_outbox(unit)
         return replies
 

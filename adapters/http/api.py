@@ -10,17 +10,26 @@ arrives while the first run is still in its transaction (on another process) wai
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import hashlib
 import hmac
 from dataclasses import dataclass
+from datetime import timedelta
 
+import structlog
 from aiohttp import web
+from sqlalchemy import delete
+from sqlmodel import col
 
 from adapters.body import BadBody, json_object, optional_str, read_limited
 from gateway.adapter import Adapter
 from gateway.errors import DeliveryFailed
 from gateway.services import Services
 from gateway.types import Channel, Identity, InboundMessage, Outbound
+from gateway.vault.models import ProcessedMessage
+
+log = structlog.get_logger(__name__)
 
 MAX_BODY = 16 * 1024
 USAGE = 'send JSON {"text": "<command>", "channel": "<optional name>", "name": "<optional name>"}'
@@ -44,6 +53,8 @@ async def read_command(request: web.Request) -> CommandBody:
 
 # Stripe's limit. A longer key is refused, not cut: cut keys that differ after the cut would collide.
 IDEMPOTENCY_KEY_MAX = 255
+KEEP_KEYS = timedelta(hours=24)
+PRUNE_EVERY = 600.0
 
 
 def idempotency_id(token_name: str, key: str) -> str:
@@ -58,6 +69,7 @@ class HttpApiAdapter(Adapter):
 
     def __init__(self, services: Services) -> None:
         self.services = services
+        self._pruner: asyncio.Task[None] | None = None
 
     def add_routes(self, app: web.Application) -> None:
         app.router.add_post("/api/v1/command", self.command)
@@ -98,3 +110,36 @@ class HttpApiAdapter(Adapter):
     async def deliver(self, message: Outbound) -> None:
         # HTTP callers are answered on the request; there is nowhere to push later.
         raise DeliveryFailed("the HTTP API has no push channel")
+
+    async def start(self) -> None:
+        self._pruner = asyncio.create_task(self._prune_keys(), name="http:idempotency-keys")
+
+    async def stop(self) -> None:
+        if self._pruner is not None:
+            self._pruner.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._pruner
+            self._pruner = None
+
+    async def _prune_keys(self) -> None:
+        while True:
+            try:
+                await self.prune_keys()
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("pruning idempotency keys failed")
+            await asyncio.sleep(PRUNE_EVERY)
+
+    async def prune_keys(self) -> int:
+        """Idempotency keys (and the answers kept with them) are kept KEEP_KEYS, as Stripe does: a
+        retry later than that runs again. Returns how many were deleted."""
+        cutoff = self.services.clock() - KEEP_KEYS
+        async with self.services.vault.transaction() as session:
+            result = await session.exec(  # type: ignore[call-overload]
+                delete(ProcessedMessage).where(
+                    col(ProcessedMessage.platform) == self.platform,
+                    col(ProcessedMessage.created_at) < cutoff,
+                )
+            )
+        return int(result.rowcount or 0)

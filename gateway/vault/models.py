@@ -63,14 +63,15 @@ class ProcessedMessage(SQLModel, table=True):
     """Platform message ids already handled, so a redelivered message is not run twice.
 
     Ids longer than the column are stored as ``sha256:<hex>`` of the whole id (``repo.message_key``).
-    ``response``: the replies (``Reply.as_json``) a request answered on the spot was given, returned
-    again to a retry (revision 0004); None for queued replies, refused commands and older rows."""
+    ``response``: ``{"request": <digest of channel and text>, "replies": [Reply.as_json(), ...]}`` for
+    a request answered on the spot, returned again to a retry that asks the same (revision 0004);
+    None for queued replies, refused commands, replay marks and older rows."""
 
     __tablename__ = "processed_message"
     platform: str = Field(primary_key=True, max_length=40)
     message_id: str = Field(primary_key=True, max_length=200)
     created_at: datetime = _ts()
-    response: list[dict[str, Any]] | None = Field(default=None, sa_column=Column(JSON, nullable=True))
+    response: dict[str, Any] | None = Field(default=None, sa_column=Column(JSON, nullable=True))
 
 
 class Character(SQLModel, table=True):

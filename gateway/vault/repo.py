@@ -144,16 +144,33 @@ async def seen_message(unit: Unit, platform: str, message_id: str) -> bool:
     return await unit.execute(_RECORD_MESSAGE[unit.dialect], record) == 0
 
 
-async def store_response(unit: Unit, platform: str, message_id: str, replies: list[dict[str, Any]]) -> None:
+@dataclass(frozen=True)
+class StoredResponse:
+    request: str | None  # a digest of what was asked (``request_digest``), None for older rows
+    replies: list[dict[str, Any]]
+
+
+def request_digest(channel_key: str, text: str) -> str:
+    """What identifies a request besides its id: a retry must ask the same thing (Stripe refuses a
+    key reused with other parameters rather than answering for the first ones)."""
+    return hashlib.sha256(f"{channel_key}\n{text}".encode("utf-8", "surrogatepass")).hexdigest()
+
+
+async def store_response(
+    unit: Unit, platform: str, message_id: str, request: str, replies: list[dict[str, Any]]
+) -> None:
     """Keep the replies a recorded message was answered with, for its retries (same unit)."""
-    params = {"for_platform": platform, "for_id": message_key(message_id), "replies": replies}
-    await unit.execute(_STORE_RESPONSE, params)
+    response = {"request": request, "replies": replies}
+    await unit.execute(
+        _STORE_RESPONSE, {"for_platform": platform, "for_id": message_key(message_id), "replies": response}
+    )
 
 
-async def stored_response(unit: Unit, platform: str, message_id: str) -> list[dict[str, Any]]:
-    """The replies a handled message was answered with; [] when none were kept."""
+async def stored_response(unit: Unit, platform: str, message_id: str) -> StoredResponse:
+    """What a handled message was answered with; no replies when none were kept."""
     row = await unit.first(_READ_RESPONSE, {"for_platform": platform, "for_id": message_key(message_id)})
-    return list(row[0]) if row is not None and row[0] is not None else []
+    stored = row[0] if row is not None and isinstance(row[0], dict) else {}
+    return StoredResponse(stored.get("request"), list(stored.get("replies") or []))
 
 
 def _refresh_link(session: AsyncSession, link: IdentityLink, identity: Identity) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator, Awaitable, Callable
+from datetime import UTC, datetime
 from typing import Any
 
 import pytest
@@ -16,13 +17,14 @@ from gateway.app import Gateway, build_app
 from gateway.dice import ScriptedDice
 from gateway.settings import Settings
 from gateway.vault.models import RollLog
+from tests.conftest import Clock
 
 TOKENS = {"alpha": "alpha-token-0123456789", "beta": "beta-token-0123456789"}
 
 
 class Api:
-    def __init__(self, gateway: Gateway, client: TestClient, dice: ScriptedDice) -> None:
-        self.gateway, self.client, self.dice = gateway, client, dice
+    def __init__(self, gateway: Gateway, client: TestClient, dice: ScriptedDice, clock: Clock) -> None:
+        self.gateway, self.client, self.dice, self.clock = gateway, client, dice, clock
 
     async def post(self, text: str, key: str | None, token: str = "alpha") -> tuple[int, Any]:
         headers = {"Authorization": f"Bearer {TOKENS[token]}"}
@@ -42,13 +44,13 @@ async def make_api(vault_url: str) -> AsyncIterator[Callable[[], Awaitable[Api]]
     made: list[Api] = []
 
     async def make() -> Api:
-        dice = ScriptedDice([])
+        dice, clock = ScriptedDice([]), Clock(now=datetime.now(UTC))
         settings = Settings(vault={"url": vault_url}, http={"tokens": TOKENS})
-        gateway = Gateway(settings, dice=dice, platforms=("http",))
+        gateway = Gateway(settings, dice=dice, clock=clock, platforms=("http",))
         await gateway.upgrade_vault()
         client = TestClient(TestServer(build_app(gateway)))
         await client.start_server()
-        made.append(Api(gateway, client, dice))
+        made.append(Api(gateway, client, dice, clock))
         return made[-1]
 
     yield make
@@ -69,6 +71,35 @@ async def test_a_retry_gets_the_first_replies_and_rolls_nothing(make_api: Any) -
     assert status == 200
     assert again == first  # the client that lost the first answer learns its roll id
     assert await api.rolls() == 1
+
+
+async def test_a_key_reused_for_another_command_is_refused(make_api: Any) -> None:
+    api = await make_api()
+    api.dice.extend([9, 5, 10])
+    await api.post("roll 3", "k-1")
+    status, body = await api.post("roll 4", "k-1")
+    assert status == 200
+    assert body["replies"] == [
+        {
+            "text": "That message id was used for another command.",
+            "private": False,
+            "error": "conflict",
+            "result": None,
+        }
+    ]
+    assert await api.rolls() == 1
+
+
+async def test_keys_are_kept_a_day(make_api: Any) -> None:
+    api = await make_api()
+    api.dice.extend([9, 5, 10, 1, 2, 3])
+    _, first = await api.post("roll 3", "k-1")
+    adapter = api.gateway.adapters["http"]
+    assert await adapter.prune_keys() == 0
+    api.clock.advance(hours=25)
+    assert await adapter.prune_keys() == 1
+    _, later = await api.post("roll 3", "k-1")  # a day later the key is new again, as with Stripe
+    assert roll_id(later) != roll_id(first)
 
 
 async def test_keys_are_scoped_to_the_token(make_api: Any) -> None:
