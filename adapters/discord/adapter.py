@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import hashlib
 import json
 import time
@@ -36,10 +37,10 @@ from adapters.discord.config import DiscordSettings, Webhook
 from adapters.discord.limiter import RateLimiter, WaitTooLong
 from adapters.discord.verify import Verifier
 from gateway.adapter import Adapter
-from gateway.errors import DeliveryFailed, RetryLater, Throttled
+from gateway.errors import DeliveryFailed, Repeated, RetryLater, Throttled
 from gateway.outbox import claim_lease
 from gateway.services import Services
-from gateway.types import Outbound, Reply
+from gateway.types import InboundMessage, Outbound, Reply
 from gateway.vault import repo
 from gateway.vault.models import KeyValue, OutboxRow
 
@@ -157,9 +158,11 @@ class DiscordAdapter(Adapter):
         return web.json_response(await self._run(interaction, parsed))
 
     async def _run(self, interaction: Mapping[str, Any], parsed: slash.Parsed) -> dict[str, Any]:
-        message = ix.inbound(interaction, parsed)
+        # An interaction id seen before is answered "Already handled.", not with the first replies
+        # (they may be ephemeral, for the first caller only).
+        message = dataclasses.replace(ix.inbound(interaction, parsed), refuse_repeat=True)
         received = self.wall()  # the interaction token lasts followup_ttl from now
-        task = asyncio.create_task(self.services.handle(message))
+        task = asyncio.create_task(self._handle(message))
         done, _ = await asyncio.wait({task}, timeout=self.config.reply_timeout)
         if task not in done:
             follow = asyncio.create_task(self._follow_up_later(task, interaction, received))
@@ -173,6 +176,12 @@ class DiscordAdapter(Adapter):
         if len(messages) > 1:
             await self._enqueue_follow_ups(interaction, messages[1:], received)
         return ix.message_response(*messages[0])
+
+    async def _handle(self, message: InboundMessage) -> list[Reply]:
+        try:
+            return await self.services.handle(message)
+        except Repeated:
+            return []
 
     async def _follow_up_later(
         self, task: asyncio.Task[list[Reply]], interaction: Mapping[str, Any], received: float
