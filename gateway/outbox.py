@@ -28,6 +28,7 @@ from gateway.settings import Settings
 from gateway.types import Outbound
 from gateway.vault.models import OUTBOX_PENDING, OutboxRow
 from gateway.vault.prepared import Prepared
+from gateway.vault.unit import Unit
 
 log = structlog.get_logger(__name__)
 
@@ -76,10 +77,16 @@ RENEW = Prepared(
     .where(_ROW.c.id == bindparam("row_id"), _PENDING, _ROW.c.claimed_until.is_not(None))
     .values(claimed_until=bindparam("until"))
 )
-# A target that answers again (a HUD that re-registered): its waiting rows are due now.
+# A target that answers again (a HUD that re-registered): its waiting rows are due now. (An UPDATE may
+# bind no parameter named like a column, so not ``_QUEUE``'s "platform".)
 EXPEDITE = Prepared(
     update(_ROW)
-    .where(*_QUEUE, _ROW.c.target == bindparam("queue"), _ROW.c.next_attempt_at > bindparam("now"))
+    .where(
+        _ROW.c.platform == bindparam("on_platform"),
+        _PENDING,
+        _ROW.c.target == bindparam("queue"),
+        _ROW.c.next_attempt_at > bindparam("now"),
+    )
     .values(next_attempt_at=bindparam("now"))
 )
 PRUNE = Prepared(
@@ -104,6 +111,17 @@ FINISH = Prepared(
         delivered_at=bindparam("delivered_at"),
     )
 )
+
+
+async def expedite(unit: Unit, platform: str, targets: Iterable[str], now: datetime) -> int:
+    """In the caller's unit: these targets answer again (a HUD registered anew), so their rows waiting
+    out a backoff are due now. How many; the unit wakes the platform's worker on commit."""
+    count = 0
+    for target in targets:
+        count += await unit.execute(EXPEDITE, {"on_platform": platform, "queue": target, "now": now})
+    if count:
+        unit.queued.add(platform)
+    return count
 
 
 def claim_lease(settings: Settings) -> timedelta:
@@ -227,16 +245,6 @@ class Outbox:
                 async with self.services.vault.unit() as unit:
                     for row_id in sorted(in_flight):
                         await unit.execute(RENEW, {"row_id": row_id, "until": until})
-
-    async def expedite(self, platform: str, target: str) -> int:
-        """The target answers again: its rows waiting out a backoff are due now. How many."""
-        async with self.services.vault.unit() as unit:
-            count = await unit.execute(
-                EXPEDITE, {"platform": platform, "queue": target, "now": self.services.clock()}
-            )
-        if count:
-            self.wake([platform])
-        return count
 
     async def _claim(self, platform: str) -> list[Outbound]:
         now = self.services.clock()

@@ -20,11 +20,12 @@ from datetime import datetime
 from typing import Any
 
 from sqlalchemy import bindparam, delete, func
-from sqlmodel import col, select, update
+from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
+from gateway.outbox import expedite
 from gateway.vault import repo
-from gateway.vault.models import OUTBOX_PENDING, KeyValue, OutboxRow
+from gateway.vault.models import KeyValue
 from gateway.vault.prepared import Prepared
 from gateway.vault.unit import Unit, unit_of
 
@@ -118,15 +119,8 @@ async def register(session: AsyncSession, reg: Registration, now: datetime) -> l
     targets = [reg.route, f"object/{reg.object}"]
     if reg.role == "player-hud":
         targets.append(f"avatar/{reg.owner}")
-    await session.exec(  # type: ignore[call-overload]
-        update(OutboxRow)
-        .where(
-            col(OutboxRow.platform) == PLATFORM,
-            OUTBOX_PENDING,
-            col(OutboxRow.target).in_(targets),
-        )
-        .values(next_attempt_at=now)
-    )
+    # The object answers again: whatever waits for it is due now, not after its backoff.
+    await expedite(unit_of(session), PLATFORM, targets, now)
     return targets
 
 

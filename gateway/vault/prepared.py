@@ -54,12 +54,14 @@ class Prepared:
 
     def __init__(self, statement: Executable) -> None:
         self.statement = statement
-        self._cache: dict[tuple[str, frozenset[str]], Compiled] = {}
+        # Keyed by driver too: the SQL text is the driver's paramstyle (asyncpg's $1, psycopg's %s).
+        self._cache: dict[tuple[str, str, frozenset[str]], Compiled] = {}
 
     def compile(self, dialect: Dialect, keys: frozenset[str]) -> Compiled:
-        found = self._cache.get((dialect.name, keys))
+        key = (dialect.name, dialect.driver, keys)
+        found = self._cache.get(key)
         if found is None:
-            found = self._cache[(dialect.name, keys)] = self._compile(dialect, keys)
+            found = self._cache[key] = self._compile(dialect, keys)
         return found
 
     def _compile(self, dialect: Dialect, keys: frozenset[str]) -> Compiled:

@@ -16,7 +16,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.dialects.postgresql import asyncpg
+from sqlalchemy.dialects.sqlite import aiosqlite
 from sqlalchemy.engine import Dialect
 from sqlalchemy.sql.dml import Insert
 
@@ -24,7 +25,8 @@ from gateway.vault.prepared import Prepared
 
 ROOT = Path(__file__).resolve().parents[2]
 PACKAGES = ("gateway", "adapters", "plugins")
-DIALECTS: dict[str, Dialect] = {"sqlite": sqlite.dialect(), "postgresql": postgresql.dialect()}
+# The drivers the vault runs on.
+DIALECTS: dict[str, Dialect] = {"sqlite": aiosqlite.dialect(), "postgresql": asyncpg.dialect()}
 
 
 def _modules() -> Iterator[str]:
@@ -66,24 +68,9 @@ def _parameter_names(prepared: Prepared) -> frozenset[str]:
     return frozenset(name for name, bind in compiled.binds.items() if bind.required)
 
 
-# Found by this test in code owned elsewhere, reported with the fix (issue 21): strict, so the mark
-# has to go once the statement is fixed.
-KNOWN_BROKEN = {
-    "gateway.outbox.EXPEDITE": "an UPDATE binding 'platform' (a column name) through _QUEUE",
-}
-
-
 def _params() -> list[Any]:
     return [
-        pytest.param(
-            where,
-            dialect,
-            prepared,
-            id=f"{where}-{dialect}",
-            marks=[pytest.mark.xfail(strict=True, reason=KNOWN_BROKEN[where])]
-            if where in KNOWN_BROKEN
-            else [],
-        )
+        pytest.param(where, dialect, prepared, id=f"{where}-{dialect}")
         for where, dialect, prepared in STATEMENTS
     ]
 

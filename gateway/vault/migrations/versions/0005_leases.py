@@ -1,7 +1,7 @@
 """lease: ownership of work that runs once per deployment (IRC connections, Matrix sync loops)
 
 Revision ID: 0005_leases
-Revises: 0003_outbox_queues
+Revises: 0004_processed_response
 Create Date: 2026-12-01 10:00:00
 
 One row per lease name, claimed and renewed by one upsert on the database's clock (``gateway/leases.py``).
@@ -16,7 +16,7 @@ from alembic import op
 from gateway.vault.columns import UTCDateTime
 
 revision: str = "0005_leases"
-down_revision: str | Sequence[str] | None = "0003_outbox_queues"
+down_revision: str | Sequence[str] | None = "0004_processed_response"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
