@@ -581,7 +581,8 @@ class SecondLifeAdapter(Adapter):
 
     def _backoff(self, attempts: int) -> float:
         s = self.services.settings.outbox
-        return min(s.max_delay, s.base_delay * 2 ** min(attempts, 20)) * self._rng.uniform(0.5, 1.5)
+        ceiling = min(s.max_delay, self.config.retry_max_delay)
+        return min(ceiling, s.base_delay * 2 ** min(attempts, 20)) * self._rng.uniform(0.5, 1.0)
 
     async def _post(self, reg: Registration, body: bytes, message: Outbound) -> None:
         assert self._http is not None, "the adapter is not started"

@@ -31,6 +31,10 @@ class SecondLifeConfig(BaseModel):
     # Pushes to HTTP-in URLs: timeout (the simulator gives a script ~25 s to answer), parallel pushes.
     push_timeout: float = Field(25.0, gt=0)
     push_concurrency: int = Field(16, ge=1, le=64)
+    # Ceiling of the backoff after failed pushes (timeouts, refused connections, 5xx without
+    # Retry-After): a HUD that answers again is served within this many seconds. A push costs the
+    # gateway little and a lagging region comes back within seconds, so the ceiling is low.
+    retry_max_delay: float = Field(4.0, gt=0, le=300)
     # Largest push body; a simulator truncates HTTP-in bodies at 2048 bytes.
     push_max_bytes: int = Field(2047, ge=512, le=SL_BODY_LIMIT)
     # Largest push body for relays, which re-say it with llRegionSay (1023 bytes with the envelope).

@@ -28,7 +28,7 @@ def sl_settings(vault_url: str, **overrides: Any) -> Settings:
         vault={"url": vault_url, "owner": f"sl:{ST_KEY}"},
         secondlife=secondlife,
         stlog={"targets": ["secondlife:st-huds"]},
-        outbox={"poll_interval": 0.05, "base_delay": 0.1, "max_delay": 1.0},
+        outbox={"poll_interval": 0.05, "base_delay": 0.1, "max_delay": 1.0, **overrides.pop("outbox", {})},
         **overrides,
     )
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime, timedelta
 
 from sqlmodel import col, select
@@ -75,6 +77,27 @@ async def test_a_timeout_is_retried_and_delivered_once(world: World) -> None:
     await eventually(lambda: len(fake.received) == 1)
     assert fake.attempts == 2
     assert [p.json["text"] for p in fake.received] == [line]
+
+
+async def test_a_hud_that_answers_again_after_many_failures_is_served_within_the_retry_ceiling(
+    make_world: Callable[..., Awaitable[World]],
+) -> None:
+    """A HUD whose region hangs for a while: each push times out and the backoff doubles, but only up
+    to ``retry_max_delay``, so once the HUD answers the next push arrives within that ceiling (the
+    outbox's own ``max_delay`` of five minutes would have let it wait minutes)."""
+    world = await make_world(
+        outbox={"base_delay": 0.25, "max_delay": 300.0},
+        secondlife={"push_timeout": 0.2, "retry_max_delay": 1.0},
+    )
+    _, fake = await st_with_object(world)
+    fake.script = [("hang", 0.5)] * 6
+    await roll(world, world.hud("Mira Vance"), [8])
+    await eventually(lambda: not fake.script, timeout=60)  # six timeouts: 0.25 * 2**6 s = 16 s uncapped
+    answering = time.monotonic()
+    await eventually(lambda: len(fake.received) == 1, timeout=60)
+    assert time.monotonic() - answering < 1.5
+    [row] = await rows(world, f"st-hud/{ST_KEY}")
+    assert (row.status, row.attempts) == ("delivered", 7)
 
 
 async def test_a_dead_url_holds_rows_until_the_object_registers_again(world: World) -> None:
