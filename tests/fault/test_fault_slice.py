@@ -36,8 +36,8 @@ def assert_clean(report: Report) -> None:
     for target in report.targets:
         assert target.dead == 0 and target.pending == 0, text
         assert target.resent_after_crash <= report.kills, text
-    # Fails today (issue 21, D7): a retry with the same Idempotency-Key (here after an answer the
-    # client dropped on purpose, Scenario.lose_every) is answered {"replies": []}, not the original.
+    # A retry with the same Idempotency-Key (after an answer the client dropped on purpose,
+    # Scenario.lose_every) is answered with the first run's replies (issue 21, D7).
     assert report.answered_empty == 0 and report.answered_other == 0, text
 
 
@@ -89,9 +89,8 @@ async def test_second_life_pushes_resume_within_5s_after_an_outage() -> None:
     assert report.error is None, report.render()
     (target,) = report.targets
     assert target.resume, report.render()
-    # Fails today (issue 21, D10): each 503 Retry-After counts as an attempt, so the backoff after the
-    # refusal is 2^attempts seconds (at least 16 s after five 503s) and the HUD is served again only
-    # after tens of seconds: here not within the 12 s drain, shown as "never".
+    # 503 Retry-After is not a failed attempt and the backoff after timeouts stops at
+    # retry_max_delay, so the HUD is served within seconds of answering again (issue 21, D10).
     assert all(r is not None and r <= RESUME_LIMIT for r in target.resume), report.render()
 
 
@@ -114,6 +113,5 @@ async def test_postgres_two_processes_kill9_of_one_lose_and_duplicate_nothing() 
     )
     report = await run_scenario(scenario, POSTGRES_URL)
     assert report.kills == 1
-    # Fails today (issue 21, D11): every secondlife:st-huds row stays pending on PostgreSQL
-    # (CompileError in FANOUT_DONE), so each roll is LOST for the Storyteller HUD.
+    # Storyteller-HUD fan-out works on PostgreSQL (issue 21, D11: every row used to stay pending).
     assert_clean(report)
