@@ -213,7 +213,7 @@ async def test_a_slow_command_is_deferred_then_followed_up(env: DiscordEnv) -> N
     assert env.fake.bodies() == []
     await env.until(lambda: len([r for r in env.fake.received if r.follow_up]) == 4, timeout=15)
     assert all(r.webhook_id == env.fake.application_id for r in env.fake.received)
-    rows = await env.rows(target=f"interaction/{public['id']}")
+    rows = [r for r in await env.settled() if r.target == f"interaction/{public['id']}"]
     assert [r.status for r in rows] == ["delivered", "delivered"]
     assert [r.payload["text"] for r in rows] == ["slow done: hello world", "psst"]
     followups = [r.body for r in env.fake.received]

@@ -30,6 +30,17 @@ def replied_to(notices: list[dict[str, Any]]) -> list[str]:
     return [n["content"]["m.relates_to"]["m.in_reply_to"]["event_id"] for n in notices]
 
 
+async def settled(running: Running) -> list[Any]:
+    """The outbox once no row is pending: a room can show an event before the outbox has written
+    down that it was sent."""
+
+    async def none_pending() -> bool:
+        return all(r.status != "pending" for r in await running.outbox())
+
+    await until(none_pending, "every row to be settled")
+    return await running.outbox()
+
+
 async def until(condition: Any, what: str) -> None:
     """Poll a local condition (the vault, the adapter) until it holds; the ceiling only stops a hang."""
     loop = asyncio.get_running_loop()
@@ -133,7 +144,7 @@ async def test_synapse_restart_recovers_and_delivers_queued_stlog_lines_once(
     command = await st.send(st_room, "!roll 1")
     await st.wait_for(lambda: len(st.notices(st_room, bot.user_id)) >= 5, "the answer after recovery")
 
-    rows = await running.outbox()
+    rows = await settled(running)
     assert [r.status for r in rows] == ["delivered"] * 5
     # Seen through the bot's own device, each event carries the transaction id of its outbox row:
     # every row was sent exactly once, with its stable id.
@@ -171,7 +182,7 @@ async def test_rate_limited_replies_are_delayed_not_lost(
 
     assert replied_to(mira.notices(room, account.user_id)) == commands  # all, once each, in order
     assert account.stats["rate_limited"] >= 1
-    rows = await running.outbox()
+    rows = await settled(running)
     assert [r.status for r in rows] == ["delivered"] * 5
     # Waiting for Retry-After is not a failed attempt: it would lengthen the backoff after real failures.
     assert [r.attempts for r in rows] == [1] * 5
