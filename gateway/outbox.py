@@ -37,8 +37,7 @@ PRUNE_EVERY = 600.0  # seconds between sweeps of old delivered rows
 PRUNE_BATCH = 5000  # rows per transaction, so a sweep never holds the write lock for long
 
 _ROW = OutboxRow.__table__  # type: ignore[attr-defined]
-_PENDING = OUTBOX_PENDING
-_QUEUE = (_ROW.c.platform == bindparam("platform"), _PENDING)
+_QUEUE = (_ROW.c.platform == bindparam("platform"), OUTBOX_PENDING)
 
 
 def _claim_statement() -> Select[Any]:
@@ -74,7 +73,7 @@ LEASE_ROW = Prepared(
 # Renews the leases of rows whose delivery is still running (only while they are still ours).
 RENEW = Prepared(
     update(_ROW)
-    .where(_ROW.c.id == bindparam("row_id"), _PENDING, _ROW.c.claimed_until.is_not(None))
+    .where(_ROW.c.id == bindparam("row_id"), OUTBOX_PENDING, _ROW.c.claimed_until.is_not(None))
     .values(claimed_until=bindparam("until"))
 )
 # A target that answers again (a HUD that re-registered): its waiting rows are due now. (An UPDATE may
@@ -83,7 +82,7 @@ EXPEDITE = Prepared(
     update(_ROW)
     .where(
         _ROW.c.platform == bindparam("on_platform"),
-        _PENDING,
+        OUTBOX_PENDING,
         _ROW.c.target == bindparam("queue"),
         _ROW.c.next_attempt_at > bindparam("now"),
     )

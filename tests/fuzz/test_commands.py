@@ -4,28 +4,21 @@ is logged at error level (the router logs a traceback for each internal error)."
 
 from __future__ import annotations
 
-import os
 from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
 import structlog
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from gateway.app import Gateway
 from gateway.dice import SeededDice
 from tests.conftest import Chat, Clock, make_settings
+from tests.fuzz.profile import ci_settings
 from tests.fuzz.words import SYSTEMS, lines
 
-# CI-sized and deterministic: a fixed number of examples, derandomized, no example database.
-CI = settings(
-    max_examples=int(os.environ.get("GATEWAY_FUZZ_EXAMPLES", "60")),
-    derandomize=True,
-    database=None,
-    deadline=None,
-    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
-)
+CI = ci_settings(60)
 
 
 async def start(url: str, system: str) -> Chat:

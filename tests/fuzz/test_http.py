@@ -5,7 +5,6 @@ below 500, and a refusal (4xx) is one short line."""
 from __future__ import annotations
 
 import json
-import os
 import time
 from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass
@@ -15,24 +14,19 @@ from typing import Any
 import pytest
 from aiohttp import ClientResponse
 from aiohttp.test_utils import TestClient, TestServer
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 from nacl.signing import SigningKey
 
 from gateway.app import Gateway, build_app
 from gateway.dice import SeededDice
 from gateway.settings import Settings
+from tests.fuzz.profile import ci_settings
 from tests.fuzz.words import HOSTILE, SYSTEMS, lines
 from tests.secondlife.harness import SECRET, Hud
 
 TOKEN = "fuzz-token"
-CI = settings(
-    max_examples=int(os.environ.get("GATEWAY_FUZZ_EXAMPLES", "50")),
-    derandomize=True,
-    database=None,
-    deadline=None,
-    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
-)
+CI = ci_settings(50)
 MAX_REFUSAL = 300  # characters: a refusal is one line a person reads
 
 
