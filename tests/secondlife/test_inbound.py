@@ -219,7 +219,7 @@ async def test_bad_requests(world: World) -> None:
 async def test_rate_limit_per_object(make_world) -> None:  # type: ignore[no-untyped-def]
     world = await make_world(secondlife={"rate_burst": 3, "rate_per_second": 0.5})
     now = [1000.0]
-    world.adapter.monotonic = lambda: now[0]
+    world.adapter.inbound.monotonic = lambda: now[0]
     world.dice.extend([5] * 10)
     hud = world.hud("Mira Vance")
     other = world.hud("Dorian Gray")

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from sqlmodel import col, delete, select
 
-from adapters.secondlife.adapter import CURSOR_SCOPE
+from adapters.secondlife.refresh import CURSOR_SCOPE
 from gateway.vault.models import KeyValue
 from tests.secondlife.conftest import World, table_counts
 from tests.secondlife.harness import Hud
@@ -41,7 +41,7 @@ async def test_two_processes_create_the_refresh_cursor_at_once(pair: tuple[World
         async with first.services.vault.transaction() as session:
             await session.exec(delete(KeyValue).where(col(KeyValue.scope) == CURSOR_SCOPE))  # type: ignore[call-overload]
         results = await asyncio.gather(
-            first.adapter._refresh_once(), second.adapter._refresh_once(), return_exceptions=True
+            first.adapter.refresher.refresh_once(), second.adapter.refresher.refresh_once(), return_exceptions=True
         )
         assert results == [0, 0]
         assert len(await _cursors(first)) == 1

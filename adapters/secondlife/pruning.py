@@ -1,0 +1,38 @@
+"""Replay marks older than an hour can never matter again (the timestamp window is minutes)."""
+
+from __future__ import annotations
+
+import time
+from datetime import timedelta
+
+from sqlalchemy import delete
+from sqlmodel import col
+
+from adapters.secondlife.common import IDENTITY_PLATFORM, Part
+from gateway.services import Services
+from gateway.vault.models import ProcessedMessage
+
+PRUNE_EVERY = 600.0
+KEEP_BURNT = timedelta(hours=1)
+
+
+class ReplayPruner(Part):
+    def __init__(self, services: Services) -> None:
+        super().__init__(services)
+        self.monotonic = time.monotonic
+        self._last_prune = 0.0
+
+    async def prune(self) -> None:
+        """Replay marks older than an hour can never matter again (the window is minutes)."""
+        now = self.monotonic()
+        if now - self._last_prune < PRUNE_EVERY:
+            return
+        self._last_prune = now
+        cutoff = self._now() - KEEP_BURNT
+        async with self.services.vault.transaction() as session:
+            await session.exec(  # type: ignore[call-overload]
+                delete(ProcessedMessage).where(
+                    col(ProcessedMessage.platform) == IDENTITY_PLATFORM,
+                    col(ProcessedMessage.created_at) < cutoff,
+                )
+            )
