@@ -1,3 +1,91 @@
-"""A chat-platform-agnostic message gateway for tabletop role-playing."""
+"""A chat-platform-agnostic message gateway for tabletop role-playing.
+
+This package is the public API for plugin and adapter authors: import what you need from
+``gateway`` itself (``from gateway import hookimpl, Command, CommandContext, Reply``), and the
+test doubles from ``gateway.testing``. Everything else under ``gateway.`` is the core's own and may
+change between releases.
+
+The names load on first use (PEP 562), so ``python3 -m gateway`` starts before the dependencies are
+installed and a plugin that needs one name does not import the whole core.
+"""
+
+from __future__ import annotations
+
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
 
 __version__ = "0.1.0"
+
+# name -> the module that defines it
+_EXPORTS = {
+    # declaring things (gateway.spec is a leaf: no import cycle)
+    "hookimpl": "gateway.hookspecs",
+    "RuleSystem": "gateway.spec",
+    "Command": "gateway.spec",
+    "Role": "gateway.spec",
+    "Handler": "gateway.spec",
+    "AdapterSpec": "gateway.spec",
+    "CliCommand": "gateway.spec",
+    # running a command
+    "CommandContext": "gateway.commands",
+    "Invocation": "gateway.types",
+    "Reply": "gateway.types",
+    "UserError": "gateway.errors",
+    "PermissionDenied": "gateway.errors",
+    # adapters
+    "Adapter": "gateway.adapter",
+    "Identity": "gateway.types",
+    "Channel": "gateway.types",
+    "InboundMessage": "gateway.types",
+    "Outbound": "gateway.types",
+    "RetryLater": "gateway.errors",
+    "Throttled": "gateway.errors",
+    "DeliveryFailed": "gateway.errors",
+    "Settled": "gateway.errors",
+    "Repeated": "gateway.errors",
+    "Services": "gateway.services",
+    "Settings": "gateway.settings",
+}
+
+__all__ = ["__version__", *_EXPORTS]
+
+
+def __getattr__(name: str) -> Any:
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module 'gateway' has no attribute {name!r}")
+    value = getattr(import_module(module), name)
+    globals()[name] = value  # later lookups skip this function
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(__all__)
+
+
+if TYPE_CHECKING:
+    # What type checkers and editors see; at run time ``__getattr__`` does the same, lazily.
+    from gateway.adapter import Adapter as Adapter
+    from gateway.commands import CommandContext as CommandContext
+    from gateway.errors import DeliveryFailed as DeliveryFailed
+    from gateway.errors import PermissionDenied as PermissionDenied
+    from gateway.errors import Repeated as Repeated
+    from gateway.errors import RetryLater as RetryLater
+    from gateway.errors import Settled as Settled
+    from gateway.errors import Throttled as Throttled
+    from gateway.errors import UserError as UserError
+    from gateway.hookspecs import hookimpl as hookimpl
+    from gateway.services import Services as Services
+    from gateway.settings import Settings as Settings
+    from gateway.spec import AdapterSpec as AdapterSpec
+    from gateway.spec import CliCommand as CliCommand
+    from gateway.spec import Command as Command
+    from gateway.spec import Handler as Handler
+    from gateway.spec import Role as Role
+    from gateway.spec import RuleSystem as RuleSystem
+    from gateway.types import Channel as Channel
+    from gateway.types import Identity as Identity
+    from gateway.types import InboundMessage as InboundMessage
+    from gateway.types import Invocation as Invocation
+    from gateway.types import Outbound as Outbound
+    from gateway.types import Reply as Reply

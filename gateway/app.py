@@ -74,7 +74,7 @@ class Gateway:
     async def upgrade_vault(self) -> None:
         await upgrade(self.services.vault, self.plugins.migration_locations())
 
-    async def start(self, app: Any = None) -> None:
+    async def start(self, app: web.Application | None = None) -> None:
         if self.settings.vault.auto_upgrade and self.services.vault.dialect == "sqlite":
             await self.upgrade_vault()
         for adapter in self.adapters.values():
@@ -84,7 +84,7 @@ class Gateway:
         self.plugins.startup(app)
         log.info("gateway started", adapters=sorted(self.adapters), vault=self.services.vault.dialect)
 
-    async def stop(self, app: Any = None) -> None:
+    async def stop(self, app: web.Application | None = None) -> None:
         self.services.state["ready"] = False
         self.plugins.shutdown(app)
         await self.outbox.stop()

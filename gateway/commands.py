@@ -3,16 +3,16 @@
 from __future__ import annotations
 
 import secrets
-from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import insert
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from gateway.dice import DiceSource
-from gateway.types import InboundMessage, Invocation, Reply
+from gateway.spec import Command, Handler, Role
+from gateway.types import InboundMessage
 from gateway.vault import repo
 from gateway.vault.models import ChannelRow, IdentityLink, Person, RollLog
 from gateway.vault.prepared import Prepared
@@ -20,37 +20,17 @@ from gateway.vault.sender import Sender
 from gateway.vault.unit import Unit
 
 if TYPE_CHECKING:
-    from gateway.registry import RuleSystem
     from gateway.services import Services
+    from gateway.spec import RuleSystem
 
-Role = Literal["anyone", "player", "storyteller"]
-Handler = Callable[["CommandContext", Invocation], Awaitable[Sequence[Reply] | Reply | None]]
+# Re-exported for code that imported them from here before ``gateway.spec`` held them.
+__all__ = ["Command", "CommandContext", "Handler", "Role", "new_public_id"]
 
 # No 0/o, 1/l/i: ids are read aloud and typed on another platform.
 ID_ALPHABET = "23456789abcdefghjkmnpqrstuvwxyz"
 # Prepared once: per-roll statement construction and execution through the ORM cost more than the
 # insert itself (see ``gateway.vault.prepared``).
 ROLL_INSERT = Prepared(insert(RollLog.__table__))  # type: ignore[attr-defined]
-
-
-@dataclass(frozen=True)
-class Command:
-    """A command. ``role``: ``anyone`` (unverified identities too), ``player`` (a verified identity,
-    the default) or ``storyteller``. ``usage`` is shown by ``help`` and in errors.
-
-    ``bare``: on chat platforms (``prefixed`` messages) the command also runs without the prefix when
-    the whole message is exactly its name, such as Decanter's scene marker ``* * *``. Such a line in a
-    channel whose system has no command of that name stays ordinary chat: no reply, nothing written.
-    """
-
-    name: str
-    handler: Handler
-    summary: str
-    usage: str = ""
-    system: str | None = None
-    role: Role = "player"
-    aliases: tuple[str, ...] = ()
-    bare: bool = False
 
 
 @dataclass

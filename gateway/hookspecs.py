@@ -10,14 +10,16 @@ entry-point group ``gateway.plugins``.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import pluggy
 
 if TYPE_CHECKING:
-    from gateway.commands import Command, CommandContext
-    from gateway.registry import AdapterSpec, CliCommand, RuleSystem
+    from aiohttp import web
+
+    from gateway.commands import CommandContext
     from gateway.settings import Settings
+    from gateway.spec import AdapterSpec, CliCommand, Command, RuleSystem
 
 PROJECT = "gateway"
 hookspec = pluggy.HookspecMarker(PROJECT)
@@ -84,10 +86,12 @@ def gateway_configure(settings: Settings) -> None:
 
 
 @hookspec
-def gateway_startup(app: Any) -> None:
-    """Called when the gateway has started (the vault is ready, adapters are running)."""
+def gateway_startup(app: web.Application | None) -> None:
+    """Called when the gateway has started (the vault is ready, adapters are running). ``app`` is
+    the aiohttp application the gateway serves (routes are frozen by now), None without a server
+    (``gateway console``)."""
 
 
 @hookspec
-def gateway_shutdown(app: Any) -> None:
+def gateway_shutdown(app: web.Application | None) -> None:
     """Called once while the gateway stops, before the vault closes."""

@@ -3,17 +3,28 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pluggy
 import structlog
 
 from gateway import hookspecs
-from gateway.registry import AdapterSpec, CliCommand, Registry, RuleSystem
+from gateway.registry import Registry
+from gateway.spec import AdapterSpec, CliCommand, Command, RuleSystem
+
+if TYPE_CHECKING:
+    from aiohttp import web
+
+    from gateway.commands import CommandContext
+    from gateway.settings import Settings
 
 log = structlog.get_logger(__name__)
 
 ENTRY_POINT_GROUP = "gateway.plugins"
+
+
+class PluginError(Exception):
+    """A plugin that cannot work as written (a misspelt hook): the gateway refuses to start."""
 
 
 def build_plugin_manager(block: Iterable[str] = (), extra: Iterable[Any] = ()) -> pluggy.PluginManager:
@@ -25,8 +36,29 @@ def build_plugin_manager(block: Iterable[str] = (), extra: Iterable[Any] = ()) -
     pm.load_setuptools_entrypoints(ENTRY_POINT_GROUP)
     for plugin in extra:
         pm.register(plugin)
+    _check_hooks(pm)
     log.debug("plugins loaded", plugins=sorted(n for n, _ in pm.list_name_plugin() if n))
     return pm
+
+
+def _check_hooks(pm: pluggy.PluginManager) -> None:
+    """Every ``@hookimpl`` must name a hook of ``gateway.hookspecs``: a misspelt one
+    (``gateway_register_comands``) would otherwise never be called, and nobody would know why."""
+    try:
+        pm.check_pending()
+    except pluggy.PluginValidationError as exc:
+        name = pm.get_name(exc.plugin) or repr(exc.plugin)
+        unknown = sorted(
+            hook
+            for hook in vars(pm.hook)
+            if not hook.startswith("_")
+            and not getattr(pm.hook, hook).has_spec()
+            and any(impl.plugin is exc.plugin for impl in getattr(pm.hook, hook).get_hookimpls())
+        )
+        raise PluginError(
+            f"plugin {name!r} implements {', '.join(unknown)}, which is not a gateway hook"
+            " (misspelt? the hooks are listed in gateway/hookspecs.py and the README)"
+        ) from exc
 
 
 class Plugins:
@@ -51,17 +83,17 @@ class Plugins:
     def migration_locations(self) -> list[str]:
         return [loc for locs in self.pm.hook.gateway_migration_locations() for loc in locs]
 
-    def permission(self, ctx: Any, command: Any) -> bool:
+    def permission(self, ctx: CommandContext, command: Command) -> bool:
         hook = self.pm.hook.gateway_permission
         if not hook.get_hookimpls():
             return True  # nobody votes (the usual case): skip the call, it runs for every command
         return all(vote is not False for vote in hook(ctx=ctx, command=command))
 
-    def configure(self, settings: Any) -> None:
+    def configure(self, settings: Settings) -> None:
         self.pm.hook.gateway_configure(settings=settings)
 
-    def startup(self, app: Any) -> None:
+    def startup(self, app: web.Application | None) -> None:
         self.pm.hook.gateway_startup(app=app)
 
-    def shutdown(self, app: Any) -> None:
+    def shutdown(self, app: web.Application | None) -> None:
         self.pm.hook.gateway_shutdown(app=app)

@@ -1,46 +1,11 @@
-"""What plugins register: rule systems, commands and adapters, and the lookup the router uses."""
+"""The lookup the router uses: the rule systems and commands plugins registered (see ``gateway.spec``)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from gateway.spec import AdapterSpec, CliCommand, Command, RuleSystem
 
-if TYPE_CHECKING:
-    from gateway.adapter import Adapter
-    from gateway.commands import Command
-    from gateway.services import Services
-
-
-@dataclass(frozen=True)
-class RuleSystem:
-    """A game system. ``sheet_fields`` documents the sheet; ``locales`` are its message languages."""
-
-    name: str
-    title: str
-    dice: str
-    default_locale: str = "en"
-    locales: tuple[str, ...] = ("en",)
-    describe: str = ""
-    extra: dict[str, Any] = field(default_factory=dict)
-
-
-@dataclass(frozen=True)
-class AdapterSpec:
-    platform: str
-    build: Callable[[Services, dict[str, Any]], Adapter | None]
-
-
-@dataclass(frozen=True)
-class CliCommand:
-    """A ``gateway`` subcommand a plugin adds: ``name`` is one word (``"status"``) or two
-    (``"discord register"``, ``"sync discord"``); commands sharing a first word are grouped under it.
-    ``configure(parser)`` adds the arguments; ``run(args, settings)`` returns the exit code."""
-
-    name: str
-    help: str
-    run: Callable[[Any, Any], int]
-    configure: Callable[[Any], None] | None = None
+# Re-exported for code that imported them from here before ``gateway.spec`` held them.
+__all__ = ["AdapterSpec", "CliCommand", "Command", "Registry", "RuleSystem"]
 
 
 class Registry:

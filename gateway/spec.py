@@ -1,0 +1,71 @@
+"""The declarations a plugin hands the gateway: rule systems, commands, adapters, CLI commands.
+
+A leaf module (it imports nothing of the gateway at run time), so that ``gateway`` can re-export
+these and any module can import them without an import cycle.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Literal
+
+if TYPE_CHECKING:
+    from gateway.adapter import Adapter
+    from gateway.commands import CommandContext
+    from gateway.services import Services
+    from gateway.types import Invocation, Reply
+
+Role = Literal["anyone", "player", "storyteller"]
+Handler = Callable[["CommandContext", "Invocation"], Awaitable["Sequence[Reply] | Reply | None"]]
+
+
+@dataclass(frozen=True)
+class Command:
+    """A command. ``role``: ``anyone`` (unverified identities too), ``player`` (a verified identity,
+    the default) or ``storyteller``. ``usage`` is shown by ``help`` and in errors.
+
+    ``bare``: on chat platforms (``prefixed`` messages) the command also runs without the prefix when
+    the whole message is exactly its name, such as Decanter's scene marker ``* * *``. Such a line in a
+    channel whose system has no command of that name stays ordinary chat: no reply, nothing written.
+    """
+
+    name: str
+    handler: Handler
+    summary: str
+    usage: str = ""
+    system: str | None = None
+    role: Role = "player"
+    aliases: tuple[str, ...] = ()
+    bare: bool = False
+
+
+@dataclass(frozen=True)
+class RuleSystem:
+    """A game system. ``sheet_fields`` documents the sheet; ``locales`` are its message languages."""
+
+    name: str
+    title: str
+    dice: str
+    default_locale: str = "en"
+    locales: tuple[str, ...] = ("en",)
+    describe: str = ""
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class AdapterSpec:
+    platform: str
+    build: Callable[[Services, dict[str, Any]], Adapter | None]
+
+
+@dataclass(frozen=True)
+class CliCommand:
+    """A ``gateway`` subcommand a plugin adds: ``name`` is one word (``"status"``) or two
+    (``"discord register"``, ``"sync discord"``); commands sharing a first word are grouped under it.
+    ``configure(parser)`` adds the arguments; ``run(args, settings)`` returns the exit code."""
+
+    name: str
+    help: str
+    run: Callable[[Any, Any], int]
+    configure: Callable[[Any], None] | None = None
