@@ -15,8 +15,7 @@ from sqlalchemy import bindparam, func, select, update
 
 from gateway.vault.models import OUTBOX_PENDING, OutboxRow
 from gateway.vault.prepared import Prepared
-from gateway.vault.repo import Db, within
-from gateway.vault.repo import enqueue as _enqueue
+from gateway.vault.repo import Db, enqueue, within
 from gateway.vault.unit import Unit
 
 __all__ = [
@@ -84,20 +83,6 @@ SPAN = Prepared(
         _ROW.c.platform == bindparam("on_platform"), _ROW.c.id.between(bindparam("first"), bindparam("last"))
     )
 )
-
-
-async def enqueue(
-    db: Db,
-    platform: str,
-    target: str,
-    payload: dict[str, Any],
-    *,
-    now: datetime | None = None,
-    due: datetime | None = None,
-) -> None:
-    """Queue one message for ``target``, to be delivered from ``due`` on (default: now)."""
-    async with within(db) as unit:
-        await _enqueue(unit, platform, target, payload, now=now, due=due)
 
 
 async def expedite_failed(db: Db, platform: str, error_prefix: str, now: datetime) -> int:

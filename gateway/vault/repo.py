@@ -233,7 +233,7 @@ async def resolve_channel(session: AsyncSession, channel: Channel) -> ChannelRow
 
 
 async def enqueue(
-    db: Unit | AsyncSession,
+    db: Db,
     platform: str,
     target: str,
     payload: dict[str, Any],
@@ -241,7 +241,11 @@ async def enqueue(
     now: datetime | None = None,
     due: datetime | None = None,
 ) -> None:
-    """Queue one outbound message in the caller's transaction (for delivery at ``due``, default now)."""
+    """Queue one outbound message in the caller's transaction, or given the vault in a unit of its
+    own; for delivery from ``due`` on (default: now)."""
+    if isinstance(db, Vault):
+        async with db.unit() as own:
+            return await enqueue(own, platform, target, payload, now=now, due=due)
     when = now or utcnow()
     values = dict(
         platform=platform,
