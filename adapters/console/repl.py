@@ -11,9 +11,9 @@ from typing import TextIO
 
 from adapters.console.adapter import CHANNEL, console_message, render
 from adapters.console.terminal import read_line
+from gateway import channels
 from gateway.app import Gateway
 from gateway.settings import Settings
-from gateway.vault import repo
 
 
 async def run_console(
@@ -42,10 +42,7 @@ async def run_console(
                     file=stdout,
                 )
                 return 2
-            async with gateway.services.vault.transaction() as session:
-                row = await repo.resolve_channel(session, CHANNEL)
-                row.system = system
-                session.add(row)
+            await channels.set_system(gateway.services.vault, CHANNEL, system)
         if interactive:
             await _interactive(gateway, name, storyteller, as_json, stdout)
         else:

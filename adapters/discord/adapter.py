@@ -21,14 +21,13 @@ import hashlib
 import json
 import time
 from collections.abc import Mapping
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 import aiohttp
 import orjson
 import structlog
 from aiohttp import web
-from sqlmodel import col, delete, select
 
 from adapters.body import BadBody, read_limited
 from adapters.discord import interactions as ix
@@ -36,13 +35,13 @@ from adapters.discord import render, slash
 from adapters.discord.config import DiscordSettings, Webhook
 from adapters.discord.limiter import RateLimiter, WaitTooLong
 from adapters.discord.verify import Verifier
+from gateway import queue
 from gateway.adapter import Adapter
+from gateway.adapter_state import AdapterState
 from gateway.errors import DeliveryFailed, Repeated, RetryLater, Throttled
 from gateway.outbox import claim_lease
 from gateway.services import Services
 from gateway.types import InboundMessage, Outbound, Reply
-from gateway.vault import repo
-from gateway.vault.models import KeyValue, OutboxRow
 
 log = structlog.get_logger(__name__)
 
@@ -80,6 +79,15 @@ class DiscordAdapter(Adapter):
         self._pending: set[asyncio.Task[None]] = set()
         self._sent: set[int] = set()
         self._timers: set[asyncio.TimerHandle] = set()
+        vault = services.vault
+
+        def clock() -> datetime:
+            return self.services.clock()
+
+        # The limiter's learnt buckets, disabled webhooks, and the rows Discord has taken (see _send).
+        self.state = AdapterState(vault, SCOPE_STATE, clock=clock)
+        self.disabled_state = AdapterState(vault, SCOPE_DISABLED, clock=clock)
+        self.sent_state = AdapterState(vault, SCOPE_SENT, clock=clock)
 
     # ------------------------------------------------------------------ life cycle
 
@@ -92,19 +100,14 @@ class DiscordAdapter(Adapter):
             timeout=aiohttp.ClientTimeout(total=self.config.request_timeout),
             headers={"User-Agent": "DiscordBot (nightcap-gateway, 0.1)"},
         )
-        async with self.services.vault.transaction() as session:
-            state = await session.get(KeyValue, (SCOPE_STATE, "limiter"))
+        async with self.services.vault.unit() as unit:
+            state = await self.state.get("limiter", db=unit)
             if state is not None:
-                self.limiter.load(state.value)
-            found = await session.exec(select(KeyValue).where(col(KeyValue.scope) == SCOPE_DISABLED))
-            for row in found.all():
-                self.disabled[row.key] = dict(row.value)
+                self.limiter.load(state)
+            self.disabled.update(await self.disabled_state.items(db=unit))
             cutoff = self.services.clock() - timedelta(days=LEDGER_DAYS)
-            await session.exec(
-                delete(KeyValue).where(col(KeyValue.scope) == SCOPE_SENT, col(KeyValue.updated_at) < cutoff)  # type: ignore[call-overload]
-            )
-            found = await session.exec(select(KeyValue.key).where(col(KeyValue.scope) == SCOPE_SENT))
-            self._sent.update(int(k) for k in found.all() if k.isdigit())
+            await self.sent_state.prune(cutoff, db=unit)
+            self._sent.update(int(k) for k in await self.sent_state.items(db=unit) if k.isdigit())
 
     async def stop(self) -> None:
         pending = list(self._pending)
@@ -112,7 +115,7 @@ class DiscordAdapter(Adapter):
             await asyncio.wait(pending, timeout=self.config.request_timeout)
         for timer in self._timers:
             timer.cancel()
-        await self._put_state("limiter", self.limiter.dump())
+        await self.state.put("limiter", self.limiter.dump())
         if self.http is not None:
             await self.http.close()
             self.http = None
@@ -206,17 +209,11 @@ class DiscordAdapter(Adapter):
             "channel_id": str(interaction.get("channel_id") or ""),
             "expires_at": received + self.config.followup_ttl,
         }
-        async with self.services.vault.transaction() as session:
+        target = f"{FOLLOWUP}{interaction.get('id')}"
+        async with self.services.vault.unit() as unit:
             for text, private in messages:
-                session.add(
-                    OutboxRow(
-                        platform=self.platform,
-                        target=f"{FOLLOWUP}{interaction.get('id')}",
-                        payload={**base, "text": text, "private": private},
-                        created_at=now,
-                        next_attempt_at=due,
-                    )
-                )
+                payload = {**base, "text": text, "private": private}
+                await queue.enqueue(unit, self.platform, target, payload, now=now, due=due)
         self._wake_in(FOLLOWUP_GRACE)
 
     # ------------------------------------------------------------------ outbound
@@ -334,26 +331,12 @@ class DiscordAdapter(Adapter):
             self.services.settings
         ):
             return False
-        async with self.services.vault.transaction() as session:
-            return await session.get(KeyValue, (SCOPE_SENT, str(message.id))) is not None
+        return await self.sent_state.get(str(message.id)) is not None
 
     async def _record_sent(self, row_id: int, data: Any) -> None:
         self._sent.add(row_id)
         message_id = data.get("id") if isinstance(data, Mapping) else None
-        values = {
-            "scope": SCOPE_SENT,
-            "key": str(row_id),
-            "value": {"message_id": message_id},
-            "updated_at": self.services.clock(),
-        }
-        async with self.services.vault.transaction() as session:
-            await repo.upsert(session, KeyValue, values)
-
-    async def _put_state(self, key: str, value: dict[str, Any], scope: str = SCOPE_STATE) -> None:
-        # An upsert: merge() reads then inserts, and two processes sharing a vault could both insert.
-        values = {"scope": scope, "key": key, "value": value, "updated_at": self.services.clock()}
-        async with self.services.vault.transaction() as session:
-            await repo.upsert(session, KeyValue, values)
+        await self.sent_state.put(str(row_id), {"message_id": message_id})
 
     def is_disabled(self, webhook: Webhook) -> bool:
         record = self.disabled.get(webhook.name)
@@ -367,7 +350,7 @@ class DiscordAdapter(Adapter):
             "at": self.services.clock().isoformat(),
         }
         self.disabled[webhook.name] = record
-        await self._put_state(webhook.name, record, scope=SCOPE_DISABLED)
+        await self.disabled_state.put(webhook.name, record)
         log.error(
             "discord webhook disabled",
             webhook=webhook.name,

@@ -11,14 +11,14 @@ import time
 from typing import Any, TextIO
 
 import aiohttp
-from sqlmodel import col, func, select
 
 from adapters.discord import slash
 from adapters.discord.config import TOKEN_ENV, DiscordSettings, load
 from adapters.discord.progress import Progress, duration
+from gateway import queue
+from gateway.adapter_state import AdapterState
 from gateway.settings import Settings
 from gateway.types import Channel, Identity, InboundMessage
-from gateway.vault.models import OUTBOX_PENDING, KeyValue, OutboxRow
 
 MAX_TRIES = 4
 
@@ -95,9 +95,7 @@ def run_status(args: argparse.Namespace, settings: Settings, out: TextIO | None 
         gateway = Gateway(settings, platforms=())
         try:
             await gateway.upgrade_vault()
-            async with gateway.services.vault.transaction() as session:
-                found = await session.exec(select(KeyValue).where(col(KeyValue.scope) == SCOPE_DISABLED))
-                records = {row.key: row.value for row in found.all()}
+            records = await AdapterState(gateway.services.vault, SCOPE_DISABLED).items()
         finally:
             await gateway.services.vault.dispose()
         return {
@@ -151,8 +149,7 @@ async def sync(
         return 2
     await gateway.start()
     try:
-        async with gateway.services.vault.transaction() as session:
-            mark = (await session.exec(select(func.max(OutboxRow.id)))).one() or 0
+        mark = await queue.newest_id(gateway.services.vault)
         if not pending_only:
             message = InboundMessage(
                 sender=Identity(platform="console", id=name, display_name=name),
@@ -192,26 +189,17 @@ async def sync(
 
 
 async def _sheet_rows(gateway: Any, after: int | None) -> list[int]:
-    query = select(OutboxRow).where(col(OutboxRow.platform) == "discord")
-    query = query.where(col(OutboxRow.id) > after) if after is not None else query.where(OUTBOX_PENDING)
-    async with gateway.services.vault.transaction() as session:
-        rows = (await session.exec(query.order_by(col(OutboxRow.id)))).all()
-    return [r.id for r in rows if (r.payload or {}).get("kind") == "sheet"]
+    rows = await queue.rows(gateway.services.vault, "discord", after=after)
+    return [r.id for r in rows if r.payload.get("kind") == "sheet"]
 
 
 async def _statuses(gateway: Any, ids: list[int]) -> dict[str, int]:
-    counts: dict[str, int] = {}
-    async with gateway.services.vault.transaction() as session:
-        for start in range(0, len(ids), 500):
-            chunk = ids[start : start + 500]
-            found = await session.exec(
-                select(OutboxRow.status, func.count())
-                .where(col(OutboxRow.id).in_(chunk))
-                .group_by(col(OutboxRow.status))
-            )
-            for status, n in found.all():
-                counts[status] = counts.get(status, 0) + int(n)
-    return counts
+    tallies = (await queue.status(gateway.services.vault, "discord", ids=ids)).values()
+    return {
+        "pending": sum(t.pending for t in tallies),
+        "delivered": sum(t.delivered for t in tallies),
+        "dead": sum(t.dead for t in tallies),
+    }
 
 
 def run_sync(args: argparse.Namespace, settings: Settings) -> int:

@@ -19,15 +19,13 @@ from datetime import timedelta
 
 import structlog
 from aiohttp import web
-from sqlalchemy import delete
-from sqlmodel import col
 
 from adapters.body import BadBody, json_object, optional_str, read_limited
+from gateway import seen
 from gateway.adapter import Adapter
 from gateway.errors import DeliveryFailed
 from gateway.services import Services
 from gateway.types import Channel, Identity, InboundMessage, Outbound
-from gateway.vault.models import ProcessedMessage
 
 log = structlog.get_logger(__name__)
 
@@ -135,11 +133,4 @@ class HttpApiAdapter(Adapter):
         """Idempotency keys (and the answers kept with them) are kept KEEP_KEYS, as Stripe does: a
         retry later than that runs again. Returns how many were deleted."""
         cutoff = self.services.clock() - KEEP_KEYS
-        async with self.services.vault.transaction() as session:
-            result = await session.exec(  # type: ignore[call-overload]
-                delete(ProcessedMessage).where(
-                    col(ProcessedMessage.platform) == self.platform,
-                    col(ProcessedMessage.created_at) < cutoff,
-                )
-            )
-        return int(result.rowcount or 0)
+        return await seen.prune(self.services.vault, self.platform, cutoff)

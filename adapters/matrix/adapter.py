@@ -18,17 +18,16 @@ from typing import Any
 
 import structlog
 from mautrix.errors import MatrixRequestError, MLimitExceeded, MUnknownToken
-from sqlmodel import col, update
 
 from adapters.matrix.account import NETWORK_ERRORS, MatrixAccount, retry_after
 from adapters.matrix.render import render_content
 from adapters.matrix.settings import MatrixSettings
 from adapters.matrix.state import VaultState
+from gateway import queue
 from gateway.adapter import Adapter
 from gateway.errors import DeliveryFailed, RetryLater, Throttled
 from gateway.services import Services
 from gateway.types import Outbound
-from gateway.vault.models import OUTBOX_PENDING, OutboxRow
 
 log = structlog.get_logger(__name__)
 
@@ -69,19 +68,7 @@ class MatrixAdapter(Adapter):
 
     async def network_recovered(self) -> None:
         """The homeserver answers again: rows that waited on the network are due now."""
-        now = self.services.clock()
-        async with self.services.vault.transaction() as session:
-            await session.exec(
-                update(OutboxRow)
-                .where(
-                    col(OutboxRow.platform) == self.platform,
-                    OUTBOX_PENDING,
-                    col(OutboxRow.last_error).startswith(NETWORK),
-                    col(OutboxRow.next_attempt_at) > now,
-                    (col(OutboxRow.claimed_until).is_(None)) | (col(OutboxRow.claimed_until) < now),
-                )
-                .values(next_attempt_at=now)
-            )
+        await queue.expedite_failed(self.services.vault, self.platform, NETWORK, self.services.clock())
         if self.services.outbox is not None:
             self.services.outbox.wake()
 

@@ -14,8 +14,6 @@ from typing import Any
 
 import aiohttp
 import structlog
-from sqlalchemy import bindparam
-from sqlmodel import select, update
 
 from adapters.secondlife import registry
 from adapters.secondlife.auth import H_SIGNATURE, H_TIMESTAMP, UUID_RE, sign
@@ -24,34 +22,15 @@ from adapters.secondlife.config import SecondLifeConfig
 from adapters.secondlife.registry import PLATFORM, ROLES, Registration
 from adapters.secondlife.render import dumps, split_text
 from adapters.secondlife.state import hud_state, is_storyteller
+from gateway import queue
 from gateway.errors import DeliveryFailed, RetryLater, Settled, Throttled
 from gateway.services import Services
 from gateway.types import Outbound
-from gateway.vault import repo
-from gateway.vault.models import IdentityLink, OutboxRow, Person
-from gateway.vault.prepared import Prepared
-from gateway.vault.unit import Unit
+from gateway.vault.models import IdentityLink, Person
 
 log = structlog.get_logger(__name__)
 
 FANOUT = ("st-huds", "relays", "relay", "huds", "all-huds", "everyone")
-FANOUT_BATCH = 200
-
-_ROW = OutboxRow.__table__  # type: ignore[attr-defined]
-# A fan-out row and the rows queued behind it for the same address. No bind parameter is named like
-# a column: in an UPDATE, SQLAlchemy reserves those for the SET clause (a CompileError on PostgreSQL).
-_QUEUED = (_ROW.c.platform == PLATFORM, _ROW.c.target == bindparam("address"), _ROW.c.status == "pending")
-_BATCH = _ROW.c.id.between(bindparam("first"), bindparam("last"))
-FANOUT_IDS = Prepared(
-    select(_ROW.c.id).where(*_QUEUED, _ROW.c.id >= bindparam("first")).order_by(_ROW.c.id).limit(FANOUT_BATCH)
-)
-# Payloads only when there is someone to copy them to (no Storyteller HUD online: no JSON decoded).
-FANOUT_PAYLOADS = Prepared(select(_ROW.c.payload).where(*_QUEUED, _BATCH).order_by(_ROW.c.id))
-FANOUT_DONE = Prepared(
-    update(_ROW)
-    .where(*_QUEUED, _BATCH)
-    .values(status="delivered", delivered_at=bindparam("now"), claimed_until=None)
-)
 
 
 def _retry_after(value: str | None, now: datetime) -> float | None:
@@ -144,7 +123,7 @@ class Delivery(Part):
             return target
         raise DeliveryFailed(f"unknown Second Life target {target!r} (see adapters/secondlife/README.md)")
 
-    async def _members(self, unit: Unit, target: str, now: datetime) -> list[Registration]:
+    async def _members(self, unit: queue.Unit, target: str, now: datetime) -> list[Registration]:
         forget = timedelta(hours=self.config.forget_after_hours)
 
         def usable(reg: Registration) -> bool:
@@ -179,16 +158,19 @@ class Delivery(Part):
         member route, in the transaction that marks them delivered (so a crash repeats nothing)."""
         now = self._now()
         async with self.services.vault.unit() as unit:
-            batch = await unit.all(FANOUT_IDS, {"address": message.target, "first": message.id})
-            if not batch or batch[0][0] != message.id:
+            batch = await queue.fan_out_batch(unit, PLATFORM, message.target, message.id)
+            if not batch or batch[0] != message.id:
                 raise Settled  # another worker expanded it already
             members = await self._members(unit, message.target, now)
-            rows = {"address": message.target, "first": message.id, "last": batch[-1][0]}
-            payloads = await unit.all(FANOUT_PAYLOADS, rows) if members else []
-            await unit.execute(FANOUT_DONE, {**rows, "now": now})
-            for (payload,) in payloads:
+            # Payloads only when someone gets copies (no Storyteller HUD online: no JSON decoded).
+            payloads = await queue.take_batch(
+                unit, PLATFORM, message.target, batch, now, payloads=bool(members)
+            )
+            for payload in payloads:
                 for reg in members:
-                    await repo.enqueue(unit, PLATFORM, reg.route, {**payload, "via": message.target}, now=now)
+                    await queue.enqueue(
+                        unit, PLATFORM, reg.route, {**payload, "via": message.target}, now=now
+                    )
         log.debug("second life fan-out", target=message.target, rows=len(batch), routes=len(members))
         if members and self.services.outbox is not None:
             self.services.outbox.wake([PLATFORM])

@@ -18,7 +18,6 @@ from typing import Any
 import orjson
 import structlog
 from aiohttp import web
-from sqlmodel import col, select
 
 from adapters.body import BadBody, read_limited
 from adapters.secondlife import registry
@@ -28,12 +27,12 @@ from adapters.secondlife.config import SL_BODY_LIMIT, SL_BODY_LIMIT_RAISED, Seco
 from adapters.secondlife.registry import PLATFORM, ROLES, Registration
 from adapters.secondlife.render import dumps, fit_response, reply_items
 from adapters.secondlife.state import STATUS_FILTERS, hud_state, is_storyteller, roster
+from gateway import queue, seen
 from gateway.errors import Repeated
 from gateway.rules.numbers import is_digits
 from gateway.services import Services
 from gateway.types import Channel, Identity, InboundMessage
-from gateway.vault import repo
-from gateway.vault.models import IdentityLink, Person, ProcessedMessage
+from gateway.vault.models import IdentityLink, Person
 
 log = structlog.get_logger(__name__)
 
@@ -225,12 +224,7 @@ class Inbound(Part):
         """Record the signature in the vault, in the caller's transaction; False when it was there
         already (a replay, to this process or another, before or after a restart). Atomic: on
         PostgreSQL a concurrent request with the same signature waits for this one's outcome."""
-        values = {
-            "platform": IDENTITY_PLATFORM,
-            "message_id": repo.message_key(f"hmac:{signed.signature}"),
-            "created_at": self._now(),
-        }
-        return await repo.insert_missing(session, ProcessedMessage, values)
+        return await seen.mark(session, IDENTITY_PLATFORM, f"hmac:{signed.signature}", self._now())
 
     async def _roster(self, session: Any, identity_key: str, spec: dict[str, Any]) -> dict[str, Any]:
         link = await session.get(IdentityLink, identity_key)
@@ -259,7 +253,7 @@ class Inbound(Part):
             now = self._now()
             for item in items:
                 payload = {"kind": "reply", "text": item["text"], "private": item["private"]}
-                await repo.enqueue(session, PLATFORM, f"object/{signed.object_key}", payload, now=now)
+                await queue.enqueue(session, PLATFORM, f"object/{signed.object_key}", payload, now=now)
         if self.services.outbox is not None:
             self.services.outbox.wake()
         return True
@@ -323,14 +317,7 @@ class Inbound(Part):
         """Signatures accepted shortly before a restart stay refused after it (see README)."""
         now = self._now()
         since = now - timedelta(seconds=2 * self.config.timestamp_window + 60)
-        async with self.services.vault.transaction() as session:
-            found = await session.exec(
-                select(ProcessedMessage.message_id).where(
-                    col(ProcessedMessage.platform) == IDENTITY_PLATFORM,
-                    col(ProcessedMessage.created_at) >= since,
-                )
-            )
-            expires = now.timestamp() + 2 * self.config.timestamp_window + 60
-            for message_id in found.all():
-                if message_id.startswith("hmac:"):
-                    self.replays.add(message_id[5:], expires)
+        expires = now.timestamp() + 2 * self.config.timestamp_window + 60
+        for message_id in await seen.recent(self.services.vault, IDENTITY_PLATFORM, since):
+            if message_id.startswith("hmac:"):
+                self.replays.add(message_id[5:], expires)

@@ -5,12 +5,9 @@ from __future__ import annotations
 import time
 from datetime import timedelta
 
-from sqlalchemy import delete
-from sqlmodel import col
-
 from adapters.secondlife.common import IDENTITY_PLATFORM, Part
+from gateway import seen
 from gateway.services import Services
-from gateway.vault.models import ProcessedMessage
 
 PRUNE_EVERY = 600.0
 KEEP_BURNT = timedelta(hours=1)
@@ -29,10 +26,4 @@ class ReplayPruner(Part):
             return
         self._last_prune = now
         cutoff = self._now() - KEEP_BURNT
-        async with self.services.vault.transaction() as session:
-            await session.exec(  # type: ignore[call-overload]
-                delete(ProcessedMessage).where(
-                    col(ProcessedMessage.platform) == IDENTITY_PLATFORM,
-                    col(ProcessedMessage.created_at) < cutoff,
-                )
-            )
+        await seen.prune(self.services.vault, IDENTITY_PLATFORM, cutoff)

@@ -1,4 +1,5 @@
-"""Where in-world objects can be reached: their HTTP-in URLs, kept in the vault's ``KeyValue`` table.
+"""Where in-world objects can be reached: their HTTP-in URLs, kept in the adapter's state
+(``gateway.adapter_state``).
 
 A registration lives under a *route*, which is also the outbox target its pushes are queued under:
 
@@ -19,28 +20,18 @@ from dataclasses import asdict, dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import bindparam, delete, func
-from sqlmodel import col, select
-from sqlmodel.ext.asyncio.session import AsyncSession
-
+from gateway.adapter_state import AdapterState, Db, within
 from gateway.outbox import expedite
-from gateway.vault import repo
-from gateway.vault.models import KeyValue
-from gateway.vault.prepared import Prepared
-from gateway.vault.unit import Unit, unit_of
+from gateway.queue import Unit
 
 PLATFORM = "secondlife"
 SCOPE = "secondlife:route"
 OBJECT_SCOPE = "secondlife:object"
 ROLES = ("player-hud", "st-hud", "relay")
 
-_KV = KeyValue.__table__  # type: ignore[attr-defined]
-BY_PREFIX = Prepared(
-    select(_KV.c.key, _KV.c.value).where(
-        _KV.c.scope == SCOPE,
-        func.substr(_KV.c.key, 1, func.length(bindparam("prefix"))) == bindparam("prefix"),
-    )
-)
+# Used only inside the caller's unit of work (every call passes it).
+ROUTES = AdapterState(None, SCOPE)
+OBJECTS = AdapterState(None, OBJECT_SCOPE)
 
 
 @dataclass(frozen=True)
@@ -71,75 +62,67 @@ def route_for(role: str, owner: str, object_key: str) -> str:
     return f"relay/{object_key}" if role == "relay" else f"{role}/{owner}"
 
 
-async def get(session: AsyncSession, route: str) -> Registration | None:
-    row = await session.get(KeyValue, (SCOPE, route))
-    return Registration.from_value(route, row.value) if row is not None else None
+async def get(db: Db, route: str) -> Registration | None:
+    value = await ROUTES.get(route, db=db)
+    return Registration.from_value(route, value) if value is not None else None
 
 
-async def route_of_object(session: AsyncSession, object_key: str) -> str | None:
-    row = await session.get(KeyValue, (OBJECT_SCOPE, object_key))
-    return str(row.value.get("route")) if row is not None else None
+async def route_of_object(db: Db, object_key: str) -> str | None:
+    value = await OBJECTS.get(object_key, db=db)
+    return str(value.get("route")) if value is not None else None
 
 
-async def by_prefix(db: Unit | AsyncSession, prefix: str) -> list[Registration]:
+async def by_prefix(db: Db, prefix: str) -> list[Registration]:
     """Every registration whose route starts with ``prefix`` (``"st-hud/"``, ``"relay/"``)."""
-    rows = await unit_of(db).all(BY_PREFIX, {"prefix": prefix})
-    return [Registration.from_value(key, value) for key, value in rows]
+    found = await ROUTES.items(prefix, db=db)
+    return [Registration.from_value(route, value) for route, value in found.items()]
 
 
-async def register(session: AsyncSession, reg: Registration, now: datetime) -> list[str]:
+async def register(db: Db, reg: Registration, now: datetime) -> list[str]:
     """Record ``reg`` (replacing the route's previous URL and object), in the caller's transaction.
 
     Returns the outbox targets whose waiting rows should be retried now.
     """
-    previous_route = await route_of_object(session, reg.object)
+    async with within(db) as unit:
+        return await _register(unit, reg, now)
+
+
+async def _register(unit: Unit, reg: Registration, now: datetime) -> list[str]:
+    previous_route = await route_of_object(unit, reg.object)
     if previous_route is not None and previous_route != reg.route:
         # The same object re-registers under another role: it no longer serves the old route.
-        old = await session.get(KeyValue, (SCOPE, previous_route))
-        if old is not None and old.value.get("object") == reg.object:
-            await session.delete(old)
+        old = await ROUTES.get(previous_route, db=unit)
+        if old is not None and old.get("object") == reg.object:
+            await ROUTES.delete(previous_route, db=unit)
     # Created if absent and locked either way: two processes registering one route (a HUD's retry
     # reaching the other process) must not both insert it.
-    values = {"scope": SCOPE, "key": reg.route, "value": reg.value(), "updated_at": now}
-    row, created = await repo.locked_or_created(session, KeyValue, values)
+    stored, created = await ROUTES.locked(reg.route, reg.value(), db=unit, now=now)
     if not created:
-        replaced = str(row.value.get("object") or "")
+        replaced = str(stored.get("object") or "")
         if replaced and replaced != reg.object:
-            await session.exec(  # type: ignore[call-overload]
-                delete(KeyValue).where(col(KeyValue.scope) == OBJECT_SCOPE, col(KeyValue.key) == replaced)
-            )
-        row.value = reg.value()
-        row.updated_at = now
-        session.add(row)
-    await repo.upsert(
-        session,
-        KeyValue,
-        {"scope": OBJECT_SCOPE, "key": reg.object, "value": {"route": reg.route}, "updated_at": now},
-    )
+            await OBJECTS.delete(replaced, db=unit)
+        await ROUTES.put(reg.route, reg.value(), db=unit, now=now)
+    await OBJECTS.put(reg.object, {"route": reg.route}, db=unit, now=now)
     targets = [reg.route, f"object/{reg.object}"]
     if reg.role == "player-hud":
         targets.append(f"avatar/{reg.owner}")
     # The object answers again: whatever waits for it is due now, not after its backoff.
-    await expedite(unit_of(session), PLATFORM, targets, now)
+    await expedite(unit, PLATFORM, targets, now)
     return targets
 
 
-async def mark_dead(session: AsyncSession, route: str, url: str, now: datetime) -> bool:
+async def mark_dead(db: Db, route: str, url: str, now: datetime) -> bool:
     """Mark the route's URL dead, unless it has been re-registered with another URL meanwhile."""
-    row = await session.get(KeyValue, (SCOPE, route))
-    if row is None or row.value.get("url") != url or row.value.get("dead_since"):
+    value = await ROUTES.get(route, db=db)
+    if value is None or value.get("url") != url or value.get("dead_since"):
         return False
-    row.value = {**row.value, "dead_since": now.isoformat()}
-    row.updated_at = now
-    session.add(row)
+    await ROUTES.put(route, {**value, "dead_since": now.isoformat()}, db=db, now=now)
     return True
 
 
-async def forget(session: AsyncSession, reg: Registration) -> None:
+async def forget(db: Db, reg: Registration) -> None:
     """Drop a registration that has been dead too long (its object is gone)."""
-    row = await session.get(KeyValue, (SCOPE, reg.route))
-    if row is not None and row.value.get("object") == reg.object:
-        await session.delete(row)
-    await session.exec(  # type: ignore[call-overload]
-        delete(KeyValue).where(col(KeyValue.scope) == OBJECT_SCOPE, col(KeyValue.key) == reg.object)
-    )
+    value = await ROUTES.get(reg.route, db=db)
+    if value is not None and value.get("object") == reg.object:
+        await ROUTES.delete(reg.route, db=db)
+    await OBJECTS.delete(reg.object, db=db)

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, TypeVar
@@ -16,6 +18,7 @@ from sqlmodel import col, select, update
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from gateway.types import Channel, Identity
+from gateway.vault.engine import Vault
 from gateway.vault.models import (
     Audit,
     ChannelRow,
@@ -32,6 +35,9 @@ from gateway.vault.prepared import Prepared
 from gateway.vault.unit import Unit, unit_of
 
 M = TypeVar("M")
+
+# Where a helper runs: the caller's unit of work (or its session), or a unit of its own in a vault.
+Db = Unit | AsyncSession | Vault
 
 # The hot path (a roll, its ST log line, its outbox rows) runs prepared statements on the unit; see
 # ``gateway.vault.prepared`` for why.
@@ -82,6 +88,17 @@ _ROLL_STLOG = Prepared(
 def _dialect_insert(dialect: str, model: type[Any]) -> Any:
     table = inspect(model).local_table
     return postgresql_insert(table) if dialect == "postgresql" else sqlite_insert(table)
+
+
+@asynccontextmanager
+async def within(db: Db) -> AsyncIterator[Unit]:
+    """The caller's unit (its writes commit with the caller's), or given the vault a unit of its own,
+    committed when the block ends."""
+    if isinstance(db, Vault):
+        async with db.unit() as unit:
+            yield unit
+    else:
+        yield unit_of(db)
 
 
 async def _dialect(session: AsyncSession) -> str:
@@ -135,12 +152,12 @@ def message_key(message_id: str) -> str:
     return "sha256:" + hashlib.sha256(message_id.encode("utf-8", "surrogatepass")).hexdigest()
 
 
-async def seen_message(unit: Unit, platform: str, message_id: str) -> bool:
+async def seen_message(unit: Unit, platform: str, message_id: str, *, now: datetime | None = None) -> bool:
     """Whether this platform message was handled before; records it (in the unit) when it was not.
 
     Atomic: one ``INSERT ... ON CONFLICT DO NOTHING``. On PostgreSQL a unit recording the same id
     in another process makes this wait until that unit commits (True) or rolls back (False)."""
-    record = {"platform": platform, "message_id": message_key(message_id), "created_at": utcnow()}
+    record = {"platform": platform, "message_id": message_key(message_id), "created_at": now or utcnow()}
     return await unit.execute(_RECORD_MESSAGE[unit.dialect], record) == 0
 
 
@@ -216,14 +233,19 @@ async def resolve_channel(session: AsyncSession, channel: Channel) -> ChannelRow
 
 
 async def enqueue(
-    db: Unit | AsyncSession,
+    db: Db,
     platform: str,
     target: str,
     payload: dict[str, Any],
     *,
     now: datetime | None = None,
+    due: datetime | None = None,
 ) -> None:
-    """Queue one outbound message in the caller's transaction."""
+    """Queue one outbound message in the caller's transaction, or given the vault in a unit of its
+    own; for delivery from ``due`` on (default: now)."""
+    if isinstance(db, Vault):
+        async with db.unit() as own:
+            return await enqueue(own, platform, target, payload, now=now, due=due)
     when = now or utcnow()
     values = dict(
         platform=platform,
@@ -232,7 +254,7 @@ async def enqueue(
         status="pending",
         attempts=0,
         created_at=when,
-        next_attempt_at=when,
+        next_attempt_at=due or when,
     )
     unit = unit_of(db)
     await unit.execute(OUTBOX_INSERT, values)

@@ -1,0 +1,16 @@
+"""Channel settings an adapter may set outside a command: the rule system a channel plays (``gateway
+console --system``). In chat the ``system`` command does it, with the Storyteller check and an audit."""
+
+from __future__ import annotations
+
+from gateway.types import Channel
+from gateway.vault import repo
+from gateway.vault.repo import Db, within
+
+
+async def set_system(db: Db, channel: Channel, system: str) -> None:
+    """The channel plays ``system`` from now on (the channel is created on first sight)."""
+    async with within(db) as unit:
+        row = await repo.resolve_channel(unit.session, channel)
+        row.system = system
+        unit.session.add(row)
