@@ -11,6 +11,7 @@ import structlog
 from gateway import hookspecs
 from gateway.registry import Registry
 from gateway.spec import AdapterSpec, CliCommand, Command, RuleSystem
+from gateway.system_settings import validate_system_settings
 
 if TYPE_CHECKING:
     from aiohttp import web
@@ -67,6 +68,8 @@ class Plugins:
     def __init__(self, pm: pluggy.PluginManager) -> None:
         self.pm = pm
         self.registry = Registry()
+        # Each rule system's validated settings table (``RuleSystem.settings_model``), by system name.
+        self.system_settings: dict[str, Any] = {}
         pm.hook.gateway_register_rule_systems(register=self.registry.add_system)
         pm.hook.gateway_register_commands(register=self.registry.add_command)
         self.adapter_specs: list[AdapterSpec] = []
@@ -90,6 +93,7 @@ class Plugins:
         return all(vote is not False for vote in hook(ctx=ctx, command=command))
 
     def configure(self, settings: Settings) -> None:
+        self.system_settings = validate_system_settings(self.registry.systems.values(), settings)
         self.pm.hook.gateway_configure(settings=settings)
 
     def startup(self, app: web.Application | None) -> None:
