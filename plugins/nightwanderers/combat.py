@@ -8,12 +8,13 @@ from typing import Any
 
 from gateway import scene as state
 from gateway.characters import find_character
+from gateway.command_set import CommandSet
 from gateway.commands import CommandContext
 from gateway.dice import faces
 from gateway.rules.numbers import is_digits
 from gateway.rules.roll_words import Term, read_term
 from gateway.types import Invocation, Reply
-from plugins.nightwanderers import config, mechanics
+from plugins.nightwanderers import mechanics
 from plugins.nightwanderers.commands import (
     SYSTEM,
     WORDS,
@@ -34,7 +35,10 @@ from plugins.nightwanderers.commands import (
     t,
     trait_pool,
 )
+from plugins.nightwanderers.config import NightWanderersSettings
 from plugins.nightwanderers.sheet import norm
+
+COMMANDS = CommandSet(SYSTEM)
 
 STEALTH = "stealth"
 
@@ -130,7 +134,7 @@ async def soak_and_harm(
     ctx: CommandContext, defender: Fighter, damage: int, deep: bool, result: dict[str, Any]
 ) -> list[str]:
     """Soak (vampires only; deep damage only with Fortitude), then take the damage."""
-    settings = config.load(ctx.settings)
+    settings = ctx.settings_for(NightWanderersSettings)
     sentences: list[str] = []
     can_soak = defender.kind == "vampire" and (not deep or defender.has_fortitude)
     if defender.kind == "vampire" and deep and not defender.has_fortitude:
@@ -186,11 +190,16 @@ async def harm(
     return health_sentences(ctx, actor)
 
 
+@COMMANDS.command(
+    "attack",
+    "melee attack with damage and soak",
+    usage="attack TARGET [claws|weapon|fangs] [dodge] | attack pool N str N def N [soak N]",
+)
 async def attack_command(ctx: CommandContext, inv: Invocation) -> Reply:
     """Melee: the attacker's Brawl at 4 against the defender's Defence at 4 (or Dodge +2 when the
     defender dodges); a hit with at least one success and as many as the defender's. Damage is
     Strength, +1 with claws or a weapon; a vampire's claws and fangs do deep damage."""
-    settings = config.load(ctx.settings)
+    settings = ctx.settings_for(NightWanderersSettings)
     numbers, seen, rest = read_fight_words(
         ctx,
         inv.words,
@@ -256,11 +265,16 @@ async def attack_command(ctx: CommandContext, inv: Invocation) -> Reply:
     return await log(ctx, result, sentences, attacker.actor)
 
 
+@COMMANDS.command(
+    "shoot",
+    "ranged attack (shoot or throw)",
+    usage="shoot TARGET long|medium|point arrow|thrown [dodge] [pool N] [def N] [soak N]",
+)
 async def shoot_command(ctx: CommandContext, inv: Invocation) -> Reply:
     """Ranged: Shooting at 5 (long), 4 (medium) or 3 (point-blank, not with a bow). A hit needs one
     success, and as many as the defender's dodge (+2 dice, same difficulty) when they dodge.
     Damage = successes + 1 (thrown) or + 3 (arrows); a vampire may soak it."""
-    settings = config.load(ctx.settings)
+    settings = ctx.settings_for(NightWanderersSettings)
     numbers, seen, rest = read_fight_words(
         ctx,
         inv.words,
@@ -363,6 +377,7 @@ async def exposure_reply(
     return await log(ctx, result, sentences, actor)
 
 
+@COMMANDS.command("sun", "sunlight damage", usage="sun direct|indirect TURNS [NAME]")
 async def sun_command(ctx: CommandContext, inv: Invocation) -> Reply:
     words = list(inv.words)
     if len(words) < 2 or words[0].casefold() not in ("direct", "indirect") or not is_digits(words[1]):
@@ -377,6 +392,7 @@ async def sun_command(ctx: CommandContext, inv: Invocation) -> Reply:
     return await exposure_reply(ctx, actor, sentence, damage, result)
 
 
+@COMMANDS.command("fire", "fire damage", usage="fire small|large TURNS|surprise [NAME]")
 async def fire_command(ctx: CommandContext, inv: Invocation) -> Reply:
     words = list(inv.words)
     if len(words) < 2 or words[0].casefold() not in ("small", "large"):
@@ -404,6 +420,12 @@ async def fire_command(ctx: CommandContext, inv: Invocation) -> Reply:
     return await exposure_reply(ctx, actor, sentence, damage, result)
 
 
+@COMMANDS.command(
+    "damage",
+    "Storyteller: take N HP from a character (audited)",
+    usage="damage N [deep] NAME",
+    role="storyteller",
+)
 async def damage_command(ctx: CommandContext, inv: Invocation) -> Reply:
     """Storyteller: ``damage N [deep] NAME`` takes N HP (no soak roll; the ST already decided)."""
     words = list(inv.words)
@@ -463,6 +485,7 @@ TERRAIN_WORDS = {
 }
 
 
+@COMMANDS.command("hunt", "hunt: a Mind roll at the ground's difficulty", usage="hunt GROUND [POOL]")
 async def hunt_command(ctx: CommandContext, inv: Invocation) -> Reply:
     """``hunt GROUND [POOL]``: a Mind roll at the ground's difficulty."""
     words = list(inv.words)
@@ -492,10 +515,13 @@ async def hunt_command(ctx: CommandContext, inv: Invocation) -> Reply:
     return await log(ctx, result, sentences, actor)
 
 
+@COMMANDS.command(
+    "sneak", "stealth: Sneak at 4 against Inspection at 4", usage="sneak [POOL] vs INSPECTION|NAME"
+)
 async def sneak_command(ctx: CommandContext, inv: Invocation) -> Reply:
     """``sneak [POOL] vs INSPECTION|NAME``: Sneak at 4 against Inspection at 4; a tie is "heard
     something", and the next detection roll against the same sneaker in this channel is at 3."""
-    settings = config.load(ctx.settings)
+    settings = ctx.settings_for(NightWanderersSettings)
     lowered = [w.casefold() for w in inv.words]
     if lowered.count("vs") != 1:
         raise fail(ctx, "err.sneak_usage")
