@@ -9,7 +9,7 @@ from collections.abc import Callable
 from gateway.command_set import CommandSet
 from gateway.hookspecs import hookimpl
 from gateway.registry import RuleSystem
-from plugins.nightwanderers import blood, combat, commands, scene
+from plugins.nightwanderers import blood, combat, commands, hazards, hunting, scene
 from plugins.nightwanderers.characters import CHARACTERS
 from plugins.nightwanderers.config import NightWanderersSettings
 from plugins.nightwanderers.mechanics import SYSTEM
@@ -35,6 +35,8 @@ COMMANDS = CommandSet(SYSTEM).include(
     ),
     blood.COMMANDS,
     combat.COMMANDS,
+    hazards.COMMANDS,
+    hunting.COMMANDS,
     scene.INITIATIVE.commands(
         scene.init_join_command,
         scene.init_add_command,
