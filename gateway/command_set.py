@@ -2,7 +2,7 @@
 
     commands = CommandSet("decanter")
 
-    @commands.command("roll", "roll Attribute + Skill against a DC", usage=ROLL_USAGE, role="anyone")
+    @commands.command("roll", "roll Attribute + Skill against a DC", ROLL_USAGE, role="anyone")
     async def roll_command(ctx: CommandContext, inv: Invocation) -> Reply: ...
 
     gateway_register_commands = commands.hookimpl()  # in the plugin's module
@@ -15,12 +15,20 @@ objects (the shared sheet commands of ``gateway.rules``). ``Command`` and the
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from typing import TypeVar
+from typing import TypedDict, TypeVar, Unpack
 
 from gateway.hookspecs import hookimpl
 from gateway.spec import Command, Handler, Role
 
 H = TypeVar("H", bound=Handler)
+
+
+class CommandOptions(TypedDict, total=False):
+    """``Command``'s optional fields: who may run it, other names, and whether it runs unprefixed."""
+
+    role: Role
+    aliases: tuple[str, ...]
+    bare: bool
 
 
 class CommandSet:
@@ -31,38 +39,23 @@ class CommandSet:
         self._parts: list[Command | CommandSet] = []
 
     def command(
-        self,
-        name: str,
-        summary: str,
-        *,
-        usage: str = "",
-        role: Role = "player",
-        aliases: tuple[str, ...] = (),
-        bare: bool = False,
+        self, name: str, summary: str, usage: str = "", **options: Unpack[CommandOptions]
     ) -> Callable[[H], H]:
         """Register the decorated handler as ``name``; the handler is returned unchanged, so one
         handler may carry several of these (a command and its alias with its own help line).
         ``usage`` defaults to the name."""
 
         def decorate(handler: H) -> H:
-            self.add(name, handler, summary, usage=usage, role=role, aliases=aliases, bare=bare)
+            self.add(name, handler, summary, usage, **options)
             return handler
 
         return decorate
 
     def add(
-        self,
-        name: str,
-        handler: Handler,
-        summary: str,
-        *,
-        usage: str = "",
-        role: Role = "player",
-        aliases: tuple[str, ...] = (),
-        bare: bool = False,
+        self, name: str, handler: Handler, summary: str, usage: str = "", **options: Unpack[CommandOptions]
     ) -> None:
         """The same without a decorator, for a handler defined elsewhere (a bound method)."""
-        self._parts.append(Command(name, handler, summary, usage or name, self.system, role, aliases, bare))
+        self._parts.append(Command(name, handler, summary, usage or name, self.system, **options))
 
     def include(self, *parts: CommandSet | Iterable[Command]) -> CommandSet:
         """Add other sets (read when registering, so their decorators may run later) or commands."""

@@ -19,7 +19,6 @@ from plugins.decanter.sheet import SCHEMA
 
 COMMANDS = CommandSet(SYSTEM)
 
-SCENE_MARKER = "* * *"
 DURATION_WORDS = {
     "scene": "scene",
     "night": "night",
@@ -32,9 +31,10 @@ COND_ADD_USAGE = (
     "cond add NAME [scene|night|resolved] [penalty TEXT] [resolution TEXT] [for CHARACTER],"
     ' e.g. cond add Shaken scene penalty "Disadvantage on Composure rolls"'
 )
+SCENE_MARKER = "* * *"  # said alone, ends the scene (a bare command)
 
 
-@COMMANDS.command("cond", "list Conditions", usage="cond [NAME]")
+@COMMANDS.command("cond", "list Conditions", "cond [NAME]")
 async def cond_command(ctx: CommandContext, inv: Invocation) -> Reply:
     name = " ".join(inv.words) or None
     if name is not None and not ctx.storyteller:
@@ -129,7 +129,7 @@ async def _save(
         await ctx.audit(key, character_id=character.id, field_name="conditions", **audit)
 
 
-@COMMANDS.command("cond add", "take a Condition", usage=COND_ADD_USAGE)
+@COMMANDS.command("cond add", "take a Condition", COND_ADD_USAGE)
 async def cond_add_command(ctx: CommandContext, inv: Invocation) -> Reply:
     name, duration, penalty, resolution, target = parse_condition(inv.words)
     character, data = await _locked(ctx, target)
@@ -155,7 +155,7 @@ async def cond_add_command(ctx: CommandContext, inv: Invocation) -> Reply:
     return CHARACTERS.reply(text, "condition", character, added=condition.model_dump())
 
 
-@COMMANDS.command("cond resolve", "resolve a Condition", usage="cond resolve NAME [for CHARACTER]")
+@COMMANDS.command("cond resolve", "resolve a Condition", "cond resolve NAME [for CHARACTER]")
 async def cond_resolve_command(ctx: CommandContext, inv: Invocation) -> Reply:
     words, target = split_for(inv.words)
     if not words:
@@ -192,14 +192,14 @@ async def end_period(ctx: CommandContext, durations: tuple[str, ...]) -> list[di
     return expired_all
 
 
-@COMMANDS.command(SCENE_MARKER, "end the scene in this channel", usage=SCENE_MARKER, bare=True)
-@COMMANDS.command("scene end", "end the scene in this channel (same as * * *)", usage="scene end")
+@COMMANDS.command(SCENE_MARKER, "end the scene in this channel", SCENE_MARKER, bare=True)
+@COMMANDS.command("scene end", "end the scene in this channel (same as * * *)", "scene end")
 async def scene_end_command(ctx: CommandContext, inv: Invocation) -> Reply:
     return await _end(ctx, ("scene",), "scene")
 
 
 @COMMANDS.command(
-    "night end", "end the night (and the scene) in this channel", usage="night end", role="storyteller"
+    "night end", "end the night (and the scene) in this channel", "night end", role="storyteller"
 )
 async def night_end_command(ctx: CommandContext, inv: Invocation) -> Reply:
     return await _end(ctx, ("scene", "night"), "night")

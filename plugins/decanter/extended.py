@@ -109,7 +109,7 @@ def _reply(text: str, data: dict[str, Any] | None) -> Reply:
     return Reply(text=text, result={"kind": "extended", "system": SYSTEM, "contest": contest})
 
 
-@COMMANDS.command("ext", "start, show or stop an extended contest", usage="ext [DC K | stop] [for CHARACTER]")
+@COMMANDS.command("ext", "start, show or stop an extended contest", "ext [DC K | stop] [for CHARACTER]")
 async def ext_command(ctx: CommandContext, inv: Invocation) -> Reply:
     words, target_name = split_for(inv.words)
     if target_name is not None:

@@ -24,6 +24,7 @@ from plugins.decanter.render import against_text, aid_text, dice_text, faces_tex
 from plugins.decanter.sheet import SCHEMA
 
 COMMANDS = CommandSet(SYSTEM)
+ODDS_USAGE = "odds " + ROLL_USAGE[5:]
 
 
 def resolve_pool(expr: PoolExpr, character: Character | None, who: str = "you") -> Pool:
@@ -41,10 +42,7 @@ async def _opponent(ctx: CommandContext, opponent: Opponent) -> tuple[Character 
 
 
 @COMMANDS.command(
-    "roll",
-    "roll Attribute + Skill against a DC, an NPC or another character",
-    usage=ROLL_USAGE,
-    role="anyone",
+    "roll", "roll Attribute + Skill against a DC, an NPC or another character", ROLL_USAGE, role="anyone"
 )
 async def roll_command(ctx: CommandContext, inv: Invocation) -> Reply | list[Reply]:
     request = parse_roll(inv.words)
@@ -224,10 +222,7 @@ def _percent(p: Fraction) -> str:
 
 
 @COMMANDS.command(
-    "odds",
-    "exact odds of a roll, with qualities, Take Half and aid",
-    usage="odds " + ROLL_USAGE[5:],
-    role="anyone",
+    "odds", "exact odds of a roll, with qualities, Take Half and aid", ODDS_USAGE, role="anyone"
 )
 async def odds_command(ctx: CommandContext, inv: Invocation) -> Reply:
     request = parse_roll(inv.words)

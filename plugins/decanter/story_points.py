@@ -25,7 +25,7 @@ from plugins.decanter.state import SP
 COMMANDS = CommandSet(SYSTEM)
 
 
-@COMMANDS.command("sp", "show your Story Points (Storytellers: anyone's)", usage="sp [NAME]")
+@COMMANDS.command("sp", "show your Story Points (Storytellers: anyone's)", "sp [NAME]")
 async def sp_command(ctx: CommandContext, inv: Invocation) -> Reply:
     if inv.words:
         if not ctx.storyteller:
@@ -40,7 +40,7 @@ async def sp_command(ctx: CommandContext, inv: Invocation) -> Reply:
 
 
 @COMMANDS.command(
-    "sp give", "give a character Story Points (negative takes)", usage="sp give NAME N", role="storyteller"
+    "sp give", "give a character Story Points (negative takes)", "sp give NAME N", role="storyteller"
 )
 async def sp_give_command(ctx: CommandContext, inv: Invocation) -> Reply:
     if len(inv.words) < 2:
@@ -122,9 +122,7 @@ def _describe(ctx: CommandContext, result: dict[str, Any]) -> str:
     return outcome_text(ctx, int(result["successes"]), str(result["degree"]), int(result["dc"]))
 
 
-@COMMANDS.command(
-    "sp bonus", "spend Story Points as extra successes on your latest roll", usage="sp bonus [N]"
-)
+@COMMANDS.command("sp bonus", "spend Story Points as extra successes on your latest roll", "sp bonus [N]")
 async def sp_bonus_command(ctx: CommandContext, inv: Invocation) -> Reply:
     amount = _count(
         inv,
@@ -166,9 +164,7 @@ async def sp_bonus_command(ctx: CommandContext, inv: Invocation) -> Reply:
     return Reply(text=text, result=result)
 
 
-@COMMANDS.command(
-    "downgrade", "step your latest roll down and gain a Story Point per step", usage="downgrade [N]"
-)
+@COMMANDS.command("downgrade", "step your latest roll down and gain a Story Point per step", "downgrade [N]")
 async def downgrade_command(ctx: CommandContext, inv: Invocation) -> Reply:
     steps = _count(
         inv,

@@ -25,6 +25,7 @@ from plugins.dramatic.parse import ROLL_USAGE, SideRequest, parse_roll
 from plugins.dramatic.sheet import SCHEMA
 
 COMMANDS = CommandSet(SYSTEM)
+ODDS_USAGE = "odds " + ROLL_USAGE[5:]
 SCENE_MARKER = "* * *"
 
 
@@ -76,7 +77,7 @@ async def _opponent_character(ctx: CommandContext, side: SideRequest) -> Charact
 
 
 @COMMANDS.command(
-    "roll", "roll a pool against a difficulty, or a resisted roll with vs", usage=ROLL_USAGE, role="anyone"
+    "roll", "roll a pool against a difficulty, or a resisted roll with vs", ROLL_USAGE, role="anyone"
 )
 async def roll_command(ctx: CommandContext, inv: Invocation) -> Reply:
     request = parse_roll(inv.words)
@@ -229,10 +230,7 @@ def _percent(p: Fraction) -> str:
 
 
 @COMMANDS.command(
-    "odds",
-    "exact odds of a roll, with Willpower, specialty and resisted rolls",
-    usage="odds " + ROLL_USAGE[5:],
-    role="anyone",
+    "odds", "exact odds of a roll, with Willpower, specialty and resisted rolls", ODDS_USAGE, role="anyone"
 )
 async def odds_command(ctx: CommandContext, inv: Invocation) -> Reply:
     request = parse_roll(inv.words)
@@ -318,9 +316,9 @@ async def odds_command(ctx: CommandContext, inv: Invocation) -> Reply:
 
 
 @COMMANDS.command(
-    SCENE_MARKER, "end the scene in this channel (clears retry penalties)", usage=SCENE_MARKER, bare=True
+    SCENE_MARKER, "end the scene in this channel (clears retry penalties)", SCENE_MARKER, bare=True
 )
-@COMMANDS.command("scene end", "end the scene in this channel (same as * * *)", usage="scene end")
+@COMMANDS.command("scene end", "end the scene in this channel (same as * * *)", "scene end")
 async def scene_end_command(ctx: CommandContext, inv: Invocation) -> Reply:
     rows = await scene.list_prefixed(ctx.session, ctx.channel.key, SYSTEM, "retry:")
     names = [str(r.data.get("name", "?")) for r in rows if r.data.get("failures")]

@@ -137,7 +137,7 @@ async def _challenges_of(ctx: CommandContext, character: Character) -> tuple[lis
     return made, against
 
 
-@COMMANDS.command("challenge", "challenge another character to a contest", usage=CHALLENGE_USAGE)
+@COMMANDS.command("challenge", "challenge another character to a contest", CHALLENGE_USAGE)
 async def challenge_command(ctx: CommandContext, inv: Invocation) -> list[Reply]:
     replies = await sweep_challenges(ctx)
     challenger = await require_active(ctx, SYSTEM)
@@ -270,7 +270,7 @@ async def _claim_challenge_against(ctx: CommandContext, defender: Character) -> 
     return data
 
 
-@COMMANDS.command("defend", "answer a challenge with your own roll", usage=DEFEND_USAGE)
+@COMMANDS.command("defend", "answer a challenge with your own roll", DEFEND_USAGE)
 async def defend_command(ctx: CommandContext, inv: Invocation) -> list[Reply]:
     replies = await sweep_challenges(ctx)
     defender = await require_active(ctx, SYSTEM)
@@ -336,7 +336,7 @@ async def defend_command(ctx: CommandContext, inv: Invocation) -> list[Reply]:
     return [*replies, Reply(text=text, result=result)]
 
 
-@COMMANDS.command("concede", "give a challenge up without rolling", usage="concede")
+@COMMANDS.command("concede", "give a challenge up without rolling", "concede")
 async def concede_command(ctx: CommandContext, inv: Invocation) -> list[Reply]:
     replies = await sweep_challenges(ctx)
     defender = await require_active(ctx, SYSTEM)

@@ -49,14 +49,14 @@ def parse_number(word: str, usage: str) -> int:
     return value
 
 
-@COMMANDS.command("char", "character commands", usage=CHAR_USAGE)
+@COMMANDS.command("char", "character commands", CHAR_USAGE)
 async def char_command(ctx: CommandContext, inv: Invocation) -> Reply:
     if inv.words:
         raise UserError(f"Unknown char command {inv.words[0][:20]!r}. Write {CHAR_USAGE}.")
     raise UserError(f"Write {CHAR_USAGE}.")
 
 
-@COMMANDS.command("char new", "start a character (creation mode) and make it active", usage="char new NAME")
+@COMMANDS.command("char new", "start a character (creation mode) and make it active", "char new NAME")
 async def char_new(ctx: CommandContext, inv: Invocation) -> Reply:
     if not inv.words:
         raise UserError("Write char new NAME, e.g. char new Mira Vance.")
@@ -76,7 +76,7 @@ async def char_new(ctx: CommandContext, inv: Invocation) -> Reply:
     )
 
 
-@COMMANDS.command("char use", "make one of your characters the active one", usage="char use NAME")
+@COMMANDS.command("char use", "make one of your characters the active one", "char use NAME")
 async def char_use(ctx: CommandContext, inv: Invocation) -> Reply:
     if not inv.words:
         raise UserError("Write char use NAME; char list shows your characters.")
@@ -93,7 +93,7 @@ async def char_use(ctx: CommandContext, inv: Invocation) -> Reply:
     )
 
 
-@COMMANDS.command("char list", "your characters", usage="char list")
+@COMMANDS.command("char list", "your characters", "char list")
 async def char_list(ctx: CommandContext, inv: Invocation) -> Reply:
     assert ctx.person.id is not None
     mine = await owned_characters(ctx.session, ctx.person.id, SYSTEM)
@@ -115,7 +115,7 @@ async def char_list(ctx: CommandContext, inv: Invocation) -> Reply:
     )
 
 
-@COMMANDS.command("char set", "set a narrative field while in creation", usage="char set FIELD TEXT")
+@COMMANDS.command("char set", "set a narrative field while in creation", "char set FIELD TEXT")
 async def char_set(ctx: CommandContext, inv: Invocation) -> Reply:
     if len(inv.words) < 2:
         raise UserError("Write char set FIELD TEXT, e.g. char set origin Mage.")
@@ -143,7 +143,7 @@ async def char_set(ctx: CommandContext, inv: Invocation) -> Reply:
     )
 
 
-@COMMANDS.command("trait", "set a trait while in creation", usage="trait NAME N")
+@COMMANDS.command("trait", "set a trait while in creation", "trait NAME N")
 async def trait_command(ctx: CommandContext, inv: Invocation) -> Reply:
     usage = "trait NAME N, e.g. trait physical 3"
     if len(inv.words) != 2:
@@ -170,12 +170,12 @@ async def trait_command(ctx: CommandContext, inv: Invocation) -> Reply:
     )
 
 
-@COMMANDS.command("power", "power commands", usage="power add|remove|use ...")
+@COMMANDS.command("power", "power commands", "power add|remove|use ...")
 async def power_command(ctx: CommandContext, inv: Invocation) -> Reply:
     raise UserError("Write power add NAME TIER TRAIT, power remove NAME or power use NAME [TIER].")
 
 
-@COMMANDS.command("power add", "learn a power while in creation", usage="power add NAME TIER TRAIT")
+@COMMANDS.command("power add", "learn a power while in creation", "power add NAME TIER TRAIT")
 async def power_add(ctx: CommandContext, inv: Invocation) -> Reply:
     usage = "power add NAME TIER TRAIT, e.g. power add Shadow Step adept physical"
     if len(inv.words) < 3:
@@ -208,7 +208,7 @@ async def power_add(ctx: CommandContext, inv: Invocation) -> Reply:
     )
 
 
-@COMMANDS.command("power remove", "drop a power while in creation", usage="power remove NAME")
+@COMMANDS.command("power remove", "drop a power while in creation", "power remove NAME")
 async def power_remove(ctx: CommandContext, inv: Invocation) -> Reply:
     if not inv.words:
         raise UserError("Write power remove NAME.")
@@ -231,7 +231,7 @@ async def power_remove(ctx: CommandContext, inv: Invocation) -> Reply:
     )
 
 
-@COMMANDS.command("char budget", "trait points and power dots left", usage="char budget")
+@COMMANDS.command("char budget", "trait points and power dots left", "char budget")
 async def char_budget(ctx: CommandContext, inv: Invocation) -> Reply:
     character = await my_character(ctx)
     sheet = sheet_of(character)
@@ -250,7 +250,7 @@ async def char_budget(ctx: CommandContext, inv: Invocation) -> Reply:
     )
 
 
-@COMMANDS.command("char submit", "hand a finished sheet to the Storytellers", usage="char submit")
+@COMMANDS.command("char submit", "hand a finished sheet to the Storytellers", "char submit")
 async def char_submit(ctx: CommandContext, inv: Invocation) -> Reply:
     character = await my_character(ctx, lock=True)
     if character.status == APPROVED:
@@ -278,7 +278,7 @@ async def char_submit(ctx: CommandContext, inv: Invocation) -> Reply:
     )
 
 
-@COMMANDS.command("sheet", "your whole sheet, privately", usage="sheet")
+@COMMANDS.command("sheet", "your whole sheet, privately", "sheet")
 async def sheet_command(ctx: CommandContext, inv: Invocation) -> Reply:
     character = await my_character(ctx)
     text, structured = await render(ctx, character, owner=ctx.person.display_name)
@@ -286,10 +286,7 @@ async def sheet_command(ctx: CommandContext, inv: Invocation) -> Reply:
 
 
 @COMMANDS.command(
-    "prove",
-    "show traits, Willpower and Essence to the scene (approved sheets)",
-    usage="prove",
-    aliases=("+prove",),
+    "prove", "show traits, Willpower and Essence to the scene (approved sheets)", "prove", aliases=("+prove",)
 )
 async def prove_command(ctx: CommandContext, inv: Invocation) -> Reply:
     character = await my_character(ctx)

@@ -42,7 +42,7 @@ def _extended_result(state: extended.Extended, **extra: Any) -> dict[str, Any]:
     return {"kind": "extended", "system": SYSTEM, "state": state.as_dict(), **extra}
 
 
-@COMMANDS.command("extended", "show your extended action, or the defaults", usage=EXTENDED_USAGE)
+@COMMANDS.command("extended", "show your extended action, or the defaults", EXTENDED_USAGE)
 async def extended_command(ctx: CommandContext, inv: Invocation) -> Reply:
     _, key, name = await actor(ctx)
     row = await kv_get(ctx.session, EXTENDED, key)
@@ -68,7 +68,7 @@ def _int(word: str, what: str) -> int:
     return int(word)
 
 
-@COMMANDS.command("extended start", "start an extended action", usage="extended start TARGET ROLLS [TRAIT]")
+@COMMANDS.command("extended start", "start an extended action", "extended start TARGET ROLLS [TRAIT]")
 async def extended_start(ctx: CommandContext, inv: Invocation) -> Reply:
     character, key, name = await actor(ctx)
     words = list(inv.words)
@@ -99,7 +99,7 @@ async def extended_start(ctx: CommandContext, inv: Invocation) -> Reply:
     return Reply(text=text, result=result)
 
 
-@COMMANDS.command("extended roll", "roll the next step", usage="extended roll [TRAIT] [+N|-N] [wp]")
+@COMMANDS.command("extended roll", "roll the next step", "extended roll [TRAIT] [+N|-N] [wp]")
 async def extended_roll(ctx: CommandContext, inv: Invocation) -> Reply:
     character, key, name = await actor(ctx)
     row = await kv_get(ctx.session, EXTENDED, key)
@@ -151,7 +151,7 @@ async def extended_roll(ctx: CommandContext, inv: Invocation) -> Reply:
     return Reply(text=text, result=result)
 
 
-@COMMANDS.command("extended status", "show your extended action", usage="extended status")
+@COMMANDS.command("extended status", "show your extended action", "extended status")
 async def extended_status(ctx: CommandContext, inv: Invocation) -> Reply:
     _, key, name = await actor(ctx)
     row = await kv_get(ctx.session, EXTENDED, key)
@@ -161,7 +161,7 @@ async def extended_status(ctx: CommandContext, inv: Invocation) -> Reply:
     return Reply(text=_extended_status(name, state), result=_extended_result(state))
 
 
-@COMMANDS.command("extended abandon", "give your extended action up", usage="extended abandon")
+@COMMANDS.command("extended abandon", "give your extended action up", "extended abandon")
 async def extended_abandon(ctx: CommandContext, inv: Invocation) -> Reply:
     character, key, name = await actor(ctx)
     row = await kv_get(ctx.session, EXTENDED, key)

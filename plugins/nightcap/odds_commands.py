@@ -51,7 +51,7 @@ def _side_label(built: Built) -> str:
     return f"{label} ({pool_words(built.pool)}){wp}" if label else f"{pool_words(built.pool)}{wp}"
 
 
-@COMMANDS.command("odds", "exact odds of a roll or a contest", usage=ODDS_USAGE, role="anyone")
+@COMMANDS.command("odds", "exact odds of a roll or a contest", ODDS_USAGE, role="anyone")
 async def odds_command(ctx: CommandContext, inv: Invocation) -> Reply:
     words, opponent_name = split_opponent(inv.words)
     request = parse_roll(words)

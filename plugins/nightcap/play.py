@@ -125,7 +125,7 @@ async def power_use(ctx: CommandContext, inv: Invocation) -> Reply:
     return Reply(text=text, private=secret, result=result)
 
 
-@COMMANDS.command("health", "your Health track", usage="health")
+@COMMANDS.command("health", "your Health track", "health")
 async def health_command(ctx: CommandContext, inv: Invocation) -> Reply:
     character = await my_character(ctx)
     damage, levels = (await pool_values(ctx, character))[DAMAGE]
@@ -137,7 +137,7 @@ async def health_command(ctx: CommandContext, inv: Invocation) -> Reply:
     )
 
 
-@COMMANDS.command("damage", "record damage on your character", usage="damage N")
+@COMMANDS.command("damage", "record damage on your character", "damage N")
 async def damage_command(ctx: CommandContext, inv: Invocation) -> Reply:
     usage = "damage N, with N the levels of damage your character takes"
     if len(inv.words) != 1:
@@ -164,7 +164,7 @@ async def damage_command(ctx: CommandContext, inv: Invocation) -> Reply:
     return Reply(text=text, result=result)
 
 
-@COMMANDS.command("heal", "spend Essence to heal, 1 per level", usage="heal [N]")
+@COMMANDS.command("heal", "spend Essence to heal, 1 per level", "heal [N]")
 async def heal_command(ctx: CommandContext, inv: Invocation) -> Reply:
     usage = "heal or heal N (1 Essence heals 1 level)"
     if len(inv.words) > 1:
@@ -198,7 +198,7 @@ async def heal_command(ctx: CommandContext, inv: Invocation) -> Reply:
     return Reply(text=text, result=result)
 
 
-@COMMANDS.command("checkin", "the daily check-in: roll Spirit, regain Essence and 1 WP", usage="checkin")
+@COMMANDS.command("checkin", "the daily check-in: roll Spirit, regain Essence and 1 WP", "checkin")
 async def checkin_command(ctx: CommandContext, inv: Invocation) -> Reply:
     if inv.words:
         raise UserError("Write checkin, with nothing after it.")

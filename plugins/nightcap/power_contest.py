@@ -45,13 +45,10 @@ POWER_VS_USAGE = (
     "power use NAME [TIER] [+N|-N] [wp] vs CHARACTER POWER [TIER] [+N|-N] | vs CHARACTER TRAIT [+N|-N]"
     " | vs N [+N|-N] | vs CHARACTER (they answer with defend power NAME [TIER])"
 )
+USAGE = f"{play.POWER_USE_USAGE}; {POWER_VS_USAGE}"
 
 
-@COMMANDS.command(
-    "power use",
-    "pay a power's Essence and roll its trait; with vs, a power contest",
-    usage=f"{play.POWER_USE_USAGE}; {POWER_VS_USAGE}",
-)
+@COMMANDS.command("power use", "pay a power's Essence and roll its trait; with vs, a power contest", USAGE)
 async def power_use(ctx: CommandContext, inv: Invocation) -> Reply | list[Reply]:
     """``power use``: a plain use (``play.power_use``), or a contest when the words hold ``vs``."""
     if "vs" not in [w.casefold() for w in inv.words]:

@@ -108,7 +108,7 @@ def split_opponent(words: tuple[str, ...] | list[str]) -> tuple[list[str], str |
     return [*words[: at + 1], *kept], name
 
 
-@COMMANDS.command("roll", "roll a pool, or a contest with vs", usage=ROLL_USAGE, role="anyone")
+@COMMANDS.command("roll", "roll a pool, or a contest with vs", ROLL_USAGE, role="anyone")
 async def roll_command(ctx: CommandContext, inv: Invocation) -> Reply:
     words, opponent_name = split_opponent(inv.words)
     request = parse_roll(words)

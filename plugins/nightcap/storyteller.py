@@ -57,6 +57,8 @@ from plugins.nightcap.store import (
 )
 
 COMMANDS = CommandSet(SYSTEM)
+ST_POWER_USAGE = "st power NAME add POWER TIER TRAIT | st power NAME remove POWER"
+ST_POOL_USAGE = "st pool NAME willpower|essence|health N | st pool NAME willpower|essence max N"
 
 NPC_POOL = re.compile(r"^([0-9]+)((?:[+-][0-9]+)*)$")
 MODS = re.compile(r"[+-][0-9]+")
@@ -118,7 +120,7 @@ async def record_edit(
 # -- roster -------------------------------------------------------------------------------------------
 
 
-@COMMANDS.command("st roster", "list characters", usage="st roster [unlocked|approved]", role="storyteller")
+@COMMANDS.command("st roster", "list characters", "st roster [unlocked|approved]", role="storyteller")
 async def st_roster(ctx: CommandContext, inv: Invocation) -> Reply:
     which = inv.words[0].casefold() if inv.words else "all"
     statuses = {"unlocked": (CREATION, SUBMITTED), "approved": (APPROVED,), "all": None}
@@ -128,7 +130,7 @@ async def st_roster(ctx: CommandContext, inv: Invocation) -> Reply:
     return await _listing(ctx, found, f"{which.title()} characters" if which != "all" else "Characters")
 
 
-@COMMANDS.command("st search", "find characters by name", usage="st search TEXT", role="storyteller")
+@COMMANDS.command("st search", "find characters by name", "st search TEXT", role="storyteller")
 async def st_search(ctx: CommandContext, inv: Invocation) -> Reply:
     if not inv.words:
         raise UserError("Write st search TEXT, with any part of a character's name.")
@@ -146,7 +148,7 @@ async def _listing(ctx: CommandContext, found: list[Character], title: str) -> R
     )
 
 
-@COMMANDS.command("st show", "a character's whole sheet", usage="st show NAME", role="storyteller")
+@COMMANDS.command("st show", "a character's whole sheet", "st show NAME", role="storyteller")
 async def st_show(ctx: CommandContext, inv: Invocation) -> Reply:
     character, _ = await named(ctx, inv.words, "st show NAME")
     text, structured = await render_sheet(ctx, character)
@@ -157,7 +159,7 @@ async def st_show(ctx: CommandContext, inv: Invocation) -> Reply:
 
 
 @COMMANDS.command(
-    "st approve", "approve and lock a sheet, fill its pools", usage="st approve NAME", role="storyteller"
+    "st approve", "approve and lock a sheet, fill its pools", "st approve NAME", role="storyteller"
 )
 async def st_approve(ctx: CommandContext, inv: Invocation) -> Reply:
     character, _ = await named(ctx, inv.words, "st approve NAME")
@@ -188,7 +190,7 @@ async def st_approve(ctx: CommandContext, inv: Invocation) -> Reply:
     )
 
 
-@COMMANDS.command("st unapprove", "return a sheet to creation", usage="st unapprove NAME", role="storyteller")
+@COMMANDS.command("st unapprove", "return a sheet to creation", "st unapprove NAME", role="storyteller")
 async def st_unapprove(ctx: CommandContext, inv: Invocation) -> Reply:
     character, _ = await named(ctx, inv.words, "st unapprove NAME")
     if character.status != APPROVED:
@@ -212,7 +214,7 @@ async def st_unapprove(ctx: CommandContext, inv: Invocation) -> Reply:
 # -- edits (no creation limits) -----------------------------------------------------------------------
 
 
-@COMMANDS.command("st set", "set a narrative field", usage="st set NAME FIELD VALUE", role="storyteller")
+@COMMANDS.command("st set", "set a narrative field", "st set NAME FIELD VALUE", role="storyteller")
 async def st_set(ctx: CommandContext, inv: Invocation) -> Reply:
     usage = "st set NAME FIELD VALUE, e.g. st set Mira origin Mage"
     character, rest = await named(ctx, inv.words, usage, rest=2)
@@ -237,7 +239,7 @@ async def st_set(ctx: CommandContext, inv: Invocation) -> Reply:
     )
 
 
-@COMMANDS.command("st trait", "set a trait, no limits", usage="st trait NAME TRAIT N", role="storyteller")
+@COMMANDS.command("st trait", "set a trait, no limits", "st trait NAME TRAIT N", role="storyteller")
 async def st_trait(ctx: CommandContext, inv: Invocation) -> Reply:
     usage = "st trait NAME TRAIT N, e.g. st trait Mira physical 5"
     character, rest = await named(ctx, inv.words, usage, rest=2)
@@ -261,12 +263,7 @@ async def st_trait(ctx: CommandContext, inv: Invocation) -> Reply:
     )
 
 
-@COMMANDS.command(
-    "st power",
-    "give, change or take a power, any tier",
-    usage="st power NAME add POWER TIER TRAIT | st power NAME remove POWER",
-    role="storyteller",
-)
+@COMMANDS.command("st power", "give, change or take a power, any tier", ST_POWER_USAGE, role="storyteller")
 async def st_power(ctx: CommandContext, inv: Invocation) -> Reply:
     usage = "st power NAME add POWER TIER TRAIT or st power NAME remove POWER"
     words = list(inv.words)
@@ -311,12 +308,7 @@ async def st_power(ctx: CommandContext, inv: Invocation) -> Reply:
     return Reply(text=text, result={"kind": "power", "character": character.name, "removed": power})
 
 
-@COMMANDS.command(
-    "st pool",
-    "set a pool (or its maximum) by hand",
-    usage="st pool NAME willpower|essence|health N | st pool NAME willpower|essence max N",
-    role="storyteller",
-)
+@COMMANDS.command("st pool", "set a pool (or its maximum) by hand", ST_POOL_USAGE, role="storyteller")
 async def st_pool(ctx: CommandContext, inv: Invocation) -> Reply:
     usage = "st pool NAME willpower|essence|health N, or st pool NAME willpower|essence max N"
     words = list(inv.words)
@@ -367,7 +359,7 @@ async def st_pool(ctx: CommandContext, inv: Invocation) -> Reply:
 
 
 @COMMANDS.command(
-    "st roll", "an NPC or situational roll", usage="st roll N [+N|-N] [LABEL] [secret]", role="storyteller"
+    "st roll", "an NPC or situational roll", "st roll N [+N|-N] [LABEL] [secret]", role="storyteller"
 )
 async def st_roll(ctx: CommandContext, inv: Invocation) -> Reply:
     usage = "st roll N [+N|-N ...] [LABEL] [secret], e.g. st roll 4 +1 ghoul"
@@ -396,10 +388,7 @@ async def st_roll(ctx: CommandContext, inv: Invocation) -> Reply:
 
 
 @COMMANDS.command(
-    "st rollstat",
-    "roll a character's trait",
-    usage="st rollstat NAME TRAIT [+N|-N] [secret]",
-    role="storyteller",
+    "st rollstat", "roll a character's trait", "st rollstat NAME TRAIT [+N|-N] [secret]", role="storyteller"
 )
 async def st_rollstat(ctx: CommandContext, inv: Invocation) -> Reply:
     usage = "st rollstat NAME TRAIT [+N|-N] [secret], e.g. st rollstat Mira physical -1"
@@ -462,7 +451,7 @@ async def _broadcast(ctx: CommandContext, kind: str, text: str, everywhere: bool
 
 
 @COMMANDS.command(
-    "st announce", "an announcement to every chronicle channel", usage="st announce TEXT", role="storyteller"
+    "st announce", "an announcement to every chronicle channel", "st announce TEXT", role="storyteller"
 )
 async def st_announce(ctx: CommandContext, inv: Invocation) -> Reply:
     if not inv.words:
@@ -472,7 +461,7 @@ async def st_announce(ctx: CommandContext, inv: Invocation) -> Reply:
 
 
 @COMMANDS.command(
-    "st emote", "a roleplay emote, everywhere or here", usage="st emote [here] TEXT", role="storyteller"
+    "st emote", "a roleplay emote, everywhere or here", "st emote [here] TEXT", role="storyteller"
 )
 async def st_emote(ctx: CommandContext, inv: Invocation) -> Reply:
     words = list(inv.words)
@@ -492,9 +481,7 @@ def _require_export(ctx: CommandContext) -> None:
         raise UserError('No sheet export is configured: set [nightcap] sheet_export = "discord:sheets".')
 
 
-@COMMANDS.command(
-    "st export", "send one sheet to the sheet export", usage="st export NAME", role="storyteller"
-)
+@COMMANDS.command("st export", "send one sheet to the sheet export", "st export NAME", role="storyteller")
 async def st_export(ctx: CommandContext, inv: Invocation) -> Reply:
     _require_export(ctx)
     character, _ = await named(ctx, inv.words, "st export NAME")
@@ -506,9 +493,7 @@ async def st_export(ctx: CommandContext, inv: Invocation) -> Reply:
     )
 
 
-@COMMANDS.command(
-    "st sync", "send every approved sheet to the sheet export", usage="st sync", role="storyteller"
-)
+@COMMANDS.command("st sync", "send every approved sheet to the sheet export", "st sync", role="storyteller")
 async def st_sync(ctx: CommandContext, inv: Invocation) -> Reply:
     _require_export(ctx)
     if inv.words:

@@ -50,7 +50,7 @@ def _helpers_text(team: teamwork.Team) -> str:
     return ", ".join(f"{h.name} ({'a sure success' if h.willpower else '+1 die'})" for h in team.helpers)
 
 
-@COMMANDS.command("team start", "lead a team action", usage="team start TRAIT [+N|-N]")
+@COMMANDS.command("team start", "lead a team action", "team start TRAIT [+N|-N]")
 async def team_start(ctx: CommandContext, inv: Invocation) -> Reply:
     character, key, name = await actor(ctx)
     if not inv.words:
@@ -79,9 +79,7 @@ async def team_start(ctx: CommandContext, inv: Invocation) -> Reply:
     return Reply(text=text, result=_team_result(team, status="open"))
 
 
-@COMMANDS.command(
-    "assist", "help a team leader: +1 die, or wp for a sure success", usage="assist [LEADER] [wp]"
-)
+@COMMANDS.command("assist", "help a team leader: +1 die, or wp for a sure success", "assist [LEADER] [wp]")
 async def assist_command(ctx: CommandContext, inv: Invocation) -> Reply:
     character, key, name = await actor(ctx)
     words = list(inv.words)
@@ -130,7 +128,7 @@ async def _leader_team(ctx: CommandContext) -> tuple[Any, dict[str, dict[str, An
     return row, teams, key, teamwork.Team.from_dict(teams[key])
 
 
-@COMMANDS.command("team roll", "roll for the team", usage="team roll [wp]")
+@COMMANDS.command("team roll", "roll for the team", "team roll [wp]")
 async def team_roll(ctx: CommandContext, inv: Invocation) -> Reply:
     character, _, name = await actor(ctx)
     words = [w.casefold() for w in inv.words]
@@ -167,7 +165,7 @@ async def team_roll(ctx: CommandContext, inv: Invocation) -> Reply:
     return Reply(text=text, result=result)
 
 
-@COMMANDS.command("team status", "show the open team actions here", usage="team status", role="anyone")
+@COMMANDS.command("team status", "show the open team actions here", "team status", role="anyone")
 async def team_status(ctx: CommandContext, inv: Invocation) -> Reply:
     _, teams = await _teams(ctx)
     if not teams:
@@ -183,7 +181,7 @@ async def team_status(ctx: CommandContext, inv: Invocation) -> Reply:
     )
 
 
-@COMMANDS.command("team cancel", "call a team action off", usage="team cancel [LEADER]")
+@COMMANDS.command("team cancel", "call a team action off", "team cancel [LEADER]")
 async def team_cancel(ctx: CommandContext, inv: Invocation) -> Reply:
     if inv.words:
         if not ctx.storyteller:

@@ -72,7 +72,7 @@ async def _told(
     return Reply(text=text, result=result)
 
 
-@COMMANDS.command("wake", "wake for the night: -1 BP (once a night)", usage="wake")
+@COMMANDS.command("wake", "wake for the night: -1 BP (once a night)", "wake")
 async def wake_command(ctx: CommandContext, inv: Invocation) -> Reply:
     actor = await vampire(ctx, able=False)
     night, next_night = night_of(ctx, ctx.now)
@@ -88,7 +88,7 @@ async def wake_command(ctx: CommandContext, inv: Invocation) -> Reply:
     return await _told(ctx, actor, sentences, "blood", "wake", blood=actor.blood, night=night)
 
 
-@COMMANDS.command("heal", "spend N BP to heal N HP", usage="heal [N]")
+@COMMANDS.command("heal", "spend N BP to heal N HP", "heal [N]")
 async def heal_command(ctx: CommandContext, inv: Invocation) -> Reply:
     if len(inv.words) > 1 or (inv.words and not is_digits(inv.words[0])):
         raise fail(ctx, "err.heal_usage")
@@ -122,7 +122,7 @@ async def heal_command(ctx: CommandContext, inv: Invocation) -> Reply:
 
 
 @COMMANDS.command(
-    "discipline", "pay for a discipline: basic 1 BP, advanced 2 BP", usage="discipline basic|advanced [NAME]"
+    "discipline", "pay for a discipline: basic 1 BP, advanced 2 BP", "discipline basic|advanced [NAME]"
 )
 async def discipline_command(ctx: CommandContext, inv: Invocation) -> Reply:
     words = list(inv.words)
@@ -146,7 +146,7 @@ async def discipline_command(ctx: CommandContext, inv: Invocation) -> Reply:
     return await _told(ctx, actor, [paid], "power", "discipline", **fields)
 
 
-@COMMANDS.command("boost", "raise Strength and Physical by N for 1+2+...+N BP", usage="boost N")
+@COMMANDS.command("boost", "raise Strength and Physical by N for 1+2+...+N BP", "boost N")
 async def boost_command(ctx: CommandContext, inv: Invocation) -> Reply:
     if len(inv.words) != 1 or not is_digits(inv.words[0]) or not 1 <= int(inv.words[0]) <= 20:
         raise fail(ctx, "err.boost_usage")
@@ -171,7 +171,7 @@ async def boost_command(ctx: CommandContext, inv: Invocation) -> Reply:
     return await _told(ctx, actor, [boosted], "power", "boost", **fields)
 
 
-@COMMANDS.command("boost end", "let the blood boost fade", usage="boost end")
+@COMMANDS.command("boost end", "let the blood boost fade", "boost end")
 async def boost_end_command(ctx: CommandContext, inv: Invocation) -> Reply:
     actor = await vampire(ctx, able=False)
     actor.sheet.boost = 0
@@ -182,7 +182,7 @@ async def boost_end_command(ctx: CommandContext, inv: Invocation) -> Reply:
     )
 
 
-@COMMANDS.command("feed", "feed: 1 BP a turn", usage="feed N [human|cow|dog|cat]")
+@COMMANDS.command("feed", "feed: 1 BP a turn", "feed N [human|cow|dog|cat]")
 async def feed_command(ctx: CommandContext, inv: Invocation) -> Reply:
     """``feed N [human|cow|dog|cat]``: 1 BP a turn, never more than the victim holds."""
     words = [w.casefold() for w in inv.words]
@@ -230,7 +230,7 @@ async def feed_command(ctx: CommandContext, inv: Invocation) -> Reply:
     return await _told(ctx, actor, sentences, "blood", "feed", **fields)
 
 
-@COMMANDS.command("frenzy", "frenzy check (psyche at 4, +1 ravenous and blood seen)", usage="frenzy [blood]")
+@COMMANDS.command("frenzy", "frenzy check (psyche at 4, +1 ravenous and blood seen)", "frenzy [blood]")
 async def frenzy_command(ctx: CommandContext, inv: Invocation) -> Reply:
     """A frenzy check: a psyche (П) roll at difficulty 4, +1 for a ravenous vampire who sees blood.
     A failure puts the vampire in frenzy (pain ignored) until ``frenzy end``."""
@@ -256,7 +256,7 @@ async def frenzy_command(ctx: CommandContext, inv: Invocation) -> Reply:
     return await log(ctx, result, sentences, actor)
 
 
-@COMMANDS.command("frenzy end", "come out of frenzy", usage="frenzy end")
+@COMMANDS.command("frenzy end", "come out of frenzy", "frenzy end")
 async def frenzy_end_command(ctx: CommandContext, inv: Invocation) -> Reply:
     actor = await my_actor(ctx, able=False)
     assert actor is not None

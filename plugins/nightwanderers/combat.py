@@ -34,6 +34,8 @@ from plugins.nightwanderers.commands import (
 from plugins.nightwanderers.config import NightWanderersSettings
 
 COMMANDS = CommandSet(SYSTEM)
+ATTACK_USAGE = "attack TARGET [claws|weapon|fangs] [dodge] | attack pool N str N def N [soak N]"
+SHOOT_USAGE = "shoot TARGET long|medium|point arrow|thrown [dodge] [pool N] [def N] [soak N]"
 
 
 @dataclass
@@ -183,11 +185,7 @@ async def harm(
     return health_sentences(ctx, actor)
 
 
-@COMMANDS.command(
-    "attack",
-    "melee attack with damage and soak",
-    usage="attack TARGET [claws|weapon|fangs] [dodge] | attack pool N str N def N [soak N]",
-)
+@COMMANDS.command("attack", "melee attack with damage and soak", ATTACK_USAGE)
 async def attack_command(ctx: CommandContext, inv: Invocation) -> Reply:
     """Melee: the attacker's Brawl at 4 against the defender's Defence at 4 (or Dodge +2 when the
     defender dodges); a hit with at least one success and as many as the defender's. Damage is
@@ -258,11 +256,7 @@ async def attack_command(ctx: CommandContext, inv: Invocation) -> Reply:
     return await log(ctx, result, sentences, attacker.actor)
 
 
-@COMMANDS.command(
-    "shoot",
-    "ranged attack (shoot or throw)",
-    usage="shoot TARGET long|medium|point arrow|thrown [dodge] [pool N] [def N] [soak N]",
-)
+@COMMANDS.command("shoot", "ranged attack (shoot or throw)", SHOOT_USAGE)
 async def shoot_command(ctx: CommandContext, inv: Invocation) -> Reply:
     """Ranged: Shooting at 5 (long), 4 (medium) or 3 (point-blank, not with a bow). A hit needs one
     success, and as many as the defender's dodge (+2 dice, same difficulty) when they dodge.

@@ -27,6 +27,7 @@ from plugins.nightwanderers.sheet import TRAIT_NAMES, WandererSheet, trait_name
 
 SYSTEM = mechanics.SYSTEM
 COMMANDS = CommandSet(SYSTEM)
+ROLL_USAGE = "roll POOL [+N|-N] [diff 2-6] [need N] [vs POOL|vs NAME] [secret]"
 ROLL_OPTIONS = {"diff": "difficulty", "dif": "difficulty", "сл": "difficulty", "need": "need"}
 WORDS = TraitWords(TRAIT_NAMES, CATALOGUE)
 t = CATALOGUE.say
@@ -270,12 +271,7 @@ async def right_side(
     return trait_pool(ctx, other, left.trait), other
 
 
-@COMMANDS.command(
-    "roll",
-    "roll a d6 pool against a difficulty, or a contest",
-    usage="roll POOL [+N|-N] [diff 2-6] [need N] [vs POOL|vs NAME] [secret]",
-    role="anyone",
-)
+@COMMANDS.command("roll", "roll a d6 pool against a difficulty, or a contest", ROLL_USAGE, role="anyone")
 async def roll_command(ctx: CommandContext, inv: Invocation) -> Reply:
     settings = ctx.settings_for(NightWanderersSettings)
     words = WORDS.split(ctx, inv.words, ROLL_OPTIONS)
@@ -309,10 +305,7 @@ async def roll_command(ctx: CommandContext, inv: Invocation) -> Reply:
 
 
 @COMMANDS.command(
-    "odds",
-    "exact chances of a roll or a contest",
-    usage="odds POOL [diff 2-6] [need N] [vs POOL]",
-    role="anyone",
+    "odds", "exact chances of a roll or a contest", "odds POOL [diff 2-6] [need N] [vs POOL]", role="anyone"
 )
 async def odds_command(ctx: CommandContext, inv: Invocation) -> Reply:
     settings = ctx.settings_for(NightWanderersSettings)

@@ -48,7 +48,7 @@ async def exposure_reply(
     return await log(ctx, result, sentences, actor)
 
 
-@COMMANDS.command("sun", "sunlight damage", usage="sun direct|indirect TURNS [NAME]")
+@COMMANDS.command("sun", "sunlight damage", "sun direct|indirect TURNS [NAME]")
 async def sun_command(ctx: CommandContext, inv: Invocation) -> Reply:
     words = list(inv.words)
     if len(words) < 2 or words[0].casefold() not in ("direct", "indirect") or not is_digits(words[1]):
@@ -63,7 +63,7 @@ async def sun_command(ctx: CommandContext, inv: Invocation) -> Reply:
     return await exposure_reply(ctx, actor, sentence, damage, result)
 
 
-@COMMANDS.command("fire", "fire damage", usage="fire small|large TURNS|surprise [NAME]")
+@COMMANDS.command("fire", "fire damage", "fire small|large TURNS|surprise [NAME]")
 async def fire_command(ctx: CommandContext, inv: Invocation) -> Reply:
     words = list(inv.words)
     if len(words) < 2 or words[0].casefold() not in ("small", "large"):
@@ -92,10 +92,7 @@ async def fire_command(ctx: CommandContext, inv: Invocation) -> Reply:
 
 
 @COMMANDS.command(
-    "damage",
-    "Storyteller: take N HP from a character (audited)",
-    usage="damage N [deep] NAME",
-    role="storyteller",
+    "damage", "Storyteller: take N HP from a character (audited)", "damage N [deep] NAME", role="storyteller"
 )
 async def damage_command(ctx: CommandContext, inv: Invocation) -> Reply:
     """Storyteller: ``damage N [deep] NAME`` takes N HP (no soak roll; the ST already decided)."""

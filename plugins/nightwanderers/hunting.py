@@ -26,11 +26,6 @@ from plugins.nightwanderers.commands import (
 from plugins.nightwanderers.config import NightWanderersSettings
 from plugins.nightwanderers.sheet import norm
 
-COMMANDS = CommandSet(SYSTEM)
-
-STEALTH = "stealth"
-
-
 TERRAIN_WORDS = {
     "feeding": "feeding",
     "кормушка": "feeding",
@@ -54,9 +49,11 @@ TERRAIN_WORDS = {
     "дикая": "wilderness",
     "wild": "wilderness",
 }
+STEALTH = "stealth"  # the channel state of who is on the alert
+COMMANDS = CommandSet(SYSTEM)
 
 
-@COMMANDS.command("hunt", "hunt: a Mind roll at the ground's difficulty", usage="hunt GROUND [POOL]")
+@COMMANDS.command("hunt", "hunt: a Mind roll at the ground's difficulty", "hunt GROUND [POOL]")
 async def hunt_command(ctx: CommandContext, inv: Invocation) -> Reply:
     """``hunt GROUND [POOL]``: a Mind roll at the ground's difficulty."""
     words = list(inv.words)
@@ -86,9 +83,7 @@ async def hunt_command(ctx: CommandContext, inv: Invocation) -> Reply:
     return await log(ctx, result, sentences, actor)
 
 
-@COMMANDS.command(
-    "sneak", "stealth: Sneak at 4 against Inspection at 4", usage="sneak [POOL] vs INSPECTION|NAME"
-)
+@COMMANDS.command("sneak", "stealth: Sneak at 4 against Inspection at 4", "sneak [POOL] vs INSPECTION|NAME")
 async def sneak_command(ctx: CommandContext, inv: Invocation) -> Reply:
     """``sneak [POOL] vs INSPECTION|NAME``: Sneak at 4 against Inspection at 4; a tie is "heard
     something", and the next detection roll against the same sneaker in this channel is at 3."""

@@ -21,6 +21,7 @@ from plugins.pravidla.sheet import CS_INSTRUMENTAL, TRAIT_NAMES, PravidlaSheet, 
 
 SYSTEM = mechanics.SYSTEM
 COMMANDS = CommandSet(SYSTEM)
+ROLL_USAGE = "roll POOL [+N|-N] [tn 2-6] [need N] [vs POOL|vs NAME] [secret]"
 ROLL_OPTIONS = {"tn": "target", "cc": "target", "need": "need"}
 WORDS = TraitWords(TRAIT_NAMES, CATALOGUE)
 t = CATALOGUE.say
@@ -65,12 +66,7 @@ def who_of(ctx: CommandContext, character: Character | None) -> str:
     return character.name if character else ctx.name
 
 
-@COMMANDS.command(
-    "roll",
-    "roll a d6 pool against a target number, or a contest",
-    usage="roll POOL [+N|-N] [tn 2-6] [need N] [vs POOL|vs NAME] [secret]",
-    role="anyone",
-)
+@COMMANDS.command("roll", "roll a d6 pool against a target number, or a contest", ROLL_USAGE, role="anyone")
 async def roll_command(ctx: CommandContext, inv: Invocation) -> Reply:
     settings = ctx.settings_for(PravidlaSettings)
     words = WORDS.split(ctx, inv.words, ROLL_OPTIONS)
@@ -120,10 +116,7 @@ async def roll_command(ctx: CommandContext, inv: Invocation) -> Reply:
 
 
 @COMMANDS.command(
-    "odds",
-    "exact chances of a roll or a contest",
-    usage="odds POOL [tn 2-6] [need N] [vs POOL]",
-    role="anyone",
+    "odds", "exact chances of a roll or a contest", "odds POOL [tn 2-6] [need N] [vs POOL]", role="anyone"
 )
 async def odds_command(ctx: CommandContext, inv: Invocation) -> Reply:
     settings = ctx.settings_for(PravidlaSettings)

@@ -48,7 +48,7 @@ def tug_status(ctx: CommandContext, data: dict[str, Any]) -> str:
     return t(ctx, "tug.status.leads", leader=leader, margin=abs(balance), **common)
 
 
-@COMMANDS.command("tug", "show the tug of war in this channel", usage="tug")
+@COMMANDS.command("tug", "show the tug of war in this channel", "tug")
 async def tug_command(ctx: CommandContext, inv: Invocation) -> Reply:
     if inv.words:
         raise fail(ctx, "err.tug_usage")
@@ -77,7 +77,7 @@ async def _tug_pools(
 
 
 @COMMANDS.command(
-    "tug start", "start a tug of war to a lead of N", usage="tug start NAME N [POOL vs POOL] [tn 2-6]"
+    "tug start", "start a tug of war to a lead of N", "tug start NAME N [POOL vs POOL] [tn 2-6]"
 )
 async def tug_start_command(ctx: CommandContext, inv: Invocation) -> Reply:
     settings = ctx.settings_for(PravidlaSettings)
@@ -120,7 +120,7 @@ async def tug_start_command(ctx: CommandContext, inv: Invocation) -> Reply:
     )
 
 
-@COMMANDS.command("tug roll", "roll the next round of the tug of war", usage="tug roll [POOL vs POOL]")
+@COMMANDS.command("tug roll", "roll the next round of the tug of war", "tug roll [POOL vs POOL]")
 async def tug_roll_command(ctx: CommandContext, inv: Invocation) -> Reply:
     data = await state.load(ctx, TUG)
     if data is None:
@@ -164,7 +164,7 @@ async def tug_roll_command(ctx: CommandContext, inv: Invocation) -> Reply:
     return Reply(text=text, result=result)
 
 
-@COMMANDS.command("tug stop", "call the tug of war off", usage="tug stop")
+@COMMANDS.command("tug stop", "call the tug of war off", "tug stop")
 async def tug_stop_command(ctx: CommandContext, inv: Invocation) -> Reply:
     data = await state.load(ctx, TUG)
     if data is None:

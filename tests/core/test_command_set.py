@@ -31,7 +31,7 @@ class CoinSettings(BaseModel):
 COMMANDS = CommandSet("coins")
 
 
-@COMMANDS.command("flip", "flip the coin", usage="flip [N]", role="anyone", aliases=("toss",))
+@COMMANDS.command("flip", "flip the coin", "flip [N]", role="anyone", aliases=("toss",))
 @COMMANDS.command("* coin *", "flip, said alone", bare=True)
 async def flip(ctx: CommandContext, inv: Invocation) -> Reply:
     settings = ctx.settings_for(CoinSettings)
