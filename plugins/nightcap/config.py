@@ -33,7 +33,7 @@ class NightcapSettings(BaseModel):
     announce_targets: list[str] = Field(default_factory=list)
     # Platforms whose channels cannot be pushed to later (the HTTP API answers on the request only).
     announce_skip_platforms: list[str] = Field(default_factory=lambda: ["http"])
-    # Conflict (plugins/nightcap/conflict_*.py): how long a challenged player has to answer, and the
+    # Conflict (challenge_commands, combat_commands, ...): how long a challenged player has to answer, and the
     # chronicle's wound penalties (-1 from the first threshold of damage, -2 from the second).
     challenge_timeout_seconds: int = Field(300, ge=10, le=7 * 24 * 3600)
     wound_penalties: bool = False
