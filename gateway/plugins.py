@@ -15,6 +15,7 @@ from gateway.system_settings import validate_system_settings
 
 if TYPE_CHECKING:
     from aiohttp import web
+    from pydantic import BaseModel
 
     from gateway.commands import CommandContext
     from gateway.settings import Settings
@@ -69,7 +70,7 @@ class Plugins:
         self.pm = pm
         self.registry = Registry()
         # Each rule system's validated settings table (``RuleSystem.settings_model``), by system name.
-        self.system_settings: dict[str, Any] = {}
+        self.system_settings: dict[str, BaseModel] = {}
         pm.hook.gateway_register_rule_systems(register=self.registry.add_system)
         pm.hook.gateway_register_commands(register=self.registry.add_command)
         self.adapter_specs: list[AdapterSpec] = []

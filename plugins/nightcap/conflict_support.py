@@ -1,5 +1,5 @@
-"""What the conflict commands share: their settings, durable state in the vault, characters' damage and
-soak, and building a side's pool with the wound penalty shown in its label."""
+"""What the conflict commands share: durable state in the vault, characters' damage and soak, who
+acts (``actor``), and building a side's pool with the wound penalty shown in its label."""
 
 from __future__ import annotations
 
