@@ -26,6 +26,7 @@ _EXPORTS = {
     "Handler": "gateway.spec",
     "AdapterSpec": "gateway.spec",
     "CliCommand": "gateway.spec",
+    "CommandSet": "gateway.command_set",
     # running a command
     "CommandContext": "gateway.commands",
     "Invocation": "gateway.types",
@@ -66,6 +67,7 @@ def __dir__() -> list[str]:
 if TYPE_CHECKING:
     # What type checkers and editors see; at run time ``__getattr__`` does the same, lazily.
     from gateway.adapter import Adapter as Adapter
+    from gateway.command_set import CommandSet as CommandSet
     from gateway.commands import CommandContext as CommandContext
     from gateway.errors import DeliveryFailed as DeliveryFailed
     from gateway.errors import PermissionDenied as PermissionDenied

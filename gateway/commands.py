@@ -5,7 +5,7 @@ from __future__ import annotations
 import secrets
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from sqlalchemy import insert
 from sqlmodel.ext.asyncio.session import AsyncSession
@@ -25,6 +25,7 @@ if TYPE_CHECKING:
 
 # Re-exported for code that imported them from here before ``gateway.spec`` held them.
 __all__ = ["Command", "CommandContext", "Handler", "Role", "new_public_id"]
+M = TypeVar("M")
 
 # No 0/o, 1/l/i: ids are read aloud and typed on another platform.
 ID_ALPHABET = "23456789abcdefghjkmnpqrstuvwxyz"
@@ -73,6 +74,18 @@ class CommandContext:
     @property
     def settings(self) -> Any:
         return self.services.settings
+
+    def settings_for(self, model: type[M]) -> M:
+        """The validated settings table of the rule system whose ``settings_model`` is ``model``
+        (the channel's system first), parsed once at start."""
+        validated = self.services.plugins.system_settings
+        mine = validated.get(self.system.name)
+        if isinstance(mine, model):
+            return mine
+        for value in validated.values():
+            if isinstance(value, model):
+                return value
+        raise LookupError(f"no rule system has the settings model {model.__name__}")
 
     @property
     def name(self) -> str:

@@ -11,9 +11,11 @@ import structlog
 from gateway import hookspecs
 from gateway.registry import Registry
 from gateway.spec import AdapterSpec, CliCommand, Command, RuleSystem
+from gateway.system_settings import validate_system_settings
 
 if TYPE_CHECKING:
     from aiohttp import web
+    from pydantic import BaseModel
 
     from gateway.commands import CommandContext
     from gateway.settings import Settings
@@ -67,6 +69,8 @@ class Plugins:
     def __init__(self, pm: pluggy.PluginManager) -> None:
         self.pm = pm
         self.registry = Registry()
+        # Each rule system's validated settings table (``RuleSystem.settings_model``), by system name.
+        self.system_settings: dict[str, BaseModel] = {}
         pm.hook.gateway_register_rule_systems(register=self.registry.add_system)
         pm.hook.gateway_register_commands(register=self.registry.add_command)
         self.adapter_specs: list[AdapterSpec] = []
@@ -90,6 +94,7 @@ class Plugins:
         return all(vote is not False for vote in hook(ctx=ctx, command=command))
 
     def configure(self, settings: Settings) -> None:
+        self.system_settings = validate_system_settings(self.registry.systems.values(), settings)
         self.pm.hook.gateway_configure(settings=settings)
 
     def startup(self, app: web.Application | None) -> None:

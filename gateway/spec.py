@@ -11,6 +11,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
 if TYPE_CHECKING:
+    from pydantic import BaseModel
+
     from gateway.adapter import Adapter
     from gateway.commands import CommandContext
     from gateway.services import Services
@@ -42,7 +44,11 @@ class Command:
 
 @dataclass(frozen=True)
 class RuleSystem:
-    """A game system. ``sheet_fields`` documents the sheet; ``locales`` are its message languages."""
+    """A game system. ``sheet_fields`` documents the sheet; ``locales`` are its message languages.
+
+    ``settings_model``: a pydantic model of the system's ``[<name>]`` settings table, validated at
+    start (a bad table stops the gateway naming the field); handlers read it with
+    ``ctx.settings_for(Model)``."""
 
     name: str
     title: str
@@ -51,6 +57,7 @@ class RuleSystem:
     locales: tuple[str, ...] = ("en",)
     describe: str = ""
     extra: dict[str, Any] = field(default_factory=dict)
+    settings_model: type[BaseModel] | None = None
 
 
 @dataclass(frozen=True)

@@ -14,7 +14,7 @@ from gateway.rules.player_sheets import PlayerSheets
 from gateway.vault import repo
 from gateway.vault.models import Character
 from plugins.decanter import state
-from plugins.decanter.config import decanter_settings
+from plugins.decanter.config import DecanterSettings
 from plugins.decanter.mechanics import SYSTEM
 from plugins.decanter.messages import CATALOGUE, t
 from plugins.decanter.sheet import SCHEMA, DecanterSheet
@@ -33,7 +33,7 @@ class DecanterCharacters(PlayerSheets):
     set_usage = "FIELD VALUE, with FIELD an Attribute or Skill (dots), specialties (a comma list) or notes"
 
     def new_pools(self, ctx: CommandContext) -> tuple[dict[str, tuple[int, int]], dict[str, Any]]:
-        return {SP: (0, decanter_settings(ctx.settings).story_point_cap)}, {}
+        return {SP: (0, ctx.settings_for(DecanterSettings).story_point_cap)}, {}
 
     async def sheet_extras(
         self, ctx: CommandContext, character: Character, sheet: DecanterSheet
@@ -58,7 +58,7 @@ class DecanterCharacters(PlayerSheets):
         if field not in ("sp", "story_points", "storypoints"):
             return None
         assert character.id is not None
-        cap = decanter_settings(ctx.settings).story_point_cap
+        cap = ctx.settings_for(DecanterSettings).story_point_cap
         new = whole_number(words[0], "Story Points")
         if not 0 <= new <= cap:
             raise UserError(f"Story Points go from 0 to {cap}.")

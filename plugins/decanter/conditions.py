@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from gateway.characters import find_character, lock_character
+from gateway.command_set import CommandSet
 from gateway.commands import CommandContext
 from gateway.errors import PermissionDenied, UserError
 from gateway.types import Invocation, Reply
@@ -15,6 +16,8 @@ from plugins.decanter.characters import CHARACTERS, duration_text, split_for, ta
 from plugins.decanter.mechanics import SYSTEM
 from plugins.decanter.messages import t
 from plugins.decanter.sheet import SCHEMA
+
+COMMANDS = CommandSet(SYSTEM)
 
 DURATION_WORDS = {
     "scene": "scene",
@@ -28,8 +31,10 @@ COND_ADD_USAGE = (
     "cond add NAME [scene|night|resolved] [penalty TEXT] [resolution TEXT] [for CHARACTER],"
     ' e.g. cond add Shaken scene penalty "Disadvantage on Composure rolls"'
 )
+SCENE_MARKER = "* * *"  # said alone, ends the scene (a bare command)
 
 
+@COMMANDS.command("cond", "list Conditions", "cond [NAME]")
 async def cond_command(ctx: CommandContext, inv: Invocation) -> Reply:
     name = " ".join(inv.words) or None
     if name is not None and not ctx.storyteller:
@@ -124,6 +129,7 @@ async def _save(
         await ctx.audit(key, character_id=character.id, field_name="conditions", **audit)
 
 
+@COMMANDS.command("cond add", "take a Condition", COND_ADD_USAGE)
 async def cond_add_command(ctx: CommandContext, inv: Invocation) -> Reply:
     name, duration, penalty, resolution, target = parse_condition(inv.words)
     character, data = await _locked(ctx, target)
@@ -149,6 +155,7 @@ async def cond_add_command(ctx: CommandContext, inv: Invocation) -> Reply:
     return CHARACTERS.reply(text, "condition", character, added=condition.model_dump())
 
 
+@COMMANDS.command("cond resolve", "resolve a Condition", "cond resolve NAME [for CHARACTER]")
 async def cond_resolve_command(ctx: CommandContext, inv: Invocation) -> Reply:
     words, target = split_for(inv.words)
     if not words:
@@ -185,10 +192,15 @@ async def end_period(ctx: CommandContext, durations: tuple[str, ...]) -> list[di
     return expired_all
 
 
+@COMMANDS.command(SCENE_MARKER, "end the scene in this channel", SCENE_MARKER, bare=True)
+@COMMANDS.command("scene end", "end the scene in this channel (same as * * *)", "scene end")
 async def scene_end_command(ctx: CommandContext, inv: Invocation) -> Reply:
     return await _end(ctx, ("scene",), "scene")
 
 
+@COMMANDS.command(
+    "night end", "end the night (and the scene) in this channel", "night end", role="storyteller"
+)
 async def night_end_command(ctx: CommandContext, inv: Invocation) -> Reply:
     return await _end(ctx, ("scene", "night"), "night")
 

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from pydantic import BaseModel, ConfigDict, Field
 
 
@@ -16,7 +14,3 @@ class DecanterSettings(BaseModel):
     """Seconds after a roll during which ``sp bonus`` and ``downgrade`` may still change it."""
     aid_max: int = Field(5, ge=0, le=100)
     """Most bonus dice Aid Another can add to one roll."""
-
-
-def decanter_settings(settings: Any) -> DecanterSettings:
-    return DecanterSettings.model_validate(settings.section("decanter"))

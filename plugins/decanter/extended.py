@@ -8,6 +8,7 @@ from typing import Any
 
 from gateway import scene
 from gateway.characters import active_character
+from gateway.command_set import CommandSet
 from gateway.commands import CommandContext
 from gateway.errors import UserError
 from gateway.rules.numbers import is_digits
@@ -18,6 +19,8 @@ from plugins.decanter.characters import split_for, target_character
 from plugins.decanter.mechanics import SYSTEM
 from plugins.decanter.messages import t
 from plugins.decanter.parse import parse_dc
+
+COMMANDS = CommandSet(SYSTEM)
 
 
 def kind_of(ctx: CommandContext, character: Character | None) -> str:
@@ -106,6 +109,7 @@ def _reply(text: str, data: dict[str, Any] | None) -> Reply:
     return Reply(text=text, result={"kind": "extended", "system": SYSTEM, "contest": contest})
 
 
+@COMMANDS.command("ext", "start, show or stop an extended contest", "ext [DC K | stop] [for CHARACTER]")
 async def ext_command(ctx: CommandContext, inv: Invocation) -> Reply:
     words, target_name = split_for(inv.words)
     if target_name is not None:

@@ -8,6 +8,7 @@ from fractions import Fraction
 from typing import Any
 
 from gateway.characters import active_character, find_character
+from gateway.command_set import CommandSet
 from gateway.commands import CommandContext
 from gateway.errors import UserError
 from gateway.i18n import percent
@@ -15,12 +16,15 @@ from gateway.rules.pool_sum import Pool, PoolExpr
 from gateway.types import Invocation, Reply
 from gateway.vault.models import Character
 from plugins.decanter import extended, mechanics, odds
-from plugins.decanter.config import decanter_settings
+from plugins.decanter.config import DecanterSettings
 from plugins.decanter.mechanics import SYSTEM
 from plugins.decanter.messages import t
-from plugins.decanter.parse import Opponent, RollRequest, parse_roll
+from plugins.decanter.parse import ROLL_USAGE, Opponent, RollRequest, parse_roll
 from plugins.decanter.render import against_text, aid_text, dice_text, faces_text, outcome_text, quality_text
 from plugins.decanter.sheet import SCHEMA
+
+COMMANDS = CommandSet(SYSTEM)
+ODDS_USAGE = "odds " + ROLL_USAGE[5:]
 
 
 def resolve_pool(expr: PoolExpr, character: Character | None, who: str = "you") -> Pool:
@@ -37,11 +41,14 @@ async def _opponent(ctx: CommandContext, opponent: Opponent) -> tuple[Character 
     return other, resolve_pool(expr, other, "they")
 
 
+@COMMANDS.command(
+    "roll", "roll Attribute + Skill against a DC, an NPC or another character", ROLL_USAGE, role="anyone"
+)
 async def roll_command(ctx: CommandContext, inv: Invocation) -> Reply | list[Reply]:
     request = parse_roll(inv.words)
     character = await active_character(ctx, SYSTEM)
     who = character.name if character else ctx.name
-    config = decanter_settings(ctx.settings)
+    config = ctx.settings_for(DecanterSettings)
     base = resolve_pool(request.pool, character)
     if request.opponent is not None:
         return await _contest(ctx, request, character, who, base)
@@ -214,10 +221,13 @@ def _percent(p: Fraction) -> str:
     return percent("en", p)
 
 
+@COMMANDS.command(
+    "odds", "exact odds of a roll, with qualities, Take Half and aid", ODDS_USAGE, role="anyone"
+)
 async def odds_command(ctx: CommandContext, inv: Invocation) -> Reply:
     request = parse_roll(inv.words)
     character = await active_character(ctx, SYSTEM)
-    config = decanter_settings(ctx.settings)
+    config = ctx.settings_for(DecanterSettings)
     base = resolve_pool(request.pool, character)
     max_pool = ctx.settings.gateway.max_pool
     if request.opponent is not None:

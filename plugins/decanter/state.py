@@ -10,7 +10,7 @@ from gateway.characters import pool_value
 from gateway.commands import CommandContext
 from gateway.vault import repo
 from gateway.vault.models import Character, Pool, RollLog
-from plugins.decanter.config import decanter_settings
+from plugins.decanter.config import DecanterSettings
 
 SP = "story_points"
 
@@ -36,7 +36,7 @@ async def ensure_pool(session: AsyncSession, character_id: int, name: str, maxim
 
 async def story_points(ctx: CommandContext, character_id: int) -> tuple[int, int]:
     """(current, cap) of the character's Story Points, the pool made or re-capped to the setting first."""
-    cap = decanter_settings(ctx.settings).story_point_cap
+    cap = ctx.settings_for(DecanterSettings).story_point_cap
     await ensure_pool(ctx.session, character_id, SP, cap)
     return await pool_value(ctx.session, character_id, SP) or (0, cap)
 

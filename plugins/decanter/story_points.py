@@ -7,6 +7,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from gateway.characters import pool_value, require_active
+from gateway.command_set import CommandSet
 from gateway.commands import CommandContext
 from gateway.errors import PermissionDenied, UserError
 from gateway.rules.numbers import whole_number
@@ -15,13 +16,16 @@ from gateway.vault import repo
 from gateway.vault.models import Character
 from plugins.decanter import extended, mechanics, state
 from plugins.decanter.characters import CHARACTERS
-from plugins.decanter.config import decanter_settings
+from plugins.decanter.config import DecanterSettings
 from plugins.decanter.mechanics import SYSTEM
 from plugins.decanter.messages import t
 from plugins.decanter.render import outcome_text
 from plugins.decanter.state import SP
 
+COMMANDS = CommandSet(SYSTEM)
 
+
+@COMMANDS.command("sp", "show your Story Points (Storytellers: anyone's)", "sp [NAME]")
 async def sp_command(ctx: CommandContext, inv: Invocation) -> Reply:
     if inv.words:
         if not ctx.storyteller:
@@ -35,6 +39,9 @@ async def sp_command(ctx: CommandContext, inv: Invocation) -> Reply:
     return CHARACTERS.reply(text, "story_points", character, current=current, cap=maximum)
 
 
+@COMMANDS.command(
+    "sp give", "give a character Story Points (negative takes)", "sp give NAME N", role="storyteller"
+)
 async def sp_give_command(ctx: CommandContext, inv: Invocation) -> Reply:
     if len(inv.words) < 2:
         raise UserError("Write sp give NAME N, e.g. sp give Mira 2 (a negative N takes points away).")
@@ -47,7 +54,7 @@ async def sp_give_command(ctx: CommandContext, inv: Invocation) -> Reply:
         text = t(ctx, key, name=character.name, n=amount, total=total, cap=cap, lost=lost)
     else:
         current, _ = await state.story_points(ctx, character.id)
-        cap = decanter_settings(ctx.settings).story_point_cap
+        cap = ctx.settings_for(DecanterSettings).story_point_cap
         taken = min(-amount, current)
         await repo.spend_pool(ctx.session, character.id, SP, taken)
         total, lost = current - taken, 0
@@ -84,7 +91,7 @@ async def _amendable(ctx: CommandContext, what: str) -> tuple[Character, dict[st
             f"{character.name}'s latest roll here (#{row.public_id}) is a contest;"
             f" {what} works on a roll against a DC."
         )
-    window = decanter_settings(ctx.settings).bonus_window
+    window = ctx.settings_for(DecanterSettings).bonus_window
     rolled_at = datetime.fromisoformat(result["rolled_at"]) if result.get("rolled_at") else row.created_at
     if ctx.now - rolled_at > timedelta(seconds=window):
         raise UserError(
@@ -115,6 +122,7 @@ def _describe(ctx: CommandContext, result: dict[str, Any]) -> str:
     return outcome_text(ctx, int(result["successes"]), str(result["degree"]), int(result["dc"]))
 
 
+@COMMANDS.command("sp bonus", "spend Story Points as extra successes on your latest roll", "sp bonus [N]")
 async def sp_bonus_command(ctx: CommandContext, inv: Invocation) -> Reply:
     amount = _count(
         inv,
@@ -126,7 +134,7 @@ async def sp_bonus_command(ctx: CommandContext, inv: Invocation) -> Reply:
     assert character.id is not None
     if result.get("automatic"):
         raise UserError(f"#{previous_id} was an automatic success: it needs no Story Points.")
-    await state.ensure_pool(ctx.session, character.id, SP, decanter_settings(ctx.settings).story_point_cap)
+    await state.ensure_pool(ctx.session, character.id, SP, ctx.settings_for(DecanterSettings).story_point_cap)
     if not await repo.spend_pool(ctx.session, character.id, SP, amount):
         current, _ = await pool_value(ctx.session, character.id, SP) or (0, 0)
         raise UserError(f"{character.name} has {current} Story Points, not {amount}.")
@@ -156,6 +164,7 @@ async def sp_bonus_command(ctx: CommandContext, inv: Invocation) -> Reply:
     return Reply(text=text, result=result)
 
 
+@COMMANDS.command("downgrade", "step your latest roll down and gain a Story Point per step", "downgrade [N]")
 async def downgrade_command(ctx: CommandContext, inv: Invocation) -> Reply:
     steps = _count(
         inv,

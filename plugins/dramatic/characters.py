@@ -12,7 +12,7 @@ from gateway.rules.numbers import whole_number
 from gateway.rules.player_sheets import PlayerSheets
 from gateway.vault.models import Character
 from gateway.vault.models import Pool as PoolRow
-from plugins.dramatic.config import dramatic_settings
+from plugins.dramatic.config import DramaticSettings
 from plugins.dramatic.mechanics import SYSTEM
 from plugins.dramatic.messages import CATALOGUE
 from plugins.dramatic.sheet import SCHEMA, DramaticSheet
@@ -30,7 +30,7 @@ class DramaticCharacters(PlayerSheets):
     )
 
     def new_pools(self, ctx: CommandContext) -> tuple[dict[str, tuple[int, int]], dict[str, Any]]:
-        wp = dramatic_settings(ctx.settings).willpower
+        wp = ctx.settings_for(DramaticSettings).willpower
         return {WP: (wp, wp)}, {"wp": wp}
 
     async def sheet_extras(

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from pydantic import BaseModel, ConfigDict, Field
 
 
@@ -14,7 +12,3 @@ class DramaticSettings(BaseModel):
     """The difficulty of a roll that names none."""
     willpower: int = Field(5, ge=0, le=10)
     """Willpower (current and maximum) of a new character, until a Storyteller sets it."""
-
-
-def dramatic_settings(settings: Any) -> DramaticSettings:
-    return DramaticSettings.model_validate(settings.section("dramatic"))

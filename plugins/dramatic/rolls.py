@@ -7,6 +7,7 @@ from typing import Any
 
 from gateway import scene
 from gateway.characters import active_character, find_character
+from gateway.command_set import CommandSet
 from gateway.commands import CommandContext
 from gateway.dice import faces
 from gateway.errors import UserError
@@ -17,11 +18,15 @@ from gateway.vault import repo
 from gateway.vault.models import Character
 from plugins.dramatic import mechanics, odds
 from plugins.dramatic.characters import WP
-from plugins.dramatic.config import dramatic_settings
+from plugins.dramatic.config import DramaticSettings
 from plugins.dramatic.mechanics import SYSTEM
 from plugins.dramatic.messages import t
-from plugins.dramatic.parse import SideRequest, parse_roll
+from plugins.dramatic.parse import ROLL_USAGE, SideRequest, parse_roll
 from plugins.dramatic.sheet import SCHEMA
+
+COMMANDS = CommandSet(SYSTEM)
+ODDS_USAGE = "odds " + ROLL_USAGE[5:]
+SCENE_MARKER = "* * *"
 
 
 def resolve_pool(expr: PoolExpr, character: Character | None, who: str = "you") -> Pool:
@@ -54,7 +59,9 @@ def body(ctx: CommandContext, roll: mechanics.Roll) -> dict[str, str]:
 def asked_difficulty(ctx: CommandContext, side: SideRequest) -> int:
     """The difficulty a side asked for: its own, or the setting's default."""
     return (
-        side.difficulty if side.difficulty is not None else dramatic_settings(ctx.settings).default_difficulty
+        side.difficulty
+        if side.difficulty is not None
+        else ctx.settings_for(DramaticSettings).default_difficulty
     )
 
 
@@ -69,6 +76,9 @@ async def _opponent_character(ctx: CommandContext, side: SideRequest) -> Charact
     return None
 
 
+@COMMANDS.command(
+    "roll", "roll a pool against a difficulty, or a resisted roll with vs", ROLL_USAGE, role="anyone"
+)
 async def roll_command(ctx: CommandContext, inv: Invocation) -> Reply:
     request = parse_roll(inv.words)
     character = await active_character(ctx, SYSTEM)
@@ -219,6 +229,9 @@ def _percent(p: Fraction) -> str:
     return percent("en", p)
 
 
+@COMMANDS.command(
+    "odds", "exact odds of a roll, with Willpower, specialty and resisted rolls", ODDS_USAGE, role="anyone"
+)
 async def odds_command(ctx: CommandContext, inv: Invocation) -> Reply:
     request = parse_roll(inv.words)
     character = await active_character(ctx, SYSTEM)
@@ -302,6 +315,10 @@ async def odds_command(ctx: CommandContext, inv: Invocation) -> Reply:
     return Reply(text=text, private=True, result=result)
 
 
+@COMMANDS.command(
+    SCENE_MARKER, "end the scene in this channel (clears retry penalties)", SCENE_MARKER, bare=True
+)
+@COMMANDS.command("scene end", "end the scene in this channel (same as * * *)", "scene end")
 async def scene_end_command(ctx: CommandContext, inv: Invocation) -> Reply:
     rows = await scene.list_prefixed(ctx.session, ctx.channel.key, SYSTEM, "retry:")
     names = [str(r.data.get("name", "?")) for r in rows if r.data.get("failures")]

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from gateway.characters import find_character, require_active
+from gateway.command_set import CommandSet
 from gateway.commands import CommandContext
 from gateway.errors import PermissionDenied, UserError
 from gateway.rules.numbers import is_digits
@@ -31,6 +32,7 @@ from plugins.nightcap.initiative import Combat, Combatant
 from plugins.nightcap.pools import parse_side
 from plugins.nightcap.rolls import SYSTEM, spend_willpower
 
+COMMANDS = CommandSet(SYSTEM)
 COMBAT = "combat"
 INIT_USAGE = (
     "init start | init join [NAME N] | init roll | init next | init list | init move NAME POS | init end"
@@ -138,6 +140,7 @@ def _order_text(result: dict[str, Any]) -> str:
 # --- init -------------------------------------------------------------------------------------
 
 
+@COMMANDS.command("init start", "open a fight in this channel", INIT_USAGE)
 async def init_start(ctx: CommandContext, inv: Invocation) -> Reply:
     row, fight = await _load(ctx)
     if fight is not None:
@@ -176,6 +179,7 @@ async def _roll_for(ctx: CommandContext, fight: Combat, people: list[Combatant])
     return initiative.record_rolls(fight, rolls, await _out(ctx, fight)), lines
 
 
+@COMMANDS.command("init join", "join the fight (Storytellers: add an NPC)", "init join [NAME [PHYSICAL]]")
 async def init_join(ctx: CommandContext, inv: Invocation) -> Reply:
     row, fight = await _require(ctx)
     words = list(inv.words)
@@ -226,6 +230,7 @@ async def init_join(ctx: CommandContext, inv: Invocation) -> Reply:
     return Reply(text=text, result=await _order_result(ctx, fight, joined=name))
 
 
+@COMMANDS.command("init roll", "roll Physical for order, for everyone not yet rolled", "init roll")
 async def init_roll(ctx: CommandContext, inv: Invocation) -> Reply:
     row, fight = await _require(ctx)
     people = initiative.unrolled(fight)
@@ -239,6 +244,7 @@ async def init_roll(ctx: CommandContext, inv: Invocation) -> Reply:
     return Reply(text="Order rolls: " + "; ".join(lines) + ". " + _order_text(result), result=result)
 
 
+@COMMANDS.command("init next", "pass the turn on", "init next")
 async def init_next(ctx: CommandContext, inv: Invocation) -> Reply:
     row, fight = await _require(ctx)
     current = fight.find(fight.current) if fight.current else None
@@ -265,12 +271,14 @@ async def _owns(ctx: CommandContext, character_id: int) -> bool:
     return character is not None and character.owner_id == ctx.person.id
 
 
+@COMMANDS.command("init list", "show the order and the round", "init list", role="anyone")
 async def init_list(ctx: CommandContext, inv: Invocation) -> Reply:
     _, fight = await _require(ctx)
     result = await _order_result(ctx, fight)
     return Reply(text=_order_text(result), result=result)
 
 
+@COMMANDS.command("init move", "put someone at a place in the order (ties)", "init move NAME POS")
 async def init_move(ctx: CommandContext, inv: Invocation) -> Reply:
     row, fight = await _require(ctx)
     if not _runs_fight(ctx, fight):
@@ -290,6 +298,7 @@ async def init_move(ctx: CommandContext, inv: Invocation) -> Reply:
     return Reply(text=_order_text(result), result=result)
 
 
+@COMMANDS.command("init end", "end the fight", "init end")
 async def init_end(ctx: CommandContext, inv: Invocation) -> Reply:
     row, fight = await _require(ctx)
     if not _runs_fight(ctx, fight):
@@ -402,6 +411,7 @@ def _hit_text(attacker: str, defender: str, hit: combat.Hit, after: int, levels:
     return f"{soak}{hit.damage} damage ({defender} {after}/{levels}).{out}"
 
 
+@COMMANDS.command("attack", "attack: a contest whose margin, less soak, is damage", ATTACK_USAGE)
 async def attack_command(ctx: CommandContext, inv: Invocation) -> Reply:
     words = list(inv.words)
     if not words:
@@ -469,6 +479,7 @@ async def attack_command(ctx: CommandContext, inv: Invocation) -> Reply:
 # --- st soak ----------------------------------------------------------------------------------
 
 
+@COMMANDS.command("st soak", "set a character's or NPC's soak", "st soak NAME N", role="storyteller")
 async def st_soak(ctx: CommandContext, inv: Invocation) -> Reply:
     words = list(inv.words)
     if len(words) < 2 or not is_digits(words[-1]):

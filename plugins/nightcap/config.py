@@ -1,4 +1,4 @@
-"""The ``[nightcap]`` settings section, validated here (the core keeps it as a raw table)."""
+"""The ``[nightcap]`` settings table (``NIGHTCAP.settings_model``: the core validates it at start)."""
 
 from __future__ import annotations
 
@@ -8,8 +8,6 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from plugins.nightcap.chargen import Budget
-
-STATE_KEY = "nightcap.settings"
 
 
 def _target(value: str) -> str:
@@ -35,7 +33,7 @@ class NightcapSettings(BaseModel):
     announce_targets: list[str] = Field(default_factory=list)
     # Platforms whose channels cannot be pushed to later (the HTTP API answers on the request only).
     announce_skip_platforms: list[str] = Field(default_factory=lambda: ["http"])
-    # Conflict (plugins/nightcap/conflict_*.py): how long a challenged player has to answer, and the
+    # Conflict (challenge_commands, combat_commands, ...): how long a challenged player has to answer, and the
     # chronicle's wound penalties (-1 from the first threshold of damage, -2 from the second).
     challenge_timeout_seconds: int = Field(300, ge=10, le=7 * 24 * 3600)
     wound_penalties: bool = False
@@ -75,18 +73,6 @@ class NightcapSettings(BaseModel):
         )
 
 
-def load(settings: Any) -> NightcapSettings:
-    return NightcapSettings.model_validate(settings.section("nightcap"))
-
-
-def config(ctx: Any) -> NightcapSettings:
-    """The validated section, parsed once per running gateway (cached in ``services.state``)."""
-    state = ctx.services.state
-    cached = state.get(STATE_KEY)
-    if cached is None:
-        cached = state[STATE_KEY] = load(ctx.settings)
-    return cached  # type: ignore[no-any-return]
-
-
 def timezone(ctx: Any) -> str:
-    return config(ctx).timezone or ctx.settings.gateway.timezone
+    """The check-in day boundary's zone: ``[nightcap] timezone``, else ``[gateway] timezone``."""
+    return ctx.settings_for(NightcapSettings).timezone or ctx.settings.gateway.timezone

@@ -1,5 +1,5 @@
-"""What the conflict commands share: their settings, durable state in the vault, characters' damage and
-soak, and building a side's pool with the wound penalty shown in its label."""
+"""What the conflict commands share: durable state in the vault, characters' damage and soak, who
+acts (``actor``), and building a side's pool with the wound penalty shown in its label."""
 
 from __future__ import annotations
 
@@ -11,12 +11,11 @@ from sqlalchemy.exc import IntegrityError
 from sqlmodel import col, delete, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from gateway.characters import find_character, pools_of, take_character
+from gateway.characters import active_character, find_character, pools_of, take_character
 from gateway.commands import CommandContext
 from gateway.errors import UserError
 from gateway.vault.models import Character, KeyValue, Pool, RollLog, SceneState
-from plugins.nightcap import combat, wounds
-from plugins.nightcap.config import NightcapSettings, config
+from plugins.nightcap import combat, mechanics, wounds
 from plugins.nightcap.pools import PoolSpec
 from plugins.nightcap.rolls import SYSTEM, Side, build_side
 from plugins.nightcap.sheet import match_trait
@@ -26,9 +25,21 @@ WILLPOWER = "willpower"
 ESSENCE = "essence"
 
 
-def conflict_settings(ctx: CommandContext) -> NightcapSettings:
-    """The ``[nightcap]`` settings (validated at start-up by ``config``)."""
-    return config(ctx)
+def pool_words(pool: int) -> str:
+    return "a chance die" if pool <= 0 else f"{pool} {'die' if pool == 1 else 'dice'}"
+
+
+def side_result(built: Built, roll: mechanics.Roll) -> dict[str, Any]:
+    return {**roll.as_result(), **built.extras()}
+
+
+async def actor(ctx: CommandContext) -> tuple[Character | None, str, str]:
+    """(active character or None, state key, display name): one extended or team action per
+    character, or per person when they roll bare numbers without a character."""
+    character = await active_character(ctx, SYSTEM)
+    if character is not None:
+        return character, f"c{character.id}", character.name
+    return None, f"p{ctx.person.id}", ctx.name
 
 
 # --- durable state ----------------------------------------------------------------------------

@@ -15,7 +15,7 @@ from gateway.commands import CommandContext
 from gateway.vault import repo
 from gateway.vault.models import Character
 from plugins.nightcap import view
-from plugins.nightcap.config import config
+from plugins.nightcap.config import NightcapSettings
 from plugins.nightcap.store import pool_values, sheet_of
 
 
@@ -27,13 +27,13 @@ async def render(
     pools = await pool_values(ctx, character)
     if owner is None:
         owner = (await owner_names(ctx.session, [character.owner_id])).get(character.owner_id, "?")
-    budget = config(ctx).budget
+    budget = ctx.settings_for(NightcapSettings).budget
     text = view.sheet_text(character.name, character.status, sheet, pools, owner, budget)
     return text, view.sheet_dict(character.name, character.status, sheet, pools, owner)
 
 
 def export_target(ctx: CommandContext) -> tuple[str, str] | None:
-    target = config(ctx).sheet_export
+    target = ctx.settings_for(NightcapSettings).sheet_export
     return repo.split_target(target) if target else None
 
 

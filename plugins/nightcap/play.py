@@ -9,18 +9,21 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from gateway.command_set import CommandSet
 from gateway.commands import CommandContext
 from gateway.errors import UserError
 from gateway.rules.numbers import clamped
 from gateway.types import Invocation, Reply
 from gateway.vault import repo
 from plugins.nightcap import checkin, health, mechanics, render, wounds
-from plugins.nightcap.chars import parse_number
+from plugins.nightcap.characters import parse_number
 from plugins.nightcap.config import timezone
 from plugins.nightcap.powers import TIERS, cost_refusal, match_tier, use_cost
-from plugins.nightcap.rolls import spend_willpower
+from plugins.nightcap.rolls import SYSTEM, spend_willpower
 from plugins.nightcap.sheet import DAMAGE, ESSENCE, WILLPOWER, find_power, trait
 from plugins.nightcap.store import my_character, pool_values, require_approved, sheet_of
+
+COMMANDS = CommandSet(SYSTEM)
 
 MOD = re.compile(r"^[+-][0-9]+$")
 POWER_USE_USAGE = "power use NAME [TIER] [+N|-N ...] [wp] [secret], e.g. power use Shadow Step adept +1"
@@ -122,6 +125,7 @@ async def power_use(ctx: CommandContext, inv: Invocation) -> Reply:
     return Reply(text=text, private=secret, result=result)
 
 
+@COMMANDS.command("health", "your Health track", "health")
 async def health_command(ctx: CommandContext, inv: Invocation) -> Reply:
     character = await my_character(ctx)
     damage, levels = (await pool_values(ctx, character))[DAMAGE]
@@ -133,6 +137,7 @@ async def health_command(ctx: CommandContext, inv: Invocation) -> Reply:
     )
 
 
+@COMMANDS.command("damage", "record damage on your character", "damage N")
 async def damage_command(ctx: CommandContext, inv: Invocation) -> Reply:
     usage = "damage N, with N the levels of damage your character takes"
     if len(inv.words) != 1:
@@ -159,6 +164,7 @@ async def damage_command(ctx: CommandContext, inv: Invocation) -> Reply:
     return Reply(text=text, result=result)
 
 
+@COMMANDS.command("heal", "spend Essence to heal, 1 per level", "heal [N]")
 async def heal_command(ctx: CommandContext, inv: Invocation) -> Reply:
     usage = "heal or heal N (1 Essence heals 1 level)"
     if len(inv.words) > 1:
@@ -192,6 +198,7 @@ async def heal_command(ctx: CommandContext, inv: Invocation) -> Reply:
     return Reply(text=text, result=result)
 
 
+@COMMANDS.command("checkin", "the daily check-in: roll Spirit, regain Essence and 1 WP", "checkin")
 async def checkin_command(ctx: CommandContext, inv: Invocation) -> Reply:
     if inv.words:
         raise UserError("Write checkin, with nothing after it.")

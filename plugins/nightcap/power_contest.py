@@ -17,13 +17,14 @@ The other side is named after ``vs``:
 from __future__ import annotations
 
 from gateway.characters import take_character
+from gateway.command_set import CommandSet
 from gateway.commands import CommandContext
 from gateway.errors import PermissionDenied, UserError
 from gateway.rules.numbers import is_digits
 from gateway.types import Invocation, Reply
 from gateway.vault.models import Character
 from plugins.nightcap import mechanics, play, render
-from plugins.nightcap.conflict_commands import notify, open_challenge
+from plugins.nightcap.challenge_commands import notify, open_challenge
 from plugins.nightcap.conflict_support import Built, character_side, ensure_can_act, last_channel, rating_side
 from plugins.nightcap.pools import PoolSpec, parse_side
 from plugins.nightcap.power_sides import (
@@ -38,12 +39,16 @@ from plugins.nightcap.rolls import SYSTEM, spend_willpower
 from plugins.nightcap.sheet import match_trait
 from plugins.nightcap.store import my_character, require_approved
 
+COMMANDS = CommandSet(SYSTEM)
+
 POWER_VS_USAGE = (
     "power use NAME [TIER] [+N|-N] [wp] vs CHARACTER POWER [TIER] [+N|-N] | vs CHARACTER TRAIT [+N|-N]"
     " | vs N [+N|-N] | vs CHARACTER (they answer with defend power NAME [TIER])"
 )
+USAGE = f"{play.POWER_USE_USAGE}; {POWER_VS_USAGE}"
 
 
+@COMMANDS.command("power use", "pay a power's Essence and roll its trait; with vs, a power contest", USAGE)
 async def power_use(ctx: CommandContext, inv: Invocation) -> Reply | list[Reply]:
     """``power use``: a plain use (``play.power_use``), or a contest when the words hold ``vs``."""
     if "vs" not in [w.casefold() for w in inv.words]:

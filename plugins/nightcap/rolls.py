@@ -7,16 +7,18 @@ from dataclasses import dataclass
 from typing import Any
 
 from gateway.characters import active_character, find_character
+from gateway.command_set import CommandSet
 from gateway.commands import CommandContext
 from gateway.errors import UserError
 from gateway.types import Invocation, Reply
 from gateway.vault import repo
 from gateway.vault.models import Character
 from plugins.nightcap import mechanics, render, wounds
-from plugins.nightcap.pools import PoolSpec, parse_roll
+from plugins.nightcap.pools import ROLL_USAGE, PoolSpec, parse_roll
 from plugins.nightcap.sheet import TRAITS, match_trait
 
 SYSTEM = "nightcap"
+COMMANDS = CommandSet(SYSTEM)
 
 
 @dataclass
@@ -106,6 +108,7 @@ def split_opponent(words: tuple[str, ...] | list[str]) -> tuple[list[str], str |
     return [*words[: at + 1], *kept], name
 
 
+@COMMANDS.command("roll", "roll a pool, or a contest with vs", ROLL_USAGE, role="anyone")
 async def roll_command(ctx: CommandContext, inv: Invocation) -> Reply:
     words, opponent_name = split_opponent(inv.words)
     request = parse_roll(words)

@@ -11,7 +11,7 @@ from gateway.characters import lock_character, pools_of, require_active, set_poo
 from gateway.commands import CommandContext
 from gateway.errors import UserError
 from gateway.vault.models import Character, Pool
-from plugins.nightcap.config import config
+from plugins.nightcap.config import NightcapSettings
 from plugins.nightcap.rolls import SYSTEM
 from plugins.nightcap.sheet import DAMAGE, ESSENCE, POOLS, WILLPOWER, normalise, pool_maxima
 
@@ -50,7 +50,7 @@ def open_for_edit(character: Character) -> str:
 
 
 def maxima(ctx: CommandContext, sheet: dict[str, Any]) -> dict[str, int]:
-    ns = config(ctx)
+    ns = ctx.settings_for(NightcapSettings)
     return pool_maxima(sheet, essence_max=ns.essence_max, health_levels=ns.health_levels)
 
 

@@ -21,6 +21,7 @@ from gateway.characters import (
     set_pool,
     take_character,
 )
+from gateway.command_set import CommandSet
 from gateway.commands import CommandContext
 from gateway.errors import UserError
 from gateway.rules.numbers import clamped
@@ -28,8 +29,8 @@ from gateway.types import Invocation, Reply
 from gateway.vault import repo
 from gateway.vault.models import ChannelRow, Character
 from plugins.nightcap import mechanics, render, view, wounds
-from plugins.nightcap.chars import parse_number
-from plugins.nightcap.config import config
+from plugins.nightcap.characters import parse_number
+from plugins.nightcap.config import NightcapSettings
 from plugins.nightcap.export import export_target, queue_export
 from plugins.nightcap.export import render as render_sheet
 from plugins.nightcap.play import MOD, checked_pool, label, split_roll_words
@@ -54,6 +55,10 @@ from plugins.nightcap.store import (
     sheet_of,
     sync_maxima,
 )
+
+COMMANDS = CommandSet(SYSTEM)
+ST_POWER_USAGE = "st power NAME add POWER TIER TRAIT | st power NAME remove POWER"
+ST_POOL_USAGE = "st pool NAME willpower|essence|health N | st pool NAME willpower|essence max N"
 
 NPC_POOL = re.compile(r"^([0-9]+)((?:[+-][0-9]+)*)$")
 MODS = re.compile(r"[+-][0-9]+")
@@ -115,6 +120,7 @@ async def record_edit(
 # -- roster -------------------------------------------------------------------------------------------
 
 
+@COMMANDS.command("st roster", "list characters", "st roster [unlocked|approved]", role="storyteller")
 async def st_roster(ctx: CommandContext, inv: Invocation) -> Reply:
     which = inv.words[0].casefold() if inv.words else "all"
     statuses = {"unlocked": (CREATION, SUBMITTED), "approved": (APPROVED,), "all": None}
@@ -124,6 +130,7 @@ async def st_roster(ctx: CommandContext, inv: Invocation) -> Reply:
     return await _listing(ctx, found, f"{which.title()} characters" if which != "all" else "Characters")
 
 
+@COMMANDS.command("st search", "find characters by name", "st search TEXT", role="storyteller")
 async def st_search(ctx: CommandContext, inv: Invocation) -> Reply:
     if not inv.words:
         raise UserError("Write st search TEXT, with any part of a character's name.")
@@ -141,6 +148,7 @@ async def _listing(ctx: CommandContext, found: list[Character], title: str) -> R
     )
 
 
+@COMMANDS.command("st show", "a character's whole sheet", "st show NAME", role="storyteller")
 async def st_show(ctx: CommandContext, inv: Invocation) -> Reply:
     character, _ = await named(ctx, inv.words, "st show NAME")
     text, structured = await render_sheet(ctx, character)
@@ -150,6 +158,9 @@ async def st_show(ctx: CommandContext, inv: Invocation) -> Reply:
 # -- approval -----------------------------------------------------------------------------------------
 
 
+@COMMANDS.command(
+    "st approve", "approve and lock a sheet, fill its pools", "st approve NAME", role="storyteller"
+)
 async def st_approve(ctx: CommandContext, inv: Invocation) -> Reply:
     character, _ = await named(ctx, inv.words, "st approve NAME")
     if character.status == APPROVED:
@@ -179,6 +190,7 @@ async def st_approve(ctx: CommandContext, inv: Invocation) -> Reply:
     )
 
 
+@COMMANDS.command("st unapprove", "return a sheet to creation", "st unapprove NAME", role="storyteller")
 async def st_unapprove(ctx: CommandContext, inv: Invocation) -> Reply:
     character, _ = await named(ctx, inv.words, "st unapprove NAME")
     if character.status != APPROVED:
@@ -202,6 +214,7 @@ async def st_unapprove(ctx: CommandContext, inv: Invocation) -> Reply:
 # -- edits (no creation limits) -----------------------------------------------------------------------
 
 
+@COMMANDS.command("st set", "set a narrative field", "st set NAME FIELD VALUE", role="storyteller")
 async def st_set(ctx: CommandContext, inv: Invocation) -> Reply:
     usage = "st set NAME FIELD VALUE, e.g. st set Mira origin Mage"
     character, rest = await named(ctx, inv.words, usage, rest=2)
@@ -226,6 +239,7 @@ async def st_set(ctx: CommandContext, inv: Invocation) -> Reply:
     )
 
 
+@COMMANDS.command("st trait", "set a trait, no limits", "st trait NAME TRAIT N", role="storyteller")
 async def st_trait(ctx: CommandContext, inv: Invocation) -> Reply:
     usage = "st trait NAME TRAIT N, e.g. st trait Mira physical 5"
     character, rest = await named(ctx, inv.words, usage, rest=2)
@@ -249,6 +263,7 @@ async def st_trait(ctx: CommandContext, inv: Invocation) -> Reply:
     )
 
 
+@COMMANDS.command("st power", "give, change or take a power, any tier", ST_POWER_USAGE, role="storyteller")
 async def st_power(ctx: CommandContext, inv: Invocation) -> Reply:
     usage = "st power NAME add POWER TIER TRAIT or st power NAME remove POWER"
     words = list(inv.words)
@@ -293,6 +308,7 @@ async def st_power(ctx: CommandContext, inv: Invocation) -> Reply:
     return Reply(text=text, result={"kind": "power", "character": character.name, "removed": power})
 
 
+@COMMANDS.command("st pool", "set a pool (or its maximum) by hand", ST_POOL_USAGE, role="storyteller")
 async def st_pool(ctx: CommandContext, inv: Invocation) -> Reply:
     usage = "st pool NAME willpower|essence|health N, or st pool NAME willpower|essence max N"
     words = list(inv.words)
@@ -342,6 +358,9 @@ async def st_pool(ctx: CommandContext, inv: Invocation) -> Reply:
 # -- rolls --------------------------------------------------------------------------------------------
 
 
+@COMMANDS.command(
+    "st roll", "an NPC or situational roll", "st roll N [+N|-N] [LABEL] [secret]", role="storyteller"
+)
 async def st_roll(ctx: CommandContext, inv: Invocation) -> Reply:
     usage = "st roll N [+N|-N ...] [LABEL] [secret], e.g. st roll 4 +1 ghoul"
     words = [w for w in inv.words if w.casefold() != "secret"]
@@ -368,6 +387,9 @@ async def st_roll(ctx: CommandContext, inv: Invocation) -> Reply:
     return Reply(text=text, private=secret, result=result)
 
 
+@COMMANDS.command(
+    "st rollstat", "roll a character's trait", "st rollstat NAME TRAIT [+N|-N] [secret]", role="storyteller"
+)
 async def st_rollstat(ctx: CommandContext, inv: Invocation) -> Reply:
     usage = "st rollstat NAME TRAIT [+N|-N] [secret], e.g. st rollstat Mira physical -1"
     rest_words, mods, _, secret = split_roll_words(inv.words)
@@ -398,7 +420,7 @@ async def st_rollstat(ctx: CommandContext, inv: Invocation) -> Reply:
 async def chronicle_targets(ctx: CommandContext) -> list[tuple[str, str]]:
     """Every channel of the chronicle except the caller's: each non-direct channel the vault has seen
     that plays Nightcap, on a platform that can be pushed to, plus ``[nightcap] announce_targets``."""
-    ns = config(ctx)
+    ns = ctx.settings_for(NightcapSettings)
     default = ctx.settings.gateway.default_system
     rows = (await ctx.session.exec(select(ChannelRow))).all()
     targets: list[tuple[str, str]] = []
@@ -428,6 +450,9 @@ async def _broadcast(ctx: CommandContext, kind: str, text: str, everywhere: bool
     )
 
 
+@COMMANDS.command(
+    "st announce", "an announcement to every chronicle channel", "st announce TEXT", role="storyteller"
+)
 async def st_announce(ctx: CommandContext, inv: Invocation) -> Reply:
     if not inv.words:
         raise UserError("Write st announce TEXT.")
@@ -435,6 +460,9 @@ async def st_announce(ctx: CommandContext, inv: Invocation) -> Reply:
     return await _broadcast(ctx, "announce", f"Announcement from Storyteller {ctx.name}: {text}", True)
 
 
+@COMMANDS.command(
+    "st emote", "a roleplay emote, everywhere or here", "st emote [here] TEXT", role="storyteller"
+)
 async def st_emote(ctx: CommandContext, inv: Invocation) -> Reply:
     words = list(inv.words)
     here = bool(words) and words[0].casefold() == "here"
@@ -453,6 +481,7 @@ def _require_export(ctx: CommandContext) -> None:
         raise UserError('No sheet export is configured: set [nightcap] sheet_export = "discord:sheets".')
 
 
+@COMMANDS.command("st export", "send one sheet to the sheet export", "st export NAME", role="storyteller")
 async def st_export(ctx: CommandContext, inv: Invocation) -> Reply:
     _require_export(ctx)
     character, _ = await named(ctx, inv.words, "st export NAME")
@@ -464,6 +493,7 @@ async def st_export(ctx: CommandContext, inv: Invocation) -> Reply:
     )
 
 
+@COMMANDS.command("st sync", "send every approved sheet to the sheet export", "st sync", role="storyteller")
 async def st_sync(ctx: CommandContext, inv: Invocation) -> Reply:
     _require_export(ctx)
     if inv.words:
@@ -473,7 +503,7 @@ async def st_sync(ctx: CommandContext, inv: Invocation) -> Reply:
     for character in found:
         target = await queue_export(ctx, character, "sync")
     await ctx.audit("st.sync", new=len(found))
-    target = target or config(ctx).sheet_export
+    target = target or ctx.settings_for(NightcapSettings).sheet_export
     return Reply(
         text=f"{len(found)} approved {'sheet' if len(found) == 1 else 'sheets'} queued for {target};"
         " the export sends them paced.",

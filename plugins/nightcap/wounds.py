@@ -8,13 +8,13 @@ from gateway.characters import pools_of
 from gateway.commands import CommandContext
 from gateway.vault.models import Character
 from plugins.nightcap import combat
-from plugins.nightcap.config import config
+from plugins.nightcap.config import NightcapSettings
 
 DAMAGE_POOL = "damage"
 
 
 def penalty_for_damage(ctx: CommandContext, damage: int) -> int:
-    settings = config(ctx)
+    settings = ctx.settings_for(NightcapSettings)
     return combat.wound_penalty(damage, settings.wound_penalties, settings.wound_thresholds)
 
 

@@ -7,11 +7,12 @@ from datetime import datetime, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo
 
+from gateway.command_set import CommandSet
 from gateway.commands import CommandContext
 from gateway.rules.numbers import is_digits
 from gateway.types import Invocation, Reply
 from gateway.vault import repo
-from plugins.nightwanderers import config, mechanics
+from plugins.nightwanderers import mechanics
 from plugins.nightwanderers.commands import (
     Actor,
     check_able,
@@ -28,6 +29,10 @@ from plugins.nightwanderers.commands import (
     t,
     trait_pool,
 )
+from plugins.nightwanderers.config import NightWanderersSettings
+from plugins.nightwanderers.mechanics import SYSTEM
+
+COMMANDS = CommandSet(SYSTEM)
 
 
 async def vampire(ctx: CommandContext, *, able: bool = True) -> Actor:
@@ -49,7 +54,7 @@ async def spend_blood(ctx: CommandContext, actor: Actor, cost: int) -> Actor:
 def night_of(ctx: CommandContext, when: datetime) -> tuple[str, datetime]:
     """The night a moment belongs to (its evening's date) and when the next night begins, in the
     gateway's time zone with the rollover hour of the settings (default noon)."""
-    hour = config.load(ctx.settings).night_rollover_hour
+    hour = ctx.settings_for(NightWanderersSettings).night_rollover_hour
     zone = ZoneInfo(ctx.settings.gateway.timezone)
     local = when.astimezone(zone)
     shifted = local - timedelta(hours=hour)
@@ -67,6 +72,7 @@ async def _told(
     return Reply(text=text, result=result)
 
 
+@COMMANDS.command("wake", "wake for the night: -1 BP (once a night)", "wake")
 async def wake_command(ctx: CommandContext, inv: Invocation) -> Reply:
     actor = await vampire(ctx, able=False)
     night, next_night = night_of(ctx, ctx.now)
@@ -82,6 +88,7 @@ async def wake_command(ctx: CommandContext, inv: Invocation) -> Reply:
     return await _told(ctx, actor, sentences, "blood", "wake", blood=actor.blood, night=night)
 
 
+@COMMANDS.command("heal", "spend N BP to heal N HP", "heal [N]")
 async def heal_command(ctx: CommandContext, inv: Invocation) -> Reply:
     if len(inv.words) > 1 or (inv.words and not is_digits(inv.words[0])):
         raise fail(ctx, "err.heal_usage")
@@ -114,6 +121,9 @@ async def heal_command(ctx: CommandContext, inv: Invocation) -> Reply:
     )
 
 
+@COMMANDS.command(
+    "discipline", "pay for a discipline: basic 1 BP, advanced 2 BP", "discipline basic|advanced [NAME]"
+)
 async def discipline_command(ctx: CommandContext, inv: Invocation) -> Reply:
     words = list(inv.words)
     level = words[0].casefold() if words else ""
@@ -136,6 +146,7 @@ async def discipline_command(ctx: CommandContext, inv: Invocation) -> Reply:
     return await _told(ctx, actor, [paid], "power", "discipline", **fields)
 
 
+@COMMANDS.command("boost", "raise Strength and Physical by N for 1+2+...+N BP", "boost N")
 async def boost_command(ctx: CommandContext, inv: Invocation) -> Reply:
     if len(inv.words) != 1 or not is_digits(inv.words[0]) or not 1 <= int(inv.words[0]) <= 20:
         raise fail(ctx, "err.boost_usage")
@@ -160,6 +171,7 @@ async def boost_command(ctx: CommandContext, inv: Invocation) -> Reply:
     return await _told(ctx, actor, [boosted], "power", "boost", **fields)
 
 
+@COMMANDS.command("boost end", "let the blood boost fade", "boost end")
 async def boost_end_command(ctx: CommandContext, inv: Invocation) -> Reply:
     actor = await vampire(ctx, able=False)
     actor.sheet.boost = 0
@@ -170,6 +182,7 @@ async def boost_end_command(ctx: CommandContext, inv: Invocation) -> Reply:
     )
 
 
+@COMMANDS.command("feed", "feed: 1 BP a turn", "feed N [human|cow|dog|cat]")
 async def feed_command(ctx: CommandContext, inv: Invocation) -> Reply:
     """``feed N [human|cow|dog|cat]``: 1 BP a turn, never more than the victim holds."""
     words = [w.casefold() for w in inv.words]
@@ -217,13 +230,14 @@ async def feed_command(ctx: CommandContext, inv: Invocation) -> Reply:
     return await _told(ctx, actor, sentences, "blood", "feed", **fields)
 
 
+@COMMANDS.command("frenzy", "frenzy check (psyche at 4, +1 ravenous and blood seen)", "frenzy [blood]")
 async def frenzy_command(ctx: CommandContext, inv: Invocation) -> Reply:
     """A frenzy check: a psyche (П) roll at difficulty 4, +1 for a ravenous vampire who sees blood.
     A failure puts the vampire in frenzy (pain ignored) until ``frenzy end``."""
     words = [w.casefold() for w in inv.words]
     if words not in ([], ["blood"], ["кровь"]):
         raise fail(ctx, "err.frenzy_usage")
-    settings = config.load(ctx.settings)
+    settings = ctx.settings_for(NightWanderersSettings)
     actor = await vampire(ctx)
     state = mechanics.hunger(actor.blood or 0, settings.hunger_at, settings.ravenous_at)
     diff = mechanics.frenzy_difficulty(settings.frenzy_difficulty, state, bool(words))
@@ -242,6 +256,7 @@ async def frenzy_command(ctx: CommandContext, inv: Invocation) -> Reply:
     return await log(ctx, result, sentences, actor)
 
 
+@COMMANDS.command("frenzy end", "come out of frenzy", "frenzy end")
 async def frenzy_end_command(ctx: CommandContext, inv: Invocation) -> Reply:
     actor = await my_actor(ctx, able=False)
     assert actor is not None

@@ -9,8 +9,9 @@ from gateway.commands import CommandContext
 from gateway.rules.numbers import is_digits, is_signed
 from gateway.rules.storyteller_sheets import NewCharacter, StorytellerSheets
 from gateway.vault.models import Character, Pool
-from plugins.nightwanderers import config, mechanics
+from plugins.nightwanderers import mechanics
 from plugins.nightwanderers.commands import WORDS, Actor, join, load_actor, t
+from plugins.nightwanderers.config import NightWanderersSettings
 from plugins.nightwanderers.mechanics import SYSTEM
 from plugins.nightwanderers.sheet import CLANS, WandererSheet, clan_name, match_clan, norm, trait_name
 
@@ -49,7 +50,7 @@ def clans_list(ctx: CommandContext) -> str:
 
 def sheet_text(ctx: CommandContext, actor: Actor) -> str:
     sheet = actor.sheet
-    settings = config.load(ctx.settings)
+    settings = ctx.settings_for(NightWanderersSettings)
     traits = ", ".join(f"{trait_name(tr, ctx.locale)} {sheet.rating(tr)}" for tr in sheet.traits)
     sentences = [
         t(
@@ -116,7 +117,7 @@ class WandererCharacters(StorytellerSheets):
 
     def new_sheet(self, ctx: CommandContext, words: list[str]) -> NewCharacter:
         """``char new NAME [CLAN]``: the last word may be a clan (Werewolves and Human make those kinds)."""
-        settings = config.load(ctx.settings)
+        settings = ctx.settings_for(NightWanderersSettings)
         clan = match_clan(words[-1]) if len(words) > 1 else None
         if clan is None and len(words) > 2:
             clan = match_clan(" ".join(words[-2:]))

@@ -1,42 +1,41 @@
-"""Melee and ranged attacks with damage and soak, sunlight and fire, plain damage, hunting and
-stealth. A target that is a character takes the damage on its ``hp`` pool; an NPC is just numbers."""
+"""Melee and ranged attacks with damage and soak. A target that is a character takes the damage on
+its ``hp`` pool; an NPC is just numbers."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Any
 
-from gateway import scene as state
 from gateway.characters import find_character
+from gateway.command_set import CommandSet
 from gateway.commands import CommandContext
 from gateway.dice import faces
 from gateway.rules.numbers import is_digits
-from gateway.rules.roll_words import Term, read_term
+from gateway.rules.roll_words import Term
 from gateway.types import Invocation, Reply
-from plugins.nightwanderers import config, mechanics
+from plugins.nightwanderers import mechanics
 from plugins.nightwanderers.commands import (
     SYSTEM,
     WORDS,
     Actor,
     RolledPool,
     build_pool,
-    check_able,
     fail,
     health_sentences,
     load_actor,
     log,
     my_actor,
-    named_actor,
     pain_sentences,
-    pool_or_trait,
     roll_result,
     set_pool,
     t,
     trait_pool,
 )
-from plugins.nightwanderers.sheet import norm
+from plugins.nightwanderers.config import NightWanderersSettings
 
-STEALTH = "stealth"
+COMMANDS = CommandSet(SYSTEM)
+ATTACK_USAGE = "attack TARGET [claws|weapon|fangs] [dodge] | attack pool N str N def N [soak N]"
+SHOOT_USAGE = "shoot TARGET long|medium|point arrow|thrown [dodge] [pool N] [def N] [soak N]"
 
 
 @dataclass
@@ -130,7 +129,7 @@ async def soak_and_harm(
     ctx: CommandContext, defender: Fighter, damage: int, deep: bool, result: dict[str, Any]
 ) -> list[str]:
     """Soak (vampires only; deep damage only with Fortitude), then take the damage."""
-    settings = config.load(ctx.settings)
+    settings = ctx.settings_for(NightWanderersSettings)
     sentences: list[str] = []
     can_soak = defender.kind == "vampire" and (not deep or defender.has_fortitude)
     if defender.kind == "vampire" and deep and not defender.has_fortitude:
@@ -186,11 +185,12 @@ async def harm(
     return health_sentences(ctx, actor)
 
 
+@COMMANDS.command("attack", "melee attack with damage and soak", ATTACK_USAGE)
 async def attack_command(ctx: CommandContext, inv: Invocation) -> Reply:
     """Melee: the attacker's Brawl at 4 against the defender's Defence at 4 (or Dodge +2 when the
     defender dodges); a hit with at least one success and as many as the defender's. Damage is
     Strength, +1 with claws or a weapon; a vampire's claws and fangs do deep damage."""
-    settings = config.load(ctx.settings)
+    settings = ctx.settings_for(NightWanderersSettings)
     numbers, seen, rest = read_fight_words(
         ctx,
         inv.words,
@@ -256,11 +256,12 @@ async def attack_command(ctx: CommandContext, inv: Invocation) -> Reply:
     return await log(ctx, result, sentences, attacker.actor)
 
 
+@COMMANDS.command("shoot", "ranged attack (shoot or throw)", SHOOT_USAGE)
 async def shoot_command(ctx: CommandContext, inv: Invocation) -> Reply:
     """Ranged: Shooting at 5 (long), 4 (medium) or 3 (point-blank, not with a bow). A hit needs one
     success, and as many as the defender's dodge (+2 dice, same difficulty) when they dodge.
     Damage = successes + 1 (thrown) or + 3 (arrows); a vampire may soak it."""
-    settings = config.load(ctx.settings)
+    settings = ctx.settings_for(NightWanderersSettings)
     numbers, seen, rest = read_fight_words(
         ctx,
         inv.words,
@@ -338,218 +339,3 @@ async def shoot_command(ctx: CommandContext, inv: Invocation) -> Reply:
     else:
         sentences.append(t(ctx, "attack.miss"))
     return await log(ctx, result, sentences, attacker.actor)
-
-
-async def target_actor(ctx: CommandContext, rest: list[str]) -> Actor:
-    """A named character (yours, or anyone's for a Storyteller), or your active one."""
-    if rest:
-        actor = await named_actor(ctx, " ".join(rest))
-    else:
-        found = await my_actor(ctx, able=False)
-        assert found is not None
-        actor = found
-    if actor.status == "dead":
-        check_able(ctx, actor)
-    return actor
-
-
-async def exposure_reply(
-    ctx: CommandContext, actor: Actor, sentence: str, damage: int, result: dict[str, Any]
-) -> Reply:
-    fighter = Fighter(actor.name, actor)
-    sentences = [sentence, *await soak_and_harm(ctx, fighter, damage, True, result)]
-    if actor.sheet.kind == "vampire" and actor.status != "dead":
-        sentences.append(t(ctx, "note.frenzy_fire"))
-    return await log(ctx, result, sentences, actor)
-
-
-async def sun_command(ctx: CommandContext, inv: Invocation) -> Reply:
-    words = list(inv.words)
-    if len(words) < 2 or words[0].casefold() not in ("direct", "indirect") or not is_digits(words[1]):
-        raise fail(ctx, "err.sun_usage")
-    strength, turns = words[0].casefold(), int(words[1])
-    if not 1 <= turns <= 100:
-        raise fail(ctx, "err.sun_usage")
-    actor = await target_actor(ctx, words[2:])
-    damage = mechanics.exposure("sun", strength, turns)
-    result = {"kind": "harm", "system": SYSTEM, "action": "sun", "strength": strength, "turns": turns}
-    sentence = t(ctx, "sun", name=actor.name, strength=t(ctx, f"sun.{strength}"), turns=turns, damage=damage)
-    return await exposure_reply(ctx, actor, sentence, damage, result)
-
-
-async def fire_command(ctx: CommandContext, inv: Invocation) -> Reply:
-    words = list(inv.words)
-    if len(words) < 2 or words[0].casefold() not in ("small", "large"):
-        raise fail(ctx, "err.fire_usage")
-    strength, when = words[0].casefold(), words[1].casefold()
-    surprise = when == "surprise"
-    if not surprise and (not is_digits(when) or not 1 <= int(when) <= 100):
-        raise fail(ctx, "err.fire_usage")
-    turns = 0 if surprise else int(when)
-    actor = await target_actor(ctx, words[2:])
-    damage = mechanics.exposure("fire", strength, turns, surprise)
-    result = {
-        "kind": "harm",
-        "system": SYSTEM,
-        "action": "fire",
-        "strength": strength,
-        "turns": turns,
-        "surprise": surprise,
-    }
-    size = t(ctx, f"fire.{strength}")
-    if surprise:
-        sentence = t(ctx, "fire.surprise", name=actor.name, strength=size, damage=damage)
-    else:
-        sentence = t(ctx, "fire", name=actor.name, strength=size, turns=turns, damage=damage)
-    return await exposure_reply(ctx, actor, sentence, damage, result)
-
-
-async def damage_command(ctx: CommandContext, inv: Invocation) -> Reply:
-    """Storyteller: ``damage N [deep] NAME`` takes N HP (no soak roll; the ST already decided)."""
-    words = list(inv.words)
-    if len(words) < 2 or not is_digits(words[0]) or not 1 <= int(words[0]) <= 100:
-        raise fail(ctx, "err.damage_usage")
-    amount = int(words[0])
-    deep = words[1].casefold() == "deep"
-    rest = words[2:] if deep else words[1:]
-    if not rest:
-        raise fail(ctx, "err.damage_usage")
-    actor = await named_actor(ctx, " ".join(rest))
-    result: dict[str, Any] = {
-        "kind": "harm",
-        "system": SYSTEM,
-        "action": "damage",
-        "damage": amount,
-        "deep": deep,
-    }
-    sentences = [
-        t(ctx, "damage.deep" if deep else "damage", name=actor.name, damage=amount),
-        *await harm(ctx, actor, amount, deep, result),
-    ]
-    text = " ".join(sentences)
-    await ctx.stlog(text, kind="st_edit", result=result, character_id=actor.id)
-    await ctx.audit(
-        "health.damage",
-        character_id=actor.id,
-        field_name="hp",
-        old=result["target"]["hp_before"],
-        new=result["target"]["hp"],
-    )
-    return Reply(text=text, result=result)
-
-
-TERRAIN_WORDS = {
-    "feeding": "feeding",
-    "кормушка": "feeding",
-    "club": "feeding",
-    "bar": "feeding",
-    "business": "business",
-    "деловая": "business",
-    "деловой": "business",
-    "residential": "residential",
-    "жилые": "residential",
-    "жилой": "residential",
-    "slums": "slums",
-    "трущобы": "slums",
-    "suburbs": "suburbs",
-    "пригороды": "suburbs",
-    "пригород": "suburbs",
-    "countryside": "countryside",
-    "деревня": "countryside",
-    "village": "countryside",
-    "wilderness": "wilderness",
-    "дикая": "wilderness",
-    "wild": "wilderness",
-}
-
-
-async def hunt_command(ctx: CommandContext, inv: Invocation) -> Reply:
-    """``hunt GROUND [POOL]``: a Mind roll at the ground's difficulty."""
-    words = list(inv.words)
-    terrain = TERRAIN_WORDS.get(norm(words[0])) if words else None
-    if terrain is None:
-        terrains = ", ".join(sorted({k for k in TERRAIN_WORDS if k.isascii()} & set(mechanics.TERRAIN)))
-        raise fail(ctx, "err.hunt_usage", terrains=terrains)
-    diff = mechanics.TERRAIN[terrain]
-    actor, pool = await pool_or_trait(ctx, words[1:], "err.roll_usage", "mind")
-    rolled = mechanics.roll(pool.dice, ctx.dice, diff, 1, pool.pain)
-    who = actor.name if actor else ctx.name
-    result = roll_result(pool, rolled, who, action="hunt", terrain=terrain, found=rolled.successes >= 1)
-    sentences = [
-        t(
-            ctx,
-            "hunt",
-            who=who,
-            terrain=t(ctx, f"terrain.{terrain}"),
-            diff=diff,
-            faces=faces(rolled.dice),
-            s=rolled.successes,
-            degree=t(ctx, f"degree.{rolled.degree}"),
-        ),
-        *pain_sentences(ctx, pool),
-        t(ctx, "hunt.found" if rolled.successes >= 1 else "hunt.none"),
-    ]
-    return await log(ctx, result, sentences, actor)
-
-
-async def sneak_command(ctx: CommandContext, inv: Invocation) -> Reply:
-    """``sneak [POOL] vs INSPECTION|NAME``: Sneak at 4 against Inspection at 4; a tie is "heard
-    something", and the next detection roll against the same sneaker in this channel is at 3."""
-    settings = config.load(ctx.settings)
-    lowered = [w.casefold() for w in inv.words]
-    if lowered.count("vs") != 1:
-        raise fail(ctx, "err.sneak_usage")
-    at = lowered.index("vs")
-    left_words, right_words = list(inv.words[:at]), list(inv.words[at + 1 :])
-    if not right_words:
-        raise fail(ctx, "err.sneak_usage")
-    actor, sneak_pool = await pool_or_trait(ctx, left_words, "err.sneak_usage", "sneak")
-    sneaker = actor.name if actor else ctx.name
-    term = read_term(right_words)
-    if term is not None and term.number is not None:
-        watch_pool, watcher = build_pool(ctx, term, None), t(ctx, "npc")
-    else:
-        name = " ".join(right_words)
-        character = await find_character(ctx.session, SYSTEM, name)
-        if character is None:
-            raise fail(ctx, "err.no_character", name=name[:60])
-        other = await load_actor(ctx, character)
-        watch_pool, watcher = trait_pool(ctx, other, "inspection"), other.name
-    alerts = (await state.load(ctx, STEALTH)) or {}
-    key = sneaker.casefold()
-    diff = settings.stealth_tie_difficulty if alerts.get(key) else 4
-    outcome = mechanics.stealth(
-        sneak_pool.dice, watch_pool.dice, ctx.dice, diff, (sneak_pool.pain, watch_pool.pain)
-    )
-    alerts = {k: v for k, v in alerts.items() if k != key}
-    if outcome.outcome == "heard":
-        alerts[key] = True
-    await state.save(ctx, STEALTH, alerts)
-    result = outcome.as_result()
-    result["sides"][0].update(sneak_pool.result_fields(), who=sneaker)
-    result["sides"][1].update(watch_pool.result_fields(), who=watcher)
-    result["who"] = sneaker
-    sentences = [
-        t(
-            ctx,
-            "sneak.line",
-            sneaker=sneaker,
-            sneak_pool=sneak_pool.describe(ctx, WORDS),
-            sneak_faces=faces(outcome.sneak.dice),
-            s=outcome.sneak.successes,
-            watcher=watcher,
-            watch_pool=watch_pool.describe(ctx, WORDS),
-            diff=diff,
-            watch_faces=faces(outcome.inspection.dice),
-            w=outcome.inspection.successes,
-        ),
-        *pain_sentences(ctx, sneak_pool, watch_pool),
-        t(
-            ctx,
-            f"sneak.{outcome.outcome}",
-            sneaker=sneaker,
-            watcher=watcher,
-            next=settings.stealth_tie_difficulty,
-        ),
-    ]
-    return await log(ctx, result, sentences, actor)

@@ -10,6 +10,7 @@ from typing import Any
 from sqlmodel import col, select, update
 
 from gateway.characters import active_character, find_character
+from gateway.command_set import CommandSet
 from gateway.commands import CommandContext
 from gateway.dice import faces
 from gateway.i18n import percent
@@ -19,11 +20,14 @@ from gateway.rules.term_pools import TermPool, contest_line, contest_odds, conte
 from gateway.rules.trait_words import TraitWords
 from gateway.types import Invocation, Reply
 from gateway.vault.models import Character, Pool
-from plugins.nightwanderers import config, mechanics, odds
+from plugins.nightwanderers import mechanics, odds
+from plugins.nightwanderers.config import NightWanderersSettings
 from plugins.nightwanderers.messages import CATALOGUE
 from plugins.nightwanderers.sheet import TRAIT_NAMES, WandererSheet, trait_name
 
 SYSTEM = mechanics.SYSTEM
+COMMANDS = CommandSet(SYSTEM)
+ROLL_USAGE = "roll POOL [+N|-N] [diff 2-6] [need N] [vs POOL|vs NAME] [secret]"
 ROLL_OPTIONS = {"diff": "difficulty", "dif": "difficulty", "сл": "difficulty", "need": "need"}
 WORDS = TraitWords(TRAIT_NAMES, CATALOGUE)
 t = CATALOGUE.say
@@ -141,7 +145,7 @@ def health_sentences(ctx: CommandContext, actor: Actor) -> list[str]:
 def hunger_sentences(ctx: CommandContext, actor: Actor) -> list[str]:
     if actor.blood is None:
         return []
-    settings = config.load(ctx.settings)
+    settings = ctx.settings_for(NightWanderersSettings)
     state = mechanics.hunger(actor.blood, settings.hunger_at, settings.ravenous_at)
     if state == "sated":
         return []
@@ -267,8 +271,9 @@ async def right_side(
     return trait_pool(ctx, other, left.trait), other
 
 
+@COMMANDS.command("roll", "roll a d6 pool against a difficulty, or a contest", ROLL_USAGE, role="anyone")
 async def roll_command(ctx: CommandContext, inv: Invocation) -> Reply:
-    settings = config.load(ctx.settings)
+    settings = ctx.settings_for(NightWanderersSettings)
     words = WORDS.split(ctx, inv.words, ROLL_OPTIONS)
     term = WORDS.term(ctx, words.left, "err.roll_usage")
     actor = await my_actor(ctx, required=False, able=term.number is None)
@@ -299,8 +304,11 @@ async def roll_command(ctx: CommandContext, inv: Invocation) -> Reply:
     return await log(ctx, result, [line, *pain_sentences(ctx, left, right), *notes], actor, private=secret)
 
 
+@COMMANDS.command(
+    "odds", "exact chances of a roll or a contest", "odds POOL [diff 2-6] [need N] [vs POOL]", role="anyone"
+)
 async def odds_command(ctx: CommandContext, inv: Invocation) -> Reply:
-    settings = config.load(ctx.settings)
+    settings = ctx.settings_for(NightWanderersSettings)
     words = WORDS.split(ctx, inv.words, ROLL_OPTIONS, flags=())
     term = WORDS.term(ctx, words.left, "err.odds_usage")
     actor = await my_actor(ctx, required=False, able=False)

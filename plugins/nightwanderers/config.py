@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from pydantic import BaseModel, ConfigDict, Field
 
 
@@ -27,7 +25,3 @@ class NightWanderersSettings(BaseModel):
     celerity_advanced_extra: int = Field(2, ge=0, le=5)
     night_rollover_hour: int = Field(12, ge=0, le=23)
     max_rerolls: int = Field(100, ge=1, le=10_000)
-
-
-def load(settings: Any) -> NightWanderersSettings:
-    return NightWanderersSettings.model_validate(settings.section("nightwanderers"))

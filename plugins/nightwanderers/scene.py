@@ -10,8 +10,9 @@ from gateway.commands import CommandContext
 from gateway.rules.initiative_tracker import InitiativeTracker
 from gateway.rules.power_words import PowerWords
 from gateway.types import Invocation, Reply
-from plugins.nightwanderers import config, mechanics
+from plugins.nightwanderers import mechanics
 from plugins.nightwanderers.commands import SYSTEM, fail, my_actor
+from plugins.nightwanderers.config import NightWanderersSettings
 from plugins.nightwanderers.messages import CATALOGUE
 from plugins.nightwanderers.sheet import WandererSheet, norm
 
@@ -24,7 +25,7 @@ POWERS = PowerWords(
 
 
 def _rank(ctx: CommandContext, entries: list[dict[str, Any]]) -> dict[str, Any]:
-    settings = config.load(ctx.settings)
+    settings = ctx.settings_for(NightWanderersSettings)
     extra = {0: 0, 1: settings.celerity_basic_extra, 2: settings.celerity_advanced_extra}
     combatants = [
         mechanics.Combatant(e["name"], bool(e["hunting"]), int(e["celerity"]), extra[int(e["celerity"])])

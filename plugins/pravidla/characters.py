@@ -8,8 +8,8 @@ from typing import Any
 from gateway.commands import CommandContext
 from gateway.rules.storyteller_sheets import NewCharacter, StorytellerSheets
 from gateway.vault.models import Character
-from plugins.pravidla import config
 from plugins.pravidla.commands import WORDS, t
+from plugins.pravidla.config import PravidlaSettings
 from plugins.pravidla.mechanics import SYSTEM
 from plugins.pravidla.sheet import TRAITS, PravidlaSheet, fold, match_power, trait_name
 
@@ -33,7 +33,7 @@ class PravidlaCharacters(StorytellerSheets):
     words = WORDS
 
     def new_sheet(self, ctx: CommandContext, words: list[str]) -> NewCharacter:
-        sheet = PravidlaSheet.new(config.load(ctx.settings).starting_rating)
+        sheet = PravidlaSheet.new(ctx.settings_for(PravidlaSettings).starting_rating)
         return NewCharacter(words, sheet.dump(), None, "char.created", {})
 
     async def describe(self, ctx: CommandContext, character: Character) -> tuple[str, dict[str, Any]]:

@@ -4,6 +4,7 @@ Characters and the sheet: characters.py."""
 from __future__ import annotations
 
 from gateway.characters import active_character
+from gateway.command_set import CommandSet
 from gateway.commands import CommandContext
 from gateway.dice import faces
 from gateway.i18n import percent
@@ -13,11 +14,14 @@ from gateway.rules.term_pools import TermPool, contest_line, contest_odds, conte
 from gateway.rules.trait_words import TraitWords
 from gateway.types import Invocation, Reply
 from gateway.vault.models import Character
-from plugins.pravidla import config, mechanics
+from plugins.pravidla import mechanics
+from plugins.pravidla.config import PravidlaSettings
 from plugins.pravidla.messages import CATALOGUE
 from plugins.pravidla.sheet import CS_INSTRUMENTAL, TRAIT_NAMES, PravidlaSheet, trait_name
 
 SYSTEM = mechanics.SYSTEM
+COMMANDS = CommandSet(SYSTEM)
+ROLL_USAGE = "roll POOL [+N|-N] [tn 2-6] [need N] [vs POOL|vs NAME] [secret]"
 ROLL_OPTIONS = {"tn": "target", "cc": "target", "need": "need"}
 WORDS = TraitWords(TRAIT_NAMES, CATALOGUE)
 t = CATALOGUE.say
@@ -62,8 +66,9 @@ def who_of(ctx: CommandContext, character: Character | None) -> str:
     return character.name if character else ctx.name
 
 
+@COMMANDS.command("roll", "roll a d6 pool against a target number, or a contest", ROLL_USAGE, role="anyone")
 async def roll_command(ctx: CommandContext, inv: Invocation) -> Reply:
-    settings = config.load(ctx.settings)
+    settings = ctx.settings_for(PravidlaSettings)
     words = WORDS.split(ctx, inv.words, ROLL_OPTIONS)
     character = await active_character(ctx, SYSTEM)
     left = build_pool(ctx, WORDS.term(ctx, words.left, "err.roll_usage"), character)
@@ -110,8 +115,11 @@ async def roll_command(ctx: CommandContext, inv: Invocation) -> Reply:
     return Reply(text=text, private=secret, result=result)
 
 
+@COMMANDS.command(
+    "odds", "exact chances of a roll or a contest", "odds POOL [tn 2-6] [need N] [vs POOL]", role="anyone"
+)
 async def odds_command(ctx: CommandContext, inv: Invocation) -> Reply:
-    settings = config.load(ctx.settings)
+    settings = ctx.settings_for(PravidlaSettings)
     words = WORDS.split(ctx, inv.words, ROLL_OPTIONS, flags=())
     character = await active_character(ctx, SYSTEM)
     left = build_pool(ctx, WORDS.term(ctx, words.left, "err.odds_usage"), character)

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from pydantic import BaseModel, ConfigDict, Field
 
 
@@ -16,7 +14,3 @@ class PravidlaSettings(BaseModel):
     celerity_advanced_extra: int = Field(2, ge=0, le=5)
     max_rerolls: int = Field(100, ge=1, le=10_000)
     max_lead: int = Field(20, ge=1, le=100)
-
-
-def load(settings: Any) -> PravidlaSettings:
-    return PravidlaSettings.model_validate(settings.section("pravidla"))

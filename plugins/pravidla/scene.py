@@ -6,6 +6,7 @@ from typing import Any
 
 from gateway import scene as state
 from gateway.characters import active_character, find_character
+from gateway.command_set import CommandSet
 from gateway.commands import CommandContext
 from gateway.dice import faces
 from gateway.errors import PermissionDenied
@@ -13,7 +14,7 @@ from gateway.rules.initiative_tracker import InitiativeTracker
 from gateway.rules.numbers import is_digits
 from gateway.rules.power_words import PowerWords
 from gateway.types import Invocation, Reply
-from plugins.pravidla import config, mechanics
+from plugins.pravidla import mechanics
 from plugins.pravidla.commands import (
     SYSTEM,
     WORDS,
@@ -25,8 +26,11 @@ from plugins.pravidla.commands import (
     t,
     who_of,
 )
+from plugins.pravidla.config import PravidlaSettings
 from plugins.pravidla.messages import CATALOGUE
 from plugins.pravidla.sheet import MAX_RATING, PravidlaSheet, fold
+
+COMMANDS = CommandSet(SYSTEM)
 
 TUG = "tug"
 INIT = "initiative"
@@ -44,6 +48,7 @@ def tug_status(ctx: CommandContext, data: dict[str, Any]) -> str:
     return t(ctx, "tug.status.leads", leader=leader, margin=abs(balance), **common)
 
 
+@COMMANDS.command("tug", "show the tug of war in this channel", "tug")
 async def tug_command(ctx: CommandContext, inv: Invocation) -> Reply:
     if inv.words:
         raise fail(ctx, "err.tug_usage")
@@ -71,8 +76,11 @@ async def _tug_pools(
     return left, right
 
 
+@COMMANDS.command(
+    "tug start", "start a tug of war to a lead of N", "tug start NAME N [POOL vs POOL] [tn 2-6]"
+)
 async def tug_start_command(ctx: CommandContext, inv: Invocation) -> Reply:
-    settings = config.load(ctx.settings)
+    settings = ctx.settings_for(PravidlaSettings)
     words = list(inv.words)
     target = settings.default_target
     lowered = [w.casefold() for w in words]
@@ -112,6 +120,7 @@ async def tug_start_command(ctx: CommandContext, inv: Invocation) -> Reply:
     )
 
 
+@COMMANDS.command("tug roll", "roll the next round of the tug of war", "tug roll [POOL vs POOL]")
 async def tug_roll_command(ctx: CommandContext, inv: Invocation) -> Reply:
     data = await state.load(ctx, TUG)
     if data is None:
@@ -155,6 +164,7 @@ async def tug_roll_command(ctx: CommandContext, inv: Invocation) -> Reply:
     return Reply(text=text, result=result)
 
 
+@COMMANDS.command("tug stop", "call the tug of war off", "tug stop")
 async def tug_stop_command(ctx: CommandContext, inv: Invocation) -> Reply:
     data = await state.load(ctx, TUG)
     if data is None:
@@ -180,7 +190,7 @@ POWERS = PowerWords(
 
 def _rank(ctx: CommandContext, entries: list[dict[str, Any]]) -> dict[str, Any]:
     """The book: switched-on powers, then Stamina, then Wits, then a die (higher first)."""
-    settings = config.load(ctx.settings)
+    settings = ctx.settings_for(PravidlaSettings)
     extra = {0: 0, 1: settings.celerity_basic_extra, 2: settings.celerity_advanced_extra}
     combatants = [
         mechanics.Combatant(

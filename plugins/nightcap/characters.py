@@ -12,12 +12,13 @@ from gateway.characters import (
     owned_characters,
     rename_character,
 )
+from gateway.command_set import CommandSet
 from gateway.commands import CommandContext
 from gateway.errors import UserError
 from gateway.rules.numbers import read_int
 from gateway.types import Invocation, Reply
 from plugins.nightcap import chargen, view
-from plugins.nightcap.config import config
+from plugins.nightcap.config import NightcapSettings
 from plugins.nightcap.export import render
 from plugins.nightcap.powers import tier_or_error
 from plugins.nightcap.sheet import MAX_FIELD, find_power, match_field, new_sheet, trait_or_error
@@ -34,6 +35,8 @@ from plugins.nightcap.store import (
     sync_maxima,
 )
 
+COMMANDS = CommandSet(SYSTEM)
+
 CHAR_USAGE = "char new NAME | char use NAME | char set FIELD TEXT | char submit | char budget | char list"
 
 
@@ -46,19 +49,21 @@ def parse_number(word: str, usage: str) -> int:
     return value
 
 
+@COMMANDS.command("char", "character commands", CHAR_USAGE)
 async def char_command(ctx: CommandContext, inv: Invocation) -> Reply:
     if inv.words:
         raise UserError(f"Unknown char command {inv.words[0][:20]!r}. Write {CHAR_USAGE}.")
     raise UserError(f"Write {CHAR_USAGE}.")
 
 
+@COMMANDS.command("char new", "start a character (creation mode) and make it active", "char new NAME")
 async def char_new(ctx: CommandContext, inv: Invocation) -> Reply:
     if not inv.words:
         raise UserError("Write char new NAME, e.g. char new Mira Vance.")
     sheet = new_sheet()
     character = await create_character(ctx, " ".join(inv.words), sheet, initial_pools(ctx, sheet))
     await ctx.audit("char.new", character_id=character.id, new=character.name)
-    b = config(ctx).budget
+    b = ctx.settings_for(NightcapSettings).budget
     return Reply(
         text=(
             f"{character.name} is made and active, in creation. Traits start at {b.base}: place"
@@ -71,6 +76,7 @@ async def char_new(ctx: CommandContext, inv: Invocation) -> Reply:
     )
 
 
+@COMMANDS.command("char use", "make one of your characters the active one", "char use NAME")
 async def char_use(ctx: CommandContext, inv: Invocation) -> Reply:
     if not inv.words:
         raise UserError("Write char use NAME; char list shows your characters.")
@@ -87,6 +93,7 @@ async def char_use(ctx: CommandContext, inv: Invocation) -> Reply:
     )
 
 
+@COMMANDS.command("char list", "your characters", "char list")
 async def char_list(ctx: CommandContext, inv: Invocation) -> Reply:
     assert ctx.person.id is not None
     mine = await owned_characters(ctx.session, ctx.person.id, SYSTEM)
@@ -108,6 +115,7 @@ async def char_list(ctx: CommandContext, inv: Invocation) -> Reply:
     )
 
 
+@COMMANDS.command("char set", "set a narrative field while in creation", "char set FIELD TEXT")
 async def char_set(ctx: CommandContext, inv: Invocation) -> Reply:
     if len(inv.words) < 2:
         raise UserError("Write char set FIELD TEXT, e.g. char set origin Mage.")
@@ -135,6 +143,7 @@ async def char_set(ctx: CommandContext, inv: Invocation) -> Reply:
     )
 
 
+@COMMANDS.command("trait", "set a trait while in creation", "trait NAME N")
 async def trait_command(ctx: CommandContext, inv: Invocation) -> Reply:
     usage = "trait NAME N, e.g. trait physical 3"
     if len(inv.words) != 2:
@@ -144,7 +153,7 @@ async def trait_command(ctx: CommandContext, inv: Invocation) -> Reply:
     character = await my_character(ctx, lock=True)
     note = open_for_edit(character)  # a refusal below rolls the withdrawal back too
     sheet = sheet_of(character)
-    budget = config(ctx).budget
+    budget = ctx.settings_for(NightcapSettings).budget
     chargen.check_trait(sheet, trait, value, budget)
     old = sheet["traits"][trait]
     sheet["traits"][trait] = value
@@ -161,10 +170,12 @@ async def trait_command(ctx: CommandContext, inv: Invocation) -> Reply:
     )
 
 
+@COMMANDS.command("power", "power commands", "power add|remove|use ...")
 async def power_command(ctx: CommandContext, inv: Invocation) -> Reply:
     raise UserError("Write power add NAME TIER TRAIT, power remove NAME or power use NAME [TIER].")
 
 
+@COMMANDS.command("power add", "learn a power while in creation", "power add NAME TIER TRAIT")
 async def power_add(ctx: CommandContext, inv: Invocation) -> Reply:
     usage = "power add NAME TIER TRAIT, e.g. power add Shadow Step adept physical"
     if len(inv.words) < 3:
@@ -180,7 +191,7 @@ async def power_add(ctx: CommandContext, inv: Invocation) -> Reply:
     same = next((p for p in sheet["powers"] if p["name"].casefold() == name.casefold()), None)
     if same is not None:
         raise UserError(f"{character.name} already has a power called {same['name']}.")
-    budget = config(ctx).budget
+    budget = ctx.settings_for(NightcapSettings).budget
     chargen.check_power(sheet, name, tier, budget)
     power = {"name": name, "tier": tier.name, "trait": trait}
     sheet["powers"].append(power)
@@ -197,6 +208,7 @@ async def power_add(ctx: CommandContext, inv: Invocation) -> Reply:
     )
 
 
+@COMMANDS.command("power remove", "drop a power while in creation", "power remove NAME")
 async def power_remove(ctx: CommandContext, inv: Invocation) -> Reply:
     if not inv.words:
         raise UserError("Write power remove NAME.")
@@ -211,7 +223,7 @@ async def power_remove(ctx: CommandContext, inv: Invocation) -> Reply:
     character.updated_at = ctx.now
     ctx.session.add(character)
     await ctx.audit("char.power", character_id=character.id, field_name=power["name"], old=power)
-    left = chargen.summary(sheet, config(ctx).budget)["power_dots_left"]
+    left = chargen.summary(sheet, ctx.settings_for(NightcapSettings).budget)["power_dots_left"]
     return Reply(
         text=f"{character.name} forgets {power['name']}. {chargen.plural(left, 'power dot')} left.{note}",
         private=True,
@@ -219,10 +231,11 @@ async def power_remove(ctx: CommandContext, inv: Invocation) -> Reply:
     )
 
 
+@COMMANDS.command("char budget", "trait points and power dots left", "char budget")
 async def char_budget(ctx: CommandContext, inv: Invocation) -> Reply:
     character = await my_character(ctx)
     sheet = sheet_of(character)
-    budget = config(ctx).budget
+    budget = ctx.settings_for(NightcapSettings).budget
     result = chargen.summary(sheet, budget)
     result["character"] = character.name
     prefix = (
@@ -237,6 +250,7 @@ async def char_budget(ctx: CommandContext, inv: Invocation) -> Reply:
     )
 
 
+@COMMANDS.command("char submit", "hand a finished sheet to the Storytellers", "char submit")
 async def char_submit(ctx: CommandContext, inv: Invocation) -> Reply:
     character = await my_character(ctx, lock=True)
     if character.status == APPROVED:
@@ -244,7 +258,7 @@ async def char_submit(ctx: CommandContext, inv: Invocation) -> Reply:
     if character.status == SUBMITTED:
         raise UserError(f"{character.name} is already submitted and waiting for a Storyteller.")
     sheet = sheet_of(character)
-    chargen.check_submit(character.name, sheet, config(ctx).budget)
+    chargen.check_submit(character.name, sheet, ctx.settings_for(NightcapSettings).budget)
     old = character.status
     character.status = SUBMITTED
     character.updated_at = ctx.now
@@ -264,12 +278,16 @@ async def char_submit(ctx: CommandContext, inv: Invocation) -> Reply:
     )
 
 
+@COMMANDS.command("sheet", "your whole sheet, privately", "sheet")
 async def sheet_command(ctx: CommandContext, inv: Invocation) -> Reply:
     character = await my_character(ctx)
     text, structured = await render(ctx, character, owner=ctx.person.display_name)
     return Reply(text=text, private=True, result={"kind": "sheet", "sheet": structured})
 
 
+@COMMANDS.command(
+    "prove", "show traits, Willpower and Essence to the scene (approved sheets)", "prove", aliases=("+prove",)
+)
 async def prove_command(ctx: CommandContext, inv: Invocation) -> Reply:
     character = await my_character(ctx)
     require_approved(character, "prove")

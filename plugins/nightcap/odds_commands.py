@@ -1,0 +1,95 @@
+"""Nightcap's ``odds``: exact chances of a roll or a contest, with wounds, Willpower and powers."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any
+
+from gateway.characters import active_character, find_character
+from gateway.command_set import CommandSet
+from gateway.commands import CommandContext
+from gateway.errors import UserError
+from gateway.types import Invocation, Reply
+from plugins.nightcap import odds
+from plugins.nightcap.conflict_support import (
+    Built,
+    character_side,
+    damage_of,
+    pool_words,
+)
+from plugins.nightcap.pools import parse_roll
+from plugins.nightcap.rolls import SYSTEM, split_opponent
+
+COMMANDS = CommandSet(SYSTEM)
+ODDS_USAGE = (
+    "odds POOL [+N|-N] [wp] [vs [NAME] POOL [+N|-N] [wp]], e.g. odds 5, odds physical +1 wp, odds 6 vs 4,"
+    " odds social vs Dorian mental"
+)
+
+
+def percent(p: Fraction | float) -> str:
+    value = float(p)
+    if p == 0:
+        return "0%"
+    if p == 1:
+        return "100%"
+    if value < 0.001:
+        return "<0.1%"
+    if value > 0.999:
+        return ">99.9%"
+    return f"{value * 100:.1f}%"
+
+
+def _odds_text(label: str, o: odds.RollOdds) -> str:
+    degrees = " · ".join(f"{name.title()} {percent(p)}" for name, p in o.degrees.items())
+    return f"{label}: {degrees} · at least 1: {percent(o.at_least_one)}"
+
+
+def _side_label(built: Built) -> str:
+    wp = " wp" if built.side.spec.willpower else ""
+    label = built.label
+    return f"{label} ({pool_words(built.pool)}){wp}" if label else f"{pool_words(built.pool)}{wp}"
+
+
+@COMMANDS.command("odds", "exact odds of a roll or a contest", ODDS_USAGE, role="anyone")
+async def odds_command(ctx: CommandContext, inv: Invocation) -> Reply:
+    words, opponent_name = split_opponent(inv.words)
+    request = parse_roll(words)
+    character = await active_character(ctx, SYSTEM)
+    damage = await damage_of(ctx.session, character) if character else 0
+    left = character_side(ctx, request.sides[0], character, damage)
+    left_odds = odds.roll_odds(left.pool, left.side.spec.willpower)
+    result: dict[str, Any] = {"kind": "odds", "system": SYSTEM, "contest": False}
+    if len(request.sides) == 1:
+        result.update(left_odds.as_result())
+        result.update(left.extras())
+        text = "Odds for " + _odds_text(_side_label(left), left_odds)
+        return Reply(text=text, private=request.secret, result=result)
+    spec = request.sides[1]
+    other = character  # vs TRAIT: the caller's own trait, as in roll
+    if opponent_name is not None:
+        other = await find_character(ctx.session, SYSTEM, opponent_name)
+        if other is None:
+            raise UserError(
+                f"No Nightcap character called {opponent_name[:60]}: write vs NAME TRAIT or vs 4."
+            )
+    right = character_side(ctx, spec, other, await damage_of(ctx.session, other) if other else 0)
+    right_odds = odds.roll_odds(right.pool, spec.willpower)
+    contest = odds.contest_odds(left_odds, right_odds)
+    data = contest.as_result()
+    data["sides"][0].update(left.extras())
+    data["sides"][1].update(right.extras())
+    result.update(
+        contest=True, degrees=data["sides"][0]["degrees"], totals=data["sides"][0]["totals"], **data
+    )
+
+    def wins(side: str) -> str:
+        bands = ", ".join(f"{b} {percent(p)}" for b, p in contest.margins[side].items())
+        return f"{percent(contest.outcomes[side])} ({bands})"
+
+    text = (
+        f"Odds {_side_label(left)} vs {_side_label(right)}: left wins {wins('left')} · right wins"
+        f" {wins('right')} · deadlock {percent(contest.outcomes['deadlock'])} · both botch"
+        f" {percent(contest.outcomes['both_botch'])}"
+    )
+    return Reply(text=text, private=request.secret, result=result)

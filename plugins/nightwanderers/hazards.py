@@ -1,0 +1,128 @@
+"""Harm without an attack: sunlight, fire and a Storyteller's plain ``damage``, taken on the ``hp``
+pool with soak where the rules allow it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from gateway.command_set import CommandSet
+from gateway.commands import CommandContext
+from gateway.rules.numbers import is_digits
+from gateway.types import Invocation, Reply
+from plugins.nightwanderers import mechanics
+from plugins.nightwanderers.combat import Fighter, harm, soak_and_harm
+from plugins.nightwanderers.commands import (
+    SYSTEM,
+    Actor,
+    check_able,
+    fail,
+    log,
+    my_actor,
+    named_actor,
+    t,
+)
+
+COMMANDS = CommandSet(SYSTEM)
+
+
+async def target_actor(ctx: CommandContext, rest: list[str]) -> Actor:
+    """A named character (yours, or anyone's for a Storyteller), or your active one."""
+    if rest:
+        actor = await named_actor(ctx, " ".join(rest))
+    else:
+        found = await my_actor(ctx, able=False)
+        assert found is not None
+        actor = found
+    if actor.status == "dead":
+        check_able(ctx, actor)
+    return actor
+
+
+async def exposure_reply(
+    ctx: CommandContext, actor: Actor, sentence: str, damage: int, result: dict[str, Any]
+) -> Reply:
+    fighter = Fighter(actor.name, actor)
+    sentences = [sentence, *await soak_and_harm(ctx, fighter, damage, True, result)]
+    if actor.sheet.kind == "vampire" and actor.status != "dead":
+        sentences.append(t(ctx, "note.frenzy_fire"))
+    return await log(ctx, result, sentences, actor)
+
+
+@COMMANDS.command("sun", "sunlight damage", "sun direct|indirect TURNS [NAME]")
+async def sun_command(ctx: CommandContext, inv: Invocation) -> Reply:
+    words = list(inv.words)
+    if len(words) < 2 or words[0].casefold() not in ("direct", "indirect") or not is_digits(words[1]):
+        raise fail(ctx, "err.sun_usage")
+    strength, turns = words[0].casefold(), int(words[1])
+    if not 1 <= turns <= 100:
+        raise fail(ctx, "err.sun_usage")
+    actor = await target_actor(ctx, words[2:])
+    damage = mechanics.exposure("sun", strength, turns)
+    result = {"kind": "harm", "system": SYSTEM, "action": "sun", "strength": strength, "turns": turns}
+    sentence = t(ctx, "sun", name=actor.name, strength=t(ctx, f"sun.{strength}"), turns=turns, damage=damage)
+    return await exposure_reply(ctx, actor, sentence, damage, result)
+
+
+@COMMANDS.command("fire", "fire damage", "fire small|large TURNS|surprise [NAME]")
+async def fire_command(ctx: CommandContext, inv: Invocation) -> Reply:
+    words = list(inv.words)
+    if len(words) < 2 or words[0].casefold() not in ("small", "large"):
+        raise fail(ctx, "err.fire_usage")
+    strength, when = words[0].casefold(), words[1].casefold()
+    surprise = when == "surprise"
+    if not surprise and (not is_digits(when) or not 1 <= int(when) <= 100):
+        raise fail(ctx, "err.fire_usage")
+    turns = 0 if surprise else int(when)
+    actor = await target_actor(ctx, words[2:])
+    damage = mechanics.exposure("fire", strength, turns, surprise)
+    result = {
+        "kind": "harm",
+        "system": SYSTEM,
+        "action": "fire",
+        "strength": strength,
+        "turns": turns,
+        "surprise": surprise,
+    }
+    size = t(ctx, f"fire.{strength}")
+    if surprise:
+        sentence = t(ctx, "fire.surprise", name=actor.name, strength=size, damage=damage)
+    else:
+        sentence = t(ctx, "fire", name=actor.name, strength=size, turns=turns, damage=damage)
+    return await exposure_reply(ctx, actor, sentence, damage, result)
+
+
+@COMMANDS.command(
+    "damage", "Storyteller: take N HP from a character (audited)", "damage N [deep] NAME", role="storyteller"
+)
+async def damage_command(ctx: CommandContext, inv: Invocation) -> Reply:
+    """Storyteller: ``damage N [deep] NAME`` takes N HP (no soak roll; the ST already decided)."""
+    words = list(inv.words)
+    if len(words) < 2 or not is_digits(words[0]) or not 1 <= int(words[0]) <= 100:
+        raise fail(ctx, "err.damage_usage")
+    amount = int(words[0])
+    deep = words[1].casefold() == "deep"
+    rest = words[2:] if deep else words[1:]
+    if not rest:
+        raise fail(ctx, "err.damage_usage")
+    actor = await named_actor(ctx, " ".join(rest))
+    result: dict[str, Any] = {
+        "kind": "harm",
+        "system": SYSTEM,
+        "action": "damage",
+        "damage": amount,
+        "deep": deep,
+    }
+    sentences = [
+        t(ctx, "damage.deep" if deep else "damage", name=actor.name, damage=amount),
+        *await harm(ctx, actor, amount, deep, result),
+    ]
+    text = " ".join(sentences)
+    await ctx.stlog(text, kind="st_edit", result=result, character_id=actor.id)
+    await ctx.audit(
+        "health.damage",
+        character_id=actor.id,
+        field_name="hp",
+        old=result["target"]["hp_before"],
+        new=result["target"]["hp"],
+    )
+    return Reply(text=text, result=result)
