@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import start_chat
+from gateway.testing import start_chat
 
 ROOT = Path(__file__).resolve().parents[2]
 
