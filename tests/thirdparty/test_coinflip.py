@@ -8,6 +8,7 @@ import json
 import os
 import subprocess
 import sys
+import tomllib
 from pathlib import Path
 
 from gateway.testing import Chat
@@ -55,4 +56,6 @@ def test_the_core_and_adapters_never_mention_it() -> None:
     for folder in ("gateway", "adapters", "plugins"):
         for path in (ROOT / folder).rglob("*.py"):
             assert "coinflip" not in path.read_text(encoding="utf-8"), path
-    assert "coinflip" not in (ROOT / "pyproject.toml").read_text(encoding="utf-8")
+    # The gateway's distribution neither registers nor requires it (mypy checks it as third-party code).
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    assert "coinflip" not in json.dumps(project)
