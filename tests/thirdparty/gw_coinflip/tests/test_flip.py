@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from gateway.errors import RetryLater
+from gateway import RetryLater
 from gateway.testing import Chat, FakeAdapter, start_chat
 
 

@@ -12,12 +12,18 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from gateway.adapter import Adapter
-from gateway.errors import RetryLater
-from gateway.hookspecs import hookimpl
-from gateway.registry import AdapterSpec
-from gateway.services import Services
-from gateway.types import Channel, Identity, InboundMessage, Outbound, Reply
+from gateway import (
+    Adapter,
+    AdapterSpec,
+    Channel,
+    Identity,
+    InboundMessage,
+    Outbound,
+    Reply,
+    RetryLater,
+    Services,
+    hookimpl,
+)
 
 PLATFORM = "echo"
 
