@@ -43,6 +43,7 @@ from typing import Any, TypeVar
 
 import structlog
 from sqlalchemy import Integer, String, text
+from sqlalchemy.types import TypeEngine
 
 from gateway.vault.columns import UTCDateTime
 from gateway.vault.engine import Vault
@@ -57,7 +58,7 @@ _SQLITE_NOW = "strftime('%Y-%m-%d %H:%M:%f', 'now')"
 # On PostgreSQL, one instant per statement: EXCLUDED.expires_at - ttl is the clock_timestamp() read once.
 _PG_NOW = "(EXCLUDED.expires_at - make_interval(secs => :ttl))"
 
-_RESULT = {"epoch": Integer(), "expires_at": UTCDateTime()}
+_RESULT: dict[str, TypeEngine[Any]] = {"epoch": Integer(), "expires_at": UTCDateTime()}
 
 CLAIM = {
     "postgresql": Prepared(

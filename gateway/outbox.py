@@ -147,9 +147,8 @@ class Outbox:
                 event.set()
             return
         for platform in platforms:
-            event = self._events.get(platform)
-            if event is not None:
-                event.set()
+            if platform in self._events:
+                self._events[platform].set()
 
     async def start(self) -> None:
         for platform in self.adapters:

@@ -84,12 +84,11 @@ class DotsSchema(Generic[Sheet]):
         if not 0 <= value <= maximum:
             raise UserError(f"{trait_title(trait)} goes from 0 to {maximum}.")
         old = self.rating(sheet, trait)
-        if trait in self.attributes:
-            return sheet.model_copy(update={"attributes": {**sheet.attributes, trait: value}}), old
-        learned = {**getattr(sheet, self.learned_field), trait: value}
-        if value == 0:
-            learned.pop(trait)
-        return sheet.model_copy(update={self.learned_field: learned}), old
+        group = "attributes" if trait in self.attributes else self.learned_field
+        traits = {**getattr(sheet, group), trait: value}
+        if value == 0 and group == self.learned_field:
+            traits.pop(trait)
+        return sheet.model_copy(update={group: traits}), old
 
     def dots(self, sheet: BaseModel, group: str) -> str:
         """``Dexterity 3, Wits 2``: the traits of ``group`` (attributes or learned) above 0."""

@@ -253,10 +253,10 @@ class PlayerSheets:
         folded = field_word.casefold()
         if folded in ("notes", "note"):
             new = " ".join(value_words)[:1000]
-            return "notes", data.notes, new, data.model_copy(update={"notes": new})
+            return _replaced(data, "notes", new)
         if folded in ("specialties", "specialty", "specs"):
             items = [s.strip() for s in " ".join(value_words).split(",") if s.strip()]
-            return "specialties", data.specialties, items, data.model_copy(update={"specialties": items})
+            return _replaced(data, "specialties", items)
         trait = self.schema.match_trait(field_word)
         if trait is None:
             raise UserError(f"No field {field_word[:40]!r}. Write {self.set_usage}.")
@@ -282,3 +282,9 @@ class PlayerSheets:
         text = self.t(ctx, "approved", name=character.name)
         await ctx.stlog(text, kind="edit", character_id=character.id)
         return self.reply(text, "character", character, status="approved")
+
+
+def _replaced(data: BaseModel, field: str, new: Any) -> tuple[str, Any, Any, BaseModel]:
+    """(field, its old value, ``new``, a copy of the sheet with it): for the fields every such sheet
+    model has (``notes``, ``specialties``) but ``BaseModel`` does not declare."""
+    return field, getattr(data, field), new, data.model_copy(update={field: new})

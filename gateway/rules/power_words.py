@@ -48,7 +48,7 @@ class PowerWords:
 
     def split_tail(self, words: Sequence[str]) -> tuple[list[str], list[str]]:
         """(the words before, the power words at the end): ``Mira hunting celerity basic``."""
-        rest, tail = list(words), []
+        rest, tail = list(words), list[str]()
         while rest:
             folded = self.fold(rest[-1])
             if self._flag(folded) is not None:

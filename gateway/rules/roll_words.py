@@ -39,7 +39,7 @@ class Term:
         return "".join(f"{m:+d}" for m in self.modifiers)
 
 
-def read_term(words: list[str] | tuple[str, ...]) -> Term | None:
+def read_term(words: Sequence[str]) -> Term | None:
     """``["charm", "+1"]`` -> Term("charm", (1,)); None when the words are no pool term."""
     joined = "".join(words)
     match = TERM.match(joined)

@@ -372,6 +372,7 @@ class _UnitScope:
             raise RuntimeError("vault transactions do not nest: use the unit or session you already have")
         self._token = _IN_UNIT.set(True)
         vault = self._vault
+        unit: Unit  # a SQLiteUnit on SQLite, a plain Unit elsewhere
         try:
             if vault._write_lock is not None:
                 self._chain, unit = await vault._enter_sqlite()

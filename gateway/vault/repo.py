@@ -9,9 +9,9 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
-from sqlalchemy import bindparam, case, insert, inspect
+from sqlalchemy import Table, bindparam, case, insert, inspect
 from sqlalchemy.dialects.postgresql import insert as postgresql_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlmodel import col, select, update
@@ -56,7 +56,7 @@ _CHANNEL_QUERY = select(ChannelRow).where(col(ChannelRow.key) == bindparam("key"
 
 _IDENTITY = inspect(IdentityLink).local_table
 _PERSON_OF = Prepared(select(_IDENTITY.c.person_id).where(_IDENTITY.c.key == bindparam("key")))
-_PROCESSED = inspect(ProcessedMessage).local_table
+_PROCESSED = cast(Table, inspect(ProcessedMessage).local_table)  # typed FromClause; a model's is a Table
 # One statement records a message id or finds it there already (INSERT ... ON CONFLICT DO NOTHING).
 _RECORD_MESSAGE = {
     "sqlite": Prepared(sqlite_insert(_PROCESSED).on_conflict_do_nothing()),
@@ -73,7 +73,7 @@ _STORE_RESPONSE = Prepared(
     .values(response=bindparam("replies", type_=_PROCESSED.c.response.type))
 )
 _READ_RESPONSE = Prepared(select(_PROCESSED.c.response).where(*_PROCESSED_ROW))
-_ROLL = inspect(RollLog).local_table
+_ROLL = cast(Table, inspect(RollLog).local_table)  # typed FromClause; a model's is a Table
 _ROLL_STLOG = Prepared(
     update(_ROLL)
     .where(_ROLL.c.public_id == bindparam("roll_id"))

@@ -9,9 +9,9 @@ treats it as loaded (see ``prepared.detached``).
 from __future__ import annotations
 
 from functools import cached_property
-from typing import Any
+from typing import Any, cast
 
-from sqlalchemy import bindparam, inspect, select, update
+from sqlalchemy import Table, bindparam, inspect, select, update
 
 from gateway.types import Channel, Identity
 from gateway.vault import repo
@@ -20,7 +20,7 @@ from gateway.vault.prepared import Prepared, detached
 from gateway.vault.unit import Unit
 
 
-def _columns(model: type) -> tuple[tuple[str, ...], list[Any]]:
+def _columns(model: type[Any]) -> tuple[tuple[str, ...], list[Any]]:
     """Attribute names and columns of every column a model maps, in one order."""
     props = inspect(model).column_attrs
     return tuple(p.key for p in props), [p.columns[0] for p in props]
@@ -28,7 +28,8 @@ def _columns(model: type) -> tuple[tuple[str, ...], list[Any]]:
 
 _MODELS = (IdentityLink, Person, ChannelRow)
 _NAMES = tuple(_columns(model)[0] for model in _MODELS)
-_IDENTITY, _PERSON, _CHANNEL = (inspect(model).local_table for model in _MODELS)
+# local_table is typed FromClause (a mapper may map a select); a model's is a Table.
+_IDENTITY, _PERSON, _CHANNEL = (cast(Table, inspect(model).local_table) for model in _MODELS)
 _QUERY = Prepared(
     select(*(column for model in _MODELS for column in _columns(model)[1]))
     .join_from(_IDENTITY, _PERSON, _PERSON.c.id == _IDENTITY.c.person_id)
@@ -52,7 +53,11 @@ class Sender:
         self, unit: Unit, identity: dict[str, Any], person: dict[str, Any], channel: dict[str, Any]
     ) -> None:
         self._unit = unit
-        self._values = {IdentityLink: identity, Person: person, ChannelRow: channel}
+        self._values: dict[type[Any], dict[str, Any]] = {
+            IdentityLink: identity,
+            Person: person,
+            ChannelRow: channel,
+        }
 
     def _value(self, model: type[Any], attribute: str, name: str) -> Any:
         built = self.__dict__.get(attribute)

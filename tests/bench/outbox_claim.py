@@ -19,13 +19,13 @@ import os
 import statistics
 import tempfile
 import time
-from collections.abc import Iterator
-from contextlib import ExitStack, contextmanager
+from contextlib import ExitStack
 
 from sqlalchemy import bindparam, func, select
 
 from gateway.logging import configure_logging
 from gateway.outbox import _ROW, BATCH, CLAIM
+from gateway.testing import postgres_database
 from gateway.vault import Vault
 from gateway.vault.migrate import upgrade
 from gateway.vault.models import utcnow
@@ -54,17 +54,6 @@ OLD_CLAIM = Prepared(
     .with_for_update(skip_locked=True)
 )
 OTHERS = {f"room-{i}": 3 for i in range(20)}
-
-
-@contextmanager
-def postgres_database(base: str) -> Iterator[str]:
-    from tests.conftest import _postgres_database
-
-    databases = _postgres_database(base)
-    try:
-        yield next(databases)
-    finally:
-        next(databases, None)
 
 
 async def measure(url: str, sizes: list[int], statement: Prepared, repeats: int) -> list[str]:

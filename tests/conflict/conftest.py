@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import Chat, start_chat
+from gateway.testing import Chat, start_chat
 
 
 @pytest.fixture

@@ -7,8 +7,8 @@ from typing import Any
 from sqlmodel import col, select
 
 from gateway.characters import name_key
+from gateway.testing import Chat
 from gateway.vault.models import Character, IdentityLink, OutboxRow, Person, Pool
-from tests.conftest import Chat
 
 
 async def make_character(

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from sqlmodel import col, select
 
+from gateway.testing import Chat, start_chat
 from gateway.vault.models import RollLog
 from tests.conflict.helpers import make_character, outbox, pool, set_pool
-from tests.conftest import Chat, start_chat
 
 SL = {"platform": "secondlife", "channel": "region-a"}
 DC = {"platform": "discord", "channel": "4242"}

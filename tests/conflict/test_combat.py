@@ -3,8 +3,8 @@ NPCs, wound penalties, permissions, and a fight that survives a restart."""
 
 from __future__ import annotations
 
+from gateway.testing import Chat, start_chat
 from tests.conflict.helpers import make_character, pool, set_pool
-from tests.conftest import Chat, start_chat
 
 
 async def ghoul_scene(chat: Chat) -> int:

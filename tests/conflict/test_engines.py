@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import asyncio
 
+from gateway.testing import Chat
 from tests.conflict.helpers import make_character, pool
-from tests.conftest import Chat
 
 POWER = {"name": "Mind Lock", "tier": "adept", "trait": "mental"}
 

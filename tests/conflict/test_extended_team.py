@@ -3,8 +3,8 @@ character, Willpower paid by the right person, the helper cap, and state across 
 
 from __future__ import annotations
 
+from gateway.testing import Chat, start_chat
 from tests.conflict.helpers import make_character, pool, set_pool
-from tests.conftest import Chat, start_chat
 
 
 async def test_extended_defaults_offered(chat: Chat) -> None:

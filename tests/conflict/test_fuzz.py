@@ -6,8 +6,8 @@ from __future__ import annotations
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from gateway.testing import Chat
 from tests.conflict.helpers import make_character
-from tests.conftest import Chat
 
 WORDS = st.sampled_from(
     [

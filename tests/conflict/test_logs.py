@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from sqlmodel import select
 
+from gateway.testing import Chat
 from gateway.vault.models import Pool, RollLog
 from tests.conflict.helpers import make_character, pool
-from tests.conftest import Chat
 
 
 async def test_every_roll_reaches_both_logs(chat: Chat) -> None:

@@ -2,9 +2,9 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+from gateway.testing import Chat
 from plugins.nightcap.odds import contest_odds, roll_odds
 from tests.conflict.helpers import make_character
-from tests.conftest import Chat
 
 
 async def test_odds_of_a_pool(chat: Chat) -> None:

@@ -4,8 +4,8 @@ Essence."""
 
 from __future__ import annotations
 
+from gateway.testing import Chat
 from tests.conflict.helpers import make_character, outbox, pool, set_pool
-from tests.conftest import Chat
 
 MIND_LOCK = {"name": "Mind Lock", "tier": "adept", "trait": "mental"}
 IRON_WILL = {"name": "Iron Will", "tier": "advanced", "trait": "mental"}

@@ -3,7 +3,7 @@ the pools the characters work fills, and the Health track the health command rea
 
 from __future__ import annotations
 
-from tests.conftest import Chat
+from gateway.testing import Chat
 from tests.nightcap.helpers import build, ok, pools, refused
 
 

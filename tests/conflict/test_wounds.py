@@ -3,8 +3,8 @@ on every pool read from a character's sheet, shown in the roll line."""
 
 from __future__ import annotations
 
+from gateway.testing import Chat, start_chat
 from tests.conflict.helpers import make_character
-from tests.conftest import Chat, start_chat
 
 MIND_LOCK = {"name": "Mind Lock", "tier": "adept", "trait": "mental"}
 

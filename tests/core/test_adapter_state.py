@@ -7,7 +7,7 @@ from datetime import timedelta
 import pytest
 
 from gateway.adapter_state import AdapterState
-from tests.conftest import Chat
+from gateway.testing import Chat
 
 
 class Boom(Exception):

@@ -8,9 +8,9 @@ from pathlib import Path
 from adapters.console.repl import run_console
 from gateway import channels
 from gateway.settings import Settings
+from gateway.testing import Chat
 from gateway.types import Channel
 from gateway.vault.models import ChannelRow
-from tests.conftest import Chat
 
 
 async def test_set_system_creates_or_changes_the_channel(any_chat: Chat) -> None:

@@ -17,8 +17,8 @@ from gateway.dice import ScriptedDice
 from gateway.hookspecs import hookimpl
 from gateway.spec import RuleSystem
 from gateway.system_settings import SystemSettingsError
+from gateway.testing import Chat, Clock, make_settings
 from gateway.types import Invocation, Reply
-from tests.conftest import Chat, Clock, make_settings
 
 
 class CoinSettings(BaseModel):

@@ -16,8 +16,8 @@ from sqlmodel import select
 from gateway.app import Gateway, build_app
 from gateway.dice import ScriptedDice
 from gateway.settings import Settings
+from gateway.testing import Clock
 from gateway.vault.models import RollLog
-from tests.conftest import Clock
 
 TOKENS = {"alpha": "alpha-token-0123456789", "beta": "beta-token-0123456789"}
 

@@ -6,8 +6,8 @@ from pathlib import Path
 
 from sqlmodel import col, select
 
+from gateway.testing import Chat, start_chat
 from gateway.vault.models import IdentityLink, Person
-from tests.conftest import Chat, start_chat
 from tests.nightcap.helpers import build, ok, refused
 
 DISCORD = {"platform": "discord", "channel": "table"}

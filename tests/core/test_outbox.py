@@ -16,10 +16,10 @@ from gateway.hookspecs import hookimpl
 from gateway.outbox import Outbox
 from gateway.registry import AdapterSpec
 from gateway.settings import Settings
+from gateway.testing import Clock
 from gateway.types import Outbound
 from gateway.vault import repo
 from gateway.vault.models import OutboxRow
-from tests.conftest import Clock
 
 
 class Recorder(Adapter):

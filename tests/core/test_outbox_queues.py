@@ -8,8 +8,8 @@ import asyncio
 from gateway.app import Gateway
 from gateway.errors import RetryLater, Throttled
 from gateway.outbox import expedite
+from gateway.testing import Clock
 from gateway.types import Outbound
-from tests.conftest import Clock
 from tests.core.test_outbox import Recorder, enqueue, make, rows, wait_for
 from tests.helpers.outbox_backlog import claim_cost, fill
 

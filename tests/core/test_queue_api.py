@@ -7,8 +7,8 @@ from datetime import timedelta
 from sqlmodel import col, select
 
 from gateway import queue
+from gateway.testing import Chat
 from gateway.vault.models import OutboxRow
-from tests.conftest import Chat
 
 
 async def _rows(chat: Chat) -> dict[int, OutboxRow]:

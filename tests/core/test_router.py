@@ -10,9 +10,9 @@ from sqlmodel import select
 
 from gateway import commands
 from gateway.errors import Repeated
+from gateway.testing import Chat
 from gateway.types import Channel, Identity, InboundMessage
 from gateway.vault.models import OutboxRow, RollLog
-from tests.conftest import Chat
 
 
 async def count(chat: Chat, model: type) -> int:

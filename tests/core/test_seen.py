@@ -7,7 +7,7 @@ from datetime import timedelta
 import pytest
 
 from gateway import seen
-from tests.conftest import Chat
+from gateway.testing import Chat
 
 
 async def test_a_mark_is_made_once_and_long_ids_are_kept_as_digests(any_chat: Chat) -> None:

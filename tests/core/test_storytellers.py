@@ -13,7 +13,7 @@ from gateway.dice import ScriptedDice
 from gateway.errors import UserError
 from gateway.settings import Settings
 from gateway.storytellers import parse_identity, parse_since
-from tests.conftest import Chat, Clock
+from gateway.testing import Chat, Clock
 from tests.nightcap.helpers import audit_rows, ok, refused
 
 OWNER = "discord:1000"

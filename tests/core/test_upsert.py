@@ -7,9 +7,9 @@ import asyncio
 import pytest
 
 from adapters.matrix.state import VaultState
+from gateway.testing import start_chat
 from gateway.vault import repo
 from gateway.vault.models import KeyValue, utcnow
-from tests.conftest import start_chat
 
 
 async def test_two_processes_create_and_write_one_row_at_once(vault_url: str) -> None:

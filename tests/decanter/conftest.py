@@ -6,7 +6,7 @@ from collections.abc import AsyncIterator
 
 import pytest
 
-from tests.conftest import Chat
+from gateway.testing import Chat
 from tests.helpers.chat import playing
 
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from gateway.testing import Chat
 from gateway.vault.models import Audit, ChannelRow, Character, Person, Pool, RollLog, SceneState, StlogEntry
-from tests.conftest import Chat
 from tests.helpers.chat import count, room, rows
 
 
@@ -144,7 +144,7 @@ async def test_aid_is_capped_at_five(dec: Chat) -> None:
 
 
 async def test_aid_cap_is_a_setting(tmp_path: Any) -> None:
-    from tests.conftest import start_chat
+    from gateway.testing import start_chat
 
     chat = await start_chat(f"sqlite+aiosqlite:///{tmp_path / 'v.db'}", decanter={"aid_max": 2})
     try:
@@ -266,7 +266,7 @@ async def test_story_point_bonus_window(dec: Chat) -> None:
 
 
 async def test_story_point_bonus_window_is_a_setting(tmp_path: Any) -> None:
-    from tests.conftest import start_chat
+    from gateway.testing import start_chat
 
     chat = await start_chat(f"sqlite+aiosqlite:///{tmp_path / 'v.db'}", decanter={"bonus_window": 600})
     try:

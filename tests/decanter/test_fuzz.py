@@ -6,7 +6,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tests.conftest import Chat
+from gateway.testing import Chat
 from tests.helpers.chat import always_answered
 
 WORDS = st.sampled_from(

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from gateway.testing import Chat, start_chat
 from gateway.vault.models import Audit, Pool, RollLog, SceneState
-from tests.conftest import Chat, start_chat
 from tests.helpers.chat import count, room, rows
 
 

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from gateway.app import Gateway
 from gateway.dice import SeededDice
-from tests.conftest import Chat, Clock, make_settings
+from gateway.testing import Chat, Clock, make_settings
 from tests.fuzz.profile import ci_settings
 from tests.fuzz.words import SYSTEMS, lines
 

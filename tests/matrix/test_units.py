@@ -21,7 +21,7 @@ from adapters.matrix.render import (
     to_html,
 )
 from adapters.matrix.settings import MatrixSettings
-from tests.conftest import Chat
+from gateway.testing import Chat
 
 
 def roll(dice: list[int], total: int, degree: str, **extra: object) -> dict[str, object]:

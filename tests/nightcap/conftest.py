@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from tests.conftest import Chat, start_chat
+from gateway.testing import Chat, start_chat
 
 MakeChat = Callable[..., Awaitable[Chat]]
 

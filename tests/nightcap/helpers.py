@@ -6,10 +6,10 @@ from typing import Any
 
 from sqlmodel import col, select
 
+from gateway.testing import Chat
 from gateway.types import Reply
 from gateway.vault.models import Audit, Character, OutboxRow, Pool
 from gateway.vault.repo import StlogLine
-from tests.conftest import Chat
 
 # Physical 3, Mental 3, Social 2, Spirit 2: 6 points over the base; Adept + Basic: 3 dots.
 TRAITS = (("physical", 3), ("mental", 3), ("social", 2), ("spirit", 2))

@@ -6,8 +6,8 @@ import asyncio
 
 from sqlmodel import col, select
 
+from gateway.testing import Chat
 from gateway.vault.models import RollLog
-from tests.conftest import Chat
 from tests.nightcap.helpers import build, pools, set_pool
 
 

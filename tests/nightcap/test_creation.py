@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tests.conftest import Chat
+from gateway.testing import Chat
 from tests.nightcap.helpers import audit_rows, build, character, ok, pools, refused
 
 

@@ -3,7 +3,7 @@ creation, approval, play, Storyteller edits and queries, and a merge of two pers
 
 from __future__ import annotations
 
-from tests.conftest import Chat
+from gateway.testing import Chat
 from tests.nightcap.helpers import audit_rows, build, ok, pools, refused, stlog_rows
 
 

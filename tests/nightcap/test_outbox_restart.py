@@ -13,9 +13,9 @@ from gateway.app import Gateway
 from gateway.dice import ScriptedDice
 from gateway.hookspecs import hookimpl
 from gateway.registry import AdapterSpec
+from gateway.testing import Chat, Clock, make_settings
 from gateway.types import Outbound
 from gateway.vault.models import OutboxRow, RollLog
-from tests.conftest import Chat, Clock, make_settings
 from tests.nightcap.helpers import build, ok, refused
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.conftest import Chat
+from gateway.testing import Chat
 from tests.nightcap.conftest import MakeChat
 from tests.nightcap.helpers import build, ok, pools, refused, set_pool, stlog_rows
 

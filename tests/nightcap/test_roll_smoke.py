@@ -1,6 +1,6 @@
 from __future__ import annotations
 
-from tests.conftest import Chat
+from gateway.testing import Chat
 
 
 async def test_mira_worked_example(chat: Chat) -> None:

@@ -3,7 +3,7 @@ NPC and stat rolls, announcements, the Storyteller log and history."""
 
 from __future__ import annotations
 
-from tests.conftest import Chat
+from gateway.testing import Chat
 from tests.nightcap.conftest import MakeChat
 from tests.nightcap.helpers import audit_rows, build, character, ok, outbox_rows, pools, refused, stlog_rows
 

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from gateway.testing import Chat
 from gateway.vault.models import Audit, Pool
-from tests.conftest import Chat
 from tests.helpers.chat import rows
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tests.conftest import Chat
+from gateway.testing import Chat
 
 
 async def setup(nw: Chat) -> None:

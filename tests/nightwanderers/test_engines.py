@@ -3,7 +3,7 @@ spends, damage under a row lock, scene state documents."""
 
 from __future__ import annotations
 
-from tests.conftest import Chat
+from gateway.testing import Chat
 
 
 async def test_blood_damage_and_scene_state_on_every_engine(any_chat: Chat) -> None:

@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from tests.conftest import Chat
+from gateway.testing import Chat
 
 WORDS = [
     "",

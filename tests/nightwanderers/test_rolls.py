@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from gateway.testing import Chat
 from gateway.vault.models import RollLog
-from tests.conftest import Chat
 from tests.helpers.chat import count, make_character, rows
 
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from gateway.testing import Chat, start_chat
 from gateway.vault.models import Audit
-from tests.conftest import Chat, start_chat
 from tests.helpers.chat import make_character, rows
 
 

@@ -1,5 +1,6 @@
 """A sixth rule system from an installed package: it shows up in ``system`` and works, with no
-change to gateway/ or adapters/ (RULINGS, the issue: "prove it with a tiny test plugin")."""
+change to gateway/ or adapters/ (RULINGS, the issue: "prove it with a tiny test plugin"); and it
+tests itself with ``gateway.testing`` alone."""
 
 from __future__ import annotations
 
@@ -7,43 +8,23 @@ import json
 import os
 import subprocess
 import sys
+import tomllib
 from pathlib import Path
 
-import pytest
-
-from tests.conftest import start_chat
+from gateway.testing import Chat
+from tests.thirdparty.conftest import run_own_tests
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
-async def test_installed_plugin_appears_and_plays(
-    coinflip_site: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
-) -> None:
-    monkeypatch.syspath_prepend(str(coinflip_site))
-    chat = await start_chat(f"sqlite+aiosqlite:///{tmp_path / 'vault.db'}")
-    try:
-        listing = await chat.one("system")
-        assert "coinflip" in listing.result["installed"]
-        assert "coinflip (Coin Flip)" in listing.text
-        switched = await chat.one("system coinflip", as_="st", st=True)
-        assert switched.text == "This channel now plays Coin Flip."
-        chat.dice.extend([2, 1, 2])
-        reply = await chat.one("flip 3", as_="mira")
-        assert reply.result["system"] == "coinflip" and reply.result["successes"] == 2
-        assert reply.text == f"Mira flips 3: H T H → 2 heads #{reply.result['id']}"
-        verified = await chat.one(f"verify {reply.result['id']}")
-        assert verified.result["roll"]["dice"] == [2, 1, 2]
-        assert "flip" in (await chat.one("help")).result["commands"]
-    finally:
-        await chat.gateway.stop()
+def test_its_own_tests_pass_with_gateway_testing_alone(coinflip_site: Path, tmp_path: Path) -> None:
+    done = run_own_tests("gw_coinflip", coinflip_site, tmp_path)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert " passed" in done.stdout, done.stdout
 
 
-async def test_without_the_package_there_is_no_coinflip(tmp_path: Path) -> None:
-    chat = await start_chat(f"sqlite+aiosqlite:///{tmp_path / 'vault.db'}")
-    try:
-        assert "coinflip" not in (await chat.one("system")).result["installed"]
-    finally:
-        await chat.gateway.stop()
+async def test_without_the_package_there_is_no_coinflip(chat: Chat) -> None:
+    assert "coinflip" not in (await chat.one("system")).result["installed"]
 
 
 def test_console_end_to_end_with_the_installed_package(coinflip_site: Path, tmp_path: Path) -> None:
@@ -75,4 +56,6 @@ def test_the_core_and_adapters_never_mention_it() -> None:
     for folder in ("gateway", "adapters", "plugins"):
         for path in (ROOT / folder).rglob("*.py"):
             assert "coinflip" not in path.read_text(encoding="utf-8"), path
-    assert "coinflip" not in (ROOT / "pyproject.toml").read_text(encoding="utf-8")
+    # The gateway's distribution neither registers nor requires it (mypy checks it as third-party code).
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    assert "coinflip" not in json.dumps(project)

@@ -4,11 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from gateway.commands import Command, CommandContext
-from gateway.errors import UserError
-from gateway.hookspecs import hookimpl
-from gateway.registry import RuleSystem
-from gateway.types import Invocation, Reply
+from gateway import Command, CommandContext, Invocation, Reply, RuleSystem, UserError, hookimpl
 
 SYSTEM = "coinflip"
 

@@ -1,0 +1,102 @@
+"""The README is the plugin author's reference: every hook in ``gateway/hookspecs.py`` and every
+public name of ``gateway.testing`` (its doubles and its pytest plugin's fixtures) is named there, in
+code, so the documented contract cannot fall behind the code (datasette checks its hooks the same
+way)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+import gateway.testing
+import gateway.testing.plugin
+from gateway import hookspecs
+
+README = Path(__file__).resolve().parents[2] / "README.md"
+
+# README text proposed in /work/proposals/testing.md; the merger empties this list.
+NOT_IN_README_YET: frozenset[str] = frozenset(
+    {
+        "gateway_register_adapters",
+        "gateway_permission",
+        "gateway_startup",
+        "gateway_shutdown",
+        "POSTGRES_URL_VARIABLE",
+        "Chat",
+        "Clock",
+        "FakeAdapter",
+        "adapter_plugin",
+        "eventually",
+        "make_settings",
+        "postgres_database",
+        "start_chat",
+        "chat",
+        "any_chat",
+        "vault_url",
+        "sqlite_url",
+    }
+)
+
+
+def hookspec_names() -> set[str]:
+    """Every ``gateway_*`` function of the hookspecs module that carries pluggy's hookspec mark."""
+    mark = f"{hookspecs.PROJECT}_spec"  # where pluggy's HookspecMarker keeps its options
+    return {
+        name
+        for name, value in vars(hookspecs).items()
+        if name.startswith("gateway_") and callable(value) and hasattr(value, mark)
+    }
+
+
+def fixture_names(module: ModuleType) -> set[str]:
+    # pytest marks each fixture definition with this attribute (a FixtureFunctionDefinition from 8.4 on).
+    return {name for name, value in vars(module).items() if hasattr(value, "_fixture_function_marker")}
+
+
+def public_testing_names() -> set[str]:
+    return {*gateway.testing.__all__, *fixture_names(gateway.testing.plugin)}
+
+
+def readme_code(text: str) -> str:
+    """The README's code: fenced blocks and inline code spans, one per line."""
+    fence = re.compile(r"^```.*?^```", flags=re.MULTILINE | re.DOTALL)
+    return "\n".join([*fence.findall(text), *re.findall(r"`([^`\n]+)`", fence.sub("", text))])
+
+
+def names(name: str, code: str) -> bool:
+    """``code`` names ``name`` itself: ``start_chat(url)``, ``gateway.testing.Chat``, ``async def
+    test(chat)``; not a longer word or a dotted name that merely ends with it (``irc.libera.chat``)."""
+    return re.search(rf"(?<![\w.]){name}\b|\bgateway\.testing\.{name}\b", code) is not None
+
+
+def test_the_introspection_finds_what_it_checks() -> None:
+    """A pluggy or pytest upgrade that hid the marks would otherwise make the other tests vacuous."""
+    assert {"gateway_register_commands", "gateway_register_adapters", "gateway_startup"} <= hookspec_names()
+    assert {"chat", "any_chat", "vault_url", "sqlite_url"} <= fixture_names(gateway.testing.plugin)
+    assert {"Chat", "FakeAdapter", "start_chat"} <= public_testing_names()
+
+
+@pytest.mark.parametrize("name", sorted(hookspec_names() | public_testing_names()))
+def test_each_public_name_is_in_the_readme(name: str) -> None:
+    if name in NOT_IN_README_YET:
+        return
+    assert names(name, readme_code(README.read_text(encoding="utf-8"))), f"README.md does not name `{name}`"
+
+
+def test_the_allow_list_holds_only_names_still_missing() -> None:
+    """Once the README names one, it leaves the list (so the list only shrinks)."""
+    code = readme_code(README.read_text(encoding="utf-8"))
+    assert hookspec_names() | public_testing_names() >= NOT_IN_README_YET
+    assert [name for name in sorted(NOT_IN_README_YET) if names(name, code)] == []
+
+
+def test_only_the_name_itself_counts() -> None:
+    code = readme_code(
+        "Chat `host = irc.libera.chat`, `any_chat`, and\n```python\nawait start_chat(url)\n```\n"
+    )
+    assert names("start_chat", code) and names("any_chat", code)
+    assert not names("chat", code) and not names("Chat", code)
+    assert names("Chat", readme_code("`gateway.testing.Chat`"))
