@@ -41,7 +41,9 @@ async def test_two_processes_create_the_refresh_cursor_at_once(pair: tuple[World
         async with first.services.vault.transaction() as session:
             await session.exec(delete(KeyValue).where(col(KeyValue.scope) == CURSOR_SCOPE))  # type: ignore[call-overload]
         results = await asyncio.gather(
-            first.adapter.refresher.refresh_once(), second.adapter.refresher.refresh_once(), return_exceptions=True
+            first.adapter.refresher.refresh_once(),
+            second.adapter.refresher.refresh_once(),
+            return_exceptions=True,
         )
         assert results == [0, 0]
         assert len(await _cursors(first)) == 1
