@@ -11,6 +11,7 @@ from sqlalchemy import insert
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from gateway.dice import DiceSource
+from gateway.payloads import Payload
 from gateway.spec import Command, Handler, Role
 from gateway.types import InboundMessage
 from gateway.vault import repo
@@ -188,7 +189,8 @@ class CommandContext:
             where=self.sender.channel_key,
         )
 
-    async def enqueue(self, platform: str, target: str, payload: dict[str, Any]) -> None:
+    async def enqueue(self, platform: str, target: str, payload: Payload) -> None:
+        """Queue ``payload`` for ``platform``/``target``, in this unit (sent once it commits)."""
         await repo.enqueue(self.unit, platform, target, payload, now=self.now)
 
     async def audit(

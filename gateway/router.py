@@ -14,6 +14,7 @@ from sqlalchemy.exc import IntegrityError
 from gateway.commands import Command, CommandContext
 from gateway.errors import PermissionDenied, Repeated, UserError
 from gateway.parser import strip_prefix, tokenize
+from gateway.payloads import reply_payload
 from gateway.services import Services
 from gateway.types import InboundMessage, Invocation, Reply
 from gateway.vault import repo
@@ -169,13 +170,12 @@ class Router:
         """Replies for platforms that answer asynchronously go through the outbox, in this transaction."""
         now = self.services.clock()
         for reply in replies:
-            payload = {
-                **reply.as_json(),
-                "kind": "reply",
-                "recipient": message.sender.id,
-                "recipient_name": message.sender.display_name,
-                "reply_to": message.reply_to or message.message_id,
-            }
+            payload = reply_payload(
+                reply,
+                recipient=message.sender.id,
+                recipient_name=message.sender.display_name,
+                reply_to=message.reply_to or message.message_id,
+            )
             await repo.enqueue(unit, message.channel.platform, message.channel.id, payload, now=now)
 
 

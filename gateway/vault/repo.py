@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Mapping
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from datetime import datetime
@@ -17,6 +17,7 @@ from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlmodel import col, select, update
 from sqlmodel.ext.asyncio.session import AsyncSession
 
+from gateway.payloads import stlog_payload
 from gateway.types import Channel, Identity
 from gateway.vault.engine import Vault
 from gateway.vault.models import (
@@ -236,13 +237,14 @@ async def enqueue(
     db: Db,
     platform: str,
     target: str,
-    payload: dict[str, Any],
+    payload: Mapping[str, Any],
     *,
     now: datetime | None = None,
     due: datetime | None = None,
 ) -> None:
     """Queue one outbound message in the caller's transaction, or given the vault in a unit of its
-    own; for delivery from ``due`` on (default: now)."""
+    own; for delivery from ``due`` on (default: now). ``payload``: one of ``gateway.payloads``, or
+    an adapter's own kind for itself."""
     if isinstance(db, Vault):
         async with db.unit() as own:
             return await enqueue(own, platform, target, payload, now=now, due=due)
@@ -250,7 +252,7 @@ async def enqueue(
     values = dict(
         platform=platform,
         target=target,
-        payload=payload,
+        payload=dict(payload),
         status="pending",
         attempts=0,
         created_at=when,
@@ -320,14 +322,7 @@ async def queue_stlog(
     where: str,
 ) -> None:
     """Queue a Storyteller-log line (already recorded) for every configured Storyteller target."""
-    payload = {
-        "text": text,
-        "kind": "stlog",
-        "stlog_kind": kind,
-        "who": who,
-        "where": where,
-        "result": result,
-    }
+    payload = stlog_payload(text, stlog_kind=kind, who=who, where=where, result=result)
     for target in targets:
         platform, address = split_target(target)
         await enqueue(unit, platform, address, payload, now=now)

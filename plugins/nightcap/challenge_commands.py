@@ -12,6 +12,7 @@ from gateway.characters import require_active
 from gateway.command_set import CommandSet
 from gateway.commands import CommandContext
 from gateway.errors import UserError
+from gateway.payloads import reply_payload
 from gateway.types import Invocation, Reply
 from gateway.vault import repo
 from gateway.vault.models import Character
@@ -57,11 +58,7 @@ async def notify(ctx: CommandContext, channel_key: str, text: str, result: dict[
     if channel_key == ctx.channel.key:
         return
     platform, address = split_channel(channel_key)
-    await ctx.enqueue(
-        platform,
-        address,
-        {"text": text, "kind": "reply", "private": False, "error": None, "result": result, "recipient": None},
-    )
+    await ctx.enqueue(platform, address, reply_payload(Reply(text=text, result=result), recipient=None))
 
 
 def _ts(value: str) -> datetime:

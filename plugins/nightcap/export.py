@@ -12,6 +12,7 @@ from typing import Any
 
 from gateway.characters import owner_names
 from gateway.commands import CommandContext
+from gateway.payloads import ExportReason, sheet_payload
 from gateway.vault import repo
 from gateway.vault.models import Character
 from plugins.nightcap import view
@@ -37,12 +38,12 @@ def export_target(ctx: CommandContext) -> tuple[str, str] | None:
     return repo.split_target(target) if target else None
 
 
-async def queue_export(ctx: CommandContext, character: Character, reason: str) -> str | None:
+async def queue_export(ctx: CommandContext, character: Character, reason: ExportReason) -> str | None:
     """Queue the sheet for the configured export; returns the target, or None when none is configured."""
     target = export_target(ctx)
     if target is None:
         return None
     text, sheet = await render(ctx, character)
-    payload = {"kind": "sheet", "text": text, "sheet": sheet, "reason": reason, "character_id": character.id}
+    payload = sheet_payload(text, sheet, reason=reason, character_id=character.id)
     await ctx.enqueue(target[0], target[1], payload)
     return f"{target[0]}:{target[1]}"

@@ -8,7 +8,7 @@ audit row (who, when, what, old, new) and a Storyteller-log entry.
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Any, Literal
 
 from sqlmodel import select
 
@@ -24,6 +24,7 @@ from gateway.characters import (
 from gateway.command_set import CommandSet
 from gateway.commands import CommandContext
 from gateway.errors import UserError
+from gateway.payloads import broadcast_payload
 from gateway.rules.numbers import clamped
 from gateway.types import Invocation, Reply
 from gateway.vault import repo
@@ -437,9 +438,11 @@ async def chronicle_targets(ctx: CommandContext) -> list[tuple[str, str]]:
     return targets
 
 
-async def _broadcast(ctx: CommandContext, kind: str, text: str, everywhere: bool) -> Reply:
+async def _broadcast(
+    ctx: CommandContext, kind: Literal["announce", "emote"], text: str, everywhere: bool
+) -> Reply:
     targets = await chronicle_targets(ctx) if everywhere else []
-    payload = {"kind": kind, "text": text, "who": ctx.name, "where": ctx.channel.key}
+    payload = broadcast_payload(kind, text, who=ctx.name, where=ctx.channel.key)
     for platform, address in targets:
         await ctx.enqueue(platform, address, payload)
     logged = text if kind == "announce" else f"Storyteller {ctx.name} emotes: {text}"
