@@ -45,7 +45,16 @@ _EXPORTS = {
     "Settled": "gateway.errors",
     "Repeated": "gateway.errors",
     "Services": "gateway.services",
+    # dice: handlers get a DiceSource; ScriptedDice and SeededDice are for tests and demos
+    "DiceSource": "gateway.dice",
+    "ScriptedDice": "gateway.dice",
+    "SeededDice": "gateway.dice",
+    "faces": "gateway.dice",
     "Settings": "gateway.settings",
+    # running a gateway from a CLI subcommand a plugin adds (``gateway discord sync``)
+    "Gateway": "gateway.app",
+    "build_app": "gateway.app",
+    "configure_logging": "gateway.logging",
 }
 
 __all__ = ["__version__", *_EXPORTS]
@@ -67,8 +76,14 @@ def __dir__() -> list[str]:
 if TYPE_CHECKING:
     # What type checkers and editors see; at run time ``__getattr__`` does the same, lazily.
     from gateway.adapter import Adapter as Adapter
+    from gateway.app import Gateway as Gateway
+    from gateway.app import build_app as build_app
     from gateway.command_set import CommandSet as CommandSet
     from gateway.commands import CommandContext as CommandContext
+    from gateway.dice import DiceSource as DiceSource
+    from gateway.dice import ScriptedDice as ScriptedDice
+    from gateway.dice import SeededDice as SeededDice
+    from gateway.dice import faces as faces
     from gateway.errors import DeliveryFailed as DeliveryFailed
     from gateway.errors import PermissionDenied as PermissionDenied
     from gateway.errors import Repeated as Repeated
@@ -77,6 +92,7 @@ if TYPE_CHECKING:
     from gateway.errors import Throttled as Throttled
     from gateway.errors import UserError as UserError
     from gateway.hookspecs import hookimpl as hookimpl
+    from gateway.logging import configure_logging as configure_logging
     from gateway.services import Services as Services
     from gateway.settings import Settings as Settings
     from gateway.spec import AdapterSpec as AdapterSpec

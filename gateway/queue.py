@@ -13,6 +13,7 @@ from typing import Any
 
 from sqlalchemy import bindparam, func, select, update
 
+from gateway.outbox import claim_lease, expedite
 from gateway.vault.models import OUTBOX_PENDING, OutboxRow
 from gateway.vault.prepared import Prepared
 from gateway.vault.repo import Db, enqueue, within
@@ -23,7 +24,9 @@ __all__ = [
     "QueuedRow",
     "Tally",
     "Unit",
+    "claim_lease",
     "enqueue",
+    "expedite",
     "expedite_failed",
     "fan_out_batch",
     "newest_id",

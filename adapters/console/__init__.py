@@ -14,10 +14,7 @@ from collections.abc import Callable
 from typing import Any
 
 from adapters.console.adapter import ConsoleAdapter
-from gateway.hookspecs import hookimpl
-from gateway.registry import AdapterSpec, CliCommand
-from gateway.services import Services
-from gateway.settings import Settings
+from gateway import AdapterSpec, CliCommand, Services, Settings, hookimpl
 
 
 def build(services: Services, section: dict[str, Any]) -> ConsoleAdapter | None:
@@ -41,7 +38,7 @@ def configure_cli(parser: argparse.ArgumentParser) -> None:
 
 def run_cli(args: argparse.Namespace, settings: Settings) -> int:
     from adapters.console.repl import run_console
-    from gateway.logging import configure_logging
+    from gateway import configure_logging
 
     configure_logging(settings.log.format, settings.log.level if args.verbose else "warning")
     name = args.as_ or getpass.getuser() or "console"

@@ -10,9 +10,7 @@ import sys
 from typing import Any, TextIO
 
 from adapters.console.terminal import read_line
-from gateway.adapter import Adapter
-from gateway.services import Services
-from gateway.types import Channel, Identity, InboundMessage, Outbound, Reply
+from gateway import Adapter, Channel, Identity, InboundMessage, Outbound, Reply, Services
 
 CHANNEL = Channel(platform="console", id="main")
 

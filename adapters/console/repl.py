@@ -11,9 +11,7 @@ from typing import TextIO
 
 from adapters.console.adapter import CHANNEL, console_message, render
 from adapters.console.terminal import read_line
-from gateway import channels
-from gateway.app import Gateway
-from gateway.settings import Settings
+from gateway import Gateway, Settings, channels
 
 
 async def run_console(

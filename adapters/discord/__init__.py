@@ -6,9 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from gateway.hookspecs import hookimpl
-from gateway.registry import AdapterSpec, CliCommand
-from gateway.services import Services
+from gateway import AdapterSpec, CliCommand, Services, hookimpl
 
 
 def build(services: Services, section: dict[str, Any]) -> Any:

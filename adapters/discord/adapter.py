@@ -35,13 +35,20 @@ from adapters.discord import render, slash
 from adapters.discord.config import DiscordSettings, Webhook
 from adapters.discord.limiter import RateLimiter, WaitTooLong
 from adapters.discord.verify import Verifier
-from gateway import queue
-from gateway.adapter import Adapter
+from gateway import (
+    Adapter,
+    DeliveryFailed,
+    InboundMessage,
+    Outbound,
+    Repeated,
+    Reply,
+    RetryLater,
+    Services,
+    Throttled,
+    queue,
+)
 from gateway.adapter_state import AdapterState
-from gateway.errors import DeliveryFailed, Repeated, RetryLater, Throttled
-from gateway.outbox import claim_lease
-from gateway.services import Services
-from gateway.types import InboundMessage, Outbound, Reply
+from gateway.queue import claim_lease
 
 log = structlog.get_logger(__name__)
 

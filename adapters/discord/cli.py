@@ -15,10 +15,8 @@ import aiohttp
 from adapters.discord import slash
 from adapters.discord.config import TOKEN_ENV, DiscordSettings, load
 from adapters.discord.progress import Progress, duration
-from gateway import queue
+from gateway import Channel, Identity, InboundMessage, Settings, queue
 from gateway.adapter_state import AdapterState
-from gateway.settings import Settings
-from gateway.types import Channel, Identity, InboundMessage
 
 MAX_TRIES = 4
 
@@ -76,7 +74,7 @@ def run_register(args: argparse.Namespace, settings: Settings, out: TextIO | Non
 
 
 def run_status(args: argparse.Namespace, settings: Settings, out: TextIO | None = None) -> int:
-    from gateway.app import Gateway
+    from gateway import Gateway
 
     out = out or sys.stdout
     config = load(settings.section("discord"))
@@ -139,7 +137,7 @@ async def sync(
 
     Run it while ``gateway serve`` is stopped (or use ``st sync`` in chat and let the server deliver):
     two processes delivering at once would each pace only their own requests."""
-    from gateway.app import Gateway
+    from gateway import Gateway
 
     out = out or sys.stderr
     gateway = Gateway(settings, platforms=("discord",), extra_plugins=extra_plugins)
@@ -203,7 +201,7 @@ async def _statuses(gateway: Any, ids: list[int]) -> dict[str, int]:
 
 
 def run_sync(args: argparse.Namespace, settings: Settings) -> int:
-    from gateway.logging import configure_logging
+    from gateway import configure_logging
 
     configure_logging(settings.log.format, "warning")
     name = args.as_ or getpass.getuser() or "console"

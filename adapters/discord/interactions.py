@@ -7,7 +7,7 @@ from typing import Any
 
 from adapters.discord import render
 from adapters.discord.slash import Parsed
-from gateway.types import Channel, Identity, InboundMessage, Reply
+from gateway import Channel, Identity, InboundMessage, Reply
 
 PING, APPLICATION_COMMAND, AUTOCOMPLETE = 1, 2, 4
 PONG, CHANNEL_MESSAGE, DEFERRED_CHANNEL_MESSAGE, AUTOCOMPLETE_RESULT = 1, 4, 5, 8

@@ -6,9 +6,7 @@ from collections.abc import Callable
 from typing import Any
 
 from adapters.http.api import HttpApiAdapter
-from gateway.hookspecs import hookimpl
-from gateway.registry import AdapterSpec
-from gateway.services import Services
+from gateway import AdapterSpec, Services, hookimpl
 
 
 def build(services: Services, section: dict[str, Any]) -> HttpApiAdapter | None:

@@ -21,11 +21,7 @@ import structlog
 from aiohttp import web
 
 from adapters.body import BadBody, json_object, optional_str, read_limited
-from gateway import seen
-from gateway.adapter import Adapter
-from gateway.errors import DeliveryFailed
-from gateway.services import Services
-from gateway.types import Channel, Identity, InboundMessage, Outbound
+from gateway import Adapter, Channel, DeliveryFailed, Identity, InboundMessage, Outbound, Services, seen
 
 log = structlog.get_logger(__name__)
 

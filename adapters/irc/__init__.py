@@ -11,9 +11,7 @@ from typing import Any
 
 from adapters.irc.adapter import IrcAdapter
 from adapters.irc.config import parse_section
-from gateway.hookspecs import hookimpl
-from gateway.registry import AdapterSpec
-from gateway.services import Services
+from gateway import AdapterSpec, Services, hookimpl
 
 
 def build(services: Services, section: dict[str, Any]) -> IrcAdapter | None:

@@ -26,11 +26,18 @@ from adapters.irc.client import Incoming, IrcConnection, NotConnected
 from adapters.irc.config import NetworkConfig
 from adapters.irc.protocol import build_line
 from adapters.irc.text import LINE_LIMIT, clean_inbound, colour_degrees, fit_lines, overhead, split_bytes
-from gateway.adapter import Adapter
-from gateway.errors import DeliveryFailed, RetryLater, Throttled
+from gateway import (
+    Adapter,
+    Channel,
+    DeliveryFailed,
+    Identity,
+    InboundMessage,
+    Outbound,
+    RetryLater,
+    Services,
+    Throttled,
+)
 from gateway.leases import Lease, run_owned
-from gateway.services import Services
-from gateway.types import Channel, Identity, InboundMessage, Outbound
 
 log = structlog.get_logger(__name__)
 

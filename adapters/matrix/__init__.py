@@ -11,9 +11,7 @@ from typing import Any
 
 from adapters.matrix.adapter import MatrixAdapter
 from adapters.matrix.settings import MatrixSettings
-from gateway.hookspecs import hookimpl
-from gateway.registry import AdapterSpec
-from gateway.services import Services
+from gateway import AdapterSpec, Services, hookimpl
 
 
 def build(services: Services, section: dict[str, Any]) -> MatrixAdapter | None:

@@ -35,8 +35,8 @@ from adapters.matrix.http import GatewayHTTPAPI
 from adapters.matrix.render import strip_reply_fallback
 from adapters.matrix.settings import AccountSettings
 from adapters.matrix.state import VaultState
+from gateway import Channel, Identity, InboundMessage
 from gateway.leases import Lease, run_owned
-from gateway.types import Channel, Identity, InboundMessage
 
 if TYPE_CHECKING:
     from adapters.matrix.adapter import MatrixAdapter

@@ -23,11 +23,7 @@ from adapters.matrix.account import NETWORK_ERRORS, MatrixAccount, retry_after
 from adapters.matrix.render import render_content
 from adapters.matrix.settings import MatrixSettings
 from adapters.matrix.state import VaultState
-from gateway import queue
-from gateway.adapter import Adapter
-from gateway.errors import DeliveryFailed, RetryLater, Throttled
-from gateway.services import Services
-from gateway.types import Outbound
+from gateway import Adapter, DeliveryFailed, Outbound, RetryLater, Services, Throttled, queue
 
 log = structlog.get_logger(__name__)
 

@@ -10,9 +10,7 @@ from typing import Any
 
 from adapters.secondlife.adapter import SecondLifeAdapter
 from adapters.secondlife.config import SecondLifeConfig
-from gateway.hookspecs import hookimpl
-from gateway.registry import AdapterSpec
-from gateway.services import Services
+from gateway import AdapterSpec, Services, hookimpl
 
 
 def build(services: Services, section: dict[str, Any]) -> SecondLifeAdapter | None:

@@ -18,9 +18,7 @@ from adapters.secondlife.inbound import Inbound
 from adapters.secondlife.pruning import ReplayPruner
 from adapters.secondlife.refresh import Refresher
 from adapters.secondlife.registry import PLATFORM
-from gateway.adapter import Adapter
-from gateway.services import Services
-from gateway.types import Outbound
+from gateway import Adapter, Outbound, Services
 
 
 class SecondLifeAdapter(Adapter):

@@ -56,10 +56,7 @@ def free_port() -> int:
 
 
 async def serve_gateway(port: int, vault: str, group_commit: bool, stlog: bool) -> None:
-    from gateway.app import Gateway, build_app
-    from gateway.dice import SeededDice
-    from gateway.logging import configure_logging
-    from gateway.settings import Settings
+    from gateway import Gateway, SeededDice, Settings, build_app, configure_logging
 
     configure_logging("json", "warning")
     settings = Settings(
@@ -225,8 +222,7 @@ async def run(
     vault = tmp / "vault.db"
     gw_port, bare_port = free_port(), free_port()
     # Migrate first, so the gateway process starts on a ready vault.
-    from gateway.app import Gateway
-    from gateway.settings import Settings
+    from gateway import Gateway, Settings
 
     prep = Gateway(Settings(vault={"url": f"sqlite+aiosqlite:///{vault}"}), platforms=())
     await prep.upgrade_vault()

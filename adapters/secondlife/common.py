@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from gateway.services import Services
+from gateway import Services
 
 IDENTITY_PLATFORM = "sl"
 

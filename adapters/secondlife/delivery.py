@@ -22,10 +22,7 @@ from adapters.secondlife.config import SecondLifeConfig
 from adapters.secondlife.registry import PLATFORM, ROLES, Registration
 from adapters.secondlife.render import dumps, split_text
 from adapters.secondlife.state import hud_state, is_storyteller
-from gateway import queue
-from gateway.errors import DeliveryFailed, RetryLater, Settled, Throttled
-from gateway.services import Services
-from gateway.types import Outbound
+from gateway import DeliveryFailed, Outbound, RetryLater, Services, Settled, Throttled, queue
 from gateway.vault.models import IdentityLink, Person
 
 log = structlog.get_logger(__name__)

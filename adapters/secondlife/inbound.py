@@ -27,11 +27,8 @@ from adapters.secondlife.config import SL_BODY_LIMIT, SL_BODY_LIMIT_RAISED, Seco
 from adapters.secondlife.registry import PLATFORM, ROLES, Registration
 from adapters.secondlife.render import dumps, fit_response, reply_items
 from adapters.secondlife.state import STATUS_FILTERS, hud_state, is_storyteller, roster
-from gateway import queue, seen
-from gateway.errors import Repeated
+from gateway import Channel, Identity, InboundMessage, Repeated, Services, queue, seen
 from gateway.rules.numbers import is_digits
-from gateway.services import Services
-from gateway.types import Channel, Identity, InboundMessage
 from gateway.vault.models import IdentityLink, Person
 
 log = structlog.get_logger(__name__)

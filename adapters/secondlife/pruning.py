@@ -6,8 +6,7 @@ import time
 from datetime import timedelta
 
 from adapters.secondlife.common import IDENTITY_PLATFORM, Part
-from gateway import seen
-from gateway.services import Services
+from gateway import Services, seen
 
 PRUNE_EVERY = 600.0
 KEEP_BURNT = timedelta(hours=1)

@@ -17,7 +17,7 @@ from sqlmodel import col, select
 from adapters.secondlife import registry
 from adapters.secondlife.common import IDENTITY_PLATFORM, Part
 from adapters.secondlife.registry import PLATFORM
-from gateway.services import Services
+from gateway import Services
 from gateway.vault import repo
 from gateway.vault.models import Audit, Character, IdentityLink, KeyValue
 

@@ -21,8 +21,7 @@ from datetime import datetime
 from typing import Any
 
 from gateway.adapter_state import AdapterState, Db, within
-from gateway.outbox import expedite
-from gateway.queue import Unit
+from gateway.queue import Unit, expedite
 
 PLATFORM = "secondlife"
 SCOPE = "secondlife:route"

@@ -4,9 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from gateway.command_set import CommandSet
-from gateway.hookspecs import hookimpl
-from gateway.registry import RuleSystem
+from gateway import CommandSet, RuleSystem, hookimpl
 from plugins.decanter import conditions, extended, rolls, story_points
 from plugins.decanter.characters import CHARACTERS
 from plugins.decanter.config import DecanterSettings

@@ -6,9 +6,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from gateway import CommandContext, PermissionDenied, UserError
 from gateway.characters import require_active
-from gateway.commands import CommandContext
-from gateway.errors import PermissionDenied, UserError
 from gateway.rules.numbers import whole_number
 from gateway.rules.player_sheets import PlayerSheets
 from gateway.vault import repo

@@ -5,11 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from gateway import CommandContext, CommandSet, Invocation, PermissionDenied, Reply, UserError
 from gateway.characters import find_character, lock_character
-from gateway.command_set import CommandSet
-from gateway.commands import CommandContext
-from gateway.errors import PermissionDenied, UserError
-from gateway.types import Invocation, Reply
 from gateway.vault.models import Character
 from plugins.decanter import mechanics, sheet, state
 from plugins.decanter.characters import CHARACTERS, duration_text, split_for, target_character

@@ -6,13 +6,9 @@ from __future__ import annotations
 import secrets
 from typing import Any
 
-from gateway import scene
+from gateway import CommandContext, CommandSet, Invocation, Reply, UserError, scene
 from gateway.characters import active_character
-from gateway.command_set import CommandSet
-from gateway.commands import CommandContext
-from gateway.errors import UserError
 from gateway.rules.numbers import is_digits
-from gateway.types import Invocation, Reply
 from gateway.vault.models import Character, SceneState
 from plugins.decanter import mechanics
 from plugins.decanter.characters import split_for, target_character

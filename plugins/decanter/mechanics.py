@@ -11,7 +11,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from gateway.dice import DiceSource
+from gateway import DiceSource
 
 SIDES = 10
 SYSTEM = "decanter"

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from gateway.errors import UserError
+from gateway import UserError
 from gateway.rules.numbers import is_digits
 from gateway.rules.pool_sum import PoolExpr, parse_pool
 from gateway.rules.roll_words import split_once

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from gateway.commands import CommandContext
-from gateway.dice import faces
+from gateway import CommandContext, faces
 from plugins.decanter import mechanics
 from plugins.decanter.messages import t
 

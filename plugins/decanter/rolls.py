@@ -7,13 +7,10 @@ from collections.abc import Callable
 from fractions import Fraction
 from typing import Any
 
+from gateway import CommandContext, CommandSet, Invocation, Reply, UserError
 from gateway.characters import active_character, find_character
-from gateway.command_set import CommandSet
-from gateway.commands import CommandContext
-from gateway.errors import UserError
 from gateway.i18n import percent
 from gateway.rules.pool_sum import Pool, PoolExpr
-from gateway.types import Invocation, Reply
 from gateway.vault.models import Character
 from plugins.decanter import extended, mechanics, odds
 from plugins.decanter.config import DecanterSettings

@@ -6,8 +6,8 @@ from __future__ import annotations
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
+from gateway import CommandContext
 from gateway.characters import pool_value
-from gateway.commands import CommandContext
 from gateway.vault import repo
 from gateway.vault.models import Character, Pool, RollLog
 from plugins.decanter.config import DecanterSettings

@@ -6,12 +6,9 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from typing import Any
 
+from gateway import CommandContext, CommandSet, Invocation, PermissionDenied, Reply, UserError
 from gateway.characters import pool_value, require_active
-from gateway.command_set import CommandSet
-from gateway.commands import CommandContext
-from gateway.errors import PermissionDenied, UserError
 from gateway.rules.numbers import whole_number
-from gateway.types import Invocation, Reply
 from gateway.vault import repo
 from gateway.vault.models import Character
 from plugins.decanter import extended, mechanics, state

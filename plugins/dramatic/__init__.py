@@ -4,9 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from gateway.command_set import CommandSet
-from gateway.hookspecs import hookimpl
-from gateway.registry import RuleSystem
+from gateway import CommandSet, RuleSystem, hookimpl
 from plugins.dramatic import rolls
 from plugins.dramatic.characters import CHARACTERS
 from plugins.dramatic.config import DramaticSettings

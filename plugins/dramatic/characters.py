@@ -5,9 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from gateway import CommandContext, UserError
 from gateway.characters import pool_value
-from gateway.commands import CommandContext
-from gateway.errors import UserError
 from gateway.rules.numbers import whole_number
 from gateway.rules.player_sheets import PlayerSheets
 from gateway.vault.models import Character

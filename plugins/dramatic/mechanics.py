@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from gateway.dice import DiceSource
+from gateway import DiceSource
 
 SIDES = 10
 SYSTEM = "dramatic"

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from gateway.errors import UserError
+from gateway import UserError
 from gateway.rules.numbers import is_signed
 from gateway.rules.pool_sum import MAX_NUMBER, PoolExpr, parse_pool
 from gateway.rules.roll_words import split_once

@@ -5,15 +5,10 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
-from gateway import scene
+from gateway import CommandContext, CommandSet, Invocation, Reply, UserError, faces, scene
 from gateway.characters import active_character, find_character
-from gateway.command_set import CommandSet
-from gateway.commands import CommandContext
-from gateway.dice import faces
-from gateway.errors import UserError
 from gateway.i18n import percent
 from gateway.rules.pool_sum import Pool, PoolExpr
-from gateway.types import Invocation, Reply
 from gateway.vault import repo
 from gateway.vault.models import Character
 from plugins.dramatic import mechanics, odds

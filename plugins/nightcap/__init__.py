@@ -12,9 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from gateway.command_set import CommandSet
-from gateway.hookspecs import hookimpl
-from gateway.registry import RuleSystem
+from gateway import CommandSet, RuleSystem, hookimpl
 from plugins.nightcap import (
     challenge_commands,
     characters,

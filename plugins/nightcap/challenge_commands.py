@@ -8,12 +8,9 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from typing import Any
 
+from gateway import CommandContext, CommandSet, Invocation, Reply, UserError
 from gateway.characters import require_active
-from gateway.command_set import CommandSet
-from gateway.commands import CommandContext
-from gateway.errors import UserError
 from gateway.payloads import reply_payload
-from gateway.types import Invocation, Reply
 from gateway.vault import repo
 from gateway.vault.models import Character
 from plugins.nightcap import mechanics, render

@@ -6,17 +6,14 @@ edit; a refusal changes nothing. Approved sheets are locked: only Storytellers e
 
 from __future__ import annotations
 
+from gateway import CommandContext, CommandSet, Invocation, Reply, UserError
 from gateway.characters import (
     create_character,
     find_character,
     owned_characters,
     rename_character,
 )
-from gateway.command_set import CommandSet
-from gateway.commands import CommandContext
-from gateway.errors import UserError
 from gateway.rules.numbers import read_int
-from gateway.types import Invocation, Reply
 from plugins.nightcap import chargen, view
 from plugins.nightcap.config import NightcapSettings
 from plugins.nightcap.export import render

@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from gateway.errors import UserError
+from gateway import UserError
 from plugins.nightcap.powers import TIERS, Tier
 from plugins.nightcap.sheet import TRAITS
 

@@ -5,12 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from gateway import CommandContext, CommandSet, Invocation, PermissionDenied, Reply, UserError
 from gateway.characters import find_character, require_active
-from gateway.command_set import CommandSet
-from gateway.commands import CommandContext
-from gateway.errors import PermissionDenied, UserError
 from gateway.rules.numbers import is_digits
-from gateway.types import Invocation, Reply
 from gateway.vault import repo
 from gateway.vault.models import Character, SceneState
 from plugins.nightcap import combat, initiative, mechanics, render

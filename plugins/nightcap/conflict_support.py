@@ -11,9 +11,8 @@ from sqlalchemy.exc import IntegrityError
 from sqlmodel import col, delete, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
+from gateway import CommandContext, UserError
 from gateway.characters import active_character, find_character, pools_of, take_character
-from gateway.commands import CommandContext
-from gateway.errors import UserError
 from gateway.vault.models import Character, KeyValue, Pool, RollLog, SceneState
 from plugins.nightcap import combat, mechanics, wounds
 from plugins.nightcap.pools import PoolSpec

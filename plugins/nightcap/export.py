@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from gateway import CommandContext
 from gateway.characters import owner_names
-from gateway.commands import CommandContext
 from gateway.payloads import ExportReason, sheet_payload
 from gateway.vault import repo
 from gateway.vault.models import Character

@@ -4,11 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from gateway.command_set import CommandSet
-from gateway.commands import CommandContext
-from gateway.errors import UserError
+from gateway import CommandContext, CommandSet, Invocation, Reply, UserError
 from gateway.rules.numbers import is_digits
-from gateway.types import Invocation, Reply
 from plugins.nightcap import extended, mechanics, render
 from plugins.nightcap.conflict_support import (
     actor,

@@ -6,7 +6,7 @@ Damage is counted in levels on a track of ``levels`` (10): at ``levels`` the cha
 
 from __future__ import annotations
 
-from gateway.errors import UserError
+from gateway import UserError
 
 
 def after_damage(damage: int, amount: int, levels: int) -> int:

@@ -5,11 +5,8 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
+from gateway import CommandContext, CommandSet, Invocation, Reply, UserError
 from gateway.characters import active_character, find_character
-from gateway.command_set import CommandSet
-from gateway.commands import CommandContext
-from gateway.errors import UserError
-from gateway.types import Invocation, Reply
 from plugins.nightcap import odds
 from plugins.nightcap.conflict_support import (
     Built,

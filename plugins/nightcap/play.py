@@ -9,11 +9,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from gateway.command_set import CommandSet
-from gateway.commands import CommandContext
-from gateway.errors import UserError
+from gateway import CommandContext, CommandSet, Invocation, Reply, UserError
 from gateway.rules.numbers import clamped
-from gateway.types import Invocation, Reply
 from gateway.vault import repo
 from plugins.nightcap import checkin, health, mechanics, render, wounds
 from plugins.nightcap.characters import parse_number

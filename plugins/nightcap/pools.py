@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from gateway.errors import UserError
+from gateway import UserError
 from gateway.rules.numbers import clamped, is_digits
 
 ROLL_USAGE = "roll POOL [+N|-N ...] [wp] [vs POOL [+N|-N] [wp]] [secret], e.g. roll 3 +1 or roll physical wp"

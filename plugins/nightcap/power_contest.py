@@ -16,12 +16,9 @@ The other side is named after ``vs``:
 
 from __future__ import annotations
 
+from gateway import CommandContext, CommandSet, Invocation, PermissionDenied, Reply, UserError
 from gateway.characters import take_character
-from gateway.command_set import CommandSet
-from gateway.commands import CommandContext
-from gateway.errors import PermissionDenied, UserError
 from gateway.rules.numbers import is_digits
-from gateway.types import Invocation, Reply
 from gateway.vault.models import Character
 from plugins.nightcap import mechanics, play, render
 from plugins.nightcap.challenge_commands import notify, open_challenge

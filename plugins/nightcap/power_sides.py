@@ -6,8 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from gateway.commands import CommandContext
-from gateway.errors import UserError
+from gateway import CommandContext, UserError
 from gateway.vault import repo
 from gateway.vault.models import Character
 from plugins.nightcap import combat, play

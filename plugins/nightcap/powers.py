@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from gateway.errors import UserError
+from gateway import UserError
 from gateway.rules.numbers import is_digits
 
 

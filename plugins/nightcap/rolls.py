@@ -6,11 +6,8 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from gateway import CommandContext, CommandSet, Invocation, Reply, UserError
 from gateway.characters import active_character, find_character
-from gateway.command_set import CommandSet
-from gateway.commands import CommandContext
-from gateway.errors import UserError
-from gateway.types import Invocation, Reply
 from gateway.vault import repo
 from gateway.vault.models import Character
 from plugins.nightcap import mechanics, render, wounds

@@ -12,7 +12,7 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from gateway.errors import UserError
+from gateway import UserError
 
 TRAITS = ("physical", "mental", "social", "spirit")
 FIELDS = ("origin", "subgroup", "aptitude", "advantage", "weakness")

@@ -7,9 +7,8 @@ from typing import Any
 from sqlalchemy import case
 from sqlmodel import col, update
 
+from gateway import CommandContext, UserError
 from gateway.characters import lock_character, pools_of, require_active, set_pool
-from gateway.commands import CommandContext
-from gateway.errors import UserError
 from gateway.vault.models import Character, Pool
 from plugins.nightcap.config import NightcapSettings
 from plugins.nightcap.rolls import SYSTEM

@@ -12,6 +12,7 @@ from typing import Any, Literal
 
 from sqlmodel import select
 
+from gateway import CommandContext, CommandSet, Invocation, Reply, UserError
 from gateway.characters import (
     characters_in,
     find_character,
@@ -21,12 +22,8 @@ from gateway.characters import (
     set_pool,
     take_character,
 )
-from gateway.command_set import CommandSet
-from gateway.commands import CommandContext
-from gateway.errors import UserError
 from gateway.payloads import broadcast_payload
 from gateway.rules.numbers import clamped
-from gateway.types import Invocation, Reply
 from gateway.vault import repo
 from gateway.vault.models import ChannelRow, Character
 from plugins.nightcap import mechanics, render, view, wounds

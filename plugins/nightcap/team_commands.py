@@ -5,10 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from gateway.command_set import CommandSet
-from gateway.commands import CommandContext
-from gateway.errors import PermissionDenied, UserError
-from gateway.types import Invocation, Reply
+from gateway import CommandContext, CommandSet, Invocation, PermissionDenied, Reply, UserError
 from gateway.vault import repo
 from plugins.nightcap import mechanics, render, teamwork
 from plugins.nightcap.conflict_support import (

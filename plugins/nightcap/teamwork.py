@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
-from gateway.dice import DiceSource
+from gateway import DiceSource
 from plugins.nightcap import mechanics
 from plugins.nightcap.mechanics import Roll
 

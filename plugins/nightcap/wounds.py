@@ -4,8 +4,8 @@ pool from a character's sheet asks here and shows the penalty in its roll line."
 
 from __future__ import annotations
 
+from gateway import CommandContext
 from gateway.characters import pools_of
-from gateway.commands import CommandContext
 from gateway.vault.models import Character
 from plugins.nightcap import combat
 from plugins.nightcap.config import NightcapSettings

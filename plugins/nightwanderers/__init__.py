@@ -6,9 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from gateway.command_set import CommandSet
-from gateway.hookspecs import hookimpl
-from gateway.registry import RuleSystem
+from gateway import CommandSet, RuleSystem, hookimpl
 from plugins.nightwanderers import blood, combat, commands, hazards, hunting, scene
 from plugins.nightwanderers.characters import CHARACTERS
 from plugins.nightwanderers.config import NightWanderersSettings

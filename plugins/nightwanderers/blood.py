@@ -7,10 +7,8 @@ from datetime import datetime, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo
 
-from gateway.command_set import CommandSet
-from gateway.commands import CommandContext
+from gateway import CommandContext, CommandSet, Invocation, Reply
 from gateway.rules.numbers import is_digits
-from gateway.types import Invocation, Reply
 from gateway.vault import repo
 from plugins.nightwanderers import mechanics
 from plugins.nightwanderers.commands import (

@@ -6,13 +6,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from gateway import CommandContext, CommandSet, Invocation, Reply, faces
 from gateway.characters import find_character
-from gateway.command_set import CommandSet
-from gateway.commands import CommandContext
-from gateway.dice import faces
 from gateway.rules.numbers import is_digits
 from gateway.rules.roll_words import Term
-from gateway.types import Invocation, Reply
 from plugins.nightwanderers import mechanics
 from plugins.nightwanderers.commands import (
     SYSTEM,

@@ -9,16 +9,13 @@ from typing import Any
 
 from sqlmodel import col, select, update
 
+from gateway import CommandContext, CommandSet, Invocation, Reply, faces
 from gateway.characters import active_character, find_character
-from gateway.command_set import CommandSet
-from gateway.commands import CommandContext
-from gateway.dice import faces
 from gateway.i18n import percent
 from gateway.rules import binomial
 from gateway.rules.roll_words import Term
 from gateway.rules.term_pools import TermPool, contest_line, contest_odds, contest_result, read_opponent
 from gateway.rules.trait_words import TraitWords
-from gateway.types import Invocation, Reply
 from gateway.vault.models import Character, Pool
 from plugins.nightwanderers import mechanics, odds
 from plugins.nightwanderers.config import NightWanderersSettings

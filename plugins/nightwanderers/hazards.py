@@ -5,10 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from gateway.command_set import CommandSet
-from gateway.commands import CommandContext
+from gateway import CommandContext, CommandSet, Invocation, Reply
 from gateway.rules.numbers import is_digits
-from gateway.types import Invocation, Reply
 from plugins.nightwanderers import mechanics
 from plugins.nightwanderers.combat import Fighter, harm, soak_and_harm
 from plugins.nightwanderers.commands import (

@@ -2,13 +2,10 @@
 
 from __future__ import annotations
 
+from gateway import CommandContext, CommandSet, Invocation, Reply, faces
 from gateway import scene as state
 from gateway.characters import find_character
-from gateway.command_set import CommandSet
-from gateway.commands import CommandContext
-from gateway.dice import faces
 from gateway.rules.roll_words import read_term
-from gateway.types import Invocation, Reply
 from plugins.nightwanderers import mechanics
 from plugins.nightwanderers.commands import (
     SYSTEM,

@@ -5,11 +5,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from gateway import CommandContext, Invocation, Reply
 from gateway.characters import find_character
-from gateway.commands import CommandContext
 from gateway.rules.initiative_tracker import InitiativeTracker
 from gateway.rules.power_words import PowerWords
-from gateway.types import Invocation, Reply
 from plugins.nightwanderers import mechanics
 from plugins.nightwanderers.commands import SYSTEM, fail, my_actor
 from plugins.nightwanderers.config import NightWanderersSettings

@@ -6,9 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from gateway.command_set import CommandSet
-from gateway.hookspecs import hookimpl
-from gateway.registry import RuleSystem
+from gateway import CommandSet, RuleSystem, hookimpl
 from plugins.pravidla import commands, scene
 from plugins.pravidla.characters import CHARACTERS
 from plugins.pravidla.config import PravidlaSettings

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from gateway.commands import CommandContext
+from gateway import CommandContext
 from gateway.rules.storyteller_sheets import NewCharacter, StorytellerSheets
 from gateway.vault.models import Character
 from plugins.pravidla.commands import WORDS, t

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from gateway.dice import DiceSource
+from gateway import DiceSource
 from gateway.rules.initiative import Order, rank
 from gateway.rules.ties import Contest, break_ties, contest_rounds, count_successes, every_face
 from gateway.rules.ties import Stalemate as Stalemate

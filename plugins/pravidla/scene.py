@@ -4,16 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from gateway import CommandContext, CommandSet, Invocation, PermissionDenied, Reply, faces
 from gateway import scene as state
 from gateway.characters import active_character, find_character
-from gateway.command_set import CommandSet
-from gateway.commands import CommandContext
-from gateway.dice import faces
-from gateway.errors import PermissionDenied
 from gateway.rules.initiative_tracker import InitiativeTracker
 from gateway.rules.numbers import is_digits
 from gateway.rules.power_words import PowerWords
-from gateway.types import Invocation, Reply
 from plugins.pravidla import mechanics
 from plugins.pravidla.commands import (
     SYSTEM,

@@ -60,3 +60,67 @@ def test_a_correct_plugin_loads() -> None:
     plugin = SimpleNamespace(gateway_register_commands=gateway_register_commands, __name__="gw_fine")
     pm = build_plugin_manager(extra=[plugin])
     assert pm.is_registered(plugin)
+
+
+# Besides ``from gateway import NAME``, the modules a plugin or adapter may import from: the shared
+# building blocks of rule systems, the core's API for adapters, and the test doubles.
+BUILDING_BLOCKS = {
+    "gateway.characters",
+    "gateway.scene",
+    "gateway.i18n",
+    "gateway.payloads",
+    "gateway.events",
+    "gateway.summary",
+    "gateway.roles",
+    "gateway.testing",
+    "gateway.rules.numbers",  # the one reader of numbers people type, in a command or a request
+}
+RULE_SYSTEM_MODULES = {"gateway.rules", "gateway.vault", "gateway.vault.models"}  # sheets live in the vault
+ADAPTER_MODULES = {
+    "gateway.queue",
+    "gateway.seen",
+    "gateway.adapter_state",
+    "gateway.channels",
+    "gateway.leases",
+}
+
+
+def _allowed(module: str, names: list[str], root: str) -> bool:
+    if module == "gateway":
+        public = set(gateway.__all__) | {m.rpartition(".")[2] for m in BUILDING_BLOCKS | ADAPTER_MODULES}
+        public |= {"rules", "vault"} if root != "adapters" else set()
+        return set(names) <= public
+    allowed = BUILDING_BLOCKS | (ADAPTER_MODULES if root != "plugins" else RULE_SYSTEM_MODULES)
+    if root == "tests/thirdparty":
+        allowed |= RULE_SYSTEM_MODULES
+    return module in allowed or (root != "adapters" and module.startswith("gateway.rules."))
+
+
+def _imports_of_the_core(root: str) -> list[str]:
+    wrong = []
+    for path in sorted((ROOT / root).rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(), str(path))):
+            if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+                module, names = node.module, [alias.name for alias in node.names]
+            elif isinstance(node, ast.Import):
+                module, names = next((a.name for a in node.names if a.name.startswith("gateway")), ""), []
+            else:
+                continue
+            if module.split(".")[0] == "gateway" and not _allowed(module, names, root):
+                wrong.append(f"{path.relative_to(ROOT)}:{node.lineno}: {ast.unparse(node)}")
+    return wrong
+
+
+@pytest.mark.parametrize("root", ["plugins", "adapters", "tests/thirdparty"])
+def test_plugins_and_adapters_use_only_the_public_api(root: str) -> None:
+    """The core's other modules (router, outbox worker, vault engine, registry, ...) may change
+    between releases; a plugin or adapter that reached into them would break with it."""
+    assert _imports_of_the_core(root) == []
+
+
+def test_the_public_api_check_catches_a_private_import(tmp_path: Path) -> None:
+    assert not _allowed("gateway.router", ["Router"], "plugins")
+    assert not _allowed("gateway.vault.models", ["Character"], "adapters")
+    assert not _allowed("gateway", ["Router"], "adapters")
+    assert _allowed("gateway", ["CommandContext", "hookimpl"], "plugins")
+    assert _allowed("gateway.rules.numbers", ["is_digits"], "plugins")

@@ -11,7 +11,7 @@ import pytest
 from sqlalchemy import text
 from sqlalchemy.ext.asyncio import create_async_engine
 
-from gateway.errors import DeliveryFailed, RetryLater
+from gateway import DeliveryFailed, RetryLater
 from gateway.testing import (
     POSTGRES_URL_VARIABLE,
     Clock,
