@@ -12,6 +12,7 @@ from sqlalchemy import insert
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from gateway.dice import DiceSource
+from gateway.events import RollLogged
 from gateway.types import InboundMessage, Invocation, Reply
 from gateway.vault import repo
 from gateway.vault.models import ChannelRow, IdentityLink, Person, RollLog
@@ -129,6 +130,7 @@ class CommandContext:
         if stlog is None:
             self._rolls_without_line.add(public_id)
         sides = result.get("sides") or []
+        system = str(result.get("system", self.system.name))
         await self.unit.execute(
             ROLL_INSERT,
             dict(
@@ -137,7 +139,7 @@ class CommandContext:
                 identity_key=self.sender.identity_key,
                 display_name=name or self.name,
                 channel_key=self.sender.channel_key,
-                system=str(result.get("system", self.system.name)),
+                system=system,
                 character_id=character_id,
                 kind=str(result.get("kind", "roll")),
                 pool=result.get("pool") if isinstance(result.get("pool"), int) else None,
@@ -149,6 +151,9 @@ class CommandContext:
                 text=stlog,
                 stlog_kind=None if stlog is None else stlog_kind,
             ),
+        )
+        self.unit.record(
+            RollLogged(public_id, self.sender.channel_key, system, character_id, self.sender.person_id)
         )
         if stlog is not None:
             await repo.queue_stlog(
