@@ -171,18 +171,23 @@ class Events:
         while True:
             await self._ready.wait()
             self._ready.clear()
-            while self._backlog:
-                event = self._backlog.popleft()
-                for handler in list(self._after.get(type(event), ())):
-                    try:
-                        await handler(event)
-                    except asyncio.CancelledError:
-                        raise
-                    except Exception:
-                        log.exception(
-                            "event handler failed", event=type(event).__name__, handler=repr(handler)
-                        )
-            self._idle.set()
+            try:
+                while self._backlog:
+                    event = self._backlog.popleft()
+                    for handler in list(self._after.get(type(event), ())):
+                        await self._call(handler, event)
+            finally:
+                if not self._backlog:
+                    self._idle.set()
+
+    @staticmethod
+    async def _call(handler: AfterCommit, event: Any) -> None:
+        try:
+            await handler(event)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("event handler failed", kind=type(event).__name__, handler=repr(handler))
 
     async def drain(self) -> None:
         """Wait until every event committed so far went to its listeners."""

@@ -209,6 +209,9 @@ class Outbox:
         linger = self.services.settings.outbox.linger
         event = self._events[platform]
         while not self._stopping:
+            # Cleared before the claim, not after: a wake while it runs (a row committed meanwhile)
+            # then makes the next round start at once instead of being lost.
+            event.clear()
             try:
                 worked = await self.run_once(platform)
             except asyncio.CancelledError:
@@ -221,7 +224,6 @@ class Outbox:
                 # (and one fan-out) serves many rows instead of each paying a transaction of its own.
                 await asyncio.sleep(linger)
             if not worked and not self._stopping:
-                event.clear()
                 with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(event.wait(), interval)
 

@@ -29,6 +29,7 @@ from gateway.errors import DeliveryFailed, RetryLater, Throttled
 from gateway.services import Services
 from gateway.types import Outbound
 from gateway.vault.models import OUTBOX_PENDING, OutboxRow
+from gateway.vault.unit import unit_of
 
 log = structlog.get_logger(__name__)
 
@@ -82,8 +83,7 @@ class MatrixAdapter(Adapter):
                 )
                 .values(next_attempt_at=now)
             )
-        if self.services.outbox is not None:
-            self.services.outbox.wake()
+            unit_of(session).queued.add(self.platform)  # woken on commit
 
     # -- routing ---------------------------------------------------------------------------------------
 

@@ -428,8 +428,9 @@ class _UnitScope:
                         await self._release()
                 else:
                     await self._release()
-        # Reached only when the unit is committed (and durable): never after a rollback.
-        if unit.events or unit.queued:
+        # Here with ``failed`` False only when the unit is committed (and durable); a failed
+        # commit raised above.
+        if not failed and (unit.events or unit.queued):
             self._vault.events.committed(unit.events, unit.queued)
 
     async def _release(self) -> None:
