@@ -189,8 +189,8 @@ class Outbox:
         """Let the round in flight finish (so a delivered row is marked delivered), then end."""
         self._stopping = True
         self._stopped.set()
-        if self._unsubscribe is not None:
-            self._unsubscribe, unsubscribe = None, self._unsubscribe
+        unsubscribe, self._unsubscribe = self._unsubscribe, None
+        if unsubscribe is not None:
             unsubscribe()
         self.wake()
         if self._tasks:

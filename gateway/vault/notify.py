@@ -17,7 +17,7 @@ import contextlib
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-import asyncpg
+import asyncpg  # type: ignore[import-untyped]
 import orjson
 import structlog
 from sqlalchemy import text
