@@ -1,6 +1,7 @@
 """Builds a running gateway: vault, plugins, router, adapters, outbox, and the aiohttp application.
 
-Start-up order is vault, plugins, adapters, outbox; shutdown runs in reverse.
+Start-up order is vault, event listener (PostgreSQL), plugins, adapters, outbox; shutdown runs in
+reverse.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from aiohttp import web
 from gateway import builtin, linking, storytellers
 from gateway.adapter import Adapter
 from gateway.dice import DiceSource, dice_from_settings
+from gateway.events import Events
 from gateway.leases import Leases
 from gateway.outbox import Outbox
 from gateway.plugins import Plugins, build_plugin_manager
@@ -24,6 +26,7 @@ from gateway.settings import Settings
 from gateway.vault import Vault
 from gateway.vault.migrate import upgrade
 from gateway.vault.models import utcnow
+from gateway.vault.notify import Listener
 
 log = structlog.get_logger(__name__)
 
@@ -48,13 +51,16 @@ class Gateway:
         )
         self.plugins = Plugins(pm)
         self.plugins.configure(settings)
+        events = Events()
         self.services = Services(
             settings=settings,
             vault=Vault(
                 settings.vault.url,
                 busy_timeout_ms=settings.vault.busy_timeout_ms,
                 group_commit=settings.vault.group_commit,
+                events=events,
             ),
+            events=events,
             plugins=self.plugins,
             dice=dice or dice_from_settings(settings.dice.seed, settings.dice.script),
             clock=clock,
@@ -70,6 +76,9 @@ class Gateway:
                 self.adapters[spec.platform] = adapter
         self.outbox = Outbox(self.services, self.adapters)
         self.services.outbox = self.outbox
+        # Other processes on a PostgreSQL vault: their events and queued rows reach this one.
+        vault = self.services.vault
+        self.listener = Listener(vault.url, events) if vault.notifies else None
 
     async def upgrade_vault(self) -> None:
         await upgrade(self.services.vault, self.plugins.migration_locations())
@@ -77,6 +86,8 @@ class Gateway:
     async def start(self, app: web.Application | None = None) -> None:
         if self.settings.vault.auto_upgrade and self.services.vault.dialect == "sqlite":
             await self.upgrade_vault()
+        if self.listener is not None:
+            await self.listener.start()
         for adapter in self.adapters.values():
             await adapter.start()
         await self.outbox.start()
@@ -90,6 +101,9 @@ class Gateway:
         await self.outbox.stop()
         for adapter in reversed(list(self.adapters.values())):
             await adapter.stop()
+        if self.listener is not None:
+            await self.listener.stop()
+        await self.services.events.close()
         await self.services.vault.dispose()
 
 

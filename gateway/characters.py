@@ -46,6 +46,12 @@ async def find_character(session: AsyncSession, system: str, name: str) -> Chara
     return found.first()
 
 
+async def character_name(session: AsyncSession, character_id: int) -> str | None:
+    """The character's name, None when there is no such character (deleted meanwhile)."""
+    character = await session.get(Character, character_id)
+    return None if character is None else character.name
+
+
 async def owned_characters(session: AsyncSession, person_id: int, system: str) -> list[Character]:
     found = await session.exec(
         select(Character)

@@ -11,6 +11,7 @@ from sqlalchemy import insert
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from gateway.dice import DiceSource
+from gateway.events import RollLogged
 from gateway.payloads import Payload
 from gateway.spec import Command, Handler, Role
 from gateway.types import InboundMessage
@@ -123,6 +124,7 @@ class CommandContext:
         if stlog is None:
             self._rolls_without_line.add(public_id)
         sides = result.get("sides") or []
+        system = str(result.get("system", self.system.name))
         await self.unit.execute(
             ROLL_INSERT,
             dict(
@@ -131,7 +133,7 @@ class CommandContext:
                 identity_key=self.sender.identity_key,
                 display_name=name or self.name,
                 channel_key=self.sender.channel_key,
-                system=str(result.get("system", self.system.name)),
+                system=system,
                 character_id=character_id,
                 kind=str(result.get("kind", "roll")),
                 pool=result.get("pool") if isinstance(result.get("pool"), int) else None,
@@ -143,6 +145,9 @@ class CommandContext:
                 text=stlog,
                 stlog_kind=None if stlog is None else stlog_kind,
             ),
+        )
+        self.unit.record(
+            RollLogged(public_id, self.sender.channel_key, system, character_id, self.sender.person_id)
         )
         if stlog is not None:
             await repo.queue_stlog(

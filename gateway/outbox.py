@@ -14,7 +14,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import random
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -138,6 +138,7 @@ class Outbox:
         self._rng = random.Random()
         self._stopping = False
         self._stopped = asyncio.Event()
+        self._unsubscribe: Callable[[], None] | None = None
 
     def wake(self, platforms: Iterable[str] | None = None) -> None:
         """Rows were queued: the workers of these platforms (all when None) look now, not at their
@@ -151,6 +152,9 @@ class Outbox:
                 self._events[platform].set()
 
     async def start(self) -> None:
+        # Every unit that queues rows wakes their workers once committed, in this process or
+        # (PostgreSQL) another one on the vault: nobody calls ``wake`` by hand after a transaction.
+        self._unsubscribe = self.services.vault.events.on_queued(self.wake)
         for platform in self.adapters:
             self._tasks.append(asyncio.create_task(self._worker(platform), name=f"outbox:{platform}"))
         self._tasks.append(asyncio.create_task(self._sweeper(), name="outbox:prune"))
@@ -184,6 +188,9 @@ class Outbox:
         """Let the round in flight finish (so a delivered row is marked delivered), then end."""
         self._stopping = True
         self._stopped.set()
+        unsubscribe, self._unsubscribe = self._unsubscribe, None
+        if unsubscribe is not None:
+            unsubscribe()
         self.wake()
         if self._tasks:
             _, pending = await asyncio.wait(self._tasks, timeout=grace)
@@ -201,6 +208,9 @@ class Outbox:
         linger = self.services.settings.outbox.linger
         event = self._events[platform]
         while not self._stopping:
+            # Cleared before the claim, not after: a wake while it runs (a row committed meanwhile)
+            # then makes the next round start at once instead of being lost.
+            event.clear()
             try:
                 worked = await self.run_once(platform)
             except asyncio.CancelledError:
@@ -213,7 +223,6 @@ class Outbox:
                 # (and one fan-out) serves many rows instead of each paying a transaction of its own.
                 await asyncio.sleep(linger)
             if not worked and not self._stopping:
-                event.clear()
                 with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(event.wait(), interval)
 

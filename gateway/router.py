@@ -75,7 +75,6 @@ class Router:
         if not message.sync_reply:
             async with self.services.vault.unit() as unit:
                 await self._queue(unit, message, [reply])
-            self._wake_outbox(unit)
         return [reply]
 
     async def _unit_of_work(
@@ -99,13 +98,8 @@ class Router:
             elif message_id and not message.refuse_repeat:  # a refused repeat never needs it
                 digest = repo.request_digest(message.channel.key, message.text)
                 await repo.store_response(unit, platform, message_id, digest, [r.as_json() for r in replies])
-        self._wake_outbox(unit)
+        # The vault wakes the outbox for what the unit queued once it is committed.
         return replies
-
-    def _wake_outbox(self, unit: Unit) -> None:
-        """After the commit: the rows the unit queued (replies, Storyteller-log lines) go out now."""
-        if unit.queued and self.services.outbox is not None:
-            self.services.outbox.wake(unit.queued)
 
     async def _run(
         self, unit: Unit, message: InboundMessage, words: list[str], text: str, *, bare: bool

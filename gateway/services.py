@@ -8,6 +8,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING
 
 from gateway.dice import DiceSource
+from gateway.events import Events
 from gateway.settings import Settings
 from gateway.types import InboundMessage, Reply
 from gateway.vault import Vault
@@ -32,6 +33,8 @@ class Services:
     # Ownership of once-per-deployment work (IRC connections, Matrix sync loops); None: all ours.
     leases: Leases | None = None
     state: dict[str, object] = field(default_factory=dict)
+    # What units of work did, after they commit (``gateway.events``); the vault's own hub.
+    events: Events = field(default_factory=Events)
 
     async def handle(self, message: InboundMessage) -> list[Reply]:
         """Run one inbound message through the router (which wakes the outbox for what it queued)."""

@@ -65,8 +65,6 @@ class MatrixAdapter(Adapter):
     async def network_recovered(self) -> None:
         """The homeserver answers again: rows that waited on the network are due now."""
         await queue.expedite_failed(self.services.vault, self.platform, NETWORK, self.services.clock())
-        if self.services.outbox is not None:
-            self.services.outbox.wake()
 
     # -- routing ---------------------------------------------------------------------------------------
 

@@ -1,8 +1,9 @@
 """The Second Life adapter: HUDs call ``/sl/v1/`` over HTTP; the gateway pushes to their HTTP-in URLs.
 
 Four parts, one job each: ``inbound`` (the two endpoints), ``delivery`` (pushes and fan-out),
-``refresh`` (HUD refresh notices after a Storyteller's edit), ``pruning`` (old replay marks). See
-README.md in this folder for the wire protocol.
+``refresh`` (HUD refresh notices after a Storyteller's edit, queued in the editing unit through
+``gateway.events``), ``pruning`` (old replay marks, on a timer). See README.md in this folder for
+the wire protocol.
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 
+import structlog
 from aiohttp import web
 
 from adapters.secondlife.config import SecondLifeConfig
@@ -20,6 +22,12 @@ from adapters.secondlife.refresh import Refresher
 from adapters.secondlife.registry import PLATFORM
 from gateway import Adapter, Outbound, Services
 
+# Seconds between looks at the replay marks (``ReplayPruner`` itself prunes at most every ten minutes).
+PRUNE_BEAT = 60.0
+
+
+log = structlog.get_logger(__name__)
+
 
 class SecondLifeAdapter(Adapter):
     platform = PLATFORM
@@ -28,8 +36,8 @@ class SecondLifeAdapter(Adapter):
         self.services = services
         self.config = config
         self.pruner = ReplayPruner(services)
-        self.refresher = Refresher(services, config.refresh_poll, also=self.pruner.prune)
-        self.inbound = Inbound(services, config, storyteller_command=self.refresher.kick)
+        self.refresher = Refresher(services)
+        self.inbound = Inbound(services, config)
         self.delivery = Delivery(services, config)
         self._tasks: list[asyncio.Task[None]] = []
 
@@ -40,8 +48,7 @@ class SecondLifeAdapter(Adapter):
     async def start(self) -> None:
         await self.delivery.open()
         await self.inbound.warm_replays()
-        await self.refresher.refresh_once()  # creates the audit cursor before the first request
-        self._tasks.append(asyncio.create_task(self.refresher.watch(), name="secondlife:refresh"))
+        self._tasks.append(asyncio.create_task(self._prune_beat(), name="secondlife:prune"))
 
     async def stop(self) -> None:
         for task in self._tasks:
@@ -51,6 +58,16 @@ class SecondLifeAdapter(Adapter):
                 await task
         self._tasks.clear()
         await self.delivery.close()
+
+    async def _prune_beat(self) -> None:
+        while True:
+            try:
+                await self.pruner.prune()
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("second life replay pruning failed")
+            await asyncio.sleep(PRUNE_BEAT)
 
     async def deliver(self, message: Outbound) -> None:
         await self.delivery.deliver(message)

@@ -44,7 +44,8 @@ class SecondLifeConfig(BaseModel):
     dead_retry: float = Field(600.0, gt=0)
     # Registrations dead (or rows unroutable) for longer than this are forgotten and their rows fail.
     forget_after_hours: float = Field(48.0, gt=0)
-    # How often Storyteller edits are checked for sheet refresh notices to players' HUDs.
+    # Ignored: refresh notices are queued with the Storyteller's edit itself (``refresh``), not found
+    # by polling. Still accepted so that older config files load.
     refresh_poll: float = Field(2.0, gt=0)
 
     @field_validator("shared_secret")

@@ -169,8 +169,6 @@ class Delivery(Part):
                         unit, PLATFORM, reg.route, {**payload, "via": message.target}, now=now
                     )
         log.debug("second life fan-out", target=message.target, rows=len(batch), routes=len(members))
-        if members and self.services.outbox is not None:
-            self.services.outbox.wake([PLATFORM])
         raise Settled
 
     def _bodies(self, message: Outbound, reg: Registration, state: dict[str, Any] | None) -> list[bytes]:

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
@@ -60,17 +59,14 @@ def _display_name(owner_name: str) -> str:
 
 
 class Inbound(Part):
-    """The two HTTP endpoints. ``storyteller_command`` is called after an ``st ...`` command ran."""
+    """The two HTTP endpoints."""
 
-    def __init__(
-        self, services: Services, config: SecondLifeConfig, storyteller_command: Callable[[], None]
-    ) -> None:
+    def __init__(self, services: Services, config: SecondLifeConfig) -> None:
         super().__init__(services)
         self.config = config
         self.replays = ReplayCache()
         self.buckets: dict[str, tuple[float, float]] = {}
         self.monotonic = time.monotonic
-        self._storyteller_command = storyteller_command
 
     async def _read_body(self, request: web.Request) -> bytes | web.Response:
         try:
@@ -190,8 +186,6 @@ class Inbound(Part):
                 log.info("second life request refused", reason=REPLAYED, peer=request.remote)
                 return web.Response(status=401, text=REPLAYED)
             marked = bool(replies) and not any(r.error for r in replies)
-            if req.text.split(None, 1)[0].casefold() == "st":
-                self._storyteller_command()
         extra: dict[str, Any] = {}
         if not marked or req.want_state or req.roster is not None:
             try:
@@ -251,8 +245,6 @@ class Inbound(Part):
             for item in items:
                 payload = {"kind": "reply", "text": item["text"], "private": item["private"]}
                 await queue.enqueue(session, PLATFORM, f"object/{signed.object_key}", payload, now=now)
-        if self.services.outbox is not None:
-            self.services.outbox.wake()
         return True
 
     async def register(self, request: web.Request) -> web.Response:
@@ -302,8 +294,6 @@ class Inbound(Part):
         except _Replayed:
             log.info("second life request refused", reason=REPLAYED, peer=request.remote)
             return web.Response(status=401, text=REPLAYED)
-        if self.services.outbox is not None:
-            self.services.outbox.wake()
         log.info("second life object registered", route=reg.route, region=reg.region)
         answer: dict[str, Any] = {"ok": True, "route": reg.route}
         if state is not None:

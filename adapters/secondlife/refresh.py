@@ -1,141 +1,41 @@
-"""Sheet refresh notices: when a Storyteller edits a character, its player's HUD is told to reload.
+"""Sheet refresh notices: when someone other than its owner (a Storyteller) edits a character, the
+owner's registered Player HUDs are told to reload.
 
-Reads audit rows after a cursor kept in the vault (locked while read, so two gateway processes never
-both send one), woken after an ``st`` command and every ``refresh_poll`` seconds otherwise.
+An in-unit subscription to ``SheetChanged`` (``gateway.events``): the notice is an outbox row queued
+in the very unit that changed the sheet, so it commits with the change or not at all. A crash right
+after the commit loses nothing and repeats nothing, and with several gateway processes on one vault
+only the process that ran the edit queues it (the outbox of whichever runs this adapter sends it).
 """
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
-from collections.abc import Awaitable, Callable
-
-import structlog
-from sqlalchemy import func
-from sqlmodel import col, select
-
 from adapters.secondlife import registry
 from adapters.secondlife.common import IDENTITY_PLATFORM, Part
 from adapters.secondlife.registry import PLATFORM
-from gateway import Services
-from gateway.vault import repo
-from gateway.vault.models import Audit, Character, IdentityLink, KeyValue
-
-log = structlog.get_logger(__name__)
-
-CURSOR_SCOPE = "secondlife"
+from gateway import Services, queue
+from gateway.characters import character_name
+from gateway.events import SheetChanged
+from gateway.identities import identity_keys
 
 
 class Refresher(Part):
-    def __init__(self, services: Services, poll: float, also: Callable[[], Awaitable[None]]) -> None:
+    def __init__(self, services: Services) -> None:
         super().__init__(services)
-        self.poll = poll
-        self._also = also  # housekeeping that runs on the same beat (pruning replay marks)
-        self._kick = asyncio.Event()
+        services.vault.events.subscribe_in_unit(SheetChanged, self.sheet_changed)
 
-    def kick(self) -> None:
-        """Look now (a Storyteller command ran), not at the next poll."""
-        self._kick.set()
-
-    async def watch(self) -> None:
-        while True:
-            try:
-                await self.refresh_once()
-                await self._also()
-            except asyncio.CancelledError:
-                raise
-            except Exception:
-                log.exception("second life refresh watcher failed")
-            self._kick.clear()
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._kick.wait(), self.poll)
-
-    async def _watch(self) -> None:
-        while True:
-            try:
-                await self._refresh_once()
-                await self._prune()
-            except asyncio.CancelledError:
-                raise
-            except Exception:
-                log.exception("second life refresh watcher failed")
-            self._kick.clear()
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._kick.wait(), self.config.refresh_poll)
-
-    async def refresh_once(self) -> int:
-        """Queue a refresh notice to the Player HUD of every character a Storyteller just edited.
-
-        Reads audit rows after a cursor kept in the vault (locked while read, so two gateway
-        processes never both send one). Returns the number of notices queued.
-        """
-        queued = 0
-        async with self.services.vault.transaction() as session:
-            found = await session.exec(
-                select(KeyValue)
-                .where(col(KeyValue.scope) == CURSOR_SCOPE, col(KeyValue.key) == "audit-cursor")
-                .with_for_update()
-            )
-            cursor = found.first()
-            if cursor is None:
-                # A fresh vault: start after the newest audit row. Two processes starting together
-                # both get here (locking an absent row locks nothing): the upsert lets one create it.
-                top = (await session.exec(select(func.max(Audit.id)))).one()
-                start = {"id": int(top or 0)}
-                values = {
-                    "scope": CURSOR_SCOPE,
-                    "key": "audit-cursor",
-                    "value": start,
-                    "updated_at": self._now(),
-                }
-                cursor, created = await repo.locked_or_created(session, KeyValue, values)
-                if created:
-                    return 0
-            rows = list(
-                (
-                    await session.exec(
-                        select(Audit)
-                        .where(col(Audit.id) > int(cursor.value.get("id", 0)))
-                        .order_by(col(Audit.id))
-                        .limit(500)
-                    )
-                ).all()
-            )
-            if not rows:
-                return 0
-            actions: dict[int, set[str]] = {}
-            for row in rows:
-                if row.character_id is not None:
-                    actions.setdefault(row.character_id, set())
-            now = self._now()
-            for character_id in actions:
-                character = await session.get(Character, character_id)
-                if character is None:
-                    continue
-                # A player's own edits answered their own HUD already; tell them about the others'.
-                acts = {
-                    r.action
-                    for r in rows
-                    if r.character_id == character_id and r.actor_id != character.owner_id
-                }
-                if not acts:
-                    continue
-                links = await session.exec(
-                    select(IdentityLink).where(
-                        col(IdentityLink.person_id) == character.owner_id,
-                        col(IdentityLink.platform) == IDENTITY_PLATFORM,
-                    )
-                )
-                for link in links.all():
-                    route = f"player-hud/{link.key.partition(':')[2]}"
-                    if await registry.get(session, route) is None:
-                        continue
-                    text = f"{character.name}: a Storyteller changed your sheet ({', '.join(sorted(acts))})."
-                    payload = {"kind": "refresh", "text": text, "char": character.name}
-                    await repo.enqueue(session, PLATFORM, route, payload, now=now)
-                    queued += 1
-            cursor.value = {"id": rows[-1].id}
-            session.add(cursor)
-        if queued and self.services.outbox is not None:
-            self.services.outbox.wake()
-        return queued
+    async def sheet_changed(self, unit: queue.Unit, event: SheetChanged) -> None:
+        """In the editing unit: queue a refresh notice to each Player HUD the owner registered."""
+        # A player's own edits answered their own HUD already; tell them about the others'.
+        if event.owner_id is None or event.actor_id == event.owner_id:
+            return
+        session = unit.session
+        name = await character_name(session, event.character_id)
+        if name is None:
+            return
+        text = f"{name}: a Storyteller changed your sheet ({', '.join(sorted(event.actions))})."
+        payload = {"kind": "refresh", "text": text, "char": name}
+        now = self._now()
+        for key in await identity_keys(session, event.owner_id, IDENTITY_PLATFORM):
+            route = f"player-hud/{key.partition(':')[2]}"
+            if await registry.get(session, route) is not None:
+                await queue.enqueue(unit, PLATFORM, route, payload, now=now)

@@ -9,6 +9,11 @@ With ``[vault] group_commit``, a unit that ends leaves its SQLite transaction op
 end in the same turn of the event loop, or while the WAL is being fsynced, join it (each as a
 savepoint, see ``SQLiteUnit``), and then one COMMIT and one fsync serve them all. No unit returns
 before its work is durable.
+
+A unit's events (``gateway.events``) run their in-unit handlers just before its commit; once the
+commit is durable the vault wakes the outbox workers of the platforms it queued for and fires the
+after-commit listeners, and on PostgreSQL the same news reaches the other processes on the vault
+(``gateway.vault.notify``, sent in the transaction so it goes out exactly when it commits).
 """
 
 from __future__ import annotations
@@ -30,7 +35,8 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from gateway.vault import sqlite_inline
+from gateway.events import Events
+from gateway.vault import notify, sqlite_inline
 from gateway.vault.unit import SQLiteUnit, Unit, writer_rollback
 
 
@@ -216,9 +222,19 @@ class ChainLost(Exception):
 class Vault:
     """The engine plus a way to open one unit of work."""
 
-    def __init__(self, url: str, *, busy_timeout_ms: int = 5000, group_commit: bool = False) -> None:
+    def __init__(
+        self,
+        url: str,
+        *,
+        busy_timeout_ms: int = 5000,
+        group_commit: bool = False,
+        events: Events | None = None,
+    ) -> None:
         self.url = url
         self.engine = create_engine(url, busy_timeout_ms=busy_timeout_ms, group_commit=group_commit)
+        self.events = events if events is not None else Events()
+        # On SQLite one process is the whole world; on PostgreSQL others may share the vault.
+        self.notifies = self.dialect == "postgresql"
         self._group: _GroupCommit | None = None
         if group_commit and self.dialect == "sqlite":
             self._group = _GroupCommit(str(make_url(url).database), self._flush)
@@ -389,10 +405,15 @@ class _UnitScope:
 
     async def __aexit__(self, exc_type: type[BaseException] | None, *_: object) -> None:
         failed = exc_type is not None
+        unit = self._unit
         try:
             if not failed:
                 try:
-                    await self._unit.commit()
+                    if unit.events:
+                        await self._vault.events.before_commit(unit)
+                    if self._vault.notifies and (unit.events or unit.queued):
+                        await notify.notify(unit, self._vault.events.process)
+                    await unit.commit()
                 except BaseException:
                     failed = True
                     raise
@@ -408,6 +429,10 @@ class _UnitScope:
                         await self._release()
                 else:
                     await self._release()
+        # Here with ``failed`` False only when the unit is committed (and durable); a failed
+        # commit raised above.
+        if not failed and (unit.events or unit.queued):
+            self._vault.events.committed(unit.events, unit.queued)
 
     async def _release(self) -> None:
         try:

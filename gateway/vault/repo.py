@@ -17,12 +17,14 @@ from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlmodel import col, select, update
 from sqlmodel.ext.asyncio.session import AsyncSession
 
+from gateway.events import Approved, SheetChanged
 from gateway.payloads import stlog_payload
 from gateway.types import Channel, Identity
 from gateway.vault.engine import Vault
 from gateway.vault.models import (
     Audit,
     ChannelRow,
+    Character,
     IdentityLink,
     OutboxRow,
     Person,
@@ -401,6 +403,39 @@ async def audit(
             created_at=now,
         )
     )
+    if character_id is not None:
+        await _record_sheet_change(session, actor_id, action, character_id, field_name, new)
+
+
+async def _record_sheet_change(
+    session: AsyncSession,
+    actor_id: int | None,
+    action: str,
+    character_id: int,
+    field_name: str | None,
+    new: Any,
+) -> None:
+    """Every audited edit of a character is a ``SheetChanged`` of the unit (one per character and
+    actor, gathering the actions), and setting its status to approved an ``Approved`` too. Recorded
+    here, where every plugin's audit rows are written, so no plugin records them itself."""
+    unit = unit_of(session)
+    for index, event in enumerate(unit.events):
+        if isinstance(event, SheetChanged) and (event.character_id, event.actor_id) == (
+            character_id,
+            actor_id,
+        ):
+            unit.events[index] = event.merged(action, field_name)
+            break
+    else:
+        character = await session.get(Character, character_id)  # in the session already, as a rule
+        if character is None:
+            return
+        fields = () if field_name is None else (field_name,)
+        unit.record(
+            SheetChanged(character_id, character.system, character.owner_id, actor_id, (action,), fields)
+        )
+    if field_name == "status" and new == "approved":
+        unit.record(Approved(character_id))
 
 
 def _text(value: Any) -> str | None:

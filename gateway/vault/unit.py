@@ -30,8 +30,15 @@ class Unit:
         self.connection = connection
         self._session: AsyncSession | None = None
         self._attach: list[Any] = []
-        # Platforms this unit queued outbox rows for (``repo.enqueue``), so only their workers wake.
+        # Platforms this unit queued outbox rows for (``repo.enqueue``) or made rows due on
+        # (``outbox.expedite``): the vault wakes their workers once the unit is committed.
         self.queued: set[str] = set()
+        # What the unit did (``gateway.events``), fired by the vault after the commit, in this order.
+        self.events: list[Any] = []
+
+    def record(self, event: Any) -> None:
+        """Tell the event's subscribers, once this unit is committed (never if it rolls back)."""
+        self.events.append(event)
 
     @property
     def session(self) -> AsyncSession:

@@ -21,8 +21,6 @@ VAULT_MODULES = {info.name for info in pkgutil.iter_modules(gateway.vault.__path
 ALLOWED: dict[str, dict[str, set[str] | None]] = {
     # Nightcap's sheet and the Storyteller check (the sheet-summary and is_storyteller slices).
     "adapters/secondlife/state.py": {"gateway.vault.models": None},
-    # The HUD refresh cursor and its audit poll (the events slice).
-    "adapters/secondlife/refresh.py": {"gateway.vault.repo": None, "gateway.vault.models": None},
     # ``session.get(IdentityLink/Person)`` before ``is_storyteller`` (the is_storyteller slice).
     "adapters/secondlife/inbound.py": {"gateway.vault.models": {"IdentityLink", "Person"}},
     "adapters/secondlife/delivery.py": {"gateway.vault.models": {"IdentityLink", "Person"}},

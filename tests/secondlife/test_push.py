@@ -4,16 +4,14 @@ from __future__ import annotations
 
 import time
 from collections.abc import Awaitable, Callable
-from datetime import UTC, datetime, timedelta
 
 from sqlmodel import col, select
 
 from adapters.secondlife import registry
 from gateway.vault import repo
-from gateway.vault.models import Audit, Character, OutboxRow
+from gateway.vault.models import OutboxRow
 from tests.secondlife.conftest import ST_KEY, World
 from tests.secondlife.harness import FakeObject, Hud, eventually, new_key
-from tests.secondlife.test_inbound import add_character
 
 
 async def st_with_object(world: World) -> tuple[Hud, FakeObject]:
@@ -208,34 +206,6 @@ async def test_announcements_go_to_relays_and_to_huds_where_there_is_none(world:
         "who": "Crow",
         "text": "A crow laughs.",
     }
-
-
-async def test_a_storyteller_edit_sends_a_refresh_notice_to_the_players_hud(world: World) -> None:
-    mira = world.hud("Mira Vance")
-    mira_obj = await world.obj(mira)
-    await add_character(world, mira.owner_key, "Mira", "creation", traits={"physical": 3})
-    assert (await mira.register(mira_obj.url, "player-hud")).json["state"]["mode"] == "chargen"
-    st = world.st_hud()
-    await st.command("", state=True)  # the Storyteller exists in the vault
-    async with world.services.vault.transaction() as session:
-        character = (await session.exec(select(Character))).one()
-        character.status = "approved"
-        session.add(character)
-        session.add(
-            Audit(
-                actor_id=None,
-                actor_key=f"sl:{ST_KEY}",
-                character_id=character.id,
-                action="st.approve",
-                created_at=datetime.now(UTC) - timedelta(seconds=1),
-            )
-        )
-    await eventually(lambda: len(mira_obj.received) == 1)
-    body = mira_obj.received[0].json
-    assert body["kind"] == "refresh"
-    assert body["text"] == "Mira: a Storyteller changed your sheet (st.approve)."
-    assert body["state"]["mode"] == "gameplay"
-    assert body["state"]["char"] == "Mira"
 
 
 async def test_a_retried_part_does_not_resend_the_parts_before_it(world: World) -> None:

@@ -177,7 +177,7 @@ async def test_st_hud_registration_needs_the_storyteller_role(world: World, hud:
     response = await hud.register("http://127.0.0.1:9/cap/x", "st-hud")
     assert (response.status, response.text) == (403, "an st-hud needs the Storyteller role")
     counts = await table_counts(world)
-    assert counts["KeyValue"] == 1  # only the refresh watcher's cursor: no registration
+    assert counts["KeyValue"] == 0  # no registration
 
 
 async def test_header_names_are_matched_case_insensitively(world: World, hud: Hud) -> None:

@@ -9,12 +9,10 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
-from sqlmodel import col, delete, select
 
-from adapters.secondlife.refresh import CURSOR_SCOPE
-from gateway.vault.models import KeyValue
-from tests.secondlife.conftest import World, table_counts
-from tests.secondlife.harness import Hud
+from tests.secondlife.conftest import ST_KEY, World, table_counts
+from tests.secondlife.harness import Hud, eventually
+from tests.secondlife.test_refresh import edit, mira_with_hud, refresh_rows
 
 
 @pytest.fixture
@@ -28,25 +26,15 @@ async def pair(vault_url: str, tmp_path: Path) -> AsyncIterator[tuple[World, Wor
     await first.close()
 
 
-async def _cursors(world: World) -> list[KeyValue]:
-    async with world.services.vault.transaction() as session:
-        found = await session.exec(select(KeyValue).where(col(KeyValue.scope) == CURSOR_SCOPE))
-        return list(found.all())
-
-
-async def test_two_processes_create_the_refresh_cursor_at_once(pair: tuple[World, World]) -> None:
-    """D12: on a fresh vault both processes find no audit cursor; one creates it, neither fails."""
+async def test_a_storyteller_edit_is_refreshed_once_with_two_processes(pair: tuple[World, World]) -> None:
+    """Both processes subscribe to sheet changes; only the one that ran the edit queues the notice
+    (in the edit's own unit), so the HUD hears of it once, whichever process delivers it."""
     first, second = pair
-    for _ in range(5):
-        async with first.services.vault.transaction() as session:
-            await session.exec(delete(KeyValue).where(col(KeyValue.scope) == CURSOR_SCOPE))  # type: ignore[call-overload]
-        results = await asyncio.gather(
-            first.adapter.refresher.refresh_once(),
-            second.adapter.refresher.refresh_once(),
-            return_exceptions=True,
-        )
-        assert results == [0, 0]
-        assert len(await _cursors(first)) == 1
+    _, mira_obj = await mira_with_hud(first)
+    await edit(second, f"sl:{ST_KEY}")
+    await eventually(lambda: len(mira_obj.received) == 1)
+    assert len(await refresh_rows(first)) == 1  # one vault: every notice either process queued
+    assert [p.json["kind"] for p in mira_obj.received] == ["refresh"]
 
 
 async def test_two_processes_register_one_route_at_once(pair: tuple[World, World]) -> None:
