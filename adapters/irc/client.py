@@ -22,6 +22,7 @@ from __future__ import annotations
 import asyncio
 import base64
 import contextlib
+import math
 import random
 import re
 import ssl
@@ -31,9 +32,9 @@ from dataclasses import dataclass, field
 
 import structlog
 
-from adapters.irc.bucket import TokenBucket
 from adapters.irc.config import NetworkConfig
 from adapters.irc.protocol import Message, build_line, casefold, decode, parse_line
+from gateway.pacing import Backoff, TokenBucket
 
 log = structlog.get_logger(__name__)
 
@@ -82,10 +83,22 @@ class Incoming:
     msgid: str | None
 
 
-def backoff_delay(attempt: int, low: float, high: float, rng: random.Random) -> float:
-    """Exponential backoff with "equal jitter": half the step fixed, half random."""
-    step = min(high, low * 2**attempt)
-    return step / 2 + rng.uniform(0, step / 2)
+def reconnect_backoff(config: NetworkConfig, rng: random.Random) -> Backoff:
+    """``reconnect_min`` doubling up to ``reconnect_max``, with "equal jitter": half the step fixed,
+    half random, so a network that drops everyone is not hit by every client at once."""
+    return Backoff(config.reconnect_min, config.reconnect_max, (0.5, 1.0), rng)
+
+
+def send_bucket(
+    config: NetworkConfig,
+    clock: Callable[[], float] = time.monotonic,
+    sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
+) -> TokenBucket:
+    """``send_burst`` lines at once, then one per ``send_interval`` (0: unpaced). RFC 1459 §8.10 flood
+    control adds 2 s per line and stops reading a client that is more than 10 s ahead, so 1 line per
+    2 s with a burst of 4 never trips "Excess Flood"."""
+    rate = 1 / config.send_interval if config.send_interval > 0 else math.inf
+    return TokenBucket(config.send_burst, rate, clock=clock, sleep=sleep)
 
 
 class IrcConnection:
@@ -103,7 +116,8 @@ class IrcConnection:
         self.on_message = on_message
         self.on_ready = on_ready
         self.rng = rng or random.Random()
-        self.bucket = TokenBucket(config.send_interval, config.send_burst)
+        self.bucket = send_bucket(config)
+        self.backoff = reconnect_backoff(config, self.rng)
         self.log = log.bind(network=config.name)
         keyed = {casefold(c.name): (c.name, c.key) for c in config.channels}
         for name in extra_channels or []:
@@ -226,7 +240,7 @@ class IrcConnection:
                 return
             if was_ready and time.monotonic() - started > 60:
                 attempt = 0
-            delay = backoff_delay(attempt, self.config.reconnect_min, self.config.reconnect_max, self.rng)
+            delay = self.backoff.delay(attempt + 1)
             attempt += 1
             self.log.warning("irc disconnected", reason=reason, retry_in=round(delay, 2))
             await asyncio.sleep(delay)
@@ -318,7 +332,7 @@ class IrcConnection:
         """Send one line when the token bucket allows; NotConnected if the link is (or goes) down."""
         if not self.connected:
             raise NotConnected(self.name)
-        await self.bucket.take()
+        await self.bucket.wait()
         if not self.connected:
             raise NotConnected(self.name)
         await self._write(line)
@@ -489,7 +503,7 @@ class IrcConnection:
         """Send a protocol line (JOIN, WHO) through the token bucket without holding up the reader."""
 
         async def send() -> None:
-            await self.bucket.take()
+            await self.bucket.wait()
             with contextlib.suppress(NotConnected, ValueError):
                 await self._write(line)
 
