@@ -237,7 +237,11 @@ class Delivery(Part):
             return
         if status in (404, 410):
             async with self.services.vault.transaction() as session:
-                await registry.mark_dead(session, reg.route, reg.url, self._now())
+                marked = await registry.mark_dead(session, reg.route, reg.url, self._now())
+                current = None if marked else await registry.get(session, reg.route)
+            if current is not None and current.url != reg.url and not current.dead_since:
+                # Registered anew while this push was out: its wake found the row claimed, so go now.
+                raise TargetAbsent(f"{reg.route} answered {status}; registered anew since", 0.0)
             log.info("second life URL dead", route=reg.route, status=status)
             raise TargetAbsent(f"{reg.route} answered {status}: URL dead", self.config.dead_retry)
         if status in (429, 503) or status >= 500 or status in (408, 499):

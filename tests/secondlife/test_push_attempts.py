@@ -5,9 +5,11 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 
+from aiohttp import web
+
 from gateway.vault.models import OutboxRow
 from tests.secondlife.conftest import ST_KEY, World
-from tests.secondlife.harness import eventually
+from tests.secondlife.harness import FakeObject, Hud, eventually
 from tests.secondlife.test_push import roll, rows, settled, st_with_object
 
 HEAD = f"st-hud/{ST_KEY}"
@@ -72,3 +74,39 @@ async def test_a_dead_url_is_not_an_attempt(make_world: Callable[..., Awaitable[
     assert (await st.register(fake.new_url(), "st-hud")).status == 200
     [row] = await settled(world, HEAD)
     assert (row.status, row.attempts) == ("delivered", 1)
+
+
+class ReattachedMeanwhile(FakeObject):
+    """The old HUD's URL: while a push to it is out, the new HUD registers; then it answers 404."""
+
+    def __init__(self, owner_key: str, object_key: str) -> None:
+        super().__init__(owner_key, object_key)
+        self.register: Callable[[], Awaitable[int]] | None = None
+        self.registered: list[int] = []
+
+    async def _handle(self, request: web.Request) -> web.StreamResponse:
+        self.attempts += 1
+        if self.register is not None and not self.registered:
+            self.registered.append(await self.register())
+            return web.Response(status=404, text="cap not found")
+        return await super()._handle(request)
+
+
+async def test_a_hud_registered_anew_while_its_old_url_answers_404_is_served_at_once(world: World) -> None:
+    """The race of a re-attach: the new HUD registers while the push to the old URL is out. The
+    registration's wake finds the row claimed, so the 404 must not park it for ``dead_retry``."""
+    st = world.st_hud()
+    old = ReattachedMeanwhile(st.owner_key, st.object_key)
+    await old.start()
+    world.objects.append(old)
+    assert (await st.register(old.url, "st-hud")).status == 200
+    tomorrow = Hud(world.url, owner_name=st.owner_name, owner_key=ST_KEY, object_name=st.object_name)
+    new = await world.obj(tomorrow)
+
+    async def register() -> int:
+        return (await tomorrow.register(new.url, "st-hud")).status
+
+    old.register = register
+    line = await roll(world, world.hud("Mira Vance"), [7])
+    await eventually(lambda: len(new.received) == 1, timeout=30)  # dead_retry is 600 s
+    assert old.registered == [200] and new.received[0].json["text"] == line
