@@ -28,10 +28,11 @@ import re
 import ssl
 import time
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import structlog
 
+from adapters.irc.accounts import Accounts, User
 from adapters.irc.config import NetworkConfig
 from adapters.irc.protocol import Message, build_line, casefold, decode, parse_line
 from gateway.pacing import Backoff, TokenBucket
@@ -58,17 +59,6 @@ class NotConnected(Exception):
 
 class ConnectionLost(Exception):
     pass
-
-
-@dataclass
-class User:
-    """What we know about a nick that shares a channel with us. ``account`` is None when the nick
-    is known to be logged out; ``known`` is False while we have no account information at all."""
-
-    nick: str
-    account: str | None = None
-    known: bool = False
-    channels: set[str] = field(default_factory=set)
 
 
 @dataclass(frozen=True)
@@ -152,7 +142,7 @@ class IrcConnection:
         self.logged_in_as: str | None = None
         self.isupport: dict[str, str] = {}
         self.userhost: str | None = None
-        self.users: dict[str, User] = {}
+        self.accounts = Accounts(self.fold)
         self.joined: set[str] = set()
         self._joins_pending: set[str] = set()
 
@@ -183,17 +173,13 @@ class IrcConnection:
         return f"{self.nick}!{'u' * userlen}@{'h' * hostlen}"
 
     def account_of(self, nick: str) -> str | None:
-        user = self.users.get(self.fold(nick))
-        return user.account if user is not None and user.known else None
+        return self.accounts.account_of(nick)
 
     def nicks_for_account(self, account: str) -> list[str]:
-        folded = self.fold(account)
-        return [
-            u.nick for u in self.users.values() if u.known and u.account and self.fold(u.account) == folded
-        ]
+        return self.accounts.nicks_for_account(account)
 
     def user_known(self, nick: str) -> User | None:
-        return self.users.get(self.fold(nick))
+        return self.accounts.get(nick)
 
     # ------------------------------------------------------------------ life cycle
 
@@ -251,7 +237,7 @@ class IrcConnection:
                 self.writer.close()
         self.ready.clear()
         self.closed.set()
-        self.users.clear()
+        self.accounts.clear()
         self.joined.clear()
         self.writer = None
 
@@ -523,18 +509,6 @@ class IrcConnection:
         if not self._joins_pending:
             self._set_ready()
 
-    def _user(self, nick: str) -> User:
-        key = self.fold(nick)
-        user = self.users.get(key)
-        if user is None:
-            user = self.users[key] = User(nick=nick)
-        return user
-
-    def _learn_account(self, user: User, m: Message) -> None:
-        if "account-tag" in self.caps:
-            user.account = m.tags.get("account") or None
-            user.known = True
-
     async def _on_join(self, m: Message) -> None:
         channel = m.param(0)
         if not m.nick:
@@ -547,21 +521,15 @@ class IrcConnection:
             else:
                 self._join_settled(channel)
             return
-        user = self._user(m.nick)
-        user.nick = m.nick
-        user.channels.add(folded)
-        if "extended-join" in self.caps and len(m.params) >= 2:
-            user.account = None if m.param(1) == "*" else m.param(1)
-            user.known = True
-        else:
-            self._learn_account(user, m)
+        extended = m.param(1) if "extended-join" in self.caps and len(m.params) >= 2 else None
+        self.accounts.joined(m.nick, folded, m.tags, "account-tag" in self.caps, extended)
 
     async def _on_353(self, m: Message) -> None:  # RPL_NAMREPLY
         folded = self.fold(m.param(2))
         for entry in m.params[-1].split():
             nick = entry.lstrip("~&@%+!").split("!", 1)[0]
             if nick and self.fold(nick) != self.fold(self.nick):
-                self._user(nick).channels.add(folded)
+                self.accounts.named(nick, folded)
 
     async def _on_354(self, m: Message) -> None:  # WHOX: token channel user host nick flags account
         if m.param(1) != WHOX_TOKEN or len(m.params) < 8:
@@ -569,10 +537,7 @@ class IrcConnection:
         nick, account = m.param(5), m.param(7)
         if self.fold(nick) == self.fold(self.nick):
             return
-        user = self._user(nick)
-        user.channels.add(self.fold(m.param(2)))
-        user.account = None if account in ("0", "*", "") else account
-        user.known = True
+        self.accounts.whox(nick, self.fold(m.param(2)), account)
 
     async def _on_315(self, m: Message) -> None:  # end of WHO
         if self.fold(m.param(1)) in self._joins_pending:
@@ -586,9 +551,7 @@ class IrcConnection:
 
     async def _on_account(self, m: Message) -> None:
         if m.nick:
-            user = self._user(m.nick)
-            user.account = None if m.param(0) == "*" else m.param(0)
-            user.known = True
+            self.accounts.account_changed(m.nick, m.param(0))
 
     async def _on_nick(self, m: Message) -> None:
         if not m.nick:
@@ -597,24 +560,15 @@ class IrcConnection:
         if self.fold(m.nick) == self.fold(self.nick):
             self.nick = new
             return
-        user = self.users.pop(self.fold(m.nick), None) or User(nick=new)
-        user.nick = new
-        self.users[self.fold(new)] = user
+        self.accounts.renamed(m.nick, new)
 
     def _left(self, nick: str, channel: str) -> None:
         folded = self.fold(channel)
         if self.fold(nick) == self.fold(self.nick):
             self.joined.discard(folded)
-            for key in [k for k, u in self.users.items() if folded in u.channels]:
-                self.users[key].channels.discard(folded)
-                if not self.users[key].channels:
-                    del self.users[key]
+            self.accounts.we_left(folded)
             return
-        user = self.users.get(self.fold(nick))
-        if user is not None:
-            user.channels.discard(folded)
-            if not user.channels:
-                del self.users[self.fold(nick)]
+        self.accounts.left(nick, folded)
 
     async def _on_part(self, m: Message) -> None:
         if m.nick:
@@ -627,7 +581,7 @@ class IrcConnection:
 
     async def _on_quit(self, m: Message) -> None:
         if m.nick:
-            self.users.pop(self.fold(m.nick), None)
+            self.accounts.quit(m.nick)
 
     async def _on_privmsg(self, m: Message) -> None:
         nick = m.nick
@@ -637,12 +591,7 @@ class IrcConnection:
         if text.startswith("\x01"):
             return  # CTCP (ACTION, VERSION, ...): not commands
         target = m.param(0)
-        # With account-tag the tag is the truth (no tag: not logged in); otherwise what we tracked.
-        tagged = "account-tag" in self.caps
-        account = (m.tags.get("account") or None) if tagged else self.account_of(nick)
-        known = self.users.get(self.fold(nick))
-        if tagged and known is not None:
-            known.account, known.known = account, True
+        account = self.accounts.message(nick, m.tags, "account-tag" in self.caps)
         item = Incoming(
             nick=nick,
             account=account,
