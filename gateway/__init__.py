@@ -41,6 +41,8 @@ _EXPORTS = {
     "Outbound": "gateway.types",
     "RetryLater": "gateway.errors",
     "Throttled": "gateway.errors",
+    "TargetAbsent": "gateway.errors",
+    "Deferred": "gateway.errors",
     "DeliveryFailed": "gateway.errors",
     "Settled": "gateway.errors",
     "Repeated": "gateway.errors",
@@ -84,11 +86,13 @@ if TYPE_CHECKING:
     from gateway.dice import ScriptedDice as ScriptedDice
     from gateway.dice import SeededDice as SeededDice
     from gateway.dice import faces as faces
+    from gateway.errors import Deferred as Deferred
     from gateway.errors import DeliveryFailed as DeliveryFailed
     from gateway.errors import PermissionDenied as PermissionDenied
     from gateway.errors import Repeated as Repeated
     from gateway.errors import RetryLater as RetryLater
     from gateway.errors import Settled as Settled
+    from gateway.errors import TargetAbsent as TargetAbsent
     from gateway.errors import Throttled as Throttled
     from gateway.errors import UserError as UserError
     from gateway.hookspecs import hookimpl as hookimpl

@@ -1,10 +1,21 @@
 """The adapter contract. An adapter knows its platform and nothing about rules.
 
 Inbound: authenticate the traffic, build an ``InboundMessage``, call ``services.handle(message)``.
-Outbound: ``deliver(outbound)`` sends one outbox row; raise ``RetryLater`` (a failed attempt,
-optionally with the adapter's own delay), ``Throttled`` (the target answered "wait": ``Retry-After``,
-a 429; not an attempt) or ``DeliveryFailed`` (never retried). The outbox worker of the platform calls
-``deliver`` for rows of one target in order, one at a time.
+Outbound: ``deliver(outbound)`` sends one outbox row, or says why not with one of (``gateway/errors.py``):
+
+- ``RetryLater``: this attempt failed (a timeout, a 5xx, a dropped request). It counts towards
+  ``[outbox] max_attempts``, after which the row is dead (kept for an operator). The outbox picks
+  the delay with its ``Backoff`` (``gateway/pacing.py``); an adapter may name a policy of its own
+  (``RetryLater(reason, backoff=...)``: a lower ceiling, another jitter), never a delay.
+- ``Throttled(reason, delay)``: the target answered "wait" (``Retry-After``, a 429, a rate limit),
+  or the row is another gateway process's to send. Not an attempt.
+- ``TargetAbsent(reason, delay)``: the target, or our session with it, is not there yet (no object
+  registered, a dead URL, a network not connected). Not an attempt; bound the wait yourself where
+  it can last for ever, and raise ``DeliveryFailed`` after it.
+- ``DeliveryFailed``: never deliverable (a deleted webhook, a 404 for good): dead at once.
+- ``Settled``: the adapter settled the row itself.
+
+The outbox worker of the platform calls ``deliver`` for rows of one target in order, one at a time.
 """
 
 from __future__ import annotations
@@ -30,5 +41,6 @@ class Adapter:
         """Disconnect cleanly. Pending outbox rows stay pending for the next start."""
 
     async def deliver(self, message: Outbound) -> None:
-        """Deliver one outbox row or raise ``RetryLater`` / ``Throttled`` / ``DeliveryFailed``."""
+        """Deliver one outbox row or raise ``RetryLater`` / ``Throttled`` / ``TargetAbsent`` /
+        ``DeliveryFailed`` / ``Settled`` (see the module docstring)."""
         raise NotImplementedError

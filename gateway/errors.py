@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from gateway.pacing import Backoff
+
 
 class UserError(Exception):
     """A mistake or refusal the user should read: one line, says what was wrong and how to write it.
@@ -33,21 +38,40 @@ class Repeated(Exception):
 
 
 class RetryLater(Exception):
-    """Raised by an adapter's ``deliver``: try this outbox row again after ``delay`` seconds."""
+    """Raised by an adapter's ``deliver``: this attempt failed (a timeout, a 5xx without
+    ``Retry-After``, a dropped connection). It counts towards ``[outbox] max_attempts``, after which the
+    row is dead (kept in the vault for an operator). The outbox picks the delay from the row's attempts
+    with its own ``Backoff``, or with ``backoff`` when the adapter names a policy of its own (Second
+    Life's lower ceiling, ``[secondlife] retry_max_delay``); the adapter never picks a delay."""
 
-    def __init__(self, reason: str, delay: float | None = None) -> None:
+    def __init__(self, reason: str, *, backoff: Backoff | None = None) -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.backoff = backoff
+
+
+class Deferred(Exception):
+    """Raised by an adapter's ``deliver``: not an attempt, come back after ``delay`` seconds. The row
+    stays pending, its attempts unchanged; use one of the two kinds below, which say why."""
+
+    def __init__(self, reason: str, delay: float) -> None:
         super().__init__(reason)
         self.reason = reason
         self.delay = delay
 
 
-class Throttled(RetryLater):
-    """Raised by an adapter's ``deliver``: the target answered and asked us to wait (``Retry-After``, a
-    429, a rate-limit bucket). Not a failed attempt: it neither counts towards ``max_attempts`` nor
-    lengthens the backoff after later failures, so a target that comes back is served at once."""
+class Throttled(Deferred):
+    """The target answered and asked us to wait (``Retry-After``, a 429, a rate-limit bucket), or the
+    row is another gateway process's to send. Not a failed attempt: it neither counts towards
+    ``max_attempts`` nor lengthens the backoff after later failures, so a target that comes back is
+    served at once."""
 
-    def __init__(self, reason: str, delay: float) -> None:
-        super().__init__(reason, delay)
+
+class TargetAbsent(Deferred):
+    """The target, or our session with it, is not there yet: no Second Life object has registered for
+    it, its URL is dead until the object registers again, the IRC network or Matrix account is not
+    connected. Nothing was tried, so the row keeps its attempts; the adapter bounds the wait itself
+    where it can (Second Life raises ``DeliveryFailed`` after ``forget_after_hours``)."""
 
 
 class DeliveryFailed(Exception):

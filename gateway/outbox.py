@@ -22,7 +22,8 @@ import structlog
 from sqlalchemy import Select, bindparam, delete, func, literal_column, select, update
 
 from gateway.adapter import Adapter
-from gateway.errors import DeliveryFailed, RetryLater, Settled, Throttled
+from gateway.errors import Deferred, DeliveryFailed, RetryLater, Settled, Throttled
+from gateway.pacing import Backoff
 from gateway.services import Services
 from gateway.settings import Settings
 from gateway.types import Outbound
@@ -279,16 +280,15 @@ class Outbox:
             await adapter.deliver(message)
         except Settled:
             pass
-        except Throttled as exc:
-            # The target is up and said when: not an attempt (see ``Throttled``).
-            log.info(
-                "outbox throttled", platform=platform, row=message.id, reason=exc.reason, delay=exc.delay
-            )
-            await self._finish(message.id, "pending", message.attempts, exc.reason, exc.delay or 0.0)
+        except Deferred as exc:
+            # Not an attempt (see ``Throttled`` and ``TargetAbsent``): the row keeps its attempts.
+            event = "outbox throttled" if isinstance(exc, Throttled) else "outbox waiting"
+            log.info(event, platform=platform, row=message.id, reason=exc.reason, delay=exc.delay)
+            await self._finish(message.id, "pending", message.attempts, exc.reason, exc.delay)
         except RetryLater as exc:
             attempts = message.attempts + 1
-            delay = exc.delay if exc.delay is not None else self._backoff(attempts)
-            dead = attempts >= settings.max_attempts and exc.delay is None
+            delay = (exc.backoff or self.backoff()).delay(attempts)
+            dead = attempts >= settings.max_attempts
             log.info("outbox retry", platform=platform, row=message.id, reason=exc.reason, delay=delay)
             await self._finish(message.id, "dead" if dead else "pending", attempts, exc.reason, delay)
         except DeliveryFailed as exc:
@@ -301,7 +301,7 @@ class Outbox:
             log.warning("outbox delivery error", platform=platform, row=message.id, error=repr(exc))
             dead = attempts >= settings.max_attempts
             await self._finish(
-                message.id, "dead" if dead else "pending", attempts, repr(exc), self._backoff(attempts)
+                message.id, "dead" if dead else "pending", attempts, repr(exc), self.backoff().delay(attempts)
             )
         else:
             await self._finish(message.id, "delivered", message.attempts + 1, None, 0)
@@ -309,9 +309,11 @@ class Outbox:
     def _lease(self) -> timedelta:
         return claim_lease(self.services.settings)
 
-    def _backoff(self, attempts: int) -> float:
+    def backoff(self) -> Backoff:
+        """The backoff after failed attempts: ``[outbox] base_delay`` doubling up to ``max_delay``,
+        times 0.5 to 1.5 so that rows failing together do not come back together."""
         s = self.services.settings.outbox
-        return min(s.max_delay, s.base_delay * 2 ** (attempts - 1)) * self._rng.uniform(0.5, 1.5)
+        return Backoff(s.base_delay, s.max_delay, (0.5, 1.5), self._rng)
 
     async def _finish(self, row_id: int, status: str, attempts: int, error: str | None, delay: float) -> None:
         now: datetime = self.services.clock()

@@ -8,7 +8,7 @@ response is a deferral (type 5) and the replies follow through the outbox as int
 Outbound: outbox rows for platform ``discord``. The target is either a webhook name from
 ``[discord.webhooks]`` (Storyteller-log lines, sheet exports, any text) or ``interaction/<id>``
 (follow-ups, which carry their token and expire after 15 minutes). Delivery waits on the header-driven
-limiter; a long wait hands the row back to the outbox (``RetryLater`` with the exact delay) so other
+limiter; a long wait hands the row back to the outbox (``Throttled`` with the exact delay) so other
 targets keep moving. A webhook that answers 404 is disabled and reported, never retried.
 """
 

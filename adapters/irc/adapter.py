@@ -9,7 +9,7 @@ Outbox targets are ``<network>/<#channel>`` (replies in a channel, Storyteller-l
 
 Several gateway processes on one vault: a network's connection runs only in the process holding the
 lease ``irc:<network>`` (``gateway/leases.py``); the others stand by and take over when it dies. A
-process that does not own a network hands that network's outbox rows back (``RetryLater`` within a
+process that does not own a network hands that network's outbox rows back (``Throttled`` within a
 second) so that the owner's worker sends them.
 """
 
@@ -33,8 +33,8 @@ from gateway import (
     Identity,
     InboundMessage,
     Outbound,
-    RetryLater,
     Services,
+    TargetAbsent,
     Throttled,
 )
 from gateway.leases import Lease, run_owned
@@ -220,7 +220,7 @@ class IrcAdapter(Adapter):
                 # failed attempt: soon again, so that the owner's worker (or ours, once we own it)
                 # gets the row.
                 raise Throttled(f"IRC network {net} is connected by another process", min(retry, 1.0))
-            raise RetryLater(f"IRC network {net} is not connected", delay=retry)
+            raise TargetAbsent(f"IRC network {net} is not connected", retry)
         saved = self._progress.get(message.id)
         if saved is not None:
             verb, target, lines, done = saved
@@ -234,7 +234,7 @@ class IrcAdapter(Adapter):
                     await connection.send_paced(build_line(verb, target, piece))
             except NotConnected:
                 self._progress[message.id] = (verb, target, lines, index)
-                raise RetryLater(f"IRC network {net} disconnected while sending", delay=retry) from None
+                raise TargetAbsent(f"IRC network {net} disconnected while sending", retry) from None
             except ValueError as exc:
                 self._progress.pop(message.id, None)
                 raise DeliveryFailed(f"cannot send to {target!r}: {exc}") from exc

@@ -22,18 +22,20 @@ from __future__ import annotations
 import asyncio
 import base64
 import contextlib
+import math
 import random
 import re
 import ssl
 import time
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import structlog
 
-from adapters.irc.bucket import TokenBucket
+from adapters.irc.accounts import Accounts, User
 from adapters.irc.config import NetworkConfig
 from adapters.irc.protocol import Message, build_line, casefold, decode, parse_line
+from gateway.pacing import Backoff, TokenBucket
 
 log = structlog.get_logger(__name__)
 
@@ -59,17 +61,6 @@ class ConnectionLost(Exception):
     pass
 
 
-@dataclass
-class User:
-    """What we know about a nick that shares a channel with us. ``account`` is None when the nick
-    is known to be logged out; ``known`` is False while we have no account information at all."""
-
-    nick: str
-    account: str | None = None
-    known: bool = False
-    channels: set[str] = field(default_factory=set)
-
-
 @dataclass(frozen=True)
 class Incoming:
     """A PRIVMSG for the gateway, with the sender's account as known when the line arrived."""
@@ -82,10 +73,22 @@ class Incoming:
     msgid: str | None
 
 
-def backoff_delay(attempt: int, low: float, high: float, rng: random.Random) -> float:
-    """Exponential backoff with "equal jitter": half the step fixed, half random."""
-    step = min(high, low * 2**attempt)
-    return step / 2 + rng.uniform(0, step / 2)
+def reconnect_backoff(config: NetworkConfig, rng: random.Random) -> Backoff:
+    """``reconnect_min`` doubling up to ``reconnect_max``, with "equal jitter": half the step fixed,
+    half random, so a network that drops everyone is not hit by every client at once."""
+    return Backoff(config.reconnect_min, config.reconnect_max, (0.5, 1.0), rng)
+
+
+def send_bucket(
+    config: NetworkConfig,
+    clock: Callable[[], float] = time.monotonic,
+    sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
+) -> TokenBucket:
+    """``send_burst`` lines at once, then one per ``send_interval`` (0: unpaced). RFC 1459 §8.10 flood
+    control adds 2 s per line and stops reading a client that is more than 10 s ahead, so 1 line per
+    2 s with a burst of 4 never trips "Excess Flood"."""
+    rate = 1 / config.send_interval if config.send_interval > 0 else math.inf
+    return TokenBucket(config.send_burst, rate, clock=clock, sleep=sleep)
 
 
 class IrcConnection:
@@ -103,7 +106,8 @@ class IrcConnection:
         self.on_message = on_message
         self.on_ready = on_ready
         self.rng = rng or random.Random()
-        self.bucket = TokenBucket(config.send_interval, config.send_burst)
+        self.bucket = send_bucket(config)
+        self.backoff = reconnect_backoff(config, self.rng)
         self.log = log.bind(network=config.name)
         keyed = {casefold(c.name): (c.name, c.key) for c in config.channels}
         for name in extra_channels or []:
@@ -138,7 +142,7 @@ class IrcConnection:
         self.logged_in_as: str | None = None
         self.isupport: dict[str, str] = {}
         self.userhost: str | None = None
-        self.users: dict[str, User] = {}
+        self.accounts = Accounts(self.fold)
         self.joined: set[str] = set()
         self._joins_pending: set[str] = set()
 
@@ -169,17 +173,13 @@ class IrcConnection:
         return f"{self.nick}!{'u' * userlen}@{'h' * hostlen}"
 
     def account_of(self, nick: str) -> str | None:
-        user = self.users.get(self.fold(nick))
-        return user.account if user is not None and user.known else None
+        return self.accounts.account_of(nick)
 
     def nicks_for_account(self, account: str) -> list[str]:
-        folded = self.fold(account)
-        return [
-            u.nick for u in self.users.values() if u.known and u.account and self.fold(u.account) == folded
-        ]
+        return self.accounts.nicks_for_account(account)
 
     def user_known(self, nick: str) -> User | None:
-        return self.users.get(self.fold(nick))
+        return self.accounts.get(nick)
 
     # ------------------------------------------------------------------ life cycle
 
@@ -226,7 +226,7 @@ class IrcConnection:
                 return
             if was_ready and time.monotonic() - started > 60:
                 attempt = 0
-            delay = backoff_delay(attempt, self.config.reconnect_min, self.config.reconnect_max, self.rng)
+            delay = self.backoff.delay(attempt + 1)
             attempt += 1
             self.log.warning("irc disconnected", reason=reason, retry_in=round(delay, 2))
             await asyncio.sleep(delay)
@@ -237,7 +237,7 @@ class IrcConnection:
                 self.writer.close()
         self.ready.clear()
         self.closed.set()
-        self.users.clear()
+        self.accounts.clear()
         self.joined.clear()
         self.writer = None
 
@@ -318,7 +318,7 @@ class IrcConnection:
         """Send one line when the token bucket allows; NotConnected if the link is (or goes) down."""
         if not self.connected:
             raise NotConnected(self.name)
-        await self.bucket.take()
+        await self.bucket.wait()
         if not self.connected:
             raise NotConnected(self.name)
         await self._write(line)
@@ -489,7 +489,7 @@ class IrcConnection:
         """Send a protocol line (JOIN, WHO) through the token bucket without holding up the reader."""
 
         async def send() -> None:
-            await self.bucket.take()
+            await self.bucket.wait()
             with contextlib.suppress(NotConnected, ValueError):
                 await self._write(line)
 
@@ -509,18 +509,6 @@ class IrcConnection:
         if not self._joins_pending:
             self._set_ready()
 
-    def _user(self, nick: str) -> User:
-        key = self.fold(nick)
-        user = self.users.get(key)
-        if user is None:
-            user = self.users[key] = User(nick=nick)
-        return user
-
-    def _learn_account(self, user: User, m: Message) -> None:
-        if "account-tag" in self.caps:
-            user.account = m.tags.get("account") or None
-            user.known = True
-
     async def _on_join(self, m: Message) -> None:
         channel = m.param(0)
         if not m.nick:
@@ -533,21 +521,15 @@ class IrcConnection:
             else:
                 self._join_settled(channel)
             return
-        user = self._user(m.nick)
-        user.nick = m.nick
-        user.channels.add(folded)
-        if "extended-join" in self.caps and len(m.params) >= 2:
-            user.account = None if m.param(1) == "*" else m.param(1)
-            user.known = True
-        else:
-            self._learn_account(user, m)
+        extended = m.param(1) if "extended-join" in self.caps and len(m.params) >= 2 else None
+        self.accounts.joined(m.nick, folded, m.tags, "account-tag" in self.caps, extended)
 
     async def _on_353(self, m: Message) -> None:  # RPL_NAMREPLY
         folded = self.fold(m.param(2))
         for entry in m.params[-1].split():
             nick = entry.lstrip("~&@%+!").split("!", 1)[0]
             if nick and self.fold(nick) != self.fold(self.nick):
-                self._user(nick).channels.add(folded)
+                self.accounts.named(nick, folded)
 
     async def _on_354(self, m: Message) -> None:  # WHOX: token channel user host nick flags account
         if m.param(1) != WHOX_TOKEN or len(m.params) < 8:
@@ -555,10 +537,7 @@ class IrcConnection:
         nick, account = m.param(5), m.param(7)
         if self.fold(nick) == self.fold(self.nick):
             return
-        user = self._user(nick)
-        user.channels.add(self.fold(m.param(2)))
-        user.account = None if account in ("0", "*", "") else account
-        user.known = True
+        self.accounts.whox(nick, self.fold(m.param(2)), account)
 
     async def _on_315(self, m: Message) -> None:  # end of WHO
         if self.fold(m.param(1)) in self._joins_pending:
@@ -572,9 +551,7 @@ class IrcConnection:
 
     async def _on_account(self, m: Message) -> None:
         if m.nick:
-            user = self._user(m.nick)
-            user.account = None if m.param(0) == "*" else m.param(0)
-            user.known = True
+            self.accounts.account_changed(m.nick, m.param(0))
 
     async def _on_nick(self, m: Message) -> None:
         if not m.nick:
@@ -583,24 +560,15 @@ class IrcConnection:
         if self.fold(m.nick) == self.fold(self.nick):
             self.nick = new
             return
-        user = self.users.pop(self.fold(m.nick), None) or User(nick=new)
-        user.nick = new
-        self.users[self.fold(new)] = user
+        self.accounts.renamed(m.nick, new)
 
     def _left(self, nick: str, channel: str) -> None:
         folded = self.fold(channel)
         if self.fold(nick) == self.fold(self.nick):
             self.joined.discard(folded)
-            for key in [k for k, u in self.users.items() if folded in u.channels]:
-                self.users[key].channels.discard(folded)
-                if not self.users[key].channels:
-                    del self.users[key]
+            self.accounts.we_left(folded)
             return
-        user = self.users.get(self.fold(nick))
-        if user is not None:
-            user.channels.discard(folded)
-            if not user.channels:
-                del self.users[self.fold(nick)]
+        self.accounts.left(nick, folded)
 
     async def _on_part(self, m: Message) -> None:
         if m.nick:
@@ -613,7 +581,7 @@ class IrcConnection:
 
     async def _on_quit(self, m: Message) -> None:
         if m.nick:
-            self.users.pop(self.fold(m.nick), None)
+            self.accounts.quit(m.nick)
 
     async def _on_privmsg(self, m: Message) -> None:
         nick = m.nick
@@ -623,12 +591,7 @@ class IrcConnection:
         if text.startswith("\x01"):
             return  # CTCP (ACTION, VERSION, ...): not commands
         target = m.param(0)
-        # With account-tag the tag is the truth (no tag: not logged in); otherwise what we tracked.
-        tagged = "account-tag" in self.caps
-        account = (m.tags.get("account") or None) if tagged else self.account_of(nick)
-        known = self.users.get(self.fold(nick))
-        if tagged and known is not None:
-            known.account, known.known = account, True
+        account = self.accounts.message(nick, m.tags, "account-tag" in self.caps)
         item = Incoming(
             nick=nick,
             account=account,

@@ -6,7 +6,7 @@ replies go to the direct room of the account that serves the command's room.
 
 Several gateway processes on one vault: an account's sync loop runs only in the process holding the
 lease ``matrix:<account>`` (``gateway/leases.py``). Elsewhere the account is not ready and knows no
-rooms, so rows for it come back (``RetryLater``) until the owner's worker sends them.
+rooms, so rows for it come back (``Throttled``, not an attempt) until the owner's worker sends them.
 """
 
 from __future__ import annotations
@@ -23,7 +23,8 @@ from adapters.matrix.account import NETWORK_ERRORS, MatrixAccount, retry_after
 from adapters.matrix.render import render_content
 from adapters.matrix.settings import MatrixSettings
 from adapters.matrix.state import VaultState
-from gateway import Adapter, DeliveryFailed, Outbound, RetryLater, Services, Throttled, queue
+from gateway import Adapter, DeliveryFailed, Outbound, RetryLater, Services, TargetAbsent, Throttled, queue
+from gateway.pacing import Backoff
 
 log = structlog.get_logger(__name__)
 
@@ -75,14 +76,14 @@ class MatrixAdapter(Adapter):
             account = self.accounts[name]
             if not account.ready.is_set():
                 self._elsewhere([account])
-                raise RetryLater(f"{NETWORK}account {name} is not connected yet", delay=2.0)
+                raise TargetAbsent(f"{NETWORK}account {name} is not connected yet", 2.0)
             return account, await self._room_id(account, rest)
         room = target
         if room.startswith("#"):
             ready = [a for a in self.accounts.values() if a.ready.is_set()]
             if not ready:
                 self._elsewhere(self.accounts.values())
-                raise RetryLater(f"{NETWORK}not connected yet", delay=2.0)
+                raise TargetAbsent(f"{NETWORK}not connected yet", 2.0)
             room = await self._room_id(ready[0], room)
         for account in self.accounts.values():
             if room in account.joined:
@@ -90,7 +91,7 @@ class MatrixAdapter(Adapter):
         waiting = [a for a in self.accounts.values() if not a.ready.is_set()]
         if waiting:
             self._elsewhere(waiting)
-            raise RetryLater(f"{NETWORK}not every account is connected yet", delay=2.0)
+            raise TargetAbsent(f"{NETWORK}not every account is connected yet", 2.0)
         if any(room in a.left for a in self.accounts.values()):
             raise DeliveryFailed(f"the bot was removed from {room}")
         raise RetryLater(f"no Matrix account of this gateway is in {room}; invite one")
@@ -109,15 +110,15 @@ class MatrixAdapter(Adapter):
             try:
                 info = await account.api.resolve_room_alias(ref)
             except NETWORK_ERRORS as exc:
-                raise RetryLater(f"{NETWORK}{exc!r}", delay=self._network_delay(0, account)) from exc
+                raise RetryLater(f"{NETWORK}{exc!r}", backoff=self._network_backoff(account)) from exc
             except MatrixRequestError as exc:
                 raise DeliveryFailed(f"cannot resolve {ref}: {exc.errcode}") from exc
             self._aliases[ref] = str(info.room_id)
         return self._aliases[ref]
 
-    def _network_delay(self, attempts: int, account: MatrixAccount) -> float:
-        ceiling = account.config.retry_max_delay
-        return min(ceiling, 2.0 ** min(attempts, 12)) * self._rng.uniform(0.75, 1.25)
+    def _network_backoff(self, account: MatrixAccount) -> Backoff:
+        """After a network error or a 5xx: 1 s doubling up to the account's ``retry_max_delay``."""
+        return Backoff(1.0, account.config.retry_max_delay, (0.75, 1.25), self._rng)
 
     # -- delivery --------------------------------------------------------------------------------------
 
@@ -151,15 +152,14 @@ class MatrixAdapter(Adapter):
             account.stats["rate_limited"] += 1
             raise Throttled(f"M_LIMIT_EXCEEDED: retry in {delay:.3f} s", delay) from exc
         except MUnknownToken as exc:
-            raise RetryLater(f"{NETWORK}access token rejected; logging in again", delay=5.0) from exc
+            raise TargetAbsent(f"{NETWORK}access token rejected; logging in again", 5.0) from exc
         except NETWORK_ERRORS as exc:
             account.stats["send_network_errors"] += 1
-            delay = self._network_delay(message.attempts, account)
-            raise RetryLater(f"{NETWORK}{exc!r}", delay=delay) from exc
+            raise RetryLater(f"{NETWORK}{exc!r}", backoff=self._network_backoff(account)) from exc
         except MatrixRequestError as exc:
             if exc.http_status >= 500:
-                delay = self._network_delay(message.attempts, account)
-                raise RetryLater(f"{NETWORK}HTTP {exc.http_status} {exc.errcode}", delay=delay) from exc
+                backoff = self._network_backoff(account)
+                raise RetryLater(f"{NETWORK}HTTP {exc.http_status} {exc.errcode}", backoff=backoff) from exc
             if exc.errcode == "M_RESOURCE_LIMIT_EXCEEDED":
                 # A homeserver quota, not a rate limit: ordinary back-off, and the row dies in the end.
                 raise RetryLater(f"{exc.errcode}: {exc.message}") from exc

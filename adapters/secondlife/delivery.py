@@ -22,7 +22,8 @@ from adapters.secondlife.config import SecondLifeConfig
 from adapters.secondlife.registry import PLATFORM, ROLES, Registration
 from adapters.secondlife.render import dumps, split_text
 from adapters.secondlife.state import hud_state, is_storyteller
-from gateway import DeliveryFailed, Outbound, RetryLater, Services, Settled, Throttled, queue
+from gateway import DeliveryFailed, Outbound, RetryLater, Services, Settled, TargetAbsent, Throttled, queue
+from gateway.pacing import Backoff
 from gateway.vault.models import IdentityLink, Person
 
 log = structlog.get_logger(__name__)
@@ -89,13 +90,13 @@ class Delivery(Part):
         if reg is None:
             if age > forget:
                 raise DeliveryFailed(f"no object has registered for {target} in {age / 3600:.0f} hours")
-            raise RetryLater(f"no object registered for {target}", delay=self.config.dead_retry)
+            raise TargetAbsent(f"no object registered for {target}", self.config.dead_retry)
         if reg.dead_since:
             if (now - datetime.fromisoformat(reg.dead_since)).total_seconds() > forget:
                 async with self.services.vault.transaction() as session:
                     await registry.forget(session, reg)
                 raise DeliveryFailed(f"{reg.route} has been dead since {reg.dead_since}")
-            raise RetryLater(f"{reg.route} answered 404 at {reg.dead_since}", delay=self.config.dead_retry)
+            raise TargetAbsent(f"{reg.route} answered 404 at {reg.dead_since}", self.config.dead_retry)
         if not allowed:
             raise DeliveryFailed(f"{reg.owner} is no longer a Storyteller")
         bodies = self._bodies(message, reg, state)
@@ -103,7 +104,7 @@ class Delivery(Part):
         # after a restart a half-sent row starts over, and the scripts drop the repeats by id/part).
         try:
             for index in range(self._progress.get(message.id, 0), len(bodies)):
-                await self._post(reg, bodies[index], message)
+                await self._post(reg, bodies[index])
                 self._progress[message.id] = index + 1
         except DeliveryFailed:
             self._progress.pop(message.id, None)
@@ -203,12 +204,13 @@ class Delivery(Part):
             else:
                 raise DeliveryFailed("push body cannot be made small enough")
 
-    def _backoff(self, attempts: int) -> float:
+    def _backoff(self) -> Backoff:
+        """The outbox's backoff under the lower ceiling ``[secondlife] retry_max_delay`` (a lagging
+        region comes back within seconds), jittered 0.5 to 1 so it never waits past that ceiling."""
         s = self.services.settings.outbox
-        ceiling = min(s.max_delay, self.config.retry_max_delay)
-        return min(ceiling, s.base_delay * 2 ** min(attempts, 20)) * self._rng.uniform(0.5, 1.0)
+        return Backoff(s.base_delay, min(s.max_delay, self.config.retry_max_delay), (0.5, 1.0), self._rng)
 
-    async def _post(self, reg: Registration, body: bytes, message: Outbound) -> None:
+    async def _post(self, reg: Registration, body: bytes) -> None:
         assert self._http is not None, "the adapter is not started"
         timestamp = str(int(self._now().timestamp()))
         headers = {
@@ -224,18 +226,22 @@ class Delivery(Part):
                     await response.read()
             except (TimeoutError, aiohttp.ClientError) as exc:
                 raise RetryLater(
-                    f"push to {reg.route} failed: {type(exc).__name__}", delay=self._backoff(message.attempts)
+                    f"push to {reg.route} failed: {type(exc).__name__}", backoff=self._backoff()
                 ) from exc
         if 200 <= status < 300:
             return
         if status in (404, 410):
             async with self.services.vault.transaction() as session:
-                await registry.mark_dead(session, reg.route, reg.url, self._now())
+                marked = await registry.mark_dead(session, reg.route, reg.url, self._now())
+                current = None if marked else await registry.get(session, reg.route)
+            if current is not None and current.url != reg.url and not current.dead_since:
+                # Registered anew while this push was out: its wake found the row claimed, so go now.
+                raise TargetAbsent(f"{reg.route} answered {status}; registered anew since", 0.0)
             log.info("second life URL dead", route=reg.route, status=status)
-            raise RetryLater(f"{reg.route} answered {status}: URL dead", delay=self.config.dead_retry)
+            raise TargetAbsent(f"{reg.route} answered {status}: URL dead", self.config.dead_retry)
         if status in (429, 503) or status >= 500 or status in (408, 499):
             delay = _retry_after(retry_after, self._now())
             if delay is not None:
                 raise Throttled(f"{reg.route} answered {status}, Retry-After {delay:g} s", delay)
-            raise RetryLater(f"{reg.route} answered {status}", delay=self._backoff(message.attempts))
+            raise RetryLater(f"{reg.route} answered {status}", backoff=self._backoff())
         raise DeliveryFailed(f"{reg.route} refused the push with {status}")

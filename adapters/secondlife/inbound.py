@@ -27,6 +27,7 @@ from adapters.secondlife.registry import PLATFORM, ROLES, Registration
 from adapters.secondlife.render import dumps, fit_response, reply_items
 from adapters.secondlife.state import STATUS_FILTERS, hud_state, is_storyteller, roster
 from gateway import Channel, Identity, InboundMessage, Repeated, Services, queue, seen
+from gateway.pacing import KeyedBuckets
 from gateway.rules.numbers import is_digits
 from gateway.vault.models import IdentityLink, Person
 
@@ -65,8 +66,9 @@ class Inbound(Part):
         super().__init__(services)
         self.config = config
         self.replays = ReplayCache()
-        self.buckets: dict[str, tuple[float, float]] = {}
         self.monotonic = time.monotonic
+        # Per-object buckets; ``monotonic`` is looked up at each call, so a test can set it later.
+        self.buckets = KeyedBuckets(config.rate_burst, config.rate_per_second, clock=lambda: self.monotonic())
 
     async def _read_body(self, request: web.Request) -> bytes | web.Response:
         try:
@@ -91,19 +93,8 @@ class Inbound(Part):
 
     def _rate_limited(self, object_key: str) -> float | None:
         """Take a token from the object's bucket; the seconds to wait when there is none."""
-        burst, rate = float(self.config.rate_burst), self.config.rate_per_second
-        now = self.monotonic()
-        tokens, last = self.buckets.get(object_key, (burst, now))
-        tokens = min(burst, tokens + (now - last) * rate)
-        if tokens < 1.0:
-            self.buckets[object_key] = (tokens, now)
-            return (1.0 - tokens) / rate
-        self.buckets[object_key] = (tokens - 1.0, now)
-        if len(self.buckets) > 4096:
-            self.buckets = {
-                k: (t, at) for k, (t, at) in self.buckets.items() if t + (now - at) * rate < burst
-            }
-        return None
+        wait = self.buckets.take(object_key)
+        return wait if wait > 0 else None
 
     async def _admit(self, request: web.Request) -> tuple[Signed, bytes] | web.Response:
         """Everything before a request may touch the vault: size, authentication, replay, rate."""

@@ -120,6 +120,13 @@ class Chat:
         async with self.gateway.services.vault.transaction() as session:
             return await stlog_entries(session, limit=1_000_000)
 
+    def retry_now(self) -> None:
+        """Let the outbox retry what failed now: the clock stands still, so a backoff never ends by
+        itself; this moves it past the longest backoff and wakes every delivery worker."""
+        outbox = self.gateway.services.settings.outbox
+        self.clock.advance(seconds=outbox.max_delay * 1.5 + 1)
+        self.gateway.outbox.wake()
+
     async def stop(self) -> None:
         """Stop the gateway: its adapters and outbox workers, then the vault."""
         await self.gateway.stop()

@@ -11,9 +11,8 @@ from hypothesis import strategies as st
 from pydantic import ValidationError
 
 from adapters.irc.adapter import stlog_channels
-from adapters.irc.bucket import TokenBucket
-from adapters.irc.client import backoff_delay
-from adapters.irc.config import parse_section
+from adapters.irc.client import reconnect_backoff, send_bucket
+from adapters.irc.config import NetworkConfig, parse_section
 from adapters.irc.protocol import build_line, casefold, parse_line
 from adapters.irc.text import (
     clean_inbound,
@@ -110,22 +109,24 @@ async def test_token_bucket_with_a_fake_clock() -> None:
         sleeps.append(round(seconds, 6))
         now[0] += seconds
 
-    bucket = TokenBucket(2.0, 4, clock=lambda: now[0], sleep=sleep)
+    config = NetworkConfig(name="t", host="h", send_interval=2.0, send_burst=4)
+    bucket = send_bucket(config, clock=lambda: now[0], sleep=sleep)
     stamps = []
     for _ in range(8):
-        await bucket.take()
+        await bucket.wait()
         stamps.append(round(now[0], 6))
     assert stamps == [0, 0, 0, 0, 2, 4, 6, 8]  # a burst of 4, then one line per 2 s
     now[0] += 100  # a long pause refills to the burst, not beyond
     for _ in range(5):
-        await bucket.take()
+        await bucket.wait()
         stamps.append(round(now[0], 6))
     assert stamps[8:] == [108, 108, 108, 108, 110]
 
 
 def test_backoff_grows_with_jitter_and_a_cap() -> None:
     rng = random.Random(7)
-    delays = [backoff_delay(n, 1.0, 60.0, rng) for n in range(10)]
+    backoff = reconnect_backoff(NetworkConfig(name="t", host="h", reconnect_min=1.0, reconnect_max=60.0), rng)
+    delays = [backoff.delay(n + 1) for n in range(10)]
     for n, d in enumerate(delays):
         step = min(60.0, 2.0**n)
         assert step / 2 <= d <= step

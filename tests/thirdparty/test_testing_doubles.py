@@ -25,7 +25,7 @@ from gateway.vault import repo
 
 async def test_deliveries_are_recorded_and_failures_scripted(vault_url: str) -> None:
     table = FakeAdapter("table")
-    table.fail(RetryLater("503", delay=0), target="st-room")
+    table.fail(RetryLater("503"), target="st-room")
     table.fail(DeliveryFailed("webhook deleted"), target="gone")
     chat = await start_chat(vault_url, adapters=[table], stlog={"targets": ["table:st-room"]})
     try:
@@ -35,6 +35,8 @@ async def test_deliveries_are_recorded_and_failures_scripted(vault_url: str) -> 
         async with chat.services.vault.unit() as unit:
             await repo.enqueue(unit, "table", "gone", {"text": "never"}, now=chat.clock())
         chat.gateway.outbox.wake(["table"])
+        await table.wait_for_attempts(2)  # st-room failed (to be retried), gone failed for good
+        chat.retry_now()
         await table.wait_for(1)
         await table.wait_for_attempts(3)
         assert table.texts() == table.texts("st-room") == [roll.text]

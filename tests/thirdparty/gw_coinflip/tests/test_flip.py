@@ -34,12 +34,14 @@ async def test_a_bad_count_is_refused_on_every_vault(any_chat: Chat) -> None:
 
 async def test_a_flip_reaches_the_storytellers_room_despite_a_failure(sqlite_url: str) -> None:
     table = FakeAdapter("table")
-    table.fail(RetryLater("the table is busy", delay=0))
+    table.fail(RetryLater("the table is busy"))
     chat = await start_chat(sqlite_url, adapters=[table], stlog={"targets": ["table:st-room"]})
     try:
         await play(chat)
         chat.dice.extend([2])
         reply = await chat.one("flip", as_="mira")
+        await table.wait_for_attempts(1)  # it failed: the outbox retries after a backoff
+        chat.retry_now()
         [row] = await table.wait_for(1)
         assert (row.target, row.text, row.payload["kind"]) == ("st-room", reply.text, "stlog")
         assert len(table.attempts) == 2
