@@ -110,14 +110,14 @@ class MatrixAdapter(Adapter):
             try:
                 info = await account.api.resolve_room_alias(ref)
             except NETWORK_ERRORS as exc:
-                raise RetryLater(f"{NETWORK}{exc!r}", backoff=self._network_backoff(account)) from exc
+                raise TargetAbsent(f"{NETWORK}{exc!r}", account.config.retry_max_delay) from exc
             except MatrixRequestError as exc:
                 raise DeliveryFailed(f"cannot resolve {ref}: {exc.errcode}") from exc
             self._aliases[ref] = str(info.room_id)
         return self._aliases[ref]
 
     def _network_backoff(self, account: MatrixAccount) -> Backoff:
-        """After a network error or a 5xx: 1 s doubling up to the account's ``retry_max_delay``."""
+        """After a 5xx: 1 s doubling up to the account's ``retry_max_delay``."""
         return Backoff(1.0, account.config.retry_max_delay, (0.75, 1.25), self._rng)
 
     # -- delivery --------------------------------------------------------------------------------------
@@ -154,8 +154,10 @@ class MatrixAdapter(Adapter):
         except MUnknownToken as exc:
             raise TargetAbsent(f"{NETWORK}access token rejected; logging in again", 5.0) from exc
         except NETWORK_ERRORS as exc:
+            # The homeserver cannot be reached: not an attempt (as an IRC network that is down), so an
+            # outage kills no row; the sync loop makes these rows due the moment it gets through.
             account.stats["send_network_errors"] += 1
-            raise RetryLater(f"{NETWORK}{exc!r}", backoff=self._network_backoff(account)) from exc
+            raise TargetAbsent(f"{NETWORK}{exc!r}", account.config.retry_max_delay) from exc
         except MatrixRequestError as exc:
             if exc.http_status >= 500:
                 backoff = self._network_backoff(account)
