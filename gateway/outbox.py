@@ -19,7 +19,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 import structlog
-from sqlalchemy import Select, bindparam, delete, func, literal_column, select, update
+from sqlalchemy import Select, bindparam, case, delete, func, literal_column, select, update
 
 from gateway.adapter import Adapter
 from gateway.errors import Deferred, DeliveryFailed, RetryLater, Settled, Throttled
@@ -68,8 +68,12 @@ def _claim_statement() -> Select[Any]:
 
 
 CLAIM = Prepared(_claim_statement())
+# A claimed row's next_attempt_at becomes the claim's time: an ``expedite`` while it is being
+# delivered moves it later, which is how ``FINISH`` knows that a wait it was told of is over.
 LEASE_ROW = Prepared(
-    update(_ROW).where(_ROW.c.id == bindparam("row_id")).values(claimed_until=bindparam("until"))
+    update(_ROW)
+    .where(_ROW.c.id == bindparam("row_id"))
+    .values(claimed_until=bindparam("until"), next_attempt_at=bindparam("claimed_at"))
 )
 # Renews the leases of rows whose delivery is still running (only while they are still ours).
 RENEW = Prepared(
@@ -85,7 +89,8 @@ EXPEDITE = Prepared(
         _ROW.c.platform == bindparam("on_platform"),
         OUTBOX_PENDING,
         _ROW.c.target == bindparam("queue"),
-        _ROW.c.next_attempt_at > bindparam("now"),
+        # waiting out a backoff, or being delivered right now (see ``FINISH``)
+        (_ROW.c.next_attempt_at > bindparam("now")) | (_ROW.c.claimed_until >= bindparam("now")),
     )
     .values(next_attempt_at=bindparam("now"))
 )
@@ -107,7 +112,12 @@ FINISH = Prepared(
         attempts=bindparam("attempts"),
         last_error=bindparam("last_error"),
         claimed_until=None,
-        next_attempt_at=bindparam("next_attempt_at"),
+        # Expedited while it was being delivered (the HUD registered anew meanwhile): due at once,
+        # not after the wait the old target asked for.
+        next_attempt_at=case(
+            (_ROW.c.next_attempt_at > bindparam("claimed_at"), _ROW.c.next_attempt_at),
+            else_=bindparam("next_attempt_at"),
+        ),
         delivered_at=bindparam("delivered_at"),
     )
 )
@@ -137,6 +147,7 @@ class Outbox:
         self._events: dict[str, asyncio.Event] = {p: asyncio.Event() for p in adapters}
         self._tasks: list[asyncio.Task[None]] = []
         self._rng = random.Random()
+        self._claimed_at: dict[int, datetime] = {}  # row id -> when this process claimed it
         self._stopping = False
         self._stopped = asyncio.Event()
         self._unsubscribe: Callable[[], None] | None = None
@@ -259,7 +270,9 @@ class Outbox:
         async with self.services.vault.unit() as unit:
             rows = await unit.all(CLAIM, {"platform": platform, "now": now})
             for row in rows:
-                await unit.execute(LEASE_ROW, {"row_id": row[0], "until": now + self._lease()})
+                lease = {"row_id": row[0], "until": now + self._lease(), "claimed_at": now}
+                await unit.execute(LEASE_ROW, lease)
+                self._claimed_at[row[0]] = now
         return [
             Outbound(
                 id=row_id, platform=platform, target=target, payload=payload, attempts=attempts, created_at=at
@@ -272,6 +285,7 @@ class Outbox:
             await self._attempt(platform, message)
         finally:
             in_flight.discard(message.id)
+            self._claimed_at.pop(message.id, None)
 
     async def _attempt(self, platform: str, message: Outbound) -> None:
         adapter = self.adapters[platform]
@@ -319,6 +333,7 @@ class Outbox:
         now: datetime = self.services.clock()
         values = {
             "row_id": row_id,
+            "claimed_at": self._claimed_at.get(row_id, now),
             "status": status,
             "attempts": attempts,
             "last_error": error,
