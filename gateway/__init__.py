@@ -47,6 +47,7 @@ _EXPORTS = {
     "Settled": "gateway.errors",
     "Repeated": "gateway.errors",
     "Services": "gateway.services",
+    "AdapterServices": "gateway.services",
     # dice: handlers get a DiceSource; ScriptedDice and SeededDice are for tests and demos
     "DiceSource": "gateway.dice",
     "ScriptedDice": "gateway.dice",
@@ -97,6 +98,7 @@ if TYPE_CHECKING:
     from gateway.errors import UserError as UserError
     from gateway.hookspecs import hookimpl as hookimpl
     from gateway.logging import configure_logging as configure_logging
+    from gateway.services import AdapterServices as AdapterServices
     from gateway.services import Services as Services
     from gateway.settings import Settings as Settings
     from gateway.spec import AdapterSpec as AdapterSpec

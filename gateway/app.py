@@ -16,14 +16,9 @@ from aiohttp import web
 from gateway import builtin, linking, storytellers
 from gateway.adapter import Adapter
 from gateway.dice import DiceSource, dice_from_settings
-from gateway.events import Events
-from gateway.leases import Leases
-from gateway.outbox import Outbox
 from gateway.plugins import Plugins, build_plugin_manager
-from gateway.router import Router
 from gateway.services import Services
 from gateway.settings import Settings
-from gateway.vault import Vault
 from gateway.vault.migrate import upgrade
 from gateway.vault.models import utcnow
 from gateway.vault.notify import Listener
@@ -51,22 +46,12 @@ class Gateway:
         )
         self.plugins = Plugins(pm)
         self.plugins.configure(settings)
-        events = Events()
         self.services = Services(
-            settings=settings,
-            vault=Vault(
-                settings.vault.url,
-                busy_timeout_ms=settings.vault.busy_timeout_ms,
-                group_commit=settings.vault.group_commit,
-                events=events,
-            ),
-            events=events,
-            plugins=self.plugins,
+            settings,
+            self.plugins,
             dice=dice or dice_from_settings(settings.dice.seed, settings.dice.script),
             clock=clock,
         )
-        self.services.router = Router(self.services)
-        self.services.leases = Leases(self.services.vault, settings.cluster.failover_seconds)
         self.adapters: dict[str, Adapter] = {}
         for spec in self.plugins.adapter_specs:
             if platforms is not None and spec.platform not in platforms:
@@ -74,11 +59,10 @@ class Gateway:
             adapter = spec.build(self.services, settings.section(spec.platform))
             if adapter is not None:
                 self.adapters[spec.platform] = adapter
-        self.outbox = Outbox(self.services, self.adapters)
-        self.services.outbox = self.outbox
+        self.outbox = self.services.outbox
         # Other processes on a PostgreSQL vault: their events and queued rows reach this one.
         vault = self.services.vault
-        self.listener = Listener(vault.url, events) if vault.notifies else None
+        self.listener = Listener(vault.url, self.services.events) if vault.notifies else None
 
     async def upgrade_vault(self) -> None:
         await upgrade(self.services.vault, self.plugins.migration_locations())
@@ -90,7 +74,7 @@ class Gateway:
             await self.listener.start()
         for adapter in self.adapters.values():
             await adapter.start()
-        await self.outbox.start()
+        await self.outbox.start(self.adapters)
         self.services.state["ready"] = True
         self.plugins.startup(app)
         log.info("gateway started", adapters=sorted(self.adapters), vault=self.services.vault.dialect)

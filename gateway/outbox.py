@@ -16,7 +16,7 @@ import contextlib
 import random
 from collections.abc import Callable, Iterable
 from datetime import datetime, timedelta
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import structlog
 from sqlalchemy import Select, bindparam, case, delete, func, literal_column, select, update
@@ -24,12 +24,14 @@ from sqlalchemy import Select, bindparam, case, delete, func, literal_column, se
 from gateway.adapter import Adapter
 from gateway.errors import Deferred, DeliveryFailed, RetryLater, Settled, Throttled
 from gateway.pacing import Backoff
-from gateway.services import Services
 from gateway.settings import Settings
 from gateway.types import Outbound
 from gateway.vault.models import OUTBOX_PENDING, OutboxRow
 from gateway.vault.prepared import Prepared
 from gateway.vault.unit import Unit
+
+if TYPE_CHECKING:
+    from gateway.services import Services
 
 log = structlog.get_logger(__name__)
 
@@ -141,10 +143,10 @@ def claim_lease(settings: Settings) -> timedelta:
 
 
 class Outbox:
-    def __init__(self, services: Services, adapters: dict[str, Adapter]) -> None:
+    def __init__(self, services: Services) -> None:
         self.services = services
-        self.adapters = adapters
-        self._events: dict[str, asyncio.Event] = {p: asyncio.Event() for p in adapters}
+        self.adapters: dict[str, Adapter] = {}  # given at start
+        self._events: dict[str, asyncio.Event] = {}
         self._tasks: list[asyncio.Task[None]] = []
         self._rng = random.Random()
         self._claimed_at: dict[int, datetime] = {}  # row id -> when this process claimed it
@@ -163,7 +165,10 @@ class Outbox:
             if platform in self._events:
                 self._events[platform].set()
 
-    async def start(self) -> None:
+    async def start(self, adapters: dict[str, Adapter]) -> None:
+        """One delivery worker per adapter, and the sweeper of old delivered rows."""
+        self.adapters = adapters
+        self._events = {platform: asyncio.Event() for platform in adapters}
         # Every unit that queues rows wakes their workers once committed, in this process or
         # (PostgreSQL) another one on the vault: nobody calls ``wake`` by hand after a transaction.
         self._unsubscribe = self.services.vault.events.on_queued(self.wake)

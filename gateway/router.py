@@ -7,6 +7,7 @@ A ``UserError`` anywhere rolls the whole unit back and becomes a one-line error 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 import structlog
 from sqlalchemy.exc import IntegrityError
@@ -15,11 +16,13 @@ from gateway.commands import Command, CommandContext
 from gateway.errors import PermissionDenied, Repeated, UserError
 from gateway.parser import strip_prefix, tokenize
 from gateway.payloads import reply_payload
-from gateway.services import Services
 from gateway.types import InboundMessage, Invocation, Reply
 from gateway.vault import repo
 from gateway.vault.sender import Sender, resolve_sender
 from gateway.vault.unit import Unit
+
+if TYPE_CHECKING:
+    from gateway.services import Services
 
 log = structlog.get_logger(__name__)
 

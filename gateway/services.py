@@ -1,42 +1,90 @@
-"""What the running gateway offers adapters and handlers: settings, the vault, the router, the clock."""
+"""What the running gateway offers handlers and adapters, built in one step from the settings."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterable
 from datetime import datetime
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from gateway.dice import DiceSource
 from gateway.events import Events
+from gateway.leases import Leases
+from gateway.outbox import Outbox
+from gateway.router import Router
 from gateway.settings import Settings
 from gateway.types import InboundMessage, Reply
 from gateway.vault import Vault
 from gateway.vault.models import utcnow
 
 if TYPE_CHECKING:
-    from gateway.leases import Leases
-    from gateway.outbox import Outbox
     from gateway.plugins import Plugins
-    from gateway.router import Router
 
 
-@dataclass
 class Services:
-    settings: Settings
-    vault: Vault
-    plugins: Plugins
-    dice: DiceSource
-    clock: Callable[[], datetime] = utcnow
-    router: Router | None = None
-    outbox: Outbox | None = None
-    # Ownership of once-per-deployment work (IRC connections, Matrix sync loops); None: all ours.
-    leases: Leases | None = None
-    state: dict[str, object] = field(default_factory=dict)
-    # What units of work did, after they commit (``gateway.events``); the vault's own hub.
-    events: Events = field(default_factory=Events)
+    """The settings, the plugins, the dice and the clock it is given; the vault (with its event hub),
+    the leases, the outbox and the router it builds from them. Handlers see it as ``ctx.services``;
+    adapters get it as ``AdapterServices``, the part that is theirs to use."""
+
+    def __init__(
+        self,
+        settings: Settings,
+        plugins: Plugins,
+        *,
+        dice: DiceSource,
+        clock: Callable[[], datetime] = utcnow,
+    ) -> None:
+        self.settings = settings
+        self.plugins = plugins
+        self.dice = dice
+        self.clock = clock
+        # What units of work did, after they commit (``gateway.events``); the vault fires it.
+        self.events = Events()
+        self.vault = Vault(
+            settings.vault.url,
+            busy_timeout_ms=settings.vault.busy_timeout_ms,
+            group_commit=settings.vault.group_commit,
+            events=self.events,
+        )
+        # Ownership of once-per-deployment work (IRC connections, Matrix sync loops).
+        self.leases = Leases(self.vault, settings.cluster.failover_seconds)
+        self.outbox = Outbox(self)
+        self.router = Router(self)
+        # Per-process scratch space (``ready`` for /healthz, caches a plugin keeps per gateway).
+        self.state: dict[str, object] = {}
 
     async def handle(self, message: InboundMessage) -> list[Reply]:
-        """Run one inbound message through the router (which wakes the outbox for what it queued)."""
-        assert self.router is not None, "the router is built with the services"
+        """Run one inbound message through the router; the outbox wakes for what it queued."""
         return await self.router.handle(message)
+
+    def bare_command(self, text: str) -> str | None:
+        """``text`` when the whole line is the name of a command that runs without the prefix on chat
+        platforms (Decanter's ``* * *``), in any rule system; else None."""
+        return self.plugins.registry.bare_match(text)
+
+
+class Waker(Protocol):
+    def wake(self, platforms: Iterable[str] | None = None) -> None:
+        """The workers of these platforms (all when None) look for due rows now."""
+
+
+class AdapterServices(Protocol):
+    """What an adapter may use of the running gateway (``Services`` is one): run an inbound message,
+    read settings and the clock, reach the vault through the core's adapter API (``gateway.queue``,
+    ``gateway.adapter_state``, ``gateway.seen``), hold leases, subscribe to events, and wake its
+    outbox worker when something other than a commit makes rows due (a connection came up)."""
+
+    @property
+    def settings(self) -> Settings: ...
+    @property
+    def clock(self) -> Callable[[], datetime]: ...
+    @property
+    def vault(self) -> Vault: ...
+    @property
+    def leases(self) -> Leases: ...
+    @property
+    def events(self) -> Events: ...
+    @property
+    def outbox(self) -> Waker: ...
+
+    async def handle(self, message: InboundMessage) -> list[Reply]: ...
+    def bare_command(self, text: str) -> str | None: ...

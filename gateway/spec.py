@@ -15,7 +15,7 @@ if TYPE_CHECKING:
 
     from gateway.adapter import Adapter
     from gateway.commands import CommandContext
-    from gateway.services import Services
+    from gateway.services import AdapterServices
     from gateway.types import Invocation, Reply
 
 Role = Literal["anyone", "player", "storyteller"]
@@ -63,7 +63,7 @@ class RuleSystem:
 @dataclass(frozen=True)
 class AdapterSpec:
     platform: str
-    build: Callable[[Services, dict[str, Any]], Adapter | None]
+    build: Callable[[AdapterServices, dict[str, Any]], Adapter | None]
 
 
 @dataclass(frozen=True)

@@ -14,10 +14,10 @@ from collections.abc import Callable
 from typing import Any
 
 from adapters.console.adapter import ConsoleAdapter
-from gateway import AdapterSpec, CliCommand, Services, Settings, hookimpl
+from gateway import AdapterServices, AdapterSpec, CliCommand, Settings, hookimpl
 
 
-def build(services: Services, section: dict[str, Any]) -> ConsoleAdapter | None:
+def build(services: AdapterServices, section: dict[str, Any]) -> ConsoleAdapter | None:
     if section.get("enabled", True) is False:
         return None
     return ConsoleAdapter(services, section)

@@ -10,7 +10,7 @@ import sys
 from typing import Any, TextIO
 
 from adapters.console.terminal import read_line
-from gateway import Adapter, Channel, Identity, InboundMessage, Outbound, Reply, Services
+from gateway import Adapter, AdapterServices, Channel, Identity, InboundMessage, Outbound, Reply
 
 CHANNEL = Channel(platform="console", id="main")
 
@@ -33,7 +33,7 @@ def render(reply: Reply, *, as_json: bool) -> str:
 class ConsoleAdapter(Adapter):
     platform = "console"
 
-    def __init__(self, services: Services, section: dict[str, Any], out: TextIO | None = None) -> None:
+    def __init__(self, services: AdapterServices, section: dict[str, Any], out: TextIO | None = None) -> None:
         self.services = services
         self.name = str(section.get("name") or getpass.getuser() or "console")
         self.storyteller = bool(section.get("storyteller", True))

@@ -6,10 +6,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from gateway import AdapterSpec, CliCommand, Services, hookimpl
+from gateway import AdapterServices, AdapterSpec, CliCommand, hookimpl
 
 
-def build(services: Services, section: dict[str, Any]) -> Any:
+def build(services: AdapterServices, section: dict[str, Any]) -> Any:
     from adapters.discord.adapter import DiscordAdapter
     from adapters.discord.config import load
 

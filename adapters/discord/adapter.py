@@ -37,13 +37,13 @@ from adapters.discord.limiter import RateLimiter, WaitTooLong
 from adapters.discord.verify import Verifier
 from gateway import (
     Adapter,
+    AdapterServices,
     DeliveryFailed,
     InboundMessage,
     Outbound,
     Repeated,
     Reply,
     RetryLater,
-    Services,
     Throttled,
     queue,
 )
@@ -71,7 +71,7 @@ def fingerprint(webhook: Webhook) -> str:
 class DiscordAdapter(Adapter):
     platform = "discord"
 
-    def __init__(self, services: Services, config: DiscordSettings) -> None:
+    def __init__(self, services: AdapterServices, config: DiscordSettings) -> None:
         self.services = services
         self.config = config
         self.verifier = Verifier(config.public_key, config.timestamp_tolerance) if config.public_key else None

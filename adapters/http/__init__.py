@@ -6,10 +6,10 @@ from collections.abc import Callable
 from typing import Any
 
 from adapters.http.api import HttpApiAdapter
-from gateway import AdapterSpec, Services, hookimpl
+from gateway import AdapterServices, AdapterSpec, hookimpl
 
 
-def build(services: Services, section: dict[str, Any]) -> HttpApiAdapter | None:
+def build(services: AdapterServices, section: dict[str, Any]) -> HttpApiAdapter | None:
     return HttpApiAdapter(services) if services.settings.http.enabled else None
 
 

@@ -21,7 +21,16 @@ import structlog
 from aiohttp import web
 
 from adapters.body import BadBody, json_object, optional_str, read_limited
-from gateway import Adapter, Channel, DeliveryFailed, Identity, InboundMessage, Outbound, Services, seen
+from gateway import (
+    Adapter,
+    AdapterServices,
+    Channel,
+    DeliveryFailed,
+    Identity,
+    InboundMessage,
+    Outbound,
+    seen,
+)
 
 log = structlog.get_logger(__name__)
 
@@ -61,7 +70,7 @@ def idempotency_id(token_name: str, key: str) -> str:
 class HttpApiAdapter(Adapter):
     platform = "http"
 
-    def __init__(self, services: Services) -> None:
+    def __init__(self, services: AdapterServices) -> None:
         self.services = services
         self._pruner: asyncio.Task[None] | None = None
 

@@ -11,10 +11,10 @@ from typing import Any
 
 from adapters.irc.adapter import IrcAdapter
 from adapters.irc.config import parse_section
-from gateway import AdapterSpec, Services, hookimpl
+from gateway import AdapterServices, AdapterSpec, hookimpl
 
 
-def build(services: Services, section: dict[str, Any]) -> IrcAdapter | None:
+def build(services: AdapterServices, section: dict[str, Any]) -> IrcAdapter | None:
     networks = [n for n in parse_section(section) if n.enabled]
     if not networks:
         return None

@@ -28,12 +28,12 @@ from adapters.irc.protocol import build_line
 from adapters.irc.text import LINE_LIMIT, clean_inbound, colour_degrees, fit_lines, overhead, split_bytes
 from gateway import (
     Adapter,
+    AdapterServices,
     Channel,
     DeliveryFailed,
     Identity,
     InboundMessage,
     Outbound,
-    Services,
     TargetAbsent,
     Throttled,
 )
@@ -56,7 +56,7 @@ def stlog_channels(targets: list[str], network: str) -> list[str]:
 class IrcAdapter(Adapter):
     platform = "irc"
 
-    def __init__(self, services: Services, networks: list[NetworkConfig]) -> None:
+    def __init__(self, services: AdapterServices, networks: list[NetworkConfig]) -> None:
         self.services = services
         self.networks = {n.name: n for n in networks}
         self.connections: dict[str, IrcConnection] = {}
@@ -112,8 +112,7 @@ class IrcAdapter(Adapter):
             await connection.stop(grace=grace)
 
     def _on_ready(self, connection: IrcConnection) -> None:
-        if self.services.outbox is not None:
-            self.services.outbox.wake()
+        self.services.outbox.wake()
 
     # ------------------------------------------------------------------ inbound
 

@@ -11,10 +11,10 @@ from typing import Any
 
 from adapters.matrix.adapter import MatrixAdapter
 from adapters.matrix.settings import MatrixSettings
-from gateway import AdapterSpec, Services, hookimpl
+from gateway import AdapterServices, AdapterSpec, hookimpl
 
 
-def build(services: Services, section: dict[str, Any]) -> MatrixAdapter | None:
+def build(services: AdapterServices, section: dict[str, Any]) -> MatrixAdapter | None:
     settings = MatrixSettings.from_section(section)
     if not settings.enabled or not settings.accounts:
         return None

@@ -443,7 +443,7 @@ class MatrixAccount:
         prefix = self.config.prefix or self.services.settings.gateway.prefix
         if line.startswith(prefix):
             text = self.services.settings.gateway.prefix + line[len(prefix) :]
-        elif self.services.plugins.registry.bare_match(line) is not None:
+        elif self.services.bare_command(line) is not None:
             text = line  # a bare command (said alone, no prefix); the router knows it
         else:
             return  # chat

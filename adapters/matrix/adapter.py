@@ -23,7 +23,16 @@ from adapters.matrix.account import NETWORK_ERRORS, MatrixAccount, retry_after
 from adapters.matrix.render import render_content
 from adapters.matrix.settings import MatrixSettings
 from adapters.matrix.state import VaultState
-from gateway import Adapter, DeliveryFailed, Outbound, RetryLater, Services, TargetAbsent, Throttled, queue
+from gateway import (
+    Adapter,
+    AdapterServices,
+    DeliveryFailed,
+    Outbound,
+    RetryLater,
+    TargetAbsent,
+    Throttled,
+    queue,
+)
 from gateway.pacing import Backoff
 
 log = structlog.get_logger(__name__)
@@ -37,7 +46,7 @@ OWNER_ELSEWHERE = 1.0
 class MatrixAdapter(Adapter):
     platform = "matrix"
 
-    def __init__(self, services: Services, settings: MatrixSettings) -> None:
+    def __init__(self, services: AdapterServices, settings: MatrixSettings) -> None:
         self.services = services
         self.settings = settings
         self.accounts = {name: MatrixAccount(self, name, cfg) for name, cfg in settings.accounts.items()}

@@ -10,10 +10,10 @@ from typing import Any
 
 from adapters.secondlife.adapter import SecondLifeAdapter
 from adapters.secondlife.config import SecondLifeConfig
-from gateway import AdapterSpec, Services, hookimpl
+from gateway import AdapterServices, AdapterSpec, hookimpl
 
 
-def build(services: Services, section: dict[str, Any]) -> SecondLifeAdapter | None:
+def build(services: AdapterServices, section: dict[str, Any]) -> SecondLifeAdapter | None:
     if not section or section.get("enabled") is False:
         return None
     return SecondLifeAdapter(services, SecondLifeConfig.model_validate(section))

@@ -20,7 +20,7 @@ from adapters.secondlife.inbound import Inbound
 from adapters.secondlife.pruning import ReplayPruner
 from adapters.secondlife.refresh import Refresher
 from adapters.secondlife.registry import PLATFORM
-from gateway import Adapter, Outbound, Services
+from gateway import Adapter, AdapterServices, Outbound
 
 # Seconds between looks at the replay marks (``ReplayPruner`` itself prunes at most every ten minutes).
 PRUNE_BEAT = 60.0
@@ -32,7 +32,7 @@ log = structlog.get_logger(__name__)
 class SecondLifeAdapter(Adapter):
     platform = PLATFORM
 
-    def __init__(self, services: Services, config: SecondLifeConfig) -> None:
+    def __init__(self, services: AdapterServices, config: SecondLifeConfig) -> None:
         self.services = services
         self.config = config
         self.pruner = ReplayPruner(services)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from gateway import Services
+from gateway import AdapterServices
 
 IDENTITY_PLATFORM = "sl"
 
@@ -16,7 +16,7 @@ def aware(moment: datetime) -> datetime:
 class Part:
     """A piece of the adapter: the services, and the few settings every piece reads."""
 
-    def __init__(self, services: Services) -> None:
+    def __init__(self, services: AdapterServices) -> None:
         self.services = services
 
     @property

@@ -22,7 +22,16 @@ from adapters.secondlife.config import SecondLifeConfig
 from adapters.secondlife.registry import PLATFORM, ROLES, Registration
 from adapters.secondlife.render import dumps, split_text
 from adapters.secondlife.state import hud_state, is_storyteller
-from gateway import DeliveryFailed, Outbound, RetryLater, Services, Settled, TargetAbsent, Throttled, queue
+from gateway import (
+    AdapterServices,
+    DeliveryFailed,
+    Outbound,
+    RetryLater,
+    Settled,
+    TargetAbsent,
+    Throttled,
+    queue,
+)
 from gateway.pacing import Backoff
 from gateway.vault.models import IdentityLink, Person
 
@@ -46,7 +55,7 @@ def _retry_after(value: str | None, now: datetime) -> float | None:
 class Delivery(Part):
     """``deliver`` for the outbox worker: one row, to one object or fanned out to many."""
 
-    def __init__(self, services: Services, config: SecondLifeConfig) -> None:
+    def __init__(self, services: AdapterServices, config: SecondLifeConfig) -> None:
         super().__init__(services)
         self.config = config
         self._http: aiohttp.ClientSession | None = None

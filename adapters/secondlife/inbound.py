@@ -26,7 +26,7 @@ from adapters.secondlife.config import SL_BODY_LIMIT, SL_BODY_LIMIT_RAISED, Seco
 from adapters.secondlife.registry import PLATFORM, ROLES, Registration
 from adapters.secondlife.render import dumps, fit_response, reply_items
 from adapters.secondlife.state import STATUS_FILTERS, hud_state, is_storyteller, roster
-from gateway import Channel, Identity, InboundMessage, Repeated, Services, queue, seen
+from gateway import AdapterServices, Channel, Identity, InboundMessage, Repeated, queue, seen
 from gateway.pacing import KeyedBuckets
 from gateway.rules.numbers import is_digits
 from gateway.vault.models import IdentityLink, Person
@@ -62,7 +62,7 @@ def _display_name(owner_name: str) -> str:
 class Inbound(Part):
     """The two HTTP endpoints."""
 
-    def __init__(self, services: Services, config: SecondLifeConfig) -> None:
+    def __init__(self, services: AdapterServices, config: SecondLifeConfig) -> None:
         super().__init__(services)
         self.config = config
         self.replays = ReplayCache()

@@ -6,14 +6,14 @@ import time
 from datetime import timedelta
 
 from adapters.secondlife.common import IDENTITY_PLATFORM, Part
-from gateway import Services, seen
+from gateway import AdapterServices, seen
 
 PRUNE_EVERY = 600.0
 KEEP_BURNT = timedelta(hours=1)
 
 
 class ReplayPruner(Part):
-    def __init__(self, services: Services) -> None:
+    def __init__(self, services: AdapterServices) -> None:
         super().__init__(services)
         self.monotonic = time.monotonic
         self._last_prune = 0.0

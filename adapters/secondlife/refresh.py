@@ -12,14 +12,14 @@ from __future__ import annotations
 from adapters.secondlife import registry
 from adapters.secondlife.common import IDENTITY_PLATFORM, Part
 from adapters.secondlife.registry import PLATFORM
-from gateway import Services, queue
+from gateway import AdapterServices, queue
 from gateway.characters import character_name
 from gateway.events import SheetChanged
 from gateway.identities import identity_keys
 
 
 class Refresher(Part):
-    def __init__(self, services: Services) -> None:
+    def __init__(self, services: AdapterServices) -> None:
         super().__init__(services)
         services.vault.events.subscribe_in_unit(SheetChanged, self.sheet_changed)
 

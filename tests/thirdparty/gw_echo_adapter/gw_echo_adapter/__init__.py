@@ -14,6 +14,7 @@ from typing import Any
 
 from gateway import (
     Adapter,
+    AdapterServices,
     AdapterSpec,
     Channel,
     Identity,
@@ -21,7 +22,6 @@ from gateway import (
     Outbound,
     Reply,
     RetryLater,
-    Services,
     hookimpl,
 )
 
@@ -31,7 +31,7 @@ PLATFORM = "echo"
 class EchoAdapter(Adapter):
     platform = PLATFORM
 
-    def __init__(self, services: Services, path: Path) -> None:
+    def __init__(self, services: AdapterServices, path: Path) -> None:
         self.services = services
         self.path = path
         self.last_error: str | None = None  # why the last delivery failed, for an operator to read
@@ -59,7 +59,7 @@ class EchoAdapter(Adapter):
         self.last_error = None
 
 
-def build(services: Services, section: dict[str, Any]) -> EchoAdapter | None:
+def build(services: AdapterServices, section: dict[str, Any]) -> EchoAdapter | None:
     if not section:
         return None
     return EchoAdapter(services, Path(section.get("path", "echo.jsonl")))
