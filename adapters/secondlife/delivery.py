@@ -21,10 +21,10 @@ from adapters.secondlife.common import IDENTITY_PLATFORM, Part, aware
 from adapters.secondlife.config import SecondLifeConfig
 from adapters.secondlife.registry import PLATFORM, ROLES, Registration
 from adapters.secondlife.render import dumps, split_text
-from adapters.secondlife.state import hud_state, is_storyteller
+from adapters.secondlife.state import hud_state
 from gateway import DeliveryFailed, Outbound, RetryLater, Services, Settled, TargetAbsent, Throttled, queue
 from gateway.pacing import Backoff
-from gateway.vault.models import IdentityLink, Person
+from gateway.roles import is_storyteller
 
 log = structlog.get_logger(__name__)
 
@@ -41,6 +41,13 @@ def _retry_after(value: str | None, now: datetime) -> float | None:
         when = parsedate_to_datetime(value)
         return max(0.0, (when - now).total_seconds())
     return None
+
+
+def _checked_by_fan_out(message: Outbound) -> bool:
+    """A copy the ``st-huds`` fan-out queued, on its first attempt: the fan-out checked the role in
+    the transaction that queued it, so the check is not run again. A retry checks afresh (the role
+    may have been taken away while the HUD was unreachable)."""
+    return message.payload.get("via") == "st-huds" and message.attempts == 0
 
 
 class Delivery(Part):
@@ -81,12 +88,10 @@ class Delivery(Part):
             if reg is not None and not reg.dead_since:
                 kind = message.payload.get("kind")
                 identity_key = f"{IDENTITY_PLATFORM}:{reg.owner}"
-                if reg.role == "st-hud" and kind == "stlog":
-                    link = await session.get(IdentityLink, identity_key)
-                    person = await session.get(Person, link.person_id) if link is not None else None
-                    allowed = await is_storyteller(session, person, identity_key, owner)
+                if reg.role == "st-hud" and kind == "stlog" and not _checked_by_fan_out(message):
+                    allowed = await is_storyteller(session, identity_key, owner)
                 if kind == "refresh":
-                    state = await hud_state(session, identity_key, owner, self._system)
+                    state = await hud_state(session, self.services.plugins, identity_key, owner, self._system)
         if reg is None:
             if age > forget:
                 raise DeliveryFailed(f"no object has registered for {target} in {age / 3600:.0f} hours")
@@ -133,12 +138,8 @@ class Delivery(Part):
         if target == "st-huds":
             owner = self.services.settings.vault.owner
             members = []
-            session = unit.session
             for reg in await registry.by_prefix(unit, "st-hud/"):
-                key = f"{IDENTITY_PLATFORM}:{reg.owner}"
-                link = await session.get(IdentityLink, key)
-                person = await session.get(Person, link.person_id) if link is not None else None
-                if usable(reg) and await is_storyteller(session, person, key, owner):
+                if usable(reg) and await is_storyteller(unit, f"{IDENTITY_PLATFORM}:{reg.owner}", owner):
                     members.append(reg)
             return members
         huds = [r for r in await registry.by_prefix(unit, "player-hud/") if usable(r)]
