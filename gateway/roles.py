@@ -41,7 +41,7 @@ async def is_storyteller(
             return False  # never seen: no person, no role
         person = (int(row[0]), bool(row[1]))
     person_id, flagged = person
-    if flagged:
-        return True
+    if flagged or not owner:
+        return flagged
     # The owner's role follows the owner's person to every identity linked to it.
-    return bool(owner) and await repo.person_of(unit, owner) == person_id
+    return await repo.person_of(unit, owner) == person_id
