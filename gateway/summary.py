@@ -11,7 +11,14 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+from gateway.hookspecs import hookimpl
+
+if TYPE_CHECKING:
+    from gateway.vault.models import Character
+
+Summarise = Callable[["Character", Mapping[str, tuple[int, int]], str], "SheetSummary"]
 
 
 @dataclass(frozen=True)
@@ -113,3 +120,26 @@ def rated_group(
 def pool_meters(pools: Mapping[str, tuple[int, int]], labels: Mapping[str, str]) -> tuple[PoolMeter, ...]:
     """The pools named in ``labels`` that the character has, in the order of ``labels``."""
     return tuple(PoolMeter(key, label, *pools[key]) for key, label in labels.items() if key in pools)
+
+
+def powers_held(levels: Mapping[str, int | bool], names: Mapping[str, str]) -> tuple[Power, ...]:
+    """The powers of ``levels`` the character holds (not 0 or False), shown as ``names`` says; a
+    flag power (True) has no tier."""
+    return tuple(
+        Power(names[power], None if isinstance(level, bool) else level)
+        for power, level in levels.items()
+        if level
+    )
+
+
+def summary_hook(system: str, summarise: Summarise, book_locale: str = "en") -> Callable[..., Any]:
+    """A rule system's ``gateway_sheet_summary``: ``summarise(character, pools, locale)`` for the
+    characters of ``system`` (a reader without a locale gets ``book_locale``), None for the rest."""
+
+    @hookimpl(specname="gateway_sheet_summary")
+    def answer(
+        character: Character, pools: Mapping[str, tuple[int, int]], locale: str | None
+    ) -> SheetSummary | None:
+        return summarise(character, pools, locale or book_locale) if character.system == system else None
+
+    return answer

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from gateway.hookspecs import hookimpl
 from gateway.rules.dots_summary import dots_summary
-from gateway.summary import FreeField, SheetSummary
+from gateway.summary import FreeField, SheetSummary, summary_hook
 from gateway.vault.models import Character
 from plugins.decanter.mechanics import SYSTEM
 from plugins.decanter.sheet import SCHEMA
@@ -20,10 +19,8 @@ def conditions(character: Character) -> tuple[FreeField, ...]:
     return (FreeField("Conditions", "; ".join(names)),) if names else ()
 
 
-@hookimpl
-def gateway_sheet_summary(
-    character: Character, pools: Mapping[str, tuple[int, int]], locale: str | None
-) -> SheetSummary | None:
-    if character.system != SYSTEM:
-        return None
+def summarise(character: Character, pools: Mapping[str, tuple[int, int]], locale: str) -> SheetSummary:
     return dots_summary(SCHEMA, character, pools, POOL_LABELS, conditions(character))
+
+
+gateway_sheet_summary = summary_hook(SYSTEM, summarise)

@@ -5,8 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from gateway.hookspecs import hookimpl
-from gateway.summary import FreeField, Power, SheetSummary, pool_meters, rated_group
+from gateway.summary import FreeField, Power, SheetSummary, pool_meters, rated_group, summary_hook
 from gateway.vault.models import Character
 from plugins.nightcap.rolls import SYSTEM
 from plugins.nightcap.sheet import FIELDS, POOLS, TRAITS, normalise
@@ -14,7 +13,7 @@ from plugins.nightcap.sheet import FIELDS, POOLS, TRAITS, normalise
 POOL_LABELS = {name: name.title() for name in POOLS}
 
 
-def summarise(character: Character, pools: Mapping[str, tuple[int, int]]) -> SheetSummary:
+def summarise(character: Character, pools: Mapping[str, tuple[int, int]], locale: str) -> SheetSummary:
     sheet = normalise(character.sheet)
     fields = sheet["fields"]
     return SheetSummary(
@@ -28,8 +27,4 @@ def summarise(character: Character, pools: Mapping[str, tuple[int, int]]) -> She
     )
 
 
-@hookimpl
-def gateway_sheet_summary(
-    character: Character, pools: Mapping[str, tuple[int, int]], locale: str | None
-) -> SheetSummary | None:
-    return summarise(character, pools) if character.system == SYSTEM else None
+gateway_sheet_summary = summary_hook(SYSTEM, summarise)

@@ -7,8 +7,15 @@ from __future__ import annotations
 from collections.abc import Mapping
 from functools import partial
 
-from gateway.hookspecs import hookimpl
-from gateway.summary import FreeField, Power, SheetSummary, pool_meters, rated_group
+from gateway.summary import (
+    FreeField,
+    Power,
+    SheetSummary,
+    pool_meters,
+    powers_held,
+    rated_group,
+    summary_hook,
+)
 from gateway.vault.models import Character
 from plugins.nightwanderers.mechanics import SYSTEM
 from plugins.nightwanderers.messages import CATALOGUE
@@ -35,14 +42,13 @@ LABELS = {
 
 
 def powers(sheet: WandererSheet, locale: str, labels: Mapping[str, str]) -> tuple[Power, ...]:
-    found = []
-    if sheet.celerity:
-        found.append(Power(CATALOGUE.t(locale, f"power.celerity.{sheet.celerity}"), sheet.celerity))
-    if sheet.hunting:
-        found.append(Power(CATALOGUE.t(locale, "power.hunting")))
-    if sheet.fortitude:
-        found.append(Power(labels["fortitude"]))
-    return tuple(found)
+    names = {
+        "celerity": CATALOGUE.t(locale, f"power.celerity.{sheet.celerity or 1}"),
+        "hunting": CATALOGUE.t(locale, "power.hunting"),
+        "fortitude": labels["fortitude"],
+    }
+    held = {"celerity": sheet.celerity, "hunting": sheet.hunting, "fortitude": sheet.fortitude}
+    return powers_held(held, names)
 
 
 def summarise(character: Character, pools: Mapping[str, tuple[int, int]], locale: str) -> SheetSummary:
@@ -64,8 +70,4 @@ def summarise(character: Character, pools: Mapping[str, tuple[int, int]], locale
     )
 
 
-@hookimpl
-def gateway_sheet_summary(
-    character: Character, pools: Mapping[str, tuple[int, int]], locale: str | None
-) -> SheetSummary | None:
-    return summarise(character, pools, locale or BOOK_LOCALE) if character.system == SYSTEM else None
+gateway_sheet_summary = summary_hook(SYSTEM, summarise, BOOK_LOCALE)

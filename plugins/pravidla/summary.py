@@ -6,8 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from functools import partial
 
-from gateway.hookspecs import hookimpl
-from gateway.summary import Power, SheetSummary, rated_group
+from gateway.summary import Power, SheetSummary, powers_held, rated_group, summary_hook
 from gateway.vault.models import Character
 from plugins.pravidla.mechanics import SYSTEM
 from plugins.pravidla.messages import CATALOGUE
@@ -17,17 +16,14 @@ BOOK_LOCALE = "cs"  # the system's default_locale: the book's own terms
 
 
 def powers(sheet: PravidlaSheet, locale: str) -> tuple[Power, ...]:
-    found = []
-    if sheet.celerity:
-        found.append(Power(CATALOGUE.t(locale, f"power.celerity.{sheet.celerity}"), sheet.celerity))
-    if sheet.hunting:
-        found.append(Power(CATALOGUE.t(locale, "power.hunting")))
-    if sheet.potence:
-        found.append(Power("Potence", sheet.potence))
-    return tuple(found)
+    celerity = CATALOGUE.t(locale, f"power.celerity.{sheet.celerity or 1}")
+    names = {"celerity": celerity, "hunting": CATALOGUE.t(locale, "power.hunting"), "potence": "Potence"}
+    return powers_held(
+        {"celerity": sheet.celerity, "hunting": sheet.hunting, "potence": sheet.potence}, names
+    )
 
 
-def summarise(character: Character, locale: str) -> SheetSummary:
+def summarise(character: Character, pools: Mapping[str, tuple[int, int]], locale: str) -> SheetSummary:
     sheet = PravidlaSheet.of(character.sheet)
     return SheetSummary(
         name=character.name,
@@ -38,8 +34,4 @@ def summarise(character: Character, locale: str) -> SheetSummary:
     )
 
 
-@hookimpl
-def gateway_sheet_summary(
-    character: Character, pools: Mapping[str, tuple[int, int]], locale: str | None
-) -> SheetSummary | None:
-    return summarise(character, locale or BOOK_LOCALE) if character.system == SYSTEM else None
+gateway_sheet_summary = summary_hook(SYSTEM, summarise, BOOK_LOCALE)

@@ -12,7 +12,7 @@ def test_the_summary_reads_the_decanter_sheet() -> None:
     sheet = DecanterSheet(
         skills={"animal_ken": 2, "brawl": 0},
         specialties=["Brawl (dirty)"],
-        conditions=[Condition(name="Shaken", duration="scene")],
+        conditions=[Condition(name="Shaken", penalty="", resolution="", duration="scene")],
         notes="Owes the Prince",
     )
     sheet.attributes["wits"] = 3

@@ -66,7 +66,7 @@ def sheet(i: int) -> dict[str, Any]:
         "text": name,
         "reason": "sync",
         "character_id": i,
-        "summary": summarise(character, pools).as_json(),
+        "summary": summarise(character, pools, "en").as_json(),
         "owner": owner,
         "sheet": {
             "name": name,

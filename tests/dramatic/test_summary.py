@@ -9,7 +9,7 @@ from plugins.dramatic.summary import gateway_sheet_summary
 
 
 def test_the_summary_reads_the_dramatic_sheet() -> None:
-    sheet = DramaticSheet(abilities={"alertness": 2})
+    sheet = DramaticSheet(abilities={"alertness": 2}, notes="")
     ana = Character(owner_id=1, system="dramatic", name="Ana", name_key="ana", sheet=SCHEMA.dump(sheet))
     summary = gateway_sheet_summary(ana, {"willpower": (3, 5)}, None)
     assert summary is not None
