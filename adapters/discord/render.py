@@ -14,7 +14,7 @@ from collections.abc import Iterable, Mapping
 from datetime import datetime
 from typing import Any
 
-from gateway.summary import Power, RatedTrait, SheetSummary
+from gateway import Power, RatedTrait, SheetSummary
 
 CONTENT = 2000
 EMBEDS = 10

@@ -13,17 +13,19 @@ HUD never has to parse reply text to know whether it shows CharGen or Gameplay.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import func
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from adapters.secondlife.render import cut_bytes
-from gateway.plugins import Plugins
+from gateway import SheetSummary
 from gateway.roles import is_storyteller
-from gateway.summary import SheetSummary
 from gateway.vault.models import Character, IdentityLink, Person
+
+if TYPE_CHECKING:
+    from gateway.plugins import Plugins
 
 LABEL_BYTES = 24
 ROSTER_PAGE = 9  # + Prev, Next, Back = 12 dialog buttons
