@@ -91,7 +91,7 @@ class Delivery(Part):
                 if reg.role == "st-hud" and kind == "stlog" and not _checked_by_fan_out(message):
                     allowed = await is_storyteller(session, identity_key, owner)
                 if kind == "refresh":
-                    state = await hud_state(session, self.services.plugins, identity_key, owner, self._system)
+                    state = await hud_state(session, self.services, identity_key, owner, self._system)
         if reg is None:
             if age > forget:
                 raise DeliveryFailed(f"no object has registered for {target} in {age / 3600:.0f} hours")

@@ -189,7 +189,7 @@ class Inbound(Part):
                             raise _Replayed
                     if req.want_state:
                         extra["state"] = await hud_state(
-                            session, self.services.plugins, identity.key, self._owner, self._system
+                            session, self.services, identity.key, self._owner, self._system
                         )
                     if req.roster is not None:
                         extra["roster"] = await self._roster(session, identity.key, req.roster)
@@ -277,7 +277,7 @@ class Inbound(Part):
                     return web.Response(status=403, text="an st-hud needs the Storyteller role")
                 await registry.register(session, reg, now)
                 state = (
-                    await hud_state(session, self.services.plugins, identity_key, owner, self._system)
+                    await hud_state(session, self.services, identity_key, owner, self._system)
                     if role != "relay"
                     else None
                 )

@@ -13,19 +13,16 @@ HUD never has to parse reply text to know whether it shows CharGen or Gameplay.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from sqlalchemy import func
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from adapters.secondlife.render import cut_bytes
-from gateway import SheetSummary
+from gateway import Services, SheetSummary
 from gateway.roles import is_storyteller
 from gateway.vault.models import Character, IdentityLink, Person
-
-if TYPE_CHECKING:
-    from gateway.plugins import Plugins
 
 LABEL_BYTES = 24
 ROSTER_PAGE = 9  # + Prev, Next, Back = 12 dialog buttons
@@ -48,7 +45,7 @@ def _wire(summary: SheetSummary) -> dict[str, Any]:
 
 
 async def hud_state(
-    session: AsyncSession, plugins: Plugins, identity_key: str, owner: str | None, system: str
+    session: AsyncSession, services: Services, identity_key: str, owner: str | None, system: str
 ) -> dict[str, Any]:
     link = await session.get(IdentityLink, identity_key)
     person = await session.get(Person, link.person_id) if link is not None else None
@@ -68,7 +65,7 @@ async def hud_state(
     character = await session.get(Character, person.active_character_id)
     if character is None:
         return state
-    summary = await plugins.load_summary(session, character, person.locale)
+    summary = await services.plugins.load_summary(session, character, person.locale)
     state.update(
         mode="gameplay" if character.status == "approved" else "chargen",
         char=character.name,
