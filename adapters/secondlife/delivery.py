@@ -43,11 +43,13 @@ def _retry_after(value: str | None, now: datetime) -> float | None:
     return None
 
 
-def _checked_by_fan_out(message: Outbound) -> bool:
-    """A copy the ``st-huds`` fan-out queued, on its first attempt: the fan-out checked the role in
-    the transaction that queued it, so the check is not run again. A retry checks afresh (the role
-    may have been taken away while the HUD was unreachable)."""
-    return message.payload.get("via") == "st-huds" and message.attempts == 0
+# A copy the ``st-huds`` fan-out queued this long ago or less was checked for the Storyteller role in
+# the transaction that queued it; an older one (its HUD was away, or busy) is checked again when sent.
+FAN_OUT_CHECK_SECONDS = 30.0
+
+
+def _checked_by_fan_out(message: Outbound, age: float) -> bool:
+    return message.payload.get("via") == "st-huds" and age <= FAN_OUT_CHECK_SECONDS
 
 
 class Delivery(Part):
@@ -88,7 +90,7 @@ class Delivery(Part):
             if reg is not None and not reg.dead_since:
                 kind = message.payload.get("kind")
                 identity_key = f"{IDENTITY_PLATFORM}:{reg.owner}"
-                if reg.role == "st-hud" and kind == "stlog" and not _checked_by_fan_out(message):
+                if reg.role == "st-hud" and kind == "stlog" and not _checked_by_fan_out(message, age):
                     allowed = await is_storyteller(session, identity_key, owner)
                 if kind == "refresh":
                     state = await hud_state(session, self.services, identity_key, owner, self._system)
