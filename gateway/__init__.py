@@ -33,6 +33,13 @@ _EXPORTS = {
     "Reply": "gateway.types",
     "UserError": "gateway.errors",
     "PermissionDenied": "gateway.errors",
+    # what a sheet shows, for every platform (the gateway_sheet_summary hook)
+    "SheetSummary": "gateway.summary",
+    "RatedTrait": "gateway.summary",
+    "PoolMeter": "gateway.summary",
+    "Power": "gateway.summary",
+    "FreeField": "gateway.summary",
+    "summary_hook": "gateway.summary",
     # adapters
     "Adapter": "gateway.adapter",
     "Identity": "gateway.types",
@@ -107,6 +114,12 @@ if TYPE_CHECKING:
     from gateway.spec import Handler as Handler
     from gateway.spec import Role as Role
     from gateway.spec import RuleSystem as RuleSystem
+    from gateway.summary import FreeField as FreeField
+    from gateway.summary import PoolMeter as PoolMeter
+    from gateway.summary import Power as Power
+    from gateway.summary import RatedTrait as RatedTrait
+    from gateway.summary import SheetSummary as SheetSummary
+    from gateway.summary import summary_hook as summary_hook
     from gateway.types import Channel as Channel
     from gateway.types import Identity as Identity
     from gateway.types import InboundMessage as InboundMessage

@@ -4,14 +4,16 @@ active one is per person (``Person.active_character_id``) and only counts in its
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
+from sqlalchemy import func
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from gateway.commands import CommandContext
 from gateway.errors import UserError
-from gateway.vault.models import Character, Person, Pool
+from gateway.vault.models import Character, IdentityLink, Person, Pool
 
 
 def name_key(name: str) -> str:
@@ -189,3 +191,59 @@ async def owner_names(session: AsyncSession, person_ids: Iterable[int]) -> dict[
         return {}
     found = await session.exec(select(Person).where(col(Person.id).in_(ids)))
     return {p.id: p.display_name for p in found.all() if p.id is not None}
+
+
+@dataclass(frozen=True)
+class PlayerCharacters:
+    """Who an identity is, and their characters in one system (for a HUD's menus)."""
+
+    person_id: int
+    storyteller_flag: bool  # the person's own role (``gateway.roles.is_storyteller`` adds the rest)
+    locale: str | None
+    names: list[str]  # owned characters of the system, oldest first
+    active: Character | None  # the active character, if it is one of the system's
+
+
+async def player_characters(
+    session: AsyncSession, identity_key: str, system: str, limit: int
+) -> PlayerCharacters | None:
+    """The identity's person and their first ``limit`` characters of ``system``; None for an
+    identity no person has yet."""
+    link = await session.get(IdentityLink, identity_key)
+    person = await session.get(Person, link.person_id) if link is not None else None
+    if person is None or person.id is None:
+        return None
+    owned = await session.exec(
+        select(Character.name)
+        .where(col(Character.owner_id) == person.id, col(Character.system) == system)
+        .order_by(col(Character.id))
+        .limit(limit)
+    )
+    active = None
+    if person.active_character_id is not None:
+        active = await session.get(Character, person.active_character_id)
+    return PlayerCharacters(person.id, person.storyteller, person.locale, list(owned.all()), active)
+
+
+async def roster_page(
+    session: AsyncSession, system: str, statuses: tuple[str, ...] | None, query: str, page: int, size: int
+) -> tuple[list[tuple[str, str]], int, int, int]:
+    """One page of ``(name, status)`` of the system's characters by name, optionally of some
+    statuses and with ``query`` in the name: the rows, the page shown, the number of pages, the total."""
+    conditions = [col(Character.system) == system]
+    if statuses:
+        conditions.append(col(Character.status).in_(statuses))
+    q = " ".join(query.split()).casefold()[:60]
+    if q:
+        conditions.append(col(Character.name_key).contains(q, autoescape=True))
+    total = int((await session.exec(select(func.count()).select_from(Character).where(*conditions))).one())
+    pages = max(1, -(-total // size))
+    page = min(max(0, page), pages - 1)
+    found = await session.exec(
+        select(Character.name, Character.status)
+        .where(*conditions)
+        .order_by(col(Character.name_key))
+        .offset(page * size)
+        .limit(size)
+    )
+    return [(name, status) for name, status in found.all()], page, pages, total

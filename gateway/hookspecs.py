@@ -9,7 +9,7 @@ entry-point group ``gateway.plugins``.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING
 
 import pluggy
@@ -20,6 +20,8 @@ if TYPE_CHECKING:
     from gateway.commands import CommandContext
     from gateway.settings import Settings
     from gateway.spec import AdapterSpec, CliCommand, Command, RuleSystem
+    from gateway.summary import SheetSummary
+    from gateway.vault.models import Character
 
 PROJECT = "gateway"
 hookspec = pluggy.HookspecMarker(PROJECT)
@@ -71,6 +73,21 @@ def gateway_permission(ctx: CommandContext, command: Command) -> bool | None:
 
     The router already enforces ``Command.role``; this hook adds policy (say, a channel where only
     Storytellers may roll).
+    """
+
+
+@hookspec(firstresult=True)
+def gateway_sheet_summary(
+    character: Character, pools: Mapping[str, tuple[int, int]], locale: str | None
+) -> SheetSummary | None:
+    """What ``character``'s sheet shows, as a ``gateway.summary.SheetSummary``; None when the
+    character is not of this plugin's system (``character.system``). The first answer wins.
+
+    ``pools`` are the character's ``Pool`` rows as ``name -> (current, maximum)``; ``locale`` is the
+    reader's language, None for the system's own (``RuleSystem.default_locale``). Read the sheet as
+    the commands do; keep labels in the book's terms. Pure and quick: it runs for every HUD refresh.
+    Adapters render the summary (a Discord embed, a Second Life HUD's menus) without knowing the
+    system; with no answer the core gives name, system and status only.
     """
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any, Literal, NotRequired, TypedDict
 
+from gateway.summary import SheetSummary
 from gateway.types import Reply
 
 
@@ -51,11 +52,14 @@ ExportReason = Literal["approve", "export", "sync"]
 
 
 class SheetPayload(TypedDict):
-    """A finished sheet for a sheet-export target (``[nightcap] sheet_export``)."""
+    """A finished sheet for a sheet-export target (``[nightcap] sheet_export``): ``summary`` is the
+    rule system's ``SheetSummary.as_json()``, what an adapter draws; ``sheet`` the system's own dict."""
 
     kind: Literal["sheet"]
     text: str
     sheet: dict[str, Any]
+    summary: dict[str, Any]
+    owner: str | None
     reason: ExportReason
     character_id: int | None
 
@@ -107,7 +111,17 @@ def sheet_payload(
     text: str,
     sheet: dict[str, Any],
     *,
+    summary: SheetSummary,
+    owner: str | None,
     reason: Literal["approve", "export", "sync"],
     character_id: int | None,
 ) -> SheetPayload:
-    return {"kind": "sheet", "text": text, "sheet": sheet, "reason": reason, "character_id": character_id}
+    return {
+        "kind": "sheet",
+        "text": text,
+        "sheet": sheet,
+        "summary": summary.as_json(),
+        "owner": owner,
+        "reason": reason,
+        "character_id": character_id,
+    }

@@ -7,11 +7,15 @@ from typing import TYPE_CHECKING, Any
 
 import pluggy
 import structlog
+from sqlmodel import col, select
+from sqlmodel.ext.asyncio.session import AsyncSession
 
 from gateway import hookspecs
 from gateway.registry import Registry
 from gateway.spec import AdapterSpec, CliCommand, Command, RuleSystem
+from gateway.summary import SheetSummary, bare_summary
 from gateway.system_settings import validate_system_settings
+from gateway.vault.models import Character, Pool
 
 if TYPE_CHECKING:
     from aiohttp import web
@@ -92,6 +96,27 @@ class Plugins:
         if not hook.get_hookimpls():
             return True  # nobody votes (the usual case): skip the call, it runs for every command
         return all(vote is not False for vote in hook(ctx=ctx, command=command))
+
+    def sheet_summary(
+        self, character: Character, pools: dict[str, tuple[int, int]], locale: str | None = None
+    ) -> SheetSummary:
+        """The character's system summarises its sheet (``gateway_sheet_summary``); else the core's
+        name, system and status."""
+        found = self.pm.hook.gateway_sheet_summary(character=character, pools=pools, locale=locale)
+        return (
+            found if found is not None else bare_summary(character.name, character.system, character.status)
+        )
+
+    async def load_summary(
+        self, session: AsyncSession, character: Character, locale: str | None = None
+    ) -> SheetSummary:
+        """``sheet_summary`` with the character's pools read in ``session``."""
+        # Columns, not Pool objects: fresh values even where the session holds stale rows.
+        found = await session.exec(
+            select(Pool.name, Pool.current, Pool.maximum).where(col(Pool.character_id) == character.id)
+        )
+        pools = {name: (int(current), int(maximum)) for name, current, maximum in found.all()}
+        return self.sheet_summary(character, pools, locale)
 
     def configure(self, settings: Settings) -> None:
         self.system_settings = validate_system_settings(self.registry.systems.values(), settings)

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 import structlog
 from sqlalchemy.exc import IntegrityError
 
+from gateway import roles
 from gateway.commands import Command, CommandContext
 from gateway.errors import PermissionDenied, Repeated, UserError
 from gateway.parser import strip_prefix, tokenize
@@ -140,15 +141,11 @@ class Router:
     async def _is_storyteller(self, unit: Unit, message: InboundMessage, sender: Sender) -> bool:
         if not message.sender.verified:
             return False
-        if sender.storyteller or "storyteller" in message.roles:
+        if "storyteller" in message.roles:  # the platform's own role (a Discord role)
             return True
         owner = self.services.settings.vault.owner
-        if not owner:
-            return False
-        if sender.identity_key == owner:
-            return True
-        # The owner's role follows the owner's person to every identity linked to it.
-        return await repo.person_of(unit, owner) == sender.person_id
+        known = (sender.person_id, sender.storyteller)
+        return await roles.is_storyteller(unit, sender.identity_key, owner, known)
 
     def _authorise(self, ctx: CommandContext, command: Command) -> None:
         if command.role == "player" and not ctx.message.sender.verified:

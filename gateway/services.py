@@ -17,7 +17,11 @@ from gateway.vault import Vault
 from gateway.vault.models import utcnow
 
 if TYPE_CHECKING:
+    from sqlmodel.ext.asyncio.session import AsyncSession
+
     from gateway.plugins import Plugins
+    from gateway.summary import SheetSummary
+    from gateway.vault.models import Character
 
 
 class Services:
@@ -56,6 +60,12 @@ class Services:
         """Run one inbound message through the router; the outbox wakes for what it queued."""
         return await self.router.handle(message)
 
+    async def sheet_summary(
+        self, session: AsyncSession, character: Character, locale: str | None = None
+    ) -> SheetSummary:
+        """What the character's rule system says its sheet shows (``gateway_sheet_summary``)."""
+        return await self.plugins.load_summary(session, character, locale)
+
     def bare_command(self, text: str) -> str | None:
         """``text`` when the whole line is the name of a command that runs without the prefix on chat
         platforms (Decanter's ``* * *``), in any rule system; else None."""
@@ -87,4 +97,7 @@ class AdapterServices(Protocol):
     def outbox(self) -> Waker: ...
 
     async def handle(self, message: InboundMessage) -> list[Reply]: ...
+    async def sheet_summary(
+        self, session: AsyncSession, character: Character, locale: str | None = None
+    ) -> SheetSummary: ...
     def bare_command(self, text: str) -> str | None: ...

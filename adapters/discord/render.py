@@ -1,5 +1,6 @@
 """Discord message bodies: roll lines as compact embeds, sheets as one embed with fields, replies as text.
 
+A sheet is drawn from the rule system's ``SheetSummary`` (any system, no rules known here).
 Everything a user typed (names, sheet fields, command text) is sanitised: control and bidi characters
 go, Markdown is escaped, mentions are defused, and every body carries ``allowed_mentions: {"parse": []}``
 so nothing we post can ping anyone. Every body is cut to Discord's limits here, before it leaves.
@@ -12,6 +13,8 @@ import unicodedata
 from collections.abc import Iterable, Mapping
 from datetime import datetime
 from typing import Any
+
+from gateway import Power, RatedTrait, SheetSummary
 
 CONTENT = 2000
 EMBEDS = 10
@@ -263,36 +266,21 @@ def roll_embed(payload: Mapping[str, Any], when: datetime | None = None) -> dict
 # --------------------------------------------------------------------------- sheets
 
 
-def _pairs(value: Any) -> Iterable[tuple[str, Any]]:
-    if isinstance(value, Mapping):
-        return list(value.items())
-    if isinstance(value, list | tuple):
-        out = []
-        for item in value:
-            if isinstance(item, Mapping):
-                out.append((str(item.get("name", "")), item.get("value", item.get("rating", ""))))
-            elif isinstance(item, list | tuple) and len(item) == 2:
-                out.append((str(item[0]), item[1]))
-        return out
-    return []
+def _power_text(power: Power) -> str:
+    details = [str(d).title() for d in (power.tier, power.trait) if d not in (None, "")]
+    return f"• **{escape(power.name)}**" + (f" — {escape(', '.join(details))}" if details else "")
 
 
-def _pool_text(value: Any) -> str:
-    if isinstance(value, Mapping):
-        cur = value.get("current", value.get("value"))
-        top = value.get("maximum", value.get("max"))
-        return f"{cur}/{top}" if top is not None else str(cur)
-    if isinstance(value, list | tuple) and len(value) == 2:
-        return f"{value[0]}/{value[1]}"
-    return str(value)
-
-
-def _power_text(power: Any) -> str:
-    if isinstance(power, Mapping):
-        name = escape(power.get("name", "?"))
-        details = [str(power[k]).title() for k in ("tier", "trait") if power.get(k)]
-        return f"• **{name}**" + (f" — {escape(', '.join(details))}" if details else "")
-    return f"• {escape(power)}"
+def _trait_fields(traits: Iterable[RatedTrait]) -> list[dict[str, Any]]:
+    """One field per group of the sheet (Attributes, Skills), or one "Traits" field."""
+    groups: dict[str, list[str]] = {}
+    for trait in traits:
+        rating = f"{trait.rating}/{trait.max}" if trait.max is not None else str(trait.rating)
+        groups.setdefault(trait.group or "Traits", []).append(f"{escape(trait.label)} **{rating}**")
+    return [
+        {"name": safe(group, FIELD_NAME), "value": " · ".join(items), "inline": False}
+        for group, items in groups.items()
+    ]
 
 
 def _chunks(lines: list[str], limit: int) -> list[str]:
@@ -310,41 +298,37 @@ def _chunks(lines: list[str], limit: int) -> list[str]:
     return out
 
 
-def sheet_embed(payload: Mapping[str, Any], when: datetime | None = None) -> dict[str, Any]:
-    """One embed for a character sheet: narrative fields, traits, pools and powers as fields."""
-    sheet = payload.get("sheet") or {}
-    name = sheet.get("name") or payload.get("name") or "Unnamed character"
-    embed: dict[str, Any] = {"title": safe(name, TITLE), "color": SHEET_COLOUR}
-    about = []
-    if sheet.get("status"):
-        about.append(str(sheet["status"]).title())
-    if sheet.get("owner"):
-        about.append(f"played by {sheet['owner']}")
+def sheet_embed(
+    summary: SheetSummary,
+    *,
+    owner: str | None = None,
+    reason: str = "",
+    character_id: int | None = None,
+    when: datetime | None = None,
+) -> dict[str, Any]:
+    """One embed for a character sheet of any rule system: free fields, traits, pools and powers."""
+    embed: dict[str, Any] = {"title": safe(summary.name or "Unnamed character", TITLE), "color": SHEET_COLOUR}
+    about = [summary.status.title()] if summary.status else []
+    if owner:
+        about.append(f"played by {owner}")
     if about:
         embed["description"] = escape(" · ".join(about))
     fields: list[dict[str, Any]] = []
-    for label, value in _pairs(sheet.get("fields")):
-        if label.casefold() == "name" or value in (None, ""):
+    for field in summary.fields:
+        if field.label.casefold() == "name" or not field.text:
             continue
-        text = escape(value)
+        text = escape(field.text)
+        fields.append({"name": safe(field.label, FIELD_NAME), "value": text, "inline": len(text) <= 40})
+    fields.extend(_trait_fields(summary.traits))
+    for pool in summary.pools:
         fields.append(
-            {"name": safe(str(label).title(), FIELD_NAME), "value": text, "inline": len(text) <= 40}
+            {"name": safe(pool.label, FIELD_NAME), "value": f"{pool.current}/{pool.max}", "inline": True}
         )
-    traits = [f"{escape(str(k).title())} **{v}**" for k, v in _pairs(sheet.get("traits"))]
-    if traits:
-        fields.append({"name": "Traits", "value": " · ".join(traits), "inline": False})
-    for pool, value in _pairs(sheet.get("pools")):
-        fields.append(
-            {"name": safe(str(pool).title(), FIELD_NAME), "value": _pool_text(value), "inline": True}
-        )
-    powers = [_power_text(p) for p in sheet.get("powers") or []]
+    powers = [_power_text(p) for p in summary.powers]
     for i, chunk in enumerate(_chunks(powers, FIELD_VALUE)):
         fields.append({"name": "Powers" if i == 0 else "Powers (cont.)", "value": chunk, "inline": False})
     embed["fields"] = fields
-    footer = [str(sheet.get("system") or payload.get("system") or "").title()]
-    reason = str(payload.get("reason") or "")
-    footer.append(REASONS.get(reason, reason))
-    character_id = sheet.get("id", payload.get("character_id"))
+    footer = [REASONS.get(reason, reason)]
     if character_id is not None:
         footer.append(f"character {character_id}")
     footer = [f for f in footer if f]
@@ -355,14 +339,26 @@ def sheet_embed(payload: Mapping[str, Any], when: datetime | None = None) -> dic
     return embed
 
 
+def payload_sheet_embed(payload: Mapping[str, Any], when: datetime | None = None) -> dict[str, Any]:
+    """The embed for a ``sheet`` outbox row: its ``summary`` (``SheetSummary.as_json``)."""
+    character_id = payload.get("character_id")
+    return sheet_embed(
+        SheetSummary.from_json(payload["summary"]),
+        owner=str(payload["owner"]) if payload.get("owner") else None,
+        reason=str(payload.get("reason") or ""),
+        character_id=character_id if isinstance(character_id, int) else None,
+        when=when,
+    )
+
+
 # --------------------------------------------------------------------------- outbox rows
 
 
 def outbox_message(payload: Mapping[str, Any], when: datetime | None = None) -> dict[str, Any]:
     """The webhook body for one outbox row (a Storyteller-log line, a sheet, or any text)."""
     kind = payload.get("kind")
-    if kind == "sheet":
-        return fit_message({"embeds": [sheet_embed(payload, when)]})
+    if kind == "sheet" and isinstance(payload.get("summary"), Mapping):
+        return fit_message({"embeds": [payload_sheet_embed(payload, when)]})
     if kind == "stlog":
         return fit_message({"embeds": [roll_embed(payload, when)]})
     return text_message(str(payload.get("text", "")), allow_flags=False)

@@ -21,7 +21,7 @@ from adapters.secondlife.common import IDENTITY_PLATFORM, Part, aware
 from adapters.secondlife.config import SecondLifeConfig
 from adapters.secondlife.registry import PLATFORM, ROLES, Registration
 from adapters.secondlife.render import dumps, split_text
-from adapters.secondlife.state import hud_state, is_storyteller
+from adapters.secondlife.state import hud_state
 from gateway import (
     AdapterServices,
     DeliveryFailed,
@@ -33,7 +33,7 @@ from gateway import (
     queue,
 )
 from gateway.pacing import Backoff
-from gateway.vault.models import IdentityLink, Person
+from gateway.roles import is_storyteller
 
 log = structlog.get_logger(__name__)
 
@@ -50,6 +50,15 @@ def _retry_after(value: str | None, now: datetime) -> float | None:
         when = parsedate_to_datetime(value)
         return max(0.0, (when - now).total_seconds())
     return None
+
+
+# A copy the ``st-huds`` fan-out queued this long ago or less was checked for the Storyteller role in
+# the transaction that queued it; an older one (its HUD was away, or busy) is checked again when sent.
+FAN_OUT_CHECK_SECONDS = 30.0
+
+
+def _checked_by_fan_out(message: Outbound, age: float) -> bool:
+    return message.payload.get("via") == "st-huds" and age <= FAN_OUT_CHECK_SECONDS
 
 
 class Delivery(Part):
@@ -90,12 +99,10 @@ class Delivery(Part):
             if reg is not None and not reg.dead_since:
                 kind = message.payload.get("kind")
                 identity_key = f"{IDENTITY_PLATFORM}:{reg.owner}"
-                if reg.role == "st-hud" and kind == "stlog":
-                    link = await session.get(IdentityLink, identity_key)
-                    person = await session.get(Person, link.person_id) if link is not None else None
-                    allowed = await is_storyteller(session, person, identity_key, owner)
+                if reg.role == "st-hud" and kind == "stlog" and not _checked_by_fan_out(message, age):
+                    allowed = await is_storyteller(session, identity_key, owner)
                 if kind == "refresh":
-                    state = await hud_state(session, identity_key, owner, self._system)
+                    state = await hud_state(session, self.services, identity_key, owner, self._system)
         if reg is None:
             if age > forget:
                 raise DeliveryFailed(f"no object has registered for {target} in {age / 3600:.0f} hours")
@@ -142,12 +149,8 @@ class Delivery(Part):
         if target == "st-huds":
             owner = self.services.settings.vault.owner
             members = []
-            session = unit.session
             for reg in await registry.by_prefix(unit, "st-hud/"):
-                key = f"{IDENTITY_PLATFORM}:{reg.owner}"
-                link = await session.get(IdentityLink, key)
-                person = await session.get(Person, link.person_id) if link is not None else None
-                if usable(reg) and await is_storyteller(session, person, key, owner):
+                if usable(reg) and await is_storyteller(unit, f"{IDENTITY_PLATFORM}:{reg.owner}", owner):
                     members.append(reg)
             return members
         huds = [r for r in await registry.by_prefix(unit, "player-hud/") if usable(r)]

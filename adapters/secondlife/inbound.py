@@ -25,11 +25,11 @@ from adapters.secondlife.common import IDENTITY_PLATFORM, Part
 from adapters.secondlife.config import SL_BODY_LIMIT, SL_BODY_LIMIT_RAISED, SecondLifeConfig
 from adapters.secondlife.registry import PLATFORM, ROLES, Registration
 from adapters.secondlife.render import dumps, fit_response, reply_items
-from adapters.secondlife.state import STATUS_FILTERS, hud_state, is_storyteller, roster
+from adapters.secondlife.state import STATUS_FILTERS, hud_state, roster
 from gateway import AdapterServices, Channel, Identity, InboundMessage, Repeated, queue, seen
 from gateway.pacing import KeyedBuckets
+from gateway.roles import is_storyteller
 from gateway.rules.numbers import is_digits
-from gateway.vault.models import IdentityLink, Person
 
 log = structlog.get_logger(__name__)
 
@@ -188,7 +188,9 @@ class Inbound(Part):
                         if not fresh and not req.text.strip():
                             raise _Replayed
                     if req.want_state:
-                        extra["state"] = await hud_state(session, identity.key, self._owner, self._system)
+                        extra["state"] = await hud_state(
+                            session, self.services, identity.key, self._owner, self._system
+                        )
                     if req.roster is not None:
                         extra["roster"] = await self._roster(session, identity.key, req.roster)
             except _Replayed:
@@ -209,9 +211,7 @@ class Inbound(Part):
         return await seen.mark(session, IDENTITY_PLATFORM, f"hmac:{signed.signature}", self._now())
 
     async def _roster(self, session: Any, identity_key: str, spec: dict[str, Any]) -> dict[str, Any]:
-        link = await session.get(IdentityLink, identity_key)
-        person = await session.get(Person, link.person_id) if link is not None else None
-        if not await is_storyteller(session, person, identity_key, self._owner):
+        if not await is_storyteller(session, identity_key, self._owner):
             return {"error": "the roster needs the Storyteller role"}
         status_word = str(spec.get("status") or "all").casefold()
         if status_word not in STATUS_FILTERS:
@@ -273,14 +273,13 @@ class Inbound(Part):
                 if not await self._burn(session, signed):
                     raise _Replayed
                 owner = self.services.settings.vault.owner
-                if role == "st-hud":
-                    link = await session.get(IdentityLink, identity_key)
-                    person = await session.get(Person, link.person_id) if link is not None else None
-                    if not await is_storyteller(session, person, identity_key, owner):
-                        return web.Response(status=403, text="an st-hud needs the Storyteller role")
+                if role == "st-hud" and not await is_storyteller(session, identity_key, owner):
+                    return web.Response(status=403, text="an st-hud needs the Storyteller role")
                 await registry.register(session, reg, now)
                 state = (
-                    await hud_state(session, identity_key, owner, self._system) if role != "relay" else None
+                    await hud_state(session, self.services, identity_key, owner, self._system)
+                    if role != "relay"
+                    else None
                 )
         except _Replayed:
             log.info("second life request refused", reason=REPLAYED, peer=request.remote)

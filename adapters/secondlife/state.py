@@ -1,7 +1,8 @@
 """The structured fields a HUD draws its menus from: ``state`` (the wearer's sheet) and ``roster``.
 
-These are read straight from the core tables (``Character``, ``Pool``) after the command's own
-transaction, so a HUD never has to parse reply text to know whether it shows CharGen or Gameplay.
+These are read after the command's own transaction: the character from the core tables, its
+traits, powers and pools from the rule system's ``SheetSummary`` (the adapter knows no rules), so a
+HUD never has to parse reply text to know whether it shows CharGen or Gameplay.
 ``state`` is small on purpose (it shares a 2048-byte body with the replies):
 
     {"mode": "none" | "chargen" | "gameplay", "st": bool, "chars": ["Mira", ...],
@@ -14,12 +15,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import func
-from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from adapters.secondlife.render import cut_bytes
-from gateway.vault.models import Character, IdentityLink, Person, Pool
+from gateway import AdapterServices, SheetSummary
+from gateway.characters import player_characters, roster_page
+from gateway.roles import is_storyteller
 
 LABEL_BYTES = 24
 ROSTER_PAGE = 9  # + Prev, Next, Back = 12 dialog buttons
@@ -32,72 +33,34 @@ STATUS_FILTERS: dict[str, tuple[str, ...] | None] = {
 }
 
 
-def _traits(sheet: dict[str, Any]) -> dict[str, int]:
-    traits = sheet.get("traits")
-    if not isinstance(traits, dict):
-        return {}
-    return {str(k): int(v) for k, v in traits.items() if isinstance(v, int | float)}
-
-
-def _powers(sheet: dict[str, Any]) -> list[list[Any]]:
-    """Powers as ``[name, tier, trait]`` whatever shape the sheet keeps them in."""
-    raw = sheet.get("powers")
-    items: list[tuple[str, Any]]
-    if isinstance(raw, dict):
-        items = [(str(k), v) for k, v in raw.items()]
-    elif isinstance(raw, list):
-        items = [(str(p.get("name", "")), p) if isinstance(p, dict) else (str(p), {}) for p in raw]
-    else:
-        return []
-    powers: list[list[Any]] = []
-    for name, info in items:
-        info = info if isinstance(info, dict) else {"tier": info}
-        powers.append([name, info.get("tier"), info.get("trait")])
-    return powers
-
-
-async def is_storyteller(
-    session: AsyncSession, person: Person | None, identity_key: str, owner: str | None
-) -> bool:
-    """The router's rule: the ``[vault] owner`` identity, any identity linked to the owner's person,
-    and every person with the Storyteller role."""
-    if identity_key == owner or (person is not None and person.storyteller):
-        return True
-    if person is None or not owner:
-        return False
-    owner_link = await session.get(IdentityLink, owner)
-    return owner_link is not None and owner_link.person_id == person.id
+def _wire(summary: SheetSummary) -> dict[str, Any]:
+    """The summary in the HUD's wire shape (the LSL scripts read it by these keys)."""
+    return {
+        "traits": {t.key: t.rating for t in summary.traits},
+        "powers": [[p.name, p.tier, p.trait] for p in summary.powers],
+        "pools": {p.key: [p.current, p.max] for p in summary.pools},
+    }
 
 
 async def hud_state(
-    session: AsyncSession, identity_key: str, owner: str | None, system: str
+    session: AsyncSession, services: AdapterServices, identity_key: str, owner: str | None, system: str
 ) -> dict[str, Any]:
-    link = await session.get(IdentityLink, identity_key)
-    person = await session.get(Person, link.person_id) if link is not None else None
-    state: dict[str, Any] = {"mode": "none", "st": await is_storyteller(session, person, identity_key, owner)}
-    if person is None:
+    player = await player_characters(session, identity_key, system, CHARS_LISTED)
+    known = None if player is None else (player.person_id, player.storyteller_flag)
+    state: dict[str, Any] = {"mode": "none", "st": await is_storyteller(session, identity_key, owner, known)}
+    if player is None:
         return state
-    owned = await session.exec(
-        select(Character.name)
-        .where(col(Character.owner_id) == person.id, col(Character.system) == system)
-        .order_by(col(Character.id))
-        .limit(CHARS_LISTED)
-    )
-    state["chars"] = list(owned.all())
-    if person.active_character_id is None:
-        return state
-    character = await session.get(Character, person.active_character_id)
+    state["chars"] = player.names
+    character = player.active
     if character is None:
         return state
-    pools = await session.exec(select(Pool).where(col(Pool.character_id) == character.id))
+    summary = await services.sheet_summary(session, character, player.locale)
     state.update(
         mode="gameplay" if character.status == "approved" else "chargen",
         char=character.name,
         status=character.status,
         system=character.system,
-        traits=_traits(character.sheet),
-        powers=_powers(character.sheet),
-        pools={p.name: [p.current, p.maximum] for p in pools.all()},
+        **_wire(summary),
     )
     return state
 
@@ -111,31 +74,14 @@ async def roster(
     session: AsyncSession, system: str, statuses: tuple[str, ...] | None, query: str, page: int
 ) -> dict[str, Any]:
     """One page of character names for the ST HUD's Sheets menu, with ready-made button labels."""
-    conditions = [col(Character.system) == system]
-    if statuses:
-        conditions.append(col(Character.status).in_(statuses))
-    q = " ".join(query.split()).casefold()[:60]
-    if q:
-        escaped = q.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
-        conditions.append(col(Character.name_key).like(f"%{escaped}%", escape="\\"))
-    total = (await session.exec(select(func.count()).select_from(Character).where(*conditions))).one()
-    pages = max(1, -(-int(total) // ROSTER_PAGE))
-    page = min(max(0, page), pages - 1)
-    found = await session.exec(
-        select(Character.name, Character.status)
-        .where(*conditions)
-        .order_by(col(Character.name_key))
-        .offset(page * ROSTER_PAGE)
-        .limit(ROSTER_PAGE)
-    )
-    page_rows = list(found.all())
-    names = [name for name, _ in page_rows]
+    rows, page, pages, total = await roster_page(session, system, statuses, query, page, ROSTER_PAGE)
+    names = [name for name, _ in rows]
     first = page * ROSTER_PAGE + 1
     return {
         "names": names,
         "labels": [label(first + i, n) for i, n in enumerate(names)],
-        "statuses": [status for _, status in page_rows],
+        "statuses": [status for _, status in rows],
         "page": page,
         "pages": pages,
-        "total": int(total),
+        "total": total,
     }

@@ -29,3 +29,6 @@ def gateway_register_rule_systems(register: Callable[[RuleSystem], None]) -> Non
 
 
 gateway_register_commands = COMMANDS.hookimpl()
+
+
+from plugins.decanter.summary import gateway_sheet_summary as gateway_sheet_summary  # noqa: E402

@@ -2,7 +2,8 @@
 
 When ``[nightcap] sheet_export = "discord:sheets"`` is set, approval, ``st export NAME`` and ``st sync``
 queue one outbox row per sheet for that platform and target, payload ``{"kind": "sheet", "text": ...,
-"sheet": {name, status, owner, fields, traits, powers, pools}, "reason": "approve"|"export"|"sync"}``.
+"sheet": {name, status, owner, fields, traits, powers, pools}, "summary": SheetSummary.as_json(),
+"owner": ..., "reason": "approve"|"export"|"sync"}``.
 The platform's adapter renders and paces them.
 """
 
@@ -44,6 +45,9 @@ async def queue_export(ctx: CommandContext, character: Character, reason: Export
     if target is None:
         return None
     text, sheet = await render(ctx, character)
-    payload = sheet_payload(text, sheet, reason=reason, character_id=character.id)
+    summary = await ctx.services.plugins.load_summary(ctx.session, character, ctx.locale)
+    payload = sheet_payload(
+        text, sheet, summary=summary, owner=sheet["owner"], reason=reason, character_id=character.id
+    )
     await ctx.enqueue(target[0], target[1], payload)
     return f"{target[0]}:{target[1]}"

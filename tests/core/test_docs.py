@@ -37,6 +37,7 @@ NOT_IN_README_YET: frozenset[str] = frozenset(
         "any_chat",
         "vault_url",
         "sqlite_url",
+        "gateway_sheet_summary",  # README text proposed in /work/proposals/summary.md
     }
 )
 

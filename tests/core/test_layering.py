@@ -15,18 +15,6 @@ ROOT = Path(__file__).resolve().parents[2]
 # Every module of the vault package; ``from gateway.vault import Vault`` (the handle) stays allowed.
 VAULT_MODULES = {info.name for info in pkgutil.iter_modules(gateway.vault.__path__)}
 
-# To be moved by the merge: files other slices of issue 20 are changing at the same time, and what
-# each may still import from the vault until then (the names, or None: any). The merger removes
-# this allow-list.
-ALLOWED: dict[str, dict[str, set[str] | None]] = {
-    # Nightcap's sheet and the Storyteller check (the sheet-summary and is_storyteller slices).
-    "adapters/secondlife/state.py": {"gateway.vault.models": None},
-    # ``session.get(IdentityLink/Person)`` before ``is_storyteller`` (the is_storyteller slice).
-    "adapters/secondlife/inbound.py": {"gateway.vault.models": {"IdentityLink", "Person"}},
-    "adapters/secondlife/delivery.py": {"gateway.vault.models": {"IdentityLink", "Person"}},
-}
-
-
 def vault_imports(tree: ast.AST) -> Iterator[tuple[int, str, str | None]]:
     """(line, module, name imported from it or None) for every import of a module inside
     ``gateway.vault``."""
@@ -43,14 +31,6 @@ def vault_imports(tree: ast.AST) -> Iterator[tuple[int, str, str | None]]:
                     yield node.lineno, f"gateway.vault.{alias.name}", None
 
 
-def allowed(where: str, module: str, name: str | None) -> bool:
-    rules = ALLOWED.get(where, {})
-    if module not in rules:
-        return False
-    names = rules[module]
-    return names is None or name in names
-
-
 def violations(base: Path, package: str = "adapters") -> list[str]:
     """``file:line: imports module`` for each forbidden import under ``base/package``."""
     found = []
@@ -58,8 +38,7 @@ def violations(base: Path, package: str = "adapters") -> list[str]:
         where = path.relative_to(base).as_posix()
         tree = ast.parse(path.read_text(encoding="utf-8"), filename=where)
         for line, module, name in vault_imports(tree):
-            if not allowed(where, module, name):
-                found.append(f"{where}:{line}: imports {module}" + (f".{name}" if name else ""))
+            found.append(f"{where}:{line}: imports {module}" + (f".{name}" if name else ""))
     return found
 
 
@@ -73,17 +52,6 @@ def test_a_violation_names_file_and_line(tmp_path: Path) -> None:
         '"""A bad adapter."""\nfrom gateway.vault.models import OutboxRow\n', encoding="utf-8"
     )
     assert violations(tmp_path) == ["adapters/web/rows.py:2: imports gateway.vault.models.OutboxRow"]
-
-
-def test_the_allow_list_allows_only_the_names_it_lists(tmp_path: Path) -> None:
-    package = tmp_path / "adapters" / "secondlife"
-    package.mkdir(parents=True)
-    (package / "delivery.py").write_text(
-        "from gateway.vault.models import IdentityLink, OutboxRow, Person\n", encoding="utf-8"
-    )
-    assert violations(tmp_path) == [
-        "adapters/secondlife/delivery.py:1: imports gateway.vault.models.OutboxRow"
-    ]
 
 
 def test_the_check_finds_each_form_of_import() -> None:

@@ -82,6 +82,8 @@ ADAPTER_MODULES = {
     "gateway.adapter_state",
     "gateway.channels",
     "gateway.leases",
+    "gateway.identities",
+    "gateway.pacing",
 }
 
 

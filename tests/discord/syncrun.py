@@ -14,6 +14,8 @@ from typing import Any
 from nacl.signing import SigningKey
 
 from gateway.vault import repo
+from gateway.vault.models import Character
+from plugins.nightcap.summary import summarise
 from tests.discord.conftest import DiscordEnv, start_env
 from tests.discord.fake_discord import FakeDiscord
 
@@ -46,29 +48,34 @@ def minimum_time(n: int, windows: list[tuple[int, float]]) -> float:
 
 def sheet(i: int) -> dict[str, Any]:
     """An export row as the Nightcap characters plugin queues it (plugins/nightcap/export.py)."""
+    fields = {"origin": "Human", "subgroup": "Night Watch", "aptitude": "Locks", "weakness": "Debts"}
+    traits = {"physical": 3, "mental": 2, "social": 2, "spirit": 3}
+    powers = [{"name": "Ward", "tier": "adept", "trait": "spirit"}]
+    pools = {"willpower": (5, 5), "essence": (10, 10), "damage": (0, 10)}
+    name, owner = f"Character {i:03d}", f"Player {i}"
+    character = Character(
+        owner_id=1,
+        system="nightcap",
+        name=name,
+        name_key=name.casefold(),
+        status="approved",
+        sheet={"fields": fields, "traits": traits, "powers": powers},
+    )
     return {
         "kind": "sheet",
-        "text": f"Character {i:03d}",
+        "text": name,
         "reason": "sync",
         "character_id": i,
+        "summary": summarise(character, pools, "en").as_json(),
+        "owner": owner,
         "sheet": {
-            "name": f"Character {i:03d}",
+            "name": name,
             "status": "approved",
-            "owner": f"Player {i}",
-            "fields": {
-                "origin": "Human",
-                "subgroup": "Night Watch",
-                "aptitude": "Locks",
-                "advantage": "",
-                "weakness": "Debts",
-            },
-            "traits": {"physical": 3, "mental": 2, "social": 2, "spirit": 3},
-            "powers": [{"name": "Ward", "tier": "adept", "trait": "spirit"}],
-            "pools": {
-                "willpower": {"current": 5, "max": 5},
-                "essence": {"current": 10, "max": 10},
-                "damage": {"current": 0, "max": 10},
-            },
+            "owner": owner,
+            "fields": {**fields, "advantage": ""},
+            "traits": traits,
+            "powers": powers,
+            "pools": {k: {"current": cur, "max": top} for k, (cur, top) in pools.items()},
         },
     }
 

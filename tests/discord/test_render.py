@@ -8,32 +8,43 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from adapters.discord import render, slash
+from gateway.summary import FreeField, PoolMeter, Power, RatedTrait, SheetSummary
 from tests.discord.fake_discord import command_problems, message_problems
 
 
-def sheet_payload(**over: object) -> dict[str, object]:
+def sheet_payload(
+    name: str = "Mira Vance",
+    fields: dict[str, str] | None = None,
+    powers: list[Power] | None = None,
+    owner: str = "Alice",
+) -> dict[str, object]:
     """The payload the Nightcap characters plugin queues (plugins/nightcap/export.py)."""
-    sheet = {
-        "name": "Mira Vance",
-        "status": "approved",
-        "owner": "Alice",
-        "fields": {
-            "origin": "Human",
-            "subgroup": "Virtual Adepts",
-            "aptitude": "Locks",
-            "advantage": "",
-            "weakness": "Debts",
-        },
-        "traits": {"physical": 3, "mental": 2, "social": 2, "spirit": 3},
-        "powers": [{"name": "Ward", "tier": "adept", "trait": "spirit"}],
-        "pools": {
-            "willpower": {"current": 5, "max": 5},
-            "essence": {"current": 10, "max": 10},
-            "damage": {"current": 0, "max": 10},
-        },
+    if fields is None:
+        fields = {"Origin": "Human", "Subgroup": "Virtual Adepts", "Aptitude": "Locks", "Weakness": "Debts"}
+    summary = SheetSummary(
+        name=name,
+        system="nightcap",
+        status="approved",
+        fields=tuple(FreeField(label, text) for label, text in fields.items()),
+        traits=tuple(
+            RatedTrait(key, key.title(), rating)
+            for key, rating in {"physical": 3, "mental": 2, "social": 2, "spirit": 3}.items()
+        ),
+        powers=tuple(powers if powers is not None else [Power("Ward", "adept", "spirit")]),
+        pools=(
+            PoolMeter("willpower", "Willpower", 5, 5),
+            PoolMeter("essence", "Essence", 10, 10),
+            PoolMeter("damage", "Damage", 0, 10),
+        ),
+    )
+    return {
+        "kind": "sheet",
+        "text": f"{name} ...",
+        "summary": summary.as_json(),
+        "owner": owner,
+        "reason": "approve",
+        "character_id": 7,
     }
-    sheet.update(over)
-    return {"kind": "sheet", "text": "Mira Vance ...", "sheet": sheet, "reason": "approve", "character_id": 7}
 
 
 def test_sheet_is_one_embed_with_fields() -> None:
@@ -61,7 +72,7 @@ def test_sheet_is_one_embed_with_fields() -> None:
 
 def test_an_enormous_sheet_still_fits_every_limit() -> None:
     fields = {f"Field {i} " + "n" * 300: "v" * 3000 for i in range(40)}
-    powers = [{"name": "P" * 200, "tier": "legendary", "trait": "spirit"} for _ in range(80)]
+    powers = [Power("P" * 200, "legendary", "spirit") for _ in range(80)]
     payload = sheet_payload(name="N" * 500, fields=fields, powers=powers, owner="o" * 5000)
     body = render.outbox_message(payload)
     assert message_problems(body) == []

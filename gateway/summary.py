@@ -1,0 +1,145 @@
+"""What a character sheet shows, in a shape every platform can draw: ``SheetSummary``.
+
+A rule system answers the ``gateway_sheet_summary`` hook with one, read from its own sheet; adapters
+(a Discord embed, a Second Life HUD) render the summary and know no rules. The value is small,
+frozen and JSON-serialisable (``as_json`` / ``from_json``): it travels in outbox payloads and in a
+HUD's state. ``key`` fields are the words commands take (``physical``, ``hp``); ``label`` fields are
+shown as they are, already in the book's language (``Síla``, ``Здоровье``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from gateway.hookspecs import hookimpl
+
+if TYPE_CHECKING:
+    from gateway.vault.models import Character
+
+Summarise = Callable[["Character", Mapping[str, tuple[int, int]], str], "SheetSummary"]
+
+
+@dataclass(frozen=True)
+class RatedTrait:
+    """A rating: ``group`` is the sheet's heading (``Attributes``), None where the sheet has none."""
+
+    key: str
+    label: str
+    rating: int
+    max: int | None = None
+    group: str | None = None
+
+
+@dataclass(frozen=True)
+class PoolMeter:
+    """A spendable resource (Willpower, Health, Blood): ``current`` of ``max``."""
+
+    key: str
+    label: str
+    current: int
+    max: int
+
+
+@dataclass(frozen=True)
+class Power:
+    """A power, discipline or merit: ``tier`` is its level as the sheet keeps it, ``trait`` the
+    trait it rolls with, where the system has those."""
+
+    name: str
+    tier: str | int | None = None
+    trait: str | None = None
+
+
+@dataclass(frozen=True)
+class FreeField:
+    """A line of text: concept, clan, notes."""
+
+    label: str
+    text: str
+
+
+@dataclass(frozen=True)
+class SheetSummary:
+    name: str
+    system: str
+    status: str
+    traits: tuple[RatedTrait, ...] = ()
+    pools: tuple[PoolMeter, ...] = ()
+    powers: tuple[Power, ...] = ()
+    fields: tuple[FreeField, ...] = ()
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "system": self.system,
+            "status": self.status,
+            "traits": [[t.key, t.label, t.rating, t.max, t.group] for t in self.traits],
+            "pools": [[p.key, p.label, p.current, p.max] for p in self.pools],
+            "powers": [[p.name, p.tier, p.trait] for p in self.powers],
+            "fields": [[f.label, f.text] for f in self.fields],
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> SheetSummary:
+        return cls(
+            name=str(data["name"]),
+            system=str(data["system"]),
+            status=str(data["status"]),
+            traits=tuple(RatedTrait(*t) for t in data.get("traits") or ()),
+            pools=tuple(PoolMeter(*p) for p in data.get("pools") or ()),
+            powers=tuple(Power(*p) for p in data.get("powers") or ()),
+            fields=tuple(FreeField(*f) for f in data.get("fields") or ()),
+        )
+
+
+def bare_summary(name: str, system: str, status: str) -> SheetSummary:
+    """The core's answer when no rule system summarises the sheet: who, which system, what status."""
+    return SheetSummary(name=name, system=system, status=status)
+
+
+def rated_group(
+    values: Mapping[str, int],
+    keys: Iterable[str],
+    label: Callable[[str], str],
+    *,
+    group: str | None = None,
+    maximum: int | None = None,
+    skip_zero: bool = False,
+) -> tuple[RatedTrait, ...]:
+    """Traits ``keys`` in that order, rated from ``values`` (missing ones 0; left out when ``skip_zero``)."""
+    rated = ((key, int(values.get(key, 0))) for key in keys)
+    return tuple(
+        RatedTrait(key, label(key), rating, maximum, group)
+        for key, rating in rated
+        if rating or not skip_zero
+    )
+
+
+def pool_meters(pools: Mapping[str, tuple[int, int]], labels: Mapping[str, str]) -> tuple[PoolMeter, ...]:
+    """The pools named in ``labels`` that the character has, in the order of ``labels``."""
+    return tuple(PoolMeter(key, label, *pools[key]) for key, label in labels.items() if key in pools)
+
+
+def powers_held(levels: Mapping[str, int | bool], names: Mapping[str, str]) -> tuple[Power, ...]:
+    """The powers of ``levels`` the character holds (not 0 or False), shown as ``names`` says; a
+    flag power (True) has no tier."""
+    return tuple(
+        Power(names[power], None if isinstance(level, bool) else level)
+        for power, level in levels.items()
+        if level
+    )
+
+
+def summary_hook(system: str, summarise: Summarise, book_locale: str = "en") -> Callable[..., Any]:
+    """A rule system's ``gateway_sheet_summary``: ``summarise(character, pools, locale)`` for the
+    characters of ``system`` (a reader without a locale gets ``book_locale``), None for the rest."""
+
+    @hookimpl(specname="gateway_sheet_summary")
+    def answer(
+        character: Character, pools: Mapping[str, tuple[int, int]], locale: str | None
+    ) -> SheetSummary | None:
+        return summarise(character, pools, locale or book_locale) if character.system == system else None
+
+    return answer
