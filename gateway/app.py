@@ -54,6 +54,8 @@ class Gateway:
         )
         self.adapters: dict[str, Adapter] = {}
         for spec in self.plugins.adapter_specs:
+            if spec.everywhere is not None:
+                spec.everywhere(self.services, settings.section(spec.platform))
             if platforms is not None and spec.platform not in platforms:
                 continue
             adapter = spec.build(self.services, settings.section(spec.platform))

@@ -62,8 +62,16 @@ class RuleSystem:
 
 @dataclass(frozen=True)
 class AdapterSpec:
+    """A platform. ``build(services, section)`` returns the adapter, or None when the platform's
+    settings table does not configure it. ``everywhere(services, section)``, if given, runs in every
+    gateway process built with these settings, also one that does not run this adapter
+    (``gateway console`` beside ``gateway serve`` on one vault): the place to subscribe to events
+    for work that must go with each change whichever process makes it (Second Life queues its HUD
+    refresh notices in the unit that edited the sheet)."""
+
     platform: str
     build: Callable[[AdapterServices, dict[str, Any]], Adapter | None]
+    everywhere: Callable[[AdapterServices, dict[str, Any]], None] | None = None
 
 
 @dataclass(frozen=True)

@@ -10,15 +10,26 @@ from typing import Any
 
 from adapters.secondlife.adapter import SecondLifeAdapter
 from adapters.secondlife.config import SecondLifeConfig
+from adapters.secondlife.refresh import Refresher
 from gateway import AdapterServices, AdapterSpec, hookimpl
 
 
+def _configured(section: dict[str, Any]) -> bool:
+    return bool(section) and section.get("enabled") is not False
+
+
 def build(services: AdapterServices, section: dict[str, Any]) -> SecondLifeAdapter | None:
-    if not section or section.get("enabled") is False:
+    if not _configured(section):
         return None
     return SecondLifeAdapter(services, SecondLifeConfig.model_validate(section))
 
 
+def everywhere(services: AdapterServices, section: dict[str, Any]) -> None:
+    """Refresh notices go with every sheet edit, in whichever process makes it."""
+    if _configured(section):
+        Refresher(services).subscribe()
+
+
 @hookimpl
 def gateway_register_adapters(register: Callable[[AdapterSpec], None]) -> None:
-    register(AdapterSpec(platform="secondlife", build=build))
+    register(AdapterSpec(platform="secondlife", build=build, everywhere=everywhere))

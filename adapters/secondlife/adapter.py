@@ -18,7 +18,6 @@ from adapters.secondlife.config import SecondLifeConfig
 from adapters.secondlife.delivery import Delivery
 from adapters.secondlife.inbound import Inbound
 from adapters.secondlife.pruning import ReplayPruner
-from adapters.secondlife.refresh import Refresher
 from adapters.secondlife.registry import PLATFORM
 from gateway import Adapter, AdapterServices, Outbound
 
@@ -36,7 +35,6 @@ class SecondLifeAdapter(Adapter):
         self.services = services
         self.config = config
         self.pruner = ReplayPruner(services)
-        self.refresher = Refresher(services)
         self.inbound = Inbound(services, config)
         self.delivery = Delivery(services, config)
         self._tasks: list[asyncio.Task[None]] = []

@@ -19,9 +19,8 @@ from gateway.identities import identity_keys
 
 
 class Refresher(Part):
-    def __init__(self, services: AdapterServices) -> None:
-        super().__init__(services)
-        services.vault.events.subscribe_in_unit(SheetChanged, self.sheet_changed)
+    def subscribe(self) -> None:
+        self.services.vault.events.subscribe_in_unit(SheetChanged, self.sheet_changed)
 
     async def sheet_changed(self, unit: queue.Unit, event: SheetChanged) -> None:
         """In the editing unit: queue a refresh notice to each Player HUD the owner registered."""

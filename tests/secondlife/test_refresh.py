@@ -8,9 +8,10 @@ from typing import Any
 import pytest
 from sqlmodel import col, select
 
+from gateway import Gateway
 from gateway.vault import repo
 from gateway.vault.models import Character, IdentityLink, OutboxRow
-from tests.secondlife.conftest import ST_KEY, World
+from tests.secondlife.conftest import ST_KEY, World, sl_settings
 from tests.secondlife.harness import FakeObject, Hud, eventually
 from tests.secondlife.test_inbound import add_character
 
@@ -91,3 +92,22 @@ async def test_an_st_command_that_edits_a_sheet_refreshes_the_hud(world: World) 
     await eventually(lambda: any(p.json["kind"] == "refresh" for p in mira_obj.received))
     [notice] = [p.json for p in mira_obj.received if p.json["kind"] == "refresh"]
     assert notice["text"] == "Mira: a Storyteller changed your sheet (st.approve)."
+
+
+async def test_an_edit_in_a_process_that_runs_no_hud_adapter_still_refreshes_the_hud(world: World) -> None:
+    """``gateway console`` beside ``gateway serve`` on one vault: the Storyteller edits there, and the
+    notice is queued there (with the edit), for the serving process to send."""
+    _, mira_obj = await mira_with_hud(world)
+    console = Gateway(sl_settings(world.vault_url, **world.overrides), platforms=("console",))
+    assert "secondlife" not in console.adapters
+    try:
+
+        class Elsewhere:
+            services = console.services
+
+        await edit(Elsewhere, f"sl:{ST_KEY}")  # type: ignore[arg-type]
+        assert len(await refresh_rows(world)) == 1
+        await eventually(lambda: len(mira_obj.received) == 1)
+        assert mira_obj.received[0].json["kind"] == "refresh"
+    finally:
+        await console.services.vault.dispose()
