@@ -17,30 +17,6 @@ from gateway import hookspecs
 
 README = Path(__file__).resolve().parents[2] / "README.md"
 
-# README text proposed in /work/proposals/testing.md; the merger empties this list.
-NOT_IN_README_YET: frozenset[str] = frozenset(
-    {
-        "gateway_register_adapters",
-        "gateway_permission",
-        "gateway_startup",
-        "gateway_shutdown",
-        "POSTGRES_URL_VARIABLE",
-        "Chat",
-        "Clock",
-        "FakeAdapter",
-        "adapter_plugin",
-        "eventually",
-        "make_settings",
-        "postgres_database",
-        "start_chat",
-        "chat",
-        "any_chat",
-        "vault_url",
-        "sqlite_url",
-        "gateway_sheet_summary",  # README text proposed in /work/proposals/summary.md
-    }
-)
-
 
 def hookspec_names() -> set[str]:
     """Every ``gateway_*`` function of the hookspecs module that carries pluggy's hookspec mark."""
@@ -82,16 +58,7 @@ def test_the_introspection_finds_what_it_checks() -> None:
 
 @pytest.mark.parametrize("name", sorted(hookspec_names() | public_testing_names()))
 def test_each_public_name_is_in_the_readme(name: str) -> None:
-    if name in NOT_IN_README_YET:
-        return
     assert names(name, readme_code(README.read_text(encoding="utf-8"))), f"README.md does not name `{name}`"
-
-
-def test_the_allow_list_holds_only_names_still_missing() -> None:
-    """Once the README names one, it leaves the list (so the list only shrinks)."""
-    code = readme_code(README.read_text(encoding="utf-8"))
-    assert hookspec_names() | public_testing_names() >= NOT_IN_README_YET
-    assert [name for name in sorted(NOT_IN_README_YET) if names(name, code)] == []
 
 
 def test_only_the_name_itself_counts() -> None:
