@@ -43,6 +43,22 @@ class Backoff:
         return replace(self, cap=min(self.cap, cap))
 
 
+class Streak:
+    """Failures in a row under one ``Backoff``, for a loop that retries by itself (a sync loop):
+    ``next()`` is the wait after one more failure, ``reset()`` starts over after a success."""
+
+    def __init__(self, backoff: Backoff) -> None:
+        self.backoff = backoff
+        self.failures = 0
+
+    def next(self) -> float:
+        self.failures = min(self.failures + 1, _MAX_EXPONENT)
+        return self.backoff.delay(self.failures)
+
+    def reset(self) -> None:
+        self.failures = 0
+
+
 class TokenBucket:
     """``burst`` tokens at most, refilled at ``rate`` per second (``math.inf``: never empty).
 

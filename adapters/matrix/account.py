@@ -15,7 +15,6 @@ import contextlib
 import fnmatch
 import json
 import logging
-import random
 from collections import Counter, defaultdict
 from typing import TYPE_CHECKING, Any
 
@@ -37,6 +36,7 @@ from adapters.matrix.settings import AccountSettings
 from adapters.matrix.state import VaultState
 from gateway import Channel, Identity, InboundMessage
 from gateway.leases import Lease, run_owned
+from gateway.pacing import Backoff, Streak
 
 if TYPE_CHECKING:
     from adapters.matrix.adapter import MatrixAdapter
@@ -76,20 +76,6 @@ def sync_filter(timeline_limit: int | None = None) -> dict[str, Any]:
 
 class ConfigurationError(Exception):
     """The account cannot work as configured (wrong user id for the token, no password)."""
-
-
-class Backoff:
-    def __init__(self, base: float, ceiling: float) -> None:
-        self.base, self.ceiling, self.failures = base, ceiling, 0
-        self.rng = random.Random()
-
-    def next(self) -> float:
-        delay = min(self.ceiling, self.base * 2**self.failures)
-        self.failures = min(self.failures + 1, 30)
-        return delay * self.rng.uniform(0.75, 1.25)
-
-    def reset(self) -> None:
-        self.failures = 0
 
 
 def retry_after(exc: BaseException) -> float | None:
@@ -171,7 +157,8 @@ class MatrixAccount:
             self.joined = set()
 
     async def _run(self) -> None:
-        backoff = Backoff(1.0, self.config.retry_max_delay)
+        # 1 s doubling up to retry_max_delay, jitter ±25 %, as the adapter's sends.
+        backoff = Streak(Backoff(1.0, self.config.retry_max_delay, (0.75, 1.25)))
         while True:
             try:
                 await self._login()

@@ -12,7 +12,7 @@ from __future__ import annotations
 from adapters.secondlife import registry
 from adapters.secondlife.common import IDENTITY_PLATFORM, Part
 from adapters.secondlife.registry import PLATFORM
-from gateway import AdapterServices, queue
+from gateway import queue
 from gateway.characters import character_name
 from gateway.events import SheetChanged
 from gateway.identities import identity_keys

@@ -11,7 +11,7 @@ from datetime import UTC
 import pytest
 
 from gateway.errors import RetryLater, TargetAbsent, Throttled
-from gateway.pacing import Backoff, KeyedBuckets, TokenBucket
+from gateway.pacing import Backoff, KeyedBuckets, Streak, TokenBucket
 from tests.core.test_outbox import Recorder, enqueue, make, rows, wait_for
 
 
@@ -40,6 +40,16 @@ def test_backoff_jitter_stays_in_its_range() -> None:
     seeded = Backoff(1.0, 60.0, (0.5, 1.0), random.Random(3))
     for n in range(1, 12):
         assert seeded.step(n) / 2 <= seeded.delay(n) <= seeded.step(n)
+
+
+def test_a_streak_counts_failures_in_a_row_until_a_success() -> None:
+    streak = Streak(Backoff(1.0, 5.0, (1.0, 1.0)))
+    assert [streak.next() for _ in range(5)] == [1.0, 2.0, 4.0, 5.0, 5.0]
+    streak.reset()
+    assert streak.next() == 1.0
+    for _ in range(10_000):  # a loop that failed for days neither overflows nor exceeds the cap
+        streak.next()
+    assert streak.next() == 5.0
 
 
 def test_capped_lowers_the_ceiling_only() -> None:
