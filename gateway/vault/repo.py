@@ -9,7 +9,7 @@ from collections.abc import AsyncIterator, Mapping
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, TypeVar, cast
+from typing import Any, cast
 
 from sqlalchemy import Table, bindparam, case, insert, inspect
 from sqlalchemy.dialects.postgresql import insert as postgresql_insert
@@ -36,8 +36,6 @@ from gateway.vault.models import (
 )
 from gateway.vault.prepared import Prepared
 from gateway.vault.unit import Unit, unit_of
-
-M = TypeVar("M")
 
 # Where a helper runs: the caller's unit of work (or its session), or a unit of its own in a vault.
 Db = Unit | AsyncSession | Vault
@@ -88,11 +86,6 @@ _ROLL_STLOG = Prepared(
 )
 
 
-def _dialect_insert(dialect: str, model: type[Any]) -> Any:
-    table = inspect(model).local_table
-    return postgresql_insert(table) if dialect == "postgresql" else sqlite_insert(table)
-
-
 @asynccontextmanager
 async def within(db: Db) -> AsyncIterator[Unit]:
     """The caller's unit (its writes commit with the caller's), or given the vault a unit of its own,
@@ -102,43 +95,6 @@ async def within(db: Db) -> AsyncIterator[Unit]:
             yield unit
     else:
         yield unit_of(db)
-
-
-async def _dialect(session: AsyncSession) -> str:
-    return (await session.connection()).dialect.name
-
-
-async def insert_missing(session: AsyncSession, model: type[Any], values: dict[str, Any]) -> bool:
-    """Insert the row unless its primary key is taken (``INSERT ... ON CONFLICT DO NOTHING``); True
-    when this call inserted it. Two processes creating one row at once both succeed (the second
-    waits for the first's commit on PostgreSQL): a ``SELECT ... FOR UPDATE`` of an absent row locks
-    nothing, so get-then-insert lets both insert and one fails on the primary key."""
-    stmt = _dialect_insert(await _dialect(session), model).values(**values).on_conflict_do_nothing()
-    result = await session.exec(stmt)  # type: ignore[call-overload]
-    return bool(result.rowcount == 1)
-
-
-async def locked_or_created(session: AsyncSession, model: type[M], values: dict[str, Any]) -> tuple[M, bool]:
-    """The row with ``values``' primary key, created from ``values`` if absent, locked for this
-    transaction (PostgreSQL; SQLite serialises writers); and whether this call created it."""
-    created = await insert_missing(session, model, values)
-    mapper = inspect(model)
-    where = [column == values[column.key] for column in mapper.primary_key]
-    found = await session.exec(
-        select(model).where(*where).with_for_update().execution_options(populate_existing=True)
-    )
-    return found.one(), created
-
-
-async def upsert(session: AsyncSession, model: type[Any], values: dict[str, Any]) -> None:
-    """Write the row whole, inserting or replacing it in one statement (``ON CONFLICT DO UPDATE``).
-    Objects of that row already in the session are not refreshed: use it in short transactions."""
-    stmt = _dialect_insert(await _dialect(session), model).values(**values)
-    keys = [c.key for c in inspect(model).primary_key]
-    stmt = stmt.on_conflict_do_update(
-        index_elements=keys, set_={k: stmt.excluded[k] for k in values if k not in keys}
-    )
-    await session.exec(stmt)  # type: ignore[call-overload]
 
 
 async def person_of(unit: Unit, identity_key: str) -> int | None:

@@ -15,6 +15,7 @@ import pytest
 from sqlmodel import col, select
 from structlog.testing import capture_logs
 
+from gateway.adapter_state import AdapterState
 from gateway.app import Gateway
 from gateway.dice import ScriptedDice
 from gateway.events import Approved, Events, RollLogged, SheetChanged, decode, encode
@@ -94,8 +95,7 @@ async def test_a_failing_listener_is_logged_and_the_others_still_hear(vault: Vau
 
 async def test_in_unit_handlers_write_in_the_unit_and_roll_back_with_it(vault: Vault) -> None:
     async def note(unit: Unit, event: Approved) -> None:
-        values = {"scope": "test", "key": str(event.character_id), "value": {}, "updated_at": utcnow()}
-        await repo.insert_missing(unit.session, KeyValue, values)
+        await AdapterState(None, "test").put(str(event.character_id), {}, db=unit)
 
     vault.events.subscribe_in_unit(Approved, note)
     async with vault.unit() as unit:

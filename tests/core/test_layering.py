@@ -15,6 +15,7 @@ ROOT = Path(__file__).resolve().parents[2]
 # Every module of the vault package; ``from gateway.vault import Vault`` (the handle) stays allowed.
 VAULT_MODULES = {info.name for info in pkgutil.iter_modules(gateway.vault.__path__)}
 
+
 def vault_imports(tree: ast.AST) -> Iterator[tuple[int, str, str | None]]:
     """(line, module, name imported from it or None) for every import of a module inside
     ``gateway.vault``."""

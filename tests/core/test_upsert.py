@@ -7,9 +7,9 @@ import asyncio
 import pytest
 
 from adapters.matrix.state import VaultState
+from gateway.adapter_state import AdapterState
 from gateway.testing import start_chat
-from gateway.vault import repo
-from gateway.vault.models import KeyValue, utcnow
+from gateway.vault import Vault
 
 
 async def test_two_processes_create_and_write_one_row_at_once(vault_url: str) -> None:
@@ -22,12 +22,11 @@ async def test_two_processes_create_and_write_one_row_at_once(vault_url: str) ->
     try:
         vaults = (first.services.vault, second.services.vault)
 
-        async def create(vault: object, n: int) -> tuple[dict[str, object], bool]:
-            values = {"scope": "test", "key": "k", "value": {"n": n}, "updated_at": utcnow()}
-            async with vault.transaction() as session:  # type: ignore[attr-defined]
-                row, created = await repo.locked_or_created(session, KeyValue, values)
+        async def create(vault: Vault, n: int) -> tuple[dict[str, object], bool]:
+            async with vault.unit() as unit:
+                value, created = await AdapterState(vault, "test").locked("k", {"n": n}, db=unit)
                 await asyncio.sleep(0.05)  # hold the lock: the other waits, then sees this row
-                return dict(row.value), created
+                return value, created
 
         results = await asyncio.gather(*(create(v, n) for n, v in enumerate(vaults)))
         assert sorted(created for _, created in results) == [False, True]
