@@ -6,6 +6,8 @@ edit; a refusal changes nothing. Approved sheets are locked: only Storytellers e
 
 from __future__ import annotations
 
+from typing import Any
+
 from gateway import CommandContext, CommandSet, Invocation, Reply, UserError
 from gateway.characters import (
     create_character,
@@ -14,6 +16,7 @@ from gateway.characters import (
     rename_character,
 )
 from gateway.rules.numbers import read_int
+from gateway.vault.models import Character
 from plugins.nightcap import chargen, view
 from plugins.nightcap.config import NightcapSettings
 from plugins.nightcap.export import render
@@ -44,6 +47,19 @@ def parse_number(word: str, usage: str) -> int:
     if abs(value) > 1000:
         raise UserError(f"Numbers here stop at 1000. Write {usage}.")
     return value
+
+
+async def write_field(ctx: CommandContext, character: Character, field: str, text: str) -> tuple[Any, str]:
+    """Set a narrative field to ``text``, or rename the character for ``name`` (through the core, so
+    name keys stay unique); the old and the new value, for the audit row."""
+    if field == "name":
+        old = await rename_character(ctx.session, character, text)
+        return old, character.name
+    sheet = sheet_of(character)
+    old = sheet["fields"].get(field, "")
+    sheet["fields"][field] = text
+    character.sheet = sheet
+    return old, text
 
 
 @COMMANDS.command("char", "character commands", CHAR_USAGE)
@@ -122,14 +138,7 @@ async def char_set(ctx: CommandContext, inv: Invocation) -> Reply:
         raise UserError(f"A field holds at most {MAX_FIELD} characters; that text has {len(text)}.")
     character = await my_character(ctx, lock=True)
     note = open_for_edit(character)
-    if field == "name":
-        old = await rename_character(ctx.session, character, text)
-        new = character.name
-    else:
-        sheet = sheet_of(character)
-        old, new = sheet["fields"].get(field, ""), text
-        sheet["fields"][field] = text
-        character.sheet = sheet
+    old, new = await write_field(ctx, character, field, text)
     character.updated_at = ctx.now
     ctx.session.add(character)
     await ctx.audit("char.set", character_id=character.id, field_name=field, old=old, new=new)

@@ -18,7 +18,6 @@ from gateway.characters import (
     find_character,
     lock_character,
     owner_names,
-    rename_character,
     set_pool,
     take_character,
 )
@@ -27,7 +26,7 @@ from gateway.rules.numbers import clamped
 from gateway.vault import repo
 from gateway.vault.models import ChannelRow, Character
 from plugins.nightcap import mechanics, render, view, wounds
-from plugins.nightcap.characters import parse_number
+from plugins.nightcap.characters import parse_number, write_field
 from plugins.nightcap.config import NightcapSettings
 from plugins.nightcap.export import export_target, queue_export
 from plugins.nightcap.export import render as render_sheet
@@ -220,14 +219,7 @@ async def st_set(ctx: CommandContext, inv: Invocation) -> Reply:
     value = " ".join(" ".join(rest[1:]).split())
     if len(value) > MAX_FIELD:
         raise UserError(f"A field holds at most {MAX_FIELD} characters; that text has {len(value)}.")
-    if field == "name":
-        old = await rename_character(ctx.session, character, value)
-        new = character.name
-    else:
-        sheet = sheet_of(character)
-        old, new = sheet["fields"].get(field, ""), value
-        sheet["fields"][field] = value
-        character.sheet = sheet
+    old, new = await write_field(ctx, character, field, value)
     await record_edit(
         ctx, character, "st.set", field, old, new, f"{character.name}'s {field.title()}: {old!r} → {new!r}."
     )
