@@ -91,7 +91,7 @@ class Delivery(Part):
         now = self._now()
         age = (now - aware(message.created_at)).total_seconds() if message.created_at else 0.0
         forget = self.config.forget_after_hours * 3600
-        owner = self.services.settings.vault.owner
+        owner = self._owner
         state, allowed = None, True
         async with self.services.vault.transaction() as session:
             route = await self._route(session, target)
@@ -147,7 +147,7 @@ class Delivery(Part):
         if target in ("relays", "relay"):
             return relays
         if target == "st-huds":
-            owner = self.services.settings.vault.owner
+            owner = self._owner
             members = []
             for reg in await registry.by_prefix(unit, "st-hud/"):
                 if usable(reg) and await is_storyteller(unit, f"{IDENTITY_PLATFORM}:{reg.owner}", owner):

@@ -272,7 +272,7 @@ class Inbound(Part):
                 # First: a replayed registration (to either process, after any restart) changes nothing.
                 if not await self._burn(session, signed):
                     raise _Replayed
-                owner = self.services.settings.vault.owner
+                owner = self._owner
                 if role == "st-hud" and not await is_storyteller(session, identity_key, owner):
                     return web.Response(status=403, text="an st-hud needs the Storyteller role")
                 await registry.register(session, reg, now)
