@@ -228,3 +228,28 @@ class LeaseRow(SQLModel, table=True):
     owner: str = Field(max_length=200)
     epoch: int = 1
     expires_at: datetime = Field(sa_column=Column(UTCDateTime(), nullable=False))
+
+
+class ProcessRow(SQLModel, table=True):
+    """A running gateway process, as it last reported itself (``gateway status``): written by its
+    heartbeat every few seconds, so a row whose ``seen_at`` is old is a process that died. ``state``
+    holds what it reports: the leases it holds and each adapter's connection state."""
+
+    __tablename__ = "gateway_process"
+    id: str = Field(primary_key=True, max_length=200)
+    host: str = Field(max_length=200)
+    pid: int
+    version: str = Field(max_length=40)
+    started_at: datetime = _ts()
+    seen_at: datetime = _ts(index=True)
+    state: dict[str, Any] = _json()
+
+
+class RateBucket(SQLModel, table=True):
+    """A token bucket shared by every process on the vault (a Second Life object's inbound limit):
+    ``tokens`` left at ``updated_at`` (the database's clock), refilled and spent by one upsert."""
+
+    __tablename__ = "rate_bucket"
+    key: str = Field(primary_key=True, max_length=300)
+    tokens: float
+    updated_at: datetime = _ts(index=True)
