@@ -1,5 +1,9 @@
-"""The ``gateway`` command: serve, db upgrade, plugins, test, and plugin subcommands (``console``
-comes from the console adapter).
+"""The ``gateway`` command: serve, db (upgrade, copy, backup), export and import, status, plugins,
+test, and plugin subcommands (``console`` comes from the console adapter).
+
+Each built-in command's work lives in its own module (``gateway.vault.copy``, ``gateway.vault.backup``,
+``gateway.transfer``, ``gateway.status``), imported only when the command runs, as ``run_cli(args,
+settings) -> exit status``.
 
 Plugins add subcommands through the ``gateway_register_cli_commands`` hook (``gateway discord
 register``, ``gateway sync discord``); they are found through the same entry points as everything else.
@@ -18,7 +22,7 @@ from pathlib import Path
 from gateway.registry import CliCommand
 from gateway.settings import Settings, load_settings
 
-BUILTIN_COMMANDS = ("serve", "db", "plugins", "test")
+BUILTIN_COMMANDS = ("serve", "db", "export", "import", "status", "plugins", "test")
 
 
 def _settings(args: argparse.Namespace) -> Settings:
@@ -49,10 +53,22 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
 
 def cmd_db(args: argparse.Namespace) -> int:
+    settings = _settings(args)
+    if args.db_command == "copy":
+        from gateway.vault.copy import run_cli as copy
+
+        return copy(args, settings)
+    if args.db_command == "backup":
+        from gateway.vault.backup import run_cli as backup
+
+        return backup(args, settings)
+    return _db_upgrade(settings)
+
+
+def _db_upgrade(settings: Settings) -> int:
     from gateway.app import Gateway
     from gateway.logging import configure_logging
 
-    settings = _settings(args)
     configure_logging(settings.log.format, settings.log.level)
 
     async def run() -> None:
@@ -63,6 +79,18 @@ def cmd_db(args: argparse.Namespace) -> int:
     asyncio.run(run())
     print(f"vault at {settings.vault.url} is up to date")
     return 0
+
+
+def cmd_transfer(args: argparse.Namespace) -> int:
+    from gateway.transfer import run_cli as transfer
+
+    return transfer(args, _settings(args))
+
+
+def cmd_status(args: argparse.Namespace) -> int:
+    from gateway.status import run_cli as status
+
+    return status(args, _settings(args))
 
 
 def cmd_plugins(args: argparse.Namespace) -> int:
@@ -130,8 +158,26 @@ def build_parser(plugin_commands: Sequence[CliCommand] = ()) -> argparse.Argumen
     serve.add_argument("--port", type=int, help="HTTP port (default 8080, setting [http] port)")
     serve.add_argument("--host", help="HTTP host (default 127.0.0.1, setting [http] host)")
 
-    db = sub.add_parser("db", help="vault maintenance")
-    db.add_argument("action", choices=["upgrade"], help="upgrade: apply every migration")
+    db = sub.add_parser("db", help="vault maintenance").add_subparsers(dest="db_command", required=True)
+    db.add_parser("upgrade", help="apply every migration")
+    copy = db.add_parser("copy", help="copy the whole vault into an empty one (SQLite <-> PostgreSQL)")
+    copy.add_argument("--to", required=True, metavar="URL", help="the empty target vault")
+    copy.add_argument("--from", dest="source", metavar="URL", help="the source (default: [vault] url)")
+    backup = db.add_parser("backup", help="a consistent online backup of a SQLite vault")
+    backup.add_argument("path", metavar="PATH", help="the backup file to write")
+
+    for verb, what in (("export", "write"), ("import", "read")):
+        group = sub.add_parser(verb, help=f"{verb} chronicle data").add_subparsers(dest="what", required=True)
+        chars = group.add_parser("characters", help=f"{what} sheets, pools and history as versioned JSON")
+        if verb == "export":
+            chars.add_argument("--system", help="only characters of this rule system")
+            chars.add_argument("--out", metavar="FILE", help="write here instead of standard output")
+        else:
+            chars.add_argument("file", metavar="FILE", help="a file written by gateway export characters")
+        chars.set_defaults(verb=verb)
+
+    status = sub.add_parser("status", help="processes, leases, adapters and outbox of this vault")
+    status.add_argument("--json", action="store_true", help="one JSON document instead of text")
 
     sub.add_parser("plugins", help="list installed plugins, rule systems and adapters")
     sub.add_parser("test", help="run the test suite (extra arguments go to pytest)")
@@ -150,7 +196,14 @@ def main(argv: Sequence[str] | None = None) -> None:
     configure_logging("auto", "warning")  # quiet until a command sets up its own logging
     parser = build_parser(plugin_cli_commands(argv))
     args = parser.parse_args(argv)
-    handlers = {"serve": cmd_serve, "db": cmd_db, "plugins": cmd_plugins}
+    handlers = {
+        "serve": cmd_serve,
+        "db": cmd_db,
+        "export": cmd_transfer,
+        "import": cmd_transfer,
+        "status": cmd_status,
+        "plugins": cmd_plugins,
+    }
     try:
         spec = getattr(args, "plugin_command", None)
         if spec is not None:
