@@ -1,0 +1,1 @@
+"""Deployment files shipped with the gateway: systemd units (README.md, "Deployment")."""
