@@ -59,7 +59,7 @@ def test_systemd_accepts_the_unit(unit: Path, tmp_path: Path) -> None:
     problems = [
         line
         for line in (done.stdout + done.stderr).splitlines()
-        # A container without systemd running cannot look users and other units up; that is not the unit's fault.
+        # Only what is said about our units: a container without systemd may complain of other things.
         if unit.stem.rstrip("@") in line or name in line
     ]
     assert done.returncode == 0 and not problems, done.stdout + done.stderr
