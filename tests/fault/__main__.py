@@ -51,6 +51,17 @@ def scenarios(commands: int, rate: float, drain: float, late: float) -> dict[str
             events=[Event(0.15, "503"), Event(0.35, "ok"), Event(0.50, "kill:1"), Event(0.60, "restart:1")],
             **common,
         ),
+        "rolling": Scenario(
+            "postgresql: three processes, a rolling restart (SIGTERM, start again, the next one)",
+            engine="postgresql",
+            processes=3,
+            events=[
+                Event(at, f"{verb}:{n}")
+                for n, start in enumerate((0.15, 0.40, 0.65))
+                for at, verb in ((start, "stop"), (start + 0.05, "restart"))
+            ],
+            **common,
+        ),
     }
 
 
@@ -62,7 +73,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--late", type=float, default=10.0, help="a delivery later than this is LATE (s)")
     parser.add_argument("--postgres", default=os.environ.get("GATEWAY_TEST_POSTGRES_URL"), help="server URL")
     parser.add_argument(
-        "--only", action="append", choices=["sqlite", "group-commit", "kill", "postgres"], help="repeatable"
+        "--only",
+        action="append",
+        choices=["sqlite", "group-commit", "kill", "postgres", "rolling"],
+        help="repeatable",
     )
     parser.add_argument("--fail-late", action="store_true", help="exit non-zero on LATE deliveries too")
     parser.add_argument("--keep", type=Path, help="keep each scenario's vault, config and logs here")

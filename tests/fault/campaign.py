@@ -59,7 +59,9 @@ RESUME_LIMIT = 5.0  # seconds: "pushes resume within 5 s of the HUD answering" (
 @dataclass
 class Event:
     at: float  # fraction of the load's planned duration
-    action: str  # "503" | "hang" | "refuse" | "ok" (both targets), "kill:N", "restart:N"
+    # "503" | "hang" | "refuse" | "ok" (both targets), "kill:N" (SIGKILL), "stop:N" (SIGTERM: a clean
+    # shutdown, as in a rolling restart; no copy may be re-sent for it), "restart:N"
+    action: str
 
 
 @dataclass
@@ -337,6 +339,8 @@ class Run:
         if verb == "kill":
             proc.kill9()
             self.kill_times.append(proc.kills[-1])
+        elif verb == "stop":
+            await proc.stop()
         elif verb == "restart":
             await proc.start()
         else:

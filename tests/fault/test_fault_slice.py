@@ -115,3 +115,32 @@ async def test_postgres_two_processes_kill9_of_one_lose_and_duplicate_nothing() 
     assert report.kills == 1
     # Storyteller-HUD fan-out works on PostgreSQL (issue 21, D11: every row used to stay pending).
     assert_clean(report)
+
+
+@pytest.mark.postgres
+@pytest.mark.skipif(not POSTGRES_URL, reason="GATEWAY_TEST_POSTGRES_URL is not set")
+async def test_postgres_rolling_restart_of_three_processes_loses_and_repeats_nothing() -> None:
+    """A rolling restart under load (README, "Deployment"): three processes on one PostgreSQL vault,
+    each stopped with SIGTERM and started again in turn. A clean stop finishes what it claimed and
+    hands its leases over, so unlike a kill -9 no copy may be sent twice."""
+    scenario = Scenario(
+        "slice: postgresql, three processes, rolling restart",
+        engine="postgresql",
+        processes=3,
+        # 12 s of load: each restart takes a few seconds, and all three should fall inside it.
+        commands=240,
+        rate=20.0,
+        events=[
+            Event(at, f"{verb}:{n}")
+            for n, start in enumerate((0.05, 0.40, 0.75))
+            for at, verb in ((start, "stop"), (start + 0.05, "restart"))
+        ],
+        outbox={"base_delay": 0.2, "max_delay": 1.0},
+        failover=2.0,
+        drain=25.0,
+        quiet=1.0,
+    )
+    report = await run_scenario(scenario, POSTGRES_URL)
+    assert report.kills == 0
+    assert_clean(report)
+    assert all(t.resent_after_crash == 0 for t in report.targets), report.render()
