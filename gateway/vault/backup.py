@@ -52,7 +52,8 @@ def sqlite_database(url: str) -> Path:
         raise BackupRefused(f"not a database URL: {url}") from exc
     if parsed.get_backend_name() != "sqlite":
         raise BackupRefused(
-            "the vault is on PostgreSQL: back it up with pg_dump -Fc (or pg_basebackup), not gateway db backup"
+            "the vault is on PostgreSQL: back it up with pg_dump -Fc (or pg_basebackup), "
+            "not gateway db backup"
         )
     database = Path(parsed.database or "")
     if not database.is_file():
