@@ -48,6 +48,7 @@ from gateway.vault.migrate import alembic_config, upgrade
 BATCH = 2000  # rows per INSERT (one executemany); a batch is all that is ever held in memory
 CONNECT_TIMEOUT = 10.0  # seconds to reach a PostgreSQL server before giving up
 VERSION_TABLE = "alembic_version"
+ENGINES = ("sqlite", "postgresql")
 
 
 class CopyRefused(Exception):
@@ -141,7 +142,7 @@ async def _reaching(what: str, url: URL) -> AsyncIterator[None]:
         yield
     except CopyRefused:
         raise
-    except (OSError, SQLAlchemyError, TimeoutError, ValueError) as exc:
+    except (OSError, SQLAlchemyError, TimeoutError, ValueError, ImportError) as exc:
         raise CopyRefused(f"cannot open the {what} vault {safe_url(url)}: {_one_line(exc)}") from exc
 
 
@@ -239,6 +240,9 @@ async def copy_vault(
         source, target = make_url(source_url), make_url(target_url)
     except ArgumentError as exc:
         raise CopyRefused(f"not a database URL: {_one_line(exc)}") from exc
+    for url in (source, target):
+        if _backend(url) not in ENGINES:
+            raise CopyRefused(f"{safe_url(url)}: the vault is on SQLite or PostgreSQL, not {_backend(url)}")
     if same_vault(source, target):
         raise CopyRefused(f"the source and the target are the same vault ({safe_url(target)})")
     heads = set(ScriptDirectory.from_config(alembic_config(locations)).get_heads())
