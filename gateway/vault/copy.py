@@ -163,11 +163,12 @@ async def _non_empty(conn: AsyncConnection, names: Sequence[str]) -> list[str]:
     return full
 
 
-def copy_tables(names: set[str]) -> list[Table]:
-    """The vault's tables among ``names``, parents before children, with JSON columns as text."""
+def copy_tables(names: set[str], metadata: MetaData | None = None) -> list[Table]:
+    """The tables of ``metadata`` (the vault's models: the core's and the plugins') among ``names``,
+    parents before children, with JSON columns as text."""
     raw = MetaData()
     tables = []
-    for table in SQLModel.metadata.sorted_tables:
+    for table in (metadata or SQLModel.metadata).sorted_tables:
         if table.name not in names:
             continue  # a model whose migration this vault does not run (a test's, say)
         columns = [
@@ -229,13 +230,16 @@ async def copy_vault(
     target_url: str,
     *,
     locations: Sequence[str] = (),
+    metadata: MetaData | None = None,
     progress: TextIO | None = None,
     batch: int = BATCH,
     busy_timeout_ms: int = 5000,
     clock: Callable[[], float] = time.monotonic,
 ) -> list[TableReport]:
     """Copy the vault at ``source_url`` into the empty one at ``target_url``; each table's count and
-    digest. Raises ``CopyRefused`` before anything is written, ``CopyMismatch`` if the read-back differs."""
+    digest. ``locations``: the plugins' migration folders; ``metadata``: the tables' models (default
+    ``SQLModel.metadata``, where the plugins' models are once they are loaded). Raises ``CopyRefused``
+    before anything is written, ``CopyMismatch`` if the read-back differs."""
     try:
         source, target = make_url(source_url), make_url(target_url)
     except ArgumentError as exc:
@@ -276,7 +280,7 @@ async def copy_vault(
                 await conn.rollback()
             if full:
                 raise CopyRefused(f"the target vault is not empty after its migrations ({', '.join(full)})")
-            tables = copy_tables(target_names)
+            tables = copy_tables(target_names, metadata)
             unknown = target_names - {t.name for t in tables}
             if unknown:
                 raise CopyRefused(

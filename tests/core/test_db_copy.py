@@ -15,15 +15,16 @@ from typing import Any
 
 import pytest
 from alembic import command
-from sqlalchemy import text
+from sqlalchemy import JSON, Boolean, Column, Integer, MetaData, Table, text
 from sqlalchemy.engine import Connection
+from sqlmodel import SQLModel
 
 from gateway.errors import DeliveryFailed, RetryLater
 from gateway.leases import Leases
 from gateway.testing import POSTGRES_URL_VARIABLE, Chat, FakeAdapter, postgres_database, start_chat
 from gateway.vault import Vault
 from gateway.vault.copy import CopyRefused, copy_vault
-from gateway.vault.migrate import alembic_config
+from gateway.vault.migrate import alembic_config, upgrade
 from gateway.vault.models import KeyValue, ProcessRow, RateBucket, SceneState
 from tests.nightcap.helpers import build
 
@@ -406,3 +407,71 @@ async def test_the_source_defaults_to_the_configured_vault(tmp_path: Path, sqlit
         gateway_cli, "copy", "--from", f"sqlite+aiosqlite:///{tmp_path / 'x.db'}", "--to", target
     )
     refused_in_one_line(missing, "no SQLite vault")
+
+
+# ---------------------------------------------------------------- tables a plugin's migrations make
+
+PLUGIN_REVISION = """
+import sqlalchemy as sa
+from alembic import op
+
+revision = "p001_notes"
+down_revision = None
+branch_labels = ("notesplugin",)
+depends_on = None
+
+
+def upgrade():
+    op.create_table(
+        "plugin_note",
+        sa.Column("id", sa.Integer(), primary_key=True),
+        sa.Column("body", sa.JSON(), nullable=True),
+        sa.Column("pinned", sa.Boolean(), nullable=False),
+    )
+"""
+
+
+async def plugin_vault(url: str, locations: list[str]) -> None:
+    vault = Vault(url)
+    try:
+        await upgrade(vault, locations)
+        async with vault.engine.begin() as conn:
+            await conn.execute(
+                text(
+                    "INSERT INTO plugin_note (id, body, pinned) "
+                    "VALUES (7, '{\"a\": [1.5]}', true), (9, NULL, false)"
+                )
+            )
+    finally:
+        await vault.dispose()
+
+
+async def test_a_plugins_tables_are_copied_when_its_models_are_known(tmp_path: Path) -> None:
+    versions = tmp_path / "notes_versions"
+    versions.mkdir()
+    (versions / "p001_notes.py").write_text(PLUGIN_REVISION)
+    source = f"sqlite+aiosqlite:///{tmp_path / 'source.db'}"
+    await plugin_vault(source, [str(versions)])
+    # Without the plugin's model the table cannot be copied faithfully: refused, before any row moves.
+    with pytest.raises(CopyRefused, match="plugin_note"):
+        await copy_vault(source, f"sqlite+aiosqlite:///{tmp_path / 'a.db'}", locations=[str(versions)])
+    models = MetaData()
+    for table in SQLModel.metadata.tables.values():
+        table.to_metadata(models)
+    Table(
+        "plugin_note",
+        models,
+        Column("id", Integer, primary_key=True),
+        Column("body", JSON),
+        Column("pinned", Boolean),
+    )
+    target = f"sqlite+aiosqlite:///{tmp_path / 'b.db'}"
+    reports = await copy_vault(source, target, locations=[str(versions)], metadata=models)
+    assert {r.name: r.rows for r in reports}["plugin_note"] == 2
+    with sqlite3.connect(tmp_path / "b.db") as copy:
+        assert copy.execute("SELECT id, body, pinned FROM plugin_note ORDER BY id").fetchall() == [
+            (7, '{"a": [1.5]}', 1),
+            (9, None, 0),
+        ]
+        heads = {r[0] for r in copy.execute("SELECT version_num FROM alembic_version")}
+    assert "p001_notes" in heads
