@@ -17,13 +17,15 @@ import pytest
 from alembic import command
 from sqlalchemy import JSON, Boolean, Column, Integer, MetaData, Table, text
 from sqlalchemy.engine import Connection
+from sqlalchemy.ext.asyncio import AsyncConnection
 from sqlmodel import SQLModel
 
 from gateway.errors import DeliveryFailed, RetryLater
 from gateway.leases import Leases
 from gateway.testing import POSTGRES_URL_VARIABLE, Chat, FakeAdapter, postgres_database, start_chat
 from gateway.vault import Vault
-from gateway.vault.copy import CopyRefused, copy_vault
+from gateway.vault import copy as copy_module
+from gateway.vault.copy import CopyMismatch, CopyRefused, copy_vault
 from gateway.vault.migrate import alembic_config, upgrade
 from gateway.vault.models import KeyValue, ProcessRow, RateBucket, SceneState
 from tests.nightcap.helpers import build
@@ -475,3 +477,22 @@ async def test_a_plugins_tables_are_copied_when_its_models_are_known(tmp_path: P
         ]
         heads = {r[0] for r in copy.execute("SELECT version_num FROM alembic_version")}
     assert "p001_notes" in heads
+
+
+async def test_a_read_back_that_differs_rolls_the_target_back(
+    tmp_path: Path, sqlite_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    await fill(sqlite_url)
+    real = copy_module._digest
+
+    async def spoiled(conn: AsyncConnection, table: Table, batch: int) -> Any:
+        digest = await real(conn, table, batch)
+        if table.name == "roll_log":
+            digest.value ^= 1
+        return digest
+
+    monkeypatch.setattr(copy_module, "_digest", spoiled)
+    target = f"sqlite+aiosqlite:///{tmp_path / 'copy.db'}"
+    with pytest.raises(CopyMismatch, match="roll_log"):
+        await copy_vault(sqlite_url, target)
+    assert {n: c for n, c in (await table_counts(target)).items() if c} == {"alembic_version": 1}
