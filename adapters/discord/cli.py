@@ -14,9 +14,9 @@ import aiohttp
 
 from adapters.discord import slash
 from adapters.discord.config import TOKEN_ENV, DiscordSettings, load
-from adapters.discord.progress import Progress, duration
 from gateway import Channel, Identity, InboundMessage, Settings, queue
 from gateway.adapter_state import AdapterState
+from gateway.progress import Progress, duration
 
 MAX_TRIES = 4
 
@@ -166,7 +166,7 @@ async def sync(
             return 0
         started = time.monotonic()
         before_429 = adapter.limiter.stats.rate_limited
-        bar = Progress(len(ids), out, steady_rate=steady_rate(adapter.config))
+        bar = Progress(len(ids), out, label="sheets", steady_rate=steady_rate(adapter.config))
         while True:
             counts = await _statuses(gateway, ids)
             delivered, failed = counts.get("delivered", 0), counts.get("dead", 0)

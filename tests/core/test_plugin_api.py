@@ -84,6 +84,7 @@ ADAPTER_MODULES = {
     "gateway.leases",
     "gateway.identities",
     "gateway.pacing",
+    "gateway.progress",
 }
 
 

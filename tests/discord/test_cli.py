@@ -15,11 +15,11 @@ import pytest
 import structlog
 
 from adapters.discord.cli import sync
-from adapters.discord.progress import Progress, duration
 from gateway.app import Gateway
 from gateway.cli import main
 from gateway.commands import Command, CommandContext
 from gateway.hookspecs import hookimpl
+from gateway.progress import Progress, duration
 from gateway.registry import RuleSystem
 from gateway.settings import load_settings
 from gateway.types import Invocation, Reply
@@ -244,7 +244,7 @@ def test_sync_discord_pending_takes_what_is_queued(tmp_path: Path, threaded_fake
 def test_progress_line_and_eta() -> None:
     now = [0.0]
     out = io.StringIO()
-    bar = Progress(200, out, width=10, steady_rate=0.5, clock=lambda: now[0], tty=False)
+    bar = Progress(200, out, label="sheets", width=10, steady_rate=0.5, clock=lambda: now[0], tty=False)
     assert bar.line(0) == "[..........] 0/200 sheets   0% · 0s · ETA 6m40s"
     now[0] = 10.0
     # 30 sent in the first 10 s looks like 3/s; the limits say 0.5/s, so the ETA trusts the limits.

@@ -1,4 +1,4 @@
-"""A one-line progress bar with an ETA, for ``gateway sync discord``."""
+"""A one-line progress bar with an ETA, for long CLI jobs (`gateway sync discord`, `gateway db copy`)."""
 
 from __future__ import annotations
 
@@ -28,7 +28,7 @@ class Progress:
         total: int,
         out: TextIO,
         *,
-        label: str = "sheets",
+        label: str = "items",
         width: int = 30,
         steady_rate: float | None = None,
         clock: Callable[[], float] = time.monotonic,
