@@ -10,6 +10,7 @@ from gateway import CommandSet, RuleSystem, hookimpl
 from plugins.nightwanderers import blood, combat, commands, hazards, hunting, scene
 from plugins.nightwanderers.characters import CHARACTERS
 from plugins.nightwanderers.config import NightWanderersSettings
+from plugins.nightwanderers.sheet import WandererSheet
 from plugins.nightwanderers.mechanics import SYSTEM
 
 NIGHT_WANDERERS = RuleSystem(
@@ -20,6 +21,7 @@ NIGHT_WANDERERS = RuleSystem(
     locales=("ru", "en"),
     describe="Ночные скитальцы: vampires of an imperial city, their blood and their Beast.",
     settings_model=NightWanderersSettings,
+    sheet_model=WandererSheet,
 )
 
 COMMANDS = CommandSet(SYSTEM).include(

@@ -10,6 +10,7 @@ from gateway import CommandSet, RuleSystem, hookimpl
 from plugins.pravidla import commands, scene
 from plugins.pravidla.characters import CHARACTERS
 from plugins.pravidla.config import PravidlaSettings
+from plugins.pravidla.sheet import PravidlaSheet
 from plugins.pravidla.mechanics import SYSTEM
 
 PRAVIDLA = RuleSystem(
@@ -20,6 +21,7 @@ PRAVIDLA = RuleSystem(
     locales=("cs", "en"),
     describe="Czech vampire rules: count the dice that reach the target number.",
     settings_model=PravidlaSettings,
+    sheet_model=PravidlaSheet,
 )
 
 COMMANDS = CommandSet(SYSTEM).include(
