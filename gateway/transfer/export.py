@@ -9,10 +9,10 @@ Python object.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from contextlib import asynccontextmanager
 from datetime import datetime
-from typing import Any, TextIO
+from typing import Any, TextIO, TypeVar
 
 from pydantic import BaseModel
 from sqlalchemy import Table, inspect, select
@@ -39,6 +39,7 @@ from gateway.transfer.format import (
 from gateway.vault.engine import Vault
 from gateway.vault.models import Audit, Character, IdentityLink, Person, Pool, RollLog, StlogEntry
 
+M = TypeVar("M", bound=BaseModel)
 STREAM_ROWS = 1000  # history rows fetched at a time
 
 
@@ -50,6 +51,11 @@ def _table(model: Any) -> Table:
 
 CHARACTER, PERSON, IDENTITY, POOL = _table(Character), _table(Person), _table(IdentityLink), _table(Pool)
 ROLL, STLOG, AUDIT = _table(RollLog), _table(StlogEntry), _table(Audit)
+
+
+def _doc(model: type[M], row: Mapping[str, Any], **more: Any) -> M:
+    """A file row from a table row: the columns the file has (ids and foreign keys stay behind)."""
+    return model.model_validate({**{k: v for k, v in row.items() if k in model.model_fields}, **more})
 
 
 @asynccontextmanager
@@ -80,7 +86,7 @@ class _People:
             links = await self.conn.execute(
                 select(IDENTITY).where(IDENTITY.c.person_id == person_id).order_by(IDENTITY.c.key)
             )
-            identities = [IdentityDoc.model_validate(dict(link._mapping)) for link in links]
+            identities = [_doc(IdentityDoc, link._mapping) for link in links]
             self._owners[person_id] = OwnerDoc(
                 display_name=person.display_name,
                 locale=person.locale,
@@ -165,14 +171,13 @@ async def _write_character(conn: AsyncConnection, out: TextIO, people: _People, 
     )
 
     async def roll(r: dict[str, Any]) -> RollDoc:
-        return RollDoc.model_validate({k: v for k, v in r.items() if k in RollDoc.model_fields})
+        return _doc(RollDoc, r)
 
     async def stlog(r: dict[str, Any]) -> StlogDoc:
-        fields = {k: v for k, v in r.items() if k in StlogDoc.model_fields}
-        return StlogDoc.model_validate({**fields, "person": await people.key(r["person_id"])})
+        return _doc(StlogDoc, r, person=await people.key(r["person_id"]))
 
     async def audit(r: dict[str, Any]) -> AuditDoc:
-        return AuditDoc.model_validate({k: v for k, v in r.items() if k in AuditDoc.model_fields})
+        return _doc(AuditDoc, r)
 
     out.write(head_json(head))
     await _write_history(conn, out, "rolls", ROLL, character_id, roll)
