@@ -18,7 +18,8 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from pydantic import ValidationError
-from sqlalchemy import Table, insert, select
+from sqlalchemy import Table, insert
+from sqlmodel import select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from gateway.characters import clean_name, name_key
@@ -100,7 +101,7 @@ async def _existing(session: AsyncSession, column: Any, values: Iterable[Any]) -
     wanted = sorted(set(values))
     found: set[Any] = set()
     for chunk in _chunks(wanted):
-        found.update((await session.execute(select(column).where(column.in_(chunk)))).scalars())
+        found.update((await session.exec(select(column).where(column.in_(chunk)))).all())
     return found
 
 
@@ -141,12 +142,12 @@ async def vault_problems(
     for system in sorted({system for system, _ in keys}):
         names = [key for s, key in keys if s == system]
         for chunk in _chunks(sorted(names)):
-            found = await session.execute(
+            found = await session.exec(
                 select(CHARACTER.c.name_key).where(
                     CHARACTER.c.system == system, CHARACTER.c.name_key.in_(chunk)
                 )
             )
-            taken.update((system, key) for key in found.scalars())
+            taken.update((system, key) for key in found.all())
     logged = await _existing(
         session, ROLL.c.public_id, (r.public_id for c in doc.characters for r in c.rolls)
     )
@@ -178,10 +179,10 @@ async def known_identities(session: AsyncSession, doc: ExportDoc) -> dict[str, i
         keys.update(a.actor_key for a in c.audit)
     found: dict[str, int] = {}
     for chunk in _chunks(sorted(keys)):
-        rows = await session.execute(
+        rows = await session.exec(
             select(IDENTITY.c.key, IDENTITY.c.person_id).where(IDENTITY.c.key.in_(chunk))
         )
-        found.update({key: int(person) for key, person in rows.tuples()})
+        found.update({key: int(person) for key, person in rows.all()})
     return found
 
 
@@ -273,5 +274,7 @@ async def _write_people(session: AsyncSession, owners: Owners) -> dict[int, int]
 
 
 async def _insert(session: AsyncSession, table: Table, rows: list[dict[str, Any]]) -> None:
+    await session.flush()  # the rows these point at (people, the character) go first
+    connection = await session.connection()
     for chunk in _chunks(rows):
-        await session.execute(insert(table), list(chunk))
+        await connection.execute(insert(table), list(chunk))

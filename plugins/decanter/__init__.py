@@ -8,8 +8,8 @@ from gateway import CommandSet, RuleSystem, hookimpl
 from plugins.decanter import conditions, extended, rolls, story_points
 from plugins.decanter.characters import CHARACTERS
 from plugins.decanter.config import DecanterSettings
-from plugins.decanter.sheet import DecanterSheet
 from plugins.decanter.mechanics import SYSTEM
+from plugins.decanter.sheet import DecanterSheet
 
 DECANTER = RuleSystem(
     name=SYSTEM,

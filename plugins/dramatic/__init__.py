@@ -8,8 +8,8 @@ from gateway import CommandSet, RuleSystem, hookimpl
 from plugins.dramatic import rolls
 from plugins.dramatic.characters import CHARACTERS
 from plugins.dramatic.config import DramaticSettings
-from plugins.dramatic.sheet import DramaticSheet
 from plugins.dramatic.mechanics import SYSTEM
+from plugins.dramatic.sheet import DramaticSheet
 
 DRAMATIC = RuleSystem(
     name=SYSTEM,

@@ -26,8 +26,8 @@ from plugins.nightcap import (
     team_commands,
 )
 from plugins.nightcap.config import NightcapSettings
-from plugins.nightcap.sheet import NightcapSheet
 from plugins.nightcap.rolls import SYSTEM
+from plugins.nightcap.sheet import NightcapSheet
 
 NIGHTCAP = RuleSystem(
     name=SYSTEM,

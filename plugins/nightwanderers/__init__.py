@@ -10,8 +10,8 @@ from gateway import CommandSet, RuleSystem, hookimpl
 from plugins.nightwanderers import blood, combat, commands, hazards, hunting, scene
 from plugins.nightwanderers.characters import CHARACTERS
 from plugins.nightwanderers.config import NightWanderersSettings
-from plugins.nightwanderers.sheet import WandererSheet
 from plugins.nightwanderers.mechanics import SYSTEM
+from plugins.nightwanderers.sheet import WandererSheet
 
 NIGHT_WANDERERS = RuleSystem(
     name=SYSTEM,

@@ -10,8 +10,8 @@ from gateway import CommandSet, RuleSystem, hookimpl
 from plugins.pravidla import commands, scene
 from plugins.pravidla.characters import CHARACTERS
 from plugins.pravidla.config import PravidlaSettings
-from plugins.pravidla.sheet import PravidlaSheet
 from plugins.pravidla.mechanics import SYSTEM
+from plugins.pravidla.sheet import PravidlaSheet
 
 PRAVIDLA = RuleSystem(
     name=SYSTEM,
