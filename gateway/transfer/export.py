@@ -86,7 +86,7 @@ class _People:
             links = await self.conn.execute(
                 select(IDENTITY).where(IDENTITY.c.person_id == person_id).order_by(IDENTITY.c.key)
             )
-            identities = [_doc(IdentityDoc, link._mapping) for link in links]
+            identities = [_doc(IdentityDoc, dict(link._mapping)) for link in links]
             self._owners[person_id] = OwnerDoc(
                 display_name=person.display_name,
                 locale=person.locale,

@@ -12,7 +12,15 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Annotated, Any, Literal
 
-from pydantic import AfterValidator, AwareDatetime, BaseModel, ConfigDict, Field, ValidationError
+from pydantic import (
+    AfterValidator,
+    AwareDatetime,
+    BaseModel,
+    ConfigDict,
+    Field,
+    ValidationError,
+    field_validator,
+)
 
 FORMAT = "nightcap-gateway/characters"
 VERSION = 1
@@ -36,6 +44,14 @@ RollId = Annotated[str, Field(pattern=r"^[0-9a-z]{1,16}$")]
 
 class _Doc(BaseModel):
     model_config = ConfigDict(extra="forbid")
+
+    @field_validator("*")
+    @classmethod
+    def _storable(cls, value: Any) -> Any:
+        # PostgreSQL text cannot hold NUL: refuse it here, naming the field, not at the insert.
+        if isinstance(value, str) and "\x00" in value:
+            raise ValueError("text with a NUL character cannot be stored")
+        return value
 
 
 class IdentityDoc(_Doc):
