@@ -17,14 +17,13 @@ from pathlib import Path
 from typing import Any, TextIO
 
 import orjson
-from pydantic import ValidationError
 from sqlalchemy.exc import DBAPIError, SQLAlchemyError
 
 from gateway.plugins import Plugins, build_plugin_manager
 from gateway.settings import Settings
 from gateway.spec import RuleSystem
 from gateway.transfer.export import export_characters
-from gateway.transfer.format import ExportDoc, summary_lines, validation_problems, version_problem
+from gateway.transfer.format import ExportDoc, load, summary_lines
 from gateway.transfer.importer import (
     Owners,
     file_problems,
@@ -122,20 +121,14 @@ def _to_file(path: Path, run: Callable[[TextIO], Coroutine[Any, Any, int]]) -> i
 def read_file(path: Path, systems: dict[str, RuleSystem]) -> ExportDoc:
     """The file, parsed and checked on its own (nothing read from the vault yet)."""
     try:
-        raw = path.read_bytes()
+        data = orjson.loads(path.read_bytes())
     except OSError as exc:
         raise Refused([f"cannot read {path}: {exc.strerror}"]) from None
-    try:
-        data = orjson.loads(raw)
     except orjson.JSONDecodeError as exc:
         raise Refused([f"{path}: not JSON: {exc}"]) from None
-    problem = version_problem(data)
-    if problem is not None:
-        raise Refused([f"{path}: {problem}"])
-    try:
-        doc = ExportDoc.model_validate(data)
-    except ValidationError as exc:
-        raise Refused(validation_problems(exc, data)) from None
+    doc, problems = load(data)
+    if doc is None:
+        raise Refused(problems)
     problems = file_problems(doc, systems)
     if problems:
         raise Refused(problems)

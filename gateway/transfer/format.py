@@ -9,6 +9,7 @@ is refused rather than half read: every change to the shape is a new ``VERSION``
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import Annotated, Any, Literal
 
@@ -177,28 +178,51 @@ def version_problem(data: object) -> str | None:
     return None
 
 
-def where(loc: tuple[int | str, ...], data: object) -> str:
+def place(loc: Sequence[int | str], prefix: str = "") -> str:
     """``characters[2] (Mira Vance).rolls[0].public_id``: a validation error's place, readable."""
-    out = ""
-    node: Any = data
+    out = prefix
     for part in loc:
-        if isinstance(part, int):
-            out += f"[{part}]"
-        else:
-            out += ("." if out else "") + str(part)
-        try:
-            node = node[part]
-        except (KeyError, IndexError, TypeError):
-            node = None
-        if out.startswith("characters[") and out.count(".") == 0 and isinstance(node, dict):
-            name = node.get("name")
-            if isinstance(name, str):
-                out += f" ({name[:60]})"
+        out += f"[{part}]" if isinstance(part, int) else ("." if out else "") + str(part)
     return out or "the document"
 
 
-def validation_problems(exc: ValidationError, data: object) -> list[str]:
-    return [f"{where(tuple(e['loc']), data)}: {e['msg']}" for e in exc.errors()]
+def label(index: int, name: object) -> str:
+    """How a problem names a character of the file: ``characters[2] (Mira Vance)``."""
+    return f"characters[{index}]" + (f" ({name[:60]})" if isinstance(name, str) else "")
+
+
+def error_lines(exc: ValidationError, prefix: str = "") -> list[str]:
+    return [f"{place(e['loc'], prefix)}: {e['msg']}" for e in exc.errors()]
+
+
+def load(data: object) -> tuple[ExportDoc | None, list[str]]:
+    """A parsed file as models, or its problems. Characters are validated one by one and each raw
+    one is dropped once read (``data`` loses its ``characters``), so a big file is in memory about
+    once, not twice."""
+    problem = version_problem(data)
+    if problem is not None:
+        return None, [problem]
+    assert isinstance(data, dict)
+    raw = data.pop("characters", None)
+    problems: list[str] = []
+    header: Header | None = None
+    try:
+        header = Header.model_validate(data)
+    except ValidationError as exc:
+        problems += error_lines(exc)
+    if not isinstance(raw, list):
+        return None, [*problems, "characters: Input should be a valid list"]
+    characters: list[CharacterDoc] = []
+    for index, item in enumerate(raw):
+        raw[index] = None
+        try:
+            characters.append(CharacterDoc.model_validate(item))
+        except ValidationError as exc:
+            name = item.get("name") if isinstance(item, dict) else None
+            problems += error_lines(exc, label(index, name))
+    if header is None or problems:
+        return None, problems
+    return ExportDoc.model_construct(**dict(header), characters=characters), []
 
 
 def summary_lines(problems: list[str]) -> list[str]:

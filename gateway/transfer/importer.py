@@ -26,15 +26,11 @@ from gateway.characters import clean_name, name_key
 from gateway.errors import UserError
 from gateway.spec import RuleSystem
 from gateway.transfer.export import AUDIT, CHARACTER, IDENTITY, ROLL, STLOG
-from gateway.transfer.format import CharacterDoc, ExportDoc, IdentityDoc, OwnerDoc, where
+from gateway.transfer.format import CharacterDoc, ExportDoc, IdentityDoc, OwnerDoc, error_lines, label
 from gateway.vault.models import Character, IdentityLink, Person, Pool, utcnow
 
 CHUNK = 500  # keys per IN (...) and rows per multi-row insert
 IMPORT_ACTOR = "cli:import"
-
-
-def _label(index: int, character: CharacterDoc) -> str:
-    return f"characters[{index}] ({character.name[:60]})"
 
 
 def file_problems(doc: ExportDoc, systems: dict[str, RuleSystem]) -> list[str]:
@@ -44,52 +40,42 @@ def file_problems(doc: ExportDoc, systems: dict[str, RuleSystem]) -> list[str]:
     roll_ids: dict[str, int] = {}
     installed = ", ".join(sorted(systems)) or "none"
     for index, character in enumerate(doc.characters):
-        label = _label(index, character)
+        named = label(index, character.name)
         system = systems.get(character.system)
         if system is None:
             problems.append(
-                f"{label}: rule system {character.system!r} is not installed (installed: {installed})"
+                f"{named}: rule system {character.system!r} is not installed (installed: {installed})"
             )
         else:
-            problems += _sheet_problems(system, character, index, doc)
+            problems += _sheet_problems(system, character, index)
         try:
             key = (character.system, name_key(clean_name(character.name)))
         except UserError as exc:
-            problems.append(f"{label}: {exc}")
+            problems.append(f"{named}: {exc}")
         else:
             if key in names:
-                problems.append(f"{label}: the same system and name as characters[{names[key]}]")
+                problems.append(f"{named}: the same system and name as characters[{names[key]}]")
             names.setdefault(key, index)
         pools = [pool.name for pool in character.pools]
         for name in sorted({n for n in pools if pools.count(n) > 1}):
-            problems.append(f"{label}: pool {name!r} is listed twice")
+            problems.append(f"{named}: pool {name!r} is listed twice")
         for roll in character.rolls:
             if roll.public_id in roll_ids:
-                problems.append(f"{label}: roll #{roll.public_id} is listed twice in the file")
+                problems.append(f"{named}: roll #{roll.public_id} is listed twice in the file")
             roll_ids.setdefault(roll.public_id, index)
     return problems
 
 
-def _sheet_problems(system: RuleSystem, character: CharacterDoc, index: int, doc: ExportDoc) -> list[str]:
+def _sheet_problems(system: RuleSystem, character: CharacterDoc, index: int) -> list[str]:
     if system.sheet_model is None:
         return []
     try:
         system.sheet_model.model_validate(character.sheet)
     except ValidationError as exc:
-        return [
-            f"{where(('characters', index, 'sheet', *e['loc']), _Names(doc))}: {e['msg']}"
-            for e in exc.errors()
-        ]
+        return error_lines(exc, f"{label(index, character.name)}.sheet")
     except Exception as exc:  # a plugin's own validator failing its own way: still one line
-        return [f"{_label(index, character)}.sheet: {type(exc).__name__}"]
+        return [f"{label(index, character.name)}.sheet: {type(exc).__name__}"]
     return []
-
-
-class _Names(dict[str, Any]):
-    """Enough of the document for ``where`` to name a character."""
-
-    def __init__(self, doc: ExportDoc) -> None:
-        super().__init__(characters=[{"name": c.name} for c in doc.characters])
 
 
 def _chunks(items: Sequence[Any]) -> Iterable[Sequence[Any]]:
@@ -153,17 +139,17 @@ async def vault_problems(
     )
     refs: list[int] = []
     for index, character in enumerate(doc.characters):
-        label = _label(index, character)
+        named = label(index, character.name)
         if (character.system, name_key(character.name)) in taken:
-            problems.append(f"{label}: this vault already has a {character.system} character called that")
+            problems.append(f"{named}: this vault already has a {character.system} character called that")
         clashes = [r.public_id for r in character.rolls if r.public_id in logged]
         if clashes:
             more = f" and {len(clashes) - 3} more" if len(clashes) > 3 else ""
             ids = ", ".join(f"#{i}" for i in clashes[:3])
-            problems.append(f"{label}: roll {ids}{more} already in this vault's roll log")
+            problems.append(f"{named}: roll {ids}{more} already in this vault's roll log")
         ref = owners.assign(character.owner)
         if isinstance(ref, str):
-            problems.append(f"{label}: {ref}")
+            problems.append(f"{named}: {ref}")
             ref = 0
         refs.append(ref)
     return problems, refs
@@ -212,48 +198,33 @@ async def write_characters(session: AsyncSession, doc: ExportDoc, owners: Owners
             for p in character.pools
         )
         if character.active and owner_id not in activated:
+            # The owner's active character, if the owner is new here or has none active yet.
             person = await session.get(Person, owner_id)
             if person is not None and (ref < 0 or person.active_character_id is None):
                 person.active_character_id = row.id
                 session.add(person)
                 activated.add(owner_id)
-        await _insert(
-            session,
-            ROLL,
-            [
-                {**r.model_dump(), "character_id": row.id, "person_id": person_of.get(r.identity_key)}
-                for r in character.rolls
-            ],
-        )
-        await _insert(
-            session,
-            STLOG,
-            [
-                {
-                    **s.model_dump(exclude={"person"}),
-                    "character_id": row.id,
-                    "person_id": None if s.person is None else person_of.get(s.person),
-                }
-                for s in character.stlog
-            ],
-        )
-        audit = [
-            {**a.model_dump(), "character_id": row.id, "actor_id": person_of.get(a.actor_key)}
-            for a in character.audit
-        ]
-        audit.append(
-            dict(
-                actor_id=None,
-                actor_key=IMPORT_ACTOR,
-                character_id=row.id,
-                action="character.import",
-                field_name=None,
-                old_value=None,
-                new_value=note,
-                created_at=utcnow(),
-            )
-        )
-        await _insert(session, AUDIT, audit)
+        await _write_history(session, character, row.id, person_of, note)
+
+
+async def _write_history(
+    session: AsyncSession, character: CharacterDoc, character_id: int, person_of: dict[str, int], note: str
+) -> None:
+    """The character's rolls, Storyteller-log entries and audit rows, and the audit row of the import."""
+    mine = {"character_id": character_id}
+    rolls = [{**r.model_dump(), **mine, "person_id": person_of.get(r.identity_key)} for r in character.rolls]
+    await _insert(session, ROLL, rolls)
+    stlog = [
+        {**s.model_dump(exclude={"person"}), **mine, "person_id": person_of.get(s.person or "")}
+        for s in character.stlog
+    ]
+    await _insert(session, STLOG, stlog)
+    audit = [{**a.model_dump(), **mine, "actor_id": person_of.get(a.actor_key)} for a in character.audit]
+    imported = {"actor_key": IMPORT_ACTOR, "action": "character.import", "new_value": note}
+    audit.append(
+        {**mine, "actor_id": None, "field_name": None, "old_value": None, "created_at": utcnow(), **imported}
+    )
+    await _insert(session, AUDIT, audit)
 
 
 async def _write_people(session: AsyncSession, owners: Owners) -> dict[int, int]:
