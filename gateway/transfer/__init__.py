@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 import orjson
-from sqlalchemy.exc import DBAPIError, SQLAlchemyError
+from sqlalchemy.exc import DBAPIError, OperationalError, ProgrammingError, SQLAlchemyError
 
 from gateway.plugins import Plugins, build_plugin_manager
 from gateway.settings import Settings
@@ -36,11 +36,13 @@ from gateway.vault.models import utcnow
 
 
 class Refused(Exception):
-    """The file is not imported; ``problems`` says why, one line each."""
+    """Nothing done; ``problems`` says why, one line each. ``status``: 2 for what the command was
+    given (a file, a system name), 1 for a vault that cannot be used."""
 
-    def __init__(self, problems: list[str]) -> None:
+    def __init__(self, problems: list[str], status: int = 2) -> None:
         super().__init__(problems[0] if problems else "refused")
         self.problems = problems
+        self.status = status
 
 
 def run_cli(args: Namespace, settings: Settings) -> int:
@@ -52,7 +54,7 @@ def run_cli(args: Namespace, settings: Settings) -> int:
     except Refused as refused:
         for line in summary_lines(refused.problems):
             print(line, file=sys.stderr)
-        return 2
+        return refused.status
     print(f"imported {counts[0]} characters with {counts[1]} rolls from {args.file}")
     return 0
 
@@ -87,8 +89,8 @@ def _export(args: Namespace, settings: Settings, plugins: Plugins) -> int:
         vault = _vault(settings)
         try:
             return await export_characters(vault, out, system=system, versions=versions, now=utcnow())
-        except SQLAlchemyError as exc:
-            raise Refused([f"cannot read the vault: {_reason(exc)}"]) from None
+        except (SQLAlchemyError, OSError) as exc:
+            raise Refused([f"cannot read the vault: {_reason(exc)}"], status=1) from None
         finally:
             await vault.dispose()
 
@@ -146,15 +148,20 @@ async def import_file(path: Path, vault: Vault, systems: dict[str, RuleSystem]) 
             if problems:
                 raise Refused(problems)
             await write_characters(session, doc, owners, refs)
-    except DBAPIError as exc:
+    except (OperationalError, ProgrammingError, OSError) as exc:
+        # No such table, a vault that is not reachable: not the file's fault.
+        raise Refused([f"nothing was written: cannot use the vault: {_reason(exc)}"], status=1) from None
+    except DBAPIError as exc:  # a constraint, a value out of the column's range
         raise Refused([f"nothing was written: the vault refused the data ({_reason(exc)})"]) from None
     finally:
         await vault.dispose()
     return len(doc.characters), sum(len(c.rolls) for c in doc.characters)
 
 
-def _reason(exc: SQLAlchemyError) -> str:
-    """The database's own words, first line only (never the URL, which may hold a password)."""
+def _reason(exc: Exception) -> str:
+    """The database's own words, first line only (never the URL, which may hold a password), with
+    a hint for a vault that lacks its tables."""
     orig = getattr(exc, "orig", None)
-    text = str(orig if orig is not None else exc).strip()
-    return (text.splitlines() or [type(exc).__name__])[0][:200]
+    text = (str(orig if orig is not None else exc).strip().splitlines() or [type(exc).__name__])[0][:200]
+    missing = "no such table" in text or ("relation" in text and "does not exist" in text)
+    return text + (" (run gateway db upgrade first)" if missing else "")

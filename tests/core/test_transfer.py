@@ -416,6 +416,21 @@ def test_an_existing_identity_keeps_its_person(exported: tuple[Path, list[str]],
     assert asyncio.run(owner_of_mira()) == (person_id, active, 1 + 4)
 
 
+def test_a_vault_without_its_tables(
+    exported: tuple[Path, list[str]], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    bare = f"sqlite+aiosqlite:///{tmp_path / 'bare.db'}"
+    assert import_(bare, exported[0]) == 1
+    assert capsys.readouterr().err.splitlines() == [
+        "nothing was written: cannot use the vault: no such table: identity (run gateway db upgrade first)"
+    ]
+    assert export(bare, tmp_path / "out.json") == 1
+    assert capsys.readouterr().err.splitlines() == [
+        "cannot read the vault: no such table: character (run gateway db upgrade first)"
+    ]
+    assert not (tmp_path / "out.json").exists()
+
+
 # ---------------------------------------------------------------- the command itself
 
 
