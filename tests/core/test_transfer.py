@@ -36,6 +36,8 @@ PLAY: dict[str, tuple[str, list[tuple[str, bool]]]] = {
         [
             ("char new Mira Vance", False),
             ("trait phys 3", False),
+            ("power add Fog basic mental", False),
+            ("char set origin Mage", False),
             ("roll phys", False),
             ("st approve Mira Vance", True),
             ("roll 3 wp", False),  # spends Willpower
@@ -236,6 +238,7 @@ def test_file_format(exported: tuple[Path, list[str]]) -> None:
     assert {p["name"]: p["current"] for p in mira["pools"]}["willpower"] == 1  # 2 after approval, 1 spent
     assert [r["public_id"] for r in mira["rolls"]] == exported[1][:2]
     assert [a["action"] for a in mira["audit"]][:2] == ["char.new", "char.trait"]
+    assert mira["sheet"]["powers"] == [{"name": "Fog", "tier": "basic", "trait": "mental"}]
 
 
 def test_export_system_filter(exported: tuple[Path, list[str]], tmp_path: Path) -> None:
