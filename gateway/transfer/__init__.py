@@ -17,13 +17,14 @@ from pathlib import Path
 from typing import Any, TextIO
 
 import orjson
+from pydantic import ValidationError
 from sqlalchemy.exc import DBAPIError, OperationalError, ProgrammingError, SQLAlchemyError
 
 from gateway.plugins import Plugins, build_plugin_manager
 from gateway.settings import Settings
 from gateway.spec import RuleSystem
 from gateway.transfer.export import export_characters
-from gateway.transfer.format import ExportDoc, load, summary_lines
+from gateway.transfer.format import ExportDoc, error_lines, load, summary_lines
 from gateway.transfer.importer import (
     Owners,
     file_problems,
@@ -60,7 +61,10 @@ def run_cli(args: Namespace, settings: Settings) -> int:
 
 
 def _vault(settings: Settings) -> Vault:
-    return Vault(settings.vault.url, busy_timeout_ms=settings.vault.busy_timeout_ms)
+    try:
+        return Vault(settings.vault.url, busy_timeout_ms=settings.vault.busy_timeout_ms)
+    except ValueError as exc:  # an in-memory SQLite URL
+        raise Refused([f"cannot use the vault: {exc}"], status=1) from None
 
 
 def system_versions(plugins: Plugins) -> dict[str, str | None]:
@@ -91,6 +95,8 @@ def _export(args: Namespace, settings: Settings, plugins: Plugins) -> int:
             return await export_characters(vault, out, system=system, versions=versions, now=utcnow())
         except (SQLAlchemyError, OSError) as exc:
             raise Refused([f"cannot read the vault: {_reason(exc)}"], status=1) from None
+        except ValidationError as exc:  # a row the format cannot carry (an empty identity key)
+            raise Refused([f"cannot export: {error_lines(exc)[0]}"], status=1) from None
         finally:
             await vault.dispose()
 

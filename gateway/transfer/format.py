@@ -38,6 +38,7 @@ def _utc(value: datetime) -> datetime:
 # ISO-8601 with an offset on the way in (naive times are refused), UTC on the way out ("...Z").
 Time = Annotated[AwareDatetime, AfterValidator(_utc)]
 Key = Annotated[str, Field(min_length=1, max_length=300)]
+Where = Annotated[str, Field(max_length=300)]  # a key a history row shows, not one it is found by
 Short = Annotated[str, Field(min_length=1, max_length=40)]
 Int = Annotated[int, Field(ge=-(2**31), le=2**31 - 1)]  # what an INTEGER column holds
 RollId = Annotated[str, Field(pattern=r"^[0-9a-z]{1,16}$")]
@@ -79,9 +80,9 @@ class PoolDoc(_Doc):
 class RollDoc(_Doc):
     public_id: RollId
     created_at: Time
-    identity_key: Key
+    identity_key: Where
     display_name: str
-    channel_key: Key
+    channel_key: Where
     system: Short
     kind: Short
     pool: Int | None
@@ -96,7 +97,7 @@ class RollDoc(_Doc):
 class StlogDoc(_Doc):
     created_at: Time
     person: Key | None  # an identity key of the person who wrote it (their first), or null
-    channel_key: Key
+    channel_key: Where
     kind: Short
     text: str
     result: dict[str, Any]
@@ -104,7 +105,7 @@ class StlogDoc(_Doc):
 
 class AuditDoc(_Doc):
     created_at: Time
-    actor_key: Key
+    actor_key: Where
     action: Annotated[str, Field(min_length=1, max_length=60)]
     field_name: str | None
     old_value: str | None

@@ -434,6 +434,30 @@ def test_a_vault_without_its_tables(
     assert not (tmp_path / "out.json").exists()
 
 
+def test_a_row_the_format_cannot_carry(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    url = f"sqlite+aiosqlite:///{tmp_path / 'odd.db'}"
+
+    async def odd_roll() -> None:
+        chat = await start_chat(url)
+        try:
+            await chat.one("char new Mira", as_="mira")
+            chat.dice.extend([5, 5])
+            await chat.one("roll 2", as_="mira")
+            async with chat.services.vault.transaction() as session:
+                roll = (await session.exec(select(RollLog))).one()
+                roll.kind = "k" * 50  # SQLite does not hold a VARCHAR(40) to its length
+                session.add(roll)
+        finally:
+            await chat.stop()
+
+    asyncio.run(odd_roll())
+    assert export(url, tmp_path / "out.json") == 1
+    assert capsys.readouterr().err.splitlines() == [
+        "cannot export: kind: String should have at most 40 characters"
+    ]
+    assert not (tmp_path / "out.json").exists()
+
+
 # ---------------------------------------------------------------- the command itself
 
 
