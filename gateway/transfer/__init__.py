@@ -2,7 +2,8 @@
 pools, rolls, Storyteller-log entries, audit rows) moved between deployments as one versioned JSON
 file. ``format`` is the file (pure), ``export`` and ``importer`` the vault's side.
 
-Refusals are one line each on standard error with exit status 2, and then nothing was written.
+Refusals are one line each on standard error, and then nothing was written: exit status 2 for what
+the command was given (a file, a system name), 1 for a vault that cannot be used or read.
 """
 
 from __future__ import annotations

@@ -106,7 +106,7 @@ class Owners:
         people = sorted({self.of_key[k] for k in keys if k in self.of_key})
         if len(people) > 1:
             shown = ", ".join(k for k in keys if k in self.of_key)
-            return f"the owner's identities {shown} belong to different people in this vault"
+            return f"the owner's identities {shown} belong to different people (here or earlier in the file)"
         if people:
             ref = people[0]
         else:

@@ -386,6 +386,20 @@ def test_the_same_character_twice_in_a_file(
     assert line == "characters[5] (DARA): the same system and name as characters[1]"
 
 
+def test_an_owner_split_between_two_people(
+    exported: tuple[Path, list[str]], target_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    def join(data: dict[str, Any]) -> None:
+        first, second, third = (c["owner"] for c in data["characters"][:3])
+        third["identities"] = first["identities"] + second["identities"]
+
+    line = refused_once(capsys, target_url, edited(exported, tmp_path, join))
+    assert line == (
+        "characters[2] (Drew): the owner's identities console:pnightcap, console:pdecanter"
+        " belong to different people (here or earlier in the file)"
+    )
+
+
 def test_an_existing_identity_keeps_its_person(exported: tuple[Path, list[str]], target_url: str) -> None:
     async def known_player() -> tuple[int, int | None]:
         chat = await start_chat(target_url)
