@@ -48,7 +48,10 @@ class RuleSystem:
 
     ``settings_model``: a pydantic model of the system's ``[<name>]`` settings table, validated at
     start (a bad table stops the gateway naming the field); handlers read it with
-    ``ctx.settings_for(Model)``."""
+    ``ctx.settings_for(Model)``.
+
+    ``sheet_model``: a pydantic model a stored sheet document (``Character.sheet``) must satisfy;
+    ``gateway import characters`` refuses a sheet it rejects. None: any JSON object is taken."""
 
     name: str
     title: str
@@ -58,6 +61,7 @@ class RuleSystem:
     describe: str = ""
     extra: dict[str, Any] = field(default_factory=dict)
     settings_model: type[BaseModel] | None = None
+    sheet_model: type[BaseModel] | None = None
 
 
 @dataclass(frozen=True)

@@ -9,6 +9,7 @@ from plugins.decanter import conditions, extended, rolls, story_points
 from plugins.decanter.characters import CHARACTERS
 from plugins.decanter.config import DecanterSettings
 from plugins.decanter.mechanics import SYSTEM
+from plugins.decanter.sheet import DecanterSheet
 
 DECANTER = RuleSystem(
     name=SYSTEM,
@@ -16,6 +17,7 @@ DECANTER = RuleSystem(
     dice="d10, 6-9 succeeds, 10 counts twice, 1 takes one away; against a DC",
     describe="Attribute + Skill against a Difficulty Class, with Story Points and Conditions.",
     settings_model=DecanterSettings,
+    sheet_model=DecanterSheet,
 )
 
 COMMANDS = CommandSet(SYSTEM).include(

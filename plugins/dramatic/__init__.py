@@ -9,6 +9,7 @@ from plugins.dramatic import rolls
 from plugins.dramatic.characters import CHARACTERS
 from plugins.dramatic.config import DramaticSettings
 from plugins.dramatic.mechanics import SYSTEM
+from plugins.dramatic.sheet import DramaticSheet
 
 DRAMATIC = RuleSystem(
     name=SYSTEM,
@@ -16,6 +17,7 @@ DRAMATIC = RuleSystem(
     dice="d10 against a difficulty (default 6); 1s cancel successes",
     describe="A common set of rules for characters from several classic game lines.",
     settings_model=DramaticSettings,
+    sheet_model=DramaticSheet,
 )
 
 COMMANDS = CommandSet(SYSTEM).include(rolls.COMMANDS, CHARACTERS.commands())

@@ -27,6 +27,7 @@ from plugins.nightcap import (
 )
 from plugins.nightcap.config import NightcapSettings
 from plugins.nightcap.rolls import SYSTEM
+from plugins.nightcap.sheet import NightcapSheet
 
 NIGHTCAP = RuleSystem(
     name=SYSTEM,
@@ -34,6 +35,7 @@ NIGHTCAP = RuleSystem(
     dice="d10, 7+ succeeds, 10 counts twice, 1 takes one away",
     describe="Modern supernatural stories after midnight.",
     settings_model=NightcapSettings,
+    sheet_model=NightcapSheet,
 )
 
 COMMANDS = CommandSet(SYSTEM).include(

@@ -10,7 +10,9 @@ Health track is ``damage`` out of ``health_levels``).
 from __future__ import annotations
 
 import copy
-from typing import Any
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
 
 from gateway import UserError
 
@@ -19,6 +21,32 @@ FIELDS = ("origin", "subgroup", "aptitude", "advantage", "weakness")
 WILLPOWER, ESSENCE, DAMAGE = "willpower", "essence", "damage"
 POOLS = (WILLPOWER, ESSENCE, DAMAGE)
 MAX_FIELD = 300
+
+
+TraitName = Literal["physical", "mental", "social", "spirit"]
+
+
+class NightcapPower(BaseModel):
+    model_config = ConfigDict(extra="allow")
+
+    name: str = Field(min_length=1, max_length=60)
+    tier: Literal["basic", "adept", "advanced", "epic", "legendary"]
+    trait: TraitName | None = None
+
+
+class NightcapSheet(BaseModel):
+    """What a stored sheet may hold (``RuleSystem.sheet_model``: checked on a sheet from outside the
+    vault, ``gateway import characters``). The commands keep working on the plain dict; keys they do
+    not know are allowed, and missing ones are filled in by ``normalise``."""
+
+    model_config = ConfigDict(extra="allow")
+
+    fields: dict[str, Annotated[str, Field(max_length=MAX_FIELD)]] = Field(default_factory=dict)
+    traits: dict[TraitName, Annotated[int, Field(ge=0)]] = Field(default_factory=dict)
+    powers: list[NightcapPower] = Field(default_factory=list)
+    max: dict[Literal["willpower", "essence"], Annotated[int, Field(ge=0)]] = Field(default_factory=dict)
+    checkin: str | None = None
+    soak: int = Field(0, ge=0)
 
 
 def match_trait(word: str) -> str | None:

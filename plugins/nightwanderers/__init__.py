@@ -11,6 +11,7 @@ from plugins.nightwanderers import blood, combat, commands, hazards, hunting, sc
 from plugins.nightwanderers.characters import CHARACTERS
 from plugins.nightwanderers.config import NightWanderersSettings
 from plugins.nightwanderers.mechanics import SYSTEM
+from plugins.nightwanderers.sheet import WandererSheet
 
 NIGHT_WANDERERS = RuleSystem(
     name=SYSTEM,
@@ -20,6 +21,7 @@ NIGHT_WANDERERS = RuleSystem(
     locales=("ru", "en"),
     describe="Ночные скитальцы: vampires of an imperial city, their blood and their Beast.",
     settings_model=NightWanderersSettings,
+    sheet_model=WandererSheet,
 )
 
 COMMANDS = CommandSet(SYSTEM).include(

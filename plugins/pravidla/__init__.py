@@ -11,6 +11,7 @@ from plugins.pravidla import commands, scene
 from plugins.pravidla.characters import CHARACTERS
 from plugins.pravidla.config import PravidlaSettings
 from plugins.pravidla.mechanics import SYSTEM
+from plugins.pravidla.sheet import PravidlaSheet
 
 PRAVIDLA = RuleSystem(
     name=SYSTEM,
@@ -20,6 +21,7 @@ PRAVIDLA = RuleSystem(
     locales=("cs", "en"),
     describe="Czech vampire rules: count the dice that reach the target number.",
     settings_model=PravidlaSettings,
+    sheet_model=PravidlaSheet,
 )
 
 COMMANDS = CommandSet(SYSTEM).include(
