@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import random
+from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
@@ -153,6 +154,9 @@ class Outbox:
         self._stopping = False
         self._stopped = asyncio.Event()
         self._unsubscribe: Callable[[], None] | None = None
+        # platform -> result -> deliveries since start (sent, retry, throttled, absent, dead), read by
+        # ``gateway.metrics`` at scrape time.
+        self.deliveries: defaultdict[str, Counter[str]] = defaultdict(Counter)
 
     def wake(self, platforms: Iterable[str] | None = None) -> None:
         """Rows were queued: the workers of these platforms (all when None) look now, not at their
@@ -295,22 +299,27 @@ class Outbox:
     async def _attempt(self, platform: str, message: Outbound) -> None:
         adapter = self.adapters[platform]
         settings = self.services.settings.outbox
+        counts = self.deliveries[platform]
         try:
             await adapter.deliver(message)
         except Settled:
-            pass
+            counts["sent"] += 1
         except Deferred as exc:
             # Not an attempt (see ``Throttled`` and ``TargetAbsent``): the row keeps its attempts.
-            event = "outbox throttled" if isinstance(exc, Throttled) else "outbox waiting"
+            throttled = isinstance(exc, Throttled)
+            counts["throttled" if throttled else "absent"] += 1
+            event = "outbox throttled" if throttled else "outbox waiting"
             log.info(event, platform=platform, row=message.id, reason=exc.reason, delay=exc.delay)
             await self._finish(message.id, "pending", message.attempts, exc.reason, exc.delay)
         except RetryLater as exc:
             attempts = message.attempts + 1
             delay = (exc.backoff or self.backoff()).delay(attempts)
             dead = attempts >= settings.max_attempts
+            counts["dead" if dead else "retry"] += 1
             log.info("outbox retry", platform=platform, row=message.id, reason=exc.reason, delay=delay)
             await self._finish(message.id, "dead" if dead else "pending", attempts, exc.reason, delay)
         except DeliveryFailed as exc:
+            counts["dead"] += 1
             log.warning("outbox delivery failed for good", platform=platform, row=message.id, reason=str(exc))
             await self._finish(message.id, "dead", message.attempts + 1, str(exc), 0)
         except asyncio.CancelledError:
@@ -319,10 +328,12 @@ class Outbox:
             attempts = message.attempts + 1
             log.warning("outbox delivery error", platform=platform, row=message.id, error=repr(exc))
             dead = attempts >= settings.max_attempts
+            counts["dead" if dead else "retry"] += 1
             await self._finish(
                 message.id, "dead" if dead else "pending", attempts, repr(exc), self.backoff().delay(attempts)
             )
         else:
+            counts["sent"] += 1
             await self._finish(message.id, "delivered", message.attempts + 1, None, 0)
 
     def _lease(self) -> timedelta:
