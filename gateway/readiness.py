@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from alembic.script import ScriptDirectory
-from sqlalchemy import String, text
+from sqlalchemy import Integer, String, text
 
 from gateway.vault.engine import Vault
 from gateway.vault.migrate import alembic_config
@@ -27,16 +27,19 @@ from gateway.vault.prepared import Prepared
 PROBE_TIMEOUT = 2.0  # seconds the vault has to answer
 REVISION_TTL = 5.0  # seconds a revision check is trusted
 
-SELECT_ONE = Prepared(text("SELECT 1"))
+_COUNT = {"n": Integer()}  # a text() statement's result types: Prepared reads rows by them
+SELECT_ONE = Prepared(text("SELECT 1 AS n").columns(**_COUNT))
 HAS_VERSIONS = {
     "sqlite": Prepared(
-        text("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'alembic_version'")
+        text(
+            "SELECT count(*) AS n FROM sqlite_master WHERE type = 'table' AND name = 'alembic_version'"
+        ).columns(**_COUNT)
     ),
     "postgresql": Prepared(
         text(
-            "SELECT count(*) FROM pg_tables"
+            "SELECT count(*) AS n FROM pg_tables"
             " WHERE tablename = 'alembic_version' AND schemaname = current_schema()"
-        )
+        ).columns(**_COUNT)
     ),
 }
 VERSIONS = Prepared(text("SELECT version_num FROM alembic_version").columns(version_num=String()))
@@ -56,6 +59,7 @@ class Readiness:
         self._locations = list(extra_locations)
         self._script: ScriptDirectory | None = None
         self._revisions: tuple[float, Verdict] | None = None  # (when checked, what it said)
+        self.ttl = REVISION_TTL
 
     def script(self) -> ScriptDirectory:
         """The migration scripts, read once (it imports every revision file)."""
@@ -102,7 +106,7 @@ class Readiness:
                 async with self.vault.unit() as unit:
                     await unit.first(SELECT_ONE, {})
                 cached = self._revisions
-                if fresh or cached is None or now - cached[0] > REVISION_TTL:
+                if fresh or cached is None or now - cached[0] >= self.ttl:
                     # The scripts are files: read them off the event loop the first time.
                     if self._script is None:
                         await asyncio.to_thread(self.script)
