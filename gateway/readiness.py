@@ -45,6 +45,10 @@ HAS_VERSIONS = {
 VERSIONS = Prepared(text("SELECT version_num FROM alembic_version").columns(version_num=String()))
 
 
+# The files do not change while the process runs; every Gateway of a test run shares the reading.
+_SCRIPTS: dict[tuple[str, ...], ScriptDirectory] = {}
+
+
 @dataclass(frozen=True)
 class Verdict:
     ready: bool
@@ -62,9 +66,12 @@ class Readiness:
         self.ttl = REVISION_TTL
 
     def script(self) -> ScriptDirectory:
-        """The migration scripts, read once (it imports every revision file)."""
+        """The migration scripts, read once per process (it imports every revision file)."""
         if self._script is None:
-            self._script = ScriptDirectory.from_config(alembic_config(self._locations))
+            key = tuple(str(p) for p in self._locations)
+            if key not in _SCRIPTS:
+                _SCRIPTS[key] = ScriptDirectory.from_config(alembic_config(self._locations))
+            self._script = _SCRIPTS[key]
         return self._script
 
     def judge(self, current: set[str]) -> Verdict:
@@ -107,8 +114,7 @@ class Readiness:
                     await unit.first(SELECT_ONE, {})
                 cached = self._revisions
                 if fresh or cached is None or now - cached[0] >= self.ttl:
-                    # The scripts are files: read them off the event loop the first time.
-                    if self._script is None:
+                    if self._script is None:  # files: read them off the event loop
                         await asyncio.to_thread(self.script)
                     cached = (now, self.judge(await self.revisions()))
                     self._revisions = cached
