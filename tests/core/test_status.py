@@ -8,11 +8,18 @@ import argparse
 import asyncio
 import json
 import os
+import signal
+import socket
 import sqlite3
+import subprocess
 import sys
+import time
+import urllib.error
+import urllib.request
 from collections.abc import AsyncIterator, Awaitable, Callable
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from typing import Any
 
 import pytest
 from sqlalchemy import text
@@ -27,6 +34,9 @@ from gateway.status import gather, render, run_cli
 from gateway.testing import FakeAdapter, eventually
 from gateway.vault.models import ProcessRow
 from gateway.vault.prepared import Prepared
+
+# Subprocesses run this checkout's code, whatever the current directory and the installed checkout.
+ROOT = str(Path(__file__).resolve().parents[2])
 
 
 class Connected(FakeAdapter):
@@ -58,7 +68,7 @@ async def start(vault_url: str) -> AsyncIterator[Start]:
 
 async def run_status(url: str, *args: str) -> tuple[int, str, str]:
     """The real command, as an operator types it."""
-    env = {**os.environ, "GATEWAY_VAULT_URL": url, "GATEWAY_NO_VENV": "1"}
+    env = {**os.environ, "GATEWAY_VAULT_URL": url, "GATEWAY_NO_VENV": "1", "PYTHONPATH": ROOT}
     process = await asyncio.create_subprocess_exec(
         sys.executable,
         "-m",
@@ -196,3 +206,58 @@ def test_status_of_a_vault_that_is_not_there_or_not_migrated_exits_2(
     err = capsys.readouterr().err
     assert err.startswith("gateway status: the vault cannot be reached: ") and err.count("\n") == 1
     assert "secret" not in err
+
+
+def test_a_served_gateway_is_ready_scraped_listed_and_gone_from_the_list_after_sigterm(
+    tmp_path: Path,
+) -> None:
+    """``gateway serve`` as deployed: /readyz, /metrics from loopback, its row in ``gateway status``,
+    and that row deleted on a clean stop (SIGTERM)."""
+    port = _free_port()
+    url = f"sqlite+aiosqlite:///{tmp_path / 'vault.db'}"
+    env = {**os.environ, "GATEWAY_NO_VENV": "1", "GATEWAY_VAULT_URL": url, "PYTHONPATH": ROOT}
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "gateway", "serve", "--port", str(port)],
+        cwd=tmp_path,
+        env=env,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+
+    def status() -> dict[str, Any]:
+        done = subprocess.run(
+            [sys.executable, "-m", "gateway", "status", "--json"], env=env, capture_output=True, timeout=60
+        )
+        assert done.returncode == 0, done.stderr
+        return dict(json.loads(done.stdout))
+
+    try:
+        deadline = time.monotonic() + 30
+        while _get(port, "/readyz")[0] != 200:
+            assert time.monotonic() < deadline, "never ready"
+            time.sleep(0.1)
+        code, body = _get(port, "/metrics")
+        assert code == 200 and "# TYPE gateway_commands_total counter" in body
+        [process] = status()["processes"]
+        assert (process["pid"], process["state"]) == (proc.pid, "alive")
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        proc.wait(30)
+    assert status()["processes"] == []
+
+
+def _get(port: int, path: str) -> tuple[int, str]:
+    try:
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}{path}", timeout=2) as resp:
+            return resp.status, resp.read().decode()
+    except urllib.error.HTTPError as err:
+        return err.code, err.read().decode()
+    except OSError:
+        return 0, ""
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
