@@ -14,7 +14,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import random
-from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
@@ -143,10 +142,18 @@ def claim_lease(settings: Settings) -> timedelta:
     return timedelta(seconds=settings.cluster.failover_seconds)
 
 
+# What became of one delivery attempt: delivered (or settled by the adapter), a failed attempt to
+# retry, "wait" from the target or the owner, a target not there yet, given up.
+DELIVERY_RESULTS = ("sent", "retry", "throttled", "absent", "dead")
+
+
 class Outbox:
     def __init__(self, services: Services) -> None:
         self.services = services
         self.adapters: dict[str, Adapter] = {}  # given at start
+        # platform -> result (``DELIVERY_RESULTS``) -> deliveries since start, read by
+        # ``gateway.metrics`` at scrape time.
+        self.deliveries: dict[str, dict[str, int]] = {}
         self._events: dict[str, asyncio.Event] = {}
         self._tasks: list[asyncio.Task[None]] = []
         self._rng = random.Random()
@@ -154,9 +161,6 @@ class Outbox:
         self._stopping = False
         self._stopped = asyncio.Event()
         self._unsubscribe: Callable[[], None] | None = None
-        # platform -> result -> deliveries since start (sent, retry, throttled, absent, dead), read by
-        # ``gateway.metrics`` at scrape time.
-        self.deliveries: defaultdict[str, Counter[str]] = defaultdict(Counter)
 
     def wake(self, platforms: Iterable[str] | None = None) -> None:
         """Rows were queued: the workers of these platforms (all when None) look now, not at their
@@ -299,7 +303,9 @@ class Outbox:
     async def _attempt(self, platform: str, message: Outbound) -> None:
         adapter = self.adapters[platform]
         settings = self.services.settings.outbox
-        counts = self.deliveries[platform]
+        counts = self.deliveries.get(platform)
+        if counts is None:
+            counts = self.deliveries[platform] = dict.fromkeys(DELIVERY_RESULTS, 0)
         try:
             await adapter.deliver(message)
         except Settled:

@@ -211,6 +211,8 @@ async def test_delivery_counters_and_outbox_depth(serve: Serve) -> None:
     assert sample(metrics, "gateway_outbox_deliveries_total", platform="fake", result="sent") == 1.0
     assert sample(metrics, "gateway_outbox_deliveries_total", platform="fake", result="throttled") == 1.0
     assert sample(metrics, "gateway_outbox_deliveries_total", platform="fake", result="dead") == 1.0
+    # Every result of a platform is there from its first delivery on, at 0 until it happens.
+    assert sample(metrics, "gateway_outbox_deliveries_total", platform="fake", result="retry") == 0.0
     assert sample(metrics, "gateway_outbox_rows", platform="nowhere", status="pending") == 2.0
     assert sample(metrics, "gateway_outbox_rows", platform="fake", status="dead") == 1.0
     assert sample(metrics, "gateway_outbox_rows", platform="fake", status="pending") == 0.0
