@@ -129,19 +129,15 @@ async def test_status_shows_both_processes_the_lease_owner_and_the_outbox(
     assert set(processes) == {a.heartbeat.id, b.heartbeat.id, "ghost:1:dead"}
     assert processes[a.heartbeat.id]["state"] == processes[b.heartbeat.id]["state"] == "alive"
     assert processes["ghost:1:dead"]["state"] == "gone"
-    assert processes[a.heartbeat.id]["leases"] == {"irc:main": {"epoch": 1}}
-    assert processes[b.heartbeat.id]["leases"] == {}
+    # (Other work may run under leases too, the outbox sweeper's: only ours is looked at.)
+    assert processes[a.heartbeat.id]["leases"]["irc:main"] == {"epoch": 1}
+    assert "irc:main" not in processes[b.heartbeat.id]["leases"]
     assert processes[b.heartbeat.id]["adapters"] == {
         "fake": {"networks": {"main": {"owned": True, "connected": True, "channels": ["#game"]}}}
     }
     assert processes[a.heartbeat.id]["pid"] == os.getpid()
-    [lease] = report["leases"]
-    assert (lease["name"], lease["owner"], lease["epoch"], lease["held"]) == (
-        "irc:main",
-        a.heartbeat.id,
-        1,
-        True,
-    )
+    [lease] = [lease for lease in report["leases"] if lease["name"] == "irc:main"]
+    assert (lease["owner"], lease["epoch"], lease["held"]) == (a.heartbeat.id, 1, True)
     nowhere = report["outbox"]["nowhere"]
     assert (nowhere["pending"], nowhere["dead"]) == (3, 1)
     assert [(t["target"], t["pending"], t["dead"]) for t in nowhere["targets"]] == [
