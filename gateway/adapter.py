@@ -40,6 +40,11 @@ class Adapter:
     async def stop(self) -> None:
         """Disconnect cleanly. Pending outbox rows stay pending for the next start."""
 
+    def status(self) -> dict[str, object]:
+        """What ``gateway status`` shows of this adapter in this process (its heartbeat writes it to
+        the vault as JSON): connection state it already keeps, read without I/O. Default: nothing."""
+        return {}
+
     async def deliver(self, message: Outbound) -> None:
         """Deliver one outbox row or raise ``RetryLater`` / ``Throttled`` / ``TargetAbsent`` /
         ``DeliveryFailed`` / ``Settled`` (see the module docstring)."""

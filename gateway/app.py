@@ -1,7 +1,8 @@
 """Builds a running gateway: vault, plugins, router, adapters, outbox, and the aiohttp application.
 
-Start-up order is vault, event listener (PostgreSQL), plugins, adapters, outbox; shutdown runs in
-reverse.
+Start-up order is vault, event listener (PostgreSQL), plugins, adapters, outbox, heartbeat; shutdown
+runs in reverse. ``/healthz`` is liveness (the process is up and started), ``/readyz`` readiness (the
+vault answers and is migrated, ``gateway.readiness``), ``/metrics`` Prometheus (``gateway.metrics``).
 """
 
 from __future__ import annotations
@@ -12,11 +13,15 @@ from typing import Any
 
 import structlog
 from aiohttp import web
+from aiohttp.typedefs import Handler
 
-from gateway import builtin, linking, storytellers
+from gateway import builtin, linking, metrics, storytellers
 from gateway.adapter import Adapter
 from gateway.dice import DiceSource, dice_from_settings
+from gateway.heartbeat import Heartbeat
+from gateway.metrics import Metrics
 from gateway.plugins import Plugins, build_plugin_manager
+from gateway.readiness import Readiness
 from gateway.services import Services
 from gateway.settings import Settings
 from gateway.vault.migrate import upgrade
@@ -65,6 +70,12 @@ class Gateway:
         # Other processes on a PostgreSQL vault: their events and queued rows reach this one.
         vault = self.services.vault
         self.listener = Listener(vault.url, self.services.events) if vault.notifies else None
+        self.readiness = Readiness(vault, self.plugins.migration_locations())
+        self.heartbeat = Heartbeat(self.services, self.adapters)
+        self.metrics: Metrics | None = None
+        if settings.metrics.enabled:
+            self.metrics = Metrics(self.services)
+            self.services.router.observe = self.metrics.command
 
     async def upgrade_vault(self) -> None:
         await upgrade(self.services.vault, self.plugins.migration_locations())
@@ -77,6 +88,10 @@ class Gateway:
         for adapter in self.adapters.values():
             await adapter.start()
         await self.outbox.start(self.adapters)
+        await self.heartbeat.start()
+        verdict = await self.readiness.check()
+        if not verdict.ready:
+            log.warning("vault not ready: /readyz answers 503 until it is", reason=verdict.reason)
         self.services.state["ready"] = True
         self.plugins.startup(app)
         log.info("gateway started", adapters=sorted(self.adapters), vault=self.services.vault.dialect)
@@ -84,6 +99,7 @@ class Gateway:
     async def stop(self, app: web.Application | None = None) -> None:
         self.services.state["ready"] = False
         self.plugins.shutdown(app)
+        await self.heartbeat.stop()
         await self.outbox.stop()
         for adapter in reversed(list(self.adapters.values())):
             await adapter.stop()
@@ -100,10 +116,24 @@ async def healthz(request: web.Request) -> web.Response:
     return web.json_response({"status": "ok"})
 
 
+def readyz(gateway: Gateway) -> Handler:
+    async def serve(request: web.Request) -> web.Response:
+        if not gateway.services.state.get("ready"):
+            return web.Response(status=503, text="starting\n")
+        verdict = await gateway.readiness.check()
+        return web.Response(status=200 if verdict.ready else 503, text=verdict.reason + "\n")
+
+    return serve
+
+
 def build_app(gateway: Gateway) -> web.Application:
     app = web.Application(client_max_size=64 * 1024)
     app[SERVICES_KEY] = gateway.services
+    # Neither carries data, so neither asks who is calling (a load balancer, systemd, a probe).
     app.router.add_get("/healthz", healthz)
+    app.router.add_get("/readyz", readyz(gateway))
+    if gateway.metrics is not None:
+        app.router.add_get("/metrics", metrics.handler(gateway.metrics, gateway.settings.metrics.token))
     for adapter in gateway.adapters.values():
         adapter.add_routes(app)
 

@@ -35,7 +35,7 @@ import os
 import secrets
 import socket
 import time
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -157,6 +157,18 @@ class Leases:
         self.poll = max(0.02, failover_seconds / 10)
         self._local: defaultdict[str, asyncio.Lock] = defaultdict(asyncio.Lock)
         self.held: dict[str, Lease] = {}
+        # Per lease name, for ``gateway.metrics``: takeovers (held with an epoch another owner, or an
+        # earlier run, had before) and leases lost while held; the last epoch this process held.
+        self.failovers: Counter[str] = Counter()
+        self.losses: Counter[str] = Counter()
+        self._last_epoch: dict[str, int] = {}
+
+    def _count_acquired(self, lease: Lease) -> None:
+        last = self._last_epoch.get(lease.name)
+        # Our own clean release raises the epoch by one; any other gap was someone else's tenure.
+        if lease.epoch > 1 and (last is None or lease.epoch != last + 1):
+            self.failovers[lease.name] += 1
+        self._last_epoch[lease.name] = lease.epoch
 
     # -- one statement each -------------------------------------------------------------------------
 
@@ -271,6 +283,7 @@ class _Hold:
             raise
         self.lease = lease
         leases.held[self.name] = lease
+        leases._count_acquired(lease)
         log.info("lease acquired", lease=self.name, epoch=lease.epoch, owner=leases.owner)
         self._beat = asyncio.create_task(self._heartbeat(lease), name=f"lease:{self.name}")
         return lease
@@ -300,6 +313,7 @@ class _Hold:
     def _on_lost(self, lease: Lease) -> None:
         log.warning("lease lost; stopping its work", lease=lease.name, epoch=lease.epoch)
         lease.lost.set()
+        self.leases.losses[lease.name] += 1
         if self.leases.held.get(lease.name) is lease:
             del self.leases.held[lease.name]
         if not self._exiting:

@@ -142,10 +142,18 @@ def claim_lease(settings: Settings) -> timedelta:
     return timedelta(seconds=settings.cluster.failover_seconds)
 
 
+# What became of one delivery attempt: delivered (or settled by the adapter), a failed attempt to
+# retry, "wait" from the target or the owner, a target not there yet, given up.
+DELIVERY_RESULTS = ("sent", "retry", "throttled", "absent", "dead")
+
+
 class Outbox:
     def __init__(self, services: Services) -> None:
         self.services = services
         self.adapters: dict[str, Adapter] = {}  # given at start
+        # platform -> result (``DELIVERY_RESULTS``) -> deliveries since start, read by
+        # ``gateway.metrics`` at scrape time.
+        self.deliveries: dict[str, dict[str, int]] = {}
         self._events: dict[str, asyncio.Event] = {}
         self._tasks: list[asyncio.Task[None]] = []
         self._rng = random.Random()
@@ -295,22 +303,29 @@ class Outbox:
     async def _attempt(self, platform: str, message: Outbound) -> None:
         adapter = self.adapters[platform]
         settings = self.services.settings.outbox
+        counts = self.deliveries.get(platform)
+        if counts is None:
+            counts = self.deliveries[platform] = dict.fromkeys(DELIVERY_RESULTS, 0)
         try:
             await adapter.deliver(message)
         except Settled:
-            pass
+            counts["sent"] += 1
         except Deferred as exc:
             # Not an attempt (see ``Throttled`` and ``TargetAbsent``): the row keeps its attempts.
-            event = "outbox throttled" if isinstance(exc, Throttled) else "outbox waiting"
+            throttled = isinstance(exc, Throttled)
+            counts["throttled" if throttled else "absent"] += 1
+            event = "outbox throttled" if throttled else "outbox waiting"
             log.info(event, platform=platform, row=message.id, reason=exc.reason, delay=exc.delay)
             await self._finish(message.id, "pending", message.attempts, exc.reason, exc.delay)
         except RetryLater as exc:
             attempts = message.attempts + 1
             delay = (exc.backoff or self.backoff()).delay(attempts)
             dead = attempts >= settings.max_attempts
+            counts["dead" if dead else "retry"] += 1
             log.info("outbox retry", platform=platform, row=message.id, reason=exc.reason, delay=delay)
             await self._finish(message.id, "dead" if dead else "pending", attempts, exc.reason, delay)
         except DeliveryFailed as exc:
+            counts["dead"] += 1
             log.warning("outbox delivery failed for good", platform=platform, row=message.id, reason=str(exc))
             await self._finish(message.id, "dead", message.attempts + 1, str(exc), 0)
         except asyncio.CancelledError:
@@ -319,10 +334,12 @@ class Outbox:
             attempts = message.attempts + 1
             log.warning("outbox delivery error", platform=platform, row=message.id, error=repr(exc))
             dead = attempts >= settings.max_attempts
+            counts["dead" if dead else "retry"] += 1
             await self._finish(
                 message.id, "dead" if dead else "pending", attempts, repr(exc), self.backoff().delay(attempts)
             )
         else:
+            counts["sent"] += 1
             await self._finish(message.id, "delivered", message.attempts + 1, None, 0)
 
     def _lease(self) -> timedelta:

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import bindparam, func, select, update
+from sqlalchemy import bindparam, case, func, literal_column, or_, select, update
 
 from gateway.outbox import claim_lease, expedite
 from gateway.vault.models import OUTBOX_PENDING, OutboxRow
@@ -20,11 +20,14 @@ from gateway.vault.repo import Db, enqueue, within
 from gateway.vault.unit import Unit
 
 __all__ = [
+    "Backlog",
     "Db",
     "QueuedRow",
     "Tally",
     "Unit",
+    "backlog",
     "claim_lease",
+    "depth",
     "enqueue",
     "expedite",
     "expedite_failed",
@@ -85,6 +88,27 @@ SPAN = Prepared(
     select(_ROW.c.id, _ROW.c.target, _ROW.c.status).where(
         _ROW.c.platform == bindparam("on_platform"), _ROW.c.id.between(bindparam("first"), bindparam("last"))
     )
+)
+
+# Rows still waiting (pending) or given up on (dead), for ``depth`` and ``backlog``.
+_DEAD = _ROW.c.status == literal_column("'dead'")
+_WAITING = or_(OUTBOX_PENDING, _DEAD)
+DEPTH = Prepared(
+    select(_ROW.c.platform, _ROW.c.status, func.count())
+    .where(_WAITING)
+    .group_by(_ROW.c.platform, _ROW.c.status)
+)
+BACKLOG = Prepared(
+    select(
+        _ROW.c.platform,
+        _ROW.c.target,
+        func.sum(case((OUTBOX_PENDING, 1), else_=0)),
+        func.sum(case((_DEAD, 1), else_=0)),
+        func.min(case((OUTBOX_PENDING, _ROW.c.created_at))),
+    )
+    .where(_WAITING)
+    .group_by(_ROW.c.platform, _ROW.c.target)
+    .order_by(_ROW.c.platform, _ROW.c.target)
 )
 
 
@@ -154,6 +178,37 @@ async def status(db: Db, platform: str, *, ids: list[int] | None = None) -> dict
         tally = tallies.setdefault(target, Tally())
         setattr(tally, row_status, getattr(tally, row_status) + int(count))
     return tallies
+
+
+async def depth(db: Db) -> dict[str, Tally]:
+    """Pending and dead rows per platform (every platform with any), in one grouped query."""
+    tallies: dict[str, Tally] = {}
+    async with within(db) as unit:
+        found = await unit.all(DEPTH, {})
+    for platform, row_status, count in found:
+        setattr(tallies.setdefault(platform, Tally()), row_status, int(count))
+    return tallies
+
+
+@dataclass(frozen=True)
+class Backlog:
+    """What waits for one target: pending and dead rows, and when the oldest pending one was queued."""
+
+    platform: str
+    target: str
+    pending: int
+    dead: int
+    oldest_pending: datetime | None
+
+
+async def backlog(db: Db) -> list[Backlog]:
+    """Every target with pending or dead rows, by platform and target, in one grouped query."""
+    async with within(db) as unit:
+        found = await unit.all(BACKLOG, {})
+    return [
+        Backlog(platform, target, int(pending or 0), int(dead or 0), oldest)
+        for platform, target, pending, dead, oldest in found
+    ]
 
 
 async def fan_out_batch(unit: Unit, platform: str, address: str, first: int) -> list[int]:

@@ -6,7 +6,8 @@ A ``UserError`` anywhere rolls the whole unit back and becomes a one-line error 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import time
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 import structlog
@@ -38,14 +39,33 @@ class _ChatLine(Exception):
     """A bare line (no prefix) that names no command of this channel's system: ordinary chat."""
 
 
+# What ``Router.observe`` is called with: rule system, command name, outcome, seconds taken.
+Observer = Callable[[str, str, str, float], None]
+NONE = "-"  # the system or command label of a message that failed before either was known
+
+
+class _Ran:
+    """Which command one message ran, for ``Router.observe`` (filled in by ``_run``)."""
+
+    __slots__ = ("command", "system")
+
+    def __init__(self) -> None:
+        self.system = NONE
+        self.command: str | None = None
+
+
 class Router:
     def __init__(self, services: Services) -> None:
         self.services = services
         self.registry = services.plugins.registry
+        # Told of every command run, once it is done (``gateway.metrics``); None: nobody counts.
+        self.observe: Observer | None = None
 
     async def handle(self, message: InboundMessage) -> list[Reply]:
         # Every adapter's text passes here: what the vault cannot store is replaced before any of it runs.
         message = message.storable()
+        started = time.perf_counter()
+        ran = _Ran()
         settings = self.services.settings
         try:
             text = strip_prefix(message.text, settings.gateway.prefix, required=message.prefixed)
@@ -60,8 +80,12 @@ class Router:
             if not words:
                 return []
             for attempt in range(1, ATTEMPTS + 1):
+                ran.command = None  # a retry that finds the message handled by a racer ran nothing
                 try:
-                    return await self._unit_of_work(message, words, text, bare=bare)
+                    replies = await self._unit_of_work(message, words, text, ran, bare=bare)
+                    if self.observe is not None and ran.command is not None:  # None: a stored answer
+                        self.observe(ran.system, ran.command, "ok", time.perf_counter() - started)
+                    return replies
                 except IntegrityError:
                     # A random roll id clashed, or a redelivery raced us: run the unit again.
                     if attempt == ATTEMPTS:
@@ -73,16 +97,20 @@ class Router:
             raise  # the adapter refuses it (a replayed signature)
         except UserError as exc:
             reply = Reply(text=exc.message, error=exc.code)
+            outcome = "denied" if isinstance(exc, PermissionDenied) else "user_error"
         except Exception:
             log.exception("command failed", platform=message.sender.platform, text=message.text[:200])
             reply = Reply(text="Something went wrong on our side; nothing was saved.", error="internal")
+            outcome = "internal_error"
+        if self.observe is not None:
+            self.observe(ran.system, ran.command or NONE, outcome, time.perf_counter() - started)
         if not message.sync_reply:
             async with self.services.vault.unit() as unit:
                 await self._queue(unit, message, [reply])
         return [reply]
 
     async def _unit_of_work(
-        self, message: InboundMessage, words: list[str], text: str, *, bare: bool
+        self, message: InboundMessage, words: list[str], text: str, ran: _Ran, *, bare: bool
     ) -> list[Reply]:
         async with self.services.vault.unit() as unit:
             platform, message_id = message.sender.platform, message.message_id
@@ -96,7 +124,7 @@ class Router:
                 if stored.request not in (None, repo.request_digest(message.channel.key, message.text)):
                     raise UserError("That message id was used for another command.", code="conflict")
                 return [Reply(**r) for r in stored.replies]
-            replies = await self._run(unit, message, words, text, bare=bare)
+            replies = await self._run(unit, message, words, text, ran, bare=bare)
             if not message.sync_reply:
                 await self._queue(unit, message, replies)
             elif message_id and not message.refuse_repeat:  # a refused repeat never needs it
@@ -106,7 +134,7 @@ class Router:
         return replies
 
     async def _run(
-        self, unit: Unit, message: InboundMessage, words: list[str], text: str, *, bare: bool
+        self, unit: Unit, message: InboundMessage, words: list[str], text: str, ran: _Ran, *, bare: bool
     ) -> list[Reply]:
         settings = self.services.settings
         sender = await resolve_sender(unit, message.sender, message.channel)
@@ -115,6 +143,7 @@ class Router:
         found = self.registry.find(system_name, words) if system is not None else None
         if bare and (found is None or not found[0].bare):
             raise _ChatLine()
+        ran.system, ran.command = system_name, NONE if found is None else found[0].name
         if system is None:
             raise UserError(f"This channel uses the rule system {system_name!r}, which is not installed.")
         if found is None:

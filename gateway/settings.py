@@ -111,6 +111,14 @@ class ClusterSection(Section):
     failover_seconds: float = Field(default=15.0, ge=0.2, le=3600.0)
 
 
+class MetricsSection(Section):
+    """Prometheus metrics at ``GET /metrics``. With ``token`` set, only a request bearing it is
+    answered; without one, only requests from this machine (loopback)."""
+
+    enabled: bool = True
+    token: str | None = None
+
+
 class _ShortEnvSource(PydanticBaseSettingsSource):
     def get_field_value(self, field: Any, field_name: str) -> tuple[Any, str, bool]:  # pragma: no cover
         return None, field_name, False
@@ -140,6 +148,7 @@ class Settings(BaseSettings):
     plugins: PluginsSection = Field(default_factory=PluginsSection)
     outbox: OutboxSection = Field(default_factory=OutboxSection)
     cluster: ClusterSection = Field(default_factory=ClusterSection)
+    metrics: MetricsSection = Field(default_factory=MetricsSection)
 
     @classmethod
     def settings_customise_sources(

@@ -127,6 +127,24 @@ class DiscordAdapter(Adapter):
             await self.http.close()
             self.http = None
 
+    def status(self) -> dict[str, object]:
+        """Discord is HTTP both ways, so no connection: the rate limiter's buckets and what it met."""
+        limiter = self.limiter
+        now = limiter.clock()
+        buckets = limiter.buckets.values()
+        return {
+            "requests": limiter.stats.requests,
+            "rate_limited_429": limiter.stats.rate_limited,
+            "global_limited": limiter.stats.global_limited,
+            "buckets": len(limiter.buckets),
+            "buckets_exhausted": sum(
+                b.remaining <= 0 and (b.reset_at is None or b.reset_at > now) for b in buckets
+            ),
+            "routes_blocked": sum(until > now for until in limiter.blocked.values()),
+            "global_wait_seconds": round(max(0.0, limiter.global_until - now), 3),
+            "webhooks_disabled": sorted(self.disabled),
+        }
+
     # ------------------------------------------------------------------ inbound
 
     async def interactions(self, request: web.Request) -> web.Response:

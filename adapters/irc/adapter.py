@@ -89,6 +89,22 @@ class IrcAdapter(Adapter):
             with contextlib.suppress(asyncio.CancelledError):
                 await task
 
+    def status(self) -> dict[str, object]:
+        """Per network: whether this process runs its connection (else it stands by), and that
+        connection's state."""
+        networks: dict[str, object] = {}
+        for name, connection in self.connections.items():
+            up = connection.connected
+            networks[name] = {
+                "owned": name in self._owned,
+                "connected": up,
+                "nick": connection.nick if up else None,
+                "channels": sorted(connection.joined),
+                "connections": connection.connections_made,
+                "last_error": connection.last_error,
+            }
+        return {"networks": networks}
+
     def owns(self, network: str) -> bool:
         """Whether this process runs the network's connection (holds the lease ``irc:<network>``)."""
         return network in self._owned

@@ -15,6 +15,7 @@ import contextlib
 import fnmatch
 import json
 import logging
+import time
 from collections import Counter, defaultdict
 from typing import TYPE_CHECKING, Any
 
@@ -107,6 +108,7 @@ class MatrixAccount:
         self._dm_lock = asyncio.Lock()
         self._task: asyncio.Task[None] | None = None
         self.owned = False  # this process runs the sync loop (holds the lease matrix:<name>)
+        self.synced_at: float | None = None  # time.time() of the last good sync (gateway status)
 
     # -- life cycle ------------------------------------------------------------------------------------
 
@@ -316,6 +318,7 @@ class MatrixAccount:
         """After a good sync: ready; after a failure, retry now what waited on the network."""
         first = not self.ready.is_set()
         self.ready.set()
+        self.synced_at = time.time()
         if first or self._failing:
             self._failing = False
             if not first:

@@ -14,6 +14,7 @@ from __future__ import annotations
 import random
 import secrets
 from collections.abc import Iterable
+from datetime import UTC, datetime
 from typing import Any
 
 import structlog
@@ -67,6 +68,22 @@ class MatrixAdapter(Adapter):
     async def stop(self) -> None:
         for account in self.accounts.values():
             await account.stop()
+
+    def status(self) -> dict[str, object]:
+        """Per account: whether this process runs its sync loop (else it stands by), whether that loop
+        is syncing, and when a sync last succeeded."""
+        accounts: dict[str, object] = {}
+        for name, account in self.accounts.items():
+            synced = account.synced_at
+            accounts[name] = {
+                "owned": account.owned,
+                "syncing": account.ready.is_set() and not account._failing,
+                "last_sync_ok": None if synced is None else datetime.fromtimestamp(synced, UTC).isoformat(),
+                "rooms": len(account.joined),
+                "rate_limited": account.stats["rate_limited"],
+                "sync_errors": account.stats["sync_errors"],
+            }
+        return {"accounts": accounts}
 
     def txn_id(self, row_id: int) -> str:
         """The transaction id of one outbox row: the same on every retry, so it posts once."""

@@ -57,6 +57,11 @@ class SecondLifeAdapter(Adapter):
         self._tasks.clear()
         await self.delivery.close()
 
+    def status(self) -> dict[str, object]:
+        """Objects register in the vault, not in this process (counting them is a query, and this
+        reads no I/O): whether it can push to their URLs, and how many pushes run at once."""
+        return {"pushing": self.delivery._http is not None, "push_concurrency": self.config.push_concurrency}
+
     async def _prune_beat(self) -> None:
         while True:
             try:
