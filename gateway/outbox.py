@@ -160,6 +160,7 @@ class Outbox:
         self._unsubscribe: Callable[[], None] | None = None
         self._leased: dict[asyncio.Task[None], str] = {}  # task -> the lease it runs under
         self._owned: set[str] = set()  # the leases whose work runs here now
+        self._halted: set[str] = set()  # platforms whose worker ends after its round in flight
 
     def wake(self, platforms: Iterable[str] | None = None) -> None:
         """Rows were queued: the workers of these platforms (all when None) look now, not at their
@@ -189,7 +190,7 @@ class Outbox:
             if lease is None:
                 self._tasks.append(asyncio.create_task(self._worker(platform), name=f"outbox:{platform}"))
             else:
-                self._start_leased(lease, partial(self._worker, platform), f"outbox:{platform}")
+                self._start_leased(lease, partial(self._leased_worker, platform), f"outbox:{platform}")
         self._start_leased(PRUNE_LEASE, self._sweeper, PRUNE_LEASE)
 
     def _start_leased(self, lease: str, work: Callable[[], Awaitable[None]], name: str) -> None:
@@ -203,6 +204,27 @@ class Outbox:
         task = asyncio.create_task(self.services.leases.run(lease, owned), name=name)
         self._tasks.append(task)
         self._leased[task] = lease
+
+    async def _leased_worker(self, platform: str) -> None:
+        """The worker, while this process holds the platform's delivery lease. When the lease is lost
+        the round in flight still finishes, as at a stop, and no other starts: its rows are claimed
+        (and their claims renewed) by this process, so nobody else delivers them meanwhile, and a row
+        Discord took is marked delivered instead of being sent again by the next owner."""
+        self._halted.discard(platform)
+        running = asyncio.ensure_future(self._worker(platform))
+        try:
+            await asyncio.shield(running)
+        except asyncio.CancelledError:
+            if not self._stopping:  # a stop has given the round its grace already
+                self._halted.add(platform)
+                self._events[platform].set()
+                with contextlib.suppress(Exception):
+                    await asyncio.wait_for(asyncio.shield(running), self._lease().total_seconds())
+            raise
+        finally:
+            running.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await running
 
     async def prune(self) -> int:
         """Delete delivered rows older than ``[outbox] keep_delivered_hours``; how many went."""
@@ -257,7 +279,7 @@ class Outbox:
         interval = self.services.settings.outbox.poll_interval
         linger = self.services.settings.outbox.linger
         event = self._events[platform]
-        while not self._stopping:
+        while not self._stopping and platform not in self._halted:
             # Cleared before the claim, not after: a wake while it runs (a row committed meanwhile)
             # then makes the next round start at once instead of being lost.
             event.clear()
