@@ -24,7 +24,9 @@ LEASE = "discord:delivery"
 class Pair:
     def __init__(self, first: DiscordEnv, second: DiscordEnv, fake: FakeDiscord) -> None:
         self.envs, self.fake = (first, second), fake
-        self.delivered_by: list[tuple[int, int]] = []  # (which gateway, row id), per attempt that reached deliver
+        self.delivered_by: list[
+            tuple[int, int]
+        ] = []  # (which gateway, row id), per attempt that reached deliver
         for which, env in enumerate(self.envs):
             self._watch(which, env)
 
