@@ -6,7 +6,8 @@ tests/core/test_http_idempotency.py; Second Life's replays and rate limits: test
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass
 
 import pytest
 
@@ -43,33 +44,34 @@ def looked_up(reply: Reply | str) -> bool:
     return isinstance(reply, Reply) and reply.text.startswith("No link code")
 
 
-async def test_link_code_issue_limit_holds_across_gateways(two: tuple[Chat, Chat]) -> None:
-    answers = [await say(two[i % 2], "link") for i in range(CODES_PER_HOUR + 2)]
-    assert [issued(a) for a in answers] == [True] * CODES_PER_HOUR + [False] * 2
-    for refused in answers[CODES_PER_HOUR:]:
-        assert isinstance(refused, Reply) and "link codes in the last hour" in refused.text
+@dataclass(frozen=True)
+class Limit:
+    command: str  # {i}: the request's number
+    limit: int
+    counted: Callable[[Reply | str], bool]  # what the limit allows ``limit`` of
+    refusal: str
 
 
-async def test_link_code_issue_limit_holds_for_requests_at_once(two: tuple[Chat, Chat]) -> None:
-    assert issued(await say(two[0], "link"))  # the person exists before the race
-    racing = 3 * CODES_PER_HOUR
-    answers = await asyncio.gather(*(say(two[i % 2], "link") for i in range(racing)))
-    assert sum(issued(a) for a in answers) == CODES_PER_HOUR - 1
+CODES = Limit("link", CODES_PER_HOUR, issued, "link codes in the last hour")
+GUESSES = Limit("link WRONG{i:03d}", FAILURES_PER_HOUR, looked_up, "Too many wrong link codes")
+LIMITS = [pytest.param(CODES, id="codes"), pytest.param(GUESSES, id="wrong codes")]
 
 
-async def test_wrong_code_limit_holds_across_gateways(two: tuple[Chat, Chat]) -> None:
-    answers = [await say(two[i % 2], f"link WRONG{i:03d}") for i in range(FAILURES_PER_HOUR + 2)]
-    assert [looked_up(a) for a in answers] == [True] * FAILURES_PER_HOUR + [False] * 2
-    for refused in answers[FAILURES_PER_HOUR:]:
-        assert isinstance(refused, Reply) and "Too many wrong link codes" in refused.text
+@pytest.mark.parametrize("limit", LIMITS)
+async def test_link_limits_hold_across_gateways(two: tuple[Chat, Chat], limit: Limit) -> None:
+    answers = [await say(two[i % 2], limit.command.format(i=i)) for i in range(limit.limit + 2)]
+    assert [limit.counted(a) for a in answers] == [True] * limit.limit + [False] * 2
+    for refused in answers[limit.limit :]:
+        assert isinstance(refused, Reply) and limit.refusal in refused.text
 
 
-async def test_wrong_code_limit_holds_for_guesses_at_once(two: tuple[Chat, Chat]) -> None:
-    """Guessing in parallel through both gateways looks up no more codes than the limit allows."""
-    assert looked_up(await say(two[0], "link WRONG000"))  # the identity exists before the race
-    racing = 2 * FAILURES_PER_HOUR
-    answers = await asyncio.gather(*(say(two[i % 2], f"link WRONG{i + 1:03d}") for i in range(racing)))
-    assert sum(looked_up(a) for a in answers) == FAILURES_PER_HOUR - 1
+@pytest.mark.parametrize("limit", LIMITS)
+async def test_link_limits_hold_for_requests_at_once(two: tuple[Chat, Chat], limit: Limit) -> None:
+    """Asking (or guessing) in parallel through both gateways gets no more than the limit allows."""
+    assert limit.counted(await say(two[0], limit.command.format(i=0)))  # the person exists first
+    racing = 3 * limit.limit
+    answers = await asyncio.gather(*(say(two[i % 2], limit.command.format(i=i + 1)) for i in range(racing)))
+    assert sum(limit.counted(a) for a in answers) == limit.limit - 1
     assert all(isinstance(a, Reply) and a.error != "internal" for a in answers), answers
 
 
