@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import json
 from collections.abc import AsyncIterator, Awaitable, Callable
+from datetime import timedelta
 from pathlib import Path
 
 import pytest
@@ -121,3 +122,19 @@ async def test_idle_buckets_are_pruned(vault_url: str, tmp_path: Path) -> None:
         assert await buckets.take("a") is None  # a fresh, full bucket
     finally:
         await world.close()
+
+
+async def test_the_prune_beat_prunes_the_objects_idle_buckets(
+    worlds: Callable[..., Awaitable[list[World]]], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    three = await worlds(2, 10.0)  # full again 0.2 s after the last request
+    adapter = three[0].adapter
+    if adapter.inbound.shared is None:
+        pytest.skip("SQLite keeps its buckets in memory")
+    obj = Object(three[0])
+    assert (await obj.ask(three[1])).status == 200
+    monkeypatch.setattr("adapters.secondlife.pruning.KEEP_BUCKETS", timedelta(0))
+    adapter.pruner.monotonic = lambda: 1e12  # its ten minutes are up
+    await asyncio.sleep(adapter.inbound.shared.idle_seconds() + 0.05)
+    await adapter.pruner.prune(adapter.inbound.shared)
+    assert await adapter.inbound.shared.prune() == 0  # the beat took the row already
