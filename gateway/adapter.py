@@ -30,6 +30,11 @@ if TYPE_CHECKING:
 
 class Adapter:
     platform: ClassVar[str]
+    # A lease name (``"discord:delivery"``) when the platform's outbox rows must be delivered by one
+    # process of the vault at a time (a rate limit kept in memory that is really the whole deployment's):
+    # the outbox worker then runs under that lease (``gateway/leases.py``), and a standby's rows wait
+    # for the owner. None: every process delivers.
+    delivery_lease: str | None = None
 
     def add_routes(self, app: web.Application) -> None:
         """Add HTTP routes to the gateway's server (before it starts). Default: none."""

@@ -10,6 +10,11 @@ Rate limits (settings ``[link]``): at most ``codes_per_hour`` (5) codes per pers
 at most ``failures_per_hour`` (10) wrong, used or expired codes per identity per rolling hour; past
 that, ``link CODE`` is refused without looking the code up. A new code cancels the identity's earlier
 unused ones. Codes come from a 31-letter alphabet, 31^8 ≈ 8.5e11 possibilities.
+
+The limits are counted from vault rows, so they hold whichever gateway process serves the request. On
+PostgreSQL two requests at once (through two processes) would both count before either commits: each
+request first locks the row it is counted against (the person for codes, the identity for failures),
+so they take turns. On SQLite the unit of work already holds the vault's write lock.
 """
 
 from __future__ import annotations
@@ -57,9 +62,15 @@ async def link_command(ctx: CommandContext, inv: Invocation) -> Reply:
     return await _redeem(ctx, inv.words[0])
 
 
+async def _take_turn(ctx: CommandContext, column: Any, value: object) -> None:
+    """Hold the row lock of the person or identity the limit counts against, until commit."""
+    await ctx.session.exec(select(column).where(column == value).with_for_update())
+
+
 async def _issue(ctx: CommandContext) -> Reply:
     settings = ctx.settings.link
     now = ctx.now
+    await _take_turn(ctx, col(Person.id), ctx.person.id)
     recent = (
         await ctx.session.exec(
             select(LinkCode.created_at)
@@ -121,6 +132,7 @@ async def _refuse(ctx: CommandContext, row: KeyValue, recent: list[datetime], te
 
 
 async def _redeem(ctx: CommandContext, word: str) -> Reply:
+    await _take_turn(ctx, col(IdentityLink.key), ctx.identity.key)
     row, recent = await _failures(ctx)
     limit = ctx.settings.link.failures_per_hour
     if len(recent) >= limit:

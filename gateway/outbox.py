@@ -5,8 +5,10 @@ queue (the oldest pending row of that target, if it is due), delivers the heads 
 concurrently and each target strictly in order, then marks rows delivered or schedules a retry with
 exponential backoff and jitter. Claims are leases in the vault, taken with ``FOR UPDATE SKIP LOCKED``
 on PostgreSQL, so several gateway processes can share one vault and a crashed worker's rows come back
-when the lease runs out. Rows for platforms with no running adapter simply wait. Delivered rows are
-deleted ``[outbox] keep_delivered_hours`` after delivery; dead ones stay for an operator to read.
+when the lease runs out. Rows for platforms with no running adapter simply wait. An adapter whose
+delivery must run in one process at a time names a ``delivery_lease``: its worker then runs only where
+that lease is held. Delivered rows are deleted ``[outbox] keep_delivered_hours`` after delivery, by
+one process (lease ``outbox:prune``); dead ones stay for an operator to read.
 """
 
 from __future__ import annotations
@@ -14,8 +16,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import random
-from collections.abc import Callable, Iterable
+from collections.abc import Awaitable, Callable, Iterable
 from datetime import datetime, timedelta
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 import structlog
@@ -23,6 +26,7 @@ from sqlalchemy import Select, bindparam, case, delete, func, literal_column, se
 
 from gateway.adapter import Adapter
 from gateway.errors import Deferred, DeliveryFailed, RetryLater, Settled, Throttled
+from gateway.leases import Lease
 from gateway.pacing import Backoff
 from gateway.settings import Settings
 from gateway.types import Outbound
@@ -36,6 +40,7 @@ if TYPE_CHECKING:
 log = structlog.get_logger(__name__)
 
 BATCH = 32
+PRUNE_LEASE = "outbox:prune"  # the sweeper runs in one process per vault
 PRUNE_EVERY = 600.0  # seconds between sweeps of old delivered rows
 PRUNE_BATCH = 5000  # rows per transaction, so a sweep never holds the write lock for long
 
@@ -161,6 +166,9 @@ class Outbox:
         self._stopping = False
         self._stopped = asyncio.Event()
         self._unsubscribe: Callable[[], None] | None = None
+        self._leased: dict[asyncio.Task[None], str] = {}  # task -> the lease it runs under
+        self._owned: set[str] = set()  # the leases whose work runs here now
+        self._halted: set[str] = set()  # platforms whose worker ends after its round in flight
 
     def wake(self, platforms: Iterable[str] | None = None) -> None:
         """Rows were queued: the workers of these platforms (all when None) look now, not at their
@@ -174,15 +182,57 @@ class Outbox:
                 self._events[platform].set()
 
     async def start(self, adapters: dict[str, Adapter]) -> None:
-        """One delivery worker per adapter, and the sweeper of old delivered rows."""
+        """One delivery worker per adapter, and the sweeper of old delivered rows.
+
+        The sweeper runs under the lease ``outbox:prune``, and the worker of a platform whose adapter
+        names a ``delivery_lease`` under that lease: in one process of the vault at a time, the others
+        standing by (``gateway/leases.py``). Their rows wait for the owner, whom the vault's
+        notifications wake like any other process."""
         self.adapters = adapters
         self._events = {platform: asyncio.Event() for platform in adapters}
         # Every unit that queues rows wakes their workers once committed, in this process or
         # (PostgreSQL) another one on the vault: nobody calls ``wake`` by hand after a transaction.
         self._unsubscribe = self.services.vault.events.on_queued(self.wake)
-        for platform in self.adapters:
-            self._tasks.append(asyncio.create_task(self._worker(platform), name=f"outbox:{platform}"))
-        self._tasks.append(asyncio.create_task(self._sweeper(), name="outbox:prune"))
+        for platform, adapter in self.adapters.items():
+            lease = adapter.delivery_lease
+            if lease is None:
+                self._tasks.append(asyncio.create_task(self._worker(platform), name=f"outbox:{platform}"))
+            else:
+                self._start_leased(lease, partial(self._leased_worker, platform), f"outbox:{platform}")
+        self._start_leased(PRUNE_LEASE, self._sweeper, PRUNE_LEASE)
+
+    def _start_leased(self, lease: str, work: Callable[[], Awaitable[None]], name: str) -> None:
+        async def owned(_: Lease) -> None:
+            self._owned.add(lease)
+            try:
+                await work()
+            finally:
+                self._owned.discard(lease)
+
+        task = asyncio.create_task(self.services.leases.run(lease, owned), name=name)
+        self._tasks.append(task)
+        self._leased[task] = lease
+
+    async def _leased_worker(self, platform: str) -> None:
+        """The worker, while this process holds the platform's delivery lease. When the lease is lost
+        the round in flight still finishes, as at a stop, and no other starts: its rows are claimed
+        (and their claims renewed) by this process, so nobody else delivers them meanwhile, and a row
+        Discord took is marked delivered instead of being sent again by the next owner."""
+        self._halted.discard(platform)
+        running = asyncio.ensure_future(self._worker(platform))
+        try:
+            await asyncio.shield(running)
+        except asyncio.CancelledError:
+            if not self._stopping:  # a stop has given the round its grace already
+                self._halted.add(platform)
+                self._events[platform].set()
+                with contextlib.suppress(Exception):
+                    await asyncio.wait_for(asyncio.shield(running), self._lease().total_seconds())
+            raise
+        finally:
+            running.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await running
 
     async def prune(self) -> int:
         """Delete delivered rows older than ``[outbox] keep_delivered_hours``; how many went."""
@@ -210,13 +260,17 @@ class Outbox:
                 await asyncio.wait_for(self._stopped.wait(), PRUNE_EVERY)
 
     async def stop(self, grace: float = 10.0) -> None:
-        """Let the round in flight finish (so a delivered row is marked delivered), then end."""
+        """Let the round in flight finish (so a delivered row is marked delivered), then end. Work
+        standing by for its lease has nothing in flight: it ends at once."""
         self._stopping = True
         self._stopped.set()
         unsubscribe, self._unsubscribe = self._unsubscribe, None
         if unsubscribe is not None:
             unsubscribe()
         self.wake()
+        for task, lease in self._leased.items():
+            if lease not in self._owned:
+                task.cancel()
         if self._tasks:
             _, pending = await asyncio.wait(self._tasks, timeout=grace)
             for task in pending:
@@ -225,6 +279,7 @@ class Outbox:
                 with contextlib.suppress(asyncio.CancelledError):
                     await task
         self._tasks.clear()
+        self._leased.clear()
         self._stopping = False
         self._stopped.clear()
 
@@ -232,7 +287,7 @@ class Outbox:
         interval = self.services.settings.outbox.poll_interval
         linger = self.services.settings.outbox.linger
         event = self._events[platform]
-        while not self._stopping:
+        while not self._stopping and platform not in self._halted:
             # Cleared before the claim, not after: a wake while it runs (a row committed meanwhile)
             # then makes the next round start at once instead of being lost.
             event.clear()

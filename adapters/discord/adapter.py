@@ -70,6 +70,9 @@ def fingerprint(webhook: Webhook) -> str:
 
 class DiscordAdapter(Adapter):
     platform = "discord"
+    # Discord's rate limits are the bot's across every process, and the limiter learns them in memory:
+    # one process of the vault delivers at a time (interaction responses are each process's own).
+    delivery_lease = "discord:delivery"
 
     def __init__(self, services: AdapterServices, config: DiscordSettings) -> None:
         self.services = services

@@ -58,6 +58,7 @@ async def read_command(request: web.Request) -> CommandBody:
 IDEMPOTENCY_KEY_MAX = 255
 KEEP_KEYS = timedelta(hours=24)
 PRUNE_EVERY = 600.0
+PRUNE_LEASE = "http:prune"  # one process of the vault prunes the keys
 
 
 def idempotency_id(token_name: str, key: str) -> str:
@@ -115,7 +116,8 @@ class HttpApiAdapter(Adapter):
         raise DeliveryFailed("the HTTP API has no push channel")
 
     async def start(self) -> None:
-        self._pruner = asyncio.create_task(self._prune_keys(), name="http:idempotency-keys")
+        pruner = self.services.leases.run(PRUNE_LEASE, lambda _lease: self._prune_keys())
+        self._pruner = asyncio.create_task(pruner, name="http:idempotency-keys")
 
     async def stop(self) -> None:
         if self._pruner is not None:

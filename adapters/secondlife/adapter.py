@@ -23,6 +23,7 @@ from gateway import Adapter, AdapterServices, Outbound
 
 # Seconds between looks at the replay marks (``ReplayPruner`` itself prunes at most every ten minutes).
 PRUNE_BEAT = 60.0
+PRUNE_LEASE = "secondlife:prune"
 
 
 log = structlog.get_logger(__name__)
@@ -46,7 +47,9 @@ class SecondLifeAdapter(Adapter):
     async def start(self) -> None:
         await self.delivery.open()
         await self.inbound.warm_replays()
-        self._tasks.append(asyncio.create_task(self._prune_beat(), name="secondlife:prune"))
+        # One process of the vault prunes (the others stand by for the lease).
+        beat = self.services.leases.run(PRUNE_LEASE, lambda _lease: self._prune_beat())
+        self._tasks.append(asyncio.create_task(beat, name=PRUNE_LEASE))
 
     async def stop(self) -> None:
         for task in self._tasks:
@@ -65,7 +68,7 @@ class SecondLifeAdapter(Adapter):
     async def _prune_beat(self) -> None:
         while True:
             try:
-                await self.pruner.prune()
+                await self.pruner.prune(self.inbound.shared)
             except asyncio.CancelledError:
                 raise
             except Exception:

@@ -1,6 +1,7 @@
 """Benchmark: ``POST /sl/v1/command`` with ``roll 5`` against a bare aiohttp route, side by side.
 
-Run: ``.venv/bin/python -m adapters.secondlife.bench [--seconds S] [--rounds R] [--concurrency C]``.
+Run: ``.venv/bin/python -m adapters.secondlife.bench [--seconds S] [--rounds R] [--concurrency C]``;
+``--vault-url postgresql+asyncpg://...`` runs the gateway on that (empty) PostgreSQL database instead.
 
 Two server processes start on loopback: the real gateway (Second Life adapter, SQLite vault in a
 temporary directory with ``[vault] group_commit``, every roll durably written to the roll log with its
@@ -25,7 +26,6 @@ import argparse
 import asyncio
 import json
 import os
-import sqlite3
 import statistics
 import subprocess
 import sys
@@ -55,12 +55,17 @@ def free_port() -> int:
 # ---------------------------------------------------------------- servers (child processes)
 
 
+def vault_url(vault: str) -> str:
+    """A URL as it is, a path as the SQLite vault at that path."""
+    return vault if "://" in vault else f"sqlite+aiosqlite:///{vault}"
+
+
 async def serve_gateway(port: int, vault: str, group_commit: bool, stlog: bool) -> None:
     from gateway import Gateway, SeededDice, Settings, build_app, configure_logging
 
     configure_logging("json", "warning")
     settings = Settings(
-        vault={"url": f"sqlite+aiosqlite:///{vault}", "group_commit": group_commit},
+        vault={"url": vault_url(vault), "group_commit": group_commit},
         secondlife={"shared_secret": SECRET, "rate_burst": 1_000_000, "rate_per_second": 1_000_000.0},
         stlog={"targets": ["secondlife:st-huds"] if stlog else []},
     )
@@ -215,17 +220,33 @@ def summary(rate: float, latencies: list[float]) -> dict[str, float]:
     }
 
 
+async def counts(url: str) -> tuple[int, int]:
+    """Roll-log rows, and those with their Storyteller-log line."""
+    from sqlalchemy import text
+    from sqlalchemy.ext.asyncio import create_async_engine
+
+    engine = create_async_engine(url)
+    async with engine.connect() as db:
+        logged = (await db.execute(text("select count(*) from roll_log"))).scalar_one()
+        # A roll's Storyteller-log line is kept on its roll-log row (RollLog.stlog_kind).
+        stlogged = (
+            await db.execute(text("select count(*) from roll_log where stlog_kind is not null"))
+        ).scalar_one()
+    await engine.dispose()
+    return int(logged), int(stlogged)
+
+
 async def run(
-    seconds: float, rounds: int, concurrency: int, group_commit: bool, stlog: bool
+    seconds: float, rounds: int, concurrency: int, group_commit: bool, stlog: bool, url: str | None = None
 ) -> dict[str, Any]:
-    tmp = Path(tempfile.mkdtemp(prefix="sl-bench-"))
-    vault = tmp / "vault.db"
+    vault = url or str(Path(tempfile.mkdtemp(prefix="sl-bench-")) / "vault.db")
     gw_port, bare_port = free_port(), free_port()
     # Migrate first, so the gateway process starts on a ready vault.
     from gateway import Gateway, Settings
 
-    prep = Gateway(Settings(vault={"url": f"sqlite+aiosqlite:///{vault}"}), platforms=())
+    prep = Gateway(Settings(vault={"url": vault_url(vault)}), platforms=())
     await prep.upgrade_vault()
+    before = await counts(vault_url(vault))
     await prep.services.vault.dispose()
     gateway = start_child(
         "--serve-gateway",
@@ -258,10 +279,8 @@ async def run(
         for child in (gateway, bare):
             child.terminate()
             child.wait(timeout=10)
-    with sqlite3.connect(vault) as db:
-        logged = db.execute("select count(*) from roll_log").fetchone()[0]
-        # A roll's Storyteller-log line is kept on its roll-log row (RollLog.stlog_kind).
-        stlogged = db.execute("select count(*) from roll_log where stlog_kind is not null").fetchone()[0]
+    after = await counts(vault_url(vault))
+    logged, stlogged = after[0] - before[0], after[1] - before[1]
     return {
         "rounds": max_rounds,
         "gateway_max_rps": gw_max,
@@ -278,12 +297,14 @@ async def run(
         "cpus": os.cpu_count(),
         "group_commit": group_commit,
         "stlog": stlog,
+        "vault": vault_url(vault).split("+", 1)[0],
     }
 
 
 def report(r: dict[str, Any]) -> str:
     lines = [
-        f"gateway: [vault] group_commit={r['group_commit']}, Storyteller-log pushes queued={r['stlog']},"
+        f"gateway on {r['vault']}: [vault] group_commit={r['group_commit']},"
+        f" Storyteller-log pushes queued={r['stlog']},"
         f" {r['concurrency']} requests in flight, {r['seconds_per_round']:g} s per measurement",
         "round  gateway req/s  p50 ms  p99 ms  CPU ms/req |  bare req/s  p50 ms  p99 ms  CPU ms/req |  ratio",
     ]
@@ -331,6 +352,7 @@ def main() -> None:
         help='only with (or only without) [stlog] targets = ["secondlife:st-huds"]: each roll also'
         " queues a Storyteller-log push (default: both, one after the other)",
     )
+    parser.add_argument("--vault-url", help="a PostgreSQL vault to run the gateway on (default: SQLite)")
     parser.add_argument("--serve-gateway", nargs=2, metavar=("PORT", "VAULT"), help=argparse.SUPPRESS)
     parser.add_argument("--serve-bare", metavar="PORT", help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -342,7 +364,9 @@ def main() -> None:
         asyncio.run(serve_bare(int(args.serve_bare)))
         return
     for stlog in (False, True) if args.stlog is None else (args.stlog,):
-        result = asyncio.run(run(args.seconds, args.rounds, args.concurrency, args.group_commit, stlog))
+        result = asyncio.run(
+            run(args.seconds, args.rounds, args.concurrency, args.group_commit, stlog, args.vault_url)
+        )
         print(report(result), flush=True)
         if args.json:
             print(json.dumps(result, indent=2))

@@ -1,9 +1,10 @@
 """Requests from in-world objects: ``POST /sl/v1/command`` and ``POST /sl/v1/register``.
 
 Body size, shard, keys, timestamp, signature and replay are checked before anything else (401 with a
-short text on any failure), then a per-object token bucket (429 + ``Retry-After``). Commands run
-through the router on the fast path; the answer is JSON ``{"replies": [{"text", "private"}], ...}``
-that fits the caller's body limit.
+short text on any failure), then a per-object token bucket (429 + ``Retry-After``): shared by every
+process on a PostgreSQL vault (``gateway.rate_buckets``, on the database's clock), in memory on
+SQLite, whose vault one process owns. Commands run through the router on the fast path; the answer
+is JSON ``{"replies": [{"text", "private"}], ...}`` that fits the caller's body limit.
 """
 
 from __future__ import annotations
@@ -28,12 +29,14 @@ from adapters.secondlife.render import dumps, fit_response, reply_items
 from adapters.secondlife.state import STATUS_FILTERS, hud_state, roster
 from gateway import AdapterServices, Channel, Identity, InboundMessage, Repeated, queue, seen
 from gateway.pacing import KeyedBuckets
+from gateway.rate_buckets import SharedBuckets
 from gateway.roles import is_storyteller
 from gateway.rules.numbers import is_digits
 
 log = structlog.get_logger(__name__)
 
 H_BODY_MAX = "X-Gateway-Body-Max"
+BUCKET_PREFIX = "secondlife:"  # the object buckets' keys in ``rate_bucket``
 REPLAYED = "replayed signature"
 
 
@@ -69,6 +72,12 @@ class Inbound(Part):
         self.monotonic = time.monotonic
         # Per-object buckets; ``monotonic`` is looked up at each call, so a test can set it later.
         self.buckets = KeyedBuckets(config.rate_burst, config.rate_per_second, clock=lambda: self.monotonic())
+        # On PostgreSQL several processes serve one vault: the buckets are its rows.
+        self.shared = (
+            SharedBuckets(services.vault, config.rate_burst, config.rate_per_second, prefix=BUCKET_PREFIX)
+            if services.vault.dialect == "postgresql"
+            else None
+        )
 
     async def _read_body(self, request: web.Request) -> bytes | web.Response:
         try:
@@ -91,8 +100,10 @@ class Inbound(Part):
             raise Refused(REPLAYED)
         return signed
 
-    def _rate_limited(self, object_key: str) -> float | None:
+    async def _rate_limited(self, object_key: str) -> float | None:
         """Take a token from the object's bucket; the seconds to wait when there is none."""
+        if self.shared is not None:
+            return await self.shared.take(object_key)
         wait = self.buckets.take(object_key)
         return wait if wait > 0 else None
 
@@ -106,7 +117,7 @@ class Inbound(Part):
         except Refused as exc:
             log.info("second life request refused", reason=exc.text, peer=request.remote)
             return web.Response(status=401, text=exc.text)
-        wait = self._rate_limited(signed.object_key)
+        wait = await self._rate_limited(signed.object_key)
         if wait is not None:
             return web.Response(
                 status=429,

@@ -85,6 +85,7 @@ ADAPTER_MODULES = {
     "gateway.identities",
     "gateway.pacing",
     "gateway.progress",
+    "gateway.rate_buckets",
 }
 
 
