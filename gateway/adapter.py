@@ -45,6 +45,15 @@ class Adapter:
     async def stop(self) -> None:
         """Disconnect cleanly. Pending outbox rows stay pending for the next start."""
 
+    async def delivery_started(self) -> None:
+        """With a ``delivery_lease``: this process has just become the one that delivers; load what the
+        previous owner left in the vault (Discord: its rate-limit buckets). Default: nothing."""
+
+    async def delivery_stopped(self) -> None:
+        """With a ``delivery_lease``: this process has stopped delivering (the lease lost, or a stop);
+        save what the next owner needs. Only the owner calls this, so a standby never overwrites the
+        owner's state with its own. Default: nothing."""
+
     def status(self) -> dict[str, object]:
         """What ``gateway status`` shows of this adapter in this process (its heartbeat writes it to
         the vault as JSON): connection state it already keeps, read without I/O. Default: nothing."""

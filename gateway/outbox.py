@@ -219,6 +219,8 @@ class Outbox:
         (and their claims renewed) by this process, so nobody else delivers them meanwhile, and a row
         Discord took is marked delivered instead of being sent again by the next owner."""
         self._halted.discard(platform)
+        adapter = self.adapters[platform]
+        await adapter.delivery_started()
         running = asyncio.ensure_future(self._worker(platform))
         try:
             await asyncio.shield(running)
@@ -233,6 +235,10 @@ class Outbox:
             running.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await running
+            try:
+                await adapter.delivery_stopped()
+            except Exception:  # the next owner starts from less, which is safe
+                log.exception("saving delivery state failed", platform=platform)
 
     async def prune(self) -> int:
         """Delete delivered rows older than ``[outbox] keep_delivered_hours``; how many went."""

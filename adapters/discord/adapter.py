@@ -111,9 +111,6 @@ class DiscordAdapter(Adapter):
             headers={"User-Agent": "DiscordBot (nightcap-gateway, 0.1)"},
         )
         async with self.services.vault.unit() as unit:
-            state = await self.state.get("limiter", db=unit)
-            if state is not None:
-                self.limiter.load(state)
             self.disabled.update(await self.disabled_state.items(db=unit))
             cutoff = self.services.clock() - timedelta(days=LEDGER_DAYS)
             await self.sent_state.prune(cutoff, db=unit)
@@ -125,10 +122,18 @@ class DiscordAdapter(Adapter):
             await asyncio.wait(pending, timeout=self.config.request_timeout)
         for timer in self._timers:
             timer.cancel()
-        await self.state.put("limiter", self.limiter.dump())
         if self.http is not None:
             await self.http.close()
             self.http = None
+
+    async def delivery_started(self) -> None:
+        """Now the one process sending to Discord: start from the buckets the previous owner saved."""
+        state = await self.state.get("limiter")
+        if state is not None:
+            self.limiter.load(state)
+
+    async def delivery_stopped(self) -> None:
+        await self.state.put("limiter", self.limiter.dump())
 
     def status(self) -> dict[str, object]:
         """Discord is HTTP both ways, so no connection: the rate limiter's buckets and what it met."""

@@ -117,3 +117,29 @@ async def test_the_standby_takes_over_within_failover_seconds_when_the_owner_is_
     # Once cut off, the first gateway delivers nothing more.
     seen_second = [i for i, (which, _) in enumerate(pair.delivered_by) if which == 1]
     assert seen_second and all(which == 1 for which, _ in pair.delivered_by[seen_second[0] :])
+
+
+async def saved_limiter(env: DiscordEnv) -> dict[str, Any] | None:
+    return await env.adapter.state.get("limiter")
+
+
+async def test_the_rate_limits_the_owner_learnt_go_to_the_next_owner_and_only_the_owner_saves(
+    pair: Pair,
+) -> None:
+    """The buckets are the deployment's: the next owner starts from what the last one learnt, and a
+    standby stopping (it sent nothing) does not overwrite them with its empty limiter."""
+    first, second = pair.envs
+    await enqueue(first, ["one", "two"])
+    await eventually(lambda: pair.contents() == ["one", "two"], timeout=30)
+    learnt = first.adapter.limiter.dump()["buckets"]
+    assert learnt  # the fake answers with X-RateLimit-* headers, as Discord does
+    await first.client.close()  # the owner stops: saves, releases
+    assert (await saved_limiter(second) or {}).get("buckets") == learnt
+    await eventually(lambda: pair.owner() == 1, timeout=5 * F)
+    assert second.adapter.limiter.dump()["buckets"].keys() >= learnt.keys()
+    # A third gateway that never owned the lease stops: what the owner saved stays.
+    sections: dict[str, Any] = {"cluster": {"failover_seconds": F}}
+    third = await start_env(second.gateway.settings.vault.url, pair.fake, second.key, second.hooks, sections)
+    before = await saved_limiter(second)
+    await third.client.close()
+    assert await saved_limiter(second) == before
