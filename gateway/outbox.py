@@ -123,7 +123,7 @@ FINISH = Prepared(
         # not after the wait the old target asked for.
         next_attempt_at=case(
             (_ROW.c.next_attempt_at > bindparam("claimed_at"), _ROW.c.next_attempt_at),
-            else_=bindparam("next_attempt_at"),
+            else_=bindparam("next_attempt_at", type_=_ROW.c.next_attempt_at.type),
         ),
         delivered_at=bindparam("delivered_at"),
     )

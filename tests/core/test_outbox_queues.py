@@ -4,6 +4,7 @@ back, deliveries slower than a lease, and waits that do not depend on a quiet ma
 from __future__ import annotations
 
 import asyncio
+import re
 
 from gateway.app import Gateway
 from gateway.errors import RetryLater, Throttled
@@ -144,3 +145,24 @@ async def test_a_delivery_longer_than_its_lease_is_not_claimed_by_another_worker
     assert (left.started, right.started) == (["slow"], [])
     await one.services.vault.dispose()
     await two.services.vault.dispose()
+
+
+async def test_a_retried_row_keeps_the_vaults_timestamp_text_on_sqlite(sqlite_url: str) -> None:
+    """SQLite compares timestamps as text, so every writer must store one format: the backoff written
+    when a row is finished used to be stored as ``...+00:00`` (an untyped parameter), which sorts
+    before ``....5`` of the same second."""
+    adapter = Recorder()
+    adapter.script["later"] = [RetryLater("not yet")]
+    gateway = await make(sqlite_url, adapter)
+    await enqueue(gateway, [("hud", "later")])
+    await gateway.start()
+    try:
+        await wait_for(lambda: adapter.delivered == [("hud", "later")], timeout=60)
+    finally:
+        await gateway.stop()
+    async with gateway.services.vault.unit() as unit:
+        found = await unit.connection.exec_driver_sql("SELECT created_at, next_attempt_at FROM outbox")
+        texts = found.all()
+    await gateway.services.vault.dispose()
+    pattern = re.compile(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{6}")
+    assert all(pattern.fullmatch(text) for row in texts for text in row), texts
