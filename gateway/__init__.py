@@ -50,6 +50,7 @@ _EXPORTS = {
     "Throttled": "gateway.errors",
     "TargetAbsent": "gateway.errors",
     "Deferred": "gateway.errors",
+    "Elsewhere": "gateway.errors",
     "DeliveryFailed": "gateway.errors",
     "Settled": "gateway.errors",
     "Repeated": "gateway.errors",
@@ -95,6 +96,7 @@ if TYPE_CHECKING:
     from gateway.dice import SeededDice as SeededDice
     from gateway.dice import faces as faces
     from gateway.errors import Deferred as Deferred
+    from gateway.errors import Elsewhere as Elsewhere
     from gateway.errors import DeliveryFailed as DeliveryFailed
     from gateway.errors import PermissionDenied as PermissionDenied
     from gateway.errors import Repeated as Repeated

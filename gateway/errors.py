@@ -67,6 +67,13 @@ class Throttled(Deferred):
     served at once."""
 
 
+class Elsewhere(Deferred):
+    """Another gateway process delivers this target (it holds the lease of the connection the row
+    needs: an IRC network, a Matrix account). Not an attempt, and no wait for the row: it is handed
+    back due at once and the owner's worker is woken (on PostgreSQL, by the commit's notification),
+    while this process leaves the target alone for ``delay`` seconds instead of claiming it again."""
+
+
 class TargetAbsent(Deferred):
     """The target, or our session with it, is not there yet: no Second Life object has registered for
     it, its URL is dead until the object registers again, the IRC network or Matrix account is not

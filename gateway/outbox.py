@@ -16,16 +16,32 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import random
+import time
 from collections.abc import Awaitable, Callable, Iterable
 from datetime import datetime, timedelta
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
+import orjson
 import structlog
-from sqlalchemy import Select, bindparam, case, delete, func, literal_column, select, update
+from sqlalchemy import (
+    BindParameter,
+    Boolean,
+    ColumnElement,
+    Select,
+    String,
+    bindparam,
+    case,
+    delete,
+    func,
+    literal_column,
+    select,
+    update,
+)
+from sqlalchemy.ext.compiler import compiles
 
 from gateway.adapter import Adapter
-from gateway.errors import Deferred, DeliveryFailed, RetryLater, Settled, Throttled
+from gateway.errors import Deferred, DeliveryFailed, Elsewhere, RetryLater, Settled, Throttled
 from gateway.leases import Lease
 from gateway.pacing import Backoff
 from gateway.settings import Settings
@@ -48,6 +64,30 @@ _ROW = OutboxRow.__table__  # type: ignore[attr-defined]
 _QUEUE = (_ROW.c.platform == bindparam("platform"), OUTBOX_PENDING)
 
 
+class _NotListed(ColumnElement[bool]):
+    """``column NOT IN`` the strings of a JSON array parameter: one statement, prepared once, for a
+    list of any length (the targets this process leaves to another, ``Elsewhere``)."""
+
+    inherit_cache = True
+    type = Boolean()
+
+    def __init__(self, column: ColumnElement[Any], array: BindParameter[Any]) -> None:
+        self.column = column
+        self.array = array
+
+
+@compiles(_NotListed, "sqlite")
+def _not_listed_sqlite(element: _NotListed, compiler: Any, **kw: Any) -> str:
+    column, array = compiler.process(element.column, **kw), compiler.process(element.array, **kw)
+    return f"{column} NOT IN (SELECT value FROM json_each({array}))"
+
+
+@compiles(_NotListed, "postgresql")
+def _not_listed_postgresql(element: _NotListed, compiler: Any, **kw: Any) -> str:
+    column, array = compiler.process(element.column, **kw), compiler.process(element.array, **kw)
+    return f"{column} NOT IN (SELECT jsonb_array_elements_text(CAST({array} AS JSONB)))"
+
+
 def _claim_statement() -> Select[Any]:
     """The head of each target's queue (its oldest pending row), when it is due and not leased.
 
@@ -67,6 +107,7 @@ def _claim_statement() -> Select[Any]:
             _ROW.c.id.in_(heads),
             _ROW.c.next_attempt_at <= bindparam("now"),
             _ROW.c.claimed_until.is_(None) | (_ROW.c.claimed_until < bindparam("now")),
+            _NotListed(_ROW.c.target, bindparam("elsewhere", type_=String())),
         )
         .order_by(_ROW.c.id)
         .limit(BATCH)
@@ -163,6 +204,8 @@ class Outbox:
         self._tasks: list[asyncio.Task[None]] = []
         self._rng = random.Random()
         self._claimed_at: dict[int, datetime] = {}  # row id -> when this process claimed it
+        # platform -> target -> time.monotonic() until which another process delivers it (Elsewhere)
+        self._elsewhere: dict[str, dict[str, float]] = {}
         self._stopping = False
         self._stopped = asyncio.Event()
         self._unsubscribe: Callable[[], None] | None = None
@@ -339,10 +382,21 @@ class Outbox:
                     for row_id in sorted(in_flight):
                         await unit.execute(RENEW, {"row_id": row_id, "until": until})
 
+    def _left_elsewhere(self, platform: str) -> str:
+        """The targets of ``platform`` another process delivers (``Elsewhere``), as a JSON array."""
+        marks = self._elsewhere.get(platform)
+        if not marks:
+            return "[]"
+        now = time.monotonic()
+        for target in [t for t, until in marks.items() if until <= now]:
+            del marks[target]
+        return orjson.dumps(sorted(marks)).decode()
+
     async def _claim(self, platform: str) -> list[Outbound]:
         now = self.services.clock()
+        params = {"platform": platform, "now": now, "elsewhere": self._left_elsewhere(platform)}
         async with self.services.vault.unit() as unit:
-            rows = await unit.all(CLAIM, {"platform": platform, "now": now})
+            rows = await unit.all(CLAIM, params)
             for row in rows:
                 lease = {"row_id": row[0], "until": now + self._lease(), "claimed_at": now}
                 await unit.execute(LEASE_ROW, lease)
@@ -371,6 +425,12 @@ class Outbox:
             await adapter.deliver(message)
         except Settled:
             counts["sent"] += 1
+        except Elsewhere as exc:
+            # Due at once for the owner, whom the commit wakes; this process looks away meanwhile.
+            counts["throttled"] += 1
+            log.debug("outbox row is another process's", platform=platform, row=message.id, reason=exc.reason)
+            self._elsewhere.setdefault(platform, {})[message.target] = time.monotonic() + exc.delay
+            await self._finish(message.id, "pending", message.attempts, None, 0, wake=platform)
         except Deferred as exc:
             # Not an attempt (see ``Throttled`` and ``TargetAbsent``): the row keeps its attempts.
             throttled = isinstance(exc, Throttled)
@@ -412,7 +472,16 @@ class Outbox:
         s = self.services.settings.outbox
         return Backoff(s.base_delay, s.max_delay, (0.5, 1.5), self._rng)
 
-    async def _finish(self, row_id: int, status: str, attempts: int, error: str | None, delay: float) -> None:
+    async def _finish(
+        self,
+        row_id: int,
+        status: str,
+        attempts: int,
+        error: str | None,
+        delay: float,
+        *,
+        wake: str | None = None,
+    ) -> None:
         now: datetime = self.services.clock()
         values = {
             "row_id": row_id,
@@ -425,3 +494,5 @@ class Outbox:
         }
         async with self.services.vault.unit() as unit:
             await unit.execute(FINISH, values)
+            if wake is not None:  # made due for another process's worker: its commit wakes them
+                unit.queued.add(wake)

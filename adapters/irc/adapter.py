@@ -9,8 +9,8 @@ Outbox targets are ``<network>/<#channel>`` (replies in a channel, Storyteller-l
 
 Several gateway processes on one vault: a network's connection runs only in the process holding the
 lease ``irc:<network>`` (``gateway/leases.py``); the others stand by and take over when it dies. A
-process that does not own a network hands that network's outbox rows back (``Throttled`` within a
-second) so that the owner's worker sends them.
+process that does not own a network hands that network's outbox rows back (``Elsewhere``: due at once,
+and the owner's worker woken) and leaves that target alone for a second.
 """
 
 from __future__ import annotations
@@ -31,11 +31,11 @@ from gateway import (
     AdapterServices,
     Channel,
     DeliveryFailed,
+    Elsewhere,
     Identity,
     InboundMessage,
     Outbound,
     TargetAbsent,
-    Throttled,
 )
 from gateway.leases import Lease, run_owned
 
@@ -232,9 +232,9 @@ class IrcAdapter(Adapter):
         if not connection.connected:
             if net not in self._owned:
                 # Another gateway process holds this network's connection (or none does yet). Not a
-                # failed attempt: soon again, so that the owner's worker (or ours, once we own it)
-                # gets the row.
-                raise Throttled(f"IRC network {net} is connected by another process", min(retry, 1.0))
+                # failed attempt: the owner's worker gets the row at once; ours looks again in a
+                # second (by then it may own the network).
+                raise Elsewhere(f"IRC network {net} is connected by another process", min(retry, 1.0))
             raise TargetAbsent(f"IRC network {net} is not connected", retry)
         saved = self._progress.get(message.id)
         if saved is not None:

@@ -6,7 +6,7 @@ replies go to the direct room of the account that serves the command's room.
 
 Several gateway processes on one vault: an account's sync loop runs only in the process holding the
 lease ``matrix:<account>`` (``gateway/leases.py``). Elsewhere the account is not ready and knows no
-rooms, so rows for it come back (``Throttled``, not an attempt) until the owner's worker sends them.
+rooms, so rows for it are handed back (``Elsewhere``: not an attempt, due at once for the owner's worker).
 """
 
 from __future__ import annotations
@@ -28,6 +28,7 @@ from gateway import (
     Adapter,
     AdapterServices,
     DeliveryFailed,
+    Elsewhere,
     Outbound,
     RetryLater,
     TargetAbsent,
@@ -124,10 +125,10 @@ class MatrixAdapter(Adapter):
 
     def _elsewhere(self, accounts: Iterable[MatrixAccount]) -> None:
         """Not-ready accounts whose sync loop runs in another gateway process (it holds their lease):
-        the row is that process's to send. Not a failed attempt: hand it back for a moment."""
+        the row is that process's to send: hand it back due at once, and look away for a moment."""
         others = [a.name for a in accounts if not a.owned]
         if others:
-            raise Throttled(f"{NETWORK}account {others[0]} runs in another gateway process", OWNER_ELSEWHERE)
+            raise Elsewhere(f"{NETWORK}account {others[0]} runs in another gateway process", OWNER_ELSEWHERE)
 
     async def _room_id(self, account: MatrixAccount, ref: str) -> str:
         if not ref.startswith("#"):

@@ -91,7 +91,10 @@ class Prepared:
             if name not in keys and not bind.required:
                 constants[name] = bind.effective_value
         results: tuple[Processor, ...] = ()
-        if getattr(statement, "is_select", False):
+        # Rows are converted here only on SQLite, the one engine that runs ``Compiled`` directly;
+        # elsewhere SQLAlchemy converts them with the cursor's column types (asyncpg's float needs
+        # the column's type oid, which no compile-time processor has).
+        if getattr(statement, "is_select", False) and dialect.name == "sqlite":
             results = tuple(
                 column.type.dialect_impl(dialect).result_processor(dialect, None)
                 for column in statement.selected_columns

@@ -7,7 +7,7 @@ import asyncio
 import re
 
 from gateway.app import Gateway
-from gateway.errors import RetryLater, Throttled
+from gateway.errors import Elsewhere, RetryLater, Throttled
 from gateway.outbox import expedite
 from gateway.testing import Clock
 from gateway.types import Outbound
@@ -166,3 +166,26 @@ async def test_a_retried_row_keeps_the_vaults_timestamp_text_on_sqlite(sqlite_ur
     await gateway.services.vault.dispose()
     pattern = re.compile(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{6}")
     assert all(pattern.fullmatch(text) for row in texts for text in row), texts
+
+
+async def test_a_row_another_process_delivers_is_handed_back_due_at_once(vault_url: str) -> None:
+    """``Elsewhere`` (another process holds the connection the row needs): the row is not an attempt,
+    stays due at once for the owner, and this process does not claim that target again for the
+    delay, while it goes on serving its other targets."""
+    adapter = Recorder()
+    adapter.script["theirs"] = [Elsewhere("another process runs this network", 30.0)]
+    gateway = await make(vault_url, adapter)
+    await enqueue(gateway, [("net-b/#st", "theirs"), ("net-a/#game", "ours")])
+    await gateway.start()
+    try:
+        await wait_for(lambda: adapter.delivered == [("net-a/#game", "ours")], timeout=60)
+        await enqueue(gateway, [("net-a/#game", "ours again")])
+        await wait_for(lambda: len(adapter.delivered) == 2, timeout=60)
+        theirs, ours, again = await rows(gateway)
+    finally:
+        await gateway.stop()
+    await gateway.services.vault.dispose()
+    assert (theirs.status, theirs.attempts, theirs.claimed_until) == ("pending", 0, None)
+    assert theirs.next_attempt_at <= gateway.services.clock()
+    assert adapter.script["theirs"] == []  # tried once: looked away from it since
+    assert (ours.status, again.status) == ("delivered", "delivered")

@@ -57,6 +57,8 @@ async def claim_cost(
     vault: Vault, params: Mapping[str, Any], statement: Prepared = CLAIM
 ) -> tuple[int, int, str]:
     """(work, rows returned, plan) of one run of ``statement`` (it writes nothing)."""
+    if statement is CLAIM:  # as a worker with no target left to another process claims
+        params = {"elsewhere": "[]", **params}
     async with vault.unit() as unit:
         if isinstance(unit, SQLiteUnit):
             steps = [0]

@@ -14,7 +14,7 @@ from sqlalchemy import func
 from sqlmodel import select
 
 from gateway.app import Gateway
-from gateway.errors import Throttled
+from gateway.errors import Elsewhere
 from gateway.types import Outbound
 from gateway.vault import repo
 from gateway.vault.models import OutboxRow, RollLog
@@ -112,13 +112,13 @@ async def test_a_process_that_does_not_own_the_network_leaves_its_rows_for_the_o
     vault_url: str, irc: Harness
 ) -> None:
     """A Storyteller-log line queued by the standby (say, for a command it took over HTTP) is sent by
-    the owner: the standby's worker gives the row back with a short delay instead of failing it."""
+    the owner: the standby's worker hands the row back due at once instead of failing it."""
     server = await irc.miniircd()
     alice = await irc.client(server.port, "alice", "#game")
     first, second = await two_gateways(irc, vault_url, server.port)
     await alice.wait_for(lambda ln: ln.command == "JOIN" and ln.nick == "nightcap")
     row = Outbound(id=1, platform="irc", target="test/#game", payload={"text": "x"}, attempts=0)
-    with pytest.raises(Throttled) as raised:  # not a failed attempt: the row is simply not ours
+    with pytest.raises(Elsewhere) as raised:  # not a failed attempt: the row is simply not ours
         await adapter(second).deliver(row)
     assert raised.value.delay is not None and raised.value.delay <= 1.0
     async with second.services.vault.unit() as unit:
