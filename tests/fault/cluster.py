@@ -13,6 +13,7 @@ import contextlib
 import itertools
 import os
 import signal
+import statistics
 import subprocess
 import sys
 import time
@@ -453,3 +454,32 @@ class ServerCount:
                 await self._task
         if self._client is not None:
             await self._client.close()
+
+
+class SlowHandover(Exception):
+    """A Storyteller-log line reached the server later than it should after the API's reply,
+    although every process was up (see ``check_handover``)."""
+
+
+HANDOVER_LIMIT = 1.0
+
+
+def check_handover(delays: dict[str, float], limit: float = HANDOVER_LIMIT) -> None:
+    """Raise ``SlowHandover`` unless each line (roll id -> seconds from reply to server) came within
+    ``limit``. The issue asks for 100 ms from the commit to the owner's delivery; the limit is ten
+    times that, so a loaded machine does not fail it, and a row a non-owner hands back (IRC:
+    ``Throttled`` for ``min(retry_delay, 1)``; Matrix: 1 s) does."""
+    late = {r: round(d, 3) for r, d in delays.items() if d > limit}
+    if late:
+        raise SlowHandover(
+            f"{len(late)} of {len(delays)} lines later than {limit} s after the reply: "
+            + ", ".join(f"#{r} {d} s" for r, d in sorted(late.items(), key=lambda x: -x[1])[:8])
+        )
+
+
+def delay_figures(delays: dict[str, float]) -> str:
+    values = sorted(delays.values())
+    if not values:
+        return "no lines"
+    p50, top = statistics.median(values), values[-1]
+    return f"{len(values)} lines, reply to server p50 {p50 * 1000:.0f} ms, max {top * 1000:.0f} ms"

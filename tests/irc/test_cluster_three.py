@@ -28,8 +28,11 @@ from tests.fault.cluster import (
     GatewayProc,
     Sent,
     ServerCount,
+    SlowHandover,
     api_roll,
+    check_handover,
     cluster,
+    delay_figures,
     kill_all,
     lease_pid,
     pending_rows,
@@ -43,6 +46,7 @@ from tests.irc.lineclient import ROLL_LINE
 
 FAILOVER = 2.0
 STLOG = "#stlog"
+DRAIN = 45.0  # the ceiling for the last line, long enough for the backlog of the xfail below
 pytestmark = pytest.mark.parametrize(
     "vault_url", [pytest.param("postgresql", marks=pytest.mark.postgres)], indirect=True
 )
@@ -84,6 +88,15 @@ class Roller:
             await asyncio.sleep(0.03)
 
 
+# A row queued by one process for IRC is claimed by whichever process's worker comes first; one that
+# does not hold the network's lease hands it back (Throttled, min(retry_delay, 1) s), and the next
+# claim is again anyone's, so a line can wait seconds. The issue asks for 100 ms.
+@pytest.mark.xfail(
+    strict=True,
+    raises=SlowHandover,
+    reason="outbox workers of processes that do not own the IRC network claim its rows and hand "
+    "them back, so a line waits min(retry_delay, 1) s per such claim, several times in a row",
+)
 async def test_three_processes_one_connection_failover_and_each_line_once(
     vault_url: str, irc: Harness, tmp_path: Path
 ) -> None:
@@ -104,10 +117,10 @@ async def test_three_processes_one_connection_failover_and_each_line_once(
         await start_all(procs)
         await listener.wait_for(lambda ln: ln.command == "JOIN" and ln.nick == "nightcap", timeout=30)
         async with aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=10)) as http:
-            for _ in range(9):  # before: three to each process
+            for _ in range(15):  # before: five to each process
                 assert (await roller.one(http)).roll_id
             sender = asyncio.create_task(roller.forever(http))
-            await asyncio.sleep(0.5)
+            await asyncio.sleep(1.0)
 
             pid = await lease_pid(vault_url, "irc:test")
             owner = next(p for p in procs if p.proc is not None and p.proc.pid == pid)
@@ -123,7 +136,7 @@ async def test_three_processes_one_connection_failover_and_each_line_once(
                 f"{registered.at - killed:.3f} s (failover_seconds = {FAILOVER})"
             )
             during = len(roller.sent)
-            while len(roller.sent) < during + 9:  # after: rolls to the two that are left
+            while len(roller.sent) < during + 20:  # after: rolls to the two that are left
                 await asyncio.sleep(0.05)
             sender.cancel()
             await asyncio.gather(sender, return_exceptions=True)
@@ -135,7 +148,7 @@ async def test_three_processes_one_connection_failover_and_each_line_once(
         async def last_arrived() -> bool:
             return any(ln.text.endswith(f"#{last.roll_id}") for ln in listener.lines)
 
-        await eventually(last_arrived, timeout=6 * FAILOVER)
+        await eventually(last_arrived, timeout=DRAIN)
         assert await pending_rows(vault_url, "irc") == 0
     finally:
         await stop_all(procs)
@@ -170,3 +183,13 @@ async def test_three_processes_one_connection_failover_and_each_line_once(
     doubled = {r: at for r, at in copies.items() if len(at) > 1 and r not in crash_window[:1]}
     assert doubled == {}, doubled
     print(f"{len(committed)} lines, each once; {len(crash_window)} re-sent across the kill")
+
+    # Last, as its own failure (the xfail above): every line of a roll answered while all was well
+    # reached the server within HANDOVER_LIMIT of its reply.
+    quiet = {
+        s.roll_id: copies[s.roll_id][0] - s.answered
+        for s in roller.sent
+        if s.roll_id and s.answered and not killed - 0.25 <= s.answered <= registered.at + 0.25
+    }
+    print(delay_figures(quiet))
+    check_handover(quiet)

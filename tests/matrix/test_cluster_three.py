@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+import json
 import re
 import time
 from collections import Counter
@@ -34,8 +35,11 @@ from gateway.vault.migrate import upgrade
 from tests.fault.cluster import (
     GatewayProc,
     Sent,
+    SlowHandover,
     api_roll,
+    check_handover,
     cluster,
+    delay_figures,
     kill_all,
     lease_pid,
     pending_rows,
@@ -48,6 +52,7 @@ from tests.matrix.conftest import PASSWORD, MatrixUser, register_bot
 from tests.matrix.synapse import Synapse
 
 FAILOVER = 2.0
+DRAIN = 45.0  # the ceiling for the last line, long enough for the backlog of the xfail below
 ROLL_ID = re.compile(r"#([0-9a-z]+)\s*$")
 HOP = {"host", "content-length", "transfer-encoding", "connection", "content-encoding", "keep-alive"}
 pytestmark = pytest.mark.parametrize(
@@ -62,6 +67,7 @@ class Call:
     start: float  # time.monotonic()
     end: float | None = None
     status: int | None = None
+    body: bytes = b""
 
 
 @dataclass
@@ -104,8 +110,9 @@ class Door:
             self.most_syncs = max(self.most_syncs, self.in_flight_syncs)
         try:
             headers = {k: v for k, v in request.headers.items() if k.lower() not in HOP}
+            call.body = await request.read()
             async with self._http.request(
-                request.method, self.upstream + request.path_qs, headers=headers, data=await request.read()
+                request.method, self.upstream + request.path_qs, headers=headers, data=call.body
             ) as upstream:
                 body = await upstream.read()
                 call.status = upstream.status
@@ -150,6 +157,15 @@ async def stlog_lines(user: MatrixUser, room: str, bot: str) -> list[str]:
         query["from"] = page["end"]
 
 
+# A row queued for Matrix is claimed by whichever process's worker comes first; one whose account
+# syncs elsewhere hands it back (Throttled, OWNER_ELSEWHERE = 1 s), and the next claim is again
+# anyone's, so a line waits a second or more. The issue asks for 100 ms.
+@pytest.mark.xfail(
+    strict=True,
+    raises=SlowHandover,
+    reason="outbox workers of processes whose Matrix account syncs in another process claim its "
+    "rows and hand them back for 1 s (OWNER_ELSEWHERE), so a line waits a second per such claim",
+)
 async def test_three_processes_one_sync_loop_failover_and_each_line_once(
     vault_url: str, synapse: Synapse, users: Any, tmp_path: Path
 ) -> None:
@@ -192,10 +208,10 @@ async def test_three_processes_one_sync_loop_failover_and_each_line_once(
         await start_all(procs)
         await mira.wait_for(lambda: mira.membership(room, bot.user_id) == "join", "the bot to join")
         async with aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=10)) as http:
-            for _ in range(9):
+            for _ in range(15):
                 assert (await roll(http)).roll_id
             sender = asyncio.create_task(rolling(http))
-            await asyncio.sleep(0.5)
+            await asyncio.sleep(1.0)
 
             pid = await lease_pid(vault_url, "matrix:main")
             owner: GatewayProc = next(p for p in procs if p.proc is not None and p.proc.pid == pid)
@@ -209,14 +225,14 @@ async def test_three_processes_one_sync_loop_failover_and_each_line_once(
             took_over = min(c.start for c in door.syncs() if c.start > killed) - killed
             print(f"kill -9 at 0: the standby's first /sync reached the homeserver at {took_over:.3f} s")
             during = len(sent)
-            while len(sent) < during + 9:
+            while len(sent) < during + 20:
                 await asyncio.sleep(0.05)
             sender.cancel()
             await asyncio.gather(sender, return_exceptions=True)
             last = await roll(http)  # the room's queue is delivered in order: this one comes last
             assert last.roll_id
 
-        deadline = time.monotonic() + 6 * FAILOVER
+        deadline = time.monotonic() + DRAIN
         while not any(ln.endswith(f"#{last.roll_id}") for ln in await stlog_lines(mira, room, bot.user_id)):
             assert time.monotonic() < deadline, "the last line never came"
             await asyncio.sleep(0.1)
@@ -253,3 +269,18 @@ async def test_three_processes_one_sync_loop_failover_and_each_line_once(
     print(f"{len(copies)} lines; transaction ids sent more than once: {sum(n > 1 for n in txns.values())}")
     assert set(copies) == committed, (committed - set(copies), set(copies) - committed)
     assert {r: n for r, n in copies.items() if n > 1} == {}
+
+    # Last, as its own failure (the xfail above): every line of a roll answered while all was well
+    # reached the homeserver within HANDOVER_LIMIT of its reply.
+    first_send: dict[str, float] = {}
+    for call in door.sends():
+        found = ROLL_ID.search(str(json.loads(call.body or b"{}").get("body") or ""))
+        if found:
+            first_send.setdefault(found.group(1), call.start)
+    quiet = {
+        s.roll_id: first_send[s.roll_id] - s.answered
+        for s in sent
+        if s.roll_id and s.answered and not killed - 0.25 <= s.answered <= killed + took_over + 0.25
+    }
+    print(delay_figures(quiet))
+    check_handover(quiet)
