@@ -440,7 +440,7 @@ class ServerCount:
         await asyncio.sleep(hold)
         closed = time.monotonic()
         writer.close()
-        await self.fresh(closed + 0.05)
+        await self.until(lambda s: self.bot(s) == 0, timeout=5)
         return sum(1 for s in self.samples if opened < s.at < closed and self.bot(s) >= 1)
 
     def max_gap(self, since: float = 0.0) -> float:
