@@ -36,8 +36,6 @@ from pathlib import Path
 import aiohttp
 
 from gateway.testing import POSTGRES_URL_VARIABLE
-from gateway.vault import Vault
-from gateway.vault.migrate import upgrade
 from tests.fault.cluster import (
     GatewayProc,
     ServerCount,
@@ -46,8 +44,10 @@ from tests.fault.cluster import (
     cpu_seconds,
     create_database,
     drop_database,
+    irc_network,
     kill_all,
     lease_pid,
+    migrate,
     serve_tables,
     start_all,
     stop_all,
@@ -92,9 +92,7 @@ async def vault(engine: str, workdir: Path) -> AsyncIterator[str]:
         return
     url = await create_database(ARGS.postgres)
     try:
-        v = Vault(url)
-        await upgrade(v)
-        await v.dispose()
+        await migrate(url)
         yield url
     finally:
         await drop_database(ARGS.postgres, url)
@@ -159,16 +157,9 @@ async def throughput(engine: str, count: int, root: Path) -> Throughput:
 
 
 def network(port: int) -> dict[str, object]:
-    return {
-        "host": "127.0.0.1",
-        "port": port,
-        "tls": False,
-        "channels": [],
-        # Paced as a test server allows, so that the figures are the hand-over and not the flood
-        # limit; retry_delay (5 s) and the reconnect back-off stay at their defaults.
-        "send_interval": 0.01,
-        "send_burst": 10,
-    }
+    # Paced as a test server allows, so that the figures are the hand-over and not the flood limit;
+    # retry_delay (5 s) and the reconnect back-off stay at their defaults.
+    return irc_network(port, send_interval=0.01, send_burst=10)
 
 
 async def owner_of(url: str, procs: list[GatewayProc]) -> GatewayProc:

@@ -31,6 +31,7 @@ from sqlmodel import select
 
 from gateway.leases import Leases
 from gateway.vault import Vault
+from gateway.vault.migrate import upgrade as migrate_vault
 from gateway.vault.models import OutboxRow, RollLog
 from tests.fault.fakes import FakeTarget, free_port
 from tests.irc.lineclient import LineClient
@@ -287,6 +288,20 @@ def cluster(workdir: Path, count: int, tables: dict[str, dict[str, Any]]) -> lis
     return [GatewayProc(f"g{i}", config, workdir) for i in range(count)]
 
 
+def irc_network(port: int, **settings: Any) -> dict[str, Any]:
+    """An ``[irc.<name>]`` table for a test server on loopback, without TLS and channels of its own."""
+    return {"host": "127.0.0.1", "port": port, "tls": False, "channels": [], **settings}
+
+
+async def migrate(vault_url: str) -> None:
+    """``gateway db upgrade`` in this process (``serve`` does not upgrade a PostgreSQL vault)."""
+    vault = Vault(vault_url)
+    try:
+        await migrate_vault(vault)
+    finally:
+        await vault.dispose()
+
+
 async def start_all(procs: Sequence[GatewayProc]) -> None:
     await asyncio.gather(*(p.start() for p in procs))
 
@@ -366,6 +381,32 @@ async def api_roll(http: aiohttp.ClientSession, proc: GatewayProc, name: str, te
         if result.get("kind") == "roll" and result.get("id"):
             sent.roll_id = str(result["id"])
     return sent
+
+
+class Roller:
+    """Rolls through the HTTP API, one in flight, to the live processes in turn."""
+
+    def __init__(self, procs: Sequence[GatewayProc]) -> None:
+        self.procs = procs
+        self.dead: set[str] = set()  # names of processes not to send to (about to be killed)
+        self.sent: list[Sent] = []
+        self._turn = itertools.count()
+
+    async def one(self, http: aiohttp.ClientSession) -> Sent:
+        live = [p for p in self.procs if p.name not in self.dead]
+        sent = await api_roll(http, live[next(self._turn) % len(live)], f"r{len(self.sent)}")
+        self.sent.append(sent)
+        return sent
+
+    async def forever(self, http: aiohttp.ClientSession, gap: float = 0.03) -> None:
+        while True:
+            await self.one(http)
+            await asyncio.sleep(gap)
+
+    async def until(self, count: int) -> None:
+        """Wait until ``count`` rolls have been sent in all (by ``forever``)."""
+        while len(self.sent) < count:
+            await asyncio.sleep(0.05)
 
 
 @dataclass
@@ -461,18 +502,24 @@ class SlowHandover(Exception):
     although every process was up (see ``check_handover``)."""
 
 
+HANDOVER_MEDIAN = 0.1  # what the issue asks: a row queued by one process delivered within 100 ms
 HANDOVER_LIMIT = 1.0
 
 
-def check_handover(delays: dict[str, float], limit: float = HANDOVER_LIMIT) -> None:
-    """Raise ``SlowHandover`` unless each line (roll id -> seconds from reply to server) came within
-    ``limit``. The issue asks for 100 ms from the commit to the owner's delivery; the limit is ten
-    times that, so a loaded machine does not fail it, and a row a non-owner hands back (IRC:
-    ``Throttled`` for ``min(retry_delay, 1)``; Matrix: 1 s) does."""
-    late = {r: round(d, 3) for r, d in delays.items() if d > limit}
-    if late:
+def check_handover(delays: dict[str, float]) -> None:
+    """Raise ``SlowHandover`` unless the lines (roll id -> seconds from the reply to the server) came
+    within ``HANDOVER_MEDIAN`` at the median and each within ``HANDOVER_LIMIT``: ten times the
+    issue's figure, so a loaded machine does not fail it, while a row that a process without the
+    connection claims and hands back (IRC: ``Throttled`` for ``min(retry_delay, 1)`` s; Matrix: 1 s)
+    holds its target's whole queue behind it and does."""
+    if not delays:
+        return
+    median = statistics.median(delays.values())
+    late = {r: round(d, 3) for r, d in delays.items() if d > HANDOVER_LIMIT}
+    if median > HANDOVER_MEDIAN or late:
         raise SlowHandover(
-            f"{len(late)} of {len(delays)} lines later than {limit} s after the reply: "
+            f"median {median:.3f} s (at most {HANDOVER_MEDIAN} s); {len(late)} of {len(delays)} lines "
+            f"later than {HANDOVER_LIMIT} s after the reply: "
             + ", ".join(f"#{r} {d} s" for r, d in sorted(late.items(), key=lambda x: -x[1])[:8])
         )
 

@@ -14,7 +14,6 @@ owner. At most one per kill, first copy before the kill and the second after.
 from __future__ import annotations
 
 import asyncio
-import itertools
 import time
 from collections import defaultdict
 from pathlib import Path
@@ -22,19 +21,17 @@ from pathlib import Path
 import aiohttp
 import pytest
 
-from gateway.vault import Vault
-from gateway.vault.migrate import upgrade
 from tests.fault.cluster import (
-    GatewayProc,
-    Sent,
+    Roller,
     ServerCount,
     SlowHandover,
-    api_roll,
     check_handover,
     cluster,
     delay_figures,
+    irc_network,
     kill_all,
     lease_pid,
+    migrate,
     pending_rows,
     roll_ids,
     serve_tables,
@@ -46,6 +43,7 @@ from tests.irc.lineclient import ROLL_LINE
 
 FAILOVER = 2.0
 STLOG = "#stlog"
+KILL_GRACE = 0.5
 DRAIN = 45.0  # the ceiling for the last line, long enough for the backlog of the xfail below
 pytestmark = pytest.mark.parametrize(
     "vault_url", [pytest.param("postgresql", marks=pytest.mark.postgres)], indirect=True
@@ -53,39 +51,8 @@ pytestmark = pytest.mark.parametrize(
 
 
 def irc_tables(vault_url: str, port: int) -> dict[str, dict[str, object]]:
-    network = {
-        "host": "127.0.0.1",
-        "port": port,
-        "tls": False,
-        "channels": [],
-        "send_interval": 0.02,
-        "reconnect_min": 0.1,
-        "reconnect_max": 0.4,
-        "retry_delay": 0.2,
-    }
+    network = irc_network(port, send_interval=0.02, reconnect_min=0.1, reconnect_max=0.4, retry_delay=0.2)
     return serve_tables(vault_url, failover=FAILOVER, stlog=[f"irc:test/{STLOG}"], irc__test=network)
-
-
-class Roller:
-    """Rolls through the HTTP API, one in flight, to the live processes in turn."""
-
-    def __init__(self, procs: list[GatewayProc]) -> None:
-        self.procs = procs
-        self.dead: set[str] = set()
-        self.sent: list[Sent] = []
-        self._turn = itertools.count()
-
-    async def one(self, http: aiohttp.ClientSession) -> Sent:
-        live = [p for p in self.procs if p.name not in self.dead]
-        proc = live[next(self._turn) % len(live)]
-        sent = await api_roll(http, proc, f"r{len(self.sent)}")
-        self.sent.append(sent)
-        return sent
-
-    async def forever(self, http: aiohttp.ClientSession) -> None:
-        while True:
-            await self.one(http)
-            await asyncio.sleep(0.03)
 
 
 # A row queued by one process for IRC is claimed by whichever process's worker comes first; one that
@@ -100,9 +67,7 @@ class Roller:
 async def test_three_processes_one_connection_failover_and_each_line_once(
     vault_url: str, irc: Harness, tmp_path: Path
 ) -> None:
-    vault = Vault(vault_url)
-    await upgrade(vault)
-    await vault.dispose()
+    await migrate(vault_url)
     server = await irc.miniircd()
     count = ServerCount(server.port)
     await count.start()
@@ -136,8 +101,7 @@ async def test_three_processes_one_connection_failover_and_each_line_once(
                 f"{registered.at - killed:.3f} s (failover_seconds = {FAILOVER})"
             )
             during = len(roller.sent)
-            while len(roller.sent) < during + 20:  # after: rolls to the two that are left
-                await asyncio.sleep(0.05)
+            await roller.until(during + 20)  # after: rolls to the two that are left
             sender.cancel()
             await asyncio.gather(sender, return_exceptions=True)
             last = await roller.one(http)  # each target's queue is in order: this line comes last
@@ -179,17 +143,27 @@ async def test_three_processes_one_connection_failover_and_each_line_once(
             assert found, line.text
             copies[found.group(1)].append(line.at)
     assert set(copies) == committed, (committed - set(copies), set(copies) - committed)
-    crash_window = [r for r, at in copies.items() if len(at) == 2 and at[0] < killed <= at[1]]
+    # The window: the first copy from the killed owner (sent before the kill; the listener stamps
+    # it up to KILL_GRACE late, as this loop was blocked reaping the process), the second from the
+    # new owner once connected, when the row's claim ran out.
+    crash_window = [
+        r
+        for r, at in copies.items()
+        if len(at) == 2 and at[0] <= killed + KILL_GRACE and at[1] >= registered.at
+    ]
     doubled = {r: at for r, at in copies.items() if len(at) > 1 and r not in crash_window[:1]}
-    assert doubled == {}, doubled
-    print(f"{len(committed)} lines, each once; {len(crash_window)} re-sent across the kill")
+    # Arrival times after the kill (negative: before it), for the report of a failure.
+    assert doubled == {}, {r: [round(t - killed, 3) for t in at] for r, at in doubled.items()}
+    resent = {r: [round(t - killed, 3) for t in copies[r]] for r in crash_window}
+    print(f"{len(committed)} lines, each once; {len(crash_window)} re-sent across the kill {resent}")
 
-    # Last, as its own failure (the xfail above): every line of a roll answered while all was well
-    # reached the server within HANDOVER_LIMIT of its reply.
+    # Last, as its own failure (the xfail above): the lines of rolls answered while all was well
+    # (not from just before the kill to a second after the standby registered, when a backlog is
+    # sent) reached the server soon after their reply (check_handover says how soon).
     quiet = {
         s.roll_id: copies[s.roll_id][0] - s.answered
         for s in roller.sent
-        if s.roll_id and s.answered and not killed - 0.25 <= s.answered <= registered.at + 0.25
+        if s.roll_id and s.answered and not killed - 0.25 <= s.answered <= registered.at + 1.0
     }
     print(delay_figures(quiet))
     check_handover(quiet)

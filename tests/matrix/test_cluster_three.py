@@ -30,18 +30,16 @@ from aiohttp import web
 from mautrix.api import Method
 from mautrix.api import Path as MxPath
 
-from gateway.vault import Vault
-from gateway.vault.migrate import upgrade
 from tests.fault.cluster import (
     GatewayProc,
-    Sent,
+    Roller,
     SlowHandover,
-    api_roll,
     check_handover,
     cluster,
     delay_figures,
     kill_all,
     lease_pid,
+    migrate,
     pending_rows,
     roll_ids,
     serve_tables,
@@ -169,9 +167,7 @@ async def stlog_lines(user: MatrixUser, room: str, bot: str) -> list[str]:
 async def test_three_processes_one_sync_loop_failover_and_each_line_once(
     vault_url: str, synapse: Synapse, users: Any, tmp_path: Path
 ) -> None:
-    vault = Vault(vault_url)
-    await upgrade(vault)
-    await vault.dispose()
+    await migrate(vault_url)
     bot = await register_bot(synapse)
     mira: MatrixUser = await users("mira", "Mira")
     room = await mira.create_room(invite=[bot.user_id])
@@ -189,33 +185,20 @@ async def test_three_processes_one_sync_loop_failover_and_each_line_once(
         3,
         serve_tables(vault_url, failover=FAILOVER, stlog=[f"matrix:{room}"], matrix__main=account),
     )
-    sent: list[Sent] = []
-    dead: set[str] = set()
-    turn = itertools.count()
-
-    async def roll(http: aiohttp.ClientSession) -> Sent:
-        live = [p for p in procs if p.name not in dead]
-        one = await api_roll(http, live[next(turn) % len(live)], f"r{len(sent)}")
-        sent.append(one)
-        return one
-
-    async def rolling(http: aiohttp.ClientSession) -> None:
-        while True:
-            await roll(http)
-            await asyncio.sleep(0.03)
+    roller = Roller(procs)
 
     try:
         await start_all(procs)
         await mira.wait_for(lambda: mira.membership(room, bot.user_id) == "join", "the bot to join")
         async with aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=10)) as http:
             for _ in range(15):
-                assert (await roll(http)).roll_id
-            sender = asyncio.create_task(rolling(http))
+                assert (await roller.one(http)).roll_id
+            sender = asyncio.create_task(roller.forever(http))
             await asyncio.sleep(1.0)
 
             pid = await lease_pid(vault_url, "matrix:main")
             owner: GatewayProc = next(p for p in procs if p.proc is not None and p.proc.pid == pid)
-            dead.add(owner.name)
+            roller.dead.add(owner.name)
             owner.kill9()
             killed = time.monotonic()
             deadline = killed + 6 * FAILOVER
@@ -228,12 +211,10 @@ async def test_three_processes_one_sync_loop_failover_and_each_line_once(
                 f"kill -9 at 0: the standby's first request reached the homeserver at {first:.3f} s, "
                 f"its first /sync at {took_over:.3f} s (failover_seconds = {FAILOVER})"
             )
-            during = len(sent)
-            while len(sent) < during + 20:
-                await asyncio.sleep(0.05)
+            await roller.until(len(roller.sent) + 20)
             sender.cancel()
             await asyncio.gather(sender, return_exceptions=True)
-            last = await roll(http)  # the room's queue is delivered in order: this one comes last
+            last = await roller.one(http)  # the room's queue is delivered in order: this one comes last
             assert last.roll_id
 
         deadline = time.monotonic() + DRAIN
@@ -256,11 +237,11 @@ async def test_three_processes_one_sync_loop_failover_and_each_line_once(
     assert first <= FAILOVER, first  # the lease within 0.85 F; then /joined_rooms, then /sync
     assert took_over <= FAILOVER + 1.0, took_over
 
-    answered = {s.roll_id for s in sent if s.roll_id}
+    answered = {s.roll_id for s in roller.sent if s.roll_id}
     assert answered <= committed
     phases = Counter(
         "before" if s.sent < killed else "during" if s.sent < killed + took_over else "after"
-        for s in sent
+        for s in roller.sent
         if s.roll_id
     )
     print(dict(phases), "rolls answered;", len(committed), "committed")
@@ -275,8 +256,9 @@ async def test_three_processes_one_sync_loop_failover_and_each_line_once(
     assert set(copies) == committed, (committed - set(copies), set(copies) - committed)
     assert {r: n for r, n in copies.items() if n > 1} == {}
 
-    # Last, as its own failure (the xfail above): every line of a roll answered while all was well
-    # reached the homeserver within HANDOVER_LIMIT of its reply.
+    # Last, as its own failure (the xfail above): the lines of rolls answered while all was well
+    # (not from just before the kill to a second after the standby's first sync, when a backlog is
+    # sent) reached the homeserver soon after their reply (check_handover says how soon).
     first_send: dict[str, float] = {}
     for call in door.sends():
         found = ROLL_ID.search(str(json.loads(call.body or b"{}").get("body") or ""))
@@ -284,8 +266,8 @@ async def test_three_processes_one_sync_loop_failover_and_each_line_once(
             first_send.setdefault(found.group(1), call.start)
     quiet = {
         s.roll_id: first_send[s.roll_id] - s.answered
-        for s in sent
-        if s.roll_id and s.answered and not killed - 0.25 <= s.answered <= killed + took_over + 0.25
+        for s in roller.sent
+        if s.roll_id and s.answered and not killed - 0.25 <= s.answered <= killed + took_over + 1.0
     }
     print(delay_figures(quiet))
     check_handover(quiet)
