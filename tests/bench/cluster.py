@@ -57,6 +57,7 @@ from tests.irc.lineclient import ROLL_LINE, Line, LineClient
 
 IN_FLIGHT = 8
 STLOG = "#stlog"
+LINE_CEILING = 300.0  # seconds a line may take before the run stops (a row can be handed back for long)
 
 
 def progress(text: str) -> None:
@@ -188,7 +189,7 @@ async def delays(procs: list[GatewayProc], listener: LineClient, rows: int) -> l
         for i in range(rows):
             sent = await api_roll(http, procs[i % len(procs)], "bench")
             assert sent.roll_id and sent.answered is not None, sent
-            line = await listener.wait_for(line_of(sent.roll_id), timeout=30)
+            line = await listener.wait_for(line_of(sent.roll_id), timeout=LINE_CEILING)
             found.append(line.at - sent.answered)
             if (i + 1) % 25 == 0:
                 progress(f"IRC: {i + 1} of {rows} lines")
