@@ -261,10 +261,11 @@ async def run() -> None:
         print(result.row())
 
     print(f"\nStoryteller-log line to IRC, from the API reply to the line at the server ({ARGS.rows} rows)")
-    print(f"{'queued by':<34}{'p50 ms':>9}{'p99 ms':>9}{'max ms':>9}")
+    print(f"{'queued by':<34}{'p50 ms':>9}{'p99 ms':>9}{'max ms':>9}{'> 100 ms':>10}")
     for label, values in (("another process (LISTEN/NOTIFY)", cross), ("the lease holder itself", same)):
         p50, p99, top = quantile(values, 0.5), quantile(values, 0.99), max(values)
-        print(f"{label:<34}{p50 * 1000:>9.1f}{p99 * 1000:>9.1f}{top * 1000:>9.1f}")
+        late = sum(v > 0.1 for v in values)
+        print(f"{label:<34}{p50 * 1000:>9.1f}{p99 * 1000:>9.1f}{top * 1000:>9.1f}{late:>10}")
 
     connected = [k[0] for k in kills]
     registered = [k[1] for k in kills]

@@ -343,6 +343,16 @@ async def pending_rows(vault_url: str, platform: str) -> int:
         await vault.dispose()
 
 
+async def drain(vault_url: str, platform: str, timeout: float) -> bool:
+    """Wait until no row for ``platform`` is pending; False if some still are after ``timeout``."""
+    deadline = time.monotonic() + timeout
+    while await pending_rows(vault_url, platform):
+        if time.monotonic() > deadline:
+            return False
+        await asyncio.sleep(0.1)
+    return True
+
+
 def cpu_seconds(pid: int) -> float:
     """utime + stime of one process (``/proc/<pid>/stat``; the name field may hold spaces)."""
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
