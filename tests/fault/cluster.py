@@ -507,7 +507,7 @@ class ServerCount:
             await self._client.close()
 
 
-class SlowHandover(Exception):
+class SlowHandover(AssertionError):
     """A Storyteller-log line reached the server later than it should after the API's reply,
     although every process was up (see ``check_handover``)."""
 
@@ -519,9 +519,9 @@ HANDOVER_LIMIT = 1.0
 def check_handover(delays: dict[str, float]) -> None:
     """Raise ``SlowHandover`` unless the lines (roll id -> seconds from the reply to the server) came
     within ``HANDOVER_MEDIAN`` at the median and each within ``HANDOVER_LIMIT``: ten times the
-    issue's figure, so a loaded machine does not fail it, while a row that a process without the
-    connection claims and hands back (IRC: ``Throttled`` for ``min(retry_delay, 1)`` s; Matrix: 1 s)
-    holds its target's whole queue behind it and does."""
+    issue's figure, so a loaded machine does not fail it, while a row handed back for a second by a
+    process without the connection (as before ``Elsewhere``) holds its target's queue behind it and
+    does."""
     if not delays:
         return
     median = statistics.median(delays.values())
