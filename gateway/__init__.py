@@ -96,8 +96,8 @@ if TYPE_CHECKING:
     from gateway.dice import SeededDice as SeededDice
     from gateway.dice import faces as faces
     from gateway.errors import Deferred as Deferred
-    from gateway.errors import Elsewhere as Elsewhere
     from gateway.errors import DeliveryFailed as DeliveryFailed
+    from gateway.errors import Elsewhere as Elsewhere
     from gateway.errors import PermissionDenied as PermissionDenied
     from gateway.errors import Repeated as Repeated
     from gateway.errors import RetryLater as RetryLater
