@@ -20,6 +20,7 @@ import structlog
 from sqlalchemy import JSON, bindparam, text
 
 from gateway import __version__
+from gateway.vault.columns import DB_NOW, sqlite_now_shifted
 from gateway.vault.prepared import Prepared
 
 if TYPE_CHECKING:
@@ -30,10 +31,9 @@ log = structlog.get_logger(__name__)
 
 KEEP_GONE_SECONDS = 3600  # rows of processes not seen for this long are deleted
 
-_NOW = {"postgresql": "clock_timestamp()", "sqlite": "strftime('%Y-%m-%d %H:%M:%f', 'now')"}
 _PRUNE_BEFORE = {
     "postgresql": f"clock_timestamp() - make_interval(secs => {KEEP_GONE_SECONDS})",
-    "sqlite": f"strftime('%Y-%m-%d %H:%M:%f', 'now', '-{KEEP_GONE_SECONDS} seconds')",
+    "sqlite": sqlite_now_shifted(f"'-{KEEP_GONE_SECONDS} seconds'"),
 }
 BEAT = {
     dialect: Prepared(
@@ -45,7 +45,7 @@ BEAT = {
             """
         ).bindparams(bindparam("state", type_=JSON()))
     )
-    for dialect, now in _NOW.items()
+    for dialect, now in DB_NOW.items()
 }
 PRUNE = {
     dialect: Prepared(text(f"DELETE FROM gateway_process WHERE seen_at < {before}"))

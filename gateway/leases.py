@@ -45,7 +45,7 @@ import structlog
 from sqlalchemy import Integer, String, text
 from sqlalchemy.types import TypeEngine
 
-from gateway.vault.columns import UTCDateTime
+from gateway.vault.columns import SQLITE_NOW, UTCDateTime, sqlite_now_shifted
 from gateway.vault.engine import Vault
 from gateway.vault.prepared import Prepared
 
@@ -53,8 +53,6 @@ log = structlog.get_logger(__name__)
 
 T = TypeVar("T")
 
-# On SQLite, times are the text ``YYYY-MM-DD HH:MM:SS.SSS`` in UTC, written only by these statements.
-_SQLITE_NOW = "strftime('%Y-%m-%d %H:%M:%f', 'now')"
 # On PostgreSQL, one instant per statement: EXCLUDED.expires_at - ttl is the clock_timestamp() read once.
 _PG_NOW = "(EXCLUDED.expires_at - make_interval(secs => :ttl))"
 
@@ -80,13 +78,13 @@ CLAIM = {
         text(
             f"""
             INSERT INTO lease (name, owner, epoch, expires_at)
-            VALUES (:name, :owner, 1, strftime('%Y-%m-%d %H:%M:%f', 'now', :shift))
+            VALUES (:name, :owner, 1, {sqlite_now_shifted(":shift")})
             ON CONFLICT (name) DO UPDATE SET
-                epoch = CASE WHEN lease.owner = excluded.owner AND lease.expires_at >= {_SQLITE_NOW}
+                epoch = CASE WHEN lease.owner = excluded.owner AND lease.expires_at >= {SQLITE_NOW}
                         THEN lease.epoch ELSE lease.epoch + 1 END,
                 owner = excluded.owner,
                 expires_at = excluded.expires_at
-            WHERE lease.expires_at < {_SQLITE_NOW} OR lease.owner = excluded.owner
+            WHERE lease.expires_at < {SQLITE_NOW} OR lease.owner = excluded.owner
             RETURNING epoch, expires_at
             """
         ).columns(**_RESULT)
@@ -102,8 +100,9 @@ RELEASE = {
     ),
     "sqlite": Prepared(
         text(
-            "UPDATE lease SET expires_at = strftime('%Y-%m-%d %H:%M:%f', 'now', '-1 seconds')"
-            " WHERE name = :name AND owner = :owner AND epoch = :epoch"
+            "UPDATE lease SET expires_at = "
+            + sqlite_now_shifted("'-1 seconds'")
+            + " WHERE name = :name AND owner = :owner AND epoch = :epoch"
         )
     ),
 }

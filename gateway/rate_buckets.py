@@ -26,13 +26,13 @@ from typing import Any
 
 from sqlalchemy import Float, text
 
+from gateway.vault.columns import SQLITE_NOW, sqlite_now_shifted
 from gateway.vault.engine import Vault
 from gateway.vault.prepared import Prepared
 
 __all__ = ["SharedBuckets"]
 
 _BALANCE = "(CASE WHEN rate_bucket.tokens < 0 THEN rate_bucket.tokens + 1 ELSE rate_bucket.tokens END)"
-_SQLITE_NOW = "strftime('%Y-%m-%d %H:%M:%f', 'now')"
 # asyncpg types a parameter from its context: ``:burst - 1`` would make it an integer.
 _PG_BURST, _PG_RATE = "CAST(:burst AS float8)", "CAST(:rate AS float8)"
 _PG_ELAPSED = "GREATEST(0, EXTRACT(EPOCH FROM EXCLUDED.updated_at - rate_bucket.updated_at)::float8)"
@@ -55,13 +55,13 @@ def _take(now: str, least: str, burst: str, rate: str, elapsed: str) -> Prepared
 
 TAKE = {
     "postgresql": _take("clock_timestamp()", "LEAST", _PG_BURST, _PG_RATE, _PG_ELAPSED),
-    "sqlite": _take(_SQLITE_NOW, "min", ":burst", ":rate", _SQLITE_ELAPSED),
+    "sqlite": _take(SQLITE_NOW, "min", ":burst", ":rate", _SQLITE_ELAPSED),
 }
 # Keys compared as a prefix with substr, not LIKE: object keys may hold ``_``.
 _PRUNE = "DELETE FROM rate_bucket WHERE substr(key, 1, length(:prefix)) = :prefix AND updated_at < "
 PRUNE = {
     "postgresql": Prepared(text(_PRUNE + "clock_timestamp() - make_interval(secs => :keep)")),
-    "sqlite": Prepared(text(_PRUNE + "strftime('%Y-%m-%d %H:%M:%f', 'now', :shift)")),
+    "sqlite": Prepared(text(_PRUNE + sqlite_now_shifted(":shift"))),
 }
 
 

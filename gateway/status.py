@@ -25,17 +25,14 @@ from gateway import queue
 from gateway.plugins import Plugins, build_plugin_manager
 from gateway.readiness import Readiness
 from gateway.settings import Settings
-from gateway.vault.columns import UTCDateTime
+from gateway.vault.columns import DB_NOW, UTCDateTime
 from gateway.vault.engine import Vault
 from gateway.vault.models import LeaseRow, ProcessRow
 from gateway.vault.prepared import Prepared
 
 NOW = {
     dialect: Prepared(text(f"SELECT {now} AS now").columns(now=UTCDateTime()))
-    for dialect, now in {
-        "postgresql": "clock_timestamp()",
-        "sqlite": "strftime('%Y-%m-%d %H:%M:%f', 'now')",
-    }.items()
+    for dialect, now in DB_NOW.items()
 }
 
 

@@ -51,3 +51,15 @@ def _to_sqlite(value: datetime | None) -> str | None:
 
 def _from_sqlite(value: str | None) -> datetime | None:
     return None if value is None else datetime.fromisoformat(value).replace(tzinfo=UTC)
+
+
+# The database's own clock, for statements that must not trust the gateway processes' clocks (leases,
+# heartbeats, shared rate limits). SQLite's text has milliseconds (``%f``); each column compared with
+# it is written only by such statements, and ``UTCDateTime`` reads either form.
+SQLITE_NOW = "strftime('%Y-%m-%d %H:%M:%f', 'now')"
+DB_NOW = {"postgresql": "clock_timestamp()", "sqlite": SQLITE_NOW}
+
+
+def sqlite_now_shifted(modifier: str) -> str:
+    """SQLite's clock moved by a date modifier, given as SQL (``:shift``, ``'-1 seconds'``)."""
+    return f"strftime('%Y-%m-%d %H:%M:%f', 'now', {modifier})"
