@@ -263,7 +263,10 @@ class Outbox:
         Discord took is marked delivered instead of being sent again by the next owner."""
         self._halted.discard(platform)
         adapter = self.adapters[platform]
-        await adapter.delivery_started()
+        try:
+            await adapter.delivery_started()
+        except Exception:  # deliver anyway, from less state (Discord: its first answers re-teach it)
+            log.exception("loading delivery state failed", platform=platform)
         running = asyncio.ensure_future(self._worker(platform))
         try:
             await asyncio.shield(running)

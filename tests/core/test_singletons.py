@@ -169,3 +169,21 @@ async def test_stopping_a_standby_is_prompt(nodes: Callable[..., Awaitable[Node]
     started = loop.time()
     await second.stop()
     assert loop.time() - started < 2.0
+
+
+class StartFails(LeasedFake):
+    """Its delivery state cannot be loaded (the vault hiccups as the lease is taken)."""
+
+    async def delivery_started(self) -> None:
+        raise RuntimeError("vault went away for a moment")
+
+
+async def test_a_holder_that_cannot_load_its_delivery_state_still_delivers(
+    nodes: Callable[..., Awaitable[Node]],
+) -> None:
+    node = await nodes(StartFails())
+    await eventually(lambda: "fake:delivery" in node.held, timeout=10)
+    await _queue(node, ["one"])
+    assert node.fake is not None
+    await node.fake.wait_for(1, timeout=10)
+    assert node.fake.texts() == ["one"]
