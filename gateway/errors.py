@@ -88,3 +88,10 @@ class DeliveryFailed(Exception):
 class Settled(Exception):
     """Raised by an adapter's ``deliver``: the adapter settled this row itself, in the transaction that
     did its work (a fan-out that marked it delivered), so the outbox leaves it as it is."""
+
+
+def one_line(exc: BaseException) -> str:
+    """An exception for an operator's one-line message: the first non-empty line of what it says, or
+    its type's name when it says nothing (a vault that cannot be reached, a URL that does not parse)."""
+    lines = str(exc).strip().splitlines()
+    return lines[0] if lines else type(exc).__name__

@@ -20,6 +20,7 @@ from pathlib import Path
 from alembic.script import ScriptDirectory
 from sqlalchemy import Integer, String, text
 
+from gateway.errors import one_line
 from gateway.vault.engine import Vault
 from gateway.vault.migrate import alembic_config
 from gateway.vault.prepared import Prepared
@@ -133,5 +134,5 @@ def _known(script: ScriptDirectory, revision: str) -> bool:
 
 
 def _one_line(exc: BaseException) -> str:
-    line = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
-    return f"{type(exc).__name__}: {line[:200]}" if line else type(exc).__name__
+    said = str(exc).strip()
+    return f"{type(exc).__name__}: {one_line(exc)[:200]}" if said else type(exc).__name__

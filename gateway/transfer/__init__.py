@@ -21,6 +21,7 @@ import orjson
 from pydantic import ValidationError
 from sqlalchemy.exc import DBAPIError, OperationalError, ProgrammingError, SQLAlchemyError
 
+from gateway.errors import one_line
 from gateway.plugins import Plugins, build_plugin_manager
 from gateway.settings import Settings
 from gateway.spec import RuleSystem
@@ -169,6 +170,6 @@ def _reason(exc: Exception) -> str:
     """The database's own words, first line only (never the URL, which may hold a password), with
     a hint for a vault that lacks its tables."""
     orig = getattr(exc, "orig", None)
-    text = (str(orig if orig is not None else exc).strip().splitlines() or [type(exc).__name__])[0][:200]
+    text = one_line(orig if orig is not None else exc)[:200]
     missing = "no such table" in text or ("relation" in text and "does not exist" in text)
     return text + (" (run gateway db upgrade first)" if missing else "")

@@ -39,6 +39,7 @@ from sqlalchemy.types import TypeDecorator
 from sqlmodel import SQLModel
 
 import gateway.vault.models  # noqa: F401  (registers the core's tables on the metadata)
+from gateway.errors import one_line
 from gateway.progress import Progress
 from gateway.settings import Settings
 from gateway.vault import sqlite_inline
@@ -105,9 +106,8 @@ def same_vault(a: URL, b: URL) -> bool:
 
 
 def _one_line(exc: BaseException) -> str:
-    reason = exc.orig if isinstance(exc, DBAPIError) and exc.orig is not None else exc
-    lines = str(reason).strip().splitlines()
-    return lines[0] if lines else type(reason).__name__
+    """The driver's own words under SQLAlchemy's wrapper, in one line."""
+    return one_line(exc.orig if isinstance(exc, DBAPIError) and exc.orig is not None else exc)
 
 
 def _source_engine(url: URL, busy_timeout_ms: int) -> AsyncEngine:
