@@ -7,8 +7,10 @@ denominator kept beside it) to get the i-th value. Python integers are exact and
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
+from fractions import Fraction
 from itertools import accumulate
+from math import lcm
 
 Counts = tuple[int, ...]
 
@@ -18,12 +20,30 @@ def convolve(a: Sequence[int], b: Sequence[int], length: int | None = None) -> C
     if not a or not b:
         return ()
     size = len(a) + len(b) - 1 if length is None else min(length, len(a) + len(b) - 1)
+    if min(a) >= 0 and min(b) >= 0:
+        return _packed_product(a, b, size)
     out = [0] * size
     for i, x in enumerate(a[:size]):
         if x:
             for j, y in enumerate(b[: size - i], i):
                 out[j] += x * y
     return tuple(out)
+
+
+def _packed_product(a: Sequence[int], b: Sequence[int], size: int) -> Counts:
+    """Kronecker substitution: with coefficients >= 0, each polynomial packed into one integer
+    (one fixed-width slot per coefficient, wide enough for any coefficient of the product) is
+    multiplied by CPython's Karatsuba in one call instead of len(a) * len(b) products."""
+    bits = max(a).bit_length() + max(b).bit_length() + min(len(a), len(b)).bit_length()
+    width = bits // 8 + 1
+
+    def pack(p: Sequence[int]) -> int:
+        return int.from_bytes(b"".join(c.to_bytes(width, "little") for c in p), "little")
+
+    packed = pack(a)
+    product = packed * (packed if a is b else pack(b))
+    raw = product.to_bytes((len(a) + len(b)) * width, "little")
+    return tuple(int.from_bytes(raw[i * width : (i + 1) * width], "little") for i in range(size))
 
 
 def power(base: Sequence[int], n: int, length: int | None = None) -> Counts:
@@ -42,3 +62,13 @@ def power(base: Sequence[int], n: int, length: int | None = None) -> Counts:
 def cumulative(counts: Sequence[int]) -> list[int]:
     """Prefix sums: element i is the sum of ``counts[0..i]``."""
     return list(accumulate(counts))
+
+
+def exact_sum(terms: Iterable[Fraction]) -> Fraction:
+    """The sum of ``terms``, exactly: numerators over the least common denominator, then one
+    reduction (adding Fractions one by one reduces at every step)."""
+    fractions = list(terms)
+    if not fractions:
+        return Fraction(0)
+    denominator = lcm(*(f.denominator for f in fractions))
+    return Fraction(sum(f.numerator * (denominator // f.denominator) for f in fractions), denominator)

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
 
-from gateway.rules.counts import cumulative, power
+from gateway.rules.counts import cumulative, exact_sum, power
 from plugins.dramatic.mechanics import clamp_difficulty
 
 Dist = dict[int, Fraction]
@@ -56,11 +56,11 @@ class RollOdds:
     success: Fraction
 
     def at_least(self, k: int) -> Fraction:
-        return sum((p for v, p in self.successes.items() if v >= k), Fraction(0)) + self.tail
+        return exact_sum([*(p for v, p in self.successes.items() if v >= k), self.tail])
 
     @property
     def mean_lower_bound(self) -> Fraction:
-        return sum((v * p for v, p in self.successes.items()), Fraction(0)) + (self.limit + 1) * self.tail
+        return exact_sum([*(v * p for v, p in self.successes.items()), (self.limit + 1) * self.tail])
 
 
 def _die_polynomial(difficulty: int, specialty: bool) -> tuple[int, ...]:
