@@ -74,7 +74,9 @@ def _power(quality: int, count: int) -> _Counts:
     return _Counts(low * count, power(die, count), denominator**count)
 
 
-@lru_cache(maxsize=512)
+# Bounded: a pool of 50 with Major Advantage is ~200 counts of up to ~330 bits (~25 kB with its prefix
+# sums), so 256 pools stay under 10 MB, and every pool up to 50 in each quality fits.
+@lru_cache(maxsize=256)
 def _pool_counts(pool: int, quality: int, half: bool) -> _Counts:
     if half and quality == 0:
         return _point(take_half(pool))
@@ -117,7 +119,7 @@ def _worst_of(a: _Counts, b: _Counts) -> _Counts:
     return _Counts(span.start, tuple(x - y for x, y in pairwise([total, *above])), total)
 
 
-@lru_cache(maxsize=512)
+@lru_cache(maxsize=64)
 def _aid_counts(helpers: tuple[tuple[int, bool], ...], cap: int) -> _Counts:
     """Bonus dice 0..cap: capping each partial sum is exact, since no helper takes any away."""
     if cap <= 0:

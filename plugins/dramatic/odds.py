@@ -77,6 +77,7 @@ def _die_polynomial(difficulty: int, specialty: bool) -> tuple[int, ...]:
     return (1, a - 1, b - a)
 
 
+# Bounded; an entry is at most limit + 1 (41) integers, so 512 of them are a few hundred kB.
 @lru_cache(maxsize=512)
 def _net_counts(n: int, d: int, specialty: bool, wp: int, limit: int) -> tuple[tuple[int, ...], int]:
     """(counts of net successes 0..limit, denominator), exact; the rest of the mass is the tail.

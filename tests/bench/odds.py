@@ -160,13 +160,13 @@ def cases(n: int) -> list[Case]:
             )
         )
     for quality, word in ((2, "madv"), (1, "adv"), (-2, "mdis")):
-        options = {"dc": 30, "quality": quality, "helpers": helpers}
+        aided: dict[str, Any] = {"dc": 30, "quality": quality, "helpers": helpers}
         out.append(
             Case(
                 "decanter",
                 f"odds {half_aid} {word} dc 30{aid}",
-                decanter_roll(old_decanter, half_aid, **options),
-                decanter_roll(decanter, half_aid, **options),
+                decanter_roll(old_decanter, half_aid, **aided),
+                decanter_roll(decanter, half_aid, **aided),
             )
         )
     for quality, word in ((0, ""), (2, " madv"), (1, " adv"), (-1, " dis"), (-2, " mdis")):

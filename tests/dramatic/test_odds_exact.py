@@ -43,10 +43,9 @@ def test_rolls_on_a_grid(difficulty: int, willpower: bool, specialty: bool) -> N
 def test_a_limit_of_your_own(limit: int, willpower: bool) -> None:
     for pool in range(0, 9):
         for difficulty in (2, 6, 10):
-            kwargs = {"willpower": willpower, "specialty": True, "limit": limit}
-            old = reference.roll_odds(pool, difficulty, **kwargs)
-            assert_same(old, odds.roll_odds(pool, difficulty, **kwargs))
-            new = odds.roll_odds(pool, difficulty, **kwargs)
+            old = reference.roll_odds(pool, difficulty, willpower=willpower, specialty=True, limit=limit)
+            new = odds.roll_odds(pool, difficulty, willpower=willpower, specialty=True, limit=limit)
+            assert_same(old, new)
             for k in range(-1, limit + 3):
                 assert old.at_least(k) == new.at_least(k)
             assert old.mean_lower_bound == new.mean_lower_bound
