@@ -114,104 +114,100 @@ def nightcap_contest(pool: int, willpower: bool) -> Call:
     ).as_result()
 
 
+def case(system: str, text: str, factory: Callable[..., Call], *args: Any, **options: Any) -> Case:
+    """A case whose old and new calls are ``factory`` on the reference and on today's modules."""
+    old = (
+        (dramatic, old_dramatic),
+        (decanter, old_decanter),
+        (binomial, old_binomial),
+        (nightwanderers, old_nightwanderers),
+    )
+
+    def swapped(arg: Any) -> Any:
+        return next((before for module, before in old if arg is module), arg)
+
+    return Case(system, text, factory(*map(swapped, args), **options), factory(*args, **options))
+
+
 def cases(n: int) -> list[Case]:
     """The worst ``odds N`` and ``odds N vs N`` of each system with each of its options."""
     half_aid = max(n - 5, 0)  # with 5 dice of aid (the default cap) the pool stays within max_pool
     aid = f" aid {n}" * 5  # five helpers of N dice each
     helpers = [(n, False)] * 5
+    spec = {"willpower": True, "attacker_specialty": True, "defender_specialty": True}
+    need = min(3, max(n, 1))
     out = [
-        Case("dramatic", f"odds {n}", dramatic_roll(old_dramatic, n, 6), dramatic_roll(dramatic, n, 6)),
-        Case(
+        case("dramatic", f"odds {n}", dramatic_roll, dramatic, n, 6),
+        case(
             "dramatic",
             f"odds {n} diff 10 wp spec",
-            dramatic_roll(old_dramatic, n, 10, willpower=True, specialty=True),
-            dramatic_roll(dramatic, n, 10, willpower=True, specialty=True),
+            dramatic_roll,
+            dramatic,
+            n,
+            10,
+            willpower=True,
+            specialty=True,
         ),
-        Case(
-            "dramatic",
-            f"odds {n} vs {n}",
-            dramatic_resisted(old_dramatic, n, (6, 6)),
-            dramatic_resisted(dramatic, n, (6, 6)),
+        case("dramatic", f"odds {n} vs {n}", dramatic_resisted, dramatic, n, (6, 6)),
+        *(
+            case(
+                "dramatic",
+                f"odds {n} diff {d} wp spec vs {n} diff {d} spec",
+                dramatic_resisted,
+                dramatic,
+                n,
+                (d, d),
+                **spec,
+            )
+            for d in (6, 10)
+        ),
+        case("decanter", f"odds {n}", decanter_roll, decanter, n),
+        *(
+            case(
+                "decanter", f"odds {n} {words}dc 30", decanter_roll, decanter, n, dc=30, quality=q, half=half
+            )
+            for words, q, half in (
+                ("", 0, False),
+                ("madv ", 2, False),
+                ("adv half ", 1, True),
+                ("mdis ", -2, False),
+            )
+        ),
+        *(
+            case(
+                "decanter",
+                f"odds {half_aid} {w} dc 30{aid}",
+                decanter_roll,
+                decanter,
+                half_aid,
+                dc=30,
+                quality=q,
+                helpers=helpers,
+            )
+            for q, w in ((2, "madv"), (1, "adv"), (-2, "mdis"))
+        ),
+        *(
+            case("decanter", f"odds {n}{w} vs {n}{w}", decanter_contest, decanter, n, q)
+            for q, w in ((0, ""), (2, " madv"), (1, " adv"), (-1, " dis"), (-2, " mdis"))
         ),
     ]
-    spec = {"willpower": True, "attacker_specialty": True, "defender_specialty": True}
-    for diff in (6, 10):
-        out.append(
-            Case(
-                "dramatic",
-                f"odds {n} diff {diff} wp spec vs {n} diff {diff} spec",
-                dramatic_resisted(old_dramatic, n, (diff, diff), **spec),
-                dramatic_resisted(dramatic, n, (diff, diff), **spec),
-            )
+    for t in (4, 2):
+        half = max(n // 2, 1)
+        out.append(case("pravidla", f"odds {n} tn {t} need {half}", pravidla_roll, binomial, n, t, half))
+        out.append(case("pravidla", f"odds {n} tn {t} vs {n}", contest_of, binomial, n, t))
+    for t in (4, 2):
+        roll = case(
+            "nightwanderers",
+            f"odds {n} diff {t} need {need}",
+            nightwanderers_roll,
+            nightwanderers,
+            binomial,
+            n,
+            t,
+            need,
         )
-    for words, options in (
-        ("", {}),
-        (" dc 30", {"dc": 30}),
-        (" madv dc 30", {"dc": 30, "quality": 2}),
-        (" adv half dc 30", {"dc": 30, "quality": 1, "half": True}),
-        (" mdis dc 30", {"dc": 30, "quality": -2}),
-    ):
-        out.append(
-            Case(
-                "decanter",
-                f"odds {n}{words}",
-                decanter_roll(old_decanter, n, **options),
-                decanter_roll(decanter, n, **options),
-            )
-        )
-    for quality, word in ((2, "madv"), (1, "adv"), (-2, "mdis")):
-        aided: dict[str, Any] = {"dc": 30, "quality": quality, "helpers": helpers}
-        out.append(
-            Case(
-                "decanter",
-                f"odds {half_aid} {word} dc 30{aid}",
-                decanter_roll(old_decanter, half_aid, **aided),
-                decanter_roll(decanter, half_aid, **aided),
-            )
-        )
-    for quality, word in ((0, ""), (2, " madv"), (1, " adv"), (-1, " dis"), (-2, " mdis")):
-        out.append(
-            Case(
-                "decanter",
-                f"odds {n}{word} vs {n}{word}",
-                decanter_contest(old_decanter, n, quality),
-                decanter_contest(decanter, n, quality),
-            )
-        )
-    for target in (4, 2):
-        out.append(
-            Case(
-                "pravidla",
-                f"odds {n} tn {target} need {max(n // 2, 1)}",
-                pravidla_roll(old_binomial, n, target, max(n // 2, 1)),
-                pravidla_roll(binomial, n, target, max(n // 2, 1)),
-            )
-        )
-        out.append(
-            Case(
-                "pravidla",
-                f"odds {n} tn {target} vs {n}",
-                contest_of(old_binomial, n, target),
-                contest_of(binomial, n, target),
-            )
-        )
-    for diff in (4, 2):
-        out.append(
-            Case(
-                "nightwanderers",
-                f"odds {n} diff {diff} need 3",
-                nightwanderers_roll(old_nightwanderers, old_binomial, n, diff, min(3, max(n, 1))),
-                nightwanderers_roll(nightwanderers, binomial, n, diff, min(3, max(n, 1))),
-            )
-        )
-        out.append(
-            Case(
-                "nightwanderers",
-                f"odds {n} diff {diff} vs {n}",
-                contest_of(old_binomial, n, diff),
-                contest_of(binomial, n, diff),
-            )
-        )
+        out.append(roll)
+        out.append(case("nightwanderers", f"odds {n} diff {t} vs {n}", contest_of, binomial, n, t))
     for wp, word in ((False, ""), (True, " wp")):
         out.append(Case("nightcap", f"odds {n}{word}", nightcap_single(n, wp), nightcap_single(n, wp)))
         out.append(
@@ -282,8 +278,8 @@ def simulation(pool: int, trials: int) -> float:
     return time.process_time() - start
 
 
-def ms(seconds: float) -> str:
-    return f"{seconds * 1000:.2f}"
+def ms(seconds: float | None) -> str:
+    return "-" if seconds is None else f"{seconds * 1000:.2f}"
 
 
 def table(header: list[str], rows: list[list[str]]) -> None:
@@ -324,7 +320,7 @@ def main() -> None:
         new_cold = cpu(case.new, args.repeat, cold=True)
         case.new()
         new_warm = cpu(case.new, args.repeat, cold=False)
-        wall, router_cpu = routed.get((case.system, case.text), (float("nan"), float("nan")))
+        wall, router_cpu = routed.get((case.system, case.text), (None, None))
         rows.append(
             [
                 case.system,
