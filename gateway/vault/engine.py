@@ -46,6 +46,8 @@ def _json_dumps(value: Any) -> str:
 
 
 _JSON = {"json_serializer": _json_dumps, "json_deserializer": orjson.loads}
+# Idle PostgreSQL connections the units keep between them (the engine's pool_size).
+PG_KEEP = 10
 
 
 def create_engine(url: str, *, busy_timeout_ms: int = 5000, group_commit: bool = False) -> AsyncEngine:
@@ -61,7 +63,7 @@ def create_engine(url: str, *, busy_timeout_ms: int = 5000, group_commit: bool =
         return engine
     # On asyncpg the checkout's liveness check costs no round trip (``pg_inline.alive_on_checkout``).
     asyncpg = parsed.get_driver_name() == "asyncpg"
-    engine = create_async_engine(url, pool_pre_ping=not asyncpg, pool_size=10, max_overflow=20, **_JSON)
+    engine = create_async_engine(url, pool_pre_ping=not asyncpg, pool_size=PG_KEEP, max_overflow=20, **_JSON)
     if asyncpg:
         pg_inline.alive_on_checkout(engine)
     return engine
@@ -249,6 +251,8 @@ class Vault:
         self._writer: tuple[AsyncConnection, sqlite_inline.Connection] | None = None
         self._chain: _Chain | None = None
         self._tasks: set[asyncio.Task[None]] = set()
+        # On asyncpg, units keep their connections between them (``pg_inline.Connections``).
+        self._pg = pg_inline.Connections(self.engine, PG_KEEP) if pg_inline.runs_inline(self.engine) else None
 
     @property
     def dialect(self) -> str:
@@ -278,6 +282,8 @@ class Vault:
     async def dispose(self) -> None:
         if self._group is not None:
             await self._group.close()
+        if self._pg is not None:
+            await self._pg.close()
         if self._writer is not None:
             connection, self._writer = self._writer[0], None
             await connection.close()
@@ -399,10 +405,12 @@ class _UnitScope:
                 self._chain, unit = await vault._enter_sqlite()
                 self._unit: Unit = unit
                 return unit
-            self._connection = connection = await vault.engine.connect()
-            unit = (
-                pg_inline.PostgresUnit(connection) if pg_inline.runs_inline(connection) else Unit(connection)
-            )
+            if vault._pg is not None:
+                self._connection = connection = await vault._pg.take()
+                unit = pg_inline.PostgresUnit(connection)
+            else:
+                self._connection = connection = await vault.engine.connect()
+                unit = Unit(connection)
             await unit.begin()
         except BaseException:
             await self._release()
@@ -451,6 +459,9 @@ class _UnitScope:
         try:
             if self._connection is not None:
                 connection, self._connection = self._connection, None
-                await connection.close()
+                if self._vault._pg is not None:
+                    await self._vault._pg.give_back(connection)
+                else:
+                    await connection.close()
         finally:
             _IN_UNIT.reset(self._token)

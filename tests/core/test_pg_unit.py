@@ -422,3 +422,50 @@ def test_insert_statements_in_the_script_set_every_column() -> None:
     for prepared, params in script(1):
         if isinstance(prepared.statement, Insert):
             assert set(params) <= set(prepared.statement.table.columns.keys())
+
+
+async def test_a_unit_cancelled_mid_statement_leaves_no_transaction_behind(vault: Vault) -> None:
+    """Its connection may still be in the unit's transaction: it is dropped, never handed out again."""
+    started = asyncio.Event()
+
+    async def slow() -> None:
+        async with vault.unit() as unit:
+            await unit.execute(commands.ROLL_INSERT, _roll(900040, "pgprep40", None))
+            started.set()
+            await unit.all(Prepared(text("SELECT pg_sleep(30)")), {})
+
+    task = asyncio.create_task(slow())
+    await asyncio.wait_for(started.wait(), 10)
+    await asyncio.sleep(0.1)
+    task.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await task
+    for _ in range(3):  # whichever connection each takes, every unit begins its own transaction
+        async with vault.unit() as unit:
+            assert await unit.all(Prepared(text("SELECT id FROM roll_log WHERE id = 900040")), {}) == []
+            await unit.execute(commands.ROLL_INSERT, _roll(900041, "pgprep41", None))
+            await unit.execute(Prepared(text("DELETE FROM roll_log WHERE id = 900041")), {})
+
+
+async def test_units_reuse_their_connections_and_the_engine_pool_stays_free(vault: Vault) -> None:
+    async with vault.unit() as unit:
+        first = unit.connection
+    async with vault.unit() as unit:
+        assert unit.connection is first
+    assert vault.engine.pool.checkedout() == 1  # type: ignore[attr-defined]  # held by the vault, idle
+    await vault.dispose()
+    assert vault.engine.pool.checkedout() == 0  # type: ignore[attr-defined]
+
+
+async def test_a_connection_given_back_inside_a_transaction_is_dropped(vault: Vault) -> None:
+    assert vault._pg is not None
+    connection = await vault._pg.take()
+    driver = PostgresUnit(connection).driver
+    await driver.raw.execute("BEGIN")  # as a unit cut short before its ROLLBACK would leave it
+    await vault._pg.give_back(connection)
+    again = await vault._pg.take()
+    try:
+        assert PostgresUnit(again).driver.raw is not driver.raw
+        assert driver.raw.is_closed()
+    finally:
+        await vault._pg.give_back(again)
