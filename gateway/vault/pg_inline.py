@@ -191,8 +191,15 @@ class PostgresUnit(Unit):
             return
         self._open = False
         self.driver.adapted._transaction = None
+        raw = self.driver.raw
         async with self.driver.mutex:
-            await self._run(script, self.driver.raw.execute, script)
+            try:
+                await self._run(script, raw.execute, script)
+            except Exception:
+                # A NOTIFY before the COMMIT failed: the transaction is still there, aborted.
+                if not raw.is_closed() and raw.is_in_transaction():
+                    await raw.execute("ROLLBACK")
+                raise
 
     def _in_transaction(self) -> bool:
         return self._open and self.connection.in_transaction()

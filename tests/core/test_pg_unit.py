@@ -469,3 +469,16 @@ async def test_a_connection_given_back_inside_a_transaction_is_dropped(vault: Va
         assert driver.raw.is_closed()
     finally:
         await vault._pg.give_back(again)
+
+
+async def test_a_notice_the_server_refuses_fails_the_unit_and_keeps_nothing(vault: Vault) -> None:
+    with pytest.raises(DBAPIError):
+        async with vault.unit() as unit:
+            assert isinstance(unit, PostgresUnit)
+            raw = unit.driver.raw
+            unit.notify_on_commit(notify.CHANNEL, ["x" * 9000])  # PostgreSQL takes under 8000 bytes
+            await unit.execute(commands.ROLL_INSERT, _roll(900050, "pgprep50", None))
+    async with vault.unit() as unit:
+        assert isinstance(unit, PostgresUnit)
+        assert unit.driver.raw is raw  # rolled back, so kept for the next unit
+        assert await unit.all(Prepared(text("SELECT id FROM roll_log WHERE id = 900050")), {}) == []
