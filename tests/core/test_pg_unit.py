@@ -45,6 +45,7 @@ from gateway.vault.pg_inline import PostgresUnit
 from gateway.vault.prepared import Prepared
 from gateway.vault.unit import Unit
 from tests.core.test_prepared_dialects import STATEMENTS
+from tests.core.test_vault_unit import roll_params
 
 pytestmark = pytest.mark.skipif(
     not os.environ.get(POSTGRES_URL_VARIABLE), reason=f"needs PostgreSQL ({POSTGRES_URL_VARIABLE})"
@@ -85,25 +86,7 @@ TYPES = Prepared(
 
 
 def _roll(row_id: int, public_id: str, person_id: int | None) -> dict[str, Any]:
-    return dict(
-        id=row_id,
-        public_id=public_id,
-        person_id=person_id,
-        identity_key=IDENTITY.key,
-        display_name="Alice",
-        channel_key=CHANNEL.key,
-        system="nightcap",
-        character_id=None,
-        kind="roll",
-        pool=5,
-        dice=[9, 5, 10],
-        total=2,
-        degree=None,
-        result=DOC,
-        created_at=NOW,
-        text=None,
-        stlog_kind=None,
-    )
+    return roll_params(public_id, id=row_id, person_id=person_id, identity_key=IDENTITY.key, result=DOC)
 
 
 def _outbox(row_id: int, target: str, error: str | None) -> dict[str, Any]:
