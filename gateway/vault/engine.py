@@ -36,7 +36,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_en
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from gateway.events import Events
-from gateway.vault import notify, sqlite_inline
+from gateway.vault import notify, pg_inline, sqlite_inline
 from gateway.vault.unit import SQLiteUnit, Unit, writer_rollback
 
 
@@ -46,6 +46,8 @@ def _json_dumps(value: Any) -> str:
 
 
 _JSON = {"json_serializer": _json_dumps, "json_deserializer": orjson.loads}
+# Idle PostgreSQL connections the units keep between them (the engine's pool_size).
+PG_KEEP = 10
 
 
 def create_engine(url: str, *, busy_timeout_ms: int = 5000, group_commit: bool = False) -> AsyncEngine:
@@ -59,7 +61,12 @@ def create_engine(url: str, *, busy_timeout_ms: int = 5000, group_commit: bool =
         )
         _sqlite_unit_of_work(engine, busy_timeout_ms, "NORMAL" if group_commit else "FULL")
         return engine
-    return create_async_engine(url, pool_pre_ping=True, pool_size=10, max_overflow=20, **_JSON)
+    # On asyncpg the checkout's liveness check costs no round trip (``pg_inline.alive_on_checkout``).
+    asyncpg = parsed.get_driver_name() == "asyncpg"
+    engine = create_async_engine(url, pool_pre_ping=not asyncpg, pool_size=PG_KEEP, max_overflow=20, **_JSON)
+    if asyncpg:
+        pg_inline.alive_on_checkout(engine)
+    return engine
 
 
 def _sqlite_unit_of_work(engine: AsyncEngine, busy_timeout_ms: int, synchronous: str) -> None:
@@ -244,6 +251,8 @@ class Vault:
         self._writer: tuple[AsyncConnection, sqlite_inline.Connection] | None = None
         self._chain: _Chain | None = None
         self._tasks: set[asyncio.Task[None]] = set()
+        # On asyncpg, units keep their connections between them (``pg_inline.Connections``).
+        self._pg = pg_inline.Connections(self.engine, PG_KEEP) if pg_inline.runs_inline(self.engine) else None
 
     @property
     def dialect(self) -> str:
@@ -273,6 +282,8 @@ class Vault:
     async def dispose(self) -> None:
         if self._group is not None:
             await self._group.close()
+        if self._pg is not None:
+            await self._pg.close()
         if self._writer is not None:
             connection, self._writer = self._writer[0], None
             await connection.close()
@@ -388,14 +399,18 @@ class _UnitScope:
             raise RuntimeError("vault transactions do not nest: use the unit or session you already have")
         self._token = _IN_UNIT.set(True)
         vault = self._vault
-        unit: Unit  # a SQLiteUnit on SQLite, a plain Unit elsewhere
+        unit: Unit  # a SQLiteUnit on SQLite, a PostgresUnit on asyncpg, a plain Unit elsewhere
         try:
             if vault._write_lock is not None:
                 self._chain, unit = await vault._enter_sqlite()
                 self._unit: Unit = unit
                 return unit
-            self._connection = connection = await vault.engine.connect()
-            unit = Unit(connection)
+            if vault._pg is not None:
+                self._connection = connection = await vault._pg.take()
+                unit = pg_inline.PostgresUnit(connection)
+            else:
+                self._connection = connection = await vault.engine.connect()
+                unit = Unit(connection)
             await unit.begin()
         except BaseException:
             await self._release()
@@ -412,7 +427,13 @@ class _UnitScope:
                     if unit.events:
                         await self._vault.events.before_commit(unit)
                     if self._vault.notifies and (unit.events or unit.queued):
-                        await notify.notify(unit, self._vault.events.process)
+                        if isinstance(unit, pg_inline.PostgresUnit):  # sent with its COMMIT
+                            process = self._vault.events.process
+                            unit.notify_on_commit(
+                                notify.CHANNEL, notify.payloads(process, unit.events, unit.queued)
+                            )
+                        else:
+                            await notify.notify(unit, self._vault.events.process)
                     await unit.commit()
                 except BaseException:
                     failed = True
@@ -438,6 +459,9 @@ class _UnitScope:
         try:
             if self._connection is not None:
                 connection, self._connection = self._connection, None
-                await connection.close()
+                if self._vault._pg is not None:
+                    await self._vault._pg.give_back(connection)
+                else:
+                    await connection.close()
         finally:
             _IN_UNIT.reset(self._token)

@@ -1,11 +1,12 @@
-"""Statements compiled once per dialect, run on the unit of work's own SQLite connection.
+"""Statements compiled once per dialect, run on the unit of work's own driver connection.
 
 Why: SQLAlchemy's per-execution machinery (statement cache look-up, execution context, result
 wrapping, the async adapter's greenlet hops) costs tens of microseconds a statement, several times
 the SQLite call itself, and a command runs four or five statements. SQLAlchemy still does the parts
 it is good at: ``Prepared`` takes its SQL text and its type processors (JSON, UTC datetimes,
-booleans) from SQLAlchemy's compiler, and only the execution is direct. On other databases the
-statement runs through SQLAlchemy as usual (see ``gateway.vault.unit``).
+booleans) from SQLAlchemy's compiler, and only the execution is direct: on SQLite's sqlite3
+connection (``gateway.vault.unit``) and on PostgreSQL's asyncpg connection (``gateway.vault.pg_inline``).
+On other drivers the statement runs through SQLAlchemy as usual.
 
 Inserts run no Python-side column defaults: pass every column you mean to set (``compile`` refuses a
 statement whose table has such a default that the parameters leave out).
@@ -22,6 +23,7 @@ from sqlalchemy.engine import Dialect
 from sqlalchemy.orm import make_transient_to_detached
 from sqlalchemy.sql import Executable
 from sqlalchemy.sql.dml import Insert, UpdateBase
+from sqlalchemy.types import TypeEngine
 
 Processor = Callable[[Any], Any] | None
 M = TypeVar("M")
@@ -35,6 +37,9 @@ class Compiled:
     results: tuple[Processor, ...]
 
     constants: Mapping[str, Any]  # the values of literal binds (``status == "pending"``)
+    # The result columns' types, in order, where the processors depend on what the server sends
+    # (asyncpg: a float column's processor needs its type oid): see ``processors``.
+    columns: tuple[TypeEngine[Any], ...] = ()
 
     def parameters(self, params: Mapping[str, Any]) -> list[Any]:
         if self.constants:
@@ -45,8 +50,24 @@ class Compiled:
         ]
 
     def row(self, raw: Sequence[Any]) -> tuple[Any, ...]:
-        pairs = zip(raw, self.results, strict=True)
-        return tuple(value if proc is None or value is None else proc(value) for value, proc in pairs)
+        return convert(raw, self.results)
+
+    def processors(self, dialect: Dialect, types: Sequence[Any]) -> tuple[Processor, ...]:
+        """The result processors for the columns the server described (``types``: one driver type
+        code per column), as SQLAlchemy's cursor result picks them."""
+        if not self.columns:
+            return (None,) * len(types)  # a textual statement without declared columns: as sent
+        if len(types) != len(self.columns):
+            raise ValueError(f"{self.sql!r} returned {len(types)} columns, compiled for {len(self.columns)}")
+        return tuple(
+            column.dialect_impl(dialect).result_processor(dialect, code)
+            for column, code in zip(self.columns, types, strict=True)
+        )
+
+
+def convert(raw: Sequence[Any], results: Sequence[Processor]) -> tuple[Any, ...]:
+    pairs = zip(raw, results, strict=True)
+    return tuple(value if proc is None or value is None else proc(value) for value, proc in pairs)
 
 
 class Prepared:
@@ -91,15 +112,27 @@ class Prepared:
             if name not in keys and not bind.required:
                 constants[name] = bind.effective_value
         results: tuple[Processor, ...] = ()
-        # Rows are converted here only on SQLite, the one engine that runs ``Compiled`` directly;
-        # elsewhere SQLAlchemy converts them with the cursor's column types (asyncpg's float needs
-        # the column's type oid, which no compile-time processor has).
-        if getattr(statement, "is_select", False) and dialect.name == "sqlite":
-            results = tuple(
-                column.type.dialect_impl(dialect).result_processor(dialect, None)
-                for column in statement.selected_columns
-            )
-        return Compiled(sql=compiled.string, names=names, binds=binds, results=results, constants=constants)
+        result_types: tuple[TypeEngine[Any], ...] = ()
+        if dialect.name == "sqlite":
+            # SQLite's processors take no type code: converted with the statement's own types.
+            if getattr(statement, "is_select", False):
+                results = tuple(
+                    column.type.dialect_impl(dialect).result_processor(dialect, None)
+                    for column in statement.selected_columns
+                )
+        else:
+            # The columns SQLAlchemy's own result would match to the cursor's, SELECT or RETURNING
+            # (``_result_columns``: what ``CursorResult`` reads); their processors come once the
+            # server has described the statement (``processors``).
+            result_types = tuple(entry.type for entry in compiled._result_columns)
+        return Compiled(
+            sql=compiled.string,
+            names=names,
+            binds=binds,
+            results=results,
+            constants=constants,
+            columns=result_types,
+        )
 
 
 def detached(model: type[M], values: Mapping[str, Any]) -> M:

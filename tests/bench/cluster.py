@@ -16,6 +16,8 @@
 
 Run: ``.venv/bin/python -m tests.bench.cluster --postgres URL [--seconds 10] [--kills 10]``
 (URL also from ``GATEWAY_TEST_POSTGRES_URL``; every setup gets a fresh database, dropped after).
+``--only single`` runs just 1 × SQLite against 1 × PostgreSQL of part 1, ``--repeat N`` times
+interleaved (each figure is then the median of the runs).
 """
 
 from __future__ import annotations
@@ -247,18 +249,44 @@ async def irc_figures(root: Path) -> tuple[list[float], list[float], list[tuple[
 # --------------------------------------------------------------------------- report
 
 
+def print_throughput(results: list[Throughput]) -> None:
+    print(f"\nroll 5 through POST /api/v1/command, {IN_FLIGHT} in flight, {ARGS.seconds:g} s each")
+    print(f"{'setup':<22}{'req/s':>9}{'p50 ms':>9}{'p99 ms':>9}{'CPU ms/req':>12}{'errors':>8}")
+    for result in results:
+        print(result.row())
+
+
+async def single(root: Path) -> None:
+    """1 × SQLite against 1 × PostgreSQL, ``--repeat`` times interleaved; medians and the ratio."""
+    runs: dict[str, list[Throughput]] = {"sqlite": [], "postgresql": []}
+    for _ in range(ARGS.repeat):
+        for engine, found in runs.items():
+            found.append(await throughput(engine, 1, root))
+    print_throughput([result for pair in zip(*runs.values(), strict=True) for result in pair])
+    rate = {e: statistics.median(r.requests / r.seconds for r in found) for e, found in runs.items()}
+    cpu = {
+        e: statistics.median(r.cpu / max(1, r.requests) * 1000 for r in found) for e, found in runs.items()
+    }
+    print(f"\nmedian of {ARGS.repeat}: SQLite {rate['sqlite']:.0f} req/s, {cpu['sqlite']:.2f} CPU ms/req;")
+    print(f"PostgreSQL {rate['postgresql']:.0f} req/s, {cpu['postgresql']:.2f} CPU ms/req")
+    print(
+        f"PostgreSQL ÷ SQLite: {rate['postgresql'] / rate['sqlite']:.2f}× the throughput, "
+        f"{cpu['postgresql'] / cpu['sqlite']:.2f}× the CPU per request"
+    )
+
+
 async def run() -> None:
     with tempfile.TemporaryDirectory(prefix="bench-cluster-") as tmp:
         root = Path(tmp)
+        if ARGS.only == "single":
+            await single(root)
+            return
         results = [await throughput("sqlite", 1, root)]
         for n in (1, 2, 3):
             results.append(await throughput("postgresql", n, root))
         cross, same, kills, gap = await irc_figures(root)
 
-    print(f"\nroll 5 through POST /api/v1/command, {IN_FLIGHT} in flight, {ARGS.seconds:g} s each")
-    print(f"{'setup':<22}{'req/s':>9}{'p50 ms':>9}{'p99 ms':>9}{'CPU ms/req':>12}{'errors':>8}")
-    for result in results:
-        print(result.row())
+    print_throughput(results)
 
     print(f"\nStoryteller-log line to IRC, from the API reply to the line at the server ({ARGS.rows} rows)")
     print(f"{'queued by':<34}{'p50 ms':>9}{'p99 ms':>9}{'max ms':>9}{'> 100 ms':>10}")
@@ -284,12 +312,17 @@ def main() -> None:
     parser.add_argument("--kills", type=int, default=10)
     parser.add_argument("--rows", type=int, default=200, help="lines per delivery-delay figure")
     parser.add_argument("--failover", type=float, default=2.0, help="[cluster] failover_seconds")
+    parser.add_argument("--only", choices=["single"], help="single: just 1 × SQLite against 1 × PostgreSQL")
+    parser.add_argument("--repeat", type=int, default=1, help="runs of --only single, interleaved")
     ARGS = parser.parse_args()
     if not ARGS.postgres:
         print(f"--postgres URL (or {POSTGRES_URL_VARIABLE}) is needed", file=sys.stderr)
         raise SystemExit(2)
-    if ARGS.seconds <= 0 or ARGS.kills < 1 or ARGS.rows < 1 or ARGS.failover <= 0:
-        print("--seconds and --failover must be positive, --kills and --rows at least 1", file=sys.stderr)
+    if ARGS.seconds <= 0 or ARGS.kills < 1 or ARGS.rows < 1 or ARGS.failover <= 0 or ARGS.repeat < 1:
+        print(
+            "--seconds and --failover must be positive, --kills, --rows and --repeat at least 1",
+            file=sys.stderr,
+        )
         raise SystemExit(2)
     try:
         asyncio.run(run())
