@@ -263,10 +263,13 @@ async def counts(url: str) -> tuple[int, int]:
     return int(logged), int(stlogged)
 
 
-async def loop_events(port: int) -> list[Event]:
-    """The gateway's long loop events since the last call (``--trace``)."""
+async def loop_events(port: int) -> tuple[list[Event], list[float]]:
+    """The gateway's long loop events since the last call, and every full collection's seconds
+    since it started (``--trace``)."""
     async with aiohttp.ClientSession() as session, session.get(f"http://127.0.0.1:{port}{TRACE_PATH}") as r:
-        return [(float(a), float(b), float(c), float(d), str(e)) for a, b, c, d, e in await r.json()]
+        found = await r.json()
+    events = [(float(a), float(b), float(c), float(d), str(e)) for a, b, c, d, e in found["events"]]
+    return events, [float(s) for s in found["gen2"]]
 
 
 async def run(
@@ -316,7 +319,7 @@ async def run(
         if trace:
             await loop_events(gw_port)  # only the half-load run's events
         half = {"gateway": await open_loop(gw_url, seconds, gw_max / 2, client, gw_ok, slow)}
-        events = await loop_events(gw_port) if trace else []
+        events, full = await loop_events(gw_port) if trace else ([], [])
         half["bare"] = await open_loop(bare_url, seconds, bare_max / 2, client, bare_ok, [])
         rss = peak_rss_mb(gateway.pid)
     finally:
@@ -334,6 +337,7 @@ async def run(
         "half_rate": half,
         "slow_requests": len(slow),
         "blame": blame(slow, events) if trace else [],
+        "full_collections": full,
         "gateway_peak_rss_mb": rss,
         "rolls_answered": gw_ok[0],
         "rolls_logged": logged,
@@ -372,6 +376,14 @@ def report(r: dict[str, Any]) -> str:
         *(
             [f"gateway requests over 20 ms at half max: {r['slow_requests']}", *r["blame"]]
             if r["blame"] or r["slow_requests"]
+            else []
+        ),
+        *(
+            [
+                f"gateway's generation-2 collections since start: {len(r['full_collections'])}"
+                f" ({' '.join(f'{1000 * s:.0f}' for s in r['full_collections'])} ms)"
+            ]
+            if r["blame"] or r["full_collections"]
             else []
         ),
         f"gateway peak RSS: {r['gateway_peak_rss_mb']:.1f} MB (target < 200 MB)",

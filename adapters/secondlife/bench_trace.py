@@ -33,6 +33,7 @@ class LoopTrace:
         self.threshold = threshold
         self.events: list[Event] = []
         self._gc_start = 0.0
+        self.full_collections: list[float] = []  # seconds each generation-2 collection took, since start
 
     def install(self) -> None:
         handle_run = asyncio.events.Handle._run
@@ -75,14 +76,17 @@ class LoopTrace:
         now = time.perf_counter()
         if phase == "start":
             self._gc_start = now
-        elif now - self._gc_start >= self.threshold / 4:
-            took = now - self._gc_start
-            self.events.append((self._gc_start, took, took, 0.0, f"gc generation {info['generation']}"))
+            return
+        took, generation = now - self._gc_start, info["generation"]
+        if generation == 2:
+            self.full_collections.append(took)
+        if took >= self.threshold / 4 or generation == 2:
+            self.events.append((self._gc_start, took, took, 0.0, f"gc generation {generation}"))
 
     def add_route(self, app: web.Application) -> None:
         async def handler(_: web.Request) -> web.Response:
             events, self.events = self.events, []
-            return web.json_response([list(e) for e in events])
+            return web.json_response({"events": [list(e) for e in events], "gen2": self.full_collections})
 
         app.router.add_get(TRACE_PATH, handler)
 
