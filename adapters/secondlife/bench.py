@@ -83,6 +83,8 @@ async def serve_gateway(
         loop_trace.add_route(app)
     runner = web.AppRunner(app, access_log=None)
     await runner.setup()
+    if trace:
+        loop_trace.forget()  # the start-up's work is not the load's
     await web.TCPSite(runner, "127.0.0.1", port).start()
     print("ready", flush=True)
     if profile:
@@ -380,7 +382,7 @@ def report(r: dict[str, Any]) -> str:
         ),
         *(
             [
-                f"gateway's generation-2 collections since start: {len(r['full_collections'])}"
+                f"gateway's generation-2 collections under load: {len(r['full_collections'])}"
                 f" ({' '.join(f'{1000 * s:.0f}' for s in r['full_collections'])} ms)"
             ]
             if r["blame"] or r["full_collections"]

@@ -33,7 +33,7 @@ class LoopTrace:
         self.threshold = threshold
         self.events: list[Event] = []
         self._gc_start = 0.0
-        self.full_collections: list[float] = []  # seconds each generation-2 collection took, since start
+        self.full_collections: list[float] = []  # seconds each generation-2 collection took
 
     def install(self) -> None:
         handle_run = asyncio.events.Handle._run
@@ -82,6 +82,9 @@ class LoopTrace:
             self.full_collections.append(took)
         if took >= self.threshold / 4 or generation == 2:
             self.events.append((self._gc_start, took, took, 0.0, f"gc generation {generation}"))
+
+    def forget(self) -> None:
+        self.events, self.full_collections = [], []
 
     def add_route(self, app: web.Application) -> None:
         async def handler(_: web.Request) -> web.Response:
