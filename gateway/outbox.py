@@ -359,19 +359,23 @@ class Outbox:
                     await asyncio.wait_for(event.wait(), interval)
 
     async def run_once(self, platform: str) -> bool:
-        """Claim and deliver one round of queue heads. True when anything was claimed."""
+        """Claim and deliver one round of queue heads. True when the next round should start at
+        once: something was claimed, unless the adapter settled every row itself (a fan-out, which
+        takes the rows queued behind its head too, and wakes the worker when it left some) in a
+        round that was not full. Then the next claim waits for a wake, instead of finding nothing
+        after every Storyteller-log fan-out at the price of a transaction."""
         rows = await self._claim(platform)
         if not rows:
             return False
         in_flight = {row.id for row in rows}
         renewer = asyncio.create_task(self._renew(in_flight), name=f"outbox:{platform}:lease")
         try:
-            await asyncio.gather(*(self._deliver(platform, row, in_flight) for row in rows))
+            settled = await asyncio.gather(*(self._deliver(platform, row, in_flight) for row in rows))
         finally:
             renewer.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await renewer
-        return True
+        return len(rows) == BATCH or not all(settled)
 
     async def _renew(self, in_flight: set[int]) -> None:
         """While deliveries run, keep their leases alive, so no other worker (in this process or
@@ -411,14 +415,15 @@ class Outbox:
             for row_id, target, payload, attempts, at in rows
         ]
 
-    async def _deliver(self, platform: str, message: Outbound, in_flight: set[int]) -> None:
+    async def _deliver(self, platform: str, message: Outbound, in_flight: set[int]) -> bool:
+        """Whether the adapter settled the row itself (``Settled``)."""
         try:
-            await self._attempt(platform, message)
+            return await self._attempt(platform, message)
         finally:
             in_flight.discard(message.id)
             self._claimed_at.pop(message.id, None)
 
-    async def _attempt(self, platform: str, message: Outbound) -> None:
+    async def _attempt(self, platform: str, message: Outbound) -> bool:
         adapter = self.adapters[platform]
         settings = self.services.settings.outbox
         counts = self.deliveries.get(platform)
@@ -428,6 +433,7 @@ class Outbox:
             await adapter.deliver(message)
         except Settled:
             counts["sent"] += 1
+            return True
         except Elsewhere as exc:
             # Due at once for the owner, whom the commit wakes; this process looks away meanwhile.
             counts["throttled"] += 1
@@ -465,6 +471,7 @@ class Outbox:
         else:
             counts["sent"] += 1
             await self._finish(message.id, "delivered", message.attempts + 1, None, 0)
+        return False
 
     def _lease(self) -> timedelta:
         return claim_lease(self.services.settings)

@@ -181,6 +181,8 @@ class Delivery(Part):
                     await queue.enqueue(
                         unit, PLATFORM, reg.route, {**payload, "via": message.target}, now=now
                     )
+            if len(batch) == queue.FANOUT_BATCH:  # rows are left behind it: the worker's next round
+                unit.queued.add(PLATFORM)
         log.debug("second life fan-out", target=message.target, rows=len(batch), routes=len(members))
         raise Settled
 

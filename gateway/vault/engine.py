@@ -167,12 +167,6 @@ class _GroupCommit:
             assert self._running is not None
             await asyncio.shield(self._running)
 
-    def sync_here(self, upto: int) -> None:
-        """fsync on the caller's thread (the loop's): for a lone commit with no fsync running."""
-        _fsync_file(self.wal)
-        self.synced = max(self.synced, upto)
-        self._start_checkpoint()
-
     async def _sync(self, upto: int) -> None:
         try:
             await asyncio.to_thread(_fsync_file, self.wal)
@@ -348,16 +342,8 @@ class Vault:
             chain.done.set_result(None)
             return
         number = self._group.commit_number()
-        if chain.units == 1 and not self._group.syncing:
-            # A lone unit on an idle vault: the fsync right here costs less than a thread hop, and
-            # nothing else is waiting to run meanwhile (this is what synchronous=FULL would do).
-            try:
-                self._group.sync_here(number)
-            except BaseException as exc:
-                chain.done.set_exception(exc)
-            else:
-                chain.done.set_result(None)
-            return
+        # Even a lone unit's fsync runs in the thread: on the loop it held every other request for
+        # the disk's time (4-20 ms each, hundreds under a busy disk; adapters/secondlife/bench --trace).
         self._group.start_sync()  # now, so units ending meanwhile wait for its end, not commit alone
         # Its own task: a unit cancelled while it waits must not leave the others waiting.
         task = asyncio.get_running_loop().create_task(self._durable(chain, number), context=Context())
