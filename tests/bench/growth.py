@@ -11,8 +11,9 @@ against the built vault's ids and computed for 10M rolls).
 
 The shape of a vault of N rolls: N/100 characters (at least 10), a third as many players; rolls
 spread at 500 a day (so "today" holds about as many at every size), 30% without a character, 5% on
-the benchmark's character (Mira Vance, so her own log grows with the vault); Storyteller-log
-entries 10% and audit rows 5% of N. Old rolls have 5-letter ids, as ids handed out before 7.
+the benchmark's character (Mira Vance, so her own log grows with the vault), three characters
+named Vance; Storyteller-log entries 10% and audit rows 5% of N. The built rolls have 5-letter ids,
+as ids handed out before new ones got 7.
 
 Run: ``.venv/bin/python -m tests.bench.growth [--sizes 1000,100000,1000000] [--repeat 3]
 [--calls 5] [--postgres URL]`` (SQLite always; with ``--postgres`` each size also on a fresh
@@ -85,12 +86,13 @@ def characters_for(rolls: int) -> int:
     return max(10, rolls // 100)
 
 
-def character_name(i: int) -> str:
-    """Names that ``st search vance`` finds a few of: Mira Vance (1) and one in 997 others."""
+def character_name(i: int, count: int) -> str:
+    """Names that ``st search vance`` finds three of at every size: Mira Vance (1), the middle one
+    and the last one."""
     if i == 1:
         return NAME
     first = ("Ada", "Bran", "Cora", "Dov", "Esme", "Fen", "Gil", "Hana", "Ivo", "Juno")[i % 10]
-    last = "Vance" if i % 997 == 0 else ("Roth", "Kell", "Marsh", "Quill", "Sato", "Wren")[i % 6]
+    last = "Vance" if i in (count // 2, count) else ("Roth", "Kell", "Marsh", "Quill", "Sato", "Wren")[i % 6]
     return f"{first} {last} {i}"
 
 
@@ -205,7 +207,7 @@ async def build(url: str, rolls: int, *, seed: int = 22, now: datetime | None = 
 
     def characters() -> Iterator[dict[str, Any]]:
         for i in range(1, n_chars + 1):
-            name = character_name(i)
+            name = character_name(i, n_chars)
             yield dict(
                 id=i,
                 owner_id=owner(i),
@@ -388,8 +390,8 @@ def clash_rate(existing: set[str], length: int, draws: int) -> float:
 async def run_engine(engine: str, args: argparse.Namespace, workdir: Path) -> None:
     sizes = [int(s) for s in args.sizes.split(",")]
     async with AsyncExitStack() as stack:
-        served: list[Served] = []
-        for size in sizes:
+        vaults: list[tuple[str, Built]] = []
+        for size in sizes:  # every vault built before any is served: a build holds the event loop
             if engine == "sqlite":
                 url = f"sqlite+aiosqlite:///{workdir / f'vault-{size}.db'}"
             else:
@@ -398,8 +400,8 @@ async def run_engine(engine: str, args: argparse.Namespace, workdir: Path) -> No
             progress(f"{engine}: building {size} rolls")
             built = await build(url, size)
             progress(f"{engine}: built {size} rolls, {built.characters} characters in {built.seconds:.1f} s")
-            base = await stack.enter_async_context(serving(url))
-            served.append(Served(built, base, engine))
+            vaults.append((url, built))
+        served = [Served(b, await stack.enter_async_context(serving(url)), engine) for url, b in vaults]
         http = await stack.enter_async_context(aiohttp.ClientSession())
         for one in served:  # warm up every path once, and make the new id verify looks up
             data = await command(http, one.url, "player", "roll 5")
