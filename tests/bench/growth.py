@@ -16,8 +16,8 @@ named Vance; Storyteller-log entries 10% and audit rows 5% of N. The built rolls
 as ids handed out before new ones got 7.
 
 Run: ``.venv/bin/python -m tests.bench.growth [--sizes 1000,100000,1000000] [--repeat 3]
-[--calls 5] [--postgres URL]`` (SQLite always; with ``--postgres`` each size also on a fresh
-PostgreSQL database, dropped after).
+[--calls 5] [--postgres URL] [--engines sqlite,postgresql]`` (SQLite; with ``--postgres`` each size
+also on a fresh PostgreSQL database, dropped after).
 """
 
 from __future__ import annotations
@@ -296,11 +296,14 @@ async def build(url: str, rolls: int, *, seed: int = 22, now: datetime | None = 
             (StlogEntry, stlog_rows()),
             (Audit, audit_rows()),
         ):
+            wall, cpu = time.perf_counter(), time.process_time()
             async with engine.begin() as conn:
                 if conn.dialect.name == "sqlite":  # a scratch vault: no fsyncs, the indexes in memory
                     await conn.execute(text("PRAGMA synchronous = OFF"))
                     await conn.execute(text("PRAGMA cache_size = -400000"))
                 await insert_chunks(conn, model, rows)
+            wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
+            progress(f"  {table(model).name}: {wall:.1f} s ({cpu:.1f} s CPU)")
         async with engine.begin() as conn:
             if conn.dialect.name == "postgresql":
                 for name in ("person", "character", "roll_log", "stlog", "audit"):  # ids were given
@@ -451,8 +454,9 @@ async def run_engine(engine: str, args: argparse.Namespace, workdir: Path) -> No
 async def main(args: argparse.Namespace) -> None:
     configure_logging(level="warning", stream=sys.stderr)
     with tempfile.TemporaryDirectory(prefix="gateway-growth-") as tmp:
-        await run_engine("sqlite", args, Path(tmp))
-        if args.postgres:
+        if "sqlite" in args.engines.split(","):
+            await run_engine("sqlite", args, Path(tmp))
+        if args.postgres and "postgresql" in args.engines.split(","):
             await run_engine("postgresql", args, Path(tmp))
 
 
@@ -464,6 +468,7 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument(
         "--draws", type=int, default=200_000, help="fresh ids drawn per vault for the clash rate"
     )
+    parser.add_argument("--engines", default="sqlite,postgresql", help="which of sqlite, postgresql to run")
     parser.add_argument("--postgres", help="also on PostgreSQL: a server URL (a database is made per size)")
     return parser.parse_args(argv)
 
