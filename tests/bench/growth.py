@@ -39,7 +39,7 @@ from typing import Any
 
 import aiohttp
 from aiohttp import web
-from sqlalchemy import Table, insert, inspect, text
+from sqlalchemy import Table, bindparam, insert, inspect, text
 from sqlalchemy.ext.asyncio import AsyncConnection, create_async_engine
 
 from gateway.app import Gateway, build_app
@@ -127,28 +127,37 @@ def take(rows: Iterator[Any], count: int) -> list[Any]:
 
 
 async def insert_chunks(conn: AsyncConnection, model: Any, rows: Iterator[dict[str, Any]]) -> None:
-    """``rows`` in executemany chunks of ``insert(table)``, the next chunk made (in a thread) while
-    the database writes one. On SQLite the rows are bound in that thread with the columns' own bind
-    processors and handed to the driver's executemany: SQLAlchemy's per-row work was most of the build."""
-    statement = insert(table(model))
-    if conn.dialect.name == "sqlite":
-        columns = list(table(model).columns)
-        sql = str(statement.compile(dialect=conn.dialect))  # every column, in this order, qmark style
-        bind = [(c.name, c.type._cached_bind_processor(conn.dialect)) for c in columns]
-
-        def bound(row: dict[str, Any]) -> tuple[Any, ...]:
-            return tuple(row.get(name) if f is None else f(row.get(name)) for name, f in bind)
-
-        tuples = map(bound, rows)
-        chunk = await asyncio.to_thread(take, tuples, CHUNK)
-        while chunk:
-            _, chunk = await asyncio.gather(
-                conn.exec_driver_sql(sql, chunk), asyncio.to_thread(take, tuples, CHUNK)
-            )
+    """``rows`` into ``model``'s table in chunks, the next chunk made (in a thread) while the database
+    writes one. The rows are bound in that thread with the columns' own bind processors (what
+    ``insert(table)`` would send) and handed to the driver: an executemany of ``insert(table)`` on
+    SQLite, a binary COPY on PostgreSQL. SQLAlchemy's per-row work was most of the build."""
+    first = next(rows, None)
+    if first is None:
         return
-    chunk = take(rows, CHUNK)
+    rows = itertools.chain([first], rows)
+    columns = [c for c in table(model).columns if c.name in first]  # the rest take their defaults
+    bind = [(c.name, c.type._cached_bind_processor(conn.dialect)) for c in columns]
+
+    def bound(row: dict[str, Any]) -> tuple[Any, ...]:
+        return tuple(row[name] if f is None else f(row[name]) for name, f in bind)
+
+    if conn.dialect.name == "postgresql":
+        driver = (await conn.get_raw_connection()).driver_connection
+        names = [c.name for c in columns]
+
+        async def write(chunk: list[tuple[Any, ...]]) -> None:
+            await driver.copy_records_to_table(table(model).name, records=chunk, columns=names)
+    else:
+        values = {c.name: bindparam(c.name) for c in columns}
+        sql = str(insert(table(model)).values(values).compile(dialect=conn.dialect))  # qmark, in order
+
+        async def write(chunk: list[tuple[Any, ...]]) -> None:
+            await conn.exec_driver_sql(sql, chunk)
+
+    tuples = map(bound, rows)
+    chunk = await asyncio.to_thread(take, tuples, CHUNK)
     while chunk:
-        _, chunk = await asyncio.gather(conn.execute(statement, chunk), asyncio.to_thread(take, rows, CHUNK))
+        _, chunk = await asyncio.gather(write(chunk), asyncio.to_thread(take, tuples, CHUNK))
 
 
 async def build(url: str, rolls: int, *, seed: int = 22, now: datetime | None = None) -> Built:
