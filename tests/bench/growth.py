@@ -58,7 +58,7 @@ TOKENS = {"st": "growth-storyteller", "player": "growth-player"}
 NAME = "Mira Vance"
 CHANNEL = "growth"
 ROLLS_PER_DAY = 500
-CHUNK = 20_000  # rows per executemany; one transaction per table
+CHUNK = 20_000  # rows per executemany (or COPY); one transaction per table
 OLD_ID_LENGTH = 5
 
 
