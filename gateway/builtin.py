@@ -32,7 +32,9 @@ async def help_command(ctx: CommandContext, inv: Invocation) -> Reply:
 
 async def verify_command(ctx: CommandContext, inv: Invocation) -> Reply:
     if len(inv.words) != 1:
-        raise UserError("Write verify ID, with the id shown at the end of a roll (for example verify k3f9).")
+        raise UserError(
+            "Write verify ID, with the id shown at the end of a roll (for example verify k3f9m2x)."
+        )
     row = await repo.find_roll(ctx.session, inv.words[0])
     if row is None:
         raise UserError(f"No roll with id {inv.words[0][:20]!r} in the log.")

@@ -246,7 +246,9 @@ COMMANDS: tuple[Slash, ...] = (
         private=True,
     ),
     Slash(
-        "verify", "Look a roll up in the log by its id", (Opt("id", "the roll id, e.g. k3f9", required=True),)
+        "verify",
+        "Look a roll up in the log by its id",
+        (Opt("id", "the roll id, e.g. k3f9m2x", required=True),),
     ),
     Slash(
         "help",

@@ -102,6 +102,8 @@ class RollLog(SQLModel, table=True):
     ``StlogEntry`` (see ``repo.stlog_entries``). Rows from before revision 0002 have neither."""
 
     __tablename__ = "roll_log"
+    # A character's rolls newest first (``st log NAME``), without sorting them all: see 0007.
+    __table_args__ = (Index("ix_roll_log_character_created", "character_id", "created_at", "id"),)
     id: int | None = Field(default=None, primary_key=True)
     public_id: str = Field(max_length=16, unique=True)
     person_id: int | None = Field(default=None, foreign_key="person.id", index=True)
@@ -126,6 +128,7 @@ class StlogEntry(SQLModel, table=True):
     A roll's own line lives on its ``RollLog`` row."""
 
     __tablename__ = "stlog"
+    __table_args__ = (Index("ix_stlog_character_created", "character_id", "created_at", "id"),)  # st log NAME
     id: int | None = Field(default=None, primary_key=True)
     person_id: int | None = Field(default=None, index=True)
     character_id: int | None = Field(default=None, index=True)
@@ -137,6 +140,8 @@ class StlogEntry(SQLModel, table=True):
 
 
 class Audit(SQLModel, table=True):
+    # ``st history NAME`` newest first; SQLite's ix_audit_character_id has the id (its rowid) already.
+    __table_args__ = (Index("ix_audit_character_history", "character_id", "id"),)
     id: int | None = Field(default=None, primary_key=True)
     actor_id: int | None = Field(default=None, index=True)
     actor_key: str = Field(max_length=300)

@@ -221,7 +221,7 @@ async def test_a_permission_plugin_can_refuse_a_command(sqlite_url: str) -> None
 async def test_a_roll_id_clash_is_retried_until_an_id_is_free(
     chat: Chat, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Roll ids are five letters: as the log grows, a new id sometimes clashes, even twice or three
+    """Roll ids are short and random: as the log grows, a new id sometimes clashes, even twice or three
     times running; the unit of work runs again with a fresh id instead of failing the roll."""
     ids = iter(["aaaaa", "aaaaa", "aaaaa", "aaaaa", "bbbbb"])
     monkeypatch.setattr(commands, "new_public_id", lambda length=5: next(ids))

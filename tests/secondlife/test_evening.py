@@ -19,7 +19,7 @@ pytest.importorskip(
     "plugins.nightcap.chargen", reason="the Nightcap character commands (issue 3) are not here"
 )
 
-ROLL_ID = r"#[a-z0-9]{5}"
+ROLL_ID = r"#[a-z0-9]{7}"
 NIGHTCAP = {
     "announce_targets": ["secondlife:everyone"],
     "announce_skip_platforms": ["http", "secondlife"],
