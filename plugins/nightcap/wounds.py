@@ -4,13 +4,22 @@ pool from a character's sheet asks here and shows the penalty in its roll line."
 
 from __future__ import annotations
 
+from sqlalchemy import bindparam, select
+from sqlmodel import col
+
 from gateway import CommandContext
-from gateway.characters import pools_of
-from gateway.vault.models import Character
+from gateway.vault.models import Character, Pool
+from gateway.vault.prepared import Prepared
 from plugins.nightcap import combat
 from plugins.nightcap.config import NightcapSettings
 
 DAMAGE_POOL = "damage"
+# Below the ORM (see ``gateway.vault.prepared``): a trait roll asks this on every roll.
+_DAMAGE = Prepared(
+    select(col(Pool.current)).where(
+        col(Pool.character_id) == bindparam("character_id"), col(Pool.name) == DAMAGE_POOL
+    )
+)
 
 
 def penalty_for_damage(ctx: CommandContext, damage: int) -> int:
@@ -19,14 +28,12 @@ def penalty_for_damage(ctx: CommandContext, damage: int) -> int:
 
 
 async def penalty(ctx: CommandContext, character: Character | None) -> int:
-    """The wound penalty (0, -1 or -2) on ``character``'s pools right now."""
-    if character is None or character.id is None:
+    """The wound penalty (0, -1 or -2) on ``character``'s pools right now: no read at all while the
+    chronicle has wound penalties off, else the damage pool's current value from the vault."""
+    if character is None or character.id is None or not ctx.settings_for(NightcapSettings).wound_penalties:
         return 0
-    pool = (await pools_of(ctx.session, character.id)).get(DAMAGE_POOL)
-    if pool is None:
-        return 0
-    await ctx.session.refresh(pool)
-    return penalty_for_damage(ctx, pool.current)
+    row = await ctx.unit.first(_DAMAGE, {"character_id": character.id})
+    return 0 if row is None else penalty_for_damage(ctx, int(row[0]))
 
 
 def label(text: str, value: int) -> str:
