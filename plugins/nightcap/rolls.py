@@ -81,6 +81,11 @@ async def spend_willpower(ctx: CommandContext, character: Character | None) -> N
         raise UserError(f"{character.name} has no Willpower left to spend.")
 
 
+async def _wound(ctx: CommandContext, spec: PoolSpec, character: Character | None) -> int:
+    """The wound penalty on a side's pool: none on a bare number, which is then not read at all."""
+    return 0 if spec.number is not None else await wounds.penalty(ctx, character)
+
+
 def _side_result(side: Side, roll: mechanics.Roll) -> dict[str, Any]:
     result = roll.as_result()
     result["modifiers"] = list(side.spec.modifiers)
@@ -132,10 +137,12 @@ async def roll_command(ctx: CommandContext, inv: Invocation) -> Reply:
                 " character, vs TRAIT for your own, or vs N for an NPC pool."
             )
     max_pool = ctx.settings.gateway.max_pool
-    sides = [build_side(request.sides[0], character, max_pool, wound=await wounds.penalty(ctx, character))]
+    wound = await _wound(ctx, request.sides[0], character)
+    sides = [build_side(request.sides[0], character, max_pool, wound=wound)]
     if len(request.sides) == 2:
         other = opponent or character
-        sides.append(build_side(request.sides[1], other, max_pool, wound=await wounds.penalty(ctx, other)))
+        wound = await _wound(ctx, request.sides[1], other)
+        sides.append(build_side(request.sides[1], other, max_pool, wound=wound))
         if sides[1].spec.willpower:
             raise UserError(
                 "Only the roller declares Willpower, on the left of vs; the other side's pool is just dice."

@@ -9,11 +9,12 @@ Each case is one command said over and over through the router, on a SQLite vaul
 
 CPU is ``time.process_time`` (the SQLite driver runs inline, so the process's CPU is the command's),
 summed per case while the cases take turns in slices, so every case sees the same machine load.
-With ``--callgrind`` each case also runs alone under ``valgrind --tool=callgrind``, twice (``--n``
-commands and none), and the difference over ``--n`` is its instruction count per command, which
-does not depend on the load at all.
+With ``--callgrind`` the cases run again, in one process under ``valgrind --tool=callgrind`` that
+counts instructions only while a case runs (``--callgrind-n`` commands each, default 100): a figure
+that does not depend on the machine's load at all. That run takes minutes (starting the gateways
+under valgrind is most of it).
 
-Run: ``.venv/bin/python -m tests.bench.charroll [--n 2000] [--slice 100] [--callgrind]``.
+Run: ``.venv/bin/python -m tests.bench.charroll [--n 2000] [--slice 100] [--callgrind [--callgrind-n 100]]``.
 """
 
 from __future__ import annotations
@@ -84,14 +85,11 @@ async def said(gateway: Gateway, who: str, command: str) -> Loop:
     return run
 
 
-async def loops(directory: Path, only: str | None) -> tuple[dict[str, Loop], list[Gateway]]:
-    """Every case's loop (or only the one labelled ``only``): one gateway per wound setting, the
-    bare caller in the first."""
+async def loops(directory: Path) -> tuple[dict[str, Loop], list[Gateway]]:
+    """Every case's loop: one gateway per wound setting, the bare caller in the first."""
     found: dict[str, Loop] = {}
     gateways: dict[bool, Gateway] = {}
     for label, wounds, command in cases():
-        if only is not None and label != only:
-            continue
         if wounds not in gateways:
             gateways[wounds] = (await start(directory / f"wounds-{wounds}.db", wounds))[0]
         found[label] = await said(gateways[wounds], "bare" if label == BASELINE else "mira", command)
@@ -100,7 +98,7 @@ async def loops(directory: Path, only: str | None) -> tuple[dict[str, Loop], lis
 
 async def measure(directory: Path, n: int, slice_n: int) -> dict[str, float]:
     """CPU seconds per command for every case, the cases taking turns ``slice_n`` commands at a time."""
-    found, gateways = await loops(directory, None)
+    found, gateways = await loops(directory)
     spent = dict.fromkeys(found, 0.0)
     for done in range(0, n, slice_n):
         for label, loop in found.items():
@@ -112,34 +110,48 @@ async def measure(directory: Path, n: int, slice_n: int) -> dict[str, float]:
     return {label: seconds / n for label, seconds in spent.items()}
 
 
-async def run_one(directory: Path, label: str, n: int) -> None:
-    """One case alone, for callgrind: set up, then ``n`` commands."""
-    found, gateways = await loops(directory, label)
-    await found[label](n)
+def counted(directory: Path, n: int) -> None:
+    """Under callgrind: every case's ``n`` commands inside a ``sys.call_tracing`` call, a C function
+    nothing else calls, which ``instructions`` has callgrind collect inside and dump after."""
+    loop = asyncio.new_event_loop()
+    found, gateways = loop.run_until_complete(loops(directory))
+    for label, _, _ in cases():
+        sys.call_tracing(loop.run_until_complete, (found[label](n),))
     for gateway in gateways:
-        await gateway.stop()
+        loop.run_until_complete(gateway.stop())
+    loop.close()
 
 
-def instructions(label: str, n: int) -> int:
-    """Instructions callgrind counts for a whole run of one case with ``n`` commands."""
+def _total(dump: str) -> int:
+    found = re.search(r"^(?:totals|summary): (\d+)", dump, re.MULTILINE)
+    assert found, dump[:500]
+    return int(found.group(1))
+
+
+def instructions(n: int) -> dict[str, float]:
+    """Instructions per command of every case, counted by callgrind (one run, the cases in turn)."""
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / "callgrind.out"
         command = [
             "valgrind",
             "--tool=callgrind",
+            "--collect-atstart=no",
+            "--toggle-collect=sys_call_tracing",
+            "--dump-after=sys_call_tracing",
             f"--callgrind-out-file={out}",
             sys.executable,
             "-m",
             "tests.bench.charroll",
-            "--one",
-            label,
+            "--counted",
             "--n",
             str(n),
         ]
-        done = subprocess.run(command, capture_output=True, text=True, check=True, env={**os.environ})
-        match = re.search(r"Collected : (\d+)", done.stderr)
-        assert match, done.stderr[-2000:]
-        return int(match.group(1))
+        subprocess.run(command, capture_output=True, text=True, check=True, env={**os.environ})
+        dumps = sorted(Path(tmp).glob("callgrind.out.*"), key=lambda p: int(p.suffix[1:]))
+        totals = [_total(dump.read_text()) for dump in dumps]
+    labels = [label for label, _, _ in cases()]
+    assert len(totals) == len(labels), f"{len(totals)} callgrind dumps for {len(labels)} cases"
+    return {label: total / n for label, total in zip(labels, totals, strict=True)}
 
 
 def main() -> None:
@@ -147,18 +159,16 @@ def main() -> None:
     parser.add_argument("--n", type=int, default=2000, help="commands per case (default 2000)")
     parser.add_argument("--slice", type=int, default=100, help="commands per turn (default 100)")
     parser.add_argument("--callgrind", action="store_true", help="also count instructions (slow)")
-    parser.add_argument("--one", help=argparse.SUPPRESS)  # one case alone, under callgrind
+    parser.add_argument("--callgrind-n", type=int, default=100, help="commands per case under callgrind")
+    parser.add_argument("--counted", action="store_true", help=argparse.SUPPRESS)  # the run under callgrind
     args = parser.parse_args()
     configure_logging("json", "error")
     with tempfile.TemporaryDirectory() as tmp:
-        if args.one is not None:
-            asyncio.run(run_one(Path(tmp), args.one, args.n))
+        if args.counted:
+            counted(Path(tmp), args.n)
             return
         cpu = asyncio.run(measure(Path(tmp), args.n, args.slice))
-    counts: dict[str, float] = {}
-    if args.callgrind:
-        for label, _, _ in cases():
-            counts[label] = (instructions(label, args.n) - instructions(label, 0)) / args.n
+    counts = instructions(args.callgrind_n) if args.callgrind else {}
     width = max(len(label) for label in cpu)
     header = f"{'command':<{width}}  {'CPU/cmd':>9}  {'÷ bare':>6}"
     if counts:

@@ -97,5 +97,11 @@ async def test_wound_penalties_on_read_the_damage_once(vault_url: str) -> None:
         r = reply.result
         assert r is not None and (r["pool"], r["wound_penalty"], r["willpower"]) == (3, -1, True), reply.text
         assert len(reads(seen)) == 1 and len(writes(seen)) == 1, seen
+        # A bare number takes no penalty, so its roll reads no pool.
+        chat.dice.extend([9, 5, 1])
+        async with statements(chat) as seen:
+            reply = await chat.one("roll 3", as_="mira")
+        assert reply.result is not None and reply.result["pool"] == 3 and "wound_penalty" not in reply.result
+        assert reads(seen) == [] and writes(seen) == [], seen
     finally:
         await chat.gateway.stop()
