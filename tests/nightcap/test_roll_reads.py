@@ -11,6 +11,7 @@ from typing import Any
 from sqlalchemy import event
 
 from gateway.testing import Chat, start_chat
+from gateway.vault.models import Character
 from tests.conflict.helpers import make_character
 from tests.nightcap.helpers import pools
 
@@ -103,5 +104,24 @@ async def test_wound_penalties_on_read_the_damage_once(vault_url: str) -> None:
             reply = await chat.one("roll 3", as_="mira")
         assert reply.result is not None and reply.result["pool"] == 3 and "wound_penalty" not in reply.result
         assert reads(seen) == [] and writes(seen) == [], seen
+    finally:
+        await chat.gateway.stop()
+
+
+async def test_an_active_character_of_another_system_is_not_the_roller(vault_url: str) -> None:
+    """The prepared read of the active character keeps ``active_character``'s rule: another system's
+    character does not roll Nightcap traits, and a bare roll goes under the caller's own name."""
+    chat = await start_chat(vault_url)
+    try:
+        character_id = await make_character(chat, "mira", "Zed", physical=3)
+        async with chat.services.vault.transaction() as session:
+            character = await session.get(Character, character_id)
+            assert character is not None
+            character.system = "dramatic"
+        reply = await chat.one("roll physical", as_="mira")
+        assert reply.error is not None and "you have no active character" in reply.text
+        chat.dice.extend([9, 5, 1])
+        reply = await chat.one("roll 3", as_="mira")
+        assert reply.result is not None and reply.result["who"] == "Mira", reply.text
     finally:
         await chat.gateway.stop()
