@@ -6,29 +6,16 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import bindparam, update
-from sqlmodel import col
-
 from gateway import CommandContext, CommandSet, Invocation, Reply, UserError
 from gateway.characters import find_character
-from gateway.vault.models import Character, Pool
-from gateway.vault.prepared import Prepared
+from gateway.vault import repo
+from gateway.vault.models import Character
 from plugins.nightcap import mechanics, render, wounds
 from plugins.nightcap.pools import ROLL_USAGE, PoolSpec, parse_roll
 from plugins.nightcap.sheet import TRAITS, match_trait
 
 SYSTEM = "nightcap"
 COMMANDS = CommandSet(SYSTEM)
-# ``repo.spend_pool``'s conditional UPDATE, prepared: a ``wp`` roll then needs no ORM session.
-_SPEND_WILLPOWER = Prepared(
-    update(Pool)
-    .where(
-        col(Pool.character_id) == bindparam("owner"),
-        col(Pool.name) == "willpower",
-        col(Pool.current) >= 1,
-    )
-    .values(current=col(Pool.current) - 1)
-)
 
 
 @dataclass
@@ -77,7 +64,8 @@ async def spend_willpower(ctx: CommandContext, character: Character | None) -> N
             f"{character.name} is not approved yet: Willpower works once a Storyteller approves the sheet"
             " (char submit when it is ready)."
         )
-    if await ctx.unit.execute(_SPEND_WILLPOWER, {"owner": character.id}) != 1:
+    # Below the ORM: a ``wp`` roll then opens no session.
+    if not await repo.take_pool(ctx.unit, character.id, "willpower", 1):
         raise UserError(f"{character.name} has no Willpower left to spend.")
 
 

@@ -4,22 +4,13 @@ pool from a character's sheet asks here and shows the penalty in its roll line."
 
 from __future__ import annotations
 
-from sqlalchemy import bindparam, select
-from sqlmodel import col
-
 from gateway import CommandContext
-from gateway.vault.models import Character, Pool
-from gateway.vault.prepared import Prepared
+from gateway.vault import repo
+from gateway.vault.models import Character
 from plugins.nightcap import combat
 from plugins.nightcap.config import NightcapSettings
 
 DAMAGE_POOL = "damage"
-# Below the ORM (see ``gateway.vault.prepared``): a trait roll asks this on every roll.
-_DAMAGE = Prepared(
-    select(col(Pool.current)).where(
-        col(Pool.character_id) == bindparam("character_id"), col(Pool.name) == DAMAGE_POOL
-    )
-)
 
 
 def penalty_for_damage(ctx: CommandContext, damage: int) -> int:
@@ -32,8 +23,9 @@ async def penalty(ctx: CommandContext, character: Character | None) -> int:
     chronicle has wound penalties off, else the damage pool's current value from the vault."""
     if character is None or character.id is None or not ctx.settings_for(NightcapSettings).wound_penalties:
         return 0
-    row = await ctx.unit.first(_DAMAGE, {"character_id": character.id})
-    return 0 if row is None else penalty_for_damage(ctx, int(row[0]))
+    # Below the ORM (``repo.pool_current``): every trait roll asks this.
+    damage = await repo.pool_current(ctx.unit, character.id, DAMAGE_POOL)
+    return 0 if damage is None else penalty_for_damage(ctx, damage)
 
 
 def label(text: str, value: int) -> str:
