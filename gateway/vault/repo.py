@@ -416,6 +416,29 @@ async def spend_pool(session: AsyncSession, character_id: int, name: str, amount
     return bool(result.rowcount == 1)
 
 
+_POOL = cast(Table, inspect(Pool).local_table)
+_POOL_ROW = (_POOL.c.character_id == bindparam("owner"), _POOL.c.name == bindparam("pool_name"))
+_TAKE_POOL = Prepared(
+    update(_POOL)
+    .where(*_POOL_ROW, _POOL.c.current >= bindparam("amount"))
+    .values(current=_POOL.c.current - bindparam("amount"))
+)
+_POOL_CURRENT = Prepared(select(_POOL.c.current).where(*_POOL_ROW))
+
+
+async def take_pool(unit: Unit, character_id: int, name: str, amount: int) -> bool:
+    """``spend_pool`` as a prepared statement on the unit, for the roll path (no ORM session). A
+    ``Pool`` object the unit's session holds keeps its old value: read pools fresh after it."""
+    params = {"owner": character_id, "pool_name": name, "amount": amount}
+    return await unit.execute(_TAKE_POOL, params) == 1
+
+
+async def pool_current(unit: Unit, character_id: int, name: str) -> int | None:
+    """A pool's current value from the vault, with a prepared statement; None when it has no such pool."""
+    row = await unit.first(_POOL_CURRENT, {"owner": character_id, "pool_name": name})
+    return None if row is None else int(row[0])
+
+
 async def gain_pool(session: AsyncSession, character_id: int, name: str, amount: int) -> None:
     """Atomically add ``amount`` to a pool, capped at its maximum."""
     stmt = (

@@ -3,7 +3,8 @@
 The router and the roll path need a handful of plain values (ids, keys, the Storyteller flag, the
 locales and the channel's system); handlers that edit people or channels need ORM objects. ``Sender``
 holds the row and builds each ORM object only on first use, attached to the unit so that its session
-treats it as loaded (see ``prepared.detached``).
+treats it as loaded (see ``prepared.detached``). The active character, which a character's roll needs
+and most commands do not, is read on demand the same way (``Sender.active_character``).
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from sqlalchemy import Table, bindparam, inspect, select, update
 
 from gateway.types import Channel, Identity
 from gateway.vault import repo
-from gateway.vault.models import ChannelRow, IdentityLink, Person
+from gateway.vault.models import ChannelRow, Character, IdentityLink, Person
 from gateway.vault.prepared import Prepared, detached
 from gateway.vault.unit import Unit
 
@@ -35,6 +36,10 @@ _QUERY = Prepared(
     .join_from(_IDENTITY, _PERSON, _PERSON.c.id == _IDENTITY.c.person_id)
     .outerjoin(_CHANNEL, _CHANNEL.c.key == bindparam("channel"))
     .where(_IDENTITY.c.key == bindparam("key"))
+)
+_CHARACTER_NAMES, _CHARACTER_COLUMNS = _columns(Character)
+_CHARACTER_QUERY = Prepared(
+    select(*_CHARACTER_COLUMNS).where(cast(Table, inspect(Character).local_table).c.id == bindparam("id"))
 )
 _REFRESH_IDENTITY = Prepared(
     update(_IDENTITY)
@@ -58,6 +63,7 @@ class Sender:
             Person: person,
             ChannelRow: channel,
         }
+        self._characters: dict[int, Character] = {}
 
     def _value(self, model: type[Any], attribute: str, name: str) -> Any:
         built = self.__dict__.get(attribute)
@@ -94,6 +100,23 @@ class Sender:
     @property
     def channel_locale(self) -> str | None:
         return self._value(ChannelRow, "channel", "locale")  # type: ignore[no-any-return]
+
+    async def active_character(self, system: str) -> Character | None:
+        """The sender's active character if it is a ``system`` one, else None; as ``session.get``
+        gives it, with one prepared read in place of the ORM's (see ``_load``)."""
+        active = self.active_character_id
+        if active is None:
+            return None
+        character = self._unit.loaded(Character, (active,)) or self._characters.get(active)
+        if character is None:
+            row = await self._unit.first(_CHARACTER_QUERY, {"id": active})
+            if row is None:
+                return None
+            character = self._characters[active] = detached(
+                Character, dict(zip(_CHARACTER_NAMES, row, strict=True))
+            )
+            self._unit.attach(character)
+        return character if character.system == system else None
 
     def move_to(self, person: Person) -> None:
         """The sender's identity now belongs to ``person`` (``link`` merged two persons)."""

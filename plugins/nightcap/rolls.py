@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from gateway import CommandContext, CommandSet, Invocation, Reply, UserError
-from gateway.characters import active_character, find_character
+from gateway.characters import find_character
 from gateway.vault import repo
 from gateway.vault.models import Character
 from plugins.nightcap import mechanics, render, wounds
@@ -64,8 +64,14 @@ async def spend_willpower(ctx: CommandContext, character: Character | None) -> N
             f"{character.name} is not approved yet: Willpower works once a Storyteller approves the sheet"
             " (char submit when it is ready)."
         )
-    if not await repo.spend_pool(ctx.session, character.id, "willpower", 1):
+    # Below the ORM: a ``wp`` roll then opens no session.
+    if not await repo.take_pool(ctx.unit, character.id, "willpower", 1):
         raise UserError(f"{character.name} has no Willpower left to spend.")
+
+
+async def _wound(ctx: CommandContext, spec: PoolSpec, character: Character | None) -> int:
+    """The wound penalty on a side's pool: none on a bare number, which is then not read at all."""
+    return 0 if spec.number is not None else await wounds.penalty(ctx, character)
 
 
 def _side_result(side: Side, roll: mechanics.Roll) -> dict[str, Any]:
@@ -109,7 +115,7 @@ def split_opponent(words: tuple[str, ...] | list[str]) -> tuple[list[str], str |
 async def roll_command(ctx: CommandContext, inv: Invocation) -> Reply:
     words, opponent_name = split_opponent(inv.words)
     request = parse_roll(words)
-    character = await active_character(ctx, SYSTEM)
+    character = await ctx.sender.active_character(SYSTEM)
     opponent: Character | None = None
     if opponent_name is not None:
         opponent = await find_character(ctx.session, SYSTEM, opponent_name)
@@ -119,10 +125,12 @@ async def roll_command(ctx: CommandContext, inv: Invocation) -> Reply:
                 " character, vs TRAIT for your own, or vs N for an NPC pool."
             )
     max_pool = ctx.settings.gateway.max_pool
-    sides = [build_side(request.sides[0], character, max_pool, wound=await wounds.penalty(ctx, character))]
+    wound = await _wound(ctx, request.sides[0], character)
+    sides = [build_side(request.sides[0], character, max_pool, wound=wound)]
     if len(request.sides) == 2:
         other = opponent or character
-        sides.append(build_side(request.sides[1], other, max_pool, wound=await wounds.penalty(ctx, other)))
+        wound = await _wound(ctx, request.sides[1], other)
+        sides.append(build_side(request.sides[1], other, max_pool, wound=wound))
         if sides[1].spec.willpower:
             raise UserError(
                 "Only the roller declares Willpower, on the left of vs; the other side's pool is just dice."

@@ -5,7 +5,7 @@ pool from a character's sheet asks here and shows the penalty in its roll line."
 from __future__ import annotations
 
 from gateway import CommandContext
-from gateway.characters import pools_of
+from gateway.vault import repo
 from gateway.vault.models import Character
 from plugins.nightcap import combat
 from plugins.nightcap.config import NightcapSettings
@@ -19,14 +19,13 @@ def penalty_for_damage(ctx: CommandContext, damage: int) -> int:
 
 
 async def penalty(ctx: CommandContext, character: Character | None) -> int:
-    """The wound penalty (0, -1 or -2) on ``character``'s pools right now."""
-    if character is None or character.id is None:
+    """The wound penalty (0, -1 or -2) on ``character``'s pools right now: no read at all while the
+    chronicle has wound penalties off, else the damage pool's current value from the vault."""
+    if character is None or character.id is None or not ctx.settings_for(NightcapSettings).wound_penalties:
         return 0
-    pool = (await pools_of(ctx.session, character.id)).get(DAMAGE_POOL)
-    if pool is None:
-        return 0
-    await ctx.session.refresh(pool)
-    return penalty_for_damage(ctx, pool.current)
+    # Below the ORM (``repo.pool_current``): every trait roll asks this.
+    damage = await repo.pool_current(ctx.unit, character.id, DAMAGE_POOL)
+    return 0 if damage is None else penalty_for_damage(ctx, damage)
 
 
 def label(text: str, value: int) -> str:
