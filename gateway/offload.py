@@ -1,0 +1,132 @@
+"""Heavy pure computations off the event loop: a process pool, started on first use, with a time bound.
+
+A handler whose answer needs one (exact odds of two large pools) gathers its inputs in its unit of
+work and returns a ``Deferred``; the router ends the unit first (on SQLite it holds the write lock,
+and with group commit other units' commit), runs ``compute`` here, then ``render`` on the loop.
+
+Processes, not threads: the work is pure Python, so a thread would hold the GIL against the loop
+(``tests/bench/stall.py --executor thread`` measures it). Workers come from a forkserver, never a fork
+of this threaded asyncio process; the forkserver imports the plugins once, so a worker starts in
+milliseconds. Each computation is bounded in the worker itself (``SIGALRM``), so one past the bound
+frees its worker instead of computing on for nobody.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import multiprocessing
+import signal
+from collections.abc import Callable, Sequence
+from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass
+from types import FrameType
+from typing import Any, Generic, TypeVar
+
+import structlog
+
+from gateway.types import Reply
+
+log = structlog.get_logger(__name__)
+
+T = TypeVar("T")
+TOO_LONG = "That takes too long to work out here; try smaller pools."
+# Seconds the loop waits past the bound for a worker's own expiry to arrive (it frees the worker).
+GRACE = 0.5
+
+
+class TooLong(Exception):
+    """The computation passed the time bound, or waited that long for a free worker."""
+
+
+class _Expired(BaseException):
+    """Raised in a worker by its alarm; a BaseException so that no ``except Exception`` in the
+    computation swallows it."""
+
+
+@dataclass(frozen=True)
+class Deferred(Generic[T]):
+    """A handler's answer that needs a heavy pure computation. ``compute()`` runs in a worker
+    process after the unit of work has ended: a module-level function, or a ``functools.partial``
+    of one with picklable arguments, with a picklable value. ``render(value)`` makes the replies
+    from it, on the loop (from plain values: the unit is over). ``too_long`` is the one line
+    answered when the time bound is passed.
+
+    What the handler wrote in its unit is rolled back: only the answer is kept (for a retried
+    message id, as any answer is)."""
+
+    compute: Callable[[], T]
+    render: Callable[[T], Reply | Sequence[Reply]]
+    too_long: str = TOO_LONG
+
+
+@dataclass(frozen=True)
+class Speaker:
+    """What a catalogue needs of a context (``gateway.i18n.HasLocale``), for text made in a worker."""
+
+    locale: str
+
+
+def _expire(signum: int, frame: FrameType | None) -> None:
+    raise _Expired()
+
+
+def _bounded(seconds: float, compute: Callable[..., T], args: tuple[Any, ...]) -> T:
+    """In the worker: ``compute(*args)``, stopped by an alarm after ``seconds``."""
+    previous = signal.signal(signal.SIGALRM, _expire)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        return compute(*args)
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+class Offload:
+    """At most ``workers`` processes (0: compute on the loop, as a gateway without a pool did), each
+    computation bounded to ``timeout`` seconds, waiting for a worker included. ``preload``: modules
+    the forkserver imports once, so that workers start with them loaded."""
+
+    def __init__(self, workers: int, timeout: float, preload: Sequence[str] = ()) -> None:
+        self.workers = workers
+        self.timeout = timeout
+        self.preload = list(preload)
+        self._pool: ProcessPoolExecutor | None = None
+
+    @property
+    def started(self) -> bool:
+        return self._pool is not None
+
+    async def run(self, compute: Callable[..., T], *args: Any) -> T:
+        """``compute(*args)`` in a worker; ``TooLong`` past the bound."""
+        if self.workers == 0:
+            return compute(*args)
+        pool = self._pool or self._start()
+        # In a thread: submitting may start a worker, which waits for the forkserver (its first
+        # start imports the plugins).
+        future: Future[T] = await asyncio.to_thread(pool.submit, _bounded, self.timeout, compute, args)
+        try:
+            return await asyncio.wait_for(asyncio.wrap_future(future), self.timeout + GRACE)
+        except (_Expired, TimeoutError):
+            future.cancel()  # still queued: it never runs
+            raise TooLong() from None
+        except BrokenProcessPool:
+            # A worker died (killed, out of memory): the next computation gets a new pool.
+            if self._pool is pool:
+                self._pool = None
+                pool.shutdown(wait=False, cancel_futures=True)
+            raise
+
+    def _start(self) -> ProcessPoolExecutor:
+        context = multiprocessing.get_context("forkserver")
+        context.set_forkserver_preload(["gateway.offload", *self.preload])
+        self._pool = ProcessPoolExecutor(max_workers=self.workers, mp_context=context)
+        log.info("offload pool started", workers=self.workers)
+        return self._pool
+
+    async def shutdown(self) -> None:
+        """Stop the workers (a running computation ends within the time bound); the next
+        computation would start a new pool."""
+        pool, self._pool = self._pool, None
+        if pool is not None:
+            await asyncio.to_thread(pool.shutdown, wait=True, cancel_futures=True)
