@@ -16,10 +16,12 @@ from __future__ import annotations
 import asyncio
 import multiprocessing
 import signal
+import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
+from functools import partial
 from types import FrameType
 from typing import Any, Generic, TypeVar
 
@@ -71,15 +73,25 @@ def _expire(signum: int, frame: FrameType | None) -> None:
     raise _Expired()
 
 
-def _bounded(seconds: float, compute: Callable[..., T], args: tuple[Any, ...]) -> T:
-    """In the worker: ``compute(*args)``, stopped by an alarm after ``seconds``."""
+def _bounded(deadline: float, compute: Callable[[], T]) -> T:
+    """In the worker: ``compute()``, stopped by an alarm at ``deadline`` (``time.monotonic``, one
+    clock for every process of the machine). Past it already (it waited in the queue), not begun."""
+    remaining = deadline - time.monotonic()
+    if remaining <= 0:
+        raise _Expired()
     previous = signal.signal(signal.SIGALRM, _expire)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
+    signal.setitimer(signal.ITIMER_REAL, remaining)
     try:
-        return compute(*args)
+        return compute()
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, previous)
+
+
+def _consume(future: asyncio.Future[Any]) -> None:
+    """An answer nobody waits for any more (past the bound): read, so it is not logged as lost."""
+    if not future.cancelled():
+        future.exception()
 
 
 class Offload:
@@ -99,16 +111,25 @@ class Offload:
 
     async def run(self, compute: Callable[..., T], *args: Any) -> T:
         """``compute(*args)`` in a worker; ``TooLong`` past the bound."""
+        if args:
+            compute = partial(compute, *args)
         if self.workers == 0:
-            return compute(*args)
+            return compute()
         pool = self._pool or self._start()
+        deadline = time.monotonic() + self.timeout
         # In a thread: submitting may start a worker, which waits for the forkserver (its first
         # start imports the plugins).
-        future: Future[T] = await asyncio.to_thread(pool.submit, _bounded, self.timeout, compute, args)
+        future: Future[T] = await asyncio.to_thread(pool.submit, _bounded, deadline, compute)
+        # Never cancelled: the worker ends it at the deadline (a cancel racing the executor's
+        # hand-over can break the pool, and a running call cannot be cancelled anyway).
+        answer = asyncio.wrap_future(future)
+        answer.add_done_callback(_consume)
+        done, _ = await asyncio.wait({answer}, timeout=deadline + GRACE - time.monotonic())
+        if not done:
+            raise TooLong()
         try:
-            return await asyncio.wait_for(asyncio.wrap_future(future), self.timeout + GRACE)
-        except (_Expired, TimeoutError):
-            future.cancel()  # still queued: it never runs
+            return answer.result()
+        except _Expired:
             raise TooLong() from None
         except BrokenProcessPool:
             # A worker died (killed, out of memory): the next computation gets a new pool.
