@@ -1,7 +1,7 @@
 """Heavy pure computations off the event loop: a process pool, started on first use, with a time bound.
 
 A handler whose answer needs one (exact odds of two large pools) gathers its inputs in its unit of
-work and returns a ``Deferred``; the router ends the unit first (on SQLite it holds the write lock,
+work and returns a ``Offloaded``; the router ends the unit first (on SQLite it holds the write lock,
 and with group commit other units' commit), runs ``compute`` here, then ``render`` on the loop.
 
 Processes, not threads: the work is pure Python, so a thread would hold the GIL against the loop
@@ -47,7 +47,7 @@ class _Expired(BaseException):
 
 
 @dataclass(frozen=True)
-class Deferred(Generic[T]):
+class Offloaded(Generic[T]):
     """A handler's answer that needs a heavy pure computation. ``compute()`` runs in a worker
     process after the unit of work has ended: a module-level function, or a ``functools.partial``
     of one with picklable arguments, with a picklable value. ``render(value)`` makes the replies

@@ -2,7 +2,7 @@
 
 dedupe -> identity -> channel settings -> parse -> find command -> permission -> handler -> commit.
 A ``UserError`` anywhere rolls the whole unit back and becomes a one-line error reply. A handler that
-answers with a ``Deferred`` (heavy pure work) has its unit rolled back; the work runs off the loop
+answers with a ``Offloaded`` (heavy pure work) has its unit rolled back; the work runs off the loop
 (``gateway.offload``) and its answer is kept in a second unit, as any answer is.
 """
 
@@ -18,7 +18,7 @@ from sqlalchemy.exc import IntegrityError
 from gateway import roles
 from gateway.commands import Command, CommandContext
 from gateway.errors import PermissionDenied, Repeated, UserError
-from gateway.offload import Deferred, TooLong
+from gateway.offload import Offloaded, TooLong
 from gateway.parser import strip_prefix, tokenize
 from gateway.payloads import reply_payload
 from gateway.types import InboundMessage, Invocation, Reply
@@ -43,9 +43,9 @@ class _ChatLine(Exception):
 
 
 class _Later(Exception):
-    """A handler answered with a ``Deferred``: its unit is rolled back before the computation."""
+    """A handler answered with a ``Offloaded``: its unit is rolled back before the computation."""
 
-    def __init__(self, deferred: Deferred[Any]) -> None:
+    def __init__(self, deferred: Offloaded[Any]) -> None:
         self.deferred = deferred
 
 
@@ -128,7 +128,7 @@ class Router:
                 if known is not None:
                     return known
                 answer = await self._run(unit, message, words, text, ran, bare=bare)
-                if isinstance(answer, Deferred):
+                if isinstance(answer, Offloaded):
                     raise _Later(answer)  # out of the unit: it must not hold the vault meanwhile
                 await self._keep(unit, message, answer)
             # The vault wakes the outbox for what the unit queued once it is committed.
@@ -161,7 +161,7 @@ class Router:
             replies_json = [r.as_json() for r in replies]
             await repo.store_response(unit, message.sender.platform, message.message_id, digest, replies_json)
 
-    async def _finish(self, message: InboundMessage, deferred: Deferred[Any]) -> list[Reply]:
+    async def _finish(self, message: InboundMessage, deferred: Offloaded[Any]) -> list[Reply]:
         """A deferred answer: computed off the loop with no unit open, then kept in a unit of its
         own, unless a racer with the same message id kept one first (then that one is the answer)."""
         try:
@@ -186,7 +186,7 @@ class Router:
 
     async def _run(
         self, unit: Unit, message: InboundMessage, words: list[str], text: str, ran: _Ran, *, bare: bool
-    ) -> list[Reply] | Deferred[Any]:
+    ) -> list[Reply] | Offloaded[Any]:
         settings = self.services.settings
         sender = await resolve_sender(unit, message.sender, message.channel)
         system_name = sender.channel_system or settings.gateway.default_system
@@ -217,7 +217,7 @@ class Router:
         self._authorise(ctx, command)
         invocation = Invocation(name=command.name, words=tuple(words[used:]), raw=text)
         answer = await command.handler(ctx, invocation)
-        return answer if isinstance(answer, Deferred) else _as_list(answer)
+        return answer if isinstance(answer, Offloaded) else _as_list(answer)
 
     async def _is_storyteller(self, unit: Unit, message: InboundMessage, sender: Sender) -> bool:
         if not message.sender.verified:

@@ -8,10 +8,9 @@ from fractions import Fraction
 from functools import partial
 from typing import Any
 
-from gateway import CommandContext, CommandSet, Invocation, Reply, UserError
+from gateway import CommandContext, CommandSet, Invocation, Offloaded, Reply, UserError
 from gateway.characters import active_character, find_character
 from gateway.i18n import percent
-from gateway.offload import Deferred
 from gateway.rules.pool_sum import Pool, PoolExpr
 from gateway.vault.models import Character
 from plugins.decanter import extended, mechanics, odds
@@ -223,7 +222,7 @@ def _percent(p: Fraction) -> str:
 @COMMANDS.command(
     "odds", "exact odds of a roll, with qualities, Take Half and aid", ODDS_USAGE, role="anyone"
 )
-async def odds_command(ctx: CommandContext, inv: Invocation) -> Deferred[Any]:
+async def odds_command(ctx: CommandContext, inv: Invocation) -> Offloaded[Any]:
     """Reads the pools here; the odds are worked out off the event loop (``gateway.offload``)."""
     request = parse_roll(inv.words)
     character = await active_character(ctx, SYSTEM)
@@ -261,7 +260,7 @@ async def odds_command(ctx: CommandContext, inv: Invocation) -> Deferred[Any]:
             return Reply(text=text, private=True, result=result)
 
         contest = partial(odds.contest_odds, base.dice, right.dice, request.quality, request.opponent.quality)
-        return Deferred(contest, render_contest)
+        return Offloaded(contest, render_contest)
     if request.half and request.quality in (-2, 2):
         raise UserError("Take Half works with Advantage or Disadvantage only.")
     dc = request.dc
@@ -337,4 +336,4 @@ async def odds_command(ctx: CommandContext, inv: Invocation) -> Deferred[Any]:
             )
         return Reply(text=text, private=True, result=result)
 
-    return Deferred(single, render)
+    return Offloaded(single, render)

@@ -6,10 +6,9 @@ from fractions import Fraction
 from functools import partial
 from typing import Any
 
-from gateway import CommandContext, CommandSet, Invocation, Reply, UserError, faces, scene
+from gateway import CommandContext, CommandSet, Invocation, Offloaded, Reply, UserError, faces, scene
 from gateway.characters import active_character, find_character
 from gateway.i18n import percent
-from gateway.offload import Deferred
 from gateway.rules.pool_sum import Pool, PoolExpr
 from gateway.vault import repo
 from gateway.vault.models import Character
@@ -229,7 +228,7 @@ def _percent(p: Fraction) -> str:
 @COMMANDS.command(
     "odds", "exact odds of a roll, with Willpower, specialty and resisted rolls", ODDS_USAGE, role="anyone"
 )
-async def odds_command(ctx: CommandContext, inv: Invocation) -> Deferred[Any]:
+async def odds_command(ctx: CommandContext, inv: Invocation) -> Offloaded[Any]:
     """Reads the pools here; the odds are worked out off the event loop (``gateway.offload``)."""
     request = parse_roll(inv.words)
     character = await active_character(ctx, SYSTEM)
@@ -284,7 +283,7 @@ async def odds_command(ctx: CommandContext, inv: Invocation) -> Deferred[Any]:
             }
             return Reply(text=text, private=True, result=result)
 
-        return Deferred(resisted, render_resisted)
+        return Offloaded(resisted, render_resisted)
     single = partial(
         odds.roll_odds,
         left.dice,
@@ -327,7 +326,7 @@ async def odds_command(ctx: CommandContext, inv: Invocation) -> Deferred[Any]:
         }
         return Reply(text=text, private=True, result=result)
 
-    return Deferred(single, render)
+    return Offloaded(single, render)
 
 
 @COMMANDS.command(

@@ -6,9 +6,8 @@ from fractions import Fraction
 from functools import partial
 from typing import Any
 
-from gateway import CommandContext, CommandSet, Invocation, Reply, UserError
+from gateway import CommandContext, CommandSet, Invocation, Offloaded, Reply, UserError
 from gateway.characters import active_character, find_character
-from gateway.offload import Deferred
 from plugins.nightcap import odds
 from plugins.nightcap.conflict_support import (
     Built,
@@ -56,7 +55,7 @@ def _contest(left_pool: int, left_wp: bool, right_pool: int, right_wp: bool) -> 
 
 
 @COMMANDS.command("odds", "exact odds of a roll or a contest", ODDS_USAGE, role="anyone")
-async def odds_command(ctx: CommandContext, inv: Invocation) -> Deferred[Any]:
+async def odds_command(ctx: CommandContext, inv: Invocation) -> Offloaded[Any]:
     """Reads the sides here; the odds are worked out off the event loop (``gateway.offload``)."""
     words, opponent_name = split_opponent(inv.words)
     request = parse_roll(words)
@@ -72,7 +71,7 @@ async def odds_command(ctx: CommandContext, inv: Invocation) -> Deferred[Any]:
             text = "Odds for " + _odds_text(_side_label(left), left_odds)
             return Reply(text=text, private=request.secret, result=result)
 
-        return Deferred(partial(odds.roll_odds, left.pool, left.side.spec.willpower), render_single)
+        return Offloaded(partial(odds.roll_odds, left.pool, left.side.spec.willpower), render_single)
     spec = request.sides[1]
     other = character  # vs TRAIT: the caller's own trait, as in roll
     if opponent_name is not None:
@@ -103,4 +102,4 @@ async def odds_command(ctx: CommandContext, inv: Invocation) -> Deferred[Any]:
         return Reply(text=text, private=request.secret, result=result)
 
     compute = partial(_contest, left.pool, left.side.spec.willpower, right.pool, spec.willpower)
-    return Deferred(compute, render_contest)
+    return Offloaded(compute, render_contest)

@@ -11,10 +11,9 @@ from typing import Any, cast
 
 from sqlmodel import col, select, update
 
-from gateway import CommandContext, CommandSet, Invocation, Reply, faces
+from gateway import CommandContext, CommandSet, Invocation, Offloaded, Reply, Speaker, faces
 from gateway.characters import active_character, find_character
 from gateway.i18n import percent
-from gateway.offload import Deferred, Speaker
 from gateway.rules import binomial
 from gateway.rules.roll_words import Term
 from gateway.rules.term_pools import TermPool, contest_line, contest_odds, contest_result, read_opponent
@@ -320,7 +319,7 @@ def _contest_odds(locale: str, pools: tuple[int, int], diff: int) -> tuple[str, 
 @COMMANDS.command(
     "odds", "exact chances of a roll or a contest", "odds POOL [diff 2-6] [need N] [vs POOL]", role="anyone"
 )
-async def odds_command(ctx: CommandContext, inv: Invocation) -> Deferred[Any]:
+async def odds_command(ctx: CommandContext, inv: Invocation) -> Offloaded[Any]:
     """Reads the pools here; the chances are worked out off the event loop (``gateway.offload``)."""
     settings = ctx.settings_for(NightWanderersSettings)
     words = WORDS.split(ctx, inv.words, ROLL_OPTIONS, flags=())
@@ -360,7 +359,7 @@ async def odds_command(ctx: CommandContext, inv: Invocation) -> Deferred[Any]:
             }
             return Reply(text=join([text, *pains, *notes]), result=result)
 
-        return Deferred(partial(_roll_odds, left.dice, diff, need), render_roll, too_long)
+        return Offloaded(partial(_roll_odds, left.dice, diff, need), render_roll, too_long)
     right, _ = await right_side(ctx, words.right, left, "err.odds_usage")
 
     def render_contest(told: tuple[str, dict[str, Any]]) -> Reply:
@@ -368,4 +367,4 @@ async def odds_command(ctx: CommandContext, inv: Invocation) -> Deferred[Any]:
         return Reply(text=join([text, *notes]), result=result)
 
     compute = partial(_contest_odds, ctx.locale, (left.dice, right.dice), diff)
-    return Deferred(compute, render_contest, too_long)
+    return Offloaded(compute, render_contest, too_long)

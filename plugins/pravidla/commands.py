@@ -7,10 +7,9 @@ from fractions import Fraction
 from functools import partial
 from typing import Any, cast
 
-from gateway import CommandContext, CommandSet, Invocation, Reply, faces
+from gateway import CommandContext, CommandSet, Invocation, Offloaded, Reply, Speaker, faces
 from gateway.characters import active_character
 from gateway.i18n import percent
-from gateway.offload import Deferred, Speaker
 from gateway.rules import binomial
 from gateway.rules.roll_words import Term
 from gateway.rules.term_pools import TermPool, contest_line, contest_odds, contest_result, read_opponent
@@ -134,7 +133,7 @@ def _contest_odds(locale: str, pools: tuple[int, int], target: int) -> tuple[str
 @COMMANDS.command(
     "odds", "exact chances of a roll or a contest", "odds POOL [tn 2-6] [need N] [vs POOL]", role="anyone"
 )
-async def odds_command(ctx: CommandContext, inv: Invocation) -> Deferred[Any]:
+async def odds_command(ctx: CommandContext, inv: Invocation) -> Offloaded[Any]:
     """Reads the pools here; the chances are worked out off the event loop (``gateway.offload``)."""
     settings = ctx.settings_for(PravidlaSettings)
     words = WORDS.split(ctx, inv.words, ROLL_OPTIONS, flags=())
@@ -171,7 +170,7 @@ async def odds_command(ctx: CommandContext, inv: Invocation) -> Deferred[Any]:
             }
             return Reply(text=text, result=result)
 
-        return Deferred(partial(_roll_odds, left.dice, target, need), render_roll, too_long)
+        return Offloaded(partial(_roll_odds, left.dice, target, need), render_roll, too_long)
     right, _ = await right_side(ctx, words.right, left, "err.odds_usage")
 
     def render_contest(told: tuple[str, dict[str, Any]]) -> Reply:
@@ -179,4 +178,4 @@ async def odds_command(ctx: CommandContext, inv: Invocation) -> Deferred[Any]:
         return Reply(text=text, result=result)
 
     compute = partial(_contest_odds, ctx.locale, (left.dice, right.dice), target)
-    return Deferred(compute, render_contest, too_long)
+    return Offloaded(compute, render_contest, too_long)

@@ -19,7 +19,7 @@ from sqlmodel import select
 from gateway import CommandContext, Invocation, Reply
 from gateway.app import Gateway, build_app
 from gateway.hookspecs import hookimpl
-from gateway.offload import Deferred, Offload
+from gateway.offload import Offload, Offloaded
 from gateway.settings import Settings
 from gateway.spec import Command
 from gateway.testing import Chat, FakeAdapter, start_chat
@@ -46,14 +46,14 @@ def token() -> str:
     return secrets.token_hex(8)
 
 
-async def slow(ctx: CommandContext, inv: Invocation) -> Deferred[str]:
+async def slow(ctx: CommandContext, inv: Invocation) -> Offloaded[str]:
     """``slow SECONDS``: writes a Storyteller-log line in its unit, then spins in a worker."""
     await ctx.stlog("slow started", kind="note")
-    return Deferred(partial(spin, float(inv.words[0])), lambda value: Reply(text=value), "Too long, sorry.")
+    return Offloaded(partial(spin, float(inv.words[0])), lambda value: Reply(text=value), "Too long, sorry.")
 
 
-async def fresh(ctx: CommandContext, inv: Invocation) -> Deferred[str]:
-    return Deferred(token, lambda value: Reply(text=value))
+async def fresh(ctx: CommandContext, inv: Invocation) -> Offloaded[str]:
+    return Offloaded(token, lambda value: Reply(text=value))
 
 
 class Commands:
