@@ -7,11 +7,12 @@ time it was kept waiting past that, which is the longest time anything held the 
 in this process, one request in flight each, through ``POST /api/v1/command``: one loops the odds
 below (each in a channel bound to its system), the other sends ``roll 5`` and is timed.
 
-``--executor``: ``process`` (the gateway's offload pool), ``thread`` (the same computations in
-``asyncio.to_thread``, to show a thread does not free the loop from the GIL) or ``loop`` (no pool,
-``offload_workers = 0``: the computation on the loop, as before).
+``--executor`` (repeat it to compare in one run): ``process`` (the gateway's offload pool, the
+default), ``thread`` (the same computations in ``asyncio.to_thread``, to show that a thread does not
+free the loop from the GIL) or ``loop`` (``offload_workers = 0``: on the loop, as before).
 
-Run: ``.venv/bin/python -m tests.bench.stall [--seconds 10] [--postgres URL] [--executor process]``
+Run: ``.venv/bin/python -m tests.bench.stall [--seconds 10] [--postgres URL] [--executor process]
+[--workers N] [--only sqlite|group|postgres]``
 (every setup on a fresh vault: SQLite, SQLite with ``[vault] group_commit``, PostgreSQL when a URL is
 given, also from ``GATEWAY_TEST_POSTGRES_URL``).
 """
@@ -26,7 +27,7 @@ import statistics
 import tempfile
 import time
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager, nullcontext
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
 from pathlib import Path
@@ -172,7 +173,7 @@ class Phase:
     errors: dict[str, int]
 
 
-async def run_setup(name: str, tables: dict[str, Any], seconds: float, executor: str) -> list[Phase]:
+async def run_setup(tables: dict[str, Any], seconds: float, executor: str) -> list[Phase]:
     port = free_port()
     tables = {**tables, "http": {"host": "127.0.0.1", "tokens": {"load": TOKEN}}}
     parent, child = multiprocessing.get_context("spawn").Pipe()
@@ -223,41 +224,50 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--seconds", type=float, default=10.0, help="seconds per phase")
     parser.add_argument("--postgres", default=os.environ.get(POSTGRES_URL_VARIABLE))
-    parser.add_argument("--executor", choices=("process", "thread", "loop"), default="process")
+    parser.add_argument(
+        "--executor", choices=("process", "thread", "loop"), action="append", help="repeat to compare"
+    )
     parser.add_argument("--workers", type=int, default=None, help="[gateway] offload_workers")
     parser.add_argument("--only", choices=("sqlite", "group", "postgres"), action="append")
     args = parser.parse_args()
-    gateway: dict[str, Any] = {}
-    if args.executor == "loop":
-        gateway["offload_workers"] = 0
-    elif args.workers is not None:
-        gateway["offload_workers"] = args.workers
+    executors = args.executor or ["process"]
     setups: list[tuple[str, Callable[[], Any], dict[str, Any]]] = [
         ("sqlite", sqlite_url, {}),
         ("group", sqlite_url, {"group_commit": True}),
     ]
     if args.postgres:
         setups.append(("postgres", lambda: postgres_database(args.postgres), {}))
-    print(f"executor: {args.executor}; {args.seconds:g} s per phase; one request in flight per client")
+    print(f"{args.seconds:g} s per phase; one request in flight per client")
     print(
-        "| vault | phase | roll 5 p50 ms | roll 5 p99 ms | rolls | odds done | odds p50 ms"
-        " | longest loop hold ms | its CPU ms | holds > 20 ms | gateway CPU s | errors |"
+        "| vault | odds run | phase | roll 5 p50 ms | roll 5 p99 ms | rolls | odds done"
+        " | odds median / max ms | longest loop hold ms | its CPU ms | holds > 20 ms"
+        " | gateway CPU s | errors |"
     )
-    print("|---|---|---|---|---|---|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     for name, make_url, vault in setups:
         if args.only and name not in args.only:
             continue
-        with make_url() if make_url is not None else nullcontext() as url:
-            tables = {"vault": {"url": url, "owner": OWNER, **vault}, "gateway": gateway}
-            label = {"sqlite": "SQLite", "group": "SQLite, group commit", "postgres": "PostgreSQL"}[name]
-            for p in asyncio.run(run_setup(name, tables, args.seconds, args.executor)):
-                odds_p50 = f"{statistics.median(t for _, t in p.odds) * 1000:.0f}" if p.odds else "-"
-                print(
-                    f"| {label} | {p.name} | {pct(p.rolls, 0.5):.1f} | {pct(p.rolls, 0.99):.1f}"
-                    f" | {len(p.rolls)} | {len(p.odds)} | {odds_p50} | {p.longest_lag * 1000:.1f}"
-                    f" | {p.longest_cpu * 1000:.1f} | {p.lags_over_20ms} | {p.cpu:.2f} | {p.errors or '-'} |",
-                    flush=True,
-                )
+        label = {"sqlite": "SQLite", "group": "SQLite, group commit", "postgres": "PostgreSQL"}[name]
+        for executor in executors:
+            gateway: dict[str, Any] = {}
+            if executor == "loop":
+                gateway["offload_workers"] = 0
+            elif args.workers is not None:
+                gateway["offload_workers"] = args.workers
+            with make_url() as url:
+                tables = {"vault": {"url": url, "owner": OWNER, **vault}, "gateway": gateway}
+                for p in asyncio.run(run_setup(tables, args.seconds, executor)):
+                    print(row(label, executor, p), flush=True)
+
+
+def row(label: str, executor: str, p: Phase) -> str:
+    times = [t for _, t in p.odds]
+    odds = f"{statistics.median(times) * 1000:.0f} / {max(times) * 1000:.0f}" if times else "-"
+    return (
+        f"| {label} | {executor} | {p.name} | {pct(p.rolls, 0.5):.1f} | {pct(p.rolls, 0.99):.1f}"
+        f" | {len(p.rolls)} | {len(p.odds)} | {odds} | {p.longest_lag * 1000:.1f}"
+        f" | {p.longest_cpu * 1000:.1f} | {p.lags_over_20ms} | {p.cpu:.2f} | {p.errors or '-'} |"
+    )
 
 
 if __name__ == "__main__":
