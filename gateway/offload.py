@@ -1,14 +1,14 @@
 """Heavy pure computations off the event loop: a process pool, started on first use, with a time bound.
 
 A handler whose answer needs one (exact odds of two large pools) gathers its inputs in its unit of
-work and returns a ``Offloaded``; the router ends the unit first (on SQLite it holds the write lock,
+work and returns an ``Offloaded``; the router ends the unit first (on SQLite it holds the write lock,
 and with group commit other units' commit), runs ``compute`` here, then ``render`` on the loop.
 
 Processes, not threads: the work is pure Python, so a thread would hold the GIL against the loop
 (``tests/bench/stall.py --executor thread`` measures it). Workers come from a forkserver, never a fork
-of this threaded asyncio process; the forkserver imports the plugins once, so a worker starts in
-milliseconds. Each computation is bounded in the worker itself (``SIGALRM``), so one past the bound
-frees its worker instead of computing on for nobody.
+of this threaded asyncio process; the forkserver imports the rule systems' command modules once, so
+a new worker does not import them again. Each computation is bounded in the worker itself
+(``SIGALRM``), so one past the bound frees its worker instead of computing on for nobody.
 """
 
 from __future__ import annotations

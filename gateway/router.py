@@ -2,7 +2,7 @@
 
 dedupe -> identity -> channel settings -> parse -> find command -> permission -> handler -> commit.
 A ``UserError`` anywhere rolls the whole unit back and becomes a one-line error reply. A handler that
-answers with a ``Offloaded`` (heavy pure work) has its unit rolled back; the work runs off the loop
+answers with an ``Offloaded`` (heavy pure work) has its unit rolled back; the work runs off the loop
 (``gateway.offload``) and its answer is kept in a second unit, as any answer is.
 """
 
@@ -43,7 +43,7 @@ class _ChatLine(Exception):
 
 
 class _Later(Exception):
-    """A handler answered with a ``Offloaded``: its unit is rolled back before the computation."""
+    """A handler answered with an ``Offloaded``: its unit is rolled back before the computation."""
 
     def __init__(self, deferred: Offloaded[Any]) -> None:
         self.deferred = deferred
