@@ -15,8 +15,10 @@ from __future__ import annotations
 
 import asyncio
 import multiprocessing
+import pickle
 import signal
 import time
+from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -35,6 +37,10 @@ T = TypeVar("T")
 TOO_LONG = "That takes too long to work out here; try smaller pools."
 # Seconds the loop waits past the bound for a worker's own expiry to arrive (it frees the worker).
 GRACE = 0.5
+# A computation stopped after this share of the bound or more had the bound to itself (not spent
+# waiting for a worker); HOPELESS such ones are remembered and refused at once.
+WHOLE = 0.9
+HOPELESS = 256
 
 
 class TooLong(Exception):
@@ -44,6 +50,11 @@ class TooLong(Exception):
 class _Expired(BaseException):
     """Raised in a worker by its alarm; a BaseException so that no ``except Exception`` in the
     computation swallows it."""
+
+
+class _Exceeded(_Expired):
+    """The computation had (nearly) the whole bound to itself and did not finish: the same
+    computation never will, so it is refused at once from then on."""
 
 
 @dataclass(frozen=True)
@@ -73,7 +84,7 @@ def _expire(signum: int, frame: FrameType | None) -> None:
     raise _Expired()
 
 
-def _bounded(deadline: float, compute: Callable[[], T]) -> T:
+def _bounded(deadline: float, bound: float, compute: Callable[[], T]) -> T:
     """In the worker: ``compute()``, stopped by an alarm at ``deadline`` (``time.monotonic``, one
     clock for every process of the machine). Past it already (it waited in the queue), not begun."""
     remaining = deadline - time.monotonic()
@@ -83,6 +94,10 @@ def _bounded(deadline: float, compute: Callable[[], T]) -> T:
     signal.setitimer(signal.ITIMER_REAL, remaining)
     try:
         return compute()
+    except _Expired:
+        if remaining >= WHOLE * bound:
+            raise _Exceeded() from None
+        raise
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, previous)
@@ -104,6 +119,8 @@ class Offload:
         self.timeout = timeout
         self.preload = list(preload)
         self._pool: ProcessPoolExecutor | None = None
+        # Pickled computations that ran out of the whole bound, oldest first.
+        self._hopeless: OrderedDict[bytes, None] = OrderedDict()
 
     @property
     def started(self) -> bool:
@@ -115,11 +132,14 @@ class Offload:
             compute = partial(compute, *args)
         if self.workers == 0:
             return compute()
+        key = pickle.dumps(compute)
+        if key in self._hopeless:
+            raise TooLong()  # it ran out of the whole bound before: refused at once
         pool = self._pool or self._start()
         deadline = time.monotonic() + self.timeout
         # In a thread: submitting may start a worker, which waits for the forkserver (its first
         # start imports the plugins).
-        future: Future[T] = await asyncio.to_thread(pool.submit, _bounded, deadline, compute)
+        future: Future[T] = await asyncio.to_thread(pool.submit, _bounded, deadline, self.timeout, compute)
         # Never cancelled: the worker ends it at the deadline (a cancel racing the executor's
         # hand-over can break the pool, and a running call cannot be cancelled anyway).
         answer = asyncio.wrap_future(future)
@@ -129,6 +149,11 @@ class Offload:
             raise TooLong()
         try:
             return answer.result()
+        except _Exceeded:
+            self._hopeless[key] = None
+            if len(self._hopeless) > HOPELESS:
+                self._hopeless.popitem(last=False)
+            raise TooLong() from None
         except _Expired:
             raise TooLong() from None
         except BrokenProcessPool:

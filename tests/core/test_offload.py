@@ -19,7 +19,7 @@ from sqlmodel import select
 from gateway import CommandContext, Invocation, Reply
 from gateway.app import Gateway, build_app
 from gateway.hookspecs import hookimpl
-from gateway.offload import Offload, Offloaded
+from gateway.offload import Offload, Offloaded, TooLong
 from gateway.settings import Settings
 from gateway.spec import Command
 from gateway.testing import Chat, FakeAdapter, start_chat
@@ -199,6 +199,23 @@ async def test_without_workers_it_computes_on_the_loop() -> None:
     offload = Offload(0, 1.0)
     assert await offload.run(os.getpid) == os.getpid()
     assert not offload.started
+
+
+async def test_what_ran_out_of_the_whole_bound_is_refused_at_once_after() -> None:
+    offload = Offload(1, 60.0)
+    try:
+        assert await offload.run(spin, 0.0) == "done"  # the worker is up, with this module loaded
+        offload.timeout = 1.0
+        with pytest.raises(TooLong):
+            await offload.run(spin, 60.0)
+        pool, offload._pool = offload._pool, None  # nothing may be submitted now
+        with pytest.raises(TooLong):
+            await offload.run(spin, 60.0)
+        assert offload._pool is None  # refused before any pool was asked
+        offload._pool = pool
+        assert await offload.run(spin, 0.0) == "done"  # another computation still runs
+    finally:
+        await offload.shutdown()
 
 
 async def test_a_retried_http_request_gets_the_same_odds_answer(vault_url: str) -> None:
