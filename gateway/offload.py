@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import multiprocessing
+import os
 import pickle
 import signal
 import time
@@ -41,6 +42,7 @@ GRACE = 0.5
 # waiting for a worker); HOPELESS such ones are remembered and refused at once.
 WHOLE = 0.9
 HOPELESS = 256
+NICE = 10  # how much lower a worker's scheduling priority is than the gateway's
 
 
 class TooLong(Exception):
@@ -101,6 +103,12 @@ def _bounded(deadline: float, bound: float, compute: Callable[[], T]) -> T:
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, previous)
+
+
+def _lower_priority() -> None:
+    """A worker yields the CPU to the gateway's loop (and to other gateway processes): with as many
+    workers as spare cores, a busy worker still shares a core with the loop now and then."""
+    os.nice(NICE)
 
 
 def _consume(future: asyncio.Future[Any]) -> None:
@@ -166,7 +174,9 @@ class Offload:
     def _start(self) -> ProcessPoolExecutor:
         context = multiprocessing.get_context("forkserver")
         context.set_forkserver_preload(["gateway.offload", *self.preload])
-        self._pool = ProcessPoolExecutor(max_workers=self.workers, mp_context=context)
+        self._pool = ProcessPoolExecutor(
+            max_workers=self.workers, mp_context=context, initializer=_lower_priority
+        )
         log.info("offload pool started", workers=self.workers)
         return self._pool
 

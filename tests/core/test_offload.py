@@ -19,7 +19,7 @@ from sqlmodel import select
 from gateway import CommandContext, Invocation, Reply
 from gateway.app import Gateway, build_app
 from gateway.hookspecs import hookimpl
-from gateway.offload import Offload, Offloaded, TooLong
+from gateway.offload import NICE, Offload, Offloaded, TooLong
 from gateway.settings import Settings
 from gateway.spec import Command
 from gateway.testing import Chat, FakeAdapter, start_chat
@@ -105,6 +105,7 @@ async def test_the_pool_runs_in_other_processes_and_stops_with_the_gateway(chat:
     worker = await offload.run(os.getpid)
     assert worker != os.getpid()
     assert offload.started
+    assert await offload.run(os.nice, 0) == os.nice(0) + NICE  # it yields the CPU to the loop
     await chat.stop()
     assert not offload.started
     with pytest.raises(ProcessLookupError):
