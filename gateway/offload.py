@@ -42,7 +42,7 @@ GRACE = 0.5
 # waiting for a worker); HOPELESS such ones are remembered and refused at once.
 WHOLE = 0.9
 HOPELESS = 256
-NICE = 10  # how much lower a worker's scheduling priority is than the gateway's
+NICE = 5  # how much lower a worker's scheduling priority is than the gateway's
 
 
 class TooLong(Exception):
