@@ -6,7 +6,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import cached_property, lru_cache
+from itertools import pairwise
+from math import lcm
 
+from gateway.rules.counts import convolve, cumulative, exact_sum, power
 from plugins.decanter.mechanics import MAX_CONTEST_ROUNDS, degree, is_automatic, take_half
 
 Dist = dict[int, Fraction]
@@ -33,92 +37,110 @@ def _die(quality: int) -> tuple[dict[int, int], int]:
     return dict(_PLAIN), 10
 
 
-def _power(die: dict[int, int], denominator: int, count: int) -> Dist:
+@dataclass(frozen=True)
+class _Counts:
+    """A distribution as integer counts: P(low + i) = counts[i] / denominator."""
+
+    low: int
+    counts: tuple[int, ...]
+    denominator: int
+
+    def items(self) -> list[tuple[int, int]]:
+        return [(self.low + i, c) for i, c in enumerate(self.counts) if c]
+
+    def at_most(self, value: int) -> int:
+        """The count of every value up to ``value``."""
+        i = min(value - self.low, len(self.counts) - 1)
+        return self._cumulative[i] if i >= 0 else 0
+
+    @cached_property
+    def _cumulative(self) -> list[int]:
+        return cumulative(self.counts)
+
+    def dist(self) -> Dist:
+        return {v: Fraction(c, self.denominator) for v, c in self.items()}
+
+
+def _point(value: int) -> _Counts:
+    return _Counts(value, (1,), 1)
+
+
+def _power(quality: int, count: int) -> _Counts:
     """The sum of ``count`` independent dice, exactly."""
-    total: dict[int, int] = {0: 1}
-    for _ in range(max(count, 0)):
-        step: dict[int, int] = {}
-        for a, wa in total.items():
-            for b, wb in die.items():
-                step[a + b] = step.get(a + b, 0) + wa * wb
-        total = step
-    scale = denominator ** max(count, 0)
-    return {k: Fraction(w, scale) for k, w in sorted(total.items())}
+    weights, denominator = _die(quality)
+    low = min(weights)
+    die = [weights.get(v, 0) for v in range(low, max(weights) + 1)]
+    count = max(count, 0)
+    return _Counts(low * count, power(die, count), denominator**count)
+
+
+# Bounded: a pool of 50 with Major Advantage is ~200 counts of up to ~330 bits (~25 kB with its prefix
+# sums), so 256 pools stay under 10 MB, and every pool up to 50 in each quality fits.
+@lru_cache(maxsize=256)
+def _pool_counts(pool: int, quality: int, half: bool) -> _Counts:
+    if half and quality == 0:
+        return _point(take_half(pool))
+    if quality in (-1, 1):
+        single = _power(0, pool)
+        other = _point(take_half(pool)) if half else single
+        return _best_of(single, other) if quality == 1 else _worst_of(single, other)
+    return _power(quality, pool)
 
 
 def pool_distribution(pool: int, quality: int = 0, half: bool = False) -> Dist:
     """Net successes of one roll of ``pool`` dice with a quality (-2..+2), or Take Half."""
-    pool = max(pool, 0)
+    return _checked(pool, quality, half).dist()
+
+
+def _checked(pool: int, quality: int, half: bool) -> _Counts:
     if half and quality in (-2, 2):
         raise ValueError("Take Half works with Advantage or Disadvantage only")
-    if half and quality == 0:
-        return {take_half(pool): Fraction(1)}
-    if quality in (-1, 1):
-        single = _power(*_die(0), pool)
-        other = {take_half(pool): Fraction(1)} if half else single
-        return _best_of(single, other) if quality == 1 else _worst_of(single, other)
-    return _power(*_die(quality), pool)
+    return _pool_counts(max(pool, 0), quality, half)
 
 
-def _cdfs(a: Dist, b: Dist) -> list[tuple[int, Fraction, Fraction]]:
-    """(v, P(A <= v), P(B <= v)) for every value either can take, in order."""
-    out: list[tuple[int, Fraction, Fraction]] = []
-    ca = cb = Fraction(0)
-    for v in sorted(set(a) | set(b)):
-        ca += a.get(v, Fraction(0))
-        cb += b.get(v, Fraction(0))
-        out.append((v, ca, cb))
-    return out
+def _span(a: _Counts, b: _Counts) -> range:
+    return range(min(a.low, b.low), max(a.low + len(a.counts), b.low + len(b.counts)))
 
 
-def _best_of(a: Dist, b: Dist) -> Dist:
+def _best_of(a: _Counts, b: _Counts) -> _Counts:
     """max(A, B): P(max <= v) = P(A <= v) P(B <= v)."""
-    out: Dist = {}
-    previous = Fraction(0)
-    for v, ca, cb in _cdfs(a, b):
-        at_most = ca * cb
-        if at_most != previous:
-            out[v] = at_most - previous
-        previous = at_most
-    return out
+    span = _span(a, b)
+    at_most = [a.at_most(v) * b.at_most(v) for v in span]
+    return _Counts(
+        span.start, tuple(y - x for x, y in pairwise([0, *at_most])), a.denominator * b.denominator
+    )
 
 
-def _worst_of(a: Dist, b: Dist) -> Dist:
+def _worst_of(a: _Counts, b: _Counts) -> _Counts:
     """min(A, B): P(min > v) = P(A > v) P(B > v)."""
-    out: Dist = {}
-    previous = Fraction(1)  # P(min > v) just below the smallest value
-    for v, ca, cb in _cdfs(a, b):
-        above = (1 - ca) * (1 - cb)
-        if above != previous:
-            out[v] = previous - above
-        previous = above
-    return out
+    span = _span(a, b)
+    above = [(a.denominator - a.at_most(v)) * (b.denominator - b.at_most(v)) for v in span]
+    total = a.denominator * b.denominator
+    return _Counts(span.start, tuple(x - y for x, y in pairwise([total, *above])), total)
 
 
-def _convolve(a: Dist, b: Dist) -> Dist:
-    out: Dist = {}
-    for x, px in a.items():
-        for y, py in b.items():
-            out[x + y] = out.get(x + y, Fraction(0)) + px * py
-    return out
+@lru_cache(maxsize=64)
+def _aid_counts(helpers: tuple[tuple[int, bool], ...], cap: int) -> _Counts:
+    """Bonus dice 0..cap: capping each partial sum is exact, since no helper takes any away."""
+    if cap <= 0:
+        return _point(cap)  # every total is capped to it
+    total: tuple[int, ...] = (1,)
+    denominator = 1
+    for pool, npc in helpers:
+        one = _point(take_half(pool)) if npc else _pool_counts(max(pool, 0), 0, False)
+        clamped = [0] * (max(one.low + len(one.counts), 1))
+        for v, c in one.items():
+            clamped[max(v, 0)] += c
+        summed = list(convolve(total, clamped))
+        total = (*summed[:cap], sum(summed[cap:]))
+        denominator *= one.denominator
+    return _Counts(0, total, denominator)
 
 
 def aid_distribution(helpers: Sequence[tuple[int, bool]], cap: int = 5) -> Dist:
     """Bonus dice from helpers given as (pool, npc): each adds its net successes (never below 0),
     an NPC half its pool, all capped at ``cap``."""
-    total: Dist = {0: Fraction(1)}
-    for pool, npc in helpers:
-        if npc:
-            one: Dist = {take_half(pool): Fraction(1)}
-        else:
-            one = {}
-            for v, p in pool_distribution(pool).items():
-                one[max(v, 0)] = one.get(max(v, 0), Fraction(0)) + p
-        total = _convolve(total, one)
-    capped: Dist = {}
-    for v, p in total.items():
-        capped[min(v, cap)] = capped.get(min(v, cap), Fraction(0)) + p
-    return capped
+    return _aid_counts(tuple(helpers), cap).dist()
 
 
 @dataclass(frozen=True)
@@ -130,10 +152,10 @@ class RollOdds:
 
     @property
     def mean(self) -> Fraction:
-        return sum((v * p for v, p in self.successes.items()), Fraction(0))
+        return exact_sum(v * p for v, p in self.successes.items())
 
     def at_least(self, k: int) -> Fraction:
-        return sum((p for v, p in self.successes.items() if v >= k), Fraction(0))
+        return exact_sum(p for v, p in self.successes.items() if v >= k)
 
 
 def roll_odds(
@@ -147,20 +169,34 @@ def roll_odds(
     aid_cap: int = 5,
 ) -> RollOdds:
     """Exact odds of one roll as the ``roll`` command makes it (helpers' bonus dice included)."""
-    successes: Dist = {}
-    degrees: dict[str, Fraction] = {}
-    for bonus, p_bonus in aid_distribution(helpers, aid_cap).items():
+    aid = _aid_counts(tuple(helpers), aid_cap)
+    rolls: list[tuple[int, _Counts | None]] = []  # (bonus count, the pool's counts or None if automatic)
+    for bonus, c_bonus in aid.items():
         full = max(pool, 0) + bonus
-        if dc is not None and not force and is_automatic(full, dc):
-            successes[dc] = successes.get(dc, Fraction(0)) + p_bonus
-            degrees["automatic"] = degrees.get("automatic", Fraction(0)) + p_bonus
+        automatic = dc is not None and not force and is_automatic(full, dc)
+        rolls.append((c_bonus, None if automatic else _checked(full, quality, half)))
+    scale = lcm(*(r.denominator for _, r in rolls if r is not None))
+    successes: dict[int, int] = {}
+    degrees: dict[str, int] = {}
+    for c_bonus, counts in rolls:
+        if counts is None:
+            assert dc is not None
+            successes[dc] = successes.get(dc, 0) + c_bonus * scale
+            degrees["automatic"] = degrees.get("automatic", 0) + c_bonus * scale
             continue
-        for v, p in pool_distribution(full, quality, half).items():
-            successes[v] = successes.get(v, Fraction(0)) + p_bonus * p
+        weight = c_bonus * (scale // counts.denominator)
+        for v, c in counts.items():
+            successes[v] = successes.get(v, 0) + weight * c
             if dc is not None:
                 d = degree(v, dc)
-                degrees[d] = degrees.get(d, Fraction(0)) + p_bonus * p
-    return RollOdds(max(pool, 0), dc, dict(sorted(successes.items())), degrees)
+                degrees[d] = degrees.get(d, 0) + weight * c
+    denominator = aid.denominator * scale
+    return RollOdds(
+        max(pool, 0),
+        dc,
+        {v: Fraction(c, denominator) for v, c in sorted(successes.items())},
+        {d: Fraction(c, denominator) for d, c in degrees.items()},
+    )
 
 
 @dataclass(frozen=True)
@@ -176,17 +212,24 @@ def contest_odds(
     """PC against PC with the tie rules: larger pool wins a tie; equal pools re-roll (up to the
     mechanics' round limit, after which the contest stays unbroken)."""
     left_pool, right_pool = max(left_pool, 0), max(right_pool, 0)
-    a = pool_distribution(left_pool, left_quality)
-    b = pool_distribution(right_pool, right_quality)
-    win = sum((pa * pb for x, pa in a.items() for y, pb in b.items() if x > y), Fraction(0))
-    tie = sum((pa * pb for x, pa in a.items() for y, pb in b.items() if x == y), Fraction(0))
-    lose = 1 - win - tie
+    a = _pool_counts(left_pool, left_quality, False)
+    b = _pool_counts(right_pool, right_quality, False)
+    total = a.denominator * b.denominator
+    win = sum(c * (a.denominator - a.at_most(y)) for y, c in b.items())
+    tie = sum(c * a.counts[y - a.low] for y, c in b.items() if 0 <= y - a.low < len(a.counts))
+    lose = total - win - tie
     if left_pool != right_pool:
         if left_pool > right_pool:
-            return ContestOdds(win + tie, lose, Fraction(0))
-        return ContestOdds(win, lose + tie, Fraction(0))
+            return ContestOdds(Fraction(win + tie, total), Fraction(lose, total), Fraction(0))
+        return ContestOdds(Fraction(win, total), Fraction(lose + tie, total), Fraction(0))
     if left_pool == 0:
         return ContestOdds(Fraction(0), Fraction(0), Fraction(1))
     rounds = MAX_CONTEST_ROUNDS
-    repeat = (1 - tie**rounds) / (1 - tie) if tie != 1 else Fraction(rounds)
-    return ContestOdds(win * repeat, lose * repeat, tie**rounds)
+    if tie == total:
+        return ContestOdds(Fraction(win * rounds, total), Fraction(lose * rounds, total), Fraction(1))
+    # Re-rolled ties: P(left) = P(left wins a round) / (1 - t) * (1 - t^rounds), t = P(a round ties).
+    # Built in this order, no step takes the gcd of two huge numbers (t^rounds has ``rounds`` times
+    # the digits of t), only of a huge and a small one.
+    tied = Fraction(tie, total) ** rounds
+    settled = 1 - tied
+    return ContestOdds(Fraction(win, total - tie) * settled, Fraction(lose, total - tie) * settled, tied)

@@ -9,31 +9,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
 
+from gateway.rules.counts import cumulative, exact_sum, power
 from plugins.dramatic.mechanics import clamp_difficulty
 
 Dist = dict[int, Fraction]
-
-
-def _mul(a: Dist, b: Dist, upper: int) -> Dist:
-    out: Dist = {}
-    for x, px in a.items():
-        for y, py in b.items():
-            if x + y <= upper:
-                out[x + y] = out.get(x + y, Fraction(0)) + px * py
-    return out
-
-
-def _power(die: Dist, count: int, upper: int) -> Dist:
-    result: Dist = {0: Fraction(1)}
-    base = die
-    while count:
-        if count & 1:
-            result = _mul(result, base, upper)
-        count >>= 1
-        if count:
-            base = _mul(base, base, upper)
-    return result
 
 
 def chain_distribution(difficulty: int, upper: int) -> Dist:
@@ -75,11 +56,65 @@ class RollOdds:
     success: Fraction
 
     def at_least(self, k: int) -> Fraction:
-        return sum((p for v, p in self.successes.items() if v >= k), Fraction(0)) + self.tail
+        return exact_sum([*(p for v, p in self.successes.items() if v >= k), self.tail])
 
     @property
     def mean_lower_bound(self) -> Fraction:
-        return sum((v * p for v, p in self.successes.items()), Fraction(0)) + (self.limit + 1) * self.tail
+        return exact_sum([*(v * p for v, p in self.successes.items()), (self.limit + 1) * self.tail])
+
+
+def _die_polynomial(difficulty: int, specialty: bool) -> tuple[int, ...]:
+    """One die as an integer polynomial ``R`` (see ``_net_counts``)."""
+    d = difficulty
+    if not specialty:
+        # 10 * P(x) * x = 1 + (d-2) x + (11-d) x^2: a 1, a face below d, a face at d or more.
+        return (1, d - 2, 11 - d)
+    # With a specialty a face v >= 1 has chance c / 10^(v+1), c = 99 - 9d (a 10 chains on: another
+    # success with 1/10, a stop with (10-d)/10 or (d-1)/10). With y = x/10 that makes
+    # 100 y P(x) = Q(y) = 1 + a y + b (y^2 + y^3 + ...) with a = 10(d-2), b = 10c, and
+    # Q(y) (1 - y) = R(y) = 1 + (a-1) y + (b-a) y^2, a finite polynomial.
+    a, b = 10 * (d - 2), 10 * (99 - 9 * d)
+    return (1, a - 1, b - a)
+
+
+# Bounded; an entry is at most limit + 1 (41) integers, so 512 of them are a few hundred kB.
+@lru_cache(maxsize=512)
+def _net_counts(n: int, d: int, specialty: bool, wp: int, limit: int) -> tuple[tuple[int, ...], int]:
+    """(counts of net successes 0..limit, denominator), exact; the rest of the mass is the tail.
+
+    Without a specialty P(v) = r[v+n] / 10^n with r = R^n. With one, P^n = Q(y)^n / (100 y)^n and
+    Q^n = R^n / (1-y)^n (dividing by 1-y is a prefix sum), so P(v) = q[v+n] / 10^(v+2n).
+    """
+    top = limit - wp  # the highest dice total whose net count is kept
+    if limit < 0 or top < -n:
+        return (0,) * (limit + 1 if limit >= 0 else 0), 1
+    size = top + n + 1  # coefficients of index 0..top+n (dice totals -n..top)
+    coefficients = power(_die_polynomial(d, specialty), n, size)
+    if specialty:
+        coefficients = coefficients + (0,) * (size - len(coefficients))
+        for _ in range(n):
+            coefficients = tuple(cumulative(coefficients))
+        exponent = top + 2 * n  # the largest denominator's power of ten
+        scaled = [c * 10 ** (exponent - (k + n)) for k, c in enumerate(coefficients)]
+        denominator = 10**exponent
+    else:
+        scaled = list(coefficients)
+        denominator = 10**n
+    net = [0] * (limit + 1)
+    for k, c in enumerate(scaled):
+        net[max(k - n + wp, 0)] += c
+    return tuple(net), denominator
+
+
+def _counts(
+    pool: int, difficulty: int, specialty: bool, willpower: bool, limit: int | None
+) -> tuple[int, int, int, tuple[int, ...], int]:
+    """(dice, difficulty, limit, net counts, denominator) as ``roll_odds`` reads its arguments."""
+    n = max(pool, 0)
+    d = clamp_difficulty(difficulty)
+    limit = limit if limit is not None else min(2 * n + 10, 40)
+    counts, denominator = _net_counts(n, d, specialty, 1 if willpower else 0, limit)
+    return n, d, limit, counts, denominator
 
 
 def roll_odds(
@@ -90,20 +125,10 @@ def roll_odds(
     specialty: bool = False,
     limit: int | None = None,
 ) -> RollOdds:
-    n = max(pool, 0)
-    d = clamp_difficulty(difficulty)
-    limit = limit if limit is not None else min(2 * n + 10, 40)
-    upper = limit + n + 1  # values up to ``limit`` stay exact: later dice lower a sum by at most n
-    raw = _power(die_distribution(d, specialty, upper), n, upper)
-    wp = 1 if willpower else 0
-    successes: Dist = {}
-    for v, p in raw.items():
-        net = max(v + wp, 0)
-        if net <= limit:
-            successes[net] = successes.get(net, Fraction(0)) + p
-    successes = dict(sorted(successes.items()))
-    tail = 1 - sum(successes.values(), Fraction(0))
-    botch = Fraction(d - 1, 10) ** n - Fraction(d - 2, 10) ** n
+    n, d, limit, counts, denominator = _counts(pool, difficulty, specialty, willpower, limit)
+    successes = {v: Fraction(c, denominator) for v, c in enumerate(counts) if c}
+    tail = Fraction(denominator - sum(counts), denominator)
+    botch = Fraction((d - 1) ** n - (d - 2) ** n, 10**n)
     none = successes.get(0, Fraction(0))
     return RollOdds(n, d, successes, tail, limit, botch, none - botch, 1 - none)
 
@@ -126,8 +151,15 @@ def resisted_odds(
     defender_specialty: bool = False,
 ) -> ResistedOdds:
     """The attacker wins with more net successes than the defender; the defender wins ties."""
-    a = roll_odds(attacker_pool, attacker_difficulty, willpower=willpower, specialty=attacker_specialty)
-    b = roll_odds(defender_pool, defender_difficulty, specialty=defender_specialty)
-    win = sum((pb * a.at_least(y + 1) for y, pb in b.successes.items()), Fraction(0))
-    error = b.tail
-    return ResistedOdds(win, 1 - win - error, error)
+    *_, a, a_den = _counts(attacker_pool, attacker_difficulty, attacker_specialty, willpower, None)
+    *_, b, b_den = _counts(defender_pool, defender_difficulty, defender_specialty, False, None)
+    # P(attacker > y) = 1 - P(attacker <= y), the attacker's tail lying above every value kept.
+    at_most = cumulative(a)
+    win = sum(c * (a_den - at_most[min(y, len(a) - 1)]) for y, c in enumerate(b) if c)
+    denominator = a_den * b_den
+    error = (b_den - sum(b)) * a_den  # the defender's tail, unaccounted for
+    return ResistedOdds(
+        Fraction(win, denominator),
+        Fraction(denominator - win - error, denominator),
+        Fraction(error, denominator),
+    )

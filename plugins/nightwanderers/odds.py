@@ -5,13 +5,14 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from gateway.rules.binomial import distribution
+from gateway.rules.binomial import counts
 from plugins.nightwanderers.mechanics import QUALITIES, SIDES, quality
 
 
 def qualities(pool: int, difficulty: int, need: int = 1) -> dict[str, Fraction]:
     """P(each quality): failure, done, good, excellent, masterful."""
-    out = dict.fromkeys(QUALITIES, Fraction(0))
-    for k, p in enumerate(distribution(pool, difficulty, sides=SIDES)):
-        out[quality(k, need)] += p
-    return out
+    ways, total = counts(pool, difficulty, sides=SIDES)
+    out = dict.fromkeys(QUALITIES, 0)
+    for k, w in enumerate(ways):
+        out[quality(k, need)] += w
+    return {q: Fraction(w, total) for q, w in out.items()}
