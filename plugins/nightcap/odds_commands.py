@@ -49,9 +49,19 @@ def _side_label(built: Built) -> str:
     return f"{label} ({pool_words(built.pool)}){wp}" if label else f"{pool_words(built.pool)}{wp}"
 
 
-def _contest(left_pool: int, left_wp: bool, right_pool: int, right_wp: bool) -> odds.ContestOdds:
-    """In an offload worker: both sides' odds and the contest's."""
-    return odds.contest_odds(odds.roll_odds(left_pool, left_wp), odds.roll_odds(right_pool, right_wp))
+def _single(pool: int, willpower: bool) -> tuple[odds.RollOdds, dict[str, Any]]:
+    """In an offload worker: a roll's odds, and its result fields (exact fractions as text, whose
+    decimal conversion is no work for the event loop)."""
+    chances = odds.roll_odds(pool, willpower)
+    return chances, chances.as_result()
+
+
+def _contest(
+    left_pool: int, left_wp: bool, right_pool: int, right_wp: bool
+) -> tuple[odds.ContestOdds, dict[str, Any]]:
+    """In an offload worker: both sides' odds and the contest's, and its result fields."""
+    contest = odds.contest_odds(odds.roll_odds(left_pool, left_wp), odds.roll_odds(right_pool, right_wp))
+    return contest, contest.as_result()
 
 
 @COMMANDS.command("odds", "exact odds of a roll or a contest", ODDS_USAGE, role="anyone")
@@ -65,13 +75,14 @@ async def odds_command(ctx: CommandContext, inv: Invocation) -> Offloaded[Any]:
     result: dict[str, Any] = {"kind": "odds", "system": SYSTEM, "contest": False}
     if len(request.sides) == 1:
 
-        def render_single(left_odds: odds.RollOdds) -> Reply:
-            result.update(left_odds.as_result())
+        def render_single(computed: tuple[odds.RollOdds, dict[str, Any]]) -> Reply:
+            left_odds, data = computed
+            result.update(data)
             result.update(left.extras())
             text = "Odds for " + _odds_text(_side_label(left), left_odds)
             return Reply(text=text, private=request.secret, result=result)
 
-        return Offloaded(partial(odds.roll_odds, left.pool, left.side.spec.willpower), render_single)
+        return Offloaded(partial(_single, left.pool, left.side.spec.willpower), render_single)
     spec = request.sides[1]
     other = character  # vs TRAIT: the caller's own trait, as in roll
     if opponent_name is not None:
@@ -82,8 +93,8 @@ async def odds_command(ctx: CommandContext, inv: Invocation) -> Offloaded[Any]:
             )
     right = character_side(ctx, spec, other, await damage_of(ctx.session, other) if other else 0)
 
-    def render_contest(contest: odds.ContestOdds) -> Reply:
-        data = contest.as_result()
+    def render_contest(computed: tuple[odds.ContestOdds, dict[str, Any]]) -> Reply:
+        contest, data = computed
         data["sides"][0].update(left.extras())
         data["sides"][1].update(right.extras())
         result.update(

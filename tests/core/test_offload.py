@@ -8,7 +8,9 @@ import os
 import secrets
 import time
 from collections.abc import AsyncIterator, Callable
+from fractions import Fraction
 from functools import partial
+from multiprocessing.reduction import ForkingPickler
 from typing import Any
 
 import pytest
@@ -194,6 +196,18 @@ async def test_an_asynchronous_platform_gets_the_deferred_answer_queued(vault_ur
         assert await count(chat, OutboxRow) == 1
     finally:
         await chat.stop()
+
+
+def test_fractions_cross_processes_whole() -> None:
+    """They are rebuilt without a gcd (a worker's are in lowest terms already): the same values."""
+    for value in (Fraction(0), Fraction(-3, 2), Fraction(6, 4), Fraction(7**900, 2**3000)):
+        back = ForkingPickler.loads(ForkingPickler.dumps(value))
+        assert (back, back.numerator, back.denominator, hash(back)) == (
+            value,
+            value.numerator,
+            value.denominator,
+            hash(value),
+        )
 
 
 async def test_without_workers_it_computes_on_the_loop() -> None:
