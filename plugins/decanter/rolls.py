@@ -4,6 +4,7 @@ qualities, Take Half and aid), and contests between characters."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from fractions import Fraction
 from functools import partial
 from typing import Any
@@ -219,6 +220,29 @@ def _percent(p: Fraction) -> str:
     return percent("en", p)
 
 
+@dataclass(frozen=True)
+class _RollSummary:
+    """What the odds line and result need of ``odds.RollOdds``, made in the offload worker: sums
+    and decimals of fractions with terms of thousands of bits are work for it, not the loop."""
+
+    successes: dict[str, float]
+    degrees: dict[str, Fraction]
+    mean: float
+    at_least: list[Fraction]  # P(at least k successes) for k = 1 .. min(most, 8)
+
+
+def _roll_odds(pool: int, **options: Any) -> _RollSummary:
+    """In an offload worker: ``odds.roll_odds``, summed up."""
+    chances = odds.roll_odds(pool, **options)
+    top = max(chances.successes) if chances.successes else 0
+    return _RollSummary(
+        successes={str(k): float(v) for k, v in chances.successes.items()},
+        degrees=chances.degrees,
+        mean=float(chances.mean),
+        at_least=[chances.at_least(k) for k in range(1, min(top, 8) + 1)],
+    )
+
+
 @COMMANDS.command(
     "odds", "exact odds of a roll, with qualities, Take Half and aid", ODDS_USAGE, role="anyone"
 )
@@ -273,7 +297,7 @@ async def odds_command(ctx: CommandContext, inv: Invocation) -> Offloaded[Any]:
     if pool + min(helpers_max, config.aid_max) > max_pool or any(p > max_pool for p, _ in request.aids):
         raise UserError(f"Odds stop at pools of {max_pool} dice.")
     single = partial(
-        odds.roll_odds,
+        _roll_odds,
         pool,
         dc=dc,
         quality=request.quality,
@@ -289,7 +313,7 @@ async def odds_command(ctx: CommandContext, inv: Invocation) -> Offloaded[Any]:
     quality = quality_text(ctx, request.quality)
     against = against_text(ctx, dc, npc_pool) if dc is not None else ""
 
-    def render(chances: odds.RollOdds) -> Reply:
+    def render(chances: _RollSummary) -> Reply:
         result: dict[str, Any] = {
             "kind": "odds",
             "system": SYSTEM,
@@ -297,15 +321,13 @@ async def odds_command(ctx: CommandContext, inv: Invocation) -> Offloaded[Any]:
             "dc": dc,
             "quality": mechanics.QUALITY_NAMES[request.quality],
             "take_half": request.half,
-            "successes": {str(k): float(v) for k, v in chances.successes.items()},
+            "successes": chances.successes,
             "degrees": {k: float(v) for k, v in chances.degrees.items()},
-            "mean": float(chances.mean),
+            "mean": chances.mean,
         }
         if dc is None:
-            top = max(chances.successes) if chances.successes else 0
             spread = ", ".join(
-                t(ctx, "odds.at_least", k=k, p=_percent(chances.at_least(k)))
-                for k in range(1, min(top, 8) + 1)
+                t(ctx, "odds.at_least", k=k, p=_percent(p)) for k, p in enumerate(chances.at_least, 1)
             )
             text = t(
                 ctx,
@@ -314,7 +336,7 @@ async def odds_command(ctx: CommandContext, inv: Invocation) -> Offloaded[Any]:
                 quality=quality,
                 aid=aid,
                 spread=spread or "0",
-                mean=f"{float(chances.mean):.2f}",
+                mean=f"{chances.mean:.2f}",
             )
             return Reply(text=text, private=True, result=result)
         if chances.degrees.get("automatic") == 1:
@@ -332,7 +354,7 @@ async def odds_command(ctx: CommandContext, inv: Invocation) -> Offloaded[Any]:
                 setback=_percent(d.get("setback", Fraction(0))),
                 success=_percent(d.get("success", Fraction(0)) + d.get("automatic", Fraction(0))),
                 extra=_percent(d.get("extra", Fraction(0))),
-                mean=f"{float(chances.mean):.2f}",
+                mean=f"{chances.mean:.2f}",
             )
         return Reply(text=text, private=True, result=result)
 
