@@ -33,6 +33,9 @@ _EXPORTS = {
     "Reply": "gateway.types",
     "UserError": "gateway.errors",
     "PermissionDenied": "gateway.errors",
+    # an answer worked out off the event loop (exact odds of large pools)
+    "Offloaded": "gateway.offload",
+    "Speaker": "gateway.offload",
     # what a sheet shows, for every platform (the gateway_sheet_summary hook)
     "SheetSummary": "gateway.summary",
     "RatedTrait": "gateway.summary",
@@ -107,6 +110,8 @@ if TYPE_CHECKING:
     from gateway.errors import UserError as UserError
     from gateway.hookspecs import hookimpl as hookimpl
     from gateway.logging import configure_logging as configure_logging
+    from gateway.offload import Offloaded as Offloaded
+    from gateway.offload import Speaker as Speaker
     from gateway.services import AdapterServices as AdapterServices
     from gateway.services import Services as Services
     from gateway.settings import Settings as Settings

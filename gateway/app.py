@@ -105,6 +105,7 @@ class Gateway:
             await adapter.stop()
         if self.listener is not None:
             await self.listener.stop()
+        await self.services.offload.shutdown()
         await self.services.events.close()
         await self.services.vault.dispose()
 

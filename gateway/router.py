@@ -1,14 +1,16 @@
 """The router: one inbound message in, replies out, everything in between in one unit of work.
 
 dedupe -> identity -> channel settings -> parse -> find command -> permission -> handler -> commit.
-A ``UserError`` anywhere rolls the whole unit back and becomes a one-line error reply.
+A ``UserError`` anywhere rolls the whole unit back and becomes a one-line error reply. A handler that
+answers with an ``Offloaded`` (heavy pure work) has its unit rolled back; the work runs off the loop
+(``gateway.offload``) and its answer is kept in a second unit, as any answer is.
 """
 
 from __future__ import annotations
 
 import time
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import structlog
 from sqlalchemy.exc import IntegrityError
@@ -16,6 +18,7 @@ from sqlalchemy.exc import IntegrityError
 from gateway import roles
 from gateway.commands import Command, CommandContext
 from gateway.errors import PermissionDenied, Repeated, UserError
+from gateway.offload import Offloaded, TooLong
 from gateway.parser import strip_prefix, tokenize
 from gateway.payloads import reply_payload
 from gateway.types import InboundMessage, Invocation, Reply
@@ -37,6 +40,13 @@ ATTEMPTS = 5
 
 class _ChatLine(Exception):
     """A bare line (no prefix) that names no command of this channel's system: ordinary chat."""
+
+
+class _Later(Exception):
+    """A handler answered with an ``Offloaded``: its unit is rolled back before the computation."""
+
+    def __init__(self, deferred: Offloaded[Any]) -> None:
+        self.deferred = deferred
 
 
 # What ``Router.observe`` is called with: rule system, command name, outcome, seconds taken.
@@ -112,30 +122,71 @@ class Router:
     async def _unit_of_work(
         self, message: InboundMessage, words: list[str], text: str, ran: _Ran, *, bare: bool
     ) -> list[Reply]:
-        async with self.services.vault.unit() as unit:
-            platform, message_id = message.sender.platform, message.message_id
-            if message_id and await repo.seen_message(unit, platform, message_id):
-                if message.refuse_repeat:
-                    raise Repeated(message_id)
-                # A retry: the first run's answer (Stripe-style); queued replies went out already.
-                if not message.sync_reply:
-                    return []
-                stored = await repo.stored_response(unit, platform, message_id)
-                if stored.request not in (None, repo.request_digest(message.channel.key, message.text)):
-                    raise UserError("That message id was used for another command.", code="conflict")
-                return [Reply(**r) for r in stored.replies]
-            replies = await self._run(unit, message, words, text, ran, bare=bare)
-            if not message.sync_reply:
-                await self._queue(unit, message, replies)
-            elif message_id and not message.refuse_repeat:  # a refused repeat never needs it
-                digest = repo.request_digest(message.channel.key, message.text)
-                await repo.store_response(unit, platform, message_id, digest, [r.as_json() for r in replies])
-        # The vault wakes the outbox for what the unit queued once it is committed.
-        return replies
+        try:
+            async with self.services.vault.unit() as unit:
+                known = await self._answered(unit, message)
+                if known is not None:
+                    return known
+                answer = await self._run(unit, message, words, text, ran, bare=bare)
+                if isinstance(answer, Offloaded):
+                    raise _Later(answer)  # out of the unit: it must not hold the vault meanwhile
+                await self._keep(unit, message, answer)
+            # The vault wakes the outbox for what the unit queued once it is committed.
+            return answer
+        except _Later as later:
+            deferred = later.deferred
+        return await self._finish(message, deferred)
+
+    async def _answered(self, unit: Unit, message: InboundMessage) -> list[Reply] | None:
+        """The first run's answer to a message id seen before (Stripe-style), else None; records
+        the id in ``unit`` when it is new."""
+        platform, message_id = message.sender.platform, message.message_id
+        if not message_id or not await repo.seen_message(unit, platform, message_id):
+            return None
+        if message.refuse_repeat:
+            raise Repeated(message_id)
+        if not message.sync_reply:
+            return []  # queued replies went out already
+        stored = await repo.stored_response(unit, platform, message_id)
+        if stored.request not in (None, repo.request_digest(message.channel.key, message.text)):
+            raise UserError("That message id was used for another command.", code="conflict")
+        return [Reply(**r) for r in stored.replies]
+
+    async def _keep(self, unit: Unit, message: InboundMessage, replies: list[Reply]) -> None:
+        """Queue the replies (asynchronous platforms), or keep them for the message id's retries."""
+        if not message.sync_reply:
+            await self._queue(unit, message, replies)
+        elif message.message_id and not message.refuse_repeat:  # a refused repeat never needs it
+            digest = repo.request_digest(message.channel.key, message.text)
+            replies_json = [r.as_json() for r in replies]
+            await repo.store_response(unit, message.sender.platform, message.message_id, digest, replies_json)
+
+    async def _finish(self, message: InboundMessage, deferred: Offloaded[Any]) -> list[Reply]:
+        """A deferred answer: computed off the loop with no unit open, then kept in a unit of its
+        own, unless a racer with the same message id kept one first (then that one is the answer)."""
+        try:
+            value = await self.services.offload.run(deferred.compute)
+        except TooLong:
+            raise UserError(deferred.too_long, code="too_long") from None
+        replies = _as_list(deferred.render(value))
+        if message.sync_reply and not message.message_id:
+            return replies  # nothing to keep
+        for attempt in range(1, ATTEMPTS + 1):
+            try:
+                async with self.services.vault.unit() as unit:
+                    known = await self._answered(unit, message)
+                    if known is not None:
+                        return known
+                    await self._keep(unit, message, replies)
+                return replies
+            except IntegrityError:
+                if attempt == ATTEMPTS:
+                    raise
+        raise AssertionError("unreachable")
 
     async def _run(
         self, unit: Unit, message: InboundMessage, words: list[str], text: str, ran: _Ran, *, bare: bool
-    ) -> list[Reply]:
+    ) -> list[Reply] | Offloaded[Any]:
         settings = self.services.settings
         sender = await resolve_sender(unit, message.sender, message.channel)
         system_name = sender.channel_system or settings.gateway.default_system
@@ -165,7 +216,8 @@ class Router:
         )
         self._authorise(ctx, command)
         invocation = Invocation(name=command.name, words=tuple(words[used:]), raw=text)
-        return _as_list(await command.handler(ctx, invocation))
+        answer = await command.handler(ctx, invocation)
+        return answer if isinstance(answer, Offloaded) else _as_list(answer)
 
     async def _is_storyteller(self, unit: Unit, message: InboundMessage, sender: Sender) -> bool:
         if not message.sender.verified:

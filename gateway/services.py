@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Protocol
 from gateway.dice import DiceSource
 from gateway.events import Events
 from gateway.leases import Leases
+from gateway.offload import Offload
 from gateway.outbox import Outbox
 from gateway.router import Router
 from gateway.settings import Settings
@@ -26,8 +27,8 @@ if TYPE_CHECKING:
 
 class Services:
     """The settings, the plugins, the dice and the clock it is given; the vault (with its event hub),
-    the leases, the outbox and the router it builds from them. Handlers see it as ``ctx.services``;
-    adapters get it as ``AdapterServices``, the part that is theirs to use."""
+    the leases, the outbox, the router and the offload pool it builds from them. Handlers see it as
+    ``ctx.services``; adapters get it as ``AdapterServices``, the part that is theirs to use."""
 
     def __init__(
         self,
@@ -53,6 +54,12 @@ class Services:
         self.leases = Leases(self.vault, settings.cluster.failover_seconds)
         self.outbox = Outbox(self)
         self.router = Router(self)
+        # Heavy pure work off the event loop (``gateway.offload``); ``Gateway.stop`` shuts it down.
+        # The forkserver imports the rule systems' command modules once, for every worker.
+        handlers = {c.handler.__module__ for c in plugins.registry.commands.values() if c.system}
+        self.offload = Offload(
+            settings.gateway.offload_workers, settings.gateway.offload_timeout, sorted(handlers)
+        )
         # Per-process scratch space (``ready`` for /healthz, caches a plugin keeps per gateway).
         self.state: dict[str, object] = {}
 

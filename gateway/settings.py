@@ -38,12 +38,23 @@ class Section(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
+def default_offload_workers() -> int:
+    """One fewer than the CPUs (one is the event loop's), at least 1, at most 4."""
+    return min(4, max(1, (os.cpu_count() or 2) - 1))
+
+
 class GatewaySection(Section):
     default_system: str = "nightcap"
     locale: str = "en"
     prefix: str = "!"
     max_pool: int = Field(50, ge=1, le=1000)
     timezone: str = "America/Los_Angeles"
+    # Processes for heavy pure work (exact odds), so that it never holds the event loop
+    # (``gateway.offload``); 0 computes on the loop. Started on first need, one at a time.
+    offload_workers: int = Field(default_factory=default_offload_workers, ge=0, le=64)
+    # Seconds one such computation may take, waiting for a worker included; past it, the command
+    # is answered with one short line and nothing is kept.
+    offload_timeout: float = Field(10.0, gt=0, le=600)
 
 
 class VaultSection(Section):

@@ -15,11 +15,15 @@ if TYPE_CHECKING:
 
     from gateway.adapter import Adapter
     from gateway.commands import CommandContext
+    from gateway.offload import Offloaded
     from gateway.services import AdapterServices
     from gateway.types import Invocation, Reply
 
 Role = Literal["anyone", "player", "storyteller"]
-Handler = Callable[["CommandContext", "Invocation"], Awaitable["Sequence[Reply] | Reply | None"]]
+# A ``Offloaded`` answer is computed off the event loop once the handler's unit has ended.
+Handler = Callable[
+    ["CommandContext", "Invocation"], Awaitable["Sequence[Reply] | Reply | Offloaded[Any] | None"]
+]
 
 
 @dataclass(frozen=True)

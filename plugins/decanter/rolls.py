@@ -4,10 +4,12 @@ qualities, Take Half and aid), and contests between characters."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from fractions import Fraction
+from functools import partial
 from typing import Any
 
-from gateway import CommandContext, CommandSet, Invocation, Reply, UserError
+from gateway import CommandContext, CommandSet, Invocation, Offloaded, Reply, UserError
 from gateway.characters import active_character, find_character
 from gateway.i18n import percent
 from gateway.rules.pool_sum import Pool, PoolExpr
@@ -218,10 +220,34 @@ def _percent(p: Fraction) -> str:
     return percent("en", p)
 
 
+@dataclass(frozen=True)
+class _RollSummary:
+    """What the odds line and result need of ``odds.RollOdds``, made in the offload worker: sums
+    and decimals of fractions with terms of thousands of bits are work for it, not the loop."""
+
+    successes: dict[str, float]
+    degrees: dict[str, Fraction]
+    mean: float
+    at_least: list[Fraction]  # P(at least k successes) for k = 1 .. min(most, 8)
+
+
+def _roll_odds(pool: int, **options: Any) -> _RollSummary:
+    """In an offload worker: ``odds.roll_odds``, summed up."""
+    chances = odds.roll_odds(pool, **options)
+    top = max(chances.successes) if chances.successes else 0
+    return _RollSummary(
+        successes={str(k): float(v) for k, v in chances.successes.items()},
+        degrees=chances.degrees,
+        mean=float(chances.mean),
+        at_least=[chances.at_least(k) for k in range(1, min(top, 8) + 1)],
+    )
+
+
 @COMMANDS.command(
     "odds", "exact odds of a roll, with qualities, Take Half and aid", ODDS_USAGE, role="anyone"
 )
-async def odds_command(ctx: CommandContext, inv: Invocation) -> Reply:
+async def odds_command(ctx: CommandContext, inv: Invocation) -> Offloaded[Any]:
+    """Reads the pools here; the odds are worked out off the event loop (``gateway.offload``)."""
     request = parse_roll(inv.words)
     character = await active_character(ctx, SYSTEM)
     config = ctx.settings_for(DecanterSettings)
@@ -231,27 +257,34 @@ async def odds_command(ctx: CommandContext, inv: Invocation) -> Reply:
         _, right = await _opponent(ctx, request.opponent)
         if max(base.dice, right.dice) > max_pool:
             raise UserError(f"Odds stop at pools of {max_pool} dice.")
-        chances = odds.contest_odds(base.dice, right.dice, request.quality, request.opponent.quality)
-        text = t(
-            ctx,
-            "odds.contest",
-            left=dice_text(ctx, max(base.dice, 0), base.label) + quality_text(ctx, request.quality),
-            right=dice_text(ctx, max(right.dice, 0), right.label)
-            + quality_text(ctx, request.opponent.quality),
-            win=_percent(chances.left),
-            lose=_percent(chances.right),
+        left_text = dice_text(ctx, max(base.dice, 0), base.label) + quality_text(ctx, request.quality)
+        right_text = dice_text(ctx, max(right.dice, 0), right.label) + quality_text(
+            ctx, request.opponent.quality
         )
-        result = {
-            "kind": "odds",
-            "system": SYSTEM,
-            "contest": True,
-            "left_pool": base.dice,
-            "right_pool": right.dice,
-            "win": float(chances.left),
-            "lose": float(chances.right),
-            "unbroken": float(chances.unbroken),
-        }
-        return Reply(text=text, private=True, result=result)
+
+        def render_contest(chances: odds.ContestOdds) -> Reply:
+            text = t(
+                ctx,
+                "odds.contest",
+                left=left_text,
+                right=right_text,
+                win=_percent(chances.left),
+                lose=_percent(chances.right),
+            )
+            result = {
+                "kind": "odds",
+                "system": SYSTEM,
+                "contest": True,
+                "left_pool": base.dice,
+                "right_pool": right.dice,
+                "win": float(chances.left),
+                "lose": float(chances.right),
+                "unbroken": float(chances.unbroken),
+            }
+            return Reply(text=text, private=True, result=result)
+
+        contest = partial(odds.contest_odds, base.dice, right.dice, request.quality, request.opponent.quality)
+        return Offloaded(contest, render_contest)
     if request.half and request.quality in (-2, 2):
         raise UserError("Take Half works with Advantage or Disadvantage only.")
     dc = request.dc
@@ -263,7 +296,8 @@ async def odds_command(ctx: CommandContext, inv: Invocation) -> Reply:
     helpers_max = sum(p if not npc else p // 2 for p, npc in request.aids)
     if pool + min(helpers_max, config.aid_max) > max_pool or any(p > max_pool for p, _ in request.aids):
         raise UserError(f"Odds stop at pools of {max_pool} dice.")
-    chances = odds.roll_odds(
+    single = partial(
+        _roll_odds,
         pool,
         dc=dc,
         quality=request.quality,
@@ -277,48 +311,51 @@ async def odds_command(ctx: CommandContext, inv: Invocation) -> Reply:
         aid = f" + aid ({', '.join(('npc ' if npc else '') + str(p) for p, npc in request.aids)})"
     dice = dice_text(ctx, pool, base.label)
     quality = quality_text(ctx, request.quality)
-    result: dict[str, Any] = {
-        "kind": "odds",
-        "system": SYSTEM,
-        "pool": pool,
-        "dc": dc,
-        "quality": mechanics.QUALITY_NAMES[request.quality],
-        "take_half": request.half,
-        "successes": {str(k): float(v) for k, v in chances.successes.items()},
-        "degrees": {k: float(v) for k, v in chances.degrees.items()},
-        "mean": float(chances.mean),
-    }
-    if dc is None:
-        top = max(chances.successes) if chances.successes else 0
-        spread = ", ".join(
-            t(ctx, "odds.at_least", k=k, p=_percent(chances.at_least(k))) for k in range(1, min(top, 8) + 1)
-        )
-        text = t(
-            ctx,
-            "odds.plain",
-            dice=dice,
-            quality=quality,
-            aid=aid,
-            spread=spread or "0",
-            mean=f"{float(chances.mean):.2f}",
-        )
+    against = against_text(ctx, dc, npc_pool) if dc is not None else ""
+
+    def render(chances: _RollSummary) -> Reply:
+        result: dict[str, Any] = {
+            "kind": "odds",
+            "system": SYSTEM,
+            "pool": pool,
+            "dc": dc,
+            "quality": mechanics.QUALITY_NAMES[request.quality],
+            "take_half": request.half,
+            "successes": chances.successes,
+            "degrees": {k: float(v) for k, v in chances.degrees.items()},
+            "mean": chances.mean,
+        }
+        if dc is None:
+            spread = ", ".join(
+                t(ctx, "odds.at_least", k=k, p=_percent(p)) for k, p in enumerate(chances.at_least, 1)
+            )
+            text = t(
+                ctx,
+                "odds.plain",
+                dice=dice,
+                quality=quality,
+                aid=aid,
+                spread=spread or "0",
+                mean=f"{chances.mean:.2f}",
+            )
+            return Reply(text=text, private=True, result=result)
+        if chances.degrees.get("automatic") == 1:
+            text = t(ctx, "odds.automatic", dice=dice, against=against)
+        else:
+            d = chances.degrees
+            text = t(
+                ctx,
+                "odds.degrees",
+                dice=dice,
+                quality=quality,
+                against=against,
+                aid=aid,
+                botch=_percent(d.get("botch", Fraction(0))),
+                setback=_percent(d.get("setback", Fraction(0))),
+                success=_percent(d.get("success", Fraction(0)) + d.get("automatic", Fraction(0))),
+                extra=_percent(d.get("extra", Fraction(0))),
+                mean=f"{chances.mean:.2f}",
+            )
         return Reply(text=text, private=True, result=result)
-    against = against_text(ctx, dc, npc_pool)
-    if chances.degrees.get("automatic") == 1:
-        text = t(ctx, "odds.automatic", dice=dice, against=against)
-    else:
-        d = chances.degrees
-        text = t(
-            ctx,
-            "odds.degrees",
-            dice=dice,
-            quality=quality,
-            against=against,
-            aid=aid,
-            botch=_percent(d.get("botch", Fraction(0))),
-            setback=_percent(d.get("setback", Fraction(0))),
-            success=_percent(d.get("success", Fraction(0)) + d.get("automatic", Fraction(0))),
-            extra=_percent(d.get("extra", Fraction(0))),
-            mean=f"{float(chances.mean):.2f}",
-        )
-    return Reply(text=text, private=True, result=result)
+
+    return Offloaded(single, render)

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from fractions import Fraction
+from functools import partial
 from typing import Any
 
-from gateway import CommandContext, CommandSet, Invocation, Reply, UserError, faces, scene
+from gateway import CommandContext, CommandSet, Invocation, Offloaded, Reply, UserError, faces, scene
 from gateway.characters import active_character, find_character
 from gateway.i18n import percent
 from gateway.rules.pool_sum import Pool, PoolExpr
@@ -227,7 +228,8 @@ def _percent(p: Fraction) -> str:
 @COMMANDS.command(
     "odds", "exact odds of a roll, with Willpower, specialty and resisted rolls", ODDS_USAGE, role="anyone"
 )
-async def odds_command(ctx: CommandContext, inv: Invocation) -> Reply:
+async def odds_command(ctx: CommandContext, inv: Invocation) -> Offloaded[Any]:
+    """Reads the pools here; the odds are worked out off the event loop (``gateway.offload``)."""
     request = parse_roll(inv.words)
     character = await active_character(ctx, SYSTEM)
     left = resolve_pool(request.side.pool(False), character)
@@ -247,7 +249,8 @@ async def odds_command(ctx: CommandContext, inv: Invocation) -> Reply:
         if right.dice > max_pool:
             raise UserError(f"Odds stop at pools of {max_pool} dice.")
         right_difficulty = mechanics.clamp_difficulty(asked_difficulty(ctx, request.opponent))
-        chances = odds.resisted_odds(
+        resisted = partial(
+            odds.resisted_odds,
             left.dice,
             right.dice,
             difficulty,
@@ -256,58 +259,74 @@ async def odds_command(ctx: CommandContext, inv: Invocation) -> Reply:
             attacker_specialty=request.side.specialty,
             defender_specialty=request.opponent.specialty,
         )
+        left_text = dice_text(ctx, left.dice, left.label) + wp + " " + t(ctx, "at_difficulty", d=difficulty)
+        right_text = (
+            dice_text(ctx, right.dice, right.label) + " " + t(ctx, "at_difficulty", d=right_difficulty)
+        )
+
+        def render_resisted(chances: odds.ResistedOdds) -> Reply:
+            text = t(
+                ctx,
+                "odds.resisted",
+                left=left_text,
+                right=right_text,
+                win=_percent(chances.attacker),
+                lose=_percent(chances.defender),
+            )
+            result = {
+                "kind": "odds",
+                "system": SYSTEM,
+                "contest": True,
+                "win": float(chances.attacker),
+                "lose": float(chances.defender),
+                "error": float(chances.error),
+            }
+            return Reply(text=text, private=True, result=result)
+
+        return Offloaded(resisted, render_resisted)
+    single = partial(
+        odds.roll_odds,
+        left.dice,
+        difficulty,
+        willpower=request.side.willpower,
+        specialty=request.side.specialty,
+    )
+
+    def render(chances: odds.RollOdds) -> Reply:
+        top = min(max(left.dice + 1, 1), 8)
+        spread = ", ".join(
+            t(ctx, "odds.at_least", k=k, p=_percent(chances.at_least(k))) for k in range(2, top + 1)
+        )
         text = t(
             ctx,
-            "odds.resisted",
-            left=dice_text(ctx, left.dice, left.label) + wp + " " + t(ctx, "at_difficulty", d=difficulty),
-            right=dice_text(ctx, right.dice, right.label) + " " + t(ctx, "at_difficulty", d=right_difficulty),
-            win=_percent(chances.attacker),
-            lose=_percent(chances.defender),
-        )
+            "odds.line",
+            dice=dice_text(ctx, left.dice, left.label),
+            wp=wp,
+            difficulty=t(ctx, "difficulty", d=difficulty),
+            spec=t(ctx, "odds.spec") if request.side.specialty else "",
+            botch=_percent(chances.botch),
+            failure=_percent(chances.failure),
+            success=_percent(chances.success),
+            spread=spread or t(ctx, "odds.at_least", k=1, p=_percent(chances.success)),
+        ).replace("; .", ".")
         result = {
             "kind": "odds",
             "system": SYSTEM,
-            "contest": True,
-            "win": float(chances.attacker),
-            "lose": float(chances.defender),
-            "error": float(chances.error),
+            "pool": max(left.dice, 0),
+            "difficulty": difficulty,
+            "willpower": request.side.willpower,
+            "specialty": request.side.specialty,
+            "degrees": {
+                "botch": float(chances.botch),
+                "failure": float(chances.failure),
+                "success": float(chances.success),
+            },
+            "successes": {str(k): float(v) for k, v in chances.successes.items()},
+            "tail": float(chances.tail),
         }
         return Reply(text=text, private=True, result=result)
-    chances = odds.roll_odds(
-        left.dice, difficulty, willpower=request.side.willpower, specialty=request.side.specialty
-    )
-    top = min(max(left.dice + 1, 1), 8)
-    spread = ", ".join(
-        t(ctx, "odds.at_least", k=k, p=_percent(chances.at_least(k))) for k in range(2, top + 1)
-    )
-    text = t(
-        ctx,
-        "odds.line",
-        dice=dice_text(ctx, left.dice, left.label),
-        wp=wp,
-        difficulty=t(ctx, "difficulty", d=difficulty),
-        spec=t(ctx, "odds.spec") if request.side.specialty else "",
-        botch=_percent(chances.botch),
-        failure=_percent(chances.failure),
-        success=_percent(chances.success),
-        spread=spread or t(ctx, "odds.at_least", k=1, p=_percent(chances.success)),
-    ).replace("; .", ".")
-    result = {
-        "kind": "odds",
-        "system": SYSTEM,
-        "pool": max(left.dice, 0),
-        "difficulty": difficulty,
-        "willpower": request.side.willpower,
-        "specialty": request.side.specialty,
-        "degrees": {
-            "botch": float(chances.botch),
-            "failure": float(chances.failure),
-            "success": float(chances.success),
-        },
-        "successes": {str(k): float(v) for k, v in chances.successes.items()},
-        "tail": float(chances.tail),
-    }
-    return Reply(text=text, private=True, result=result)
+
+    return Offloaded(single, render)
 
 
 @COMMANDS.command(

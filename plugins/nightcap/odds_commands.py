@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from fractions import Fraction
+from functools import partial
 from typing import Any
 
-from gateway import CommandContext, CommandSet, Invocation, Reply, UserError
+from gateway import CommandContext, CommandSet, Invocation, Offloaded, Reply, UserError
 from gateway.characters import active_character, find_character
 from plugins.nightcap import odds
 from plugins.nightcap.conflict_support import (
@@ -48,20 +49,40 @@ def _side_label(built: Built) -> str:
     return f"{label} ({pool_words(built.pool)}){wp}" if label else f"{pool_words(built.pool)}{wp}"
 
 
+def _single(pool: int, willpower: bool) -> tuple[odds.RollOdds, dict[str, Any]]:
+    """In an offload worker: a roll's odds, and its result fields (exact fractions as text, whose
+    decimal conversion is no work for the event loop)."""
+    chances = odds.roll_odds(pool, willpower)
+    return chances, chances.as_result()
+
+
+def _contest(
+    left_pool: int, left_wp: bool, right_pool: int, right_wp: bool
+) -> tuple[odds.ContestOdds, dict[str, Any]]:
+    """In an offload worker: both sides' odds and the contest's, and its result fields."""
+    contest = odds.contest_odds(odds.roll_odds(left_pool, left_wp), odds.roll_odds(right_pool, right_wp))
+    return contest, contest.as_result()
+
+
 @COMMANDS.command("odds", "exact odds of a roll or a contest", ODDS_USAGE, role="anyone")
-async def odds_command(ctx: CommandContext, inv: Invocation) -> Reply:
+async def odds_command(ctx: CommandContext, inv: Invocation) -> Offloaded[Any]:
+    """Reads the sides here; the odds are worked out off the event loop (``gateway.offload``)."""
     words, opponent_name = split_opponent(inv.words)
     request = parse_roll(words)
     character = await active_character(ctx, SYSTEM)
     damage = await damage_of(ctx.session, character) if character else 0
     left = character_side(ctx, request.sides[0], character, damage)
-    left_odds = odds.roll_odds(left.pool, left.side.spec.willpower)
     result: dict[str, Any] = {"kind": "odds", "system": SYSTEM, "contest": False}
     if len(request.sides) == 1:
-        result.update(left_odds.as_result())
-        result.update(left.extras())
-        text = "Odds for " + _odds_text(_side_label(left), left_odds)
-        return Reply(text=text, private=request.secret, result=result)
+
+        def render_single(computed: tuple[odds.RollOdds, dict[str, Any]]) -> Reply:
+            left_odds, data = computed
+            result.update(data)
+            result.update(left.extras())
+            text = "Odds for " + _odds_text(_side_label(left), left_odds)
+            return Reply(text=text, private=request.secret, result=result)
+
+        return Offloaded(partial(_single, left.pool, left.side.spec.willpower), render_single)
     spec = request.sides[1]
     other = character  # vs TRAIT: the caller's own trait, as in roll
     if opponent_name is not None:
@@ -71,22 +92,25 @@ async def odds_command(ctx: CommandContext, inv: Invocation) -> Reply:
                 f"No Nightcap character called {opponent_name[:60]}: write vs NAME TRAIT or vs 4."
             )
     right = character_side(ctx, spec, other, await damage_of(ctx.session, other) if other else 0)
-    right_odds = odds.roll_odds(right.pool, spec.willpower)
-    contest = odds.contest_odds(left_odds, right_odds)
-    data = contest.as_result()
-    data["sides"][0].update(left.extras())
-    data["sides"][1].update(right.extras())
-    result.update(
-        contest=True, degrees=data["sides"][0]["degrees"], totals=data["sides"][0]["totals"], **data
-    )
 
-    def wins(side: str) -> str:
-        bands = ", ".join(f"{b} {percent(p)}" for b, p in contest.margins[side].items())
-        return f"{percent(contest.outcomes[side])} ({bands})"
+    def render_contest(computed: tuple[odds.ContestOdds, dict[str, Any]]) -> Reply:
+        contest, data = computed
+        data["sides"][0].update(left.extras())
+        data["sides"][1].update(right.extras())
+        result.update(
+            contest=True, degrees=data["sides"][0]["degrees"], totals=data["sides"][0]["totals"], **data
+        )
 
-    text = (
-        f"Odds {_side_label(left)} vs {_side_label(right)}: left wins {wins('left')} · right wins"
-        f" {wins('right')} · deadlock {percent(contest.outcomes['deadlock'])} · both botch"
-        f" {percent(contest.outcomes['both_botch'])}"
-    )
-    return Reply(text=text, private=request.secret, result=result)
+        def wins(side: str) -> str:
+            bands = ", ".join(f"{b} {percent(p)}" for b, p in contest.margins[side].items())
+            return f"{percent(contest.outcomes[side])} ({bands})"
+
+        text = (
+            f"Odds {_side_label(left)} vs {_side_label(right)}: left wins {wins('left')} · right wins"
+            f" {wins('right')} · deadlock {percent(contest.outcomes['deadlock'])} · both botch"
+            f" {percent(contest.outcomes['both_botch'])}"
+        )
+        return Reply(text=text, private=request.secret, result=result)
+
+    compute = partial(_contest, left.pool, left.side.spec.willpower, right.pool, spec.willpower)
+    return Offloaded(compute, render_contest)

@@ -5,11 +5,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from fractions import Fraction
+from functools import partial
+from typing import Any, cast
 
 from sqlmodel import col, select, update
 
-from gateway import CommandContext, CommandSet, Invocation, Reply, faces
+from gateway import CommandContext, CommandSet, Invocation, Offloaded, Reply, Speaker, faces
 from gateway.characters import active_character, find_character
 from gateway.i18n import percent
 from gateway.rules import binomial
@@ -301,51 +303,68 @@ async def roll_command(ctx: CommandContext, inv: Invocation) -> Reply:
     return await log(ctx, result, [line, *pain_sentences(ctx, left, right), *notes], actor, private=secret)
 
 
+def _roll_odds(pool: int, diff: int, need: int) -> tuple[dict[str, Fraction], list[Fraction]]:
+    """In an offload worker: the chance of each quality, and the distribution of successes."""
+    return odds.qualities(pool, diff, need), binomial.distribution(pool, diff, sides=mechanics.SIDES)
+
+
+def _contest_odds(locale: str, pools: tuple[int, int], diff: int) -> tuple[str, dict[str, Any]]:
+    """In an offload worker: a contest's chances, told in ``locale``."""
+    speaker = cast("CommandContext", Speaker(locale))  # contest_odds reads only its locale
+    return contest_odds(
+        speaker, WORDS, SYSTEM, pools, sides=mechanics.SIDES, target=diff, name=("diff", "difficulty")
+    )
+
+
 @COMMANDS.command(
     "odds", "exact chances of a roll or a contest", "odds POOL [diff 2-6] [need N] [vs POOL]", role="anyone"
 )
-async def odds_command(ctx: CommandContext, inv: Invocation) -> Reply:
+async def odds_command(ctx: CommandContext, inv: Invocation) -> Offloaded[Any]:
+    """Reads the pools here; the chances are worked out off the event loop (``gateway.offload``)."""
     settings = ctx.settings_for(NightWanderersSettings)
     words = WORDS.split(ctx, inv.words, ROLL_OPTIONS, flags=())
     term = WORDS.term(ctx, words.left, "err.odds_usage")
     actor = await my_actor(ctx, required=False, able=False)
     left = build_pool(ctx, term, actor)
     diff, notes = difficulty_of(ctx, words.options.get("difficulty", settings.default_difficulty))
+    too_long = t(ctx, "err.too_long")
     if words.right is None:
         need = words.options.get("need", 1)
         if not 1 <= need <= left.dice:
             raise fail(ctx, "err.need", pool=left.dice)
-        table = odds.qualities(left.dice, diff, need)
-        chance = 1 - table["failure"]
-        text = t(
-            ctx,
-            "odds.roll",
-            pool=left.dice,
-            diff=diff,
-            need=need,
-            chance=percent(ctx.locale, chance),
-            **{q: percent(ctx.locale, p) for q, p in table.items() if q != "failure"},
-        )
-        result = {
-            "kind": "odds",
-            "system": SYSTEM,
-            "pool": left.dice,
-            "difficulty": diff,
-            "need": need,
-            "chance": float(chance),
-            "exact": str(chance),
-            "qualities": {q: float(p) for q, p in table.items()},
-            "distribution": [float(p) for p in binomial.distribution(left.dice, diff, sides=mechanics.SIDES)],
-        }
-        return Reply(text=join([text, *pain_sentences(ctx, left), *notes]), result=result)
+        pains = pain_sentences(ctx, left)
+
+        def render_roll(chances: tuple[dict[str, Fraction], list[Fraction]]) -> Reply:
+            table, distribution = chances
+            chance = 1 - table["failure"]
+            text = t(
+                ctx,
+                "odds.roll",
+                pool=left.dice,
+                diff=diff,
+                need=need,
+                chance=percent(ctx.locale, chance),
+                **{q: percent(ctx.locale, p) for q, p in table.items() if q != "failure"},
+            )
+            result = {
+                "kind": "odds",
+                "system": SYSTEM,
+                "pool": left.dice,
+                "difficulty": diff,
+                "need": need,
+                "chance": float(chance),
+                "exact": str(chance),
+                "qualities": {q: float(p) for q, p in table.items()},
+                "distribution": [float(p) for p in distribution],
+            }
+            return Reply(text=join([text, *pains, *notes]), result=result)
+
+        return Offloaded(partial(_roll_odds, left.dice, diff, need), render_roll, too_long)
     right, _ = await right_side(ctx, words.right, left, "err.odds_usage")
-    text, result = contest_odds(
-        ctx,
-        WORDS,
-        SYSTEM,
-        (left.dice, right.dice),
-        sides=mechanics.SIDES,
-        target=diff,
-        name=("diff", "difficulty"),
-    )
-    return Reply(text=join([text, *notes]), result=result)
+
+    def render_contest(told: tuple[str, dict[str, Any]]) -> Reply:
+        text, result = told
+        return Reply(text=join([text, *notes]), result=result)
+
+    compute = partial(_contest_odds, ctx.locale, (left.dice, right.dice), diff)
+    return Offloaded(compute, render_contest, too_long)

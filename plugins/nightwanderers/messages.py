@@ -167,6 +167,7 @@ EN = {
     # errors
     "err.roll_usage": "Write roll POOL [+N|-N] [diff 2-6] [need N] [vs POOL|vs NAME] [secret], for example"
     " roll 2 diff 4 or roll persuasion.",
+    "err.too_long": "Those odds take too long to work out here; try smaller pools.",
     "err.odds_usage": "Write odds POOL [diff 2-6] [need N] [vs POOL], for example odds 4 diff 5.",
     "err.bad_pool": "I cannot read {word} as a pool: write a number of dice or a trait ({traits}).",
     "err.unknown_trait": "Unknown trait {word}. Traits: {traits}.",
@@ -381,6 +382,7 @@ RU = {
     "init.removed": "{name} выходит из инициативы.",
     "err.roll_usage": "Пишите roll ПУЛ [+N|-N] [diff 2-6] [need N] [vs ПУЛ|vs ИМЯ] [secret], например roll 2"
     " diff 4 или roll убеждение.",
+    "err.too_long": "Эти шансы считать здесь слишком долго; попробуйте пулы поменьше.",
     "err.odds_usage": "Пишите odds ПУЛ [diff 2-6] [need N] [vs ПУЛ], например odds 4 diff 5.",
     "err.bad_pool": "Не понимаю {word} как пул: напишите число кубиков или атрибут ({traits}).",
     "err.unknown_trait": "Неизвестный атрибут {word}. Атрибуты: {traits}.",

@@ -3,7 +3,11 @@ Characters and the sheet: characters.py."""
 
 from __future__ import annotations
 
-from gateway import CommandContext, CommandSet, Invocation, Reply, faces
+from fractions import Fraction
+from functools import partial
+from typing import Any, cast
+
+from gateway import CommandContext, CommandSet, Invocation, Offloaded, Reply, Speaker, faces
 from gateway.characters import active_character
 from gateway.i18n import percent
 from gateway.rules import binomial
@@ -112,50 +116,66 @@ async def roll_command(ctx: CommandContext, inv: Invocation) -> Reply:
     return Reply(text=text, private=secret, result=result)
 
 
+def _roll_odds(pool: int, target: int, need: int) -> tuple[list[Fraction], Fraction]:
+    """In an offload worker: the distribution of successes and the chance of ``need`` of them."""
+    dist = binomial.distribution(pool, target, sides=mechanics.SIDES)
+    return dist, binomial.at_least(pool, target, need, sides=mechanics.SIDES)
+
+
+def _contest_odds(locale: str, pools: tuple[int, int], target: int) -> tuple[str, dict[str, Any]]:
+    """In an offload worker: a contest's chances, told in ``locale``."""
+    speaker = cast("CommandContext", Speaker(locale))  # contest_odds reads only its locale
+    return contest_odds(
+        speaker, WORDS, SYSTEM, pools, sides=mechanics.SIDES, target=target, name=("target", "target")
+    )
+
+
 @COMMANDS.command(
     "odds", "exact chances of a roll or a contest", "odds POOL [tn 2-6] [need N] [vs POOL]", role="anyone"
 )
-async def odds_command(ctx: CommandContext, inv: Invocation) -> Reply:
+async def odds_command(ctx: CommandContext, inv: Invocation) -> Offloaded[Any]:
+    """Reads the pools here; the chances are worked out off the event loop (``gateway.offload``)."""
     settings = ctx.settings_for(PravidlaSettings)
     words = WORDS.split(ctx, inv.words, ROLL_OPTIONS, flags=())
     character = await active_character(ctx, SYSTEM)
     left = build_pool(ctx, WORDS.term(ctx, words.left, "err.odds_usage"), character)
     target = check_target(ctx, words.options.get("target", settings.default_target))
+    too_long = t(ctx, "err.too_long")
     if words.right is None:
         need = words.options.get("need", 1)
         if not 1 <= need <= left.dice:
             raise fail(ctx, "err.need", pool=left.dice)
-        dist = binomial.distribution(left.dice, target, sides=mechanics.SIDES)
-        chance = binomial.at_least(left.dice, target, need, sides=mechanics.SIDES)
-        table = ", ".join(f"{k}: {percent(ctx.locale, p)}" for k, p in enumerate(dist))
-        text = t(
-            ctx,
-            "odds.roll",
-            pool=left.dice,
-            target=target,
-            need=need,
-            chance=percent(ctx.locale, chance),
-            table=table,
-        )
-        result = {
-            "kind": "odds",
-            "system": SYSTEM,
-            "pool": left.dice,
-            "target": target,
-            "need": need,
-            "chance": float(chance),
-            "exact": str(chance),
-            "distribution": [float(p) for p in dist],
-        }
-        return Reply(text=text, result=result)
+
+        def render_roll(odds: tuple[list[Fraction], Fraction]) -> Reply:
+            dist, chance = odds
+            table = ", ".join(f"{k}: {percent(ctx.locale, p)}" for k, p in enumerate(dist))
+            text = t(
+                ctx,
+                "odds.roll",
+                pool=left.dice,
+                target=target,
+                need=need,
+                chance=percent(ctx.locale, chance),
+                table=table,
+            )
+            result = {
+                "kind": "odds",
+                "system": SYSTEM,
+                "pool": left.dice,
+                "target": target,
+                "need": need,
+                "chance": float(chance),
+                "exact": str(chance),
+                "distribution": [float(p) for p in dist],
+            }
+            return Reply(text=text, result=result)
+
+        return Offloaded(partial(_roll_odds, left.dice, target, need), render_roll, too_long)
     right, _ = await right_side(ctx, words.right, left, "err.odds_usage")
-    text, result = contest_odds(
-        ctx,
-        WORDS,
-        SYSTEM,
-        (left.dice, right.dice),
-        sides=mechanics.SIDES,
-        target=target,
-        name=("target", "target"),
-    )
-    return Reply(text=text, result=result)
+
+    def render_contest(told: tuple[str, dict[str, Any]]) -> Reply:
+        text, result = told
+        return Reply(text=text, result=result)
+
+    compute = partial(_contest_odds, ctx.locale, (left.dice, right.dice), target)
+    return Offloaded(compute, render_contest, too_long)

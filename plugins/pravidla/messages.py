@@ -76,6 +76,7 @@ EN = {
     # errors
     "err.roll_usage": "Write roll POOL [+N|-N] [tn 2-6] [need N] [vs POOL|vs NAME] [secret], for example"
     " roll 4 tn 5 or roll charm vs 2.",
+    "err.too_long": "Those odds take too long to work out here; try smaller pools.",
     "err.odds_usage": "Write odds POOL [tn 2-6] [need N] [vs POOL], for example odds 4 tn 5.",
     "err.bad_pool": "I cannot read {word} as a pool: write a number of dice or a trait ({traits}).",
     "err.unknown_trait": "Unknown trait {word}. Traits: {traits}.",
@@ -182,6 +183,7 @@ CS = {
     "st.set": "{name}: {field} {old} → {new}.",
     "err.roll_usage": "Napiš roll POČET [+N|-N] [tn 2-6] [need N] [vs POČET|vs JMÉNO] [secret], například"
     " roll 4 tn 5 nebo roll šarm vs 2.",
+    "err.too_long": "Výpočet těchto šancí by tu trval příliš dlouho; zkus menší počty kostek.",
     "err.odds_usage": "Napiš odds POČET [tn 2-6] [need N] [vs POČET], například odds 4 tn 5.",
     "err.bad_pool": "{word} nelze přečíst jako počet kostek: napiš číslo nebo vlastnost ({traits}).",
     "err.unknown_trait": "Neznámá vlastnost {word}. Vlastnosti: {traits}.",
