@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import gc
 
 import structlog
 from aiohttp import web
@@ -28,17 +27,6 @@ PRUNE_LEASE = "secondlife:prune"
 
 
 log = structlog.get_logger(__name__)
-
-
-def freeze_startup_heap() -> None:
-    """Once a process: move what is loaded by now (modules, plugins, SQLAlchemy's tables and
-    compiled statements: some 140k objects) out of the collector's reach. A full collection walked
-    it all, 80-95 ms of the event loop each time (every few thousand HUD requests): the half-load p99
-    spikes of ``adapters.secondlife.bench``. After the freeze it walks only what came later. The
-    garbage already there is collected first, so that none of it is kept for good."""
-    if gc.get_freeze_count() == 0:
-        gc.collect()
-        gc.freeze()
 
 
 class SecondLifeAdapter(Adapter):
@@ -62,7 +50,6 @@ class SecondLifeAdapter(Adapter):
         # One process of the vault prunes (the others stand by for the lease).
         beat = self.services.leases.run(PRUNE_LEASE, lambda _lease: self._prune_beat())
         self._tasks.append(asyncio.create_task(beat, name=PRUNE_LEASE))
-        freeze_startup_heap()
 
     async def stop(self) -> None:
         for task in self._tasks:

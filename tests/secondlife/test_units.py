@@ -7,14 +7,12 @@ import gc
 import hashlib
 import hmac
 import json
-import types
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from pydantic import ValidationError
 
-from adapters.secondlife import adapter
 from adapters.secondlife.auth import ReplayCache, grid_of, region_name, sign, sign_request
 from adapters.secondlife.config import SecondLifeConfig
 from adapters.secondlife.render import cut_bytes, dumps, fit_response, split_text
@@ -127,23 +125,6 @@ def test_the_adapter_is_off_without_its_table() -> None:
     assert build(None, {"enabled": False, "shared_secret": "x" * 16}) is None  # type: ignore[arg-type]
     with pytest.raises(ValidationError):
         build(None, {"shards": ["Production"]})  # type: ignore[arg-type]
-
-
-def test_the_startup_heap_is_frozen_once_after_a_collection(monkeypatch: pytest.MonkeyPatch) -> None:
-    calls: list[str] = []
-    frozen = [0]
-
-    def freeze() -> None:
-        calls.append("freeze")
-        frozen[0] = 1
-
-    fake = types.SimpleNamespace(
-        get_freeze_count=lambda: frozen[0], collect=lambda: calls.append("collect"), freeze=freeze
-    )
-    monkeypatch.setattr(adapter, "gc", fake)
-    adapter.freeze_startup_heap()
-    adapter.freeze_startup_heap()  # a second adapter start in the same process changes nothing
-    assert calls == ["collect", "freeze"]
 
 
 async def test_a_started_gateway_leaves_its_startup_heap_to_no_full_collection(world: World) -> None:
