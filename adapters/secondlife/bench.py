@@ -41,7 +41,7 @@ import aiohttp
 from aiohttp import web
 
 from adapters.secondlife.auth import sign_request
-from adapters.secondlife.bench_trace import TRACE_PATH, Event, LoopTrace, blame
+from tests.bench.loop_trace import TRACE_PATH, Event, LoopTrace, blame
 
 SECRET = "benchmark secret, not for production"
 HALF_LOAD_P99_TARGET = 0.020  # seconds

@@ -35,12 +35,13 @@ from gateway import (
     seen,
     status,
 )
+from gateway.characters import set_pool
 from gateway.testing import POSTGRES_URL_VARIABLE, postgres_database
 from gateway.types import Channel, Identity
 from gateway.vault import Vault, notify, repo, sender
 from gateway.vault.columns import UTCDateTime
 from gateway.vault.migrate import upgrade
-from gateway.vault.models import Person
+from gateway.vault.models import Character, Person
 from gateway.vault.pg_inline import PostgresUnit
 from gateway.vault.prepared import Prepared
 from gateway.vault.unit import Unit
@@ -105,9 +106,10 @@ def _outbox(row_id: int, target: str, error: str | None) -> dict[str, Any]:
     )
 
 
-def script(person_id: int) -> list[tuple[Prepared, dict[str, Any]]]:
+def script(person_id: int, character_id: int = 1) -> list[tuple[Prepared, dict[str, Any]]]:
     """Every Prepared statement, in an order where each finds rows to work on."""
     kv = {"in_scope": "s", "at_key": "k1"}
+    willpower = {"owner": character_id, "pool_name": "willpower"}
     fan = {"on_platform": PLATFORM, "address": "t1", "first": 900001}
     return [
         (TYPES, {"moment": NOW, "yes": True, "doc": '{"k": [1, null]}', "x": 2.5, "n": 7, "s": "é"}),
@@ -184,6 +186,11 @@ def script(person_id: int) -> list[tuple[Prepared, dict[str, Any]]]:
         (sender._QUERY, {"key": IDENTITY.key, "channel": CHANNEL.key}),
         (sender._REFRESH_IDENTITY, {"link_key": IDENTITY.key, "new_name": "Al", "new_verified": True}),
         (sender._QUERY, {"key": IDENTITY.key, "channel": CHANNEL.key}),
+        (sender._CHARACTER_QUERY, {"id": character_id}),
+        (repo._POOL_CURRENT, willpower),
+        (repo._TAKE_POOL, willpower | {"amount": 1}),
+        (repo._TAKE_POOL, willpower | {"amount": 9}),  # more than is left: no row
+        (repo._POOL_CURRENT, willpower),
     ]
 
 
@@ -235,12 +242,21 @@ async def vault(pg_url: str) -> AsyncIterator[Vault]:
         await vault.dispose()
 
 
-async def _person(vault: Vault) -> int:
+async def _person(vault: Vault) -> tuple[int, int]:
+    """The sender's person, and a character of theirs with 3 Willpower."""
     async with vault.unit() as unit:
         found = await sender.resolve_sender(unit, IDENTITY, CHANNEL)
         await unit.session.flush()
         assert found.person.id is not None
-        return found.person.id
+        character = Character(
+            owner_id=found.person.id, system="nightcap", name="Mira", name_key="mira", sheet={"traits": {}}
+        )
+        unit.session.add(character)
+        await unit.session.flush()
+        assert character.id is not None
+        await set_pool(unit.session, character.id, "willpower", current=3, maximum=3)
+        await unit.session.flush()
+        return found.person.id, character.id
 
 
 def test_the_script_runs_every_postgresql_statement() -> None:
@@ -250,7 +266,7 @@ def test_the_script_runs_every_postgresql_statement() -> None:
 
 
 async def test_every_prepared_statement_gives_what_sqlalchemy_gives(vault: Vault) -> None:
-    steps = script(await _person(vault))
+    steps = script(*await _person(vault))
     results = {}
     for kind in (PostgresUnit, Unit):
         async with vault.engine.connect() as connection:
@@ -281,7 +297,7 @@ async def test_units_on_postgresql_run_inline(vault: Vault) -> None:
 async def test_a_raw_statement_first_still_runs_in_the_transaction(vault: Vault) -> None:
     """The unit's first statement is raw, the session's comes after: one transaction, rolled back
     together (SQLAlchemy's adapter would otherwise begin a transaction of its own)."""
-    person_id = await _person(vault)
+    person_id, _ = await _person(vault)
     with pytest.raises(RuntimeError):
         async with vault.unit() as unit:
             await unit.execute(commands.ROLL_INSERT, _roll(900010, "pgprep10", person_id))
@@ -299,7 +315,7 @@ async def test_a_raw_statement_first_still_runs_in_the_transaction(vault: Vault)
 
 
 async def test_orm_writes_and_raw_writes_commit_together(vault: Vault) -> None:
-    person_id = await _person(vault)
+    person_id, _ = await _person(vault)
     async with vault.unit() as unit:
         person = await unit.session.get(Person, person_id)
         assert person is not None
