@@ -27,14 +27,18 @@ from plugins.nightcap.config import NightcapSettings
 from plugins.nightcap.store import pool_values, pools_shown, sheet_of
 
 READ_CHUNK = 500  # characters per batched read: well inside either database's parameter limit
-YIELD_EVERY = 25  # sheets rendered and queued between giving the loop back (a few ms of CPU)
+YIELD_EVERY = 10  # sheets rendered and queued between giving the loop back (about 2 ms of CPU)
 
 
 def render_with(
-    ctx: CommandContext, character: Character, pools: Mapping[str, tuple[int, int]], owner: str
+    ctx: CommandContext,
+    character: Character,
+    sheet: dict[str, Any],
+    pools: Mapping[str, tuple[int, int]],
+    owner: str,
 ) -> tuple[str, dict[str, Any]]:
-    """(sheet text, structured sheet) from values already read: ``pools_shown``'s pools, the owner."""
-    sheet = sheet_of(character)
+    """(sheet text, structured sheet) from values already read: ``sheet_of``'s sheet,
+    ``pools_shown``'s pools, the owner."""
     budget = ctx.settings_for(NightcapSettings).budget
     text = view.sheet_text(character.name, character.status, sheet, pools, owner, budget)
     return text, view.sheet_dict(character.name, character.status, sheet, pools, owner)
@@ -47,7 +51,7 @@ async def render(
     pools = await pool_values(ctx, character)
     if owner is None:
         owner = (await owner_names(ctx.session, [character.owner_id])).get(character.owner_id, "?")
-    return render_with(ctx, character, pools, owner)
+    return render_with(ctx, character, sheet_of(character), pools, owner)
 
 
 def export_target(ctx: CommandContext) -> tuple[str, str] | None:
@@ -63,10 +67,11 @@ def export_payload(
     reason: ExportReason,
 ) -> SheetPayload:
     """One sheet's export row from its pool ``rows`` as read (every pool, by name) and its owner."""
-    text, sheet = render_with(ctx, character, pools_shown(ctx, character, rows), owner)
+    sheet = sheet_of(character)  # normalised once: it copies the whole sheet
+    text, shown = render_with(ctx, character, sheet, pools_shown(ctx, sheet, rows), owner)
     summary = ctx.services.plugins.sheet_summary(character, dict(rows), ctx.locale)
     return sheet_payload(
-        text, sheet, summary=summary, owner=sheet["owner"], reason=reason, character_id=character.id
+        text, shown, summary=summary, owner=shown["owner"], reason=reason, character_id=character.id
     )
 
 
@@ -78,19 +83,23 @@ async def queue_exports(
     target = export_target(ctx)
     if target is None:
         return None
-    done = 0
+    done, many = 0, len(characters) > 1
     for start in range(0, len(characters), READ_CHUNK):
         chunk = characters[start : start + READ_CHUNK]
+        if many:
+            await asyncio.sleep(0)  # after the caller's read of the characters
         ids = [c.id for c in chunk if c.id is not None]
         pools = await repo.pools_of_many(ctx.session, ids)
         owners = await owner_names(ctx.session, [c.owner_id for c in chunk])
         for character in chunk:
-            if done and done % YIELD_EVERY == 0:
+            if many and done % YIELD_EVERY == 0:  # the first slice follows the reads
                 await asyncio.sleep(0)  # let other requests run between slices of a long sync
             rows = pools.get(character.id, {}) if character.id is not None else {}
             owner = owners.get(character.owner_id, "?")
             await ctx.enqueue(*target, export_payload(ctx, character, rows, owner, reason))
             done += 1
+    if many:
+        await asyncio.sleep(0)  # and before the caller's audit and commit
     return f"{target[0]}:{target[1]}"
 
 

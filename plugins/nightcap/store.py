@@ -87,16 +87,17 @@ async def pool_values(ctx: CommandContext, character: Character) -> dict[str, tu
     found = await pools_of(ctx.session, character.id)
     for pool in found.values():
         await ctx.session.refresh(pool)
-    return pools_shown(ctx, character, {name: (pool.current, pool.maximum) for name, pool in found.items()})
+    rows = {name: (pool.current, pool.maximum) for name, pool in found.items()}
+    return pools_shown(ctx, sheet_of(character), rows)
 
 
 def pools_shown(
-    ctx: CommandContext, character: Character, rows: Mapping[str, tuple[int, int]]
+    ctx: CommandContext, sheet: dict[str, Any], rows: Mapping[str, tuple[int, int]]
 ) -> dict[str, tuple[int, int]]:
     """The Nightcap pools of ``rows`` (a character's (current, maximum) by name, as read), in sheet
-    order, with a pool the vault lacks shown empty at its maximum."""
+    order, with a pool the vault lacks shown empty at its maximum (``sheet``: ``sheet_of``'s)."""
     values = {name: rows[name] for name in POOLS if name in rows}
-    for name, maximum in maxima(ctx, sheet_of(character)).items():
+    for name, maximum in maxima(ctx, sheet).items():
         values.setdefault(name, (0, maximum))
     return values
 
