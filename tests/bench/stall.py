@@ -86,6 +86,16 @@ def serve(tables: dict[str, Any], port: int, executor: str, sheets: int, conn: C
     asyncio.run(_serve(tables, port, executor, sheets, conn))
 
 
+def bench_sheet(i: int) -> dict[str, Any]:
+    """A finished Nightcap sheet, its traits varied with ``i``."""
+    return {
+        "fields": {"origin": "Mage", "subgroup": "", "aptitude": "", "advantage": "", "weakness": ""},
+        "traits": {"physical": 1 + i % 4, "mental": 1 + i % 3, "social": 2, "spirit": 1 + i % 2},
+        "powers": [{"name": "Ward", "tier": "basic", "trait": "spirit"}],
+        "max": {},
+    }
+
+
 async def seed_sheets(vault: Any, count: int) -> None:
     """``count`` approved Nightcap characters of 20 players, their pools full."""
     from gateway.characters import name_key
@@ -95,25 +105,16 @@ async def seed_sheets(vault: Any, count: int) -> None:
         players = [Person(display_name=f"Player {i}") for i in range(20)]
         session.add_all(players)
         await session.flush()
+        made = []
         for i in range(count):
-            traits = {"physical": 1 + i % 4, "mental": 1 + i % 3, "social": 2, "spirit": 1 + i % 2}
-            sheet = {
-                "fields": {"origin": "Mage", "subgroup": "", "aptitude": "", "advantage": "", "weakness": ""},
-                "traits": traits,
-                "powers": [{"name": "Ward", "tier": "basic", "trait": "spirit"}],
-                "max": {},
-            }
             name = f"Sheet {i:04d}"
-            character = Character(
-                owner_id=players[i % 20].id,
-                system="nightcap",
-                name=name,
-                name_key=name_key(name),
-                status="approved",
-                sheet=sheet,
-            )
-            session.add(character)
-            await session.flush()
+            row: dict[str, Any] = {"name": name, "name_key": name_key(name), "owner_id": players[i % 20].id}
+            made.append(Character(**row, system="nightcap", status="approved", sheet=bench_sheet(i)))
+        session.add_all(made)
+        await session.flush()
+        for character in made:
+            assert character.id is not None
+            traits = character.sheet["traits"]
             wp = traits["mental"] + traits["spirit"]
             for pool, current, maximum in (("willpower", wp, wp), ("essence", 10, 10), ("damage", 0, 10)):
                 session.add(Pool(character_id=character.id, name=pool, current=current, maximum=maximum))
@@ -259,8 +260,9 @@ async def run_setup(
                 roller.errors, oddser.errors = {}, {}
                 _, _, _, cpu_before = await loop.run_in_executor(None, lag)
                 until = time.monotonic() + seconds
+                odds: list[tuple[str, float]] = []
                 if phase == "roll 5 alone":
-                    rolls, odds = await roll_loop(roller, until), []
+                    rolls = await roll_loop(roller, until)
                 else:
                     rolls, odds = await asyncio.gather(roll_loop(roller, until), load(oddser, until))
                 longest, longest_cpu, over, cpu_after = await loop.run_in_executor(None, lag)
