@@ -405,6 +405,23 @@ async def find_roll(session: AsyncSession, public_id: str) -> RollLog | None:
     return found.first()
 
 
+async def pools_of_many(
+    session: AsyncSession, character_ids: list[int]
+) -> dict[int, dict[str, tuple[int, int]]]:
+    """Every pool's (current, maximum) of each character, in one query (columns: fresh values even
+    where the session holds stale rows); a character without pools is left out. Callers keep the
+    id list short enough for one statement's parameters (a few hundred)."""
+    found = await session.exec(
+        select(Pool.character_id, Pool.name, Pool.current, Pool.maximum).where(
+            col(Pool.character_id).in_(character_ids)
+        )
+    )
+    pools: dict[int, dict[str, tuple[int, int]]] = {}
+    for character_id, name, current, maximum in found.all():
+        pools.setdefault(character_id, {})[name] = (int(current), int(maximum))
+    return pools
+
+
 async def spend_pool(session: AsyncSession, character_id: int, name: str, amount: int) -> bool:
     """Atomically take ``amount`` from a pool if it holds that much. False when it does not."""
     stmt = (

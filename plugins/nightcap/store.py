@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from sqlalchemy import case
@@ -86,8 +87,17 @@ async def pool_values(ctx: CommandContext, character: Character) -> dict[str, tu
     found = await pools_of(ctx.session, character.id)
     for pool in found.values():
         await ctx.session.refresh(pool)
-    values = {name: (found[name].current, found[name].maximum) for name in POOLS if name in found}
-    for name, maximum in maxima(ctx, sheet_of(character)).items():
+    rows = {name: (pool.current, pool.maximum) for name, pool in found.items()}
+    return pools_shown(ctx, sheet_of(character), rows)
+
+
+def pools_shown(
+    ctx: CommandContext, sheet: dict[str, Any], rows: Mapping[str, tuple[int, int]]
+) -> dict[str, tuple[int, int]]:
+    """The Nightcap pools of ``rows`` (a character's (current, maximum) by name, as read), in sheet
+    order, with a pool the vault lacks shown empty at its maximum (``sheet``: ``sheet_of``'s)."""
+    values = {name: rows[name] for name in POOLS if name in rows}
+    for name, maximum in maxima(ctx, sheet).items():
         values.setdefault(name, (0, maximum))
     return values
 

@@ -28,7 +28,7 @@ from gateway.vault.models import ChannelRow, Character
 from plugins.nightcap import mechanics, render, view, wounds
 from plugins.nightcap.characters import parse_number, write_field
 from plugins.nightcap.config import NightcapSettings
-from plugins.nightcap.export import export_target, queue_export
+from plugins.nightcap.export import export_target, queue_export, queue_exports
 from plugins.nightcap.export import render as render_sheet
 from plugins.nightcap.play import MOD, checked_pool, label, split_roll_words
 from plugins.nightcap.powers import tier_or_error
@@ -491,9 +491,7 @@ async def st_sync(ctx: CommandContext, inv: Invocation) -> Reply:
     if inv.words:
         raise UserError("Write st sync, with nothing after it.")
     found = await characters_in(ctx.session, SYSTEM, statuses=(APPROVED,), limit=100_000)
-    target = None
-    for character in found:
-        target = await queue_export(ctx, character, "sync")
+    target = await queue_exports(ctx, found, "sync") if found else None
     await ctx.audit("st.sync", new=len(found))
     target = target or ctx.settings_for(NightcapSettings).sheet_export
     return Reply(

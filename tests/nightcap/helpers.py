@@ -1,14 +1,19 @@
-"""Helpers for Nightcap tests: say-and-expect-success, and a finished character in one call."""
+"""Helpers for Nightcap tests: say-and-expect-success, a finished character in one call, and the
+statements the vault runs meanwhile."""
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from typing import Any
 
+from sqlalchemy import event
 from sqlmodel import col, select
 
 from gateway.testing import Chat
 from gateway.types import Reply
 from gateway.vault.models import Audit, Character, OutboxRow, Pool
+from gateway.vault.pg_inline import PostgresUnit
 from gateway.vault.repo import StlogLine
 
 # Physical 3, Mental 3, Social 2, Spirit 2: 6 points over the base; Adept + Basic: 3 dots.
@@ -85,3 +90,40 @@ async def outbox_rows(chat: Chat) -> list[OutboxRow]:
 
 async def stlog_rows(chat: Chat) -> list[StlogLine]:
     return await chat.stlog()
+
+
+@asynccontextmanager
+async def statements(chat: Chat) -> AsyncIterator[list[str]]:
+    """Every statement the vault runs meanwhile. On SQLite, from the driver's trace (prepared
+    statements run on the SQLite connection itself, below SQLAlchemy's events); on PostgreSQL,
+    SQLAlchemy's statements from its events and the unit's own ``Prepared`` ones from
+    ``PostgresUnit._run`` (they run on asyncpg's prepared statements, below SQLAlchemy too)."""
+    vault = chat.services.vault
+    seen: list[str] = []
+    if vault.engine.dialect.name == "sqlite":
+        _, driver = await vault._sqlite_writer()
+        driver.sqlite.set_trace_callback(seen.append)
+        try:
+            yield seen
+        finally:
+            driver.sqlite.set_trace_callback(None)
+        return
+
+    def record(_conn: Any, _cursor: Any, statement: str, *_args: Any) -> None:
+        seen.append(statement)
+
+    inline_run = PostgresUnit._run
+
+    async def run_recorded(unit: PostgresUnit, sql: str, call: Any, *args: Any) -> Any:
+        if getattr(call, "__name__", "") != "prepare":  # a statement's first run prepares it too
+            seen.append(sql)
+        return await inline_run(unit, sql, call, *args)
+
+    engine = vault.engine.sync_engine
+    event.listen(engine, "before_cursor_execute", record)
+    PostgresUnit._run = run_recorded  # type: ignore[method-assign]
+    try:
+        yield seen
+    finally:
+        PostgresUnit._run = inline_run  # type: ignore[method-assign]
+        event.remove(engine, "before_cursor_execute", record)

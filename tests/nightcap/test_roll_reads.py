@@ -4,57 +4,15 @@ once when they are on, and Willpower only to spend it (``roll ... wp``)."""
 from __future__ import annotations
 
 import re
-from collections.abc import AsyncIterator, Callable
-from contextlib import asynccontextmanager
-from typing import Any
-
-from sqlalchemy import event
+from collections.abc import Callable
 
 from gateway.testing import Chat, start_chat
 from gateway.vault.models import Character
-from gateway.vault.pg_inline import PostgresUnit
 from tests.conflict.helpers import make_character
-from tests.nightcap.helpers import pools
+from tests.nightcap.helpers import pools, statements
 
 POOL_READ = re.compile(r'\b(?:FROM|JOIN)\s+"?pool"?(?:\s|$)', re.IGNORECASE)
 POOL_WRITE = re.compile(r'\bUPDATE\s+"?pool"?\s', re.IGNORECASE)
-
-
-@asynccontextmanager
-async def statements(chat: Chat) -> AsyncIterator[list[str]]:
-    """Every statement the vault runs meanwhile. On SQLite, from the driver's trace (prepared
-    statements run on the SQLite connection itself, below SQLAlchemy's events); on PostgreSQL,
-    SQLAlchemy's statements from its events and the unit's own ``Prepared`` ones from
-    ``PostgresUnit._run`` (they run on asyncpg's prepared statements, below SQLAlchemy too)."""
-    vault = chat.services.vault
-    seen: list[str] = []
-    if vault.engine.dialect.name == "sqlite":
-        _, driver = await vault._sqlite_writer()
-        driver.sqlite.set_trace_callback(seen.append)
-        try:
-            yield seen
-        finally:
-            driver.sqlite.set_trace_callback(None)
-        return
-
-    def record(_conn: Any, _cursor: Any, statement: str, *_args: Any) -> None:
-        seen.append(statement)
-
-    inline_run = PostgresUnit._run
-
-    async def run_recorded(unit: PostgresUnit, sql: str, call: Any, *args: Any) -> Any:
-        if getattr(call, "__name__", "") != "prepare":  # a statement's first run prepares it too
-            seen.append(sql)
-        return await inline_run(unit, sql, call, *args)
-
-    engine = vault.engine.sync_engine
-    event.listen(engine, "before_cursor_execute", record)
-    PostgresUnit._run = run_recorded  # type: ignore[method-assign]
-    try:
-        yield seen
-    finally:
-        PostgresUnit._run = inline_run  # type: ignore[method-assign]
-        event.remove(engine, "before_cursor_execute", record)
 
 
 def matching(pattern: re.Pattern[str]) -> Callable[[list[str]], list[str]]:
