@@ -1,13 +1,15 @@
 """Characters whose name holds a text (``st search``), through the trigram index of migration 0007.
 
 SQLite: the FTS5 table ``character_name_trigram`` (trigram tokenizer, external content, kept in step
-by triggers) finds the names holding every trigram of the text, then each candidate's character row
-is read by its id. FTS5 only takes a LIKE without ESCAPE, so ``%`` and ``_`` in the text act as
-wildcards there (more candidates, never fewer) and ``instr`` keeps the names that hold the text
-itself. ``CROSS JOIN`` makes SQLite read the FTS table first: with a plain JOIN it walks the system's
-names and asks the FTS table about each one. A text with no run of 3 letters between wildcards has no
-trigram to look up, and a vault migrated by a SQLite without FTS5 has no table: both take the plain
-LIKE over the system's names, as before.
+by triggers) gives the ids of the names that hold some of the text's trigrams (a MATCH of each one
+as a string, so ``%`` and ``_`` are letters like the others), then each candidate's character row is
+read by its id and ``instr`` keeps the names that hold the text itself. The MATCH reads the index
+only; FTS5's LIKE would read each candidate's name (1.5 µs a name) and takes no ESCAPE. ``CROSS
+JOIN`` makes SQLite read the FTS table first: with a plain JOIN it walks the system's names and asks
+the FTS table about each one. A text shorter than a trigram, or a vault migrated by a SQLite without
+FTS5 (no table), takes the plain LIKE over the system's names, as before. The cost is in the names
+holding the text, in every system: a text in thousands of names costs more than walking the system's
+names in order, which stops at the limit.
 
 PostgreSQL: a GIN ``gin_trgm_ops`` index (``ix_character_name_trgm``) serves the same LIKE, and the
 planner chooses between it (a rare text), the ``(system, name_key)`` index in order (a text in many
@@ -39,9 +41,10 @@ TRIGRAM = 3  # letters in a trigram: a shorter text has none to look up
 
 _has_table: weakref.WeakKeyDictionary[Engine, bool] = weakref.WeakKeyDictionary()
 
+MATCHED = 16  # trigrams at most in a MATCH: a few already leave few candidates, and instr decides
 SQLITE_SEARCH = f"""SELECT character.* FROM {TRIGRAM_TABLE} CROSS JOIN character
 ON character.id = {TRIGRAM_TABLE}.rowid
-WHERE {TRIGRAM_TABLE}.name_key LIKE :pattern AND instr(character.name_key, :text) > 0
+WHERE {TRIGRAM_TABLE} MATCH :trigrams AND instr(character.name_key, :text) > 0
 AND character.system = :system{{statuses}}
 ORDER BY character.name_key LIMIT :limit"""
 
@@ -52,9 +55,13 @@ def is_index_object(name: str | None, type_: str) -> bool:
     return (type_ == "table" and name in TRIGRAM_TABLES) or (type_ == "index" and name == TRIGRAM_INDEX)
 
 
-def has_trigram(text_: str) -> bool:
-    """Whether the text holds a trigram the index can look up (letters between ``%`` and ``_``)."""
-    return max(len(run) for run in re.split(r"[%_]", text_)) >= TRIGRAM
+def trigram_query(text_: str) -> str:
+    """An FTS5 query for names holding ``text_`` (3 letters or more) and maybe others: the trigrams
+    side by side along it and its last, each a quoted string (one token each: ``detail=none`` has
+    no phrases). Any name holding the text holds each of them."""
+    starts = [*range(0, len(text_) - TRIGRAM + 1, TRIGRAM), len(text_) - TRIGRAM][:MATCHED]
+    trigrams = dict.fromkeys(text_[i : i + TRIGRAM] for i in starts)
+    return " AND ".join('"' + trigram.replace('"', '""') + '"' for trigram in trigrams)
 
 
 async def sqlite_has_table(session: AsyncSession) -> bool:
@@ -74,10 +81,10 @@ async def characters_holding(
     """The first ``limit`` characters of ``system`` by name whose ``name_key`` holds ``text_`` (a
     name key itself), of some ``statuses`` if given."""
     dialect = session.get_bind().dialect.name
-    if dialect == "sqlite" and has_trigram(text_) and await sqlite_has_table(session):
+    if dialect == "sqlite" and len(text_) >= TRIGRAM and await sqlite_has_table(session):
         where = "" if statuses is None else " AND character.status IN :statuses"
         statement = text(SQLITE_SEARCH.format(statuses=where)).bindparams(
-            pattern=f"%{text_}%", text=text_, system=system, limit=limit
+            trigrams=trigram_query(text_), text=text_, system=system, limit=limit
         )
         if statuses is not None:
             statement = statement.bindparams(bindparam("statuses", list(statuses), expanding=True))

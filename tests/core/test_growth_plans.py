@@ -210,7 +210,7 @@ async def test_st_search_uses_the_trigram_index_from_three_letters(vault_url: st
     assert found.startswith("Characters matching 'vance' (5): ") and "Mira Vance" in found, found
     if grown.dialect == "sqlite":
         [plan] = trigram[TRIGRAM_TABLE]
-        assert f"SCAN {TRIGRAM_TABLE} VIRTUAL TABLE INDEX 0:L" in plan, plan  # L: the LIKE, by the index
+        assert f"SCAN {TRIGRAM_TABLE} VIRTUAL TABLE INDEX 0:M" in plan, plan  # M: a MATCH of the index
         assert "SEARCH character USING INTEGER PRIMARY KEY" in plan, plan
         by_name = unique("sqlite", "character", "system_name_key")
         assert TRIGRAM_TABLE not in short and any(by_name in plan for plan in short["character"]), short
