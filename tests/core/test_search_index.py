@@ -35,8 +35,9 @@ from tests.fuzz.profile import ci_settings
 from tests.nightcap.helpers import ok
 
 ST: dict[str, Any] = {"as_": "ana", "st": True}
-# Letters that fold (Czech, Russian, ß -> ss), the LIKE wildcards and escape, FTS5 query syntax.
-LETTERS = 'abcvanceščřžýáůАБВГабвгЖжёЁß %_/1"*^(-'
+# Letters that fold (Czech, Russian, ß -> ss), the LIKE wildcards and escape, FTS5 query syntax,
+# and what a text written into PostgreSQL's statement must quote.
+LETTERS = "abcvanceščřžýáůАБВГабвгЖжёЁß %_/1\"*^(-'\\"
 
 
 @pytest.fixture
@@ -166,6 +167,10 @@ async def test_wildcards_match_themselves_and_czech_and_russian_names_are_found(
     assert await search(vault, "nightcap", '"duke"') == ['the "duke" (*^-)']
     assert await search(vault, "nightcap", "(*^-)") == ['the "duke" (*^-)']
     assert await search(vault, "nightcap", "duke") == ["duke", 'the "duke" (*^-)']
+    await put(vault, [("nightcap", "Baronka d'Havilland"), ("nightcap", "C:\\Vance")])
+    assert await search(vault, "nightcap", "d'hav") == ["baronka d'havilland"]
+    assert await search(vault, "nightcap", "'") == ["baronka d'havilland"]
+    assert await search(vault, "nightcap", ":\\v") == ["c:\\vance"]
 
 
 async def test_renames_and_deletes_keep_the_index_right(vault_url: str) -> None:
