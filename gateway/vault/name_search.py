@@ -1,15 +1,15 @@
 """Characters whose name holds a text (``st search``), through the trigram index of migration 0007.
 
 SQLite: the FTS5 table ``character_name_trigram`` (trigram tokenizer, external content, kept in step
-by triggers) gives the ids of the names that hold some of the text's trigrams (a MATCH of each one
-as a string, so ``%`` and ``_`` are letters like the others), then each candidate's character row is
-read by its id and ``instr`` keeps the names that hold the text itself. The MATCH reads the index
-only; FTS5's LIKE would read each candidate's name (1.5 µs a name) and takes no ESCAPE. ``CROSS
-JOIN`` makes SQLite read the FTS table first: with a plain JOIN it walks the system's names and asks
-the FTS table about each one. A text shorter than a trigram, or a vault migrated by a SQLite without
-FTS5 (no table), takes the plain LIKE over the system's names, as before. The cost is in the names
-holding the text, in every system: a text in thousands of names costs more than walking the system's
-names in order, which stops at the limit.
+by triggers) gives the ids of the names holding the trigrams side by side along the text (a MATCH of
+each as a quoted string: ``%``, ``_`` and quotes are letters like the others), each candidate's
+character row is read by its id, and ``instr`` keeps the names that hold the text itself. The MATCH
+reads the index only; FTS5's LIKE reads each candidate's name (1.5 µs a name) and takes no ESCAPE.
+``CROSS JOIN`` makes SQLite read the FTS table first: with a plain JOIN it walks the system's names
+and asks the FTS table about each one. A text shorter than a trigram, or a vault migrated by a
+SQLite without FTS5 (no table), takes the plain LIKE over the system's names, as before. The cost
+is in the candidates, of every system: a text in thousands of names costs more than the walk over
+the system's names in order, which stops at the limit.
 
 PostgreSQL: a GIN ``gin_trgm_ops`` index (``ix_character_name_trgm``) serves the same LIKE, and the
 planner chooses between it (a rare text), the ``(system, name_key)`` index in order (a text in many
