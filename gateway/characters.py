@@ -14,6 +14,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from gateway.commands import CommandContext
 from gateway.errors import UserError
 from gateway.vault.models import Character, IdentityLink, Person, Pool
+from gateway.vault.name_search import characters_holding
 
 
 def name_key(name: str) -> str:
@@ -154,12 +155,13 @@ async def characters_in(
     name_contains: str | None = None,
     limit: int = 200,
 ) -> list[Character]:
-    """Characters of ``system`` by name, optionally of some statuses or with a name containing a text."""
+    """Characters of ``system`` by name, optionally of some statuses or with a name containing a text
+    (``%`` and ``_`` in it match themselves)."""
+    if name_contains:
+        return await characters_holding(session, system, name_key(name_contains), statuses, limit)
     query = select(Character).where(col(Character.system) == system)
     if statuses is not None:
         query = query.where(col(Character.status).in_(list(statuses)))
-    if name_contains:
-        query = query.where(col(Character.name_key).contains(name_key(name_contains), autoescape=True))
     found = await session.exec(query.order_by(col(Character.name_key)).limit(limit))
     return list(found.all())
 

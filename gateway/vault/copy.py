@@ -45,6 +45,7 @@ from gateway.settings import Settings
 from gateway.vault import sqlite_inline
 from gateway.vault.engine import Vault
 from gateway.vault.migrate import alembic_config, upgrade
+from gateway.vault.name_search import is_index_object
 
 BATCH = 2000  # rows per INSERT (one executemany); a batch is all that is ever held in memory
 CONNECT_TIMEOUT = 10.0  # seconds to reach a PostgreSQL server before giving up
@@ -147,7 +148,10 @@ async def _reaching(what: str, url: URL) -> AsyncIterator[None]:
 
 
 def _table_names(conn: Connection) -> set[str]:
-    return set(inspect(conn).get_table_names()) - {VERSION_TABLE}
+    """The vault's tables but Alembic's and the trigram index's (SQLite's FTS5 tables, which the
+    target's migration makes and its triggers fill as the characters arrive)."""
+    names = set(inspect(conn).get_table_names()) - {VERSION_TABLE}
+    return {name for name in names if not is_index_object(name, "table")}
 
 
 def _current_heads(conn: Connection) -> set[str]:

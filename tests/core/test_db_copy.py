@@ -28,6 +28,7 @@ from gateway.vault import copy as copy_module
 from gateway.vault.copy import CopyMismatch, CopyRefused, copy_vault
 from gateway.vault.migrate import alembic_config, upgrade
 from gateway.vault.models import KeyValue, ProcessRow, RateBucket, SceneState
+from gateway.vault.name_search import is_index_object
 from tests.nightcap.helpers import build
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -216,6 +217,7 @@ async def table_counts(url: str) -> dict[str, int]:
     try:
         async with vault.engine.connect() as conn:
             names = await conn.run_sync(lambda c: sorted(c.dialect.get_table_names(c)))
+            names = [n for n in names if not is_index_object(n, "table")]  # SQLite's FTS5 tables
             return {n: int(await conn.scalar(text(f'SELECT count(*) FROM "{n}"')) or 0) for n in names}
     finally:
         await vault.dispose()
