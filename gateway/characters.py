@@ -22,15 +22,9 @@ def name_key(name: str) -> str:
 
 
 async def active_character(ctx: CommandContext, system: str | None = None) -> Character | None:
-    """The caller's active character in ``system`` (default: the channel's), or None."""
-    system = system or ctx.system.name
-    active = ctx.sender.active_character_id
-    if active is None:
-        return None
-    character = await ctx.session.get(Character, active)
-    if character is None or character.system != system:
-        return None
-    return character
+    """The caller's active character in ``system`` (default: the channel's), or None. One prepared
+    read below the ORM, or none when the session holds the row (``Sender.active_character``)."""
+    return await ctx.sender.active_character(system or ctx.system.name)
 
 
 async def require_active(ctx: CommandContext, system: str | None = None) -> Character:

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from gateway import CommandContext, CommandSet, Invocation, Reply, UserError
-from gateway.characters import find_character
+from gateway.characters import active_character, find_character
 from gateway.vault import repo
 from gateway.vault.models import Character
 from plugins.nightcap import mechanics, render, wounds
@@ -115,7 +115,7 @@ def split_opponent(words: tuple[str, ...] | list[str]) -> tuple[list[str], str |
 async def roll_command(ctx: CommandContext, inv: Invocation) -> Reply:
     words, opponent_name = split_opponent(inv.words)
     request = parse_roll(words)
-    character = await ctx.sender.active_character(SYSTEM)
+    character = await active_character(ctx, SYSTEM)
     opponent: Character | None = None
     if opponent_name is not None:
         opponent = await find_character(ctx.session, SYSTEM, opponent_name)
