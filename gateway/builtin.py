@@ -20,8 +20,9 @@ async def help_command(ctx: CommandContext, inv: Invocation) -> Reply:
         if found is None:
             raise UserError(f"No command {' '.join(inv.words)[:40]!r}. Type help for the list.")
         command = found[0]
-        usage = f" Usage: {command.usage}" if command.usage else ""
-        return Reply(text=f"{command.name}: {command.summary}.{usage}", private=True)
+        usage_text = command.usage_in(ctx.locale)
+        usage = f" Usage: {usage_text}" if usage_text else ""
+        return Reply(text=f"{command.name}: {command.summary_in(ctx.locale)}.{usage}", private=True)
     names = ", ".join(c.name for c in commands if ctx.storyteller or c.role != "storyteller")
     return Reply(
         text=f"{ctx.system.title} commands: {names}. Type help COMMAND for one.",

@@ -6,7 +6,7 @@ these and any module can import them without an import cycle.
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -44,6 +44,14 @@ class Command:
     role: Role = "player"
     aliases: tuple[str, ...] = ()
     bare: bool = False
+    # ``help`` in other languages: locale -> (summary, usage). A locale missing here shows English.
+    texts: Mapping[str, tuple[str, str]] = field(default_factory=dict, hash=False, compare=False)
+
+    def summary_in(self, locale: str) -> str:
+        return self.texts[locale][0] if locale in self.texts else self.summary
+
+    def usage_in(self, locale: str) -> str:
+        return self.texts[locale][1] if locale in self.texts else self.usage
 
 
 @dataclass(frozen=True)
