@@ -87,6 +87,46 @@ EN = {
     "unlink.many": "You have {n} {platform} identities ({keys}): write unlink PLATFORM:ID for one.",
     "unlink.only": "{key} is your only identity: there is nothing to unlink it from.",
     "unlink.done": "{key} is now a person of its own, with no characters; they stay with {rest}.",
+    # st (storytellers)
+    "st.unknown": "Unknown Storyteller command {word!r}. ",
+    "st.unknown.suggest": "Unknown Storyteller command {word!r}; did you mean {options}? ",
+    "st.commands": "Storyteller commands: {names}. Type help COMMAND for one.",
+    "st.identity": (
+        "{word!r} is not an identity: write PLATFORM:ID, e.g. discord:80351110224678912, sl:<avatar uuid>,"
+        " matrix:@ana:example.org, irc:libera/ana or console:ana."
+    ),
+    "st.since": (
+        "I cannot read {text!r} as a time: write --since 2h, 30m, 3d, today, 2026-11-30 or 2026-11-30T18:00."
+    ),
+    "st.add.usage": "Write st add IDENTITY, e.g. st add discord:80351110224678912.",
+    "st.remove.usage": "Write st remove IDENTITY, e.g. st remove discord:80351110224678912.",
+    "st.already": "{key} is already a Storyteller.",
+    "st.added": "{key} ({name}) is now a Storyteller, on every platform they link.",
+    "st.added.log": "{name} made {key} a Storyteller.",
+    "st.not": "{key} is not a Storyteller.",
+    "st.owner": (
+        "{key} is the vault owner ({owner}, setting [vault] owner): change that setting to remove them."
+    ),
+    "st.removed": "{key} is no longer a Storyteller.",
+    "st.removed.log": "{name} removed {key} as a Storyteller.",
+    "st.list.owner": "Vault owner: {owner}.",
+    "st.list.no_owner": "No vault owner is set ([vault] owner).",
+    "st.list.others": " Storytellers: {people}.",
+    "st.list.none": " No other Storytellers.",
+    "st.list.no_identity": "no identity",
+    "st.flag_value": "{flag} needs a value, e.g. {flag} 2h.",
+    "st.limit": "--limit is a number from 1 to {most}.",
+    "st.log.no_character": (
+        "No {system} character called {name}. Write st log [NAME] [--since 2h] [--limit N]."
+    ),
+    "st.log.for": " for {name}",
+    "st.log.since": " since {when}",
+    "st.log.empty": "The Storyteller log{scope} is empty.",
+    "st.log.head": "Storyteller log{scope}, last {n}:",
+    "st.history.usage": "Write st history NAME.",
+    "st.history.no_character": "No {system} character called {name}.",
+    "st.history.head": "History of {name}, last {n}:",
+    "st.history.empty": "{name} has no history yet.",
 }
 
 CS = {
@@ -169,6 +209,47 @@ CS = {
     ),
     "unlink.only": "{key} je vaše jediná identita: není od čeho ji odpojit.",
     "unlink.done": "{key} je teď samostatná osoba bez postav; postavy zůstávají u {rest}.",
+    "st.unknown": "Neznámý příkaz Vypravěče „{word}“. ",
+    "st.unknown.suggest": "Neznámý příkaz Vypravěče „{word}“; nemysleli jste {options}? ",
+    "st.commands": "Příkazy Vypravěče: {names}. Nápovědu k jednomu z nich vypíše help PŘÍKAZ.",
+    "st.identity": (
+        "„{word}“ není identita: napište PLATFORMA:ID, např. discord:80351110224678912, sl:<uuid avatara>,"
+        " matrix:@ana:example.org, irc:libera/ana nebo console:ana."
+    ),
+    "st.since": (
+        "„{text}“ nelze přečíst jako čas: napište --since 2h, 30m, 3d, today, 2026-11-30"
+        " nebo 2026-11-30T18:00."
+    ),
+    "st.add.usage": "Napište st add PLATFORMA:ID, např. st add discord:80351110224678912.",
+    "st.remove.usage": "Napište st remove PLATFORMA:ID, např. st remove discord:80351110224678912.",
+    "st.already": "{key} už má roli Vypravěče.",
+    "st.added": "{key} ({name}) má nyní roli Vypravěče, na všech platformách, které si propojí.",
+    "st.added.log": "{name}: {key} má nyní roli Vypravěče.",
+    "st.not": "{key} nemá roli Vypravěče.",
+    "st.owner": (
+        "{key} je vlastník úložiště ({owner}, nastavení [vault] owner): roli mu odeberete jen změnou"
+        " tohoto nastavení."
+    ),
+    "st.removed": "{key} už nemá roli Vypravěče.",
+    "st.removed.log": "{name}: {key} už nemá roli Vypravěče.",
+    "st.list.owner": "Vlastník úložiště: {owner}.",
+    "st.list.no_owner": "Vlastník úložiště není nastavený ([vault] owner).",
+    "st.list.others": " Vypravěči: {people}.",
+    "st.list.none": " Žádní další Vypravěči.",
+    "st.list.no_identity": "bez identity",
+    "st.flag_value": "{flag} potřebuje hodnotu, např. {flag} 2h.",
+    "st.limit": "--limit je číslo od 1 do {most}.",
+    "st.log.no_character": (
+        "Postava {name} v systému {system} neexistuje. Napište st log [JMÉNO] [--since 2h] [--limit N]."
+    ),
+    "st.log.for": " – {name}",
+    "st.log.since": " od {when}",
+    "st.log.empty": "Záznam Vypravěče{scope} je prázdný.",
+    "st.log.head": "Záznam Vypravěče{scope}, {n:plural:poslední:poslední:posledních} {n}:",
+    "st.history.usage": "Napište st history JMÉNO.",
+    "st.history.no_character": "Postava {name} v systému {system} neexistuje.",
+    "st.history.head": "Historie postavy {name}, {n:plural:poslední:poslední:posledních} {n}:",
+    "st.history.empty": "Postava {name} zatím nemá žádnou historii.",
 }
 
 RU = {
@@ -255,6 +336,53 @@ RU = {
     ),
     "unlink.only": "{key} — ваша единственная учётная запись: отвязывать её не от чего.",
     "unlink.done": "{key} теперь отдельный человек без персонажей; персонажи остаются у {rest}.",
+    "st.unknown": "Неизвестная команда Рассказчика «{word}». ",
+    "st.unknown.suggest": "Неизвестная команда Рассказчика «{word}»; может быть, вы имели в виду {options}? ",
+    "st.commands": "Команды Рассказчика: {names}. Справка по одной из них: help КОМАНДА.",
+    "st.identity": (
+        "«{word}» — не учётная запись: напишите ПЛАТФОРМА:ID, например discord:80351110224678912,"
+        " sl:<uuid аватара>, matrix:@ana:example.org, irc:libera/ana или console:ana."
+    ),
+    "st.since": (
+        "Не удаётся прочитать «{text}» как время: напишите --since 2h, 30m, 3d, today, 2026-11-30"
+        " или 2026-11-30T18:00."
+    ),
+    "st.add.usage": "Напишите st add ПЛАТФОРМА:ID, например st add discord:80351110224678912.",
+    "st.remove.usage": "Напишите st remove ПЛАТФОРМА:ID, например st remove discord:80351110224678912.",
+    "st.already": "{key} уже Рассказчик.",
+    "st.added": "{key} ({name}) теперь Рассказчик на всех связанных платформах.",
+    "st.added.log": "{name}: {key} теперь Рассказчик.",
+    "st.not": "{key} — не Рассказчик.",
+    "st.owner": (
+        "{key} — владелец хранилища ({owner}, настройка [vault] owner): чтобы снять роль, измените"
+        " эту настройку."
+    ),
+    "st.removed": "{key} больше не Рассказчик.",
+    "st.removed.log": "{name}: {key} больше не Рассказчик.",
+    "st.list.owner": "Владелец хранилища: {owner}.",
+    "st.list.no_owner": "Владелец хранилища не задан ([vault] owner).",
+    "st.list.others": " Рассказчики: {people}.",
+    "st.list.none": " Других Рассказчиков нет.",
+    "st.list.no_identity": "без учётной записи",
+    "st.flag_value": "Для {flag} нужно значение, например {flag} 2h.",
+    "st.limit": "--limit — число от 1 до {most}.",
+    "st.log.no_character": (
+        "Персонажа {name} в системе {system} нет. Напишите st log [ИМЯ] [--since 2h] [--limit N]."
+    ),
+    "st.log.for": " — {name}",
+    "st.log.since": " с {when}",
+    "st.log.empty": "Журнал Рассказчика{scope} пуст.",
+    "st.log.head": (
+        "Журнал Рассказчика{scope}, {n:plural:последняя:последние:последние} {n}"
+        " {n:plural:запись:записи:записей}:"
+    ),
+    "st.history.usage": "Напишите st history ИМЯ.",
+    "st.history.no_character": "Персонажа {name} в системе {system} нет.",
+    "st.history.head": (
+        "История персонажа {name}, {n:plural:последняя:последние:последние} {n}"
+        " {n:plural:запись:записи:записей}:"
+    ),
+    "st.history.empty": "У персонажа {name} пока нет истории.",
 }
 
 CORE = Catalogue({"en": EN, "cs": CS, "ru": RU})

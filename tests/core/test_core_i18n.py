@@ -218,3 +218,36 @@ async def test_link_and_unlink_answer_in_the_readers_language(chat: Chat) -> Non
     assert linked.text == (
         "Linked: console:klara, discord:555 are now one person. Characters: none; active: none."
     )
+
+
+async def test_storyteller_commands_answer_in_czech_on_a_pravidla_channel(chat: Chat) -> None:
+    """The `st` listing is a help header too; the Storyteller's own refusals follow the language."""
+    await play(chat, "pravidla", as_="st")
+    listing_reply = await ok(chat, "st", "st", st=True)
+    assert listing_reply.text.startswith("Příkazy Vypravěče: st add, ")
+    assert (await chat.one("st lsit", "st", st=True)).text.startswith(
+        "Neznámý příkaz Vypravěče „lsit“; nemysleli jste st list? Příkazy Vypravěče: "
+    )
+    assert await refused(chat, "st add bob", "st", st=True) == (
+        "„bob“ není identita: napište PLATFORMA:ID, např. discord:80351110224678912, sl:<uuid avatara>,"
+        " matrix:@ana:example.org, irc:libera/ana nebo console:ana."
+    )
+    assert (await ok(chat, "st add discord:5", "st", st=True)).text == (
+        "discord:5 (5) má nyní roli Vypravěče, na všech platformách, které si propojí."
+    )
+    assert await refused(chat, "st add discord:5", "st", st=True) == "discord:5 už má roli Vypravěče."
+    assert await refused(chat, "st log --limit 0", "st", st=True) == "--limit je číslo od 1 do 200."
+    assert await refused(chat, "st history Nikdo", "st", st=True) == (
+        "Postava Nikdo v systému Pravidla neexistuje."
+    )
+    assert (await ok(chat, "st log", "st", st=True)).text.startswith("Záznam Vypravěče, poslední 1:\n")
+    assert await refused(chat, "st list", "klara") == (
+        "Příkaz st list smí použít jen Vypravěč a tuto roli nemáte."
+    )
+
+
+def test_czech_and_russian_counts_of_log_entries() -> None:
+    assert CORE.t("cs", "st.log.head", scope="", n=5) == "Záznam Vypravěče, posledních 5:"
+    assert CORE.t("ru", "st.log.head", scope="", n=1) == "Журнал Рассказчика, последняя 1 запись:"
+    assert CORE.t("ru", "st.log.head", scope="", n=3) == "Журнал Рассказчика, последние 3 записи:"
+    assert CORE.t("ru", "st.log.head", scope="", n=25) == "Журнал Рассказчика, последние 25 записей:"
