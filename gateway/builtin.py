@@ -12,6 +12,7 @@ from gateway.errors import PermissionDenied, UserError
 from gateway.hookspecs import hookimpl
 from gateway.i18n import LANGUAGES
 from gateway.roll_text import roll_text
+from gateway.spec import Handler, Role
 from gateway.types import Invocation, Reply
 from gateway.vault import repo
 
@@ -141,58 +142,49 @@ async def lang_command(ctx: CommandContext, inv: Invocation) -> Reply:
     )
 
 
+Texts = dict[str, tuple[str, str]]
+# name -> handler, who may run it, English (summary, usage), the same in Czech and Russian.
+COMMANDS: dict[str, tuple[Handler, Role, tuple[str, str], Texts]] = {
+    "help": (
+        help_command,
+        "anyone",
+        ("list commands, or explain one", "help [COMMAND]"),
+        {
+            "cs": ("vypíše příkazy, nebo vysvětlí jeden z nich", "help [PŘÍKAZ]"),
+            "ru": ("список команд или справка по одной из них", "help [КОМАНДА]"),
+        },
+    ),
+    "lang": (
+        lang_command,
+        "player",
+        ("show or set the language", "lang [channel] [en|cs|ru]"),
+        {
+            "cs": ("ukáže nebo nastaví jazyk", "lang [channel] [en|cs|ru]"),
+            "ru": ("показать или выбрать язык", "lang [channel] [en|cs|ru]"),
+        },
+    ),
+    "verify": (
+        verify_command,
+        "anyone",
+        ("look a roll up in the log by its id", "verify ID"),
+        {
+            "cs": ("vyhledá hod v záznamu podle jeho ID", "verify ID"),
+            "ru": ("найти бросок в журнале по его коду", "verify ID"),
+        },
+    ),
+    "system": (
+        system_command,
+        "player",
+        ("show or (Storytellers) set this channel's rule system", "system [NAME]"),
+        {
+            "cs": ("ukáže systém pravidel tohoto kanálu (Vypravěč ho může změnit)", "system [NÁZEV]"),
+            "ru": ("показать систему правил этого канала (Рассказчик может её сменить)", "system [НАЗВАНИЕ]"),
+        },
+    ),
+}
+
+
 @hookimpl
 def gateway_register_commands(register: Callable[[Command], None]) -> None:
-    register(
-        Command(
-            "help",
-            help_command,
-            "list commands, or explain one",
-            "help [COMMAND]",
-            role="anyone",
-            texts={
-                "cs": ("vypíše příkazy, nebo vysvětlí jeden z nich", "help [PŘÍKAZ]"),
-                "ru": ("список команд или справка по одной из них", "help [КОМАНДА]"),
-            },
-        )
-    )
-    register(
-        Command(
-            "lang",
-            lang_command,
-            "show or set the language",
-            "lang [channel] [en|cs|ru]",
-            texts={
-                "cs": ("ukáže nebo nastaví jazyk", "lang [channel] [en|cs|ru]"),
-                "ru": ("показать или выбрать язык", "lang [channel] [en|cs|ru]"),
-            },
-        )
-    )
-    register(
-        Command(
-            "verify",
-            verify_command,
-            "look a roll up in the log by its id",
-            "verify ID",
-            role="anyone",
-            texts={
-                "cs": ("vyhledá hod v záznamu podle jeho ID", "verify ID"),
-                "ru": ("найти бросок в журнале по его коду", "verify ID"),
-            },
-        )
-    )
-    register(
-        Command(
-            "system",
-            system_command,
-            "show or (Storytellers) set this channel's rule system",
-            "system [NAME]",
-            texts={
-                "cs": ("ukáže systém pravidel tohoto kanálu (Vypravěč ho může změnit)", "system [NÁZEV]"),
-                "ru": (
-                    "показать систему правил этого канала (Рассказчик может её сменить)",
-                    "system [НАЗВАНИЕ]",
-                ),
-            },
-        )
-    )
+    for name, (handler, role, (summary, usage), texts) in COMMANDS.items():
+        register(Command(name, handler, summary, usage, role=role, texts=texts))
