@@ -78,6 +78,7 @@ class Router:
         message = message.storable()
         started = time.perf_counter()
         ran = _Ran()
+        ran.locale = self.services.settings.gateway.locale
         settings = self.services.settings
         try:
             text = strip_prefix(message.text, settings.gateway.prefix, required=message.prefixed)
@@ -197,9 +198,9 @@ class Router:
         if bare and (found is None or not found[0].bare):
             raise _ChatLine()
         ran.system, ran.command = system_name, NONE if found is None else found[0].name
-        locale = locale_for(
-            sender.person_locale, sender.channel_locale, system.default_locale if system else None
-        )
+        # ``[gateway] locale`` speaks for a channel whose rule system is not installed.
+        fallback = system.default_locale if system else settings.gateway.locale
+        locale = locale_for(sender.person_locale, sender.channel_locale, fallback)
         ran.locale = locale
         if system is None:
             raise UserError(say(locale, "not_installed", name=system_name))

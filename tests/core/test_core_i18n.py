@@ -10,13 +10,14 @@ pretending." and "An unknown command or trait suggests the closest one (`rol` �
 from __future__ import annotations
 
 import string
+from pathlib import Path
 
 import pytest
 
 from gateway.core_messages import CORE, language_notice, listing
 from gateway.i18n import LANGUAGES
 from gateway.suggest import closest_commands
-from gateway.testing import Chat
+from gateway.testing import Chat, start_chat
 from tests.helpers.chat import play
 from tests.nightcap.helpers import ok, refused
 
@@ -251,3 +252,16 @@ def test_czech_and_russian_counts_of_log_entries() -> None:
     assert CORE.t("ru", "st.log.head", scope="", n=1) == "Журнал Рассказчика, последняя 1 запись:"
     assert CORE.t("ru", "st.log.head", scope="", n=3) == "Журнал Рассказчика, последние 3 записи:"
     assert CORE.t("ru", "st.log.head", scope="", n=25) == "Журнал Рассказчика, последние 25 записей:"
+
+
+async def test_the_gateway_locale_speaks_where_no_rule_system_does(tmp_path: Path) -> None:
+    """``[gateway] locale`` ("fallback message language") answers for a channel whose rule system
+    is not installed; a person's own language still wins."""
+    url = f"sqlite+aiosqlite:///{tmp_path / 'fallback.db'}"
+    chat = await start_chat(url, gateway={"default_system": "chess", "locale": "cs"})
+    try:
+        assert await refused(chat, "roll 3") == (
+            "Tento kanál má nastavený systém pravidel „chess“, který tu není nainstalovaný."
+        )
+    finally:
+        await chat.stop()
