@@ -59,6 +59,7 @@ EN = {
     "verify.wins": "{winner} wins by {margin}",
     "verify.wins_plain": "{winner} wins",
     "verify.no_winner": "no winner",
+    "verify.rerolls": "; {n} {n:plural:tie was:ties were} rolled again first",
     # link and unlink
     "link.usage": "Write link to get a code, or link CODE with the code from your other platform.",
     "link.too_many_codes": (
@@ -174,6 +175,7 @@ CS = {
     "verify.wins": "vítězí {winner}, rozdíl {margin}",
     "verify.wins_plain": "vítězí {winner}",
     "verify.no_winner": "bez vítěze",
+    "verify.rerolls": "; předtím {n}× shoda, házelo se znovu",
     "link.usage": "Napište link a dostanete kód, nebo link KÓD s kódem z druhé platformy.",
     "link.too_many_codes": (
         "Za poslední hodinu {n:plural:byl vydán:byly vydány:bylo vydáno} {n}"
@@ -299,6 +301,10 @@ RU = {
     "verify.wins": "побеждает {winner}, разница {margin}",
     "verify.wins_plain": "побеждает {winner}",
     "verify.no_winner": "без победителя",
+    "verify.rerolls": (
+        "; до этого {n:plural:была:были:было} {n} {n:plural:ничья:ничьи:ничьих},"
+        " {n:plural:её:их:их} перебросили"
+    ),
     "link.usage": "Напишите link, чтобы получить код, или link КОД с кодом с другой платформы.",
     "link.too_many_codes": (
         "За последний час вы запросили {n} {n:plural:код:кода:кодов} для связывания; следующий можно"

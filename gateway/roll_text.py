@@ -60,6 +60,9 @@ def contest_text(locale: str, roll: Mapping[str, Any]) -> str:
     outcome = roll.get("outcome")
     if isinstance(outcome, str) and outcome:
         text += f" ({outcome})"
+    rerolls = roll.get("rerolls")  # ties re-rolled (``gateway.rules.ties``): their dice are in the sides'
+    if isinstance(rerolls, int) and not isinstance(rerolls, bool) and rerolls > 0:
+        text += say(locale, "verify.rerolls", n=rerolls)
     return text
 
 

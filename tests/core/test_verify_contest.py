@@ -77,7 +77,8 @@ async def test_pravidla_contest_with_a_rerolled_tie_read_in_czech(chat: Chat) ->
     shown = await ok(chat, f"verify {roll_id}", "klara")
     assert shown.text == (
         f"#{roll_id}: Alice (console:alice) – hod v systému pravidla, kanál console:main, {WHEN}:"
-        " Alice 4 1 6 6 → 2 (success) proti CP 5 2 1 1 → 0 (failure): vítězí Alice"
+        " Alice 4 1 6 6 → 2 (success) proti CP 5 2 1 1 → 0 (failure): vítězí Alice;"
+        " předtím 1× shoda, házelo se znovu"
     )
 
 
@@ -94,6 +95,31 @@ async def test_a_single_roll_reads_as_before(chat: Chat) -> None:
     chat.dice.extend([9, 5, 10])
     reply = await ok(chat, "roll 3", "mira")
     assert await detail(chat, reply.result["id"]) == "9 5 10 → 3 (solid)"
+
+
+def test_rerolled_ties_are_counted_in_each_language() -> None:
+    """Pravidla and Night Wanderers roll a tied contest again ("předtím 3× shoda, házelo se znovu",
+    "до этого была 1 ничья, её перекинули", issue 19); the sides keep every round's dice."""
+    tied = {"sides": [{"who": "A", "dice": [6]}, {"who": "B", "dice": [1]}], "winner": 0}
+    assert roll_text("en", {**tied, "rerolls": 1}, [], None, None) == (
+        "A 6 vs B 1: A wins; 1 tie was rolled again first"
+    )
+    assert roll_text("en", {**tied, "rerolls": 2}, [], None, None).endswith(
+        "; 2 ties were rolled again first"
+    )
+    assert roll_text("cs", {**tied, "rerolls": 3}, [], None, None).endswith(
+        "; předtím 3× shoda, házelo se znovu"
+    )
+    assert roll_text("ru", {**tied, "rerolls": 1}, [], None, None).endswith(
+        "; до этого была 1 ничья, её перебросили"
+    )
+    assert roll_text("ru", {**tied, "rerolls": 2}, [], None, None).endswith(
+        "; до этого были 2 ничьи, их перебросили"
+    )
+    assert roll_text("ru", {**tied, "rerolls": 5}, [], None, None).endswith(
+        "; до этого было 5 ничьих, их перебросили"
+    )
+    assert roll_text("en", {**tied, "rerolls": 0}, [], None, None) == "A 6 vs B 1: A wins"
 
 
 def test_rows_without_sides_or_numbers() -> None:
