@@ -7,12 +7,13 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from gateway.commands import Command, CommandContext
-from gateway.core_messages import language_notice, locale_for, say
+from gateway.core_messages import language_notice, listing, locale_for, say
 from gateway.errors import PermissionDenied, UserError
 from gateway.hookspecs import hookimpl
 from gateway.i18n import LANGUAGES
 from gateway.roll_text import roll_text
 from gateway.spec import Handler, Role
+from gateway.suggest import closest_commands, runnable_names
 from gateway.types import Invocation, Reply
 from gateway.vault import repo
 
@@ -24,7 +25,13 @@ async def help_command(ctx: CommandContext, inv: Invocation) -> Reply:
     if inv.words:
         found = registry.find(ctx.system.name, list(inv.words))
         if found is None:
-            raise UserError(say(locale, "help.none", name=" ".join(inv.words)[:40]))
+            options = closest_commands(inv.words, runnable_names(commands, ctx.storyteller))
+            name = " ".join(inv.words)[:40]
+            if not options:
+                raise UserError(say(locale, "help.none", name=name))
+            raise UserError(
+                say(locale, "help.none.suggest", name=name, options=listing(locale, options, "or"))
+            )
         command = found[0]
         usage_text = command.usage_in(locale)
         usage = say(locale, "help.usage", usage=usage_text) if usage_text else ""
@@ -77,9 +84,9 @@ async def verify_command(ctx: CommandContext, inv: Invocation) -> Reply:
 async def system_command(ctx: CommandContext, inv: Invocation) -> Reply:
     systems = ctx.services.plugins.registry.systems
     if not inv.words:
-        listing = ", ".join(f"{s.name} ({s.title})" for s in sorted(systems.values(), key=lambda s: s.name))
+        installed = ", ".join(f"{s.name} ({s.title})" for s in sorted(systems.values(), key=lambda s: s.name))
         return Reply(
-            text=say(ctx.locale, "system.show", title=ctx.system.title, listing=listing),
+            text=say(ctx.locale, "system.show", title=ctx.system.title, listing=installed),
             result={"kind": "systems", "current": ctx.system.name, "installed": sorted(systems)},
         )
     if not ctx.storyteller:

@@ -15,6 +15,7 @@ EN = {
     "help.one": "{name}: {summary}.",
     "help.usage": " Usage: {usage}",
     "help.none": "No command {name!r}. Type help for the list.",
+    "help.none.suggest": "No command {name!r}. Did you mean {options}? Type help for the list.",
     # the router
     "unknown": "Unknown command {word!r}. Type help for the list.",
     "unknown.suggest": "Unknown command {word!r}. Did you mean {options}? Type help for the list.",
@@ -135,6 +136,7 @@ CS = {
     "help.one": "{name}: {summary}.",
     "help.usage": " Použití: {usage}",
     "help.none": "Příkaz „{name}“ neexistuje. Seznam příkazů vypíše help.",
+    "help.none.suggest": "Příkaz „{name}“ neexistuje. Nemysleli jste {options}? Seznam příkazů vypíše help.",
     "unknown": "Neznámý příkaz „{word}“. Seznam příkazů vypíše help.",
     "unknown.suggest": "Neznámý příkaz „{word}“. Nemysleli jste {options}? Seznam příkazů vypíše help.",
     "not_installed": "Tento kanál má nastavený systém pravidel „{name}“, který tu není nainstalovaný.",
@@ -259,6 +261,7 @@ RU = {
     "help.one": "{name}: {summary}.",
     "help.usage": " Как писать: {usage}",
     "help.none": "Команды «{name}» нет. Список команд: help.",
+    "help.none.suggest": "Команды «{name}» нет. Может быть, вы имели в виду {options}? Список команд: help.",
     "unknown": "Неизвестная команда «{word}». Список команд: help.",
     "unknown.suggest": (
         "Неизвестная команда «{word}». Может быть, вы имели в виду {options}? Список команд: help."

@@ -22,7 +22,7 @@ from gateway.errors import PermissionDenied, Repeated, UserError
 from gateway.offload import Offloaded, TooLong
 from gateway.parser import strip_prefix, tokenize
 from gateway.payloads import reply_payload
-from gateway.suggest import closest_commands
+from gateway.suggest import closest_commands, runnable_names
 from gateway.types import InboundMessage, Invocation, Reply
 from gateway.vault import repo
 from gateway.vault.sender import Sender, resolve_sender
@@ -236,13 +236,7 @@ class Router:
 
     def _unknown(self, system: str, words: list[str], locale: str, storyteller: bool) -> str:
         """The unknown-command line, offering the closest names this person may run."""
-        names = [
-            name
-            for command in self.registry.visible(system)
-            if storyteller or command.role != "storyteller"
-            for name in (command.name, *command.aliases)
-        ]
-        options = closest_commands(words, names)
+        options = closest_commands(words, runnable_names(self.registry.visible(system), storyteller))
         word = words[0][:40]
         if not options:
             return say(locale, "unknown", word=word)

@@ -6,6 +6,8 @@ from __future__ import annotations
 import difflib
 from collections.abc import Iterable, Sequence
 
+from gateway.spec import Command
+
 CUTOFF = 0.6  # difflib's own default: "rol"/"roll" scores 0.86, "frobnicate"/"roll" 0.29
 MOST = 4
 
@@ -36,3 +38,13 @@ def closest_commands(words: Sequence[str], names: Iterable[str]) -> list[str]:
         best = difflib.get_close_matches(typed, two, n=1, cutoff=CUTOFF)
         longer = best + [name for name in longer if name not in best]
     return longer[:MOST]
+
+
+def runnable_names(commands: Iterable[Command], storyteller: bool) -> list[str]:
+    """The names and aliases of ``commands`` a person may run (Storyteller ones for Storytellers)."""
+    return [
+        name
+        for command in commands
+        if storyteller or command.role != "storyteller"
+        for name in (command.name, *command.aliases)
+    ]

@@ -129,6 +129,9 @@ async def test_a_pravidla_player_reads_czech_core_text(chat: Chat) -> None:
     assert (
         await refused(chat, "help frob", "klara") == "Příkaz „frob“ neexistuje. Seznam příkazů vypíše help."
     )
+    assert await refused(chat, "help rol", "klara") == (
+        "Příkaz „rol“ neexistuje. Nemysleli jste roll? Seznam příkazů vypíše help."
+    )
     assert await refused(chat, "frobnicate", "klara") == (
         "Neznámý příkaz „frobnicate“. Seznam příkazů vypíše help."
     )
@@ -173,6 +176,9 @@ async def test_a_person_who_chose_english_keeps_it_on_a_pravidla_channel(chat: C
     assert (
         await refused(chat, "rol", "eva")
         == "Unknown command 'rol'. Did you mean roll? Type help for the list."
+    )
+    assert (
+        await refused(chat, "help tu", "eva") == "No command 'tu'. Did you mean tug? Type help for the list."
     )
 
 
