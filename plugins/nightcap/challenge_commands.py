@@ -5,6 +5,7 @@ A pending challenge lives in a ``KeyValue`` row, never in memory; its deadline i
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -149,6 +150,21 @@ async def challenge_command(ctx: CommandContext, inv: Invocation) -> list[Reply]
     if target.id == challenger.id:
         raise UserError("A character cannot challenge themselves.")
     return [*replies, *await open_challenge(ctx, challenger, target, damage, spec=parse_side(rest))]
+
+
+async def redirected_challenge(
+    ctx: CommandContext, challenger: Character, target: Character, spec: PoolSpec
+) -> list[Reply]:
+    """``roll TRAIT vs NAME TRAIT`` against another player's character, opened as a challenge: the
+    other player states their own trait and Willpower with defend (or concedes)."""
+    damage = await ensure_can_act(ctx.session, challenger)
+    if target.id == challenger.id:
+        raise UserError("A character cannot challenge themselves.")
+    replies = await open_challenge(ctx, challenger, target, damage, spec=spec)
+    note = f"{target.name} is another player's character and rolls for themselves: "
+    last = replies[-1]
+    replies[-1] = replace(last, text=note + last.text, result={**(last.result or {}), "redirected": "roll"})
+    return replies
 
 
 async def open_challenge(

@@ -11,6 +11,7 @@ from gateway.rules.numbers import is_digits
 from gateway.vault import repo
 from gateway.vault.models import Character, SceneState
 from plugins.nightcap import combat, initiative, mechanics, render
+from plugins.nightcap.acting import incapacitated_refusal
 from plugins.nightcap.combat import HEALTH_LEVELS
 from plugins.nightcap.conflict_support import (
     DAMAGE,
@@ -408,6 +409,28 @@ def _hit_text(attacker: str, defender: str, hit: combat.Hit, after: int, levels:
     return f"{soak}{hit.damage} damage ({defender} {after}/{levels}).{out}"
 
 
+def _refuse_outside_fight(
+    ctx: CommandContext, attacker: Fighter, defender: Fighter, fight: Combat | None
+) -> None:
+    """Another player's character is attacked only in a fight they are in: "Combat is a contest run in
+    turns. When it starts, everyone involved rolls once for order", and the defence is rolled on the
+    attacker's turn. A Storyteller, and a player attacking a character of their own, are not held."""
+    target = defender.character
+    if target is None or ctx.storyteller or target.owner_id == ctx.person.id:
+        return
+    if fight is None:
+        raise UserError(
+            f"{target.name} is not in a fight here: an attack is a turn in a fight (init start, then"
+            f" {attacker.name} and {target.name} init join), or contest it outside one with challenge"
+            f" {target.name} TRAIT."
+        )
+    if fight.find(f"c:{target.id}") is None:
+        raise UserError(
+            f"{target.name} is not in this fight: they join with init join first (or the Storyteller"
+            f" adds them with init join {target.name})."
+        )
+
+
 @COMMANDS.command("attack", "attack: a contest whose margin, less soak, is damage", ATTACK_USAGE)
 async def attack_command(ctx: CommandContext, inv: Invocation) -> Reply:
     words = list(inv.words)
@@ -422,8 +445,10 @@ async def attack_command(ctx: CommandContext, inv: Invocation) -> Reply:
     defender, attack_words = await _find_fighter(ctx, words, fight)
     if defender.name == attacker.name:
         raise UserError("Nobody attacks themselves here.")
-    if combat.incapacitated(*await attacker.health(ctx)):
-        raise UserError(f"{attacker.name} is Incapacitated and can take no actions.")
+    attacker_health = await attacker.health(ctx)
+    if combat.incapacitated(*attacker_health):
+        raise incapacitated_refusal(attacker.name, *attacker_health)
+    _refuse_outside_fight(ctx, attacker, defender, fight)
     before, levels = await defender.health(ctx)
     if combat.incapacitated(before, levels):
         raise UserError(f"{defender.name} is already Incapacitated.")

@@ -15,6 +15,7 @@ from gateway.vault import repo
 from plugins.nightcap import checkin, health, mechanics, render, wounds
 from plugins.nightcap.characters import parse_number
 from plugins.nightcap.config import timezone
+from plugins.nightcap.conflict_support import ensure_can_act
 from plugins.nightcap.powers import TIERS, cost_refusal, match_tier, use_cost
 from plugins.nightcap.rolls import SYSTEM, spend_willpower
 from plugins.nightcap.sheet import DAMAGE, ESSENCE, WILLPOWER, find_power, trait
@@ -73,6 +74,7 @@ async def power_use(ctx: CommandContext, inv: Invocation) -> Reply:
     character = await my_character(ctx)
     require_approved(character, "power use")
     assert character.id is not None
+    await ensure_can_act(ctx.session, character)  # before any Essence is spent
     sheet = sheet_of(character)
     power = find_power(sheet, " ".join(rest))
     if power is None:
