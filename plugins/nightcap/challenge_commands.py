@@ -14,7 +14,7 @@ from gateway.characters import require_active
 from gateway.payloads import reply_payload
 from gateway.vault import repo
 from gateway.vault.models import Character
-from plugins.nightcap import mechanics, render
+from plugins.nightcap import mechanics, render, rulings
 from plugins.nightcap.config import NightcapSettings
 from plugins.nightcap.conflict_support import (
     ESSENCE,
@@ -188,7 +188,9 @@ async def open_challenge(
         power_data = choice.describe(await check_can_pay(ctx, choice))
     else:
         assert spec is not None
+        spec, ruling = await rulings.overrule(ctx, challenger, spec)
         built = character_side(ctx, spec, challenger, damage)
+        built.side.label += rulings.note(ruling)
     made, _ = await _challenges_of(ctx, challenger)
     if made:
         raise UserError(
@@ -300,8 +302,9 @@ async def defend_command(ctx: CommandContext, inv: Invocation) -> list[Reply]:
         right = power_side(ctx, defence, mods, wp, defender_damage)
         spec = right.side.spec
     else:
-        spec = parse_side(words)
+        spec, ruling = await rulings.overrule(ctx, defender, parse_side(words))
         right = character_side(ctx, spec, defender, defender_damage)
+        right.side.label += rulings.note(ruling)
     challenger = await ctx.session.get(Character, data["challenger"]["character_id"])
     if challenger is None:
         raise UserError("The challenger's character no longer exists; the challenge is void.")

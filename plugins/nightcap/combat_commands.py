@@ -10,7 +10,7 @@ from gateway.characters import find_character, require_active
 from gateway.rules.numbers import is_digits
 from gateway.vault import repo
 from gateway.vault.models import Character, SceneState
-from plugins.nightcap import combat, initiative, mechanics, render
+from plugins.nightcap import combat, initiative, mechanics, render, rulings
 from plugins.nightcap.acting import incapacitated_refusal
 from plugins.nightcap.combat import HEALTH_LEVELS
 from plugins.nightcap.conflict_support import (
@@ -337,11 +337,18 @@ class Fighter:
             return soak_of(self.character)
         return self.npc.soak if self.npc else 0
 
-    async def side(self, ctx: CommandContext, words: list[str]) -> Built:
+    async def side(self, ctx: CommandContext, words: list[str], *, ruled: bool = False) -> Built:
+        """The fighter's pool; ``ruled``: the Storyteller's pending ruling (``st mod``) replaces the
+        modifiers the player wrote."""
         spec = parse_side(words)
         damage = await self.damage(ctx)
         if self.character is not None:
-            return character_side(ctx, spec, self.character, damage)
+            ruling = None
+            if ruled:
+                spec, ruling = await rulings.overrule(ctx, self.character, spec)
+            built = character_side(ctx, spec, self.character, damage)
+            built.side.label += rulings.note(ruling)
+            return built
         rating = self.npc.physical if self.npc else 0
         if self.npc is None and spec.number is None:
             raise UserError(f"{self.name} is not in this fight, so roll a number of dice for them.")
@@ -452,7 +459,7 @@ async def attack_command(ctx: CommandContext, inv: Invocation) -> Reply:
     before, levels = await defender.health(ctx)
     if combat.incapacitated(before, levels):
         raise UserError(f"{defender.name} is already Incapacitated.")
-    left = await attacker.side(ctx, _with_default_trait(attack_words))
+    left = await attacker.side(ctx, _with_default_trait(attack_words), ruled=True)
     defence = _with_default_trait(vs_words or [])
     if any(w.casefold() in ("wp", "willpower") for w in defence):
         raise UserError("Defending costs nothing and takes no Willpower; only the attacker may write wp.")

@@ -6,7 +6,7 @@ from typing import Any
 
 from gateway import CommandContext, CommandSet, Invocation, Reply, UserError
 from gateway.rules.numbers import is_digits
-from plugins.nightcap import extended, mechanics, render
+from plugins.nightcap import extended, mechanics, render, rulings
 from plugins.nightcap.conflict_support import (
     actor,
     character_side,
@@ -126,6 +126,7 @@ async def extended_roll(ctx: CommandContext, inv: Invocation) -> Reply:
         raise UserError("Roll what? Write extended roll TRAIT [+N|-N] [wp] (or fix it at extended start).")
     spec = parse_side(words)
     damage = await ensure_can_act(ctx.session, character) if character else 0
+    spec, ruling = await rulings.overrule(ctx, character, spec)
     built = character_side(ctx, spec, character, damage)
     if spec.willpower:
         await spend_willpower(ctx, character)
@@ -135,9 +136,12 @@ async def extended_roll(ctx: CommandContext, inv: Invocation) -> Reply:
     result.update(
         kind="extended", who=name, extended=state.as_dict(), status=state.status, reason=state.reason
     )
+    if ruling is not None:
+        result["ruling"] = ruling
     char_id = character.id if character else None
     roll_id = await ctx.log_roll(result, character_id=char_id, name=name)
     line = render.roll_line(name, roll, roll_id, built.label)
+    line = f"{line.removesuffix(f' #{roll_id}')}{rulings.note(ruling)} #{roll_id}"
     if state.status == extended.SUCCESS:
         after = " " + say(
             "extended.done", accumulated=state.accumulated, target=state.target, made=state.made

@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from gateway import CommandContext, CommandSet, Invocation, Reply, UserError
 from gateway.characters import active_character, find_character
 from gateway.vault import repo
 from gateway.vault.models import Character
-from plugins.nightcap import acting, mechanics, render, wounds
+from plugins.nightcap import acting, mechanics, render, rulings, wounds
 from plugins.nightcap.pools import ROLL_USAGE, PoolSpec, RollRequest, parse_roll
 from plugins.nightcap.sheet import TRAITS, match_trait
 
@@ -151,6 +151,8 @@ async def roll_command(ctx: CommandContext, inv: Invocation) -> Reply | list[Rep
     words, opponent_name = split_opponent(inv.words)
     request = parse_roll(words)
     character = await active_character(ctx, SYSTEM)
+    first, ruling = await rulings.overrule(ctx, character, request.sides[0])
+    request = replace(request, sides=(first, *request.sides[1:]))
     opponent: Character | None = None
     if opponent_name is not None:
         opponent = await find_character(ctx.session, SYSTEM, opponent_name)
@@ -200,6 +202,9 @@ async def roll_command(ctx: CommandContext, inv: Invocation) -> Reply | list[Rep
         text = render.contest_line(
             who, outcome, roll_id, (sides[0].label, sides[1].label), against, winner_names=names
         )
+    if ruling is not None:
+        result["ruling"] = ruling
+        text = f"{text.removesuffix(f' #{roll_id}')}{rulings.note(ruling)} #{roll_id}"
     result["secret"] = request.secret
     line = ("(secret) " if request.secret else "") + text
     await ctx.log_roll(result, character_id=char_id, name=who, stlog=line)

@@ -23,7 +23,7 @@ from gateway.characters import (
 from gateway.payloads import broadcast_payload
 from gateway.vault import repo
 from gateway.vault.models import ChannelRow, Character
-from plugins.nightcap import st_rolls, view
+from plugins.nightcap import rulings, st_rolls, view
 from plugins.nightcap.characters import parse_number, write_field
 from plugins.nightcap.config import NightcapSettings
 from plugins.nightcap.export import export_target, queue_export, queue_exports
@@ -457,3 +457,16 @@ async def st_sync(ctx: CommandContext, inv: Invocation) -> Reply:
         " the export sends them paced.",
         result={"kind": "export", "characters": [c.name for c in found], "target": target},
     )
+
+
+# -- the Storyteller's modifiers ----------------------------------------------------------------------
+
+
+@COMMANDS.command(
+    "st mod",
+    "rule the modifier of a character's next roll, over what the player proposes",
+    rulings.ST_MOD_USAGE,
+    role="storyteller",
+)
+async def st_mod(ctx: CommandContext, inv: Invocation) -> Reply:
+    return await rulings.st_mod(ctx, inv, named, record_edit)
