@@ -160,10 +160,14 @@ async def redirected_challenge(
     damage = await ensure_can_act(ctx.session, challenger)
     if target.id == challenger.id:
         raise UserError("A character cannot challenge themselves.")
-    replies = await open_challenge(ctx, challenger, target, damage, spec=spec)
-    note = f"{target.name} is another player's character and rolls for themselves: "
+    return redirected(await open_challenge(ctx, challenger, target, damage, spec=spec), target.name, "roll")
+
+
+def redirected(replies: list[Reply], target: str, command: str) -> list[Reply]:
+    """A challenge opened by ``command`` in place of rolling another player's dice, saying why."""
+    note = f"{target} is another player's character and rolls for themselves: "
     last = replies[-1]
-    replies[-1] = replace(last, text=note + last.text, result={**(last.result or {}), "redirected": "roll"})
+    replies[-1] = replace(last, text=note + last.text, result={**(last.result or {}), "redirected": command})
     return replies
 
 

@@ -408,3 +408,24 @@ async def test_attacks_on_another_players_character_happen_in_a_fight(chat: Chat
     chat.dice.extend([10, 2])
     reply = await chat.one("attack Eve 1 as Ghoul", **ST)
     assert reply.error is None and reply.result is not None and reply.result["damage"] == 2, reply.text
+
+
+async def test_resisting_a_power_is_the_other_players_answer_too(chat: Chat) -> None:
+    """ "A mundane character can resist a power with a plain trait roll" — and "Willpower may be
+    spent by either": ``power use POWER vs Bob mental`` rolled Bob's Mental for him. Now Bob answers
+    (defend TRAIT, or defend power), and Mira's Essence is paid now, as with ``vs Bob``."""
+    mira, bob = await mira_bob_and_a_rat(chat)
+    reply = await chat.one("power use Shadow Step vs Bob mental", as_="mira")
+    r = reply.result
+    assert reply.error is None and r is not None, reply.text
+    assert (r["status"], r["redirected"], r["challenger"]["power"]["name"]) == (
+        "pending",
+        "power",
+        "Shadow Step",
+    )
+    assert reply.text.startswith("Bob is another player's character and rolls for themselves: Mira")
+    assert chat.dice.remaining == 0 and await pool(chat, mira, "essence") == 9
+    chat.dice.extend([5] * 6)
+    answer = await chat.one("defend mental", as_="bob")
+    assert answer.result is not None and sides(answer.result) == [4, 2], answer.text
+    assert await pool(chat, bob, "essence") == 10
