@@ -151,8 +151,6 @@ async def roll_command(ctx: CommandContext, inv: Invocation) -> Reply | list[Rep
     words, opponent_name = split_opponent(inv.words)
     request = parse_roll(words)
     character = await active_character(ctx, SYSTEM)
-    first, ruling = await rulings.overrule(ctx, character, request.sides[0])
-    request = replace(request, sides=(first, *request.sides[1:]))
     opponent: Character | None = None
     if opponent_name is not None:
         opponent = await find_character(ctx.session, SYSTEM, opponent_name)
@@ -163,6 +161,8 @@ async def roll_command(ctx: CommandContext, inv: Invocation) -> Reply | list[Rep
             )
         if not _rolls_for(ctx, opponent):
             return await _challenge_instead(ctx, character, opponent, request)
+    first, ruling = await rulings.overrule(ctx, character, request.sides[0])  # the Storyteller's word
+    request = replace(request, sides=(first, *request.sides[1:]))
     max_pool = ctx.settings.gateway.max_pool
     own = list(request.sides) if opponent is None else [request.sides[0]]
     wound = await _roller_wound(ctx, own, character)

@@ -429,3 +429,14 @@ async def test_resisting_a_power_is_the_other_players_answer_too(chat: Chat) -> 
     answer = await chat.one("defend mental", as_="bob")
     assert answer.result is not None and sides(answer.result) == [4, 2], answer.text
     assert await pool(chat, bob, "essence") == 10
+
+
+async def test_a_ruling_follows_a_roll_that_becomes_a_challenge(chat: Chat) -> None:
+    """The Storyteller's ruling on Mira holds when her roll against Bob becomes his to answer."""
+    await mira_bob_and_a_rat(chat)
+    assert (await chat.one("st mod Mira -1 rushed", **ST)).error is None
+    reply = await chat.one("roll social +2 vs Bob mental", as_="mira")
+    assert reply.result is not None, reply.text
+    assert reply.result["challenger"]["label"] == (
+        "Social 2-1 (Storyteller's ruling -1 (rushed); proposed +2)"
+    )

@@ -28,6 +28,7 @@ ARGS = {
     "st pool": "Mira essence 3",
     "st roll": "4",
     "st rollstat": "Mira physical",
+    "st mod": "Mira -1",
     "st soak": "Mira 1",
     "st announce": "Hello",
     "st emote": "The wind howls",
