@@ -146,9 +146,40 @@ async def _challenge_instead(
     return await challenge_commands.redirected_challenge(ctx, character, opponent, request.sides[0])
 
 
+async def _named_alone(
+    ctx: CommandContext, words: tuple[str, ...] | list[str]
+) -> tuple[list[str], Character] | None:
+    """``roll social vs Bob``: the words before ``vs`` and the character named after it with no
+    trait (None when the right side is a number, a trait, or no character's name)."""
+    lowered = [w.casefold() for w in words]
+    if lowered.count("vs") != 1:
+        return None
+    at = lowered.index("vs")
+    right = [w for w in words[at + 1 :] if w.casefold() != "secret"]
+    if not right or right[0][:1] in "+-" or right[0][:1].isdigit():
+        return None
+    try:
+        if len(right) == 1 and match_trait(right[0]) is not None:
+            return None
+    except UserError:
+        return None  # an ambiguous trait prefix: the roll says so
+    found = await find_character(ctx.session, SYSTEM, " ".join(right))
+    if found is None:
+        return None
+    return [*words[:at], *(w for w in words[at + 1 :] if w.casefold() == "secret")], found
+
+
 @COMMANDS.command("roll", "roll a pool, or a contest with vs", ROLL_USAGE, role="anyone")
 async def roll_command(ctx: CommandContext, inv: Invocation) -> Reply | list[Reply]:
     words, opponent_name = split_opponent(inv.words)
+    alone = await _named_alone(ctx, words) if opponent_name is None else None
+    if alone is not None:
+        # ``vs Bob``: Bob's player names his own trait; the roller's own or a Storyteller names it here.
+        left, named = alone
+        if _rolls_for(ctx, named):
+            raise UserError(f"Which of {named.name}'s traits resists? Write vs {named.name} TRAIT.")
+        request = parse_roll(left)
+        return await _challenge_instead(ctx, await active_character(ctx, SYSTEM), named, request)
     request = parse_roll(words)
     character = await active_character(ctx, SYSTEM)
     opponent: Character | None = None

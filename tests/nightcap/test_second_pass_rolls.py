@@ -440,3 +440,20 @@ async def test_a_ruling_follows_a_roll_that_becomes_a_challenge(chat: Chat) -> N
     assert reply.result["challenger"]["label"] == (
         "Social 2-1 (Storyteller's ruling -1 (rushed); proposed +2)"
     )
+
+
+async def test_vs_another_players_character_alone_lets_them_choose(chat: Chat) -> None:
+    """ "Build each pool from the trait that fits what that character is doing": ``roll social vs
+    Bob`` leaves Bob's trait to Bob's player; for a character the roller may roll, the trait is
+    asked for."""
+    await make_character(chat, "mira", "Dorian", mental=4)
+    await mira_bob_and_a_rat(chat)
+    reply = await chat.one("roll social -1 vs Bob", as_="mira")
+    assert reply.result is not None and reply.result["status"] == "pending", reply.text
+    assert reply.result["challenger"]["label"] == "Social 2-1"
+    refused = await chat.one("roll social vs Dorian", as_="mira")
+    assert (
+        refused.error == "invalid"
+        and refused.text == "Which of Dorian's traits resists? Write vs Dorian TRAIT."
+    )
+    assert chat.dice.remaining == 0
