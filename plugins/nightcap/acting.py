@@ -1,0 +1,47 @@
+"""Who may act (RULINGS, "Damage"): at 10 damage a character is Incapacitated, "no more actions, and
+your fate is in the scene's hands". Actions are what a character does in the scene: rolls from the
+sheet, power use, contests, attacks, extended and team actions. Looking at a sheet, odds, the daily
+check-in (the day's regeneration, not a deed in the scene) and the Storyteller's commands are not.
+
+For the roll path the damage is read below the ORM with one prepared statement (current and the
+track's length), and the same read gives the wound penalty, so a roll reads the pool once."""
+
+from __future__ import annotations
+
+from typing import cast
+
+from sqlalchemy import Table, bindparam, inspect, select
+
+from gateway import CommandContext, UserError
+from gateway.vault.models import Character, Pool
+from gateway.vault.prepared import Prepared
+from plugins.nightcap import combat
+from plugins.nightcap.roll_texts import say
+
+_POOL = cast(Table, inspect(Pool).local_table)
+_DAMAGE = Prepared(
+    select(_POOL.c.current, _POOL.c.maximum).where(
+        _POOL.c.character_id == bindparam("owner"), _POOL.c.name == bindparam("pool_name")
+    )
+)
+
+
+def incapacitated_refusal(name: str, damage: int, levels: int) -> UserError:
+    return UserError(say("incapacitated", name=name, damage=damage, levels=levels))
+
+
+async def health_now(ctx: CommandContext, character: Character) -> tuple[int, int]:
+    """(damage, track length) of ``character``, fresh from the vault; an empty track when it has none."""
+    assert character.id is not None
+    row = await ctx.unit.first(_DAMAGE, {"owner": character.id, "pool_name": "damage"})
+    if row is None:
+        return 0, combat.HEALTH_LEVELS
+    return int(row[0]), int(row[1] or combat.HEALTH_LEVELS)
+
+
+async def able_damage(ctx: CommandContext, character: Character) -> int:
+    """The damage ``character`` carries, refusing the action when they are Incapacitated."""
+    damage, levels = await health_now(ctx, character)
+    if combat.incapacitated(damage, levels):
+        raise incapacitated_refusal(character.name, damage, levels)
+    return damage
