@@ -32,8 +32,10 @@ EN = {
     "faces.half": "{first} ({a}) | take half ({b})",
     "faces.reroll": "{first}, re-rolled {again}",
     "roll.line": "{who} rolls {dice}{quality} {against}{aid}: {faces} → {outcome} #{id}",
-    "roll.half": "{who} takes half on {dice} {against}{aid} → {outcome} #{id}",
-    "roll.automatic": "{who}: {dice} {against}{aid} is more than double the DC: {degree}, no roll #{id}",
+    "roll.half": "{who} takes half on {dice}{quality} {against}{aid} → {outcome} #{id}",
+    "roll.automatic": (
+        "{who}: {dice}{quality} {against}{aid} is more than double the DC: {degree}, no roll #{id}"
+    ),
     "extended.progress": "Extended: {total} of {target} after {done} of {of} {of:plural:roll:rolls}.",
     "extended.done": "Extended contest over: {total} of {target} → {degree}.",
     "contest.side": "{name} {dice}{quality}: {faces} → {n} {n:plural:success:successes}",
@@ -49,7 +51,7 @@ EN = {
         " extra successes {extra}; average {mean} successes."
     ),
     "odds.automatic": (
-        "{dice} {against}: more than double the DC, an automatic success (write force to roll)."
+        "{dice}{quality} {against}: more than double the DC, an automatic success (write force to roll)."
     ),
     "odds.plain": "Odds for {dice}{quality}{aid}: {spread}; average {mean} successes.",
     "odds.at_least": "{k}+ {p}",
@@ -76,7 +78,20 @@ EN = {
     "cond.none": "{name} has no Conditions.",
     "cond.list": "{name}'s Conditions: {items}.",
     "cond.item": "{cname} ({duration})",
-    "cond.item_full": "{cname} ({duration}; penalty: {penalty}; resolution: {resolution})",
+    "cond.part.penalty": "penalty: {text}",
+    "cond.part.effect": "effect: {text}",
+    "cond.part.resist": "resist: {n} Story {n:plural:Point:Points}",
+    "cond.part.resolution": "resolution: {text}",
+    "cond.effect": "Effect: {effect}.",
+    "cond.text_only": (
+        "Its penalty is text only; for one that rolls apply, add e.g. effect dis on composure."
+    ),
+    "effect.every": "{what} on every roll",
+    "effect.on": "{what} on {traits} rolls",
+    "effect.dice": "-{n} {n:plural:die:dice}",
+    "effect.and": " and ",
+    "cond.applied": " ({n:plural:Condition:Conditions} {items})",
+    "cond.applied_item": "{cname}: {effect}",
     "cond.added": "{name} takes the Condition {cname} ({duration}).",
     "cond.resolved": "{name}'s Condition {cname} is resolved.",
     "duration.scene": "until the scene ends",

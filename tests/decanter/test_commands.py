@@ -308,13 +308,16 @@ async def test_story_points_need_a_character(dec: Chat) -> None:
 async def test_conditions_and_the_scene_marker(dec: Chat) -> None:
     await mira(dec)
     added = await dec.one('cond add Shaken scene penalty "Disadvantage on Composure" resolution "Calm down"')
-    assert added.text == "Mira takes the Condition Shaken (until the scene ends)."
+    assert added.text == (
+        "Mira takes the Condition Shaken (until the scene ends). Effect: Disadvantage on Composure rolls."
+    )
     await dec.one("cond add Exhausted night")
     await dec.one("cond add Hunted")
     listing = await dec.one("cond")
     assert listing.text == (
         "Mira's Conditions: Shaken (until the scene ends; penalty: Disadvantage on Composure;"
-        " resolution: Calm down); Exhausted (until the night ends); Hunted (until resolved)."
+        " effect: Disadvantage on Composure rolls; resolution: Calm down); Exhausted (until the night"
+        " ends); Hunted (until resolved)."
     )
     ended = await dec.one("* * *")
     assert ended.text == "The scene ends here. Expired: Shaken (Mira)."
