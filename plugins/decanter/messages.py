@@ -64,8 +64,28 @@ EN = {
     ),
     "sp.take": "{name} loses {n} Story {n:plural:Point:Points}: now {total} of {cap}.",
     "sp.bonus": (
-        "{name} spends {n} Story {n:plural:Point:Points} on #{roll}: {before} → {outcome} ({left} left) #{id}"
+        "{name} adds {n} {n:plural:success:successes} to #{roll} for {paid}: {before} → {outcome}"
+        " ({left} Story {left:plural:Point:Points} left) #{id}"
     ),
+    "paid.sp": "{n} Story {n:plural:Point:Points}",
+    "paid.stain": "+{n} {n:plural:Stain:Stains} (now {total})",
+    "paid.injured": "Injured -{n} (the Condition Injured, now -{total} {total:plural:die:dice})",
+    "paid.hunger": "+{n} Hunger (now {total})",
+    "paid.craving": "+{n} Craving (now {total})",
+    "paid.xp": "{n} XP ({total} left)",
+    "paid.condition": "the Condition {cname} (now {total} Story {total:plural:Point:Points} to resist)",
+    "paid.xp_only": "{n} XP",
+    "sp.spent": "{name} spends {price} on {what}{note}; {left} left.",
+    "sp.refundable": "If the Storyteller can give nothing useful, the points come back (sp give).",
+    "use.declaration": "a Declaration (scope {n})",
+    "use.advice": "advice ({n} {n:plural:message:messages})",
+    "use.clue": "{n} {n:plural:clue:clues}",
+    "use.flashback": "a flashback",
+    "use.debt": "a Debt from {npc} (Status {status}, {earlier} earlier this story)",
+    "use.secret": "a secret about {npc} (Status {status}, {earlier} earlier this story)",
+    "use.resist": "resisting {cname}",
+    "use.note": ": {note}",
+    "story.end": "The story arc ends: Debts and secrets cost from Status again.",
     "sp.downgrade": (
         "{name} downgrades #{roll} by {n} {n:plural:step:steps}: {before} → {after}, gaining {gained} Story"
         " {gained:plural:Point:Points} ({total} of {cap}) #{id}"
@@ -122,6 +142,13 @@ EN = {
         "{name} ({status}): {attributes}. Skills: {skills}. Specialties: {specialties}. {sp}."
         " Conditions: {conditions}."
     ),
+    "sheet.xp": "{n} XP",
+    "sheet.stains": "{n} {n:plural:Stain:Stains}",
+    "sheet.hunger": "Hunger {n}",
+    "sheet.craving": "Craving {n}",
+    "kind.mortal": "mortal",
+    "kind.ghoul": "ghoul",
+    "kind.vampire": "vampire",
     "set.done": "{name}: {field} {old} → {new}.",
     "approved": "{name}'s sheet is approved and locked; Storytellers can still edit it.",
 }

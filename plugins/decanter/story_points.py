@@ -1,5 +1,6 @@
 """Decanter's Story Points: show and give them, spend them as extra successes on the latest roll
-(``sp bonus``), or gain them by downgrading it (``downgrade``)."""
+(``sp bonus``, with its side cost) or on the book's other uses (``sp spend``), or gain them by
+downgrading a roll (``downgrade``)."""
 
 from __future__ import annotations
 
@@ -7,16 +8,17 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from gateway import CommandContext, CommandSet, Invocation, PermissionDenied, Reply, UserError
-from gateway.characters import pool_value, require_active
-from gateway.rules.numbers import whole_number
+from gateway.characters import lock_character, pool_value, require_active
+from gateway.rules.numbers import is_digits, whole_number
 from gateway.vault import repo
 from gateway.vault.models import Character
-from plugins.decanter import extended, mechanics, state
+from plugins.decanter import extended, mechanics, state, uses
 from plugins.decanter.characters import CHARACTERS
 from plugins.decanter.config import DecanterSettings
 from plugins.decanter.mechanics import SYSTEM
 from plugins.decanter.messages import t
 from plugins.decanter.render import outcome_text
+from plugins.decanter.sheet import SCHEMA, DecanterSheet
 from plugins.decanter.state import SP
 
 COMMANDS = CommandSet(SYSTEM)
@@ -25,8 +27,14 @@ COMMANDS = CommandSet(SYSTEM)
 @COMMANDS.command("sp", "show your Story Points (Storytellers: anyone's)", "sp [NAME]")
 async def sp_command(ctx: CommandContext, inv: Invocation) -> Reply:
     if inv.words:
+        first = inv.words[0]
+        if uses.use_word(first) is not None or is_digits(first) or first.casefold() in ("use", "pay"):
+            raise UserError(f"To spend Story Points write {uses.SPEND_USAGE}")
         if not ctx.storyteller:
-            raise PermissionDenied("sp NAME needs the Storyteller role; sp alone shows your own points.")
+            raise PermissionDenied(
+                "sp NAME shows another character's Story Points to Storytellers only; sp alone shows yours,"
+                " sp spend USE spends them, sp bonus N COST adds successes."
+            )
         character = await CHARACTERS.named(ctx, " ".join(inv.words))
     else:
         character = await require_active(ctx, SYSTEM)
@@ -119,25 +127,34 @@ def _describe(ctx: CommandContext, result: dict[str, Any]) -> str:
     return outcome_text(ctx, int(result["successes"]), str(result["degree"]), int(result["dc"]))
 
 
-@COMMANDS.command("sp bonus", "spend Story Points as extra successes on your latest roll", "sp bonus [N]")
+@COMMANDS.command(
+    "sp bonus",
+    "Roll Bonus: Story Points as extra successes on your latest roll, each with a cost",
+    "sp bonus N COST",
+)
 async def sp_bonus_command(ctx: CommandContext, inv: Invocation) -> Reply:
-    amount = _count(
-        inv,
-        "Write sp bonus N, e.g. sp bonus 2: N Story Points become N extra successes.",
-        "The number of Story Points",
-        "Spend at least 1 Story Point: sp bonus 1.",
-    )
+    bonus = uses.parse_bonus(list(inv.words))
+    amount = bonus.count
     character, result, previous_id = await _amendable(ctx, "add successes to")
     assert character.id is not None
     if result.get("automatic"):
         raise UserError(f"#{previous_id} was an automatic success: it needs no Story Points.")
-    await state.ensure_pool(ctx.session, character.id, SP, ctx.settings_for(DecanterSettings).story_point_cap)
-    if not await repo.spend_pool(ctx.session, character.id, SP, amount):
-        current, _ = await pool_value(ctx.session, character.id, SP) or (0, 0)
+    current, _ = await state.story_points(ctx, character.id)
+    if amount > current:
+        # The book: "You still can't add more successes than your remaining Story Points."
         raise UserError(f"{character.name} has {current} Story Points, not {amount}.")
+    character = await lock_character(ctx.session, character.id)
+    assert character.id is not None
+    data, paid = uses.pay_side_costs(
+        SCHEMA.load(character.sheet), bonus, ctx.channel.key, ctx.now.isoformat()
+    )
+    if bonus.points_paid and not await repo.spend_pool(ctx.session, character.id, SP, bonus.points_paid):
+        raise UserError(f"{character.name} has {current} Story Points, not {bonus.points_paid}.")
+    _store(ctx, character, data)
     before = _describe(ctx, result)
     result["successes"] = int(result["successes"]) + amount
     result["bonus"] = int(result.get("bonus", 0)) + amount
+    result["bonus_costs"] = [*result.get("bonus_costs", ()), *bonus.costs]
     _mark_amended(result, previous_id)
     _reread(result)
     if "extended" in result:
@@ -150,6 +167,7 @@ async def sp_bonus_command(ctx: CommandContext, inv: Invocation) -> Reply:
         name=character.name,
         n=amount,
         roll=previous_id,
+        paid=_paid_text(ctx, bonus.points_paid, paid, bonus.condition),
         before=before,
         outcome=_describe(ctx, result),
         left=left,
@@ -159,6 +177,18 @@ async def sp_bonus_command(ctx: CommandContext, inv: Invocation) -> Reply:
         text += " " + extended.progress_text(ctx, result["extended"])
     await ctx.stlog(text, kind="story_points", result=result, character_id=character.id)
     return Reply(text=text, result=result)
+
+
+def _store(ctx: CommandContext, character: Character, data: DecanterSheet) -> None:
+    character.sheet = SCHEMA.dump(data)
+    character.updated_at = ctx.now
+    ctx.session.add(character)
+
+
+def _paid_text(ctx: CommandContext, points: int, paid: uses.Paid, condition: str) -> str:
+    parts = [t(ctx, "paid.sp", n=points)] if points else []
+    parts += [t(ctx, f"paid.{cost}", n=n, total=total, cname=condition) for cost, n, total in paid.items]
+    return ", ".join(parts)
 
 
 @COMMANDS.command("downgrade", "step your latest roll down and gain a Story Point per step", "downgrade [N]")
@@ -206,3 +236,91 @@ async def downgrade_command(ctx: CommandContext, inv: Invocation) -> Reply:
     )
     await ctx.stlog(text, kind="story_points", result=result, character_id=character.id)
     return Reply(text=text, result=result)
+
+
+# ---------------------------------------------------------------- the other uses
+
+
+@COMMANDS.command(
+    "sp spend",
+    "spend Story Points (or XP) on a Declaration, advice, a clue, a Debt, a flashback, a secret or resisting",
+    "sp spend USE ... [xp]",
+)
+async def sp_spend_command(ctx: CommandContext, inv: Invocation) -> Reply:
+    use = uses.parse_use(list(inv.words))
+    character = await require_active(ctx, SYSTEM)
+    assert character.id is not None
+    character = await lock_character(ctx.session, character.id)
+    assert character.id is not None
+    data = SCHEMA.load(character.sheet)
+    points = use.points
+    params: dict[str, Any] = {"n": use.points, "npc": use.npc, "status": use.status}
+    if use.use in ("debt", "secret"):
+        key = uses.arc_key(use.use, use.npc)
+        earlier = data.arc.get(key, 0)
+        points = uses.debt_cost(use.status, earlier)
+        params["earlier"] = earlier
+        data = data.model_copy(update={"arc": {**data.arc, key: earlier + 1}})
+    elif use.use == "resist":
+        found = next((c for c in data.conditions if c.name.casefold() == use.condition.casefold()), None)
+        if found is None:
+            raise UserError(f"{character.name} has no Condition called {use.condition[:60]!r}.")
+        points = use.points or found.resist
+        if points < 1:
+            raise UserError(
+                f"{found.name} has no resist cost: write sp spend resist {found.name} N"
+                " (often the DC minus the successes)."
+            )
+        params["cname"] = found.name
+    if use.xp:
+        xp = points * uses.XP_PER_POINT
+        if xp > data.xp:
+            raise UserError(f"{character.name} has {data.xp} XP, not {xp}.")
+        data = data.model_copy(update={"xp": data.xp - xp})
+        price, left = t(ctx, "paid.xp_only", n=xp), t(ctx, "paid.xp_only", n=data.xp)
+    else:
+        current, _ = await state.story_points(ctx, character.id)
+        if not await repo.spend_pool(ctx.session, character.id, SP, points):
+            raise UserError(
+                f"{character.name} has {current} Story Points, not {points}"
+                f" (or pay {points * uses.XP_PER_POINT} XP: add xp)."
+            )
+        price, left = t(ctx, "paid.sp", n=points), t(ctx, "paid.sp", n=current - points)
+    _store(ctx, character, data)
+    what = t(ctx, f"use.{use.use}", **params)
+    note = t(ctx, "use.note", note=use.note) if use.note else ""
+    text = t(ctx, "sp.spent", name=character.name, price=price, what=what, note=note, left=left)
+    if use.use in ("advice", "clue"):
+        text += " " + t(ctx, "sp.refundable")
+    result = {
+        "kind": "story_point_use",
+        "system": SYSTEM,
+        "character": character.name,
+        "use": use.use,
+        "points": points,
+        "xp": points * uses.XP_PER_POINT if use.xp else 0,
+        "npc": use.npc or None,
+        "condition": params.get("cname"),
+        "note": use.note,
+    }
+    await ctx.stlog(text, kind="story_points", result=result, character_id=character.id)
+    return Reply(text=text, result=result)
+
+
+@COMMANDS.command(
+    "story end",
+    "end the story arc: Debts and secrets bought from an NPC cost from their Status again",
+    "story end",
+    role="storyteller",
+)
+async def story_end_command(ctx: CommandContext, inv: Invocation) -> Reply:
+    cleared = 0
+    for character in await state.characters_of(ctx.session, SYSTEM):
+        if (character.sheet or {}).get("arc"):
+            character.sheet = {**character.sheet, "arc": {}}
+            character.updated_at = ctx.now
+            ctx.session.add(character)
+            cleared += 1
+    text = t(ctx, "story.end", n=cleared)
+    await ctx.stlog(text, kind="story_end")
+    return Reply(text=text, result={"kind": "story_end", "system": SYSTEM, "characters": cleared})
