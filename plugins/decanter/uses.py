@@ -98,7 +98,7 @@ def parse_use(words: list[str]) -> Use:
                 f" {'Debt' if use == 'debt' else 'secret'} bought from them this story."
             )
         status = whole_number(rest[-1], "Status", MAX_STATUS, low=0)
-        return Use(use, status, xp, npc=" ".join(rest[:-1])[:60])
+        return Use(use, status, xp, npc=" ".join(rest[:-1])[:60], status=status)
     # resist
     if xp:
         raise UserError("Resisting a Condition costs Story Points, not XP.")

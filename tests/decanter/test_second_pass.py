@@ -137,3 +137,177 @@ async def test_the_opponents_conditions_apply_in_a_contest(dec: Chat) -> None:
     assert result["sides"][1]["quality"] == "disadvantage"
     assert result["sides"][1]["conditions"] == [{"name": "Blinded", "quality": -1, "dice": 0}]
     assert "Bob Wits 2 = 2 dice with Disadvantage (Condition Blinded: Disadvantage)" in result["_text"]
+
+
+# ---------------------------------------------------------------- 2. Story Points: every use, its cost
+
+
+async def test_roll_bonus_takes_a_side_cost_per_point(dec: Chat) -> None:
+    """The book, Roll Bonus: "Cost: 1 Story Point per extra success, plus pick one of the following
+    costs per Story Point ... You incur +1 Stain ... You pay 2 XP"."""
+    await mira(dec)
+    await dec.one("sp give Mira 5", as_="gm", st=True)
+    await dec.one("st set Mira xp 4", as_="gm", st=True)
+    first = await roll(dec, "roll 4 dc 3", [6, 6, 2, 2])
+    bonus = await dec.one("sp bonus 1 stain")
+    assert bonus.error is None and bonus.result is not None
+    assert bonus.result["successes"] == 3 and bonus.result["bonus_costs"] == ["stain"]
+    assert bonus.text == (
+        f"Mira adds 1 success to #{first['id']} for 1 Story Point, +1 Stain (now 1): 2 successes (Setback)"
+        f" → 3 successes (Success) (4 Story Points left) #{bonus.result['id']}"
+    )
+    mixed = await dec.one("sp bonus 2 stain xp")
+    assert mixed.error is None and "2 Story Points, +1 Stain (now 2), 2 XP (2 left)" in mixed.text
+    assert (await sheet_of(dec))["stains"] == 2 and (await sheet_of(dec))["xp"] == 2
+    assert await points(dec) == 2
+    need = await dec.one("sp bonus 1")
+    assert need.error is not None and "needs a cost per Story Point" in need.text
+    assert (
+        "Give one cost for all 2 Story Points, or one for each (3 given)"
+        in (await dec.one("sp bonus 2 stain xp xp")).text
+    )
+    assert "That costs 4 XP; the sheet has 2" in (await dec.one("sp bonus 2 xp")).text
+    assert "Did you mean stain" in (await dec.one("sp bonus 1 stian")).text
+    assert await points(dec) == 2  # nothing refused was spent
+
+
+async def test_roll_bonus_injured_hunger_and_a_condition(dec: Chat) -> None:
+    """The book: "You take Injured -1 (mortals and ghouls only) • You take +1 Hunger or Craving
+    (vampires and ghouls only) ... • You incur a Condition that costs equal Story Points to resist"."""
+    await mira(dec, dexterity=3)
+    await dec.one("sp give Mira 6", as_="gm", st=True)
+    await dec.one("set kind mortal")
+    await roll(dec, "roll 4 dc 3", [6, 6, 2, 2])
+    assert (
+        "Hunger or Craving is a cost for vampires and ghouls only"
+        in (await dec.one("sp bonus 1 hunger")).text
+    )
+    hurt = await dec.one("sp bonus 1 injured")
+    assert "Injured -1 (the Condition Injured, now -1 die)" in hurt.text
+    # Injured is -1 die on every roll until it is resolved.
+    injured = await roll(dec, "roll dex dc 1 force", [6, 6])
+    assert injured["pool"] == 2 and injured["conditions"] == [{"name": "Injured", "quality": 0, "dice": -1}]
+    pushed = await dec.one("sp bonus 2 condition Winded")
+    assert "the Condition Winded (now 2 Story Points to resist)" in pushed.text
+    winded = next(c for c in (await sheet_of(dec))["conditions"] if c["name"] == "Winded")
+    assert winded["resist"] == 2 and winded["duration"] == "resolved"
+    assert (await dec.one("cond")).text.endswith("Winded (until resolved; resist: 2 Story Points).")
+    resisted = await dec.one("sp spend resist Winded")
+    assert resisted.text == "Mira spends 2 Story Points on resisting Winded; 1 Story Point left."
+    await dec.one("st set Mira kind ghoul", as_="gm", st=True)
+    await roll(dec, "roll 4 dc 3", [6, 6, 2])  # Injured: 3 dice
+    assert "+1 Craving (now 1)" in (await dec.one("sp bonus 1 craving")).text
+
+
+async def test_roll_bonus_virtue_and_vice(dec: Chat) -> None:
+    """The book: "If an action is in line with your PC's Virtue, you can choose to only pay a Story
+    Point or XP cost. If an action is line with your Vice, you can choose to only pay a Stain or XP
+    cost. You still can't add more successes than your remaining Story Points."""
+    await mira(dec)
+    await dec.one("sp give Mira 2", as_="gm", st=True)
+    await roll(dec, "roll 4 dc 5", [6, 6, 2, 2])
+    virtue = await dec.one("sp bonus 1 virtue")
+    assert virtue.error is None and "for 1 Story Point:" in virtue.text and await points(dec) == 1
+    vice = await dec.one("sp bonus 1 vice stain")
+    assert vice.error is None and "for +1 Stain (now 1):" in vice.text and await points(dec) == 1
+    assert "has 1 Story Points, not 2" in (await dec.one("sp bonus 2 vice stain")).text
+    assert "pay only a Stain or XP" in (await dec.one("sp bonus 1 vice injured")).text
+
+
+async def test_every_other_use_of_story_points(dec: Chat) -> None:
+    """The book's uses and costs: Declaration "1-5 Story Points or 2-10 XP depending on the
+    Declaration's scope"; Get Advice "1 Story Point or 2 XP per Discord message"; Get a Clue "1 Story
+    Point or 2 XP per clue"; Initiate Flashback "1 Story Point or 2 XP"."""
+    await mira(dec)
+    await dec.one("sp give Mira 10", as_="gm", st=True)
+    await dec.one("st set Mira xp 10", as_="gm", st=True)
+    declared = await dec.one("sp spend declaration 2 I know a guy who can get rid of this hot car")
+    assert declared.text == (
+        "Mira spends 2 Story Points on a Declaration (scope 2): I know a guy who can get rid of this hot"
+        " car; 8 Story Points left."
+    )
+    assert declared.result is not None and declared.result["use"] == "declaration"
+    assert "2 Story Points on advice (2 messages)" in (await dec.one("sp spend advice 2")).text
+    clue = await dec.one("sp spend get a clue")
+    assert "1 Story Point on 1 clue; 5 Story Points left. If the Storyteller can give nothing" in clue.text
+    assert (await dec.one("sp spend flashback xp")).text == "Mira spends 2 XP on a flashback; 8 XP left."
+    assert "1-5 Story Points by its scope" in (await dec.one("sp spend declaration")).text
+    assert "stops at 5" in (await dec.one("sp spend declaration 6")).text
+    assert await points(dec) == 5
+    stlog = [s.text for s in await dec.stlog() if s.kind == "story_points"]
+    assert any("a Declaration" in line for line in stlog)
+
+
+async def test_debts_and_secrets_cost_status_plus_earlier_purchases(dec: Chat) -> None:
+    """The book, Hold Debt: "1 Story Points or 2 XP per debtor's highest Status, plus an additional 1
+    Story Point or 2 XP per previous Debt you've purchased from them in the same story arc"; Know
+    Secret the same per NPC."""
+    await mira(dec)
+    await dec.one("sp give Mira 10", as_="gm", st=True)
+    first = await dec.one("sp spend debt The Prince 2")
+    assert first.text == (
+        "Mira spends 2 Story Points on a Debt from The Prince (Status 2, 0 earlier this story); 8 Story"
+        " Points left."
+    )
+    second = await dec.one("sp spend hold debt the prince 2")
+    assert "3 Story Points on a Debt from the prince (Status 2, 1 earlier this story)" in second.text
+    secret = await dec.one("sp spend secret The Prince 2")
+    assert "2 Story Points on a secret about The Prince" in secret.text  # secrets count apart
+    assert (
+        "has 3 Story Points, not 4 (or pay 8 XP: add xp)"
+        in (await dec.one("sp spend debt the prince 2")).text
+    )
+    assert "Only" not in (await dec.one("story end", as_="gm", st=True)).text
+    assert (
+        "2 Story Points on a Debt from the prince (Status 2, 0 earlier"
+        in (await dec.one("sp spend debt the prince 2")).text
+    )
+
+
+async def test_spending_says_how(dec: Chat) -> None:
+    """`sp spend 1` used to answer "sp NAME needs the Storyteller role"."""
+    await mira(dec)
+    await dec.one("sp give Mira 3", as_="gm", st=True)
+    spend = await dec.one("sp spend 1")
+    assert spend.error is not None and spend.text.startswith(
+        "Spend Story Points on what? Write sp spend declaration N"
+    )
+    assert "To spend Story Points write sp spend" in (await dec.one("sp clue")).text
+    assert "Did you mean declaration" in (await dec.one("sp spend declaratoin 1")).text
+    assert "A Roll Bonus is sp bonus N COST" in (await dec.one("sp spend bonus 1")).text
+    assert "to Storytellers only; sp alone shows yours" in (await dec.one("sp Bob")).text
+    assert await points(dec) == 3
+
+
+# ---------------------------------------------------------------- 3. sloppy input
+
+
+async def test_long_forms_are_read(dec: Chat) -> None:
+    """The book names the qualities in full: "Major Advantage", "Advantage", "Disadvantage", "Major
+    Disadvantage"; and "Take Half"."""
+    assert (await roll(dec, "roll 2 dc 2 advantage", [1, 2, 6, 6]))["quality"] == "advantage"
+    assert (await roll(dec, "roll 2 dc 2 Disadvantage", [1, 2, 6, 6]))["quality"] == "disadvantage"
+    assert (await roll(dec, "roll 2 dc 2 major advantage", [1, 7, 10]))["quality"] == "major_advantage"
+    assert (await roll(dec, "roll 2 dc 1 major disadvantage", [10, 1, 2]))["quality"] == "major_disadvantage"
+    assert (await roll(dec, "roll 7 dc 4 take half", []))["take_half"] is True
+    odds = await dec.one("odds 2 dc 2 advantage")
+    assert odds.result is not None and odds.result["quality"] == "advantage"
+
+
+async def test_british_spelling_and_near_misses(dec: Chat) -> None:
+    """The book's Skill is "Socialize" (Charisma + Socialize); a British hand writes socialise."""
+    await mira(dec, charisma=2, socialize=1)
+    assert (await roll(dec, "roll cha+socialise dc 2", [6, 6, 2]))["pool"] == 3
+    assert (await dec.one("set socialise 2")).error is None
+    assert "did you mean Firearms?" in await refused(dec, "roll dex+firarms dc 2")
+    assert "Did you mean formidable (4)?" in await refused(dec, "roll 3 dc formidible")
+    assert "Did you mean advantage?" in await refused(dec, "roll 3 dc 2 advantge")
+
+
+async def test_negative_helpers_and_npcs_are_refused(dec: Chat) -> None:
+    """ "(1/2 the NPC's [relevant Attribute + Skill dots], rounding down) + 1": dots are never
+    negative, so `vs npc -1` is a typo, not an NPC of 0 dice (which made an automatic success)."""
+    assert "An NPC's pool cannot be negative (-1)" in await refused(dec, "roll 3 vs npc -1")
+    assert "A helper's pool cannot be negative (-2)" in await refused(dec, "roll 3 dc 2 aid -2")
+    assert "cannot be negative" in (await dec.one("odds 3 vs npc -1")).text
+    assert (await roll(dec, "roll 3 vs npc 4-1", [6, 6, 2]))["dc"] == 2
