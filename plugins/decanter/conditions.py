@@ -3,7 +3,7 @@ ones of that length gained in the channel."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from gateway import CommandContext, CommandSet, Invocation, PermissionDenied, Reply, UserError
@@ -30,8 +30,8 @@ DURATION_WORDS = {
     "untilresolved": "resolved",
 }
 COND_ADD_USAGE = (
-    "cond add NAME [scene|night|resolved] [penalty TEXT] [effect EFFECT] [resist N] [resolution TEXT]"
-    ' [for CHARACTER], e.g. cond add Shaken scene penalty "Disadvantage on Composure rolls"'
+    "cond add NAME [scene|night|resolved] [penalty TEXT] [effect EFFECT] [resist N|shortfall]"
+    ' [resolution TEXT] [for CHARACTER], e.g. cond add Shaken scene penalty "Disadvantage on Composure rolls"'
 )
 SCENE_MARKER = "* * *"  # said alone, ends the scene (a bare command)
 
@@ -67,6 +67,16 @@ class ConditionWords:
     target: str | None
     effect: tuple[str, ...] | None = None
     resist: int = 0
+    # "for NAME" ended a penalty or resolution text: if NAME is no character, it was the text's words.
+    target_in: str | None = None
+
+    def without_target(self) -> ConditionWords:
+        """``for NAME`` read back into the text it ended."""
+        assert self.target_in is not None and self.target is not None
+        tail = f"for {self.target}"
+        if self.target_in == "penalty":
+            return replace(self, target=None, target_in=None, penalty=f"{self.penalty} {tail}".strip())
+        return replace(self, target=None, target_in=None, resolution=f"{self.resolution} {tail}".strip())
 
 
 def condition_item(ctx: CommandContext, c: sheet.Condition) -> str:
@@ -83,6 +93,14 @@ def condition_item(ctx: CommandContext, c: sheet.Condition) -> str:
     return t(ctx, "cond.item", cname=c.name, duration="; ".join(parts))
 
 
+SHORTFALL = -1  # "resist shortfall": the DC minus the successes of the character's latest roll here
+SHORTFALL_WORDS = ("shortfall", "dc-successes", "auto")
+
+
+def _resist_word(word: str) -> bool:
+    return read_int(word, signed=True) is not None or word.casefold() in SHORTFALL_WORDS
+
+
 def parse_condition(words: tuple[str, ...]) -> ConditionWords:
     """``cond add`` words, read; ``resist`` is a keyword only before a number (a penalty may say it)."""
     if not words:
@@ -91,6 +109,7 @@ def parse_condition(words: tuple[str, ...]) -> ConditionWords:
     duration: str | None = None
     texts: dict[str, list[str]] = {"penalty": [], "resolution": [], "effect": []}
     target: str | None = None
+    target_in: str | None = None
     resist: int | None = None
     segment: str | None = None
     rest = list(words[1:])
@@ -100,16 +119,21 @@ def parse_condition(words: tuple[str, ...]) -> ConditionWords:
         folded = word.casefold()
         if folded in ("penalty", "resolution", "effect"):
             segment = folded
-        elif folded == "resist" and i + 1 < len(rest) and read_int(rest[i + 1], signed=True) is not None:
+        elif folded == "resist" and i + 1 < len(rest) and _resist_word(rest[i + 1]):
             if resist is not None:
                 raise UserError("Give a Condition's resist cost once.")
-            resist = whole_number(rest[i + 1], "The Story Points to resist it", 100, low=0)
+            after = rest[i + 1].casefold()
+            resist = (
+                SHORTFALL if after in SHORTFALL_WORDS else whole_number(after, "The Story Points", 100, low=0)
+            )
             i += 1
             segment = None
-        elif folded == "for":
+        elif folded == "for" and (segment is None or i + 2 == len(rest)):
+            # In a penalty's text "for" is a word ("-2 Story Points for resisting") unless it ends the line.
             if i + 1 >= len(rest):
                 raise UserError("for needs a character's name after it.")
             target = rest[i + 1]
+            target_in = segment if segment in ("penalty", "resolution") else None
             i += 1
             segment = None
         elif (
@@ -142,6 +166,7 @@ def parse_condition(words: tuple[str, ...]) -> ConditionWords:
         target,
         effect_words or None,
         resist or 0,
+        target_in,
     )
 
 
@@ -159,6 +184,19 @@ def effect_text(ctx: CommandContext, effect: Effect) -> str:
     if not effect.traits:
         return t(ctx, "effect.every", what=what)
     return t(ctx, "effect.on", what=what, traits=", ".join(trait_title(x) for x in effect.traits))
+
+
+async def _shortfall(ctx: CommandContext, character: Character) -> int:
+    """The book's "simple format": a cost "equal to (DC - rolled successes)" of the latest roll here."""
+    assert character.id is not None
+    row = await state.latest_roll(ctx.session, character.id, ctx.channel.key, SYSTEM)
+    shortfall = int((row.result or {}).get("shortfall") or 0) if row is not None else 0
+    if row is None or shortfall < 1:
+        raise UserError(
+            f"{character.name}'s latest roll here fell short of nothing (no botch or setback against a DC):"
+            " write resist N."
+        )
+    return shortfall
 
 
 async def _locked(ctx: CommandContext, target: str | None) -> tuple[Character, sheet.DecanterSheet]:
@@ -183,8 +221,13 @@ async def _save(
 @COMMANDS.command("cond add", "take a Condition", COND_ADD_USAGE)
 async def cond_add_command(ctx: CommandContext, inv: Invocation) -> Reply:
     words = parse_condition(inv.words)
+    if words.target_in is not None and await find_character(ctx.session, SYSTEM, words.target or "") is None:
+        words = words.without_target()
     effect = condition_effect(words)
     character, data = await _locked(ctx, words.target)
+    resist = words.resist
+    if resist == SHORTFALL:
+        resist = await _shortfall(ctx, character)
     if any(c.name.casefold() == words.name.casefold() for c in data.conditions):
         raise UserError(
             f"{character.name} already has the Condition {words.name}; resolve it first to change it."
@@ -198,7 +241,7 @@ async def cond_add_command(ctx: CommandContext, inv: Invocation) -> Reply:
             channel=ctx.channel.key,
             gained_at=ctx.now.isoformat(),
             effect=effect,
-            resist=words.resist,
+            resist=resist,
         )
     except ValueError:
         raise UserError(
@@ -255,6 +298,7 @@ async def end_period(ctx: CommandContext, durations: tuple[str, ...]) -> list[di
 
 
 @COMMANDS.command(SCENE_MARKER, "end the scene in this channel", SCENE_MARKER, bare=True)
+@COMMANDS.command("***", "end the scene in this channel (same as * * *)", "***", bare=True)
 @COMMANDS.command("scene end", "end the scene in this channel (same as * * *)", "scene end")
 async def scene_end_command(ctx: CommandContext, inv: Invocation) -> Reply:
     return await _end(ctx, ("scene",), "scene")

@@ -104,6 +104,18 @@ class Condition(BaseModel):
     """Story Points it costs to resist it (``sp spend resist NAME``); 0: not set."""
 
 
+class Spend(BaseModel):
+    """The latest ``sp spend``, so a Storyteller can give it back (no useful advice, a vetoed
+    Declaration or Debt): its use, Story Points or XP paid, and the arc counter it raised."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    use: str
+    points: int = Field(0, ge=0)
+    xp: int = Field(0, ge=0)
+    arc_key: str = ""
+
+
 class DecanterSheet(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
@@ -120,6 +132,7 @@ class DecanterSheet(BaseModel):
     hunger: int = Field(0, ge=0, le=1000)
     arc: dict[str, int] = Field(default_factory=dict)
     """Debts and secrets bought in this story arc, per ``debt:<npc>`` / ``secret:<npc>``."""
+    last_spend: Spend | None = None
 
 
 @dataclass(frozen=True)

@@ -18,7 +18,7 @@ from plugins.decanter.config import DecanterSettings
 from plugins.decanter.mechanics import SYSTEM
 from plugins.decanter.messages import t
 from plugins.decanter.render import outcome_text
-from plugins.decanter.sheet import SCHEMA, DecanterSheet
+from plugins.decanter.sheet import SCHEMA, DecanterSheet, Spend
 from plugins.decanter.state import SP
 
 COMMANDS = CommandSet(SYSTEM)
@@ -255,6 +255,7 @@ async def sp_spend_command(ctx: CommandContext, inv: Invocation) -> Reply:
     data = SCHEMA.load(character.sheet)
     points = use.points
     params: dict[str, Any] = {"n": use.points, "npc": use.npc, "status": use.status}
+    key = ""
     if use.use in ("debt", "secret"):
         key = uses.arc_key(use.use, use.npc)
         earlier = data.arc.get(key, 0)
@@ -286,11 +287,18 @@ async def sp_spend_command(ctx: CommandContext, inv: Invocation) -> Reply:
                 f" (or pay {points * uses.XP_PER_POINT} XP: add xp)."
             )
         price, left = t(ctx, "paid.sp", n=points), t(ctx, "paid.sp", n=current - points)
+    spent = Spend(
+        use=use.use,
+        points=0 if use.xp else points,
+        xp=points * uses.XP_PER_POINT if use.xp else 0,
+        arc_key=key,
+    )
+    data = data.model_copy(update={"last_spend": spent})
     _store(ctx, character, data)
     what = t(ctx, f"use.{use.use}", **params)
     note = t(ctx, "use.note", note=use.note) if use.note else ""
     text = t(ctx, "sp.spent", name=character.name, price=price, what=what, note=note, left=left)
-    if use.use in ("advice", "clue"):
+    if use.use in ("advice", "clue", "declaration", "debt", "secret"):
         text += " " + t(ctx, "sp.refundable")
     result = {
         "kind": "story_point_use",
@@ -305,6 +313,41 @@ async def sp_spend_command(ctx: CommandContext, inv: Invocation) -> Reply:
     }
     await ctx.stlog(text, kind="story_points", result=result, character_id=character.id)
     return Reply(text=text, result=result)
+
+
+@COMMANDS.command(
+    "sp refund",
+    "give back a character's latest sp spend (no useful advice or clue, a vetoed Declaration or Debt)",
+    "sp refund NAME",
+    role="storyteller",
+)
+async def sp_refund_command(ctx: CommandContext, inv: Invocation) -> Reply:
+    if not inv.words:
+        raise UserError("Write sp refund NAME: it gives back that character's latest sp spend.")
+    character = await CHARACTERS.named(ctx, " ".join(inv.words))
+    assert character.id is not None
+    character = await lock_character(ctx.session, character.id)
+    assert character.id is not None
+    data = SCHEMA.load(character.sheet)
+    spent = data.last_spend
+    if spent is None:
+        raise UserError(f"{character.name} has no sp spend to give back.")
+    update: dict[str, Any] = {"last_spend": None}
+    if spent.xp:
+        update["xp"] = data.xp + spent.xp
+        back = t(ctx, "paid.xp_only", n=spent.xp)
+    else:
+        await state.gain_story_points(ctx, character.id, spent.points)
+        back = t(ctx, "paid.sp", n=spent.points)
+    if spent.arc_key and data.arc.get(spent.arc_key):
+        update["arc"] = {**data.arc, spent.arc_key: data.arc[spent.arc_key] - 1}
+    _store(ctx, character, data.model_copy(update=update))
+    text = t(ctx, "sp.refunded", name=character.name, back=back, what=t(ctx, f"use.kind.{spent.use}"))
+    await ctx.audit(
+        "decanter.story_points", character_id=character.id, field_name=SP, old=None, new=f"refund {back}"
+    )
+    await ctx.stlog(text, kind="story_points", character_id=character.id)
+    return CHARACTERS.reply(text, "story_points", character, refunded=spent.model_dump())
 
 
 @COMMANDS.command(

@@ -224,7 +224,8 @@ async def test_every_other_use_of_story_points(dec: Chat) -> None:
     declared = await dec.one("sp spend declaration 2 I know a guy who can get rid of this hot car")
     assert declared.text == (
         "Mira spends 2 Story Points on a Declaration (scope 2): I know a guy who can get rid of this hot"
-        " car; 8 Story Points left."
+        " car; 8 Story Points left. If the Storyteller can give nothing useful or vetoes it, sp refund"
+        " gives it back."
     )
     assert declared.result is not None and declared.result["use"] == "declaration"
     assert "2 Story Points on advice (2 messages)" in (await dec.one("sp spend advice 2")).text
@@ -245,7 +246,7 @@ async def test_debts_and_secrets_cost_status_plus_earlier_purchases(dec: Chat) -
     await mira(dec)
     await dec.one("sp give Mira 10", as_="gm", st=True)
     first = await dec.one("sp spend debt The Prince 2")
-    assert first.text == (
+    assert first.text.startswith(
         "Mira spends 2 Story Points on a Debt from The Prince (Status 2, 0 earlier this story); 8 Story"
         " Points left."
     )
@@ -311,3 +312,57 @@ async def test_negative_helpers_and_npcs_are_refused(dec: Chat) -> None:
     assert "A helper's pool cannot be negative (-2)" in await refused(dec, "roll 3 dc 2 aid -2")
     assert "cannot be negative" in (await dec.one("odds 3 vs npc -1")).text
     assert (await roll(dec, "roll 3 vs npc 4-1", [6, 6, 2]))["dc"] == 2
+
+
+# ---------------------------------------------------------------- 4. more of the same kind, from a re-read
+
+
+async def test_a_conditions_cost_from_the_shortfall(dec: Chat) -> None:
+    """The book: "Many Conditions use a simple format: take a penalty or pay a cost equal to (DC -
+    rolled successes) ... you roll 2 successes against a DC of 4 ... -2 Story Points if you want to
+    resist"."""
+    await mira(dec)
+    await dec.one("sp give Mira 3", as_="gm", st=True)
+    await roll(dec, "roll 4 dc 4", [6, 6, 2, 2])
+    added = await dec.one("cond add Smitten resist shortfall penalty -2 Story Points for resisting")
+    assert added.error is None, added.text
+    smitten = (await sheet_of(dec))["conditions"][0]
+    assert smitten["resist"] == 2 and smitten["penalty"] == "-2 Story Points for resisting"
+    assert (await dec.one("sp spend resist smitten")).text.endswith("1 Story Point left.")
+    await roll(dec, "roll 2 dc 1", [6, 6])
+    assert "fell short of nothing" in (await dec.one("cond add Other resist shortfall")).text
+
+
+async def test_the_storyteller_gives_a_spend_back(dec: Chat) -> None:
+    """The book: "If the GM feels he could give no useful advice, you get the Story Point or XP back";
+    "The GM will veto Declarations that are implausible"; "The GM may veto implausible Debts"."""
+    await mira(dec)
+    await dec.one("sp give Mira 5", as_="gm", st=True)
+    await dec.one("st set Mira xp 4", as_="gm", st=True)
+    await dec.one("sp spend advice")
+    back = await dec.one("sp refund Mira", as_="gm", st=True)
+    assert back.text == "Mira gets 1 Story Point back for advice." and await points(dec) == 5
+    assert "no sp spend to give back" in (await dec.one("sp refund Mira", as_="gm", st=True)).text
+    await dec.one("sp spend debt Prince 2 xp")
+    assert (await dec.one("sp refund Mira", as_="gm", st=True)).text == "Mira gets 4 XP back for a Debt."
+    data = await sheet_of(dec)
+    assert data["xp"] == 4 and data["arc"] == {"debt:prince": 0}
+    assert "Storyteller role" in (await dec.one("sp refund Mira")).text
+
+
+async def test_three_asterisks_without_spaces(dec: Chat) -> None:
+    """The book: "A scene is over when the player or GM posts three asterisks (* * *)"."""
+    await mira(dec)
+    await dec.one("cond add Shaken scene")
+    assert (await dec.one("***")).text == "The scene ends here. Expired: Shaken (Mira)."
+
+
+async def test_for_in_a_penalty_is_text_unless_it_names_a_character(dec: Chat) -> None:
+    """A penalty in the book's own words may say "for": "-2 Story Points if you want to resist"."""
+    await mira(dec, wits=2)
+    gm = await dec.one("cond add Marked penalty Disadvantage on Wits for Mira", as_="gm", st=True)
+    assert gm.text.startswith("Mira takes the Condition Marked")
+    marked = (await sheet_of(dec))["conditions"][0]
+    assert marked["penalty"] == "Disadvantage on Wits" and marked["effect"]["traits"] == ["wits"]
+    await dec.one("cond add Owed penalty -1 Story Point for refusing")
+    assert (await sheet_of(dec))["conditions"][1]["penalty"] == "-1 Story Point for refusing"
