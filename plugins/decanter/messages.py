@@ -45,6 +45,8 @@ EN = {
     "contest.by.pool": " (a tie; the larger pool wins)",
     "contest.by.reroll": " after {rerolls} {rerolls:plural:re-roll:re-rolls} of a tie",
     "opponent": "Opponent",
+    "contest.outcome": "{winner} wins ({counts})",
+    "contest.outcome_unbroken": "the tie never broke ({counts})",
     # odds
     "odds.degrees": (
         "Odds for {dice}{quality} {against}{aid}: botch {botch}, setback {setback}, success {success},"

@@ -128,8 +128,8 @@ class DecanterSheet(BaseModel):
     # What the Roll Bonus's side costs and the XP payments need; Story Points are a pool row.
     kind: Literal["mortal", "ghoul", "vampire"] | None = None
     xp: int = Field(0, ge=0, le=100000)
-    stains: int = Field(0, ge=0, le=1000)
-    hunger: int = Field(0, ge=0, le=1000)
+    stains: int = Field(0, ge=0)
+    hunger: int = Field(0, ge=0)
     arc: dict[str, int] = Field(default_factory=dict)
     """Debts and secrets bought in this story arc, per ``debt:<npc>`` / ``secret:<npc>``."""
     last_spend: Spend | None = None

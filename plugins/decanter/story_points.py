@@ -82,16 +82,20 @@ def _count(inv: Invocation, usage: str, what: str, too_few: str) -> int:
     return count
 
 
-async def _amendable(ctx: CommandContext, what: str) -> tuple[Character, dict[str, Any], str]:
+async def _amendable(
+    ctx: CommandContext, what: str, *, contests: bool = False
+) -> tuple[Character, dict[str, Any], str]:
     """The caller's active character and its latest roll here, if that can still be changed: (the
-    character, a copy of the roll's result marked as amending it, the roll's id)."""
+    character, a copy of the roll's result marked as amending it, the roll's id). ``contests``: a
+    PC-vs-PC roll the character made (its left side) may be changed too."""
     character = await require_active(ctx, SYSTEM)
     assert character.id is not None
     row = await state.latest_roll(ctx.session, character.id, ctx.channel.key, SYSTEM)
     if row is None:
         raise UserError(f"{character.name} has no roll here to {what}.")
     result = dict(row.result)
-    if result.get("kind") != "roll" or result.get("dc") is None:
+    contest = result.get("kind") == "contest" and result["sides"][0].get("who") == character.name
+    if not (contests and contest) and (result.get("kind") != "roll" or result.get("dc") is None):
         raise UserError(
             f"{character.name}'s latest roll here (#{row.public_id}) is a contest;"
             f" {what} works on a roll against a DC."
@@ -124,7 +128,29 @@ def _reread(result: dict[str, Any]) -> None:
 
 
 def _describe(ctx: CommandContext, result: dict[str, Any]) -> str:
+    if result.get("kind") == "contest":
+        sides = result["sides"]
+        counts = "–".join(str(side["successes"]) for side in sides)
+        if result.get("winner") is None:
+            return t(ctx, "contest.outcome_unbroken", counts=counts)
+        return t(ctx, "contest.outcome", winner=sides[int(result["winner"])]["who"], counts=counts)
     return outcome_text(ctx, int(result["successes"]), str(result["degree"]), int(result["dc"]))
+
+
+def _contest_bonus(result: dict[str, Any], amount: int) -> dict[str, Any]:
+    """The contest's fields after ``amount`` more successes on the roller's side (its last round),
+    re-judged; a tie of equal pools is refused (the book re-rolls it: the bonus would be lost)."""
+    left, right = (dict(side) for side in result["sides"])
+    successes = int(left["successes"]) + amount
+    judged = mechanics.judge(successes, int(right["successes"]), int(left["pool"]), int(right["pool"]))
+    if judged is None:
+        raise UserError(
+            f"{amount} more {'success' if amount == 1 else 'successes'} would tie equal pools, which the"
+            " book re-rolls: spend one more point, or none."
+        )
+    left.update(successes=successes, total=successes)
+    winner, decided_by = judged
+    return {"sides": [left, right], "winner": winner, "decided_by": decided_by}
 
 
 @COMMANDS.command(
@@ -135,9 +161,11 @@ def _describe(ctx: CommandContext, result: dict[str, Any]) -> str:
 async def sp_bonus_command(ctx: CommandContext, inv: Invocation) -> Reply:
     bonus = uses.parse_bonus(list(inv.words))
     amount = bonus.count
-    character, result, previous_id = await _amendable(ctx, "add successes to")
+    character, result, previous_id = await _amendable(ctx, "add successes to", contests=True)
     assert character.id is not None
-    if result.get("automatic"):
+    if result.get("kind") == "contest":
+        _contest_bonus(result, amount)
+    elif result.get("automatic"):
         raise UserError(f"#{previous_id} was an automatic success: it needs no Story Points.")
     current, _ = await state.story_points(ctx, character.id)
     if amount > current:
@@ -152,11 +180,14 @@ async def sp_bonus_command(ctx: CommandContext, inv: Invocation) -> Reply:
         raise UserError(f"{character.name} has {current} Story Points, not {bonus.points_paid}.")
     _store(ctx, character, data)
     before = _describe(ctx, result)
-    result["successes"] = int(result["successes"]) + amount
     result["bonus"] = int(result.get("bonus", 0)) + amount
     result["bonus_costs"] = [*result.get("bonus_costs", ()), *bonus.costs]
     _mark_amended(result, previous_id)
-    _reread(result)
+    if result.get("kind") == "contest":
+        result.update(_contest_bonus(result, amount))
+    else:
+        result["successes"] = int(result["successes"]) + amount
+        _reread(result)
     if "extended" in result:
         await extended.amend(ctx, character, result, amount)
     roll_id = await ctx.log_roll(result, character_id=character.id, name=character.name)

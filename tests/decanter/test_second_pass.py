@@ -366,3 +366,22 @@ async def test_for_in_a_penalty_is_text_unless_it_names_a_character(dec: Chat) -
     assert marked["penalty"] == "Disadvantage on Wits" and marked["effect"]["traits"] == ["wits"]
     await dec.one("cond add Owed penalty -1 Story Point for refusing")
     assert (await sheet_of(dec))["conditions"][1]["penalty"] == "-1 Story Point for refusing"
+
+
+async def test_a_roll_bonus_on_a_contest(dec: Chat) -> None:
+    """The book: Roll Bonus, "Add an extra success to any dice roll you've just made"; PC vs. PC: "If
+    two PCs roll dice against each other and get the same result, the PC with the higher dice pool
+    wins. If the PCs have the same dice pool, the players re-roll"."""
+    await mira(dec, dexterity=3)
+    await dec.one("sp give Mira 3", as_="gm", st=True)
+    lost = await roll(dec, "roll dex vs 2", [6, 2, 2, 6, 6])
+    assert lost["winner"] == 1
+    bonus = await dec.one("sp bonus 1 stain")
+    assert bonus.error is None and bonus.result is not None, bonus.text
+    assert (bonus.result["winner"], bonus.result["decided_by"]) == (0, "pool")
+    assert bonus.result["sides"][0]["successes"] == 2 and bonus.result["amends"] == lost["id"]
+    assert ": Opponent wins (1–2) → Mira wins (2–2)" in bonus.text
+    await roll(dec, "roll dex vs 3", [6, 2, 2, 6, 6, 2])
+    assert "would tie equal pools" in (await dec.one("sp bonus 1 stain")).text
+    assert "is a contest" in (await dec.one("downgrade")).text
+    assert await points(dec) == 2
