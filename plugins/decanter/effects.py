@@ -16,7 +16,7 @@ import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
-from gateway.errors import UserError
+from gateway import UserError
 from plugins.decanter.mechanics import combine_qualities
 from plugins.decanter.sheet import GROUPS, Condition, Effect
 

@@ -12,7 +12,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from gateway.errors import UserError
+from gateway import UserError
 from gateway.rules.dots_sheet import DotsSchema, trait_title
 from plugins.decanter.words import spelling, suggestion
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from gateway.errors import UserError
+from gateway import UserError
 from gateway.rules.numbers import is_digits, whole_number
 from plugins.decanter.sheet import Condition, DecanterSheet, Effect
 from plugins.decanter.words import suggestion
