@@ -108,9 +108,11 @@ async def test_the_effect_ends_with_the_condition_and_the_scene(dec: Chat) -> No
     Conditions end with it, and their penalty with them."""
     await mira(dec, composure=2)
     await dec.one("cond add Shaken scene penalty Disadvantage on Composure rolls")
+    assert (await roll(dec, "roll composure dc 1 force", [6, 6, 6, 6]))["quality"] == "disadvantage"
     assert (await dec.one("* * *")).text == "The scene ends here. Expired: Shaken (Mira)."
     assert (await roll(dec, "roll composure dc 1 force", [6, 6]))["quality"] is None
     await dec.one("cond add Rattled effect mdis on composure")
+    assert (await roll(dec, "roll composure dc 1 force", [6, 6, 6, 6]))["quality"] == "major_disadvantage"
     await dec.one("cond resolve rattled")
     assert (await roll(dec, "roll composure dc 1 force", [6, 6]))["quality"] is None
 
