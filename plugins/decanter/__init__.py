@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from gateway import CommandSet, RuleSystem, hookimpl
-from plugins.decanter import conditions, extended, rolls, story_points
+from plugins.decanter import conditions, extended, rolls, spending, story_points
 from plugins.decanter.characters import CHARACTERS
 from plugins.decanter.config import DecanterSettings
 from plugins.decanter.mechanics import SYSTEM
@@ -21,7 +21,12 @@ DECANTER = RuleSystem(
 )
 
 COMMANDS = CommandSet(SYSTEM).include(
-    rolls.COMMANDS, story_points.COMMANDS, conditions.COMMANDS, extended.COMMANDS, CHARACTERS.commands()
+    rolls.COMMANDS,
+    story_points.COMMANDS,
+    spending.COMMANDS,
+    conditions.COMMANDS,
+    extended.COMMANDS,
+    CHARACTERS.commands(),
 )
 
 
