@@ -6,10 +6,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from gateway import CommandSet, RuleSystem, hookimpl
+from gateway import RuleSystem, hookimpl
 from plugins.nightwanderers import blood, combat, commands, hazards, hunting, scene
 from plugins.nightwanderers.characters import CHARACTERS
 from plugins.nightwanderers.config import NightWanderersSettings
+from plugins.nightwanderers.entry import EntrySet
 from plugins.nightwanderers.mechanics import SYSTEM
 from plugins.nightwanderers.sheet import WandererSheet
 
@@ -24,7 +25,8 @@ NIGHT_WANDERERS = RuleSystem(
     sheet_model=WandererSheet,
 )
 
-COMMANDS = CommandSet(SYSTEM).include(
+# Every command reads Russian option words and has Russian help (entry.py).
+COMMANDS = EntrySet(SYSTEM).include(
     commands.COMMANDS,
     CHARACTERS.commands(
         "Night Wanderers",
