@@ -6,8 +6,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from gateway import CommandContext
-from gateway.errors import UserError
+from gateway import CommandContext, UserError
 from gateway.rules.numbers import is_digits, is_signed
 from gateway.rules.storyteller_sheets import NewCharacter, StorytellerSheets
 from gateway.vault.models import Character, Pool
