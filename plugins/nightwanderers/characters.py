@@ -53,7 +53,22 @@ POOLS = {
     "bloodmax": ("blood", "maximum"),
 }
 # Every field st set knows besides the traits; each has a catalogue label ``field.NAME``.
-FIELDS = (*POOLS, "kind", "clan", *NUMBERS, "celerity", "hunting", "fortitude", "frenzy", "dead")
+# (``potence`` and ``xp`` are nw-mech's Могущество and experience.)
+FIELDS = (
+    *POOLS,
+    "kind",
+    "clan",
+    *NUMBERS,
+    "celerity",
+    "hunting",
+    "fortitude",
+    "frenzy",
+    "dead",
+    "potence",
+    "xp",
+)
+# What set_field hands bad_value, said in the reader's words.
+ALLOWED = {"yes / no": "allowed.yes_no", "0 / 1 / 2": "allowed.levels"}
 RANGE = re.compile(r"(-?\d+)(?:-|\.\.)(-?\d+)")
 
 
@@ -127,7 +142,7 @@ def shown_value(ctx: CommandContext, field: str, value: str) -> str:
         return t(ctx, f"kind.{value}")
     if field == "clan":
         return clan_name(None if value == "None" else value, ctx.locale)
-    if field == "celerity" and value in ("0", "1", "2"):
+    if field in ("celerity", "potence") and value in ("0", "1", "2"):
         return t(ctx, f"level.{value}")
     return value
 
@@ -157,7 +172,9 @@ class WandererCharacters(StorytellerSheets):
             trait, _ = WORDS.traits.match(field_word)
             label = trait_name(trait, ctx.locale) if trait else field_word[:40]
         bounds = RANGE.fullmatch(allowed)
-        if bounds:
+        if allowed in ALLOWED:
+            allowed = t(ctx, ALLOWED[allowed])
+        elif bounds:
             allowed = t(ctx, "allowed.range", low=bounds[1], high=bounds[2])
         return super().bad_value(ctx, label, allowed, value)
 
@@ -210,14 +227,14 @@ class WandererCharacters(StorytellerSheets):
             ctx.session.add(row)
         elif field in FLAGS:
             if folded not in YES | NO:
-                raise self.bad_value(ctx, field_word, t(ctx, "allowed.yes_no"), value)
+                raise self.bad_value(ctx, field_word, "yes / no", value)
             attr = FLAGS[field]
             old, new = getattr(sheet, attr), folded in YES
             setattr(sheet, attr, new)
             field = attr
         elif field == "celerity":
             if folded not in LEVELS:
-                raise self.bad_value(ctx, field_word, t(ctx, "allowed.levels"), value)
+                raise self.bad_value(ctx, field_word, "0 / 1 / 2", value)
             old, new = sheet.celerity, LEVELS[folded]
             sheet.celerity = new
         elif field in NUMBERS:

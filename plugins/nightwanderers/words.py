@@ -152,7 +152,7 @@ _FIELDS = {
     "здоровье": "hp", "кровь": "blood", "запаскрови": "blood", "вид": "kind", "клан": "clan",
     "гуманность": "humanity", "быстрота": "celerity", "инстинкт": "hunting",
     "охотничийинстинкт": "hunting", "стойкость": "fortitude", "безумие": "frenzy",
-    "усиление": "boost", "смерть": "dead",
+    "усиление": "boost", "смерть": "dead", "могущество": "potence", "опыт": "xp",
 }  # fmt: skip
 _KINDS = {"вампир": "vampire", "человек": "human", "оборотень": "werewolf"}
 
