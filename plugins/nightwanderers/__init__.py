@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from gateway import RuleSystem, hookimpl
+from gateway import CommandSet, RuleSystem, hookimpl
 from plugins.nightwanderers import blood, combat, commands, hazards, hunting, scene
 from plugins.nightwanderers.characters import CHARACTERS
 from plugins.nightwanderers.config import NightWanderersSettings
@@ -25,8 +25,7 @@ NIGHT_WANDERERS = RuleSystem(
     sheet_model=WandererSheet,
 )
 
-# Every command reads Russian option words and has Russian help (entry.py).
-COMMANDS = EntrySet(SYSTEM).include(
+COMMANDS = CommandSet(SYSTEM).include(
     commands.COMMANDS,
     CHARACTERS.commands(
         "Night Wanderers",
@@ -53,7 +52,8 @@ def gateway_register_rule_systems(register: Callable[[RuleSystem], None]) -> Non
     register(NIGHT_WANDERERS)
 
 
-gateway_register_commands = COMMANDS.hookimpl()
+# Registered through entry.py: every command reads Russian option words and has Russian help.
+gateway_register_commands = EntrySet(SYSTEM).include(COMMANDS).hookimpl()
 
 
 from plugins.nightwanderers.summary import gateway_sheet_summary as gateway_sheet_summary  # noqa: E402
