@@ -10,6 +10,7 @@ from gateway import CommandSet, RuleSystem, hookimpl
 from plugins.nightwanderers import blood, combat, commands, hazards, hunting, scene
 from plugins.nightwanderers.characters import CHARACTERS
 from plugins.nightwanderers.config import NightWanderersSettings
+from plugins.nightwanderers.entry import EntrySet
 from plugins.nightwanderers.mechanics import SYSTEM
 from plugins.nightwanderers.sheet import WandererSheet
 
@@ -51,7 +52,8 @@ def gateway_register_rule_systems(register: Callable[[RuleSystem], None]) -> Non
     register(NIGHT_WANDERERS)
 
 
-gateway_register_commands = COMMANDS.hookimpl()
+# Registered through entry.py: every command reads Russian option words and has Russian help.
+gateway_register_commands = EntrySet(SYSTEM).include(COMMANDS).hookimpl()
 
 
 from plugins.nightwanderers.summary import gateway_sheet_summary as gateway_sheet_summary  # noqa: E402
