@@ -10,7 +10,7 @@ from gateway import CommandContext, CommandSet, Invocation, Reply, faces
 from gateway.characters import find_character
 from gateway.rules.numbers import is_digits
 from gateway.rules.roll_words import Term
-from plugins.nightwanderers import mechanics
+from plugins.nightwanderers import episode, mechanics, tactics
 from plugins.nightwanderers.commands import (
     SYSTEM,
     WORDS,
@@ -172,6 +172,8 @@ async def harm(
         actor.sheet.dead = True
         actor.save_sheet(ctx)
     actor.hp = outcome.after
+    if actor.status == "unconscious":  # "каждый ход теряют по единице здоровья": see ``turn``
+        await episode.remember(ctx, "dying", actor.id)
     result["target"] = {
         "name": actor.name,
         "hp_before": outcome.before,
@@ -186,7 +188,8 @@ async def harm(
 async def attack_command(ctx: CommandContext, inv: Invocation) -> Reply:
     """Melee: the attacker's Brawl at 4 against the defender's Defence at 4 (or Dodge +2 when the
     defender dodges); a hit with at least one success and as many as the defender's. Damage is
-    Strength, +1 with claws or a weapon; a vampire's claws and fangs do deep damage."""
+    Strength, +1 with claws or a weapon; a bite (fangs) takes one Health level; a vampire's claws and
+    fangs do deep damage."""
     settings = ctx.settings_for(NightWanderersSettings)
     numbers, seen, rest = read_fight_words(
         ctx,
@@ -214,6 +217,9 @@ async def attack_command(ctx: CommandContext, inv: Invocation) -> Reply:
     armed = bool(seen & {"claws", "weapon"})
     deep = bool(seen & {"claws", "fangs"}) and attacker.kind == "vampire"
     damage = strength + (1 if armed else 0) if hit else 0
+    bite = "fangs" in seen and not armed
+    if hit and bite:  # "Укус снимает только один уровень Здоровья"
+        damage = tactics.BITE_DAMAGE
     result: dict[str, Any] = {
         "kind": "contest",
         "system": SYSTEM,
@@ -243,12 +249,18 @@ async def attack_command(ctx: CommandContext, inv: Invocation) -> Reply:
         *pain_sentences(ctx, attack_pool, defence_pool),
     ]
     if hit:
-        sentences.append(t(ctx, "attack.hit.deep" if deep else "attack.hit", damage=damage))
+        key = "attack.hit.bite" if bite else "attack.hit.deep" if deep else "attack.hit"
+        sentences.append(t(ctx, key, damage=damage))
         sentences += await soak_and_harm(ctx, defender, damage, deep, result)
+        if await episode.break_hold(ctx, defender.name, attacker.name):
+            result["broke_free"] = True
+            sentences.append(t(ctx, "grapple.broken", target=attacker.name, holder=defender.name))
     else:
         sentences.append(t(ctx, "attack.miss"))
         if dodge and d.successes > a.successes:
+            # "он получает более высокую инициативу в следующем ходу (-1)": -1 on the next 2d6 here
             result["dodge_initiative"] = True
+            await episode.give_initiative_bonus(ctx, defender.name, -1)
             sentences.append(t(ctx, "attack.dodge_initiative", defender=defender.name))
     return await log(ctx, result, sentences, attacker.actor)
 
