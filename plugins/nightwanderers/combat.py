@@ -184,6 +184,35 @@ async def harm(
     return health_sentences(ctx, actor)
 
 
+def strength_of(fighter: Fighter) -> int:
+    """Strength as given for an NPC (``str N``, default 1), else the character's rating."""
+    if fighter.strength is not None:
+        return fighter.strength
+    return fighter.actor.sheet.rating("strength") if fighter.actor else 1
+
+
+Side = tuple[Fighter, RolledPool, mechanics.Roll]
+
+
+def exchange(ctx: CommandContext, key: str, attack: Side, defence: Side, diff: int) -> list[str]:
+    """The line of a blow or a grapple (attacker's roll against the defender's) and any pain."""
+    (attacker, attack_pool, a), (defender, defence_pool, d) = attack, defence
+    line = t(
+        ctx,
+        key,
+        attacker=attacker.name,
+        attack_pool=attack_pool.describe(ctx, WORDS),
+        defender=defender.name,
+        defence_pool=defence_pool.describe(ctx, WORDS),
+        diff=diff,
+        attack_faces=faces(a.dice),
+        a=a.successes,
+        defence_faces=faces(d.dice),
+        d=d.successes,
+    )
+    return [line, *pain_sentences(ctx, attack_pool, defence_pool)]
+
+
 @COMMANDS.command("attack", "melee attack with damage and soak", ATTACK_USAGE)
 async def attack_command(ctx: CommandContext, inv: Invocation) -> Reply:
     """Melee: the attacker's Brawl at 4 against the defender's Defence at 4 (or Dodge +2 when the
@@ -209,11 +238,7 @@ async def attack_command(ctx: CommandContext, inv: Invocation) -> Reply:
     a = mechanics.roll(attack_pool.dice, ctx.dice, diff, 1, attack_pool.pain)
     d = mechanics.roll(defence_pool.dice, ctx.dice, diff, 1, defence_pool.pain)
     hit = mechanics.attack_hits(a.successes, d.successes)
-    strength = (
-        attacker.strength
-        if attacker.strength is not None
-        else (attacker.actor.sheet.rating("strength") if attacker.actor else 1)
-    )
+    strength = strength_of(attacker)
     armed = bool(seen & {"claws", "weapon"})
     deep = bool(seen & {"claws", "fangs"}) and attacker.kind == "vampire"
     damage = strength + (1 if armed else 0) if hit else 0
@@ -232,22 +257,8 @@ async def attack_command(ctx: CommandContext, inv: Invocation) -> Reply:
         "hit": hit,
         "damage": 0,
     }
-    sentences = [
-        t(
-            ctx,
-            "attack.line.dodge" if dodge else "attack.line",
-            attacker=attacker.name,
-            attack_pool=attack_pool.describe(ctx, WORDS),
-            defender=defender.name,
-            defence_pool=defence_pool.describe(ctx, WORDS),
-            diff=diff,
-            attack_faces=faces(a.dice),
-            a=a.successes,
-            defence_faces=faces(d.dice),
-            d=d.successes,
-        ),
-        *pain_sentences(ctx, attack_pool, defence_pool),
-    ]
+    key = "attack.line.dodge" if dodge else "attack.line"
+    sentences = exchange(ctx, key, (attacker, attack_pool, a), (defender, defence_pool, d), diff)
     if hit:
         key = "attack.hit.bite" if bite else "attack.hit.deep" if deep else "attack.hit"
         sentences.append(t(ctx, key, damage=damage))

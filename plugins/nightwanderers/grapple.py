@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from gateway import CommandContext, CommandSet, Invocation, Reply, faces
+from gateway import CommandContext, CommandSet, Invocation, Reply
 from gateway.characters import find_character
 from gateway.rules.numbers import is_digits
 from gateway.vault import repo
@@ -15,20 +15,20 @@ from plugins.nightwanderers.combat import (
     Fighter,
     attacker_of,
     defender_of,
+    exchange,
     fighter_pool,
     read_fight_words,
     soak_and_harm,
+    strength_of,
 )
 from plugins.nightwanderers.commands import (
     SYSTEM,
-    WORDS,
     Actor,
     fail,
     hunger_sentences,
     load_actor,
     log,
     my_actor,
-    pain_sentences,
     roll_result,
     t,
 )
@@ -64,11 +64,7 @@ async def grapple_command(ctx: CommandContext, inv: Invocation) -> Reply:
     a = mechanics.roll(attack_pool.dice, ctx.dice, diff, 1, attack_pool.pain)
     d = mechanics.roll(defence_pool.dice, ctx.dice, diff, 1, defence_pool.pain)
     held = mechanics.attack_hits(a.successes, d.successes)
-    strength = (
-        attacker.strength
-        if attacker.strength is not None
-        else (attacker.actor.sheet.rating("strength") if attacker.actor else 1)
-    )
+    strength = strength_of(attacker)
     result: dict[str, Any] = {
         "kind": "contest",
         "system": SYSTEM,
@@ -77,22 +73,7 @@ async def grapple_command(ctx: CommandContext, inv: Invocation) -> Reply:
         "winner": 0 if held else 1,
         "held": held,
     }
-    sentences = [
-        t(
-            ctx,
-            "grapple.line",
-            attacker=attacker.name,
-            attack_pool=attack_pool.describe(ctx, WORDS),
-            defender=defender.name,
-            defence_pool=defence_pool.describe(ctx, WORDS),
-            diff=diff,
-            attack_faces=faces(a.dice),
-            a=a.successes,
-            defence_faces=faces(d.dice),
-            d=d.successes,
-        ),
-        *pain_sentences(ctx, attack_pool, defence_pool),
-    ]
+    sentences = exchange(ctx, "grapple.line", (attacker, attack_pool, a), (defender, defence_pool, d), diff)
     if held:
         found = [h for h in await episode.holds(ctx) if h["holder"].casefold() != attacker.name.casefold()]
         found.append(
