@@ -319,6 +319,9 @@ async def give_command(ctx: CommandContext, inv: Invocation) -> Reply:
         raise fail(ctx, "err.not_vampire", name=target.name)
     if target.status == "dead":
         check_able(ctx, target)
+    room = (target.blood_max or 0) - (target.blood or 0) + (1 if target.hp <= 0 else 0)
+    if amount > room:
+        raise fail(ctx, "err.give_full", name=target.name, room=room)
     was = target.status
     giver = await spend_blood(ctx, giver, amount)
     to_blood = amount

@@ -31,8 +31,9 @@ from plugins.nightwanderers.commands import (
 from plugins.nightwanderers.config import NightWanderersSettings
 
 COMMANDS = CommandSet(SYSTEM)
+RUN = {"run", "бег"}  # a dodge on the run
 ATTACK_USAGE = "attack TARGET [claws|weapon|fangs] [dodge] | attack pool N str N def N [soak N]"
-SHOOT_USAGE = "shoot TARGET long|medium|point arrow|thrown [dodge] [pool N] [def N] [soak N]"
+SHOOT_USAGE = "shoot TARGET long|medium|point arrow|thrown [dodge|run] [pool N] [def N] [soak N]"
 
 
 @dataclass
@@ -286,7 +287,19 @@ async def shoot_command(ctx: CommandContext, inv: Invocation) -> Reply:
         ctx,
         inv.words,
         {"pool", "def", "soak"},
-        {"long", "medium", "point", "arrow", "arrows", "thrown", "dodge", "vampire", "fortitude"},
+        {
+            "long",
+            "medium",
+            "point",
+            "arrow",
+            "arrows",
+            "thrown",
+            "dodge",
+            "run",
+            "бег",
+            "vampire",
+            "fortitude",
+        },
         "err.shoot_usage",
     )
     ranges = [r for r in mechanics.RANGE_DIFFICULTY if r in seen]
@@ -296,7 +309,10 @@ async def shoot_command(ctx: CommandContext, inv: Invocation) -> Reply:
     distance, missile = ranges[0], missiles[0]
     if distance == "point" and missile == "arrow":
         raise fail(ctx, "err.bow_point_blank")
-    dodge = "dodge" in seen
+    # "Защищающийся может также уклонятся на бегу, но в этом случае он не получает бонусов к его
+    # способности Уворачиваться": ``run`` is a dodge on the run, without the +2.
+    running = bool(seen & RUN)
+    dodge = "dodge" in seen or running
     if not dodge and not rest and "def" not in numbers:
         numbers["def"] = 0  # an NPC target that does not dodge needs no defence dice
     attacker = await attacker_of(ctx, numbers)
@@ -321,7 +337,7 @@ async def shoot_command(ctx: CommandContext, inv: Invocation) -> Reply:
     sides: list[dict[str, Any]] = [roll_result(attack_pool, a, attacker.name)]
     defence_successes = 0
     if dodge:
-        defence_pool = fighter_pool(ctx, defender, "dodge", settings.dodge_bonus)
+        defence_pool = fighter_pool(ctx, defender, "dodge", 0 if running else settings.dodge_bonus)
         d = mechanics.roll(defence_pool.dice, ctx.dice, diff, 1, defence_pool.pain)
         defence_successes = d.successes
         sides.append({**roll_result(defence_pool, d, defender.name), "dodge": True})
@@ -335,6 +351,8 @@ async def shoot_command(ctx: CommandContext, inv: Invocation) -> Reply:
                 d=d.successes,
             )
         )
+        if running:
+            sentences.append(t(ctx, "shoot.run"))
         sentences += pain_sentences(ctx, defence_pool)
     hit = mechanics.attack_hits(a.successes, defence_successes)
     damage = a.successes + mechanics.MISSILE_BONUS[missile] if hit else 0
@@ -350,6 +368,7 @@ async def shoot_command(ctx: CommandContext, inv: Invocation) -> Reply:
     }
     if dodge:
         result["sides"] = sides
+        result["run"] = running
     else:
         result.update(sides[0])
         result["kind"], result["action"] = "roll", "ranged"

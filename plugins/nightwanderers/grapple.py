@@ -37,6 +37,9 @@ from plugins.nightwanderers.registry import command
 
 COMMANDS = CommandSet(SYSTEM)
 GRAPPLE_USAGE = "grapple TARGET | grapple pool N str N def N [TARGET]"
+RU_USAGE = "grapple ЦЕЛЬ | grapple пул N сила N защита N [ЦЕЛЬ]"
+USAGE_KEY = "err.grapple_usage"
+RUSSIAN_WORDS = {"пул": "pool", "сила": "str", "защита": "def", "вампир": "vampire"}
 
 
 @command(
@@ -44,18 +47,19 @@ GRAPPLE_USAGE = "grapple TARGET | grapple pool N str N def N [TARGET]"
     "grapple",
     "grapple: Strength at 4 against Physical Defence at 4",
     GRAPPLE_USAGE,
-    ("захват: Сила (Трудность 4) против «Физ. Защиты» (Трудность 4)", GRAPPLE_USAGE),
+    ("захват: Сила (Трудность 4) против «Физ. Защиты» (Трудность 4)", RU_USAGE),
 )
 async def grapple_command(ctx: CommandContext, inv: Invocation) -> Reply:
     """ "Атакующий делает бросок на Атрибут Силы (Трудность 4). Атакованный автоматически защищается
     (бросок Трюка «Физ. Защита» с Трудностью 4). Если количество Успехов нападающего равно или
     превышает Успехи защищающегося, захват осуществляется.\""""
     settings = ctx.settings_for(NightWanderersSettings)
+    words = tuple(RUSSIAN_WORDS.get(w.casefold(), w) for w in inv.words)
     numbers, seen, rest = read_fight_words(
-        ctx, inv.words, {"pool", "str", "def"}, {"vampire"}, "err.grapple_usage"
+        ctx, words, {"pool", "str", "def"}, {"vampire"}, "err.grapple_usage"
     )
     attacker = await attacker_of(ctx, numbers)
-    defender = await defender_of(ctx, rest, numbers, seen, "err.grapple_usage")
+    defender = await defender_of(ctx, rest, numbers, seen, USAGE_KEY)
     if attacker.name.casefold() == defender.name.casefold():
         raise fail(ctx, "err.grapple_usage")
     diff = settings.melee_difficulty

@@ -289,6 +289,8 @@ EN = {
     "err.humanity_xp": "{name} has {xp} experience; this needs {cost}.",
     "humanity.bought": "{name} buys {n} Humanity for {cost} experience: Humanity {humanity}, {xp}"
     " experience left.",
+    "shoot.run": "A dodge on the run: no bonus to Dodge.",
+    "err.give_full": "{name} can take only {room} BP now.",
 }
 
 RU = {
@@ -572,6 +574,8 @@ RU = {
     "err.humanity_xp": "{name}: {xp} {xp:plural:очко:очка:очков} опыта, а нужно {cost}.",
     "humanity.bought": "{name}: +{n} Гуманности за {cost} {cost:plural:очко:очка:очков} опыта; Гуманность"
     " теперь {humanity}, опыта осталось {xp}.",
+    "shoot.run": "Увертка на бегу: без бонуса к Уворачиванию.",
+    "err.give_full": "{name}: сейчас можно принять только {room} BP.",
 }
 
 CATALOGUE = Catalogue({"en": EN, "ru": RU})

@@ -64,7 +64,8 @@ async def tug_start_command(ctx: CommandContext, inv: Invocation) -> Reply:
         raise fail(ctx, "err.tug_goal", max=MAX_GOAL)
     if await scene.load(ctx, TUG) is not None:
         raise fail(ctx, "err.tug_running")
-    split = WORDS.split(ctx, words[at + 1 :], ROLL_OPTIONS, flags=())
+    pools = ["vs" if w.casefold() == "против" else w for w in words[at + 1 :]]
+    split = WORDS.split(ctx, pools, ROLL_OPTIONS, flags=())
     if split.right is None:
         raise fail(ctx, "err.tug_usage")
     term = WORDS.term(ctx, split.left, "err.tug_usage")

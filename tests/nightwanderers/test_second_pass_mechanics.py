@@ -41,6 +41,20 @@ async def test_a_successful_dodge_gives_minus_one_on_the_next_initiative_roll_on
     assert second.result["order"] == ["Ivan", "Maxina"] and second.result["bonuses"] == {}
 
 
+async def test_a_dodge_on_the_run_has_no_bonus(nw: Chat) -> None:
+    """ "Защищающийся может также уклонятся на бегу, но в этом случае он не получает бонусов к его
+    способности Уворачиваться."
+    """
+    await cast(nw)
+    await nw.one("st set Ivan shooting 1", as_="st", st=True)
+    # Ivan's shot: 1 success; Maxina's Dodge 1, no +2: one die, 5: 1 -- a hit; her soak 1 1.
+    nw.dice.extend([4, 5, 1, 1])
+    ran = await nw.one("shoot Maxina medium thrown run", as_="ivan")
+    assert ran.error is None, ran.text
+    assert ran.result["sides"][1]["pool"] == 1 and ran.result["run"] is True
+    assert "Увертка на бегу: без бонуса к Уворачиванию." in ran.text
+
+
 async def test_ranged_dodge_gives_no_initiative(nw: Chat) -> None:
     """Ranged: "Защищающийся увертывается так же, как описано выше, но не имеет большей инициативе в
     следующем ходе.\""""
@@ -63,9 +77,12 @@ async def test_in_torpor_a_vampire_cannot_heal_or_feed_and_blood_given_brings_it
     assert healed.error is not None and "в Оцепенении" in healed.text and "лечиться" in healed.text
     assert (await nw.one("feed 2", as_="olga")).error is not None
     assert (await nw.one("sheet", as_="olga")).result["hp"] == 0
+    await nw.one("st set Maxina blood 8", as_="st", st=True)
+    full = await nw.one("give 4 Maxina", as_="tom")  # 1 for health, 2 for the pool: room for 3
+    assert full.error is not None and full.text == "Maxina: сейчас можно принять только 3 BP."
     given = await nw.one("give 2 Maxina", as_="tom")
     assert given.error is None, given.text
-    assert given.result["hp"] == 1 and given.result["status"] == "active"
+    assert given.result["hp"] == 1 and given.result["blood"] == 9 and given.result["status"] == "active"
     assert "Maxina: первый BP сразу восстанавливает 1 уровень Здоровья." in given.text
     assert "Maxina выходит из Оцепенения." in given.text
     # At 0 BP too: she cannot feed herself; one BP given wakes her.
@@ -255,6 +272,32 @@ async def test_humanity_costs_ten_experience_a_point(nw: Chat) -> None:
     assert (await nw.one("humanity buy 4", as_="olga")).error is not None  # 7 + 4 > 10
 
 
-async def test_new_commands_have_russian_help(nw: Chat) -> None:
+async def test_new_commands_have_russian_help_and_names(nw: Chat) -> None:
     help_text = (await nw.one("help grapple", as_="olga")).text
-    assert "захват" in help_text
+    assert "захват: Сила (Трудность 4)" in help_text and "или захват" in help_text
+    await cast(nw)
+    nw.dice.extend([4, 1, 1])  # an NPC in Russian option words: пул 2 сила 3 against Ivan's Defence 1
+    npc = await nw.one("захват пул 2 сила 3 Ivan", as_="st", st=True)
+    assert npc.result["held"] is True, npc.text
+    hurt = await nw.one("захват ход Ivan", as_="st", st=True)  # the Storyteller names the one held
+    assert hurt.result["damage"] == 3 and hurt.result["target"]["hp"] == 7
+    assert (await nw.one("ход", as_="st", st=True)).result["kind"] == "turn"
+    assert (await nw.one("конец эпизода", as_="st", st=True)).result["kind"] == "scene_end"
+
+
+async def test_drinking_a_vampire_dry_is_diablerie(nw: Chat) -> None:
+    """ "Вампиры могут пить кровь других вампиров и даже полностью опустошать их. Это называется
+    Диаблери"
+    """
+    await cast(nw)
+    await nw.one("st set Maxina strength 4", as_="st", st=True)
+    await nw.one("st set Maxina blood 2", as_="st", st=True)
+    await nw.one("st set Tragander blood 2", as_="st", st=True)
+    await nw.one("st set Tragander defence 1", as_="st", st=True)
+    nw.dice.extend([4, 1, 1, 1, 1])
+    assert (await nw.one("grapple Tragander", as_="olga")).result["held"] is True
+    await nw.one("bite", as_="olga")
+    dry = await nw.one("drink 2", as_="olga")
+    assert dry.result["blood"] == 4 and "Tragander: выпита вся кровь вампира. Это Диаблери." in dry.text
+    assert (await nw.one("sheet", as_="tom")).result["status"] == "torpor"
+    assert (await nw.one("drink", as_="olga")).error is not None  # nothing left
