@@ -8,7 +8,8 @@ from typing import Any
 
 from gateway import CommandContext, scene
 
-EPISODE = "episode"  # {"effects": [character ids], "dying": [character ids], "dismember": {id: turns}}
+# {"effects": [character ids], "dying": [character ids], "dismember": {id: turns}, "drained": {name: BP}}
+EPISODE = "episode"
 BONUS = "initiative_bonus"  # {"names": {folded name: {"name": name, "bonus": -1}}}
 GRAPPLE = "grapple"  # see grapple.py
 TUG = "tug"  # see tug.py
@@ -45,6 +46,16 @@ async def set_dismembered_turns(ctx: CommandContext, character_id: int, turns: i
     )
 
 
+async def drained(ctx: CommandContext, victim: str) -> int:
+    """BP drunk from a victim without a blood pool (a human) in this episode, by name."""
+    return int((await load(ctx)).get("drained", {}).get(victim.casefold(), 0))
+
+
+async def set_drained(ctx: CommandContext, victim: str, bp: int) -> None:
+    data = await load(ctx)
+    await scene.save(ctx, EPISODE, {**data, "drained": {**data.get("drained", {}), victim.casefold(): bp}})
+
+
 async def give_initiative_bonus(ctx: CommandContext, name: str, bonus: int) -> None:
     """A bonus on this channel's next initiative roll (taken once, by ``scene.INITIATIVE``)."""
     data = await scene.load(ctx, BONUS) or {"names": {}}
@@ -61,8 +72,8 @@ async def take_initiative_bonuses(ctx: CommandContext) -> dict[str, int]:
     return {key: int(entry["bonus"]) for key, entry in data["names"].items()}
 
 
-# --- grapples: {"holds": [{"holder", "holder_id", "target", "target_id", "strength", "bitten",
-# "drained"}]} (ids None for NPCs, given by name) -------------------------------------------------
+# --- grapples: {"holds": [{"holder", "holder_id", "vampire", "target", "target_id", "strength",
+# "soak", "target_vampire", "bitten"}]} (ids None for NPCs, given by name) ---------------------
 
 
 async def holds(ctx: CommandContext) -> list[dict[str, Any]]:

@@ -91,7 +91,6 @@ async def grapple_command(ctx: CommandContext, inv: Invocation) -> Reply:
                 "soak": defender.soak,
                 "target_vampire": defender.kind == "vampire",
                 "bitten": False,
-                "drained": 0,
             }
         )
         await episode.save_holds(ctx, found)
@@ -201,7 +200,7 @@ async def drink_command(ctx: CommandContext, inv: Invocation) -> Reply:
     if target.actor is not None and target.actor.blood is not None:
         left = target.actor.blood
     else:
-        left = mechanics.VICTIM_BLOOD["human"] - int(hold.get("drained", 0))
+        left = mechanics.VICTIM_BLOOD["human"] - await episode.drained(ctx, hold["target"])
     taken = min(turns, max(0, left))
     if taken < 1:
         raise fail(ctx, "err.drink_empty", target=hold["target"])
@@ -212,8 +211,8 @@ async def drink_command(ctx: CommandContext, inv: Invocation) -> Reply:
         drained_dry = left - taken <= 0
         sentences_after = [t(ctx, "drink.diablerie", target=hold["target"])] if drained_dry else []
     else:
-        drained = int(hold.get("drained", 0)) + taken
-        await replace_hold(ctx, {**hold, "drained": drained})
+        drained = await episode.drained(ctx, hold["target"]) + taken
+        await episode.set_drained(ctx, hold["target"], drained)
         result["drained"] = drained
         if drained >= mechanics.VICTIM_BLOOD["human"]:
             sentences_after = [t(ctx, "feed.dead")]

@@ -109,12 +109,15 @@ SCENE_MARKER = "* * *"
     ("конец эпизода (то же, что * * *): Безумие, усиление кровью и эффекты эпизода проходят", "scene end"),
 )
 async def scene_end_command(ctx: CommandContext, inv: Invocation) -> Reply:
-    """ "Безумие кончается с концом эпизода": the characters this episode touched leave frenzy, their
-    blood boost fades (a reading: the book gives the boost no length) and the odd turn of slow
-    exposure is forgotten; the initiative, holds, tug of war, alerts and dismemberment under way end."""
+    """ "Безумие кончается с концом эпизода": the characters this episode touched (and those in
+    this channel's initiative) leave frenzy, their blood boost fades (a reading: the book gives the
+    boost no length) and the odd turn of slow exposure is forgotten; the initiative, holds, tug of
+    war, alerts, blood drunk and dismemberment under way end."""
     data = await episode.load(ctx)
+    order = await scene.load(ctx, "initiative") or {}
+    fighters = [e["character_id"] for e in order.get("entries", []) if e.get("character_id")]
     names: list[str] = []
-    for character_id in data.get("effects", []):
+    for character_id in dict.fromkeys([*data.get("effects", []), *fighters]):
         character = await ctx.session.get(Character, character_id)
         if character is None:
             continue

@@ -150,6 +150,14 @@ async def test_grapple_damage_each_turn_bite_drink_and_a_blow_breaks_free(nw: Ch
     assert blow.result["hit"] is True and blow.result["broke_free"] is True
     assert "Ivan наносит удачный удар и вырывается из захвата." in blow.text
     assert (await nw.one("grapple damage", as_="olga")).error is not None
+    # Caught again, the blood he lost this episode still counts: 5 more and he is drained.
+    nw.dice.extend([4, 1, 1])
+    assert (await nw.one("grapple Ivan", as_="olga")).result["held"] is True
+    await nw.one("bite", as_="olga")
+    drained = await nw.one("drink 6", as_="olga")  # only 5 BP are left in him: 5 turns
+    assert drained.result["turns"] == 5 and drained.result["drained"] == 10
+    assert "Из жертвы выпита вся кровь: она умирает." in drained.text
+    assert (await nw.one("sheet", as_="ivan")).result["status"] == "dead"
 
 
 async def test_pursuit_by_celerity_then_potence_then_2d6_lower_wins(nw: Chat) -> None:
