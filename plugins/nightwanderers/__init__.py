@@ -7,7 +7,18 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from gateway import CommandSet, RuleSystem, hookimpl
-from plugins.nightwanderers import blood, combat, commands, hazards, hunting, scene
+from plugins.nightwanderers import (
+    blood,
+    combat,
+    commands,
+    experience,
+    grapple,
+    hazards,
+    hunting,
+    pursuit,
+    scene,
+    tug,
+)
 from plugins.nightwanderers.characters import CHARACTERS
 from plugins.nightwanderers.config import NightWanderersSettings
 from plugins.nightwanderers.entry import EntrySet
@@ -38,6 +49,11 @@ COMMANDS = CommandSet(SYSTEM).include(
     combat.COMMANDS,
     hazards.COMMANDS,
     hunting.COMMANDS,
+    grapple.COMMANDS,  # nw-mech: grapple, bite, drink
+    pursuit.COMMANDS,  # nw-mech: pursue
+    tug.COMMANDS,  # nw-mech: tug of war
+    experience.COMMANDS,  # nw-mech: humanity buy
+    scene.COMMANDS,  # nw-mech: * * *, scene end, turn
     scene.INITIATIVE.commands(
         scene.init_join_command,
         scene.init_add_command,

@@ -45,7 +45,7 @@ FLAGS = {
     "frenzy": "frenzy",
     "dead": "dead",
 }
-NUMBERS = {"humanity": (0, 10), "boost": (0, 50)}
+NUMBERS = {"humanity": (0, 10), "boost": (0, 50), "xp": (0, 100_000)}
 POOLS = {
     "hp": ("hp", "current"),
     "hpmax": ("hp", "maximum"),
@@ -237,6 +237,11 @@ class WandererCharacters(StorytellerSheets):
                 raise self.bad_value(ctx, field_word, "0 / 1 / 2", value)
             old, new = sheet.celerity, LEVELS[folded]
             sheet.celerity = new
+        elif field in ("potence", "могущество"):  # nw-mech: Могущество for pursuit
+            if folded not in LEVELS:
+                raise self.bad_value(ctx, field_word, "0 / 1 / 2", value)
+            old, new, field = sheet.potence, LEVELS[folded], "potence"
+            sheet.potence = new
         elif field in NUMBERS:
             low, high = NUMBERS[field]
             if not is_digits(value) or not low <= int(value) <= high:

@@ -243,6 +243,76 @@ EN = {
     "err.init_missing_power": "{name} has no {power} on the sheet.",
     "err.init_not_in": "{name} is not in the initiative.",
     "err.storyteller_other": "Only a Storyteller can do that to someone else's character.",
+    # --- nw-mech (issue 19, second pass): dodge initiative, torpor, exposure, bite, grapple, pursuit,
+    # tug of war, the end of an episode, turns, dismemberment, Humanity for experience ---
+    "init.dodge_bonus": "{name}: {bonus} on the initiative 2d6 for last turn's successful dodge.",
+    "attack.hit.bite": "A bite: {damage} Health {damage:plural:level:levels} (deep damage).",
+    "grapple.broken": "{target} lands a blow and breaks {holder}'s hold.",
+    "exposure.carried": "One turn without damage is counted: the next turn of the same exposure takes a"
+    " Health level.",
+    "err.torpor_wait": "{name} is in torpor: paralysed, unable to move or do anything, heal or feed included."
+    " Only blood brings a vampire out: another vampire can give it with give N NAME.",
+    "frenzy.sated": "{name} is sated and the frenzy ends.",
+    "err.give_usage": "Write give N NAME: N BP of your blood to another vampire, for example give 2 Maxina.",
+    "give": "{giver} gives {n} BP of blood to {target}: {bp} of {max} BP now.",
+    "give.heals": "{name} spends the first BP on 1 Health level at once.",
+    "give.wakes": "{name} comes out of torpor.",
+    "err.grapple_usage": "Write grapple TARGET, or for NPCs grapple [pool N] [str N] [def N] [TARGET].",
+    "grapple.line": "{attacker} ({attack_pool}) grapples {defender} ({defence_pool}) at difficulty {diff}:"
+    " {attack_faces} → {a} against {defence_faces} → {d}.",
+    "grapple.held": "The grapple holds: {holder} holds {target} and deals damage every turn (grapple damage)"
+    " until the one held lands a blow; a vampire may bite instead (bite).",
+    "grapple.failed": "The grapple fails.",
+    "err.grapple_none": "There is no hold of yours here.",
+    "grapple.damage": "{holder} keeps the hold on {target}: {damage} damage.",
+    "bite": "{holder} bites {target} instead of dealing damage.",
+    "bite.drink": "Now the blood can be drunk: drink [N], 1 BP a turn.",
+    "err.drink_usage": "Write drink [N]: N turns, 1 BP a turn (10 at most).",
+    "err.drink_no_bite": "Drinking from {target} needs a bite first (bite).",
+    "err.drink_empty": "{target} has no blood left.",
+    "drink": "{holder} drinks from {target} for {n} {n:plural:turn:turns}: +{gain} BP, {bp} BP now.",
+    "drink.npc": "{holder} drinks from {target} for {n} {n:plural:turn:turns}.",
+    "drink.diablerie": "{target} is drained of all blood: this is Diablerie.",
+    "grapple.released": "{holder} lets {target} go.",
+    "err.pursue_usage": "Write pursue [celerity basic|advanced] vs QUARRY [celerity basic|advanced] [potence"
+    " basic|advanced]; a character's Potence is read from the sheet.",
+    "pursue.dice": "The powers are equal: 2d6, the lower wins: {rolls}.",
+    "pursue.power": "{power} decides it.",
+    "pursue.caught": "{pursuer} catches {quarry}.",
+    "pursue.escaped": "{quarry} gets away from {pursuer}.",
+    "power.potence.1": "Basic Potence",
+    "power.potence.2": "Advanced Potence",
+    "err.tug_usage": "Write tug start OPPONENT N POOL vs POOL [diff 2-6], for example tug start Tragander 3"
+    " strength vs strength; then tug roll each turn.",
+    "err.tug_goal": "The lead that wins is 1 to {max} successes.",
+    "err.tug_running": "A tug of war is already on here: tug stop calls it off.",
+    "tug.started": "Tug of war: {left} ({lp} {lp:plural:die:dice}) against {right} ({rp}"
+    " {rp:plural:die:dice}) at difficulty {diff}; the first to lead by {goal} {goal:plural:success:successes}"
+    " wins. Each turn: tug roll.",
+    "tug.even": "Even so far; a lead of {goal} {goal:plural:success:successes} wins.",
+    "tug.leads": "{leader} leads by {n} of {goal}.",
+    "tug.none": "There is no tug of war here.",
+    "tug.round": "Turn {round}: {left} {left_faces} → {ls} {ls:plural:success:successes}, {right}"
+    " {right_faces} → {rs} {rs:plural:success:successes}.",
+    "tug.won": "{winner} wins with a lead of {goal} {goal:plural:success:successes}.",
+    "tug.stopped": "The tug of war is called off.",
+    "episode.end": "The episode ends here.",
+    "episode.end.effects": "The episode ends here. Frenzy, blood boosts and the episode's other effects end"
+    " for: {names}.",
+    "err.turn_usage": "Write turn [N]: N turns pass (1 to 20).",
+    "turn": "{n} {n:plural:turn passes:turns pass}.",
+    "turn.bleeds": "{name} is unconscious and loses {n} HP.",
+    "err.dismember_usage": "Write dismember NAME [TURNS], 1 to 5 turns.",
+    "err.dismember_resists": "{name} can still resist: only a body in torpor, unconscious or in your hold can"
+    " be dismembered.",
+    "dismember": "{name} is being dismembered: {done} of {of} turns.",
+    "err.humanity_usage": "Write humanity buy [N]: N points of Humanity at 10 experience each.",
+    "err.humanity_max": "{name} has Humanity {humanity}; it goes no higher than {max}.",
+    "err.humanity_xp": "{name} has {xp} experience; this needs {cost}.",
+    "humanity.bought": "{name} buys {n} Humanity for {cost} experience: Humanity {humanity}, {xp}"
+    " experience left.",
+    "shoot.run": "A dodge on the run: no bonus to Dodge.",
+    "err.give_full": "{name} can take only {room} BP now.",
 }
 
 RU = {
@@ -485,6 +555,78 @@ RU = {
     "err.init_missing_power": "У персонажа {name} на листе нет способности: {power}.",
     "err.init_not_in": "{name} не участвует в инициативе.",
     "err.storyteller_other": "Только Рассказчик может делать это с чужим персонажем.",
+    # --- nw-mech (issue 19, second pass): увертка и инициатива, Оцепенение, солнце, укус, захват, погоня,
+    # противоборство, конец эпизода, ходы, расчленение, Гуманность за опыт ---
+    "init.dodge_bonus": "{name}: {bonus} к броску 2d6 на инициативу за удачную увертку в прошлом ходу.",
+    "attack.hit.bite": "Укус снимает {damage} {damage:plural:уровень:уровня:уровней} Здоровья (глубокие"
+    " повреждения).",
+    "grapple.broken": "{target} наносит удачный удар и вырывается из захвата.",
+    "exposure.carried": "Один ход без повреждений засчитан: следующий такой же ход снимет уровень Здоровья.",
+    "err.torpor_wait": "Персонаж {name} в Оцепенении: он парализован и не может двигаться или что-либо"
+    " делать, в том числе лечиться и питаться. Выйти из Оцепенения можно, только получив кровь: другой"
+    " вампир может напоить его командой give N ИМЯ.",
+    "frenzy.sated": "{name} насыщается, и Безумие проходит.",
+    "err.give_usage": "Пишите give N ИМЯ: N BP своей крови другому вампиру, например give 2 Максина.",
+    "give": "{giver} отдаёт {n} BP своей крови, получатель — {target}: теперь {bp} из {max} BP.",
+    "give.heals": "{name}: первый BP сразу восстанавливает 1 уровень Здоровья.",
+    "give.wakes": "{name} выходит из Оцепенения.",
+    "err.grapple_usage": "Пишите grapple ЦЕЛЬ, для НПС grapple [pool N] [str N] [def N] [ЦЕЛЬ].",
+    "grapple.line": "{attacker} ({attack_pool}) пытается сделать захват, защищается {defender}"
+    " ({defence_pool}), Трудность {diff}: {attack_faces} → {a} против {defence_faces} → {d}.",
+    "grapple.held": "Захват удался: {holder} держит цель ({target}) и каждый ход наносит повреждения (grapple"
+    " damage), пока схваченный не нанесёт удачный удар; вампир может вместо этого укусить (bite).",
+    "grapple.failed": "Захват не удался.",
+    "err.grapple_none": "Здесь нет захвата, который вы держите.",
+    "grapple.damage": "Ход захвата ({holder} держит, схвачен: {target}): повреждения {damage}.",
+    "bite": "Укус вместо повреждений: кусает {holder}, жертва — {target}.",
+    "bite.drink": "Теперь можно сосать кровь: drink [N], 1 BP за ход.",
+    "err.drink_usage": "Пишите drink [N]: N ходов, по 1 BP за ход (не больше 10).",
+    "err.drink_no_bite": "Чтобы пить кровь (жертва — {target}), сначала нужен укус: bite.",
+    "err.drink_empty": "{target}: крови больше не осталось.",
+    "drink": "{holder} пьёт кровь {n} {n:plural:ход:хода:ходов}, жертва — {target}: +{gain} BP, теперь {bp}"
+    " BP.",
+    "drink.npc": "{holder} пьёт кровь {n} {n:plural:ход:хода:ходов}, жертва — {target}.",
+    "drink.diablerie": "{target}: выпита вся кровь вампира. Это Диаблери.",
+    "grapple.released": "{holder} разжимает захват, цель ({target}) свободна.",
+    "err.pursue_usage": "Пишите pursue [celerity basic|advanced] vs ДОБЫЧА [celerity basic|advanced] [potence"
+    " basic|advanced]; Могущество персонажа берётся из листа.",
+    "pursue.dice": "Силы равны, бросаются 2d6, меньшее побеждает: {rolls}.",
+    "pursue.power": "Решает {power}.",
+    "pursue.caught": "{pursuer} настигает добычу: {quarry}.",
+    "pursue.escaped": "Погоня не удалась: {quarry} уходит (преследует {pursuer}).",
+    "power.potence.1": "Начальное Могущество",
+    "power.potence.2": "Продвинутое Могущество",
+    "err.tug_usage": "Пишите tug start ПРОТИВНИК N ПУЛ vs ПУЛ [diff 2-6], например tug start Трагандер 3 сила"
+    " vs сила; затем tug roll каждый ход.",
+    "err.tug_goal": "Перевес для победы — от 1 до {max} успехов.",
+    "err.tug_running": "Здесь уже идёт противоборство: tug stop его прекращает.",
+    "tug.started": "Противоборство: {left} ({lp} {lp:plural:кубик:кубика:кубиков}) и {right} ({rp}"
+    " {rp:plural:кубик:кубика:кубиков}), Трудность {diff}; побеждает первый, кто наберёт перевес в {goal}"
+    " {goal:plural:успех:успеха:успехов}. Каждый ход: tug roll.",
+    "tug.even": "Пока равенство; для победы нужен перевес в {goal} {goal:plural:успех:успеха:успехов}.",
+    "tug.leads": "{leader} впереди: перевес {n} из {goal}.",
+    "tug.none": "Здесь нет противоборства.",
+    "tug.round": "Ход {round}: {left} {left_faces} → {ls} {ls:plural:успех:успеха:успехов}, {right}"
+    " {right_faces} → {rs} {rs:plural:успех:успеха:успехов}.",
+    "tug.won": "Побеждает {winner}: перевес в {goal} {goal:plural:успех:успеха:успехов}.",
+    "tug.stopped": "Противоборство прекращено.",
+    "episode.end": "Эпизод окончен.",
+    "episode.end.effects": "Эпизод окончен. Безумие, усиление кровью и прочие эффекты эпизода прошли:"
+    " {names}.",
+    "err.turn_usage": "Пишите turn [N]: проходит N ходов (от 1 до 20).",
+    "turn": "{n:plural:Проходит:Проходят:Проходят} {n} {n:plural:ход:хода:ходов}.",
+    "turn.bleeds": "{name}: без сознания, теряет {n} HP.",
+    "err.dismember_usage": "Пишите dismember ИМЯ [ХОДЫ], от 1 до 5 ходов.",
+    "err.dismember_resists": "{name} ещё может сопротивляться: расчленить можно только того, кто в"
+    " Оцепенении, без сознания или в вашем захвате.",
+    "dismember": "{name}: расчленение, {done} {done:plural:ход:хода:ходов} из {of}.",
+    "err.humanity_usage": "Пишите humanity buy [N]: N пунктов Гуманности по 10 очков опыта.",
+    "err.humanity_max": "{name}: Гуманность {humanity}, а выше {max} она не бывает.",
+    "err.humanity_xp": "{name}: {xp} {xp:plural:очко:очка:очков} опыта, а нужно {cost}.",
+    "humanity.bought": "{name}: +{n} Гуманности за {cost} {cost:plural:очко:очка:очков} опыта; Гуманность"
+    " теперь {humanity}, опыта осталось {xp}.",
+    "shoot.run": "Увертка на бегу: без бонуса к Уворачиванию.",
+    "err.give_full": "{name}: сейчас можно принять только {room} BP.",
 }
 
 CATALOGUE = Catalogue({"en": EN, "ru": RU})

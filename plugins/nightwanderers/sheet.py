@@ -200,6 +200,11 @@ class WandererSheet(BaseModel):
     frenzy: bool = False
     dead: bool = False
     last_wake: str | None = None
+    # nw-mech: Могущество (pursuit), experience (Humanity is bought with it), and the turns of slow
+    # exposure (indirect sun, a small fire) not yet paid for, by source.
+    potence: int = Field(0, ge=0, le=2)
+    xp: int = Field(0, ge=0)
+    exposure: dict[str, int] = Field(default_factory=dict)
 
     @classmethod
     def new(cls, rating: int, kind: str, clan: str | None) -> WandererSheet:
