@@ -3,27 +3,17 @@ your fate is in the scene's hands". Actions are what a character does in the sce
 sheet, power use, contests, attacks, extended and team actions. Looking at a sheet, odds, the daily
 check-in (the day's regeneration, not a deed in the scene) and the Storyteller's commands are not.
 
-For the roll path the damage is read below the ORM with one prepared statement (current and the
-track's length), and the same read gives the wound penalty, so a roll reads the pool once."""
+For the roll path the damage is read below the ORM with one prepared statement (``repo.pool_state``:
+current and the track's length), and the same read gives the wound penalty, so a roll reads the pool
+once."""
 
 from __future__ import annotations
 
-from typing import cast
-
-from sqlalchemy import Table, bindparam, inspect, select
-
 from gateway import CommandContext, UserError
-from gateway.vault.models import Character, Pool
-from gateway.vault.prepared import Prepared
+from gateway.vault import repo
+from gateway.vault.models import Character
 from plugins.nightcap import combat
 from plugins.nightcap.roll_texts import say
-
-_POOL = cast(Table, inspect(Pool).local_table)
-_DAMAGE = Prepared(
-    select(_POOL.c.current, _POOL.c.maximum).where(
-        _POOL.c.character_id == bindparam("owner"), _POOL.c.name == bindparam("pool_name")
-    )
-)
 
 
 def incapacitated_refusal(name: str, damage: int, levels: int) -> UserError:
@@ -33,10 +23,10 @@ def incapacitated_refusal(name: str, damage: int, levels: int) -> UserError:
 async def health_now(ctx: CommandContext, character: Character) -> tuple[int, int]:
     """(damage, track length) of ``character``, fresh from the vault; an empty track when it has none."""
     assert character.id is not None
-    row = await ctx.unit.first(_DAMAGE, {"owner": character.id, "pool_name": "damage"})
-    if row is None:
+    state = await repo.pool_state(ctx.unit, character.id, "damage")
+    if state is None:
         return 0, combat.HEALTH_LEVELS
-    return int(row[0]), int(row[1] or combat.HEALTH_LEVELS)
+    return state[0], state[1] or combat.HEALTH_LEVELS
 
 
 async def able_damage(ctx: CommandContext, character: Character) -> int:

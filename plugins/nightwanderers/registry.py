@@ -1,14 +1,12 @@
-"""A decorator that registers a command with its Russian help (``Command.texts``, which
-``CommandSet.command`` does not take) and its Russian name as an alias."""
+"""A decorator that registers a command with its Russian help (``Command.texts``) and its Russian
+name as an alias."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TypeVar, Unpack
+from typing import TypeVar
 
-from gateway import CommandSet
-from gateway.command_set import CommandOptions
-from gateway.spec import Command, Handler
+from gateway import CommandSet, Handler, Role
 
 H = TypeVar("H", bound=Handler)
 # The second pass's commands by their Russian names (the router takes the longest name that matches,
@@ -38,18 +36,12 @@ def command(
     summary: str,
     usage: str,
     ru: tuple[str, str],
-    **options: Unpack[CommandOptions],
+    role: Role = "player",
+    bare: bool = False,
 ) -> Callable[[H], H]:
     """``ru`` is (summary, usage) for ``help`` in Russian; the usage names the Russian alias."""
     alias = RUSSIAN.get(name)
-    aliases = (*options.get("aliases", ()), *([alias] if alias else []))
-    role, bare = options.get("role", "player"), options.get("bare", False)
     ru_usage = f"{ru[1]} (или {alias} …)" if alias else ru[1]
-
-    def decorate(handler: H) -> H:
-        texts = {"ru": (ru[0], ru_usage)}
-        made = Command(name, handler, summary, usage, commands.system, role, aliases, bare, texts)
-        commands.include([made])
-        return handler
-
-    return decorate
+    texts = {"ru": (ru[0], ru_usage)}
+    aliases = (alias,) if alias else ()
+    return commands.command(name, summary, usage, role=role, bare=bare, aliases=aliases, texts=texts)
