@@ -220,7 +220,7 @@ CS = {
     "err.trait_needs_character": "{trait} je vlastnost a ty tady nemáš aktivní postavu: hoď zadaným počtem"
     " kostek (roll 3), nebo si postavu vytvoř příkazem char new JMÉNO.",
     "err.target": "Cílové číslo může být 2 až 6 (na k6 padne 1 až 6): napiš například tn 5.",
-    "err.need": "need je počet potřebných úspěchů od 1 do počtu kostek ({pool}): napiš need 2.",
+    "err.need": "Za need patří počet potřebných úspěchů od 1 do počtu kostek ({pool}): napiš need 2.",
     "err.option": "Za {word} patří číslo: napiš {word} {example}.",
     "err.pool_max": "Počet kostek {pool} je nad povoleným maximem {max}.",
     "err.pool_min": "Hází se aspoň jednou kostkou; tady jich vychází {pool}.",
@@ -249,9 +249,9 @@ CS = {
     " lovecký ano|ne nebo potence 0–2.",
     "err.st_value": "{field} může být {allowed}; {value} mezi tím není.",
     "err.st_range": "{field} může být {low}–{high}; {value} je mimo rozsah.",
-    "err.st_levels": "{field} může být 0–2 (žádná, základní, pokročilá); {value} mezi nimi není.",
-    "err.st_choice": "{field} může být jen ano, nebo ne; hodnotu {value} nelze použít.",
-    "err.st_not_number": "{field} může být {low}–{high}; {value} není číslo.",
+    "err.st_levels": "{field} může být 0–2 (žádná, základní, pokročilá); „{value}“ mezi nimi není.",
+    "err.st_choice": "{field} může být jen ano, nebo ne; hodnotu „{value}“ nelze použít.",
+    "err.st_not_number": "{field} může být {low}–{high}; „{value}“ není číslo.",
     "err.vs_trait": "Za vs patří jméno postavy (ta hází stejnou vlastností), nebo počet kostek: roll kondice"
     " vs Nosferatu, nebo roll kondice vs 3.",
     "err.same_trait": "Při měření sil hází protivník stejnou vlastností proti stejnému cílovému číslu: napiš"
