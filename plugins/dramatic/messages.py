@@ -17,6 +17,7 @@ EN = {
     "difficulty.adjusted": "difficulty {d} ({base} {changes})",
     "change.retry": "+{failures} for {failures:plural:a retry:retries}",
     "change.substitution": "{adj:+d} for {used} instead of {stated}",
+    "reflex": " (a reflex: no action)",
     "lacking": " (no {names}: the book's Lack of Ability guidelines, the Storyteller's call)",
     "specialty": ", specialty 10s: {extra}",
     "faces.none": "no dice",

@@ -4,7 +4,8 @@
 
 A POOL is numbers and trait names joined by ``+`` (``6``, ``dex+brawl``, ``dex + brawl + 1``).
 ``for ABILITY`` names the Ability the roll is stated in when the pool substitutes another for it.
-``roll retry`` alone repeats the latest action.
+``roll retry`` alone repeats the latest action. ``reflex`` marks a roll that is no action (the book:
+"Reflex" rolls don't count as actions): it leaves the retry record alone.
 """
 
 from __future__ import annotations
@@ -17,12 +18,12 @@ from gateway.rules.pool_sum import MAX_NUMBER, PoolExpr, parse_pool
 from gateway.rules.roll_words import split_once
 
 ROLL_USAGE = (
-    "roll POOL [for ABILITY] [diff N] [wp] [spec] [retry] [vs POOL [diff N] [spec]] [secret],"
+    "roll POOL [for ABILITY] [diff N] [wp] [spec] [retry|reflex] [vs POOL [diff N] [spec]] [secret],"
     " e.g. roll 6 diff 7, roll dex+brawl wp, roll wits+gang_lore for streetwise, roll retry, roll 5 vs 4"
 )
 OPPONENT_USAGE = "vs POOL [diff N] [spec] or vs CHARACTER POOL, e.g. vs 4 or vs Bob dex+dodge"
 DIFF_WORDS = {"diff", "difficulty", "dif"}
-KEYWORDS = {*DIFF_WORDS, "wp", "willpower", "spec", "specialty", "retry", "vs", "secret", "for"}
+KEYWORDS = {*DIFF_WORDS, "wp", "willpower", "spec", "specialty", "retry", "vs", "secret", "for", "reflex"}
 
 
 @dataclass(frozen=True)
@@ -32,6 +33,7 @@ class SideRequest:
     specialty: bool = False
     willpower: bool = False
     stated: str | None = None  # ``for ABILITY``: the Ability the roll is stated in
+    reflex: bool = False  # no action: the retry record stays as it is
 
     def pool(self, skip_name: bool) -> PoolExpr:
         words = list(self.words[1:] if skip_name and len(self.words) > 1 else self.words)
@@ -60,7 +62,7 @@ def _side(words: list[str], *, attacker: bool) -> tuple[SideRequest, bool, bool]
     head: list[str] = []
     difficulty: int | None = None
     stated: str | None = None
-    specialty = willpower = retry = secret = False
+    specialty = willpower = retry = secret = reflex = False
     keyword: str | None = None
     args: list[str] = []
 
@@ -97,6 +99,10 @@ def _side(words: list[str], *, attacker: bool) -> tuple[SideRequest, bool, bool]
                 if not attacker:
                     raise UserError("retry is about your own roll: write it before vs.")
                 retry = True
+            elif folded == "reflex":
+                if not attacker:
+                    raise UserError("reflex is about your own roll: write it before vs.")
+                reflex = True
             elif folded == "secret":
                 secret = True
         elif keyword is None:
@@ -104,9 +110,11 @@ def _side(words: list[str], *, attacker: bool) -> tuple[SideRequest, bool, bool]
         else:
             args.append(word)
     close()
+    if retry and reflex:
+        raise UserError("A reflex is no action, so it is no retry of one: write retry or reflex.")
     if not head and not (attacker and retry):  # ``roll retry``: the latest action's pool
         raise UserError(f"Which pool? Write {ROLL_USAGE if attacker else OPPONENT_USAGE}.")
-    return SideRequest(tuple(head), difficulty, specialty, willpower, stated), retry, secret
+    return SideRequest(tuple(head), difficulty, specialty, willpower, stated, reflex), retry, secret
 
 
 def parse_roll(words: tuple[str, ...] | list[str]) -> RollRequest:

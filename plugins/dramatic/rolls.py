@@ -184,11 +184,13 @@ async def roll_command(ctx: CommandContext, inv: Invocation) -> Reply:
         retry=failures,
         substitution=left.adjustment,
         lacking=list(left.pool.lacking),
+        reflex=act.request.reflex,
         secret=request.secret,
     )
     if character is not None:
         result["character"] = character.name
-    await retries.record(ctx, character, act.retry, roll.degree, who, act.base, left.action)
+    if not act.request.reflex:  # the book: "Reflex" rolls don't count as actions
+        await retries.record(ctx, character, act.retry, roll.degree, who, act.base, left.action)
     roll_id = await ctx.log_roll(result, character_id=char_id, name=who)
     text = t(
         ctx,
@@ -196,7 +198,7 @@ async def roll_command(ctx: CommandContext, inv: Invocation) -> Reply:
         who=who,
         dice=dice_text(ctx, left.dice, left.label),
         difficulty=difficulty_text(ctx, act.difficulty, act.asked, act.base, failures, left),
-        lacking=lacking_text(ctx, left),
+        lacking=lacking_text(ctx, left) + (t(ctx, "reflex") if act.request.reflex else ""),
         outcome=t(ctx, "outcome", n=roll.successes, degree=t(ctx, f"degree.{roll.degree}")),
         id=roll_id,
         **body(ctx, roll),

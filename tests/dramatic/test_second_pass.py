@@ -139,3 +139,12 @@ async def test_rolling_without_the_ability_says_so(dra: Chat) -> None:
     )
     rated = await roll(dra, "roll wits", [7])
     assert rated["lacking"] == [] and "Lack of Ability" not in rated["_text"]
+
+
+async def test_a_reflex_roll_is_no_action(dra: Chat) -> None:
+    """ ""Reflex" rolls don't count as actions": a reflex between two tries leaves the retry alone."""
+    await roll(dra, "roll 3 diff 8", [2, 5, 3])
+    reflex = await roll(dra, "roll 2 reflex", [2, 2])
+    assert reflex["reflex"] is True and "(a reflex: no action)" in reflex["_text"]
+    assert (await roll(dra, "roll 3 retry", [2, 5, 3]))["difficulty"] == 9
+    assert "write retry or reflex" in await refused(dra, "roll 3 retry reflex")
