@@ -82,6 +82,7 @@ class DramaticCharacters(PlayerSheets):
         maximum = whole_number(max_word, "Willpower") if max_word else current
         if not 0 <= current <= maximum <= 10:
             raise UserError("Willpower is CURRENT/MAX with 0 <= CURRENT <= MAX <= 10, e.g. 3/6 (or just 6).")
+        assert character.id is not None
         pool = await ctx.session.get(PoolRow, (character.id, WP), populate_existing=True)
         if pool is None:
             pool = PoolRow(character_id=character.id, name=WP)

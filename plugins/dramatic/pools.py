@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from gateway import UserError
 from gateway.rules.dots_sheet import trait_title
 from gateway.rules.numbers import is_digits
 from gateway.rules.pool_sum import PoolExpr, add_up
@@ -34,15 +33,9 @@ def read_pool(expr: PoolExpr, sheet: DramaticSheet | None, who: str = "you") -> 
             abilities[key] = SECONDARY
             traits.append(key)
             return trait_title(key), sheet.secondary[key]
-        trait = SCHEMA.match_trait(word)
-        if trait is None:
-            raise UserError(f"Unknown trait {word[:40]!r}. {SCHEMA.pool_hint}, or a secondary Ability.")
-        if sheet is None:
-            raise UserError(
-                f"{trait_title(trait)} is a trait, and {who} have no active {SCHEMA.title} character:"
-                " roll numbers, or make one with char new NAME."
-            )
-        rating = SCHEMA.rating(sheet, trait)
+        # One term through the sheet's own reading: its refusals (unknown trait, no character).
+        rating = SCHEMA.pool(PoolExpr(((1, word),), word), sheet, who).dice
+        trait = SCHEMA.match_trait(word) or word
         if trait in ABILITIES:
             abilities[trait] = PRIMARY
             if rating == 0:

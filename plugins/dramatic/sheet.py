@@ -88,5 +88,8 @@ SCHEMA = DotsSchema(
     learned=ABILITIES,
     learned_field="abilities",
     abbreviations=ABBREVIATIONS,
-    pool_hint="Roll numbers (roll 6 diff 7) or Attribute + Ability names (roll dex+brawl)",
+    pool_hint=(
+        "Roll numbers (roll 6 diff 7) or Attribute + Ability names (roll dex+brawl), or a secondary"
+        " Ability on your sheet (set secondary NAME N)"
+    ),
 )

@@ -85,11 +85,11 @@ async def tug_start_command(ctx: CommandContext, inv: Invocation) -> Reply:
     lowered = [w.casefold() for w in words]
     for option in ("tn", "cc"):
         if option in lowered:
-            at = lowered.index(option)
-            if at + 1 >= len(words) or not is_digits(words[at + 1]):
+            where = lowered.index(option)
+            if where + 1 >= len(words) or not is_digits(words[where + 1]):
                 raise fail(ctx, "err.option", word=option, example=4)
-            target = check_target(ctx, int(words[at + 1]))
-            del words[at : at + 2]
+            target = check_target(ctx, int(words[where + 1]))
+            del words[where : where + 2]
             lowered = [w.casefold() for w in words]
     at = next((i for i, w in enumerate(words) if is_digits(w) and i > 0), None)
     if at is None:
