@@ -115,7 +115,7 @@ async def test_bad_input_is_one_line_and_writes_nothing(pr: Chat) -> None:
         ("roll kouzlo", "Neznámá vlastnost"),
         ("roll 51", "povoleným maximem 50"),
         ("roll 0", "aspoň jednou kostkou"),
-        ("roll 2 need 3", "need je počet"),
+        ("roll 2 need 3", "Za need patří počet"),
         ("roll 2 vs 1 vs 1", "vs jen jednou"),
         ("roll 2 vs Nikdo", "neexistuje"),
         ("roll", "Napiš roll"),
