@@ -3,8 +3,15 @@ and the lack of an Ability, as book 003 words them. Scripted dice throughout."""
 
 from __future__ import annotations
 
+import pytest
+
+from gateway import UserError
+from gateway.rules.pool_sum import parse_pool
 from gateway.testing import Chat
 from gateway.vault.models import SceneState
+from plugins.dramatic.abilities import PRIMARY, SECONDARY, substitute
+from plugins.dramatic.pools import read_pool
+from plugins.dramatic.sheet import DramaticSheet
 from tests.dramatic.test_commands import mira, refused, roll
 from tests.helpers.chat import rows
 
@@ -148,3 +155,24 @@ async def test_a_reflex_roll_is_no_action(dra: Chat) -> None:
     assert reflex["reflex"] is True and "(a reflex: no action)" in reflex["_text"]
     assert (await roll(dra, "roll 3 retry", [2, 5, 3]))["difficulty"] == 9
     assert "write retry or reflex" in await refused(dra, "roll 3 retry reflex")
+
+
+def test_substitution_as_a_pure_function() -> None:
+    """SUBSTITUTION, the two clauses and nothing else, as ``abilities.substitute`` reads them."""
+    assert substitute("streetwise", PRIMARY, {"gang_lore": SECONDARY}).adjustment == -1
+    assert substitute("gang_lore", SECONDARY, {"streetwise": PRIMARY}).adjustment == 1
+    with pytest.raises(UserError):
+        substitute("streetwise", PRIMARY, {"brawl": PRIMARY})
+    with pytest.raises(UserError):
+        substitute("streetwise", PRIMARY, {"gang_lore": SECONDARY, "street_lore": SECONDARY})
+
+
+def test_one_action_whatever_the_order_of_its_traits() -> None:
+    sheet = DramaticSheet(abilities={"brawl": 1}, secondary={"gang_lore": 2})
+    one = read_pool(parse_pool(["dex+brawl"], ""), sheet)
+    other = read_pool(parse_pool(["brawl", "+", "dexterity"], ""), sheet)
+    assert one.action == other.action == "brawl+dexterity"
+    assert read_pool(parse_pool(["3"], ""), None).action == "3"
+    mixed = read_pool(parse_pool(["wits+gang_lore+streetwise"], ""), sheet)
+    assert (mixed.dice, mixed.lacking) == (3, ("streetwise",))
+    assert mixed.abilities == {"gang_lore": SECONDARY, "streetwise": PRIMARY}
