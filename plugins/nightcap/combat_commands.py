@@ -181,6 +181,7 @@ async def _roll_for(ctx: CommandContext, fight: Combat, people: list[Combatant])
 async def init_join(ctx: CommandContext, inv: Invocation) -> Reply:
     row, fight = await _require(ctx)
     words = list(inv.words)
+    character: Character | None
     if not words:
         character = await require_active(ctx, SYSTEM)
         key, name, physical, npc = (

@@ -67,7 +67,7 @@ def parse_roll(words: tuple[str, ...] | list[str]) -> RollRequest:
         raise UserError("A contest has two sides: write one vs.")
     if "vs" in lowered:
         at = lowered.index("vs")
-        sides = (parse_side(rest[:at]), parse_side(rest[at + 1 :]))
+        sides: tuple[PoolSpec, ...] = (parse_side(rest[:at]), parse_side(rest[at + 1 :]))
     else:
         sides = (parse_side(rest),)
     return RollRequest(sides=sides, secret=secret)
