@@ -60,6 +60,8 @@ class InboundMessage:
     a command (IRC, Matrix); the console, HUDs and slash commands send bare commands.
     ``sync_reply`` says the adapter answers on the request itself (console, HTTP, a HUD, a Discord
     interaction); otherwise the router queues the replies in the outbox in the same transaction.
+    ``replies_reach_channel`` is False where the replies go to the caller alone and the channel itself
+    never sees them (a Second Life HUD's answer), so what is meant for the channel must be queued to it.
     ``roles`` are roles the adapter vouches for (the console's ``--st``: it is the operator's terminal).
     ``message_id`` is the platform's identity of the message: the router runs one id once per
     platform, and answers a repeat with the replies the first run gave (``refuse_repeat``: refuses it).
@@ -71,6 +73,7 @@ class InboundMessage:
     message_id: str | None = None
     prefixed: bool = False
     sync_reply: bool = True
+    replies_reach_channel: bool = True
     roles: frozenset[str] = frozenset()
     reply_to: str | None = None
     # A message id seen before: False answers with the first run's replies (an idempotent retry),
