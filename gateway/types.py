@@ -73,12 +73,12 @@ class InboundMessage:
     message_id: str | None = None
     prefixed: bool = False
     sync_reply: bool = True
-    replies_reach_channel: bool = True
     roles: frozenset[str] = frozenset()
     reply_to: str | None = None
     # A message id seen before: False answers with the first run's replies (an idempotent retry),
     # True raises ``gateway.errors.Repeated`` (a replayed signature is refused).
     refuse_repeat: bool = False
+    replies_reach_channel: bool = True
 
     def storable(self) -> InboundMessage:
         """This message with every string made storable (see ``storable``); itself when it already is."""
