@@ -14,6 +14,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.secondlife.test_lsl import call_arguments
+
 LSL = Path(__file__).resolve().parents[2] / "adapters" / "secondlife" / "lsl"
 NAME = 60 * 4  # gateway/characters.py: "A character name is 1 to 60 characters long" (and powers)
 NUMBER = 11  # an LSL integer as text
@@ -34,27 +36,6 @@ BOUNDS = {
 LITERAL = re.compile(r'"((?:[^"\\]|\\.)*)"')
 
 
-def arguments(source: str, at: int) -> list[str]:
-    """The top-level arguments of the call whose "(" ends at ``at``."""
-    depth, i, start, args = 1, at, at, []
-    while depth:
-        ch = source[i]
-        if ch == '"':
-            i = source.index('"', i + 1)
-            while source[i - 1] == "\\":
-                i = source.index('"', i + 1)
-        elif ch in "([":
-            depth += 1
-        elif ch in ")]":
-            depth -= 1
-        elif ch == "," and depth == 1:
-            args.append(source[start:i].strip())
-            start = i + 1
-        i += 1
-    args.append(source[start : i - 1].strip())
-    return args
-
-
 def terms(expr: str) -> list[str]:
     """``"a" + b + "c"`` -> its terms (no prompt has a + inside a literal with spaces round it)."""
     return [t.strip() for t in " ".join(expr.split()).split(" + ")]
@@ -63,7 +44,7 @@ def terms(expr: str) -> list[str]:
 def prompts(source: str) -> list[str]:
     found = []
     for match in re.finditer(r"\b(menu|ask|ask_wp)\(", source):
-        args = arguments(source, match.end())
+        args = call_arguments(source, match.end())
         if args[0].startswith("string ") or args[1] == "text":
             continue  # the definition, or a helper passing its caller's prompt on (read at the caller)
         found.append(args[1])
@@ -77,7 +58,7 @@ def most_bytes(expr: str, source: str) -> int:
         if literal:
             total += len(literal.group(1).encode().decode("unicode_escape").encode("utf-8"))
         elif term == "what":  # ask_mod's parameter: the largest its callers pass
-            calls = [arguments(source, m.end()) for m in re.finditer(r"\bask_mod\(", source)]
+            calls = [call_arguments(source, m.end()) for m in re.finditer(r"\bask_mod\(", source)]
             total += max(most_bytes(a[1], source) for a in calls if not a[0].startswith("string "))
         elif term == "wp_prompt()":
             body = re.search(r"string wp_prompt\(\)\s*\{\s*return (.*?);", source, re.S)
