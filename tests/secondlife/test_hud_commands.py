@@ -33,7 +33,6 @@ ST_SRC = (LSL / "st_hud.lsl").read_text(encoding="utf-8")
 NAV = {"Back", "Cancel", "< Prev", "Next >"}
 DORIAN = new_key()
 MIRA, FOE = "Mira Vance", "Dorian Gray"
-NEGATIVE_FIRST = "nc-rolls parser fix"  # issue 19: a trait followed first by -N is refused
 
 
 def buttons(source: str, name: str) -> list[str]:
@@ -192,6 +191,11 @@ def st_steps() -> Iterator[Step]:
         for t in [t.lower() for t in S["B_TRAITS"]]:
             add = f'st power {who} add "Doom" {tier} {t}'
             yield Step(add, "st power", by="st", after=(("st", f'st power {who} remove "Doom"'),))
+    # The Roll text box's own examples ("a pool such as 5, 4+1 or 6 vs 3").
+    hint = re.search(r'ask\("roll", "NPC or situational roll: a pool such as (.*?)\."\);', ST_SRC)
+    assert hint is not None
+    for example in re.split(r", | or ", hint.group(1)):
+        yield Step(f"st roll {example}", "st roll", by="st")
     yield Step("st emote here The lights flicker.", "st emote", by="st")
     yield Step("st emote A crow laughs.", "st emote", by="st")
 
@@ -338,43 +342,19 @@ def play_world(make_world):  # type: ignore[no-untyped-def]
     )
 
 
-async def test_every_button_line_but_a_negative_modifier_is_understood(make_world) -> None:  # type: ignore[no-untyped-def]
+async def test_every_button_line_is_understood(make_world) -> None:  # type: ignore[no-untyped-def]
+    """The −1, −2, −3 buttons too: "−1 to −2 … Rushed, injured, distracted" (the book's modifiers);
+    issue 19: `roll physical -1` was "Unknown trait 'physical-1'", so were defend, challenge, attack,
+    extended roll and team start with a negative first modifier."""
     world = await play_world(make_world)
     world.dice.extend([5] * 20000)
     huds = await approved(world)
+    negative = [s for s in player_steps() if s.negative]
+    assert {s.flow for s in negative} >= {"roll", "power use", "defend", "challenge", "attack"}
     for step in player_steps():
-        if not step.negative:
-            await run(world, huds, step)
+        await run(world, huds, step)
     for step in st_steps():
         await run(world, huds, step)
     for start, example in ST.items():
         assert example.startswith(start)
         await send(huds["st"], example)
-
-
-# Refused on this branch with "Unknown trait 'physical-1'": the parser fix is another branch's (the
-# merger removes the mark; strict, so a fixed flow fails here until it does).
-STILL_REFUSED = {"attack", "challenge", "defend", "extended roll", "roll", "team start"}
-NEGATIVE_FLOWS = [
-    pytest.param(
-        flow,
-        marks=[pytest.mark.xfail(strict=True, reason=NEGATIVE_FIRST)] if flow in STILL_REFUSED else [],
-    )
-    for flow in sorted({s.flow for s in player_steps() if s.negative})
-]
-
-
-@pytest.mark.parametrize("flow", NEGATIVE_FLOWS)
-async def test_every_negative_modifier_button_is_understood(make_world, flow: str) -> None:  # type: ignore[no-untyped-def]
-    """The −1, −2, −3 buttons: "−1 to −2 … Rushed, injured, distracted" (the book's modifiers)."""
-    world = await play_world(make_world)
-    world.dice.extend([5] * 5000)
-    huds = await approved(world)
-    steps = list(player_steps())
-    if flow == "attack":  # a fight to attack in
-        for step in steps[: next(i for i, s in enumerate(steps) if s.flow == "attack")]:
-            if step.flow == "fight":
-                await run(world, huds, step)
-    for step in steps:
-        if step.flow == flow and step.negative:
-            await run(world, huds, step)
