@@ -365,15 +365,26 @@ async def st_rollstat(ctx: CommandContext, inv: Invocation) -> Reply:
 # -- the whole chronicle ------------------------------------------------------------------------------
 
 
+def _own_channel(ctx: CommandContext) -> list[tuple[str, str]]:
+    """The caller's channel as a target when the reply does not reach it (a Second Life HUD's answer
+    goes to the HUD alone, not to its region); nothing where the reply is said in the channel."""
+    if ctx.message.replies_reach_channel:
+        return []
+    return [(ctx.channel.platform, ctx.channel.key[len(ctx.channel.platform) + 1 :])]
+
+
 async def chronicle_targets(ctx: CommandContext) -> list[tuple[str, str]]:
-    """Every channel of the chronicle except the caller's: each non-direct channel the vault has seen
-    that plays Nightcap, on a platform that can be pushed to, plus ``[nightcap] announce_targets``."""
+    """Every channel of the chronicle: each non-direct channel the vault has seen that plays Nightcap,
+    on a platform that can be pushed to, plus ``[nightcap] announce_targets``. The caller's own channel
+    is left out when it gets the reply, and included (under the same rules) when it does not."""
     ns = ctx.settings_for(NightcapSettings)
     default = ctx.settings.gateway.default_system
     rows = (await ctx.session.exec(select(ChannelRow))).all()
     targets: list[tuple[str, str]] = []
     for row in sorted(rows, key=lambda r: r.key):
-        if row.key == ctx.channel.key or (row.system or default) != SYSTEM:
+        if row.key == ctx.channel.key and not _own_channel(ctx):
+            continue
+        if (row.system or default) != SYSTEM:
             continue
         if (row.settings or {}).get("direct") or row.platform in ns.announce_skip_platforms:
             continue
@@ -388,7 +399,7 @@ async def chronicle_targets(ctx: CommandContext) -> list[tuple[str, str]]:
 async def _broadcast(
     ctx: CommandContext, kind: Literal["announce", "emote"], text: str, everywhere: bool
 ) -> Reply:
-    targets = await chronicle_targets(ctx) if everywhere else []
+    targets = await chronicle_targets(ctx) if everywhere else _own_channel(ctx)
     payload = broadcast_payload(kind, text, who=ctx.name, where=ctx.channel.key)
     for platform, address in targets:
         await ctx.enqueue(platform, address, payload)
