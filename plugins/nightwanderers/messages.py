@@ -132,7 +132,7 @@ EN = {
     "attack.hit": "A hit: {damage} damage.",
     "attack.hit.deep": "A hit: {damage} deep damage.",
     "attack.miss": "A miss.",
-    "attack.dodge_initiative": "{defender} out-dodged the attack: better initiative next turn (-1).",
+    "attack.dodge_initiative": "{defender} out-dodged the attack: -1 on their next initiative roll.",
     "shoot.line": "{attacker} ({attack_pool}) shoots at {defender}, {range} range, difficulty {diff}:"
     " {attack_faces} → {a}.",
     "shoot.dodge": "{defender} dodges ({defence_pool}): {defence_faces} → {d}.",
@@ -428,7 +428,7 @@ RU = {
     "note.hungry": "{name} испытывает Жажду ({bp} BP): вид или запах крови требует броска от Безумия"
     " (frenzy).",
     "note.ravenous": "{name}: {bp} BP, ненасытность. Любое живое существо рядом требует броска от Безумия, а"
-    " вид крови повышает его Трудность на 1 (frenzy кровь).",
+    " вид крови повышает его трудность на 1 (frenzy кровь).",
     "note.torpor": "У персонажа {name} не осталось крови: Оцепенение.",
     "frenzy.resisted": "{name} сдерживает Зверя.",
     "frenzy.fell": "{name} впадает в Безумие и бросается на ближайший источник пищи или раздражения (от огня"
@@ -441,8 +441,8 @@ RU = {
     "attack.hit": "Попадание: {damage} {damage:plural:уровень:уровня:уровней} Здоровья.",
     "attack.hit.deep": "Попадание: {damage} {damage:plural:уровень:уровня:уровней} глубоких повреждений.",
     "attack.miss": "Промах.",
-    "attack.dodge_initiative": "{defender} увёртывается успешнее атакующего: в следующем ходу инициатива"
-    " выше (-1).",
+    "attack.dodge_initiative": "{defender} увертывается успешнее атакующего: -1 к следующему броску"
+    " инициативы.",
     "shoot.line": "{attacker} ({attack_pool}) стреляет, цель — {defender}, {range}, трудность {diff}:"
     " {attack_faces} → {a}.",
     "shoot.dodge": "{defender} увертывается ({defence_pool}): {defence_faces} → {d}.",
@@ -572,12 +572,13 @@ RU = {
     "give.wakes": "{name} выходит из Оцепенения.",
     "err.grapple_usage": "Пишите grapple ЦЕЛЬ, для НПС grapple [pool N] [str N] [def N] [ЦЕЛЬ].",
     "grapple.line": "{attacker} ({attack_pool}) пытается сделать захват, защищается {defender}"
-    " ({defence_pool}), Трудность {diff}: {attack_faces} → {a} против {defence_faces} → {d}.",
+    " ({defence_pool}), трудность {diff}: {attack_faces} → {a} против {defence_faces} → {d}.",
     "grapple.held": "Захват удался: {holder} держит цель ({target}) и каждый ход наносит повреждения (grapple"
     " damage), пока схваченный не нанесёт удачный удар; вампир может вместо этого укусить (bite).",
     "grapple.failed": "Захват не удался.",
     "err.grapple_none": "Здесь нет захвата, который вы держите.",
-    "grapple.damage": "Ход захвата ({holder} держит, схвачен: {target}): повреждения {damage}.",
+    "grapple.damage": "Ход захвата (держит {holder}, в захвате — {target}): {damage}"
+    " {damage:plural:уровень:уровня:уровней} повреждений.",
     "bite": "Укус вместо повреждений: кусает {holder}, жертва — {target}.",
     "bite.drink": "Теперь можно сосать кровь: drink [N], 1 BP за ход.",
     "err.drink_usage": "Пишите drink [N]: N ходов, по 1 BP за ход (не больше 10).",
@@ -601,7 +602,7 @@ RU = {
     "err.tug_goal": "Перевес для победы — от 1 до {max} успехов.",
     "err.tug_running": "Здесь уже идёт противоборство: tug stop его прекращает.",
     "tug.started": "Противоборство: {left} ({lp} {lp:plural:кубик:кубика:кубиков}) и {right} ({rp}"
-    " {rp:plural:кубик:кубика:кубиков}), Трудность {diff}; побеждает первый, кто наберёт перевес в {goal}"
+    " {rp:plural:кубик:кубика:кубиков}), трудность {diff}; побеждает первый, кто наберёт перевес в {goal}"
     " {goal:plural:успех:успеха:успехов}. Каждый ход: tug roll.",
     "tug.even": "Пока равенство; для победы нужен перевес в {goal} {goal:plural:успех:успеха:успехов}.",
     "tug.leads": "{leader} впереди: перевес {n} из {goal}.",
@@ -615,7 +616,7 @@ RU = {
     " {names}.",
     "err.turn_usage": "Пишите turn [N]: проходит N ходов (от 1 до 20).",
     "turn": "{n:plural:Проходит:Проходят:Проходят} {n} {n:plural:ход:хода:ходов}.",
-    "turn.bleeds": "{name}: без сознания, теряет {n} HP.",
+    "turn.bleeds": "{name} теряет {n} {n:plural:уровень:уровня:уровней} Здоровья.",
     "err.dismember_usage": "Пишите dismember ИМЯ [ХОДЫ], от 1 до 5 ходов.",
     "err.dismember_resists": "{name} ещё может сопротивляться: расчленить можно только того, кто в"
     " Оцепенении, без сознания или в вашем захвате.",

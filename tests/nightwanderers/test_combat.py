@@ -106,7 +106,7 @@ async def test_dodge_gives_two_dice_and_better_initiative(nw: Chat) -> None:
     nw.dice.extend([4, 1, 5, 5, 1])
     reply = await nw.one("attack Maxina dodge", as_="ivan")
     assert reply.result["sides"][1]["pool"] == 3 and reply.result["hit"] is False
-    assert reply.result["dodge_initiative"] is True and "better initiative next turn" in reply.text
+    assert reply.result["dodge_initiative"] is True and "-1 on their next initiative roll" in reply.text
 
 
 async def test_ranged_difficulty_by_range_and_missile_damage(nw: Chat) -> None:

@@ -235,7 +235,7 @@ async def test_a_dying_human_loses_one_hp_a_turn(nw: Chat) -> None:
     await nw.one("damage 10 Ivan", as_="st", st=True)
     turn = await nw.one("turn", as_="st", st=True)
     assert turn.result["dying"][0]["hp"] == -1
-    assert turn.text.startswith("Проходит 1 ход. Ivan: без сознания, теряет 1 HP.")
+    assert turn.text.startswith("Проходит 1 ход. Ivan теряет 1 уровень Здоровья.")
     assert (await nw.one("turn 2", as_="st", st=True)).result["dying"][0]["hp"] == -3
     dead = await nw.one("turn 7", as_="st", st=True)
     assert dead.result["dying"][0]["status"] == "dead" and "Окончательная Смерть" in dead.text
