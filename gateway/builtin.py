@@ -11,7 +11,7 @@ from gateway.core_messages import language_notice, listing, locale_for, say
 from gateway.errors import PermissionDenied, UserError
 from gateway.hookspecs import hookimpl
 from gateway.i18n import LANGUAGES
-from gateway.roll_text import roll_text
+from gateway.rules.roll_text import roll_text
 from gateway.spec import Handler, Role
 from gateway.suggest import closest_commands, runnable_names
 from gateway.types import Invocation, Reply

@@ -97,7 +97,8 @@ def gateway_roll_text(roll: Mapping[str, Any], locale: str) -> str | None:
     logged (``RollLog.result``; its ``system`` names the system), ``locale`` the reader's language.
     Return the dice part of the line (each side of a contest with its dice, total and degree, and
     the outcome, in the book's terms), or None for another system's roll. With no answer the core
-    renders the result itself (``gateway.roll_text``). Pure and quick.
+    renders the result itself (``gateway.rules.roll_text``; ``roll_text_hook`` builds an answer
+    from a catalogue's degree words). Pure and quick.
     """
 
 

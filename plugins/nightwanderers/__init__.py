@@ -72,4 +72,9 @@ def gateway_register_rule_systems(register: Callable[[RuleSystem], None]) -> Non
 gateway_register_commands = EntrySet(SYSTEM).include(COMMANDS).hookimpl()
 
 
+from gateway.rules.roll_text import roll_text_hook  # noqa: E402
+from plugins.nightwanderers.messages import CATALOGUE  # noqa: E402
 from plugins.nightwanderers.summary import gateway_sheet_summary as gateway_sheet_summary  # noqa: E402
+
+# ``verify`` with the degree in the reader's language (the core's line keeps the stored word).
+gateway_roll_text = roll_text_hook(SYSTEM, CATALOGUE)

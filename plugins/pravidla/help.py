@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import replace
 
-from gateway.spec import Command
+from gateway import Command
 
 CS: dict[str, tuple[str, str]] = {
     "roll": (

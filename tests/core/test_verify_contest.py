@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from gateway.hookspecs import hookimpl
-from gateway.roll_text import roll_text
+from gateway.rules.roll_text import roll_text
 from gateway.testing import Chat, start_chat
 from tests.conflict.helpers import make_character
 from tests.helpers.chat import play
@@ -73,11 +73,12 @@ async def test_pravidla_contest_with_a_rerolled_tie_read_in_czech(chat: Chat) ->
     chat.dice.extend([4, 1, 5, 2, 6, 6, 1, 1])
     reply = await ok(chat, "roll 2 vs 2", "alice")
     roll_id = reply.result["id"]
-    # Read in Czech, the channel's language: each side keeps its dice from every round.
+    # Read in Czech, the channel's language: each side keeps its dice from every round, and the
+    # degree is Pravidla's own word (its gateway_roll_text), not the stored "success".
     shown = await ok(chat, f"verify {roll_id}", "klara")
     assert shown.text == (
         f"#{roll_id}: Alice (console:alice) – hod v systému pravidla, kanál console:main, {WHEN}:"
-        " Alice 4 1 6 6 → 2 (success) proti CP 5 2 1 1 → 0 (failure): vítězí Alice;"
+        " Alice 4 1 6 6 → 2 (podařilo se) proti protivník 5 2 1 1 → 0 (nepodařilo se): vítězí Alice;"
         " předtím 1× shoda, házelo se znovu"
     )
 
@@ -87,7 +88,7 @@ async def test_night_wanderers_contest_read_in_russian(chat: Chat) -> None:
     chat.dice.extend([4, 1, 5, 2, 6])
     reply = await ok(chat, "roll 3 vs 2", "olga")
     assert await detail(chat, reply.result["id"], "ivan") == (
-        "Olga 4 1 5 → 2 (good) против НПС 2 6 → 1 (failure): побеждает Olga"
+        "Olga 4 1 5 → 2 (Хорошо) против НПС 2 6 → 1 (Провал): побеждает Olga"
     )
 
 

@@ -150,4 +150,4 @@ async def test_verify_shows_the_roll_from_the_log(pr: Chat) -> None:
     roll = await pr.one("roll 3", as_="mira")
     shown = await pr.one(f"verify {roll.result['id']}", as_="someone", platform="irc", channel="#x")
     assert shown.result["roll"]["dice"] == [6, 2, 5]
-    assert "rolled pravidla" in shown.text and "6 2 5 → 2 (success)" in shown.text
+    assert "rolled pravidla" in shown.text and "6 2 5 → 2 (Success)" in shown.text

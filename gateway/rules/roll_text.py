@@ -1,26 +1,39 @@
-"""``verify``'s account of a logged roll when its plugin gives none (``gateway_roll_text``): from the
-result the command logged (``RollLog.result``), each side of a contest with its own dice, total and
-degree, and the outcome; one roll as its dice, total and degree. Pure: no vault, no I/O."""
+"""``verify``'s account of a logged roll: from the result the command logged (``RollLog.result``),
+each side of a contest with its own dice, total and degree, and the outcome; one roll as its dice,
+total and degree. The core uses it when a roll's plugin gives no ``gateway_roll_text``; a plugin may
+answer that hook with it too, passing ``words`` to show its stored degree and outcome words in the
+reader's language. Pure: no vault, no I/O."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from gateway.core_messages import say
+from gateway.hookspecs import hookimpl
+from gateway.i18n import Catalogue
 
 
 def dice_text(locale: str, dice: Sequence[Any] | None) -> str:
     return " ".join(str(d) for d in dice or []) or say(locale, "verify.no_dice")
 
 
-def _scored(locale: str, dice: Sequence[Any] | None, total: Any, degree: Any) -> str:
+Words = Callable[[str], str]  # a stored degree or outcome word (``success``) as the reader reads it
+
+
+def _as_stored(word: str) -> str:
+    return word
+
+
+def _scored(
+    locale: str, dice: Sequence[Any] | None, total: Any, degree: Any, words: Words = _as_stored
+) -> str:
     """``7 3 8 → 2 (solid)``, leaving out what the roll did not record."""
     text = dice_text(locale, dice)
     if isinstance(total, int) and not isinstance(total, bool):
         text += f" → {total}"
     if degree:
-        text += f" ({degree})"
+        text += f" ({words(str(degree))})"
     return text
 
 
@@ -35,17 +48,17 @@ def _side_names(roll: Mapping[str, Any], count: int) -> list[str | None]:
     return [None] * count
 
 
-def _side(locale: str, side: Mapping[str, Any], name: str | None, n: int) -> str:
+def _side(locale: str, side: Mapping[str, Any], name: str | None, n: int, words: Words) -> str:
     who = side.get("who") or name or say(locale, "verify.side", n=n)
     total = side.get("total", side.get("successes"))
-    return f"{who} {_scored(locale, side.get('dice'), total, side.get('degree'))}"
+    return f"{who} {_scored(locale, side.get('dice'), total, side.get('degree'), words)}"
 
 
-def contest_text(locale: str, roll: Mapping[str, Any]) -> str:
+def contest_text(locale: str, roll: Mapping[str, Any], words: Words = _as_stored) -> str:
     """``A 7 3 8 → 2 (solid) vs B 6 5 → 0 (failure): A wins by 2 (clear)``."""
     sides = [s for s in roll["sides"] if isinstance(s, Mapping)]
     names = _side_names(roll, len(sides))
-    shown = [_side(locale, side, names[i], i + 1) for i, side in enumerate(sides)]
+    shown = [_side(locale, side, names[i], i + 1, words) for i, side in enumerate(sides)]
     text = f" {say(locale, 'verify.vs')} ".join(shown)
     winner = roll.get("winner")
     if isinstance(winner, int) and not isinstance(winner, bool) and 0 <= winner < len(sides):
@@ -59,7 +72,7 @@ def contest_text(locale: str, roll: Mapping[str, Any]) -> str:
         text += ": " + say(locale, "verify.no_winner")
     outcome = roll.get("outcome")
     if isinstance(outcome, str) and outcome:
-        text += f" ({outcome})"
+        text += f" ({words(outcome)})"
     rerolls = roll.get("rerolls")  # ties re-rolled (``gateway.rules.ties``): their dice are in the sides'
     if isinstance(rerolls, int) and not isinstance(rerolls, bool) and rerolls > 0:
         text += say(locale, "verify.rerolls", n=rerolls)
@@ -72,10 +85,35 @@ def is_contest(roll: Mapping[str, Any]) -> bool:
 
 
 def roll_text(
-    locale: str, roll: Mapping[str, Any], dice: Sequence[Any], total: int | None, degree: str | None
+    locale: str,
+    roll: Mapping[str, Any],
+    dice: Sequence[Any],
+    total: int | None,
+    degree: str | None,
+    words: Words = _as_stored,
 ) -> str:
     """The dice part of the line: a contest's sides from ``roll``; else the row's ``dice``,
     ``total`` and ``degree`` columns (rows logged before results kept sides have only these)."""
     if is_contest(roll):
-        return contest_text(locale, roll)
-    return _scored(locale, dice, total, degree)
+        return contest_text(locale, roll, words)
+    return _scored(locale, dice, total, degree, words)
+
+
+def roll_text_hook(system: str, catalogue: Catalogue, prefix: str = "degree.") -> Callable[..., Any]:
+    """A rule system's ``gateway_roll_text``: ``verify`` of ``system``'s rolls as the core tells them,
+    with each stored degree or outcome word (``success``) read from ``catalogue``'s ``prefix + word``
+    in the reader's language where the catalogue has it; None for other systems' rolls."""
+    known = catalogue.messages[catalogue.fallback]
+
+    @hookimpl(specname="gateway_roll_text")
+    def answer(roll: Mapping[str, Any], locale: str) -> str | None:
+        if roll.get("system") != system:
+            return None
+
+        def words(word: str) -> str:
+            return catalogue.t(locale, prefix + word) if prefix + word in known else word
+
+        total = roll.get("successes", roll.get("total"))
+        return roll_text(locale, roll, roll.get("dice") or [], total, roll.get("degree"), words)
+
+    return answer
