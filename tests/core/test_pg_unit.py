@@ -187,10 +187,10 @@ def script(person_id: int, character_id: int = 1) -> list[tuple[Prepared, dict[s
         (sender._REFRESH_IDENTITY, {"link_key": IDENTITY.key, "new_name": "Al", "new_verified": True}),
         (sender._QUERY, {"key": IDENTITY.key, "channel": CHANNEL.key}),
         (sender._CHARACTER_QUERY, {"id": character_id}),
-        (repo._POOL_CURRENT, willpower),
+        (repo._POOL_STATE, willpower),
         (repo._TAKE_POOL, willpower | {"amount": 1}),
         (repo._TAKE_POOL, willpower | {"amount": 9}),  # more than is left: no row
-        (repo._POOL_CURRENT, willpower),
+        (repo._POOL_STATE, willpower),
     ]
 
 
