@@ -92,7 +92,8 @@ EN = {
     "sheet.powers": "Celerity: {celerity}. Hunting Instinct: {hunting}. Fortitude: {fortitude}.",
     "sheet.boost": "Blood boost: +{n} to Strength and Physical.",
     "sheet.frenzy": "In frenzy (pain is ignored).",
-    "status.torpor": "{name} is in torpor: paralysed until at least 1 BP is back.",
+    "status.torpor": "{name} is in torpor: paralysed until at least 1 BP is back (another vampire:"
+    " give N NAME).",
     "status.unconscious": "{name} is unconscious and loses 1 HP a turn; at -10 comes final death.",
     "status.dead": "{name} has met final death.",
     "st.set": "{name}: {field} {old} → {new}.",
@@ -122,7 +123,7 @@ EN = {
     "note.torpor": "{name} has no blood left and falls into torpor.",
     "frenzy.resisted": "{name} holds the Beast back.",
     "frenzy.fell": "{name} falls into frenzy and attacks the nearest source of food or anger (or flees fire"
-    " and sun); pain is ignored until frenzy end.",
+    " and sun); pain is ignored until frenzy end or the end of the episode (* * *).",
     "frenzy.end": "{name} comes out of the frenzy.",
     # combat
     "attack.line": "{attacker} ({attack_pool}) attacks {defender} ({defence_pool}) at difficulty {diff}:"
@@ -213,7 +214,7 @@ EN = {
     "err.no_active": "You have no active Night Wanderers character: char new NAME makes one, char use NAME"
     " picks one.",
     "err.st_usage": "Write st set NAME FIELD VALUE, with FIELD a trait ({traits}) or hp, hpmax, blood,"
-    " bloodmax, kind, clan, humanity, celerity, hunting, fortitude, frenzy, boost, dead.",
+    " bloodmax, kind, clan, humanity, celerity, potence, hunting, fortitude, frenzy, boost, xp, dead.",
     "err.st_value": "{value} does not fit {field}: it takes {allowed}.",
     "err.not_vampire": "{name} is no vampire and has no blood pool.",
     "err.not_enough_blood": "{name} has {bp} BP; this needs {cost}.",
@@ -229,9 +230,10 @@ EN = {
     "err.boost_usage": "Write boost N (1+2+...+N BP) or boost end.",
     "err.feed_usage": "Write feed N [human|cow|dog|cat] (1 BP a turn), for example feed 2.",
     "err.frenzy_usage": "Write frenzy, frenzy blood (a ravenous vampire sees blood) or frenzy end.",
-    "err.attack_usage": "Write attack TARGET [claws|weapon] [dodge], or for NPCs attack [pool N] [str N]"
-    " [def N] [soak N] [TARGET].",
-    "err.shoot_usage": "Write shoot TARGET long|medium|point arrow|thrown [dodge] [pool N] [def N] [soak N].",
+    "err.attack_usage": "Write attack TARGET [claws|weapon|fangs] [dodge], or for NPCs attack [pool N]"
+    " [str N] [def N] [soak N] [TARGET].",
+    "err.shoot_usage": "Write shoot TARGET long|medium|point arrow|thrown [dodge|run] [pool N] [def N]"
+    " [soak N].",
     "err.bow_point_blank": "A bow cannot shoot point-blank: use long or medium range.",
     "err.sun_usage": "Write sun direct|indirect TURNS [NAME].",
     "err.fire_usage": "Write fire small|large TURNS|surprise [NAME].",
@@ -400,7 +402,8 @@ RU = {
     "sheet.powers": "Быстрота: {celerity}. Охотничий Инстинкт: {hunting}. Стойкость: {fortitude}.",
     "sheet.boost": "Усиление кровью: +{n} к Силе и ФА.",
     "sheet.frenzy": "В Безумии: боль не ощущается.",
-    "status.torpor": "{name}: Оцепенение — паралич, пока не вернётся хотя бы 1 BP.",
+    "status.torpor": "{name}: Оцепенение — паралич, пока не вернётся хотя бы 1 BP (другой вампир:"
+    " give N ИМЯ).",
     "status.unconscious": "{name} без сознания и теряет по уровню Здоровья за ход; на -10 наступает"
     " Окончательная Смерть.",
     "status.dead": "{name}: Окончательная Смерть.",
@@ -432,7 +435,7 @@ RU = {
     "note.torpor": "У персонажа {name} не осталось крови: Оцепенение.",
     "frenzy.resisted": "{name} сдерживает Зверя.",
     "frenzy.fell": "{name} впадает в Безумие и бросается на ближайший источник пищи или раздражения (от огня"
-    " и солнца спасается бегством); боль не чувствуется до frenzy end.",
+    " и солнца спасается бегством); боль не чувствуется до frenzy end или до конца эпизода (* * *).",
     "frenzy.end": "{name} выходит из Безумия.",
     "attack.line": "{attacker} ({attack_pool}) атакует, цель — {defender} ({defence_pool}), трудность {diff}:"
     " {attack_faces} → {a} против {defence_faces} → {d}.",
@@ -523,7 +526,8 @@ RU = {
     "err.no_active": "У вас нет активного персонажа: char new ИМЯ создаёт, char use ИМЯ выбирает.",
     "err.st_usage": "Пишите st set ИМЯ ПОЛЕ ЗНАЧЕНИЕ; ПОЛЕ — атрибут или трюк ({traits}), здоровье (hp),"
     " hpmax, кровь (blood), bloodmax, вид (kind), клан (clan), гуманность (humanity), быстрота (celerity),"
-    " инстинкт (hunting), стойкость (fortitude), безумие (frenzy), усиление (boost) или смерть (dead).",
+    " могущество (potence), инстинкт (hunting), стойкость (fortitude), безумие (frenzy), усиление (boost),"
+    " опыт (xp) или смерть (dead).",
     "err.st_value": "Значение «{value}» не подходит для поля «{field}»: допустимо {allowed}.",
     "err.not_vampire": "{name} — не вампир: Запаса Крови нет.",
     "err.not_enough_blood": "У персонажа {name} {bp} BP, а нужно {cost}.",
@@ -542,8 +546,8 @@ RU = {
     "err.frenzy_usage": "Пишите frenzy, frenzy кровь (ненасытный вампир видит кровь) или frenzy end.",
     "err.attack_usage": "Пишите attack ЦЕЛЬ [когти|оружие|клыки] [увертка], для НПС attack [пул N] [сила N]"
     " [защита N] [поглощение N] [ЦЕЛЬ].",
-    "err.shoot_usage": "Пишите shoot ЦЕЛЬ дальняя|средняя|в упор стрела|метательное [увертка] [пул N] [защита"
-    " N] [поглощение N].",
+    "err.shoot_usage": "Пишите shoot ЦЕЛЬ дальняя|средняя|в упор стрела|метательное [увертка|бег] [пул N]"
+    " [защита N] [поглощение N].",
     "err.bow_point_blank": "Из лука в упор не стреляют: выберите дальнюю или среднюю дистанцию.",
     "err.sun_usage": "Пишите sun прямой|непрямой ХОДЫ [ИМЯ].",
     "err.fire_usage": "Пишите fire небольшой|большой ХОДЫ|внезапно [ИМЯ].",
