@@ -37,7 +37,10 @@ from plugins.nightcap.store import (
 
 COMMANDS = CommandSet(SYSTEM)
 
-CHAR_USAGE = "char new NAME | char use NAME | char set FIELD TEXT | char submit | char budget | char list"
+CHAR_USAGE = (
+    "char new NAME | char use NAME | char set FIELD TEXT | char submit | char budget | char list"
+    " | char retire NAME"
+)
 
 
 def parse_number(word: str, usage: str) -> int:
