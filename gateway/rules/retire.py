@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from gateway.characters import find_character, lock_character, retire_character
 from gateway.commands import Command, CommandContext
-from gateway.errors import UserError
 from gateway.i18n import Catalogue
 from gateway.types import Invocation, Reply
 
@@ -105,8 +104,7 @@ async def _st_retire(ctx: CommandContext, inv: Invocation) -> Reply:
 
 
 async def _retire(ctx: CommandContext, character_id: int | None, action: str, *, private: bool) -> Reply:
-    if character_id is None:  # pragma: no cover - a found row has an id
-        raise UserError("That character has no id.")
+    assert character_id is not None  # a row read from the vault
     character = await lock_character(ctx.session, character_id)
     if character.retired_at is not None:  # retired meanwhile by another command
         raise CATALOGUE.refusal(ctx, "err.no_such", title=ctx.system.title, name=character.name)

@@ -180,8 +180,7 @@ async def trait_command(ctx: CommandContext, inv: Invocation) -> Reply:
             "character": character.name,
             "trait": trait,
             "value": value,
-            "left": max(0, left),
-            "over": max(0, -left),
+            **chargen.left_fields(left),
         },
     )
 
@@ -224,8 +223,7 @@ async def power_add(ctx: CommandContext, inv: Invocation) -> Reply:
             "kind": "power",
             "character": character.name,
             "power": power,
-            "left": max(0, left),
-            "over": max(0, -left),
+            **chargen.left_fields(left),
         },
     )
 
@@ -253,8 +251,7 @@ async def power_remove(ctx: CommandContext, inv: Invocation) -> Reply:
             "kind": "power",
             "character": character.name,
             "removed": power,
-            "left": max(0, left),
-            "over": max(0, -left),
+            **chargen.left_fields(left),
         },
     )
 

@@ -36,6 +36,11 @@ def remaining(left: int, unit: str) -> str:
     return f"{plural(left, unit)} left" if left >= 0 else f"{plural(-left, unit)} over budget"
 
 
+def left_fields(left: int) -> dict[str, int]:
+    """A reply's ``left`` and ``over`` for a count ``remaining`` reads (neither is ever negative)."""
+    return {"left": max(0, left), "over": max(0, -left)}
+
+
 def traits_spent(traits: Mapping[str, int], budget: Budget) -> int:
     return sum(int(traits.get(t, budget.base)) - budget.base for t in TRAITS)
 

@@ -12,7 +12,7 @@ import pytest
 from gateway.app import Gateway
 from gateway.settings import load_settings
 from gateway.system_settings import SystemSettingsError
-from gateway.testing import Chat, ScriptedDice, start_chat
+from gateway.testing import Chat, start_chat
 from plugins.dramatic.config import DramaticSettings
 from plugins.nightcap.config import NightcapSettings
 
@@ -75,7 +75,6 @@ async def test_a_nightcap_sheet_reads_the_essence_maximum_set_by_environment(
     monkeypatch.setenv("GATEWAY_NIGHTCAP__ESSENCE_MAX", "7")
     chat: Chat = await start_chat(f"sqlite+aiosqlite:///{tmp_path / 'v.db'}")
     try:
-        assert isinstance(chat.dice, ScriptedDice)
         await chat.say("char new Mira", "mira")
         replies = await chat.say("sheet", "mira")
         assert "Essence max 7" in replies[0].text, replies[0].text
