@@ -56,6 +56,9 @@ async def test_the_owner_retires_a_character_and_its_history_stays(chat: Chat) -
     assert [r.public_id for r in kept] == [str(rolled.result["id"])]
     assert (audit.character_id, audit.old_value, audit.new_value) == (old.id, "approved", "retired")
     assert person.active_character_id is None
+    verified = await ok(chat, f"verify {rolled.result['id']}", "zed")
+    assert verified.result is not None and verified.result["kind"] == "verify"
+    assert "Mira" in verified.text, verified.text
     assert any(line.kind == "retire" and "retired Mira" in line.text for line in await chat.stlog())
     # The name is free: a new Mira, another row, the old one untouched.
     await ok(chat, "char new Mira")
