@@ -1,13 +1,19 @@
-"""Commands every channel has, whatever its rule system: help, verify, system."""
+"""Commands every channel has, whatever its rule system: help, verify, system, lang.
+
+Their replies come from the core catalogue (``gateway.core_messages``) in the reader's language."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
 from gateway.commands import Command, CommandContext
+from gateway.core_messages import language_notice, listing, locale_for, say
 from gateway.errors import PermissionDenied, UserError
 from gateway.hookspecs import hookimpl
 from gateway.i18n import LANGUAGES
+from gateway.roll_text import roll_text
+from gateway.spec import Handler, Role
+from gateway.suggest import closest_commands, runnable_names
 from gateway.types import Invocation, Reply
 from gateway.vault import repo
 
@@ -15,17 +21,25 @@ from gateway.vault import repo
 async def help_command(ctx: CommandContext, inv: Invocation) -> Reply:
     registry = ctx.services.plugins.registry
     commands = registry.visible(ctx.system.name)
+    locale = ctx.locale
     if inv.words:
         found = registry.find(ctx.system.name, list(inv.words))
         if found is None:
-            raise UserError(f"No command {' '.join(inv.words)[:40]!r}. Type help for the list.")
+            options = closest_commands(inv.words, runnable_names(commands, ctx.storyteller))
+            name = " ".join(inv.words)[:40]
+            if not options:
+                raise UserError(say(locale, "help.none", name=name))
+            raise UserError(
+                say(locale, "help.none.suggest", name=name, options=listing(locale, options, "or"))
+            )
         command = found[0]
-        usage_text = command.usage_in(ctx.locale)
-        usage = f" Usage: {usage_text}" if usage_text else ""
-        return Reply(text=f"{command.name}: {command.summary_in(ctx.locale)}.{usage}", private=True)
+        usage_text = command.usage_in(locale)
+        usage = say(locale, "help.usage", usage=usage_text) if usage_text else ""
+        text = say(locale, "help.one", name=command.name, summary=command.summary_in(locale)) + usage
+        return Reply(text=text, private=True)
     names = ", ".join(c.name for c in commands if ctx.storyteller or c.role != "storyteller")
     return Reply(
-        text=f"{ctx.system.title} commands: {names}. Type help COMMAND for one.",
+        text=say(locale, "help.list", system=ctx.system.title, names=names),
         private=True,
         result={"kind": "help", "system": ctx.system.name, "commands": [c.name for c in commands]},
     )
@@ -33,17 +47,27 @@ async def help_command(ctx: CommandContext, inv: Invocation) -> Reply:
 
 async def verify_command(ctx: CommandContext, inv: Invocation) -> Reply:
     if len(inv.words) != 1:
-        raise UserError(
-            "Write verify ID, with the id shown at the end of a roll (for example verify k3f9m2x)."
-        )
+        raise UserError(say(ctx.locale, "verify.usage"))
     row = await repo.find_roll(ctx.session, inv.words[0])
     if row is None:
-        raise UserError(f"No roll with id {inv.words[0][:20]!r} in the log.")
-    dice = " ".join(str(d) for d in row.dice) or "no dice"
-    when = row.created_at.strftime("%Y-%m-%d %H:%M:%S UTC")
-    text = (
-        f"#{row.public_id}: {row.display_name} ({row.identity_key}) rolled {row.system} in {row.channel_key}"
-        f" at {when}: {dice} → {row.total} ({row.degree})"
+        raise UserError(say(ctx.locale, "verify.none", id=inv.words[0][:20]))
+    roll = row.result or {}
+    # The roll's own plugin tells it in its book's terms; the core's rendering covers the rest.
+    detail = ctx.services.plugins.pm.hook.gateway_roll_text(
+        roll={"system": row.system, **roll}, locale=ctx.locale
+    )
+    if detail is None:
+        detail = roll_text(ctx.locale, roll, row.dice, row.total, row.degree)
+    text = say(
+        ctx.locale,
+        "verify.line",
+        id=row.public_id,
+        who=row.display_name,
+        identity=row.identity_key,
+        system=row.system,
+        where=row.channel_key,
+        when=row.created_at.strftime("%Y-%m-%d %H:%M:%S UTC"),
+        detail=detail,
     )
     result = {
         "kind": "verify",
@@ -60,68 +84,114 @@ async def verify_command(ctx: CommandContext, inv: Invocation) -> Reply:
 async def system_command(ctx: CommandContext, inv: Invocation) -> Reply:
     systems = ctx.services.plugins.registry.systems
     if not inv.words:
-        listing = ", ".join(f"{s.name} ({s.title})" for s in sorted(systems.values(), key=lambda s: s.name))
+        installed = ", ".join(f"{s.name} ({s.title})" for s in sorted(systems.values(), key=lambda s: s.name))
         return Reply(
-            text=f"This channel plays {ctx.system.title}. Installed: {listing}.",
+            text=say(ctx.locale, "system.show", title=ctx.system.title, listing=installed),
             result={"kind": "systems", "current": ctx.system.name, "installed": sorted(systems)},
         )
     if not ctx.storyteller:
-        raise PermissionDenied("system NAME needs the Storyteller role, which you do not have.")
+        command = say(ctx.locale, "system.command")
+        raise PermissionDenied(say(ctx.locale, "need.storyteller", command=command))
     wanted = inv.words[0].casefold()
     if wanted not in systems:
-        raise UserError(f"No rule system {wanted[:40]!r}. Installed: {', '.join(sorted(systems))}.")
+        raise UserError(say(ctx.locale, "system.none", name=wanted[:40], names=", ".join(sorted(systems))))
     old = ctx.channel.system
     ctx.channel.system = wanted
     ctx.session.add(ctx.channel)
     await ctx.audit("channel.system", field_name=ctx.channel.key, old=old, new=wanted)
+    # Said in the language the channel speaks from now on (a Pravidla channel's is Czech).
+    locale = locale_for(ctx.sender.person_locale, ctx.channel.locale, systems[wanted].default_locale)
     return Reply(
-        text=f"This channel now plays {systems[wanted].title}.",
+        text=say(locale, "system.set", title=systems[wanted].title),
         result={"kind": "systems", "current": wanted, "installed": sorted(systems)},
     )
 
 
 async def lang_command(ctx: CommandContext, inv: Invocation) -> Reply:
-    """``lang`` shows, ``lang CODE`` sets the caller's language, ``lang channel CODE`` the channel's."""
+    """``lang`` shows, ``lang CODE`` sets the caller's language, ``lang channel CODE`` the channel's.
+
+    When the channel's rule system has no catalogue for the language, the reply says so: its
+    commands go on in its own language while the core's replies follow the choice."""
     words = [w.casefold() for w in inv.words]
     known = ", ".join(f"{code} ({name})" for code, name in LANGUAGES.items())
     if not words:
+        locale = ctx.locale
+        text = say(locale, "lang.show", language=LANGUAGES.get(locale, locale), code=locale, known=known)
         return Reply(
-            text=f"Language here: {ctx.locale}. Available: {known}.",
+            text=text + language_notice(locale, ctx.system.title, ctx.system.locales),
             private=True,
-            result={"kind": "lang", "locale": ctx.locale},
+            result={"kind": "lang", "locale": locale},
         )
     scope = "person"
     if words[0] == "channel":
         scope, words = "channel", words[1:]
         if not ctx.storyteller:
-            raise PermissionDenied("lang channel CODE needs the Storyteller role, which you do not have.")
+            command = say(ctx.locale, "lang.channel_command")
+            raise PermissionDenied(say(ctx.locale, "need.storyteller", command=command))
     if len(words) != 1 or words[0] not in LANGUAGES:
-        raise UserError(f"Write lang CODE or lang channel CODE, with CODE one of {known}.")
+        raise UserError(say(ctx.locale, "lang.usage", known=known))
     code = words[0]
     if scope == "channel":
         ctx.channel.locale = code
         ctx.session.add(ctx.channel)
         await ctx.audit("channel.locale", field_name=ctx.channel.key, new=code)
+        # A person's own choice still wins over the channel's for them.
+        reader = ctx.sender.person_locale or code
     else:
         ctx.person.locale = code
         ctx.session.add(ctx.person)
-    where = "this channel" if scope == "channel" else "you"
+        reader = code
+    text = say(reader, f"lang.set.{scope}", language=LANGUAGES[code])
     return Reply(
-        text=f"Language for {where}: {LANGUAGES[code]}.",
+        text=text + language_notice(reader, ctx.system.title, ctx.system.locales),
         private=True,
-        result={"kind": "lang", "locale": code},
+        result={"kind": "lang", "locale": code, "system_locales": list(ctx.system.locales)},
     )
+
+
+Texts = dict[str, tuple[str, str]]
+# name -> handler, who may run it, English (summary, usage), the same in Czech and Russian.
+COMMANDS: dict[str, tuple[Handler, Role, tuple[str, str], Texts]] = {
+    "help": (
+        help_command,
+        "anyone",
+        ("list commands, or explain one", "help [COMMAND]"),
+        {
+            "cs": ("vypíše příkazy, nebo vysvětlí jeden z nich", "help [PŘÍKAZ]"),
+            "ru": ("список команд или справка по одной из них", "help [КОМАНДА]"),
+        },
+    ),
+    "lang": (
+        lang_command,
+        "player",
+        ("show or set the language", "lang [channel] [en|cs|ru]"),
+        {
+            "cs": ("ukáže nebo nastaví jazyk", "lang [channel] [en|cs|ru]"),
+            "ru": ("показать или выбрать язык", "lang [channel] [en|cs|ru]"),
+        },
+    ),
+    "verify": (
+        verify_command,
+        "anyone",
+        ("look a roll up in the log by its id", "verify ID"),
+        {
+            "cs": ("vyhledá hod v záznamu podle jeho ID", "verify ID"),
+            "ru": ("найти бросок в журнале по его коду", "verify ID"),
+        },
+    ),
+    "system": (
+        system_command,
+        "player",
+        ("show or (Storytellers) set this channel's rule system", "system [NAME]"),
+        {
+            "cs": ("ukáže systém pravidel tohoto kanálu (Vypravěč ho může změnit)", "system [NÁZEV]"),
+            "ru": ("показать систему правил этого канала (Рассказчик может её сменить)", "system [НАЗВАНИЕ]"),
+        },
+    ),
+}
 
 
 @hookimpl
 def gateway_register_commands(register: Callable[[Command], None]) -> None:
-    register(Command("help", help_command, "list commands, or explain one", "help [COMMAND]", role="anyone"))
-    register(Command("lang", lang_command, "show or set the language", "lang [channel] [en|cs|ru]"))
-    register(
-        Command("verify", verify_command, "look a roll up in the log by its id", "verify ID", role="anyone")
-    )
-    register(
-        Command(
-            "system", system_command, "show or (Storytellers) set this channel's rule system", "system [NAME]"
-        )
-    )
+    for name, (handler, role, (summary, usage), texts) in COMMANDS.items():
+        register(Command(name, handler, summary, usage, role=role, texts=texts))

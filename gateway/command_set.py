@@ -14,7 +14,7 @@ objects (the shared sheet commands of ``gateway.rules``). ``Command`` and the
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from typing import TypedDict, TypeVar, Unpack
 
 from gateway.hookspecs import hookimpl
@@ -24,11 +24,13 @@ H = TypeVar("H", bound=Handler)
 
 
 class CommandOptions(TypedDict, total=False):
-    """``Command``'s optional fields: who may run it, other names, and whether it runs unprefixed."""
+    """``Command``'s optional fields: who may run it, other names, whether it runs unprefixed, and
+    its help in other languages."""
 
     role: Role
     aliases: tuple[str, ...]
     bare: bool
+    texts: Mapping[str, tuple[str, str]]
 
 
 class CommandSet:

@@ -10,7 +10,7 @@ entry-point group ``gateway.plugins``.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import pluggy
 
@@ -88,6 +88,16 @@ def gateway_sheet_summary(
     the commands do; keep labels in the book's terms. Pure and quick: it runs for every HUD refresh.
     Adapters render the summary (a Discord embed, a Second Life HUD's menus) without knowing the
     system; with no answer the core gives name, system and status only.
+    """
+
+
+@hookspec(firstresult=True)
+def gateway_roll_text(roll: Mapping[str, Any], locale: str) -> str | None:
+    """How ``verify`` shows a logged roll of this plugin's system: ``roll`` is the result the command
+    logged (``RollLog.result``; its ``system`` names the system), ``locale`` the reader's language.
+    Return the dice part of the line (each side of a contest with its dice, total and degree, and
+    the outcome, in the book's terms), or None for another system's roll. With no answer the core
+    renders the result itself (``gateway.roll_text``). Pure and quick.
     """
 
 

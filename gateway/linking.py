@@ -27,6 +27,7 @@ from typing import Any
 from sqlmodel import col, delete, select, update
 
 from gateway.commands import ID_ALPHABET, Command, CommandContext
+from gateway.core_messages import say
 from gateway.errors import UserError
 from gateway.hookspecs import hookimpl
 from gateway.types import Invocation, Reply
@@ -58,7 +59,7 @@ async def link_command(ctx: CommandContext, inv: Invocation) -> Reply:
     if not inv.words:
         return await _issue(ctx)
     if len(inv.words) != 1:
-        raise UserError("Write link to get a code, or link CODE with the code from your other platform.")
+        raise UserError(say(ctx.locale, "link.usage"))
     return await _redeem(ctx, inv.words[0])
 
 
@@ -80,10 +81,7 @@ async def _issue(ctx: CommandContext) -> Reply:
     ).all()
     if len(recent) >= settings.codes_per_hour:
         opens = recent[0] + WINDOW
-        raise UserError(
-            f"You have asked for {len(recent)} link codes in the last hour; the next can be made in"
-            f" {_minutes(opens - now)} min."
-        )
+        raise UserError(say(ctx.locale, "link.too_many_codes", n=len(recent), minutes=_minutes(opens - now)))
     await ctx.session.exec(
         update(LinkCode)  # type: ignore[call-overload]
         .where(col(LinkCode.identity_key) == ctx.identity.key, col(LinkCode.used).is_(False))
@@ -104,10 +102,8 @@ async def _issue(ctx: CommandContext) -> Reply:
         )
     )
     return Reply(
-        text=(
-            f"Your link code is {code}. On your other platform, type link {code} within"
-            f" {settings.code_ttl_minutes} minutes; it works once, and joins that identity to this one"
-            f" ({ctx.identity.key}) with all your characters."
+        text=say(
+            ctx.locale, "link.code", code=code, ttl=settings.code_ttl_minutes, identity=ctx.identity.key
         ),
         private=True,
         result={"kind": "link_code", "code": code, "expires": expires.isoformat()},
@@ -137,45 +133,26 @@ async def _redeem(ctx: CommandContext, word: str) -> Reply:
     limit = ctx.settings.link.failures_per_hour
     if len(recent) >= limit:
         wait = _minutes(min(recent) + WINDOW - ctx.now)
-        raise UserError(
-            f"Too many wrong link codes from this identity ({limit} in an hour); try again in {wait} min."
-        )
+        raise UserError(say(ctx.locale, "link.too_many_failures", limit=limit, minutes=wait))
     code = await ctx.session.get(LinkCode, word.strip().casefold())
     if code is None:
-        return await _refuse(
-            ctx,
-            row,
-            recent,
-            f"No link code {word[:20]!r}: check it, or type link on your other platform for a new one.",
-        )
+        return await _refuse(ctx, row, recent, say(ctx.locale, "link.no_code", code=word[:20]))
     if code.used:
-        return await _refuse(
-            ctx,
-            row,
-            recent,
-            "That link code has been used already; type link on your other platform for a new one.",
-        )
+        return await _refuse(ctx, row, recent, say(ctx.locale, "link.used"))
     if code.expires_at <= ctx.now:
         ago = _minutes(ctx.now - code.expires_at)
-        return await _refuse(
-            ctx,
-            row,
-            recent,
-            f"That link code expired {ago} min ago; type link on your other platform for a new one.",
-        )
+        return await _refuse(ctx, row, recent, say(ctx.locale, "link.expired", ago=ago))
     code.used = True
     ctx.session.add(code)
     if code.person_id == ctx.person.id:
         return Reply(
-            text=f"{ctx.identity.key} and {code.identity_key} are already one person.",
+            text=say(ctx.locale, "link.already", a=ctx.identity.key, b=code.identity_key),
             private=True,
             result={"kind": "link", "identities": [code.identity_key, ctx.identity.key]},
         )
     survivor = await ctx.session.get(Person, code.person_id)
     if survivor is None:
-        return await _refuse(
-            ctx, row, recent, "The person behind that link code is gone; ask for a new code."
-        )
+        return await _refuse(ctx, row, recent, say(ctx.locale, "link.gone"))
     await merge_persons(ctx, survivor, ctx.person)
     identities = (
         await ctx.session.exec(
@@ -196,10 +173,13 @@ async def _redeem(ctx: CommandContext, word: str) -> Reply:
     )
     await ctx.audit("link", field_name=ctx.identity.key, new=code.identity_key)
     return Reply(
-        text=(
-            f"Linked: {', '.join(identities)} are now one person. Characters: {', '.join(names) or 'none'};"
-            f" active: {active.name if active else 'none'}."
-            + (" Storyteller role: yes." if survivor.storyteller else "")
+        text=say(
+            ctx.locale,
+            "link.done",
+            identities=", ".join(identities),
+            names=", ".join(names) or say(ctx.locale, "link.no_characters"),
+            active=active.name if active else say(ctx.locale, "link.no_active"),
+            storyteller=say(ctx.locale, "link.storyteller") if survivor.storyteller else "",
         ),
         private=True,
         result={
@@ -244,7 +224,7 @@ async def merge_persons(ctx: CommandContext, survivor: Person, merged: Person) -
 
 async def unlink_command(ctx: CommandContext, inv: Invocation) -> Reply:
     if len(inv.words) != 1:
-        raise UserError("Write unlink PLATFORM (e.g. unlink discord) or unlink PLATFORM:ID.")
+        raise UserError(say(ctx.locale, "unlink.usage"))
     word = inv.words[0].strip()
     mine = list(
         (
@@ -262,14 +242,14 @@ async def unlink_command(ctx: CommandContext, inv: Invocation) -> Reply:
     else:
         matches = [i for i in mine if i.platform == folded]
     if not matches:
-        raise UserError(f"You have no {word[:40]} identity linked. Yours: {', '.join(i.key for i in mine)}.")
-    if len(matches) > 1:
         raise UserError(
-            f"You have {len(matches)} {word[:40]} identities ({', '.join(i.key for i in matches)}):"
-            " write unlink PLATFORM:ID for one."
+            say(ctx.locale, "unlink.none", platform=word[:40], mine=", ".join(i.key for i in mine))
         )
+    if len(matches) > 1:
+        keys = ", ".join(i.key for i in matches)
+        raise UserError(say(ctx.locale, "unlink.many", n=len(matches), platform=word[:40], keys=keys))
     if len(mine) == 1:
-        raise UserError(f"{matches[0].key} is your only identity: there is nothing to unlink it from.")
+        raise UserError(say(ctx.locale, "unlink.only", key=matches[0].key))
     target = matches[0]
     person = Person(display_name=target.display_name, locale=ctx.person.locale)
     ctx.session.add(person)
@@ -278,9 +258,8 @@ async def unlink_command(ctx: CommandContext, inv: Invocation) -> Reply:
     ctx.session.add(target)
     await ctx.audit("unlink", field_name=target.key, old=ctx.person.id, new=person.id)
     return Reply(
-        text=(
-            f"{target.key} is now a person of its own, with no characters; they stay with"
-            f" {', '.join(i.key for i in mine if i is not target)}."
+        text=say(
+            ctx.locale, "unlink.done", key=target.key, rest=", ".join(i.key for i in mine if i is not target)
         ),
         private=True,
         result={"kind": "unlink", "identity": target.key},
@@ -295,6 +274,13 @@ def gateway_register_commands(register: Callable[[Command], None]) -> None:
             link_command,
             "join your identities on several platforms into one person",
             "link | link CODE",
+            texts={
+                "cs": ("propojí vaše identity z několika platforem v jednu osobu", "link | link KÓD"),
+                "ru": (
+                    "объединить ваши учётные записи с разных платформ в одного человека",
+                    "link | link КОД",
+                ),
+            },
         )
     )
     register(
@@ -303,5 +289,12 @@ def gateway_register_commands(register: Callable[[Command], None]) -> None:
             unlink_command,
             "split one platform's identity off your person",
             "unlink PLATFORM | unlink PLATFORM:ID",
+            texts={
+                "cs": (
+                    "odpojí identitu jedné platformy od vaší osoby",
+                    "unlink PLATFORMA | unlink PLATFORMA:ID",
+                ),
+                "ru": ("отвязать учётную запись одной платформы", "unlink ПЛАТФОРМА | unlink ПЛАТФОРМА:ID"),
+            },
         )
     )

@@ -17,10 +17,12 @@ from sqlalchemy.exc import IntegrityError
 
 from gateway import roles
 from gateway.commands import Command, CommandContext
+from gateway.core_messages import listing, locale_for, say
 from gateway.errors import PermissionDenied, Repeated, UserError
 from gateway.offload import Offloaded, TooLong
 from gateway.parser import strip_prefix, tokenize
 from gateway.payloads import reply_payload
+from gateway.suggest import closest_commands, runnable_names
 from gateway.types import InboundMessage, Invocation, Reply
 from gateway.vault import repo
 from gateway.vault.sender import Sender, resolve_sender
@@ -31,7 +33,6 @@ if TYPE_CHECKING:
 
 log = structlog.get_logger(__name__)
 
-ROLE_NAMES = {"player": "a verified account", "storyteller": "the Storyteller role"}
 # Runs of a unit that hit a unique key. Roll ids are five of 31 letters: with 30,000 rolls logged, a
 # new id clashes about once per thousand rolls, so two clashes running do happen in a long campaign
 # (the Second Life benchmark, filling one vault with tens of thousands of rolls, met them).
@@ -57,11 +58,12 @@ NONE = "-"  # the system or command label of a message that failed before either
 class _Ran:
     """Which command one message ran, for ``Router.observe`` (filled in by ``_run``)."""
 
-    __slots__ = ("command", "system")
+    __slots__ = ("command", "locale", "system")
 
     def __init__(self) -> None:
         self.system = NONE
         self.command: str | None = None
+        self.locale = "en"  # the sender's language, once known: for a failure's reply
 
 
 class Router:
@@ -76,6 +78,7 @@ class Router:
         message = message.storable()
         started = time.perf_counter()
         ran = _Ran()
+        ran.locale = self.services.settings.gateway.locale
         settings = self.services.settings
         try:
             text = strip_prefix(message.text, settings.gateway.prefix, required=message.prefixed)
@@ -110,7 +113,7 @@ class Router:
             outcome = "denied" if isinstance(exc, PermissionDenied) else "user_error"
         except Exception:
             log.exception("command failed", platform=message.sender.platform, text=message.text[:200])
-            reply = Reply(text="Something went wrong on our side; nothing was saved.", error="internal")
+            reply = Reply(text=say(ran.locale, "internal"), error="internal")
             outcome = "internal_error"
         if self.observe is not None:
             self.observe(ran.system, ran.command or NONE, outcome, time.perf_counter() - started)
@@ -195,12 +198,15 @@ class Router:
         if bare and (found is None or not found[0].bare):
             raise _ChatLine()
         ran.system, ran.command = system_name, NONE if found is None else found[0].name
+        # ``[gateway] locale`` speaks for a channel whose rule system is not installed.
+        fallback = system.default_locale if system else settings.gateway.locale
+        locale = locale_for(sender.person_locale, sender.channel_locale, fallback)
+        ran.locale = locale
         if system is None:
-            raise UserError(f"This channel uses the rule system {system_name!r}, which is not installed.")
+            raise UserError(say(locale, "not_installed", name=system_name))
         if found is None:
-            raise UserError(
-                f"Unknown command {words[0][:40]!r}. Type help for the list.", code="unknown_command"
-            )
+            storyteller = await self._is_storyteller(unit, message, sender)
+            raise UserError(self._unknown(system_name, words, locale, storyteller), code="unknown_command")
         command, used = found
         storyteller = await self._is_storyteller(unit, message, sender)
         ctx = CommandContext(
@@ -208,7 +214,7 @@ class Router:
             unit=unit,
             sender=sender,
             system=system,
-            locale=sender.person_locale or sender.channel_locale or system.default_locale,
+            locale=locale,
             storyteller=storyteller,
             dice=self.services.dice,
             services=self.services,
@@ -228,18 +234,21 @@ class Router:
         known = (sender.person_id, sender.storyteller)
         return await roles.is_storyteller(unit, sender.identity_key, owner, known)
 
+    def _unknown(self, system: str, words: list[str], locale: str, storyteller: bool) -> str:
+        """The unknown-command line, offering the closest names this person may run."""
+        options = closest_commands(words, runnable_names(self.registry.visible(system), storyteller))
+        word = words[0][:40]
+        if not options:
+            return say(locale, "unknown", word=word)
+        return say(locale, "unknown.suggest", word=word, options=listing(locale, options, "or"))
+
     def _authorise(self, ctx: CommandContext, command: Command) -> None:
         if command.role == "player" and not ctx.message.sender.verified:
-            raise PermissionDenied(
-                f"{command.name} needs {ROLE_NAMES['player']}: identify to services (or ask the"
-                " operator to trust this network) and try again."
-            )
+            raise PermissionDenied(say(ctx.locale, "need.player", command=command.name))
         if command.role == "storyteller" and not ctx.storyteller:
-            raise PermissionDenied(
-                f"{command.name} needs {ROLE_NAMES['storyteller']}, which you do not have."
-            )
+            raise PermissionDenied(say(ctx.locale, "need.storyteller", command=command.name))
         if not self.services.plugins.permission(ctx, command):
-            raise PermissionDenied(f"{command.name} is not allowed here.")
+            raise PermissionDenied(say(ctx.locale, "not_allowed", command=command.name))
 
     async def _queue(self, unit: Unit, message: InboundMessage, replies: Sequence[Reply]) -> None:
         """Replies for platforms that answer asynchronously go through the outbox, in this transaction."""

@@ -8,6 +8,7 @@ belongs to the person, so it follows every linked identity.
 
 from __future__ import annotations
 
+import difflib
 import re
 from collections.abc import Callable
 from datetime import UTC, date, datetime, time, timedelta
@@ -18,6 +19,7 @@ from sqlmodel import col, select
 
 from gateway.characters import find_character
 from gateway.commands import Command, CommandContext
+from gateway.core_messages import listing, say
 from gateway.errors import UserError
 from gateway.hookspecs import hookimpl
 from gateway.rules.numbers import is_digits
@@ -32,20 +34,17 @@ LOG_PAGE = 20
 LOG_MAX = 200
 
 
-def parse_identity(word: str) -> tuple[str, str]:
+def parse_identity(word: str, locale: str = "en") -> tuple[str, str]:
     """``discord:1234`` -> (``discord``, ``1234``); the platform is lower-cased."""
     platform, sep, ident = word.partition(":")
     key = f"{platform.casefold()}{sep}{ident}"
     match = IDENTITY.match(key)
     if not match:
-        raise UserError(
-            f"{word[:60]!r} is not an identity: write PLATFORM:ID, e.g. discord:80351110224678912,"
-            " sl:<avatar uuid>, matrix:@ana:example.org, irc:libera/ana or console:ana."
-        )
+        raise UserError(say(locale, "st.identity", word=word[:60]))
     return match.group("platform"), match.group("id")
 
 
-def parse_since(text: str, now: datetime, zone: str) -> datetime:
+def parse_since(text: str, now: datetime, zone: str, locale: str = "en") -> datetime:
     """``--since`` values: ``30m``, ``2h``, ``3d``, ``1w`` back from now; ``today``, ``yesterday``;
     ``2026-11-30`` (local midnight) or ``2026-11-30T18:00`` (local time, or with its own UTC offset)."""
     folded = text.strip().casefold()
@@ -61,10 +60,7 @@ def parse_since(text: str, now: datetime, zone: str) -> datetime:
             return datetime.combine(date.fromisoformat(folded), time(0), tzinfo=tz).astimezone(UTC)
         moment = datetime.fromisoformat(text.strip())
     except ValueError:
-        raise UserError(
-            f"I cannot read {text[:40]!r} as a time: write --since 2h, 30m, 3d, today, 2026-11-30"
-            " or 2026-11-30T18:00."
-        ) from None
+        raise UserError(say(locale, "st.since", text=text[:40])) from None
     return (moment if moment.tzinfo else moment.replace(tzinfo=tz)).astimezone(UTC)
 
 
@@ -84,9 +80,15 @@ async def identities_of(ctx: CommandContext, person_id: int) -> list[str]:
 async def st_command(ctx: CommandContext, inv: Invocation) -> Reply:
     registry = ctx.services.plugins.registry
     names = [c.name for c in registry.visible(ctx.system.name) if c.name.startswith("st ")]
-    prefix = f"Unknown Storyteller command {inv.words[0][:20]!r}. " if inv.words else ""
+    prefix = ""
+    if inv.words:
+        word = inv.words[0][:20]
+        typed = f"st {word.casefold()}"
+        close = difflib.get_close_matches(typed, names, n=1, cutoff=0.75)
+        options = listing(ctx.locale, close, "or")
+        prefix = say(ctx.locale, "st.unknown.suggest" if close else "st.unknown", word=word, options=options)
     return Reply(
-        text=f"{prefix}Storyteller commands: {', '.join(names)}. Type help COMMAND for one.",
+        text=prefix + say(ctx.locale, "st.commands", names=", ".join(names)),
         private=True,
         error="unknown_command" if inv.words else None,
         result={"kind": "help", "commands": names},
@@ -95,8 +97,8 @@ async def st_command(ctx: CommandContext, inv: Invocation) -> Reply:
 
 async def st_add(ctx: CommandContext, inv: Invocation) -> Reply:
     if len(inv.words) != 1:
-        raise UserError("Write st add IDENTITY, e.g. st add discord:80351110224678912.")
-    platform, ident = parse_identity(inv.words[0])
+        raise UserError(say(ctx.locale, "st.add.usage"))
+    platform, ident = parse_identity(inv.words[0], ctx.locale)
     key = f"{platform}:{ident}"
     link = await ctx.session.get(IdentityLink, key)
     if link is None:
@@ -112,40 +114,40 @@ async def st_add(ctx: CommandContext, inv: Invocation) -> Reply:
         assert found is not None
         person = found
     if person.storyteller or key == ctx.settings.vault.owner:
-        raise UserError(f"{key} is already a Storyteller.")
+        raise UserError(say(ctx.locale, "st.already", key=key))
     person.storyteller = True
     ctx.session.add(person)
     await ctx.audit("st.add", field_name=key, old=False, new=True)
-    await ctx.stlog(f"{ctx.name} made {key} a Storyteller.", kind="st_manage", result={"identity": key})
+    line = say(ctx.locale, "st.added.log", name=ctx.name, key=key)
+    await ctx.stlog(line, kind="st_manage", result={"identity": key})
     return Reply(
-        text=f"{key} ({link.display_name}) is now a Storyteller, on every platform they link.",
+        text=say(ctx.locale, "st.added", key=key, name=link.display_name),
         result={"kind": "storyteller", "identity": key, "storyteller": True},
     )
 
 
 async def st_remove(ctx: CommandContext, inv: Invocation) -> Reply:
     if len(inv.words) != 1:
-        raise UserError("Write st remove IDENTITY, e.g. st remove discord:80351110224678912.")
-    platform, ident = parse_identity(inv.words[0])
+        raise UserError(say(ctx.locale, "st.remove.usage"))
+    platform, ident = parse_identity(inv.words[0], ctx.locale)
     key = f"{platform}:{ident}"
     link = await ctx.session.get(IdentityLink, key)
     person = await ctx.session.get(Person, link.person_id) if link is not None else None
     owner = ctx.settings.vault.owner
     if person is None:
-        raise UserError(f"{key} is not a Storyteller.")
+        raise UserError(say(ctx.locale, "st.not", key=key))
     assert person.id is not None
     if owner and owner in await identities_of(ctx, person.id):
-        raise UserError(
-            f"{key} is the vault owner ({owner}, setting [vault] owner): change that setting to remove them."
-        )
+        raise UserError(say(ctx.locale, "st.owner", key=key, owner=owner))
     if not person.storyteller:
-        raise UserError(f"{key} is not a Storyteller.")
+        raise UserError(say(ctx.locale, "st.not", key=key))
     person.storyteller = False
     ctx.session.add(person)
     await ctx.audit("st.remove", field_name=key, old=True, new=False)
-    await ctx.stlog(f"{ctx.name} removed {key} as a Storyteller.", kind="st_manage", result={"identity": key})
+    line = say(ctx.locale, "st.removed.log", name=ctx.name, key=key)
+    await ctx.stlog(line, kind="st_manage", result={"identity": key})
     return Reply(
-        text=f"{key} is no longer a Storyteller.",
+        text=say(ctx.locale, "st.removed", key=key),
         result={"kind": "storyteller", "identity": key, "storyteller": False},
     )
 
@@ -159,9 +161,11 @@ async def st_list(ctx: CommandContext, inv: Invocation) -> Reply:
     for person in found.all():
         assert person.id is not None
         people.append({"name": person.display_name, "identities": await identities_of(ctx, person.id)})
-    parts = [f"{p['name']} ({', '.join(p['identities']) or 'no identity'})" for p in people]
-    head = f"Vault owner: {owner}." if owner else "No vault owner is set ([vault] owner)."
-    body = f" Storytellers: {'; '.join(parts)}." if parts else " No other Storytellers."
+    locale = ctx.locale
+    none = say(locale, "st.list.no_identity")
+    parts = [f"{p['name']} ({', '.join(p['identities']) or none})" for p in people]
+    head = say(locale, "st.list.owner", owner=owner) if owner else say(locale, "st.list.no_owner")
+    body = say(locale, "st.list.others", people="; ".join(parts)) if parts else say(locale, "st.list.none")
     return Reply(
         text=head + body,
         private=True,
@@ -169,7 +173,9 @@ async def st_list(ctx: CommandContext, inv: Invocation) -> Reply:
     )
 
 
-def _split_flags(words: tuple[str, ...], flags: tuple[str, ...]) -> tuple[list[str], dict[str, str]]:
+def _split_flags(
+    words: tuple[str, ...], flags: tuple[str, ...], locale: str = "en"
+) -> tuple[list[str], dict[str, str]]:
     rest: list[str] = []
     values: dict[str, str] = {}
     i = 0
@@ -183,7 +189,7 @@ def _split_flags(words: tuple[str, ...], flags: tuple[str, ...]) -> tuple[list[s
                 values[name] = words[i + 1]
                 i += 1
             else:
-                raise UserError(f"{name} needs a value, e.g. {name} 2h.")
+                raise UserError(say(locale, "st.flag_value", flag=name))
         else:
             rest.append(words[i])
         i += 1
@@ -192,22 +198,16 @@ def _split_flags(words: tuple[str, ...], flags: tuple[str, ...]) -> tuple[list[s
 
 async def st_log(ctx: CommandContext, inv: Invocation) -> Reply:
     """``st log [NAME] [--since WHEN] [--limit N]``: the Storyteller log from the vault, oldest first."""
-    rest, flags = _split_flags(inv.words, ("--since", "--limit"))
+    rest, flags = _split_flags(inv.words, ("--since", "--limit"), ctx.locale)
     zone = ctx.settings.gateway.timezone
     character = None
     if rest:
         character = await find_character(ctx.session, ctx.system.name, " ".join(rest))
         if character is None:
-            raise UserError(
-                f"No {ctx.system.title} character called {' '.join(rest)[:60]}."
-                " Write st log [NAME] [--since 2h] [--limit N]."
-            )
-    since = parse_since(flags["--since"], ctx.now, zone) if "--since" in flags else None
-    limit = LOG_PAGE
-    if "--limit" in flags:
-        if not is_digits(flags["--limit"]) or not 1 <= int(flags["--limit"]) <= LOG_MAX:
-            raise UserError(f"--limit is a number from 1 to {LOG_MAX}.")
-        limit = int(flags["--limit"])
+            name = " ".join(rest)[:60]
+            raise UserError(say(ctx.locale, "st.log.no_character", system=ctx.system.title, name=name))
+    since = parse_since(flags["--since"], ctx.now, zone, ctx.locale) if "--since" in flags else None
+    limit = _limit(ctx, flags)
     rows = await repo.stlog_entries(
         ctx.session, character_id=character.id if character else None, since=since, limit=limit
     )
@@ -222,29 +222,26 @@ async def st_log(ctx: CommandContext, inv: Invocation) -> Reply:
         }
         for r in rows
     ]
-    scope = f" for {character.name}" if character else ""
-    scope += f" since {local_time(since, zone)}" if since else ""
+    scope = say(ctx.locale, "st.log.for", name=character.name) if character else ""
+    scope += say(ctx.locale, "st.log.since", when=local_time(since, zone)) if since else ""
     if not rows:
-        text = f"The Storyteller log{scope} is empty."
+        text = say(ctx.locale, "st.log.empty", scope=scope)
     else:
         lines = [f"{local_time(r.created_at, zone)} [{r.kind}] {r.text}" for r in rows]
-        text = f"Storyteller log{scope}, last {len(rows)}:\n" + "\n".join(lines)
+        text = say(ctx.locale, "st.log.head", scope=scope, n=len(rows)) + "\n" + "\n".join(lines)
     return Reply(text=text, private=True, result={"kind": "stlog", "entries": entries})
 
 
 async def st_history(ctx: CommandContext, inv: Invocation) -> Reply:
     """``st history NAME [--limit N]``: a character's audit rows, oldest first."""
-    rest, flags = _split_flags(inv.words, ("--limit",))
+    rest, flags = _split_flags(inv.words, ("--limit",), ctx.locale)
     if not rest:
-        raise UserError("Write st history NAME.")
+        raise UserError(say(ctx.locale, "st.history.usage"))
     character = await find_character(ctx.session, ctx.system.name, " ".join(rest))
     if character is None:
-        raise UserError(f"No {ctx.system.title} character called {' '.join(rest)[:60]}.")
-    limit = LOG_PAGE
-    if "--limit" in flags:
-        if not is_digits(flags["--limit"]) or not 1 <= int(flags["--limit"]) <= LOG_MAX:
-            raise UserError(f"--limit is a number from 1 to {LOG_MAX}.")
-        limit = int(flags["--limit"])
+        name = " ".join(rest)[:60]
+        raise UserError(say(ctx.locale, "st.history.no_character", system=ctx.system.title, name=name))
+    limit = _limit(ctx, flags)
     query = (
         select(Audit)
         .where(col(Audit.character_id) == character.id)
@@ -272,23 +269,58 @@ async def st_history(ctx: CommandContext, inv: Invocation) -> Reply:
         for r in rows
     ]
     text = (
-        f"History of {character.name}, last {len(rows)}:\n" + "\n".join(lines)
+        say(ctx.locale, "st.history.head", name=character.name, n=len(rows)) + "\n" + "\n".join(lines)
         if rows
-        else (f"{character.name} has no history yet.")
+        else say(ctx.locale, "st.history.empty", name=character.name)
     )
     return Reply(
         text=text, private=True, result={"kind": "history", "character": character.name, "entries": entries}
     )
 
 
+def _limit(ctx: CommandContext, flags: dict[str, str]) -> int:
+    """``--limit N``: 1 to ``LOG_MAX`` entries, ``LOG_PAGE`` without the flag."""
+    if "--limit" not in flags:
+        return LOG_PAGE
+    if not is_digits(flags["--limit"]) or not 1 <= int(flags["--limit"]) <= LOG_MAX:
+        raise UserError(say(ctx.locale, "st.limit", most=LOG_MAX))
+    return int(flags["--limit"])
+
+
 def _shown(value: str | None) -> str:
     return value or "—"
+
+
+# ``help`` in Czech and Russian: name -> {locale: (summary, usage)}.
+HELP_TEXTS: dict[str, dict[str, tuple[str, str]]] = {
+    "st": {"cs": ("vypíše příkazy Vypravěče", "st"), "ru": ("список команд Рассказчика", "st")},
+    "st add": {
+        "cs": ("dá identitě roli Vypravěče", "st add PLATFORMA:ID"),
+        "ru": ("дать учётной записи роль Рассказчика", "st add ПЛАТФОРМА:ID"),
+    },
+    "st remove": {
+        "cs": ("odebere identitě roli Vypravěče", "st remove PLATFORMA:ID"),
+        "ru": ("снять с учётной записи роль Рассказчика", "st remove ПЛАТФОРМА:ID"),
+    },
+    "st list": {
+        "cs": ("vypíše vlastníka úložiště a Vypravěče", "st list"),
+        "ru": ("владелец хранилища и Рассказчики", "st list"),
+    },
+    "st log": {
+        "cs": ("přečte záznam Vypravěče", "st log [JMÉNO] [--since 2h|today|2026-11-30] [--limit N]"),
+        "ru": ("журнал Рассказчика", "st log [ИМЯ] [--since 2h|today|2026-11-30] [--limit N]"),
+    },
+    "st history": {
+        "cs": ("historie změn postavy", "st history JMÉNO [--limit N]"),
+        "ru": ("история изменений персонажа", "st history ИМЯ [--limit N]"),
+    },
+}
 
 
 @hookimpl
 def gateway_register_commands(register: Callable[[Command], None]) -> None:
     def st(name: str, handler: Any, summary: str, usage: str) -> None:
-        register(Command(name, handler, summary, usage, role="storyteller"))
+        register(Command(name, handler, summary, usage, role="storyteller", texts=HELP_TEXTS[name]))
 
     st("st", st_command, "list the Storyteller commands", "st")
     st("st add", st_add, "make an identity a Storyteller", "st add IDENTITY")

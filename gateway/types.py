@@ -60,6 +60,8 @@ class InboundMessage:
     a command (IRC, Matrix); the console, HUDs and slash commands send bare commands.
     ``sync_reply`` says the adapter answers on the request itself (console, HTTP, a HUD, a Discord
     interaction); otherwise the router queues the replies in the outbox in the same transaction.
+    ``replies_reach_channel`` is False where the replies go to the caller alone and the channel itself
+    never sees them (a Second Life HUD's answer), so what is meant for the channel must be queued to it.
     ``roles`` are roles the adapter vouches for (the console's ``--st``: it is the operator's terminal).
     ``message_id`` is the platform's identity of the message: the router runs one id once per
     platform, and answers a repeat with the replies the first run gave (``refuse_repeat``: refuses it).
@@ -76,6 +78,7 @@ class InboundMessage:
     # A message id seen before: False answers with the first run's replies (an idempotent retry),
     # True raises ``gateway.errors.Repeated`` (a replayed signature is refused).
     refuse_repeat: bool = False
+    replies_reach_channel: bool = True
 
     def storable(self) -> InboundMessage:
         """This message with every string made storable (see ``storable``); itself when it already is."""

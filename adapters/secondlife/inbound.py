@@ -180,6 +180,8 @@ class Inbound(Part):
                 message_id=f"hmac:{signed.signature}",
                 prefixed=False,
                 sync_reply=True,
+                # The answer goes back to the HUD only: the region (its relays) never hears it.
+                replies_reach_channel=False,
                 refuse_repeat=True,
             )
             try:

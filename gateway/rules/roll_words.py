@@ -9,7 +9,9 @@ from dataclasses import dataclass
 
 from gateway.rules.numbers import clamped, is_digits, read_int
 
-TERM = re.compile(r"^(?P<base>[0-9]+|[^\W\d_][\w'.-]*)?(?P<mods>(?:[+-][0-9]+)*)$")
+# A hyphen inside a trait word (``self-control``) is part of it; one before digits starts a modifier,
+# so ``physical -1`` (joined ``physical-1``) reads as the trait and -1.
+TERM = re.compile(r"^(?P<base>[0-9]+|[^\W\d_](?:[\w'.]|-(?![0-9]))*)?(?P<mods>(?:[+-][0-9]+)*)$")
 MOD = re.compile(r"[+-][0-9]+")
 MAX_NUMBER = 1000
 

@@ -440,7 +440,7 @@ _TAKE_POOL = Prepared(
     .where(*_POOL_ROW, _POOL.c.current >= bindparam("amount"))
     .values(current=_POOL.c.current - bindparam("amount"))
 )
-_POOL_CURRENT = Prepared(select(_POOL.c.current).where(*_POOL_ROW))
+_POOL_STATE = Prepared(select(_POOL.c.current, _POOL.c.maximum).where(*_POOL_ROW))
 
 
 async def take_pool(unit: Unit, character_id: int, name: str, amount: int) -> bool:
@@ -450,10 +450,17 @@ async def take_pool(unit: Unit, character_id: int, name: str, amount: int) -> bo
     return await unit.execute(_TAKE_POOL, params) == 1
 
 
+async def pool_state(unit: Unit, character_id: int, name: str) -> tuple[int, int] | None:
+    """A pool's (current, maximum) from the vault, with a prepared statement; None when it has no
+    such pool."""
+    row = await unit.first(_POOL_STATE, {"owner": character_id, "pool_name": name})
+    return None if row is None else (int(row[0]), int(row[1]))
+
+
 async def pool_current(unit: Unit, character_id: int, name: str) -> int | None:
     """A pool's current value from the vault, with a prepared statement; None when it has no such pool."""
-    row = await unit.first(_POOL_CURRENT, {"owner": character_id, "pool_name": name})
-    return None if row is None else int(row[0])
+    state = await pool_state(unit, character_id, name)
+    return None if state is None else state[0]
 
 
 async def gain_pool(session: AsyncSession, character_id: int, name: str, amount: int) -> None:

@@ -6,7 +6,7 @@ from collections.abc import Callable
 
 from gateway import CommandSet, RuleSystem, hookimpl
 from gateway.rules.retire import retire_commands
-from plugins.decanter import conditions, extended, rolls, story_points
+from plugins.decanter import conditions, extended, rolls, spending, story_points
 from plugins.decanter.characters import CHARACTERS
 from plugins.decanter.config import DecanterSettings
 from plugins.decanter.mechanics import SYSTEM
@@ -22,7 +22,12 @@ DECANTER = RuleSystem(
 )
 
 COMMANDS = CommandSet(SYSTEM).include(
-    rolls.COMMANDS, story_points.COMMANDS, conditions.COMMANDS, extended.COMMANDS, CHARACTERS.commands()
+    rolls.COMMANDS,
+    story_points.COMMANDS,
+    spending.COMMANDS,
+    conditions.COMMANDS,
+    extended.COMMANDS,
+    CHARACTERS.commands(),
 )
 COMMANDS.include(retire_commands(SYSTEM))  # char retire, st retire (gateway.rules.retire)
 

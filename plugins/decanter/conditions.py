@@ -3,16 +3,21 @@ ones of that length gained in the channel."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass, replace
 from typing import Any
 
 from gateway import CommandContext, CommandSet, Invocation, PermissionDenied, Reply, UserError
 from gateway.characters import find_character, lock_character
+from gateway.rules.dots_sheet import trait_title
+from gateway.rules.numbers import read_int, whole_number
 from gateway.vault.models import Character
 from plugins.decanter import mechanics, sheet, state
 from plugins.decanter.characters import CHARACTERS, duration_text, split_for, target_character
+from plugins.decanter.effects import EFFECT_USAGE, is_empty, read_effect, recognise
 from plugins.decanter.mechanics import SYSTEM
 from plugins.decanter.messages import t
-from plugins.decanter.sheet import SCHEMA
+from plugins.decanter.render import effect_what
+from plugins.decanter.sheet import SCHEMA, Effect
 
 COMMANDS = CommandSet(SYSTEM)
 
@@ -25,8 +30,8 @@ DURATION_WORDS = {
     "untilresolved": "resolved",
 }
 COND_ADD_USAGE = (
-    "cond add NAME [scene|night|resolved] [penalty TEXT] [resolution TEXT] [for CHARACTER],"
-    ' e.g. cond add Shaken scene penalty "Disadvantage on Composure rolls"'
+    "cond add NAME [scene|night|resolved] [penalty TEXT] [effect EFFECT] [resist N|shortfall]"
+    ' [resolution TEXT] [for CHARACTER], e.g. cond add Shaken scene penalty "Disadvantage on Composure rolls"'
 )
 SCENE_MARKER = "* * *"  # said alone, ends the scene (a bare command)
 
@@ -40,19 +45,7 @@ async def cond_command(ctx: CommandContext, inv: Invocation) -> Reply:
             raise PermissionDenied("cond NAME shows another character's Conditions to Storytellers only.")
     character = await target_character(ctx, name)
     data = SCHEMA.load(character.sheet)
-    items = [
-        t(
-            ctx,
-            "cond.item_full",
-            cname=c.name,
-            duration=duration_text(ctx, c.duration),
-            penalty=c.penalty or "-",
-            resolution=c.resolution or "-",
-        )
-        if (c.penalty or c.resolution)
-        else t(ctx, "cond.item", cname=c.name, duration=duration_text(ctx, c.duration))
-        for c in data.conditions
-    ]
+    items = [condition_item(ctx, c) for c in data.conditions]
     text = (
         t(ctx, "cond.list", name=character.name, items="; ".join(items))
         if items
@@ -63,26 +56,84 @@ async def cond_command(ctx: CommandContext, inv: Invocation) -> Reply:
     )
 
 
-def parse_condition(words: tuple[str, ...]) -> tuple[str, str, str, str, str | None]:
-    """(name, duration, penalty, resolution, for-character) from ``cond add`` words."""
+@dataclass(frozen=True)
+class ConditionWords:
+    """What ``cond add`` was told: the effect as typed (``effect ...``), if it was."""
+
+    name: str
+    duration: str
+    penalty: str
+    resolution: str
+    target: str | None
+    effect: tuple[str, ...] | None = None
+    resist: int = 0
+    # "for NAME" ended a penalty or resolution text: if NAME is no character, it was the text's words.
+    target_in: str | None = None
+
+    def without_target(self) -> ConditionWords:
+        """``for NAME`` read back into the text it ended."""
+        assert self.target_in is not None and self.target is not None
+        tail = f"for {self.target}"
+        if self.target_in == "penalty":
+            return replace(self, target=None, target_in=None, penalty=f"{self.penalty} {tail}".strip())
+        return replace(self, target=None, target_in=None, resolution=f"{self.resolution} {tail}".strip())
+
+
+def condition_item(ctx: CommandContext, c: sheet.Condition) -> str:
+    """``Shaken (until the scene ends; penalty: ...; effect: ...; resist: ...; resolution: ...)``."""
+    parts = [duration_text(ctx, c.duration)]
+    if c.penalty:
+        parts.append(t(ctx, "cond.part.penalty", text=c.penalty))
+    if c.effect is not None:
+        parts.append(t(ctx, "cond.part.effect", text=effect_text(ctx, c.effect)))
+    if c.resist:
+        parts.append(t(ctx, "cond.part.resist", n=c.resist))
+    if c.resolution:
+        parts.append(t(ctx, "cond.part.resolution", text=c.resolution))
+    return t(ctx, "cond.item", cname=c.name, duration="; ".join(parts))
+
+
+SHORTFALL = -1  # "resist shortfall": the DC minus the successes of the character's latest roll here
+SHORTFALL_WORDS = ("shortfall", "dc-successes", "auto")
+
+
+def _resist_word(word: str) -> bool:
+    return read_int(word, signed=True) is not None or word.casefold() in SHORTFALL_WORDS
+
+
+def parse_condition(words: tuple[str, ...]) -> ConditionWords:
+    """``cond add`` words, read; ``resist`` is a keyword only before a number (a penalty may say it)."""
     if not words:
         raise UserError(f"Which Condition? Write {COND_ADD_USAGE}.")
     name = words[0].strip()
     duration: str | None = None
-    texts: dict[str, list[str]] = {"penalty": [], "resolution": []}
+    texts: dict[str, list[str]] = {"penalty": [], "resolution": [], "effect": []}
     target: str | None = None
+    target_in: str | None = None
+    resist: int | None = None
     segment: str | None = None
     rest = list(words[1:])
     i = 0
     while i < len(rest):
         word = rest[i]
         folded = word.casefold()
-        if folded in ("penalty", "resolution"):
+        if folded in ("penalty", "resolution", "effect"):
             segment = folded
-        elif folded == "for":
+        elif folded == "resist" and i + 1 < len(rest) and _resist_word(rest[i + 1]):
+            if resist is not None:
+                raise UserError("Give a Condition's resist cost once.")
+            after = rest[i + 1].casefold()
+            resist = (
+                SHORTFALL if after in SHORTFALL_WORDS else whole_number(after, "The Story Points", 100, low=0)
+            )
+            i += 1
+            segment = None
+        elif folded == "for" and (segment is None or i + 2 == len(rest)):
+            # In a penalty's text "for" is a word ("-2 Story Points for resisting") unless it ends the line.
             if i + 1 >= len(rest):
                 raise UserError("for needs a character's name after it.")
             target = rest[i + 1]
+            target_in = segment if segment in ("penalty", "resolution") else None
             i += 1
             segment = None
         elif (
@@ -104,7 +155,48 @@ def parse_condition(words: tuple[str, ...]) -> tuple[str, str, str, str, str | N
                 f"I cannot read {word[:40]!r} there. Write {COND_ADD_USAGE} (quote a name with spaces)."
             )
         i += 1
-    return name, duration or "resolved", " ".join(texts["penalty"]), " ".join(texts["resolution"]), target
+    effect_words = tuple(texts["effect"])
+    if "effect" in [w.casefold() for w in words[1:]] and not effect_words:
+        raise UserError(f"effect needs words after it: {EFFECT_USAGE}.")
+    return ConditionWords(
+        name,
+        duration or "resolved",
+        " ".join(texts["penalty"]),
+        " ".join(texts["resolution"]),
+        target,
+        effect_words or None,
+        resist or 0,
+        target_in,
+    )
+
+
+def condition_effect(words: ConditionWords) -> Effect | None:
+    """The effect typed after ``effect``, else the one the penalty's text states, else None."""
+    if words.effect is not None:
+        effect = read_effect(words.effect, SCHEMA.match_trait)
+        return None if is_empty(effect) else effect
+    return recognise(words.penalty, SCHEMA.match_trait) if words.penalty else None
+
+
+def effect_text(ctx: CommandContext, effect: Effect) -> str:
+    """``Disadvantage and -2 dice on Composure, Social rolls``."""
+    what = effect_what(ctx, effect.quality, effect.dice)
+    if not effect.traits:
+        return t(ctx, "effect.every", what=what)
+    return t(ctx, "effect.on", what=what, traits=", ".join(trait_title(x) for x in effect.traits))
+
+
+async def _shortfall(ctx: CommandContext, character: Character) -> int:
+    """The book's "simple format": a cost "equal to (DC - rolled successes)" of the latest roll here."""
+    assert character.id is not None
+    row = await state.latest_roll(ctx.session, character.id, ctx.channel.key, SYSTEM)
+    shortfall = int((row.result or {}).get("shortfall") or 0) if row is not None else 0
+    if row is None or shortfall < 1:
+        raise UserError(
+            f"{character.name}'s latest roll here fell short of nothing (no botch or setback against a DC):"
+            " write resist N."
+        )
+    return shortfall
 
 
 async def _locked(ctx: CommandContext, target: str | None) -> tuple[Character, sheet.DecanterSheet]:
@@ -128,18 +220,28 @@ async def _save(
 
 @COMMANDS.command("cond add", "take a Condition", COND_ADD_USAGE)
 async def cond_add_command(ctx: CommandContext, inv: Invocation) -> Reply:
-    name, duration, penalty, resolution, target = parse_condition(inv.words)
-    character, data = await _locked(ctx, target)
-    if any(c.name.casefold() == name.casefold() for c in data.conditions):
-        raise UserError(f"{character.name} already has the Condition {name}; resolve it first to change it.")
+    words = parse_condition(inv.words)
+    if words.target_in is not None and await find_character(ctx.session, SYSTEM, words.target or "") is None:
+        words = words.without_target()
+    effect = condition_effect(words)
+    character, data = await _locked(ctx, words.target)
+    resist = words.resist
+    if resist == SHORTFALL:
+        resist = await _shortfall(ctx, character)
+    if any(c.name.casefold() == words.name.casefold() for c in data.conditions):
+        raise UserError(
+            f"{character.name} already has the Condition {words.name}; resolve it first to change it."
+        )
     try:
         condition = sheet.Condition(
-            name=name,
-            penalty=penalty,
-            resolution=resolution,
-            duration=duration,
+            name=words.name,
+            penalty=words.penalty,
+            resolution=words.resolution,
+            duration=words.duration,
             channel=ctx.channel.key,
             gained_at=ctx.now.isoformat(),
+            effect=effect,
+            resist=resist,
         )
     except ValueError:
         raise UserError(
@@ -147,7 +249,13 @@ async def cond_add_command(ctx: CommandContext, inv: Invocation) -> Reply:
         ) from None
     data = data.model_copy(update={"conditions": [*data.conditions, condition]})
     await _save(ctx, character, data, "decanter.condition_add", {"new": condition.model_dump()})
-    text = t(ctx, "cond.added", name=character.name, cname=name, duration=duration_text(ctx, duration))
+    text = t(
+        ctx, "cond.added", name=character.name, cname=words.name, duration=duration_text(ctx, words.duration)
+    )
+    if effect is not None:
+        text += " " + t(ctx, "cond.effect", effect=effect_text(ctx, effect))
+    elif words.penalty and words.effect is None:
+        text += " " + t(ctx, "cond.text_only")
     await ctx.stlog(text, kind="condition", character_id=character.id)
     return CHARACTERS.reply(text, "condition", character, added=condition.model_dump())
 
@@ -190,6 +298,7 @@ async def end_period(ctx: CommandContext, durations: tuple[str, ...]) -> list[di
 
 
 @COMMANDS.command(SCENE_MARKER, "end the scene in this channel", SCENE_MARKER, bare=True)
+@COMMANDS.command("***", "end the scene in this channel (same as * * *)", "***", bare=True)
 @COMMANDS.command("scene end", "end the scene in this channel (same as * * *)", "scene end")
 async def scene_end_command(ctx: CommandContext, inv: Invocation) -> Reply:
     return await _end(ctx, ("scene",), "scene")

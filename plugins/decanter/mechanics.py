@@ -333,6 +333,16 @@ def contest(
     return Contest((left, right), None, "unbroken", tuple(rounds))
 
 
+def judge(left: int, right: int, left_pool: int, right_pool: int) -> tuple[int, str] | None:
+    """PC vs PC read again after a Roll Bonus: (winner, decided by) on successes, then the larger
+    pool; None for equal successes of equal pools, which only a re-roll breaks."""
+    if left != right:
+        return (0 if left > right else 1), "successes"
+    if left_pool != right_pool:
+        return (0 if left_pool > right_pool else 1), "pool"
+    return None
+
+
 def _merge(last: Roll, all_dice: list[int]) -> Roll:
     """The final round's reading, with every face of every round in ``dice``."""
     return Roll(

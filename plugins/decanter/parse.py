@@ -9,12 +9,14 @@ A POOL is numbers and trait names joined by ``+`` (``3+2``, ``dex+firearms``, ``
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from itertools import pairwise
 
 from gateway import UserError
 from gateway.rules.numbers import is_digits
 from gateway.rules.pool_sum import PoolExpr, parse_pool
 from gateway.rules.roll_words import split_once
-from plugins.decanter.mechanics import QUALITY_STEPS, combine_qualities, dc_by_name
+from plugins.decanter.mechanics import DC_TABLE, QUALITY_STEPS, combine_qualities, dc_by_name
+from plugins.decanter.words import normalise, suggestion
 
 ROLL_USAGE = (
     "roll POOL dc N [adv|dis|madv|mdis] [half] [force] [aid N] [ext] [vs npc POOL | vs POOL] [secret],"
@@ -22,6 +24,7 @@ ROLL_USAGE = (
 )
 KEYWORDS = {"dc", "vs", "half", "force", "aid", "ext", "secret", *QUALITY_STEPS}
 MAX_DC = 100
+_DC_KEYS = {title.replace(" ", ""): title for title in DC_TABLE}
 OPPONENT_USAGE = "vs POOL or vs CHARACTER POOL, e.g. vs 4 or vs Bob dex+stealth"
 
 
@@ -63,11 +66,20 @@ def parse_dc(words: list[str]) -> int:
     joined = " ".join(words)
     if is_digits(joined):
         dc = int(joined)
+    elif is_digits(words[0]):
+        extra = " ".join(words[1:])
+        near = suggestion(words[1], [*KEYWORDS, "advantage", "disadvantage"]) if len(words) == 2 else None
+        hint = f" Did you mean {near}?" if near else ""
+        raise UserError(f"I cannot read {extra[:40]!r} after dc {words[0]}.{hint} Write {ROLL_USAGE}.")
+    elif joined.lstrip().startswith("-") and is_digits(joined.strip()[1:]):
+        raise UserError(f"A DC goes from 1 to {MAX_DC}.")
     else:
         found = dc_by_name(joined)
         if found is None:
+            near = suggestion("".join(ch for ch in joined.casefold() if ch.isalpha()), _DC_KEYS)
+            hint = f" Did you mean {_DC_KEYS[near]} ({DC_TABLE[_DC_KEYS[near]]})?" if near else ""
             raise UserError(
-                f"No DC called {joined[:40]!r}. Names: easy 1, routine 2, challenging 3, formidable 4,"
+                f"No DC called {joined[:40]!r}.{hint} Names: easy 1, routine 2, challenging 3, formidable 4,"
                 " hard 5, very hard 6, almost impossible 7, superhuman 8."
             )
         dc = found
@@ -93,7 +105,31 @@ def _segments(words: list[str]) -> tuple[list[str], list[tuple[str, list[str]]]]
 
 def _no_args(keyword: str, args: list[str]) -> None:
     if args:
-        raise UserError(f"{keyword} takes nothing after it; I cannot read {' '.join(args)[:40]!r} there.")
+        near = suggestion(args[0], [*KEYWORDS, "advantage", "disadvantage"])
+        hint = f" Did you mean {near}?" if near else ""
+        raise UserError(
+            f"{keyword} takes nothing after it; I cannot read {' '.join(args)[:40]!r} there.{hint}"
+        )
+
+
+def _near_keywords(head: list[str]) -> None:
+    """A word standing apart in the pool (no + or - joins it) that is a keyword misspelt: say which."""
+    for before, word in pairwise(head):
+        if before.endswith(("+", "-")) or word.startswith(("+", "-")):
+            continue
+        near = suggestion(word, [*KEYWORDS, "advantage", "disadvantage"])
+        if near is not None:
+            raise UserError(
+                f"I cannot read {word[:40]!r} in the pool. Did you mean {near}? Write {ROLL_USAGE}."
+            )
+
+
+def _not_negative(expr: PoolExpr, what: str) -> int:
+    """A helper's or an NPC's pool: numbers adding up to 0 or more (a negative one is a typo, not 0)."""
+    value = expr.number()
+    if value < 0:
+        raise UserError(f"{what} cannot be negative ({expr.text[:20]}): write 0 or more.")
+    return value
 
 
 def _aid(args: list[str]) -> tuple[int, bool]:
@@ -102,10 +138,13 @@ def _aid(args: list[str]) -> tuple[int, bool]:
     expr = parse_pool(rest, "aid N or aid npc N, with the helper's pool as a number")
     if not expr.numeric:
         raise UserError("Write a helper's pool as a number: aid 4, or aid npc 6 for an NPC (who takes half).")
-    return max(expr.number(), 0), npc
+    return _not_negative(expr, "A helper's pool"), npc
 
 
 def parse_roll(words: tuple[str, ...] | list[str], flags: tuple[str, ...] = ()) -> RollRequest:
+    """Roll words; long forms (``advantage``, ``major disadvantage``, ``take half``) are read as the
+    short keywords."""
+    words = normalise(words)
     rest = [w for w in words if w.casefold() not in flags]
     found_flags = frozenset(w.casefold() for w in words if w.casefold() in flags)
     try:
@@ -113,6 +152,7 @@ def parse_roll(words: tuple[str, ...] | list[str], flags: tuple[str, ...] = ()) 
     except ValueError:
         raise UserError("A contest has two sides: write vs once.") from None
     head, segments = _segments(rest)
+    _near_keywords(head)
     pool = parse_pool(head, ROLL_USAGE)
     dc: int | None = None
     steps: list[str] = []
@@ -158,6 +198,7 @@ def parse_roll(words: tuple[str, ...] | list[str], flags: tuple[str, ...] = ()) 
             npc = parse_pool(right_head[1:], "vs npc POOL, e.g. vs npc 6 or vs npc 3+3")
             if not npc.numeric:
                 raise UserError("Write the NPC's pool as numbers: vs npc 6 or vs npc 3+3.")
+            _not_negative(npc, "An NPC's pool")
         else:
             if not right_head:
                 raise UserError(f"Who is on the other side? Write {OPPONENT_USAGE}.")

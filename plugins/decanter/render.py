@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from gateway import CommandContext, faces
@@ -18,6 +19,30 @@ def dice_text(ctx: CommandContext, pool: int, label: str) -> str:
 def quality_text(ctx: CommandContext, quality: int) -> str:
     name = mechanics.QUALITY_NAMES[quality]
     return t(ctx, "with_quality", quality=t(ctx, f"quality.{name}")) if name else ""
+
+
+def effect_what(ctx: CommandContext, quality: int, dice: int) -> str:
+    """``Disadvantage``, ``-2 dice``, ``Disadvantage and -1 die``: what a Condition does to a roll."""
+    parts = []
+    if quality:
+        parts.append(t(ctx, f"quality.{mechanics.QUALITY_NAMES[quality]}"))
+    if dice:
+        parts.append(t(ctx, "effect.dice", n=-dice))
+    return t(ctx, "effect.and").join(parts)
+
+
+def conditions_text(ctx: CommandContext, applied: Iterable[Mapping[str, Any]]) -> str:
+    """`` (Condition Shaken: Disadvantage)``: the Conditions that changed a roll, or nothing."""
+    items = [
+        t(
+            ctx,
+            "cond.applied_item",
+            cname=c["name"],
+            effect=effect_what(ctx, int(c["quality"]), int(c["dice"])),
+        )
+        for c in applied
+    ]
+    return t(ctx, "cond.applied", n=len(items), items="; ".join(items)) if items else ""
 
 
 def outcome_text(ctx: CommandContext, successes: int, degree: str, dc: int | None) -> str:

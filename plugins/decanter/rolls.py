@@ -12,14 +12,23 @@ from typing import Any
 from gateway import CommandContext, CommandSet, Invocation, Offloaded, Reply, UserError
 from gateway.characters import active_character, find_character
 from gateway.i18n import percent
+from gateway.rules.numbers import is_digits
 from gateway.rules.pool_sum import Pool, PoolExpr
 from gateway.vault.models import Character
-from plugins.decanter import extended, mechanics, odds
+from plugins.decanter import effects, extended, mechanics, odds
 from plugins.decanter.config import DecanterSettings
-from plugins.decanter.mechanics import SYSTEM
+from plugins.decanter.mechanics import QUALITY_STEPS, SYSTEM
 from plugins.decanter.messages import t
 from plugins.decanter.parse import ROLL_USAGE, Opponent, RollRequest, parse_roll
-from plugins.decanter.render import against_text, aid_text, dice_text, faces_text, outcome_text, quality_text
+from plugins.decanter.render import (
+    against_text,
+    aid_text,
+    conditions_text,
+    dice_text,
+    faces_text,
+    outcome_text,
+    quality_text,
+)
 from plugins.decanter.sheet import SCHEMA
 
 COMMANDS = CommandSet(SYSTEM)
@@ -31,13 +40,49 @@ def resolve_pool(expr: PoolExpr, character: Character | None, who: str = "you") 
     return SCHEMA.pool(expr, SCHEMA.load(character.sheet) if character is not None else None, who)
 
 
-async def _opponent(ctx: CommandContext, opponent: Opponent) -> tuple[Character | None, Pool]:
+@dataclass(frozen=True)
+class Side:
+    """One side's pool after its Conditions: the dice (a penalty taken off, named in the label), the
+    quality (typed steps and the Conditions' added, then clamped) and the Conditions that applied."""
+
+    pool: Pool
+    quality: int
+    applied: effects.Applied
+
+    def conditions(self) -> list[dict[str, object]]:
+        return self.applied.as_result()
+
+
+def with_conditions(expr: PoolExpr, base: Pool, character: Character | None, steps: tuple[str, ...]) -> Side:
+    """``base`` with the penalties of ``character``'s Conditions that reach a roll of ``expr``'s traits."""
+    applied = effects.Applied()
+    if character is not None:
+        traits = [SCHEMA.match_trait(w) for _, w in expr.terms if not is_digits(w)]
+        conditions = SCHEMA.load(character.sheet).conditions
+        applied = effects.applied(conditions, [tr for tr in traits if tr is not None])
+    quality = applied.final_quality(QUALITY_STEPS[s] for s in steps)
+    pool = base
+    if applied.dice:
+        pool = Pool(base.dice + applied.dice, f"{base.label or expr.text} - {-applied.dice}")
+    return Side(pool, quality, applied)
+
+
+async def _opponent(ctx: CommandContext, opponent: Opponent) -> tuple[Character | None, Side]:
     """The other side of a contest: a character named first (with more words after it), or a pool."""
     other: Character | None = None
     if len(opponent.words) > 1:
         other = await find_character(ctx.session, SYSTEM, opponent.words[0])
     _, expr = opponent.split(other is not None)
-    return other, resolve_pool(expr, other, "they")
+    return other, with_conditions(expr, resolve_pool(expr, other, "they"), other, opponent.qualities)
+
+
+def _half_check(half: bool, side: Side) -> None:
+    if half and side.quality in (-2, 2):
+        named = f" ({', '.join(n for n, _ in side.applied.effects)})" if side.applied.effects else ""
+        raise UserError(
+            "Take Half works with Advantage or Disadvantage only: Major qualities need dice to re-roll"
+            f"{named}."
+        )
 
 
 @COMMANDS.command(
@@ -48,9 +93,10 @@ async def roll_command(ctx: CommandContext, inv: Invocation) -> Reply | list[Rep
     character = await active_character(ctx, SYSTEM)
     who = character.name if character else ctx.name
     config = ctx.settings_for(DecanterSettings)
-    base = resolve_pool(request.pool, character)
+    side = with_conditions(request.pool, resolve_pool(request.pool, character), character, request.qualities)
+    base = side.pool
     if request.opponent is not None:
-        return await _contest(ctx, request, character, who, base)
+        return await _contest(ctx, request, character, who, side)
     ext_row = None
     if request.ext:
         ext_row = await extended.running(ctx, character, who)
@@ -70,25 +116,21 @@ async def roll_command(ctx: CommandContext, inv: Invocation) -> Reply | list[Rep
             "Which DC? Write roll 3+2 dc 4, roll 5 dc hard, or roll 5 vs npc 6 (names: easy, routine,"
             " challenging, formidable, hard, very hard, almost impossible, superhuman)."
         )
-    if request.half and request.quality in (-2, 2):
-        raise UserError(
-            "Take Half works with Advantage or Disadvantage only: Major qualities need dice to re-roll."
-        )
+    _half_check(request.half, side)
     # Helpers roll first: their successes become the bonus dice of this roll.
     helpers = [mechanics.aid(pool, ctx.dice, npc=npc) for pool, npc in request.aids]
     bonus = mechanics.aid_bonus(helpers, config.aid_max)
     pool = max(base.dice, 0) + bonus
     if pool > ctx.settings.gateway.max_pool:
         raise UserError(f"A pool of {pool} is above the maximum of {ctx.settings.gateway.max_pool} dice.")
-    roll = mechanics.roll(
-        pool, ctx.dice, dc=dc, quality=request.quality, half=request.half, force=request.force
-    )
+    roll = mechanics.roll(pool, ctx.dice, dc=dc, quality=side.quality, half=request.half, force=request.force)
     result = roll.as_result()
     result.update(
         who=who,
         base_pool=base.dice,
         label=base.label,
         qualities=list(request.qualities),
+        conditions=side.conditions(),
         bonus_dice=bonus,
         aid=[h.as_result() for h in helpers],
         dc_title=mechanics.dc_title(dc),
@@ -132,7 +174,7 @@ def roll_line(
     common = {
         "who": who,
         "dice": dice_text(ctx, roll.pool, result["label"] if not result["bonus_dice"] else ""),
-        "quality": quality_text(ctx, roll.quality),
+        "quality": quality_text(ctx, roll.quality) + conditions_text(ctx, result.get("conditions", ())),
         "against": against_text(ctx, int(result["dc"]), result.get("npc_pool"), result.get("extended")),
         "aid": aid_text(ctx, helpers, result["bonus_dice"]),
         "id": roll_id,
@@ -158,7 +200,7 @@ def roll_line(
 
 
 async def _contest(
-    ctx: CommandContext, request: RollRequest, character: Character | None, who: str, base: Pool
+    ctx: CommandContext, request: RollRequest, character: Character | None, who: str, left: Side
 ) -> Reply:
     opponent = request.opponent
     assert opponent is not None
@@ -166,23 +208,30 @@ async def _contest(
         raise UserError(
             "A contest between characters has no DC, Take Half, force, aid or ext: write roll POOL vs POOL."
         )
-    other, right = await _opponent(ctx, opponent)
+    other, right_side = await _opponent(ctx, opponent)
+    base, right = left.pool, right_side.pool
     max_pool = ctx.settings.gateway.max_pool
-    for pool in (base.dice, right.dice):
-        if pool > max_pool:
-            raise UserError(f"A pool of {pool} is above the maximum of {max_pool} dice.")
+    for dice in (base.dice, right.dice):
+        if dice > max_pool:
+            raise UserError(f"A pool of {dice} is above the maximum of {max_pool} dice.")
     outcome = mechanics.contest(
-        base.dice, right.dice, ctx.dice, left_quality=request.quality, right_quality=opponent.quality
+        base.dice, right.dice, ctx.dice, left_quality=left.quality, right_quality=right_side.quality
     )
     right_name = other.name if other is not None else t(ctx, "opponent")
     result = outcome.as_result()
     result["who"] = who
     result["secret"] = request.secret
-    for side, name_, pool, qualities in (
-        (result["sides"][0], who, base, request.qualities),
-        (result["sides"][1], right_name, right, opponent.qualities),
+    for side, name_, pool, qualities, taken in (
+        (result["sides"][0], who, base, request.qualities, left),
+        (result["sides"][1], right_name, right, opponent.qualities, right_side),
     ):
-        side.update(who=name_, label=pool.label, base_pool=pool.dice, qualities=list(qualities))
+        side.update(
+            who=name_,
+            label=pool.label,
+            base_pool=pool.dice,
+            qualities=list(qualities),
+            conditions=taken.conditions(),
+        )
 
     def line(roll_id: str) -> str:
         sides_text = [
@@ -191,11 +240,14 @@ async def _contest(
                 "contest.side",
                 name=name_,
                 dice=dice_text(ctx, roll.pool, pool.label),
-                quality=quality_text(ctx, roll.quality),
+                quality=quality_text(ctx, roll.quality) + conditions_text(ctx, taken.conditions()),
                 faces=faces_text(ctx, roll),
                 n=roll.successes,
             )
-            for name_, roll, pool in ((who, outcome.sides[0], base), (right_name, outcome.sides[1], right))
+            for name_, roll, pool, taken in (
+                (who, outcome.sides[0], base, left),
+                (right_name, outcome.sides[1], right, right_side),
+            )
         ]
         if outcome.winner is None:
             return t(ctx, "contest.unbroken", left=sides_text[0], right=sides_text[1], id=roll_id)
@@ -251,15 +303,23 @@ async def odds_command(ctx: CommandContext, inv: Invocation) -> Offloaded[Any]:
     request = parse_roll(inv.words)
     character = await active_character(ctx, SYSTEM)
     config = ctx.settings_for(DecanterSettings)
-    base = resolve_pool(request.pool, character)
+    side = with_conditions(request.pool, resolve_pool(request.pool, character), character, request.qualities)
+    base = side.pool
     max_pool = ctx.settings.gateway.max_pool
     if request.opponent is not None:
-        _, right = await _opponent(ctx, request.opponent)
+        _, right_side = await _opponent(ctx, request.opponent)
+        right = right_side.pool
         if max(base.dice, right.dice) > max_pool:
             raise UserError(f"Odds stop at pools of {max_pool} dice.")
-        left_text = dice_text(ctx, max(base.dice, 0), base.label) + quality_text(ctx, request.quality)
-        right_text = dice_text(ctx, max(right.dice, 0), right.label) + quality_text(
-            ctx, request.opponent.quality
+        left_text = (
+            dice_text(ctx, max(base.dice, 0), base.label)
+            + quality_text(ctx, side.quality)
+            + conditions_text(ctx, side.conditions())
+        )
+        right_text = (
+            dice_text(ctx, max(right.dice, 0), right.label)
+            + quality_text(ctx, right_side.quality)
+            + conditions_text(ctx, right_side.conditions())
         )
 
         def render_contest(chances: odds.ContestOdds) -> Reply:
@@ -283,10 +343,9 @@ async def odds_command(ctx: CommandContext, inv: Invocation) -> Offloaded[Any]:
             }
             return Reply(text=text, private=True, result=result)
 
-        contest = partial(odds.contest_odds, base.dice, right.dice, request.quality, request.opponent.quality)
+        contest = partial(odds.contest_odds, base.dice, right.dice, side.quality, right_side.quality)
         return Offloaded(contest, render_contest)
-    if request.half and request.quality in (-2, 2):
-        raise UserError("Take Half works with Advantage or Disadvantage only.")
+    _half_check(request.half, side)
     dc = request.dc
     npc_pool = None
     if request.npc is not None:
@@ -300,7 +359,7 @@ async def odds_command(ctx: CommandContext, inv: Invocation) -> Offloaded[Any]:
         _roll_odds,
         pool,
         dc=dc,
-        quality=request.quality,
+        quality=side.quality,
         half=request.half,
         force=request.force,
         helpers=request.aids,
@@ -310,7 +369,7 @@ async def odds_command(ctx: CommandContext, inv: Invocation) -> Offloaded[Any]:
     if request.aids:
         aid = f" + aid ({', '.join(('npc ' if npc else '') + str(p) for p, npc in request.aids)})"
     dice = dice_text(ctx, pool, base.label)
-    quality = quality_text(ctx, request.quality)
+    quality = quality_text(ctx, side.quality) + conditions_text(ctx, side.conditions())
     against = against_text(ctx, dc, npc_pool) if dc is not None else ""
 
     def render(chances: _RollSummary) -> Reply:
@@ -319,7 +378,8 @@ async def odds_command(ctx: CommandContext, inv: Invocation) -> Offloaded[Any]:
             "system": SYSTEM,
             "pool": pool,
             "dc": dc,
-            "quality": mechanics.QUALITY_NAMES[request.quality],
+            "quality": mechanics.QUALITY_NAMES[side.quality],
+            "conditions": side.conditions(),
             "take_half": request.half,
             "successes": chances.successes,
             "degrees": {k: float(v) for k, v in chances.degrees.items()},
@@ -340,7 +400,7 @@ async def odds_command(ctx: CommandContext, inv: Invocation) -> Offloaded[Any]:
             )
             return Reply(text=text, private=True, result=result)
         if chances.degrees.get("automatic") == 1:
-            text = t(ctx, "odds.automatic", dice=dice, against=against)
+            text = t(ctx, "odds.automatic", dice=dice, quality=quality, against=against)
         else:
             d = chances.degrees
             text = t(

@@ -11,6 +11,7 @@ from gateway.characters import pool_value
 from gateway.vault import repo
 from gateway.vault.models import Character, Pool, RollLog
 from plugins.decanter.config import DecanterSettings
+from plugins.decanter.sheet import SCHEMA, DecanterSheet
 
 SP = "story_points"
 
@@ -61,3 +62,10 @@ async def latest_roll(session: AsyncSession, character_id: int, channel: str, sy
         .limit(1)
     )
     return found.first()
+
+
+def store_sheet(ctx: CommandContext, character: Character, data: DecanterSheet) -> None:
+    """Write a changed sheet back (the character locked by the caller)."""
+    character.sheet = SCHEMA.dump(data)
+    character.updated_at = ctx.now
+    ctx.session.add(character)

@@ -1,5 +1,6 @@
 """Decanter's Story Points: show and give them, spend them as extra successes on the latest roll
-(``sp bonus``), or gain them by downgrading it (``downgrade``)."""
+(``sp bonus``, with its side cost), or gain them by downgrading a roll (``downgrade``). The book's
+other uses are ``spending``."""
 
 from __future__ import annotations
 
@@ -7,16 +8,17 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from gateway import CommandContext, CommandSet, Invocation, PermissionDenied, Reply, UserError
-from gateway.characters import pool_value, require_active
-from gateway.rules.numbers import whole_number
+from gateway.characters import lock_character, pool_value, require_active
+from gateway.rules.numbers import is_digits, whole_number
 from gateway.vault import repo
 from gateway.vault.models import Character
-from plugins.decanter import extended, mechanics, state
+from plugins.decanter import extended, mechanics, state, uses
 from plugins.decanter.characters import CHARACTERS
 from plugins.decanter.config import DecanterSettings
 from plugins.decanter.mechanics import SYSTEM
 from plugins.decanter.messages import t
 from plugins.decanter.render import outcome_text
+from plugins.decanter.sheet import SCHEMA
 from plugins.decanter.state import SP
 
 COMMANDS = CommandSet(SYSTEM)
@@ -25,8 +27,14 @@ COMMANDS = CommandSet(SYSTEM)
 @COMMANDS.command("sp", "show your Story Points (Storytellers: anyone's)", "sp [NAME]")
 async def sp_command(ctx: CommandContext, inv: Invocation) -> Reply:
     if inv.words:
+        first = inv.words[0]
+        if uses.use_word(first) is not None or is_digits(first) or first.casefold() in ("use", "pay"):
+            raise UserError(f"To spend Story Points write {uses.SPEND_USAGE}")
         if not ctx.storyteller:
-            raise PermissionDenied("sp NAME needs the Storyteller role; sp alone shows your own points.")
+            raise PermissionDenied(
+                "sp NAME shows another character's Story Points to Storytellers only; sp alone shows yours,"
+                " sp spend USE spends them, sp bonus N COST adds successes."
+            )
         character = await CHARACTERS.named(ctx, " ".join(inv.words))
     else:
         character = await require_active(ctx, SYSTEM)
@@ -74,16 +82,20 @@ def _count(inv: Invocation, usage: str, what: str, too_few: str) -> int:
     return count
 
 
-async def _amendable(ctx: CommandContext, what: str) -> tuple[Character, dict[str, Any], str]:
+async def _amendable(
+    ctx: CommandContext, what: str, *, contests: bool = False
+) -> tuple[Character, dict[str, Any], str]:
     """The caller's active character and its latest roll here, if that can still be changed: (the
-    character, a copy of the roll's result marked as amending it, the roll's id)."""
+    character, a copy of the roll's result marked as amending it, the roll's id). ``contests``: a
+    PC-vs-PC roll the character made (its left side) may be changed too."""
     character = await require_active(ctx, SYSTEM)
     assert character.id is not None
     row = await state.latest_roll(ctx.session, character.id, ctx.channel.key, SYSTEM)
     if row is None:
         raise UserError(f"{character.name} has no roll here to {what}.")
     result = dict(row.result)
-    if result.get("kind") != "roll" or result.get("dc") is None:
+    contest = result.get("kind") == "contest" and result["sides"][0].get("who") == character.name
+    if not (contests and contest) and (result.get("kind") != "roll" or result.get("dc") is None):
         raise UserError(
             f"{character.name}'s latest roll here (#{row.public_id}) is a contest;"
             f" {what} works on a roll against a DC."
@@ -116,30 +128,66 @@ def _reread(result: dict[str, Any]) -> None:
 
 
 def _describe(ctx: CommandContext, result: dict[str, Any]) -> str:
+    if result.get("kind") == "contest":
+        sides = result["sides"]
+        counts = "–".join(str(side["successes"]) for side in sides)
+        if result.get("winner") is None:
+            return t(ctx, "contest.outcome_unbroken", counts=counts)
+        return t(ctx, "contest.outcome", winner=sides[int(result["winner"])]["who"], counts=counts)
     return outcome_text(ctx, int(result["successes"]), str(result["degree"]), int(result["dc"]))
 
 
-@COMMANDS.command("sp bonus", "spend Story Points as extra successes on your latest roll", "sp bonus [N]")
+def _contest_bonus(result: dict[str, Any], amount: int) -> dict[str, Any]:
+    """The contest's fields after ``amount`` more successes on the roller's side (its last round),
+    re-judged; a tie of equal pools is refused (the book re-rolls it: the bonus would be lost)."""
+    left, right = (dict(side) for side in result["sides"])
+    successes = int(left["successes"]) + amount
+    judged = mechanics.judge(successes, int(right["successes"]), int(left["pool"]), int(right["pool"]))
+    if judged is None:
+        raise UserError(
+            f"{amount} more {'success' if amount == 1 else 'successes'} would tie equal pools, which the"
+            " book re-rolls: spend one more point, or none."
+        )
+    left.update(successes=successes, total=successes)
+    winner, decided_by = judged
+    return {"sides": [left, right], "winner": winner, "decided_by": decided_by}
+
+
+@COMMANDS.command(
+    "sp bonus",
+    "Roll Bonus: Story Points as extra successes on your latest roll, each with a cost",
+    "sp bonus N COST",
+)
 async def sp_bonus_command(ctx: CommandContext, inv: Invocation) -> Reply:
-    amount = _count(
-        inv,
-        "Write sp bonus N, e.g. sp bonus 2: N Story Points become N extra successes.",
-        "The number of Story Points",
-        "Spend at least 1 Story Point: sp bonus 1.",
-    )
-    character, result, previous_id = await _amendable(ctx, "add successes to")
+    bonus = uses.parse_bonus(list(inv.words))
+    amount = bonus.count
+    character, result, previous_id = await _amendable(ctx, "add successes to", contests=True)
     assert character.id is not None
-    if result.get("automatic"):
+    if result.get("kind") == "contest":
+        _contest_bonus(result, amount)
+    elif result.get("automatic"):
         raise UserError(f"#{previous_id} was an automatic success: it needs no Story Points.")
-    await state.ensure_pool(ctx.session, character.id, SP, ctx.settings_for(DecanterSettings).story_point_cap)
-    if not await repo.spend_pool(ctx.session, character.id, SP, amount):
-        current, _ = await pool_value(ctx.session, character.id, SP) or (0, 0)
+    current, _ = await state.story_points(ctx, character.id)
+    if amount > current:
+        # The book: "You still can't add more successes than your remaining Story Points."
         raise UserError(f"{character.name} has {current} Story Points, not {amount}.")
+    character = await lock_character(ctx.session, character.id)
+    assert character.id is not None
+    data, paid = uses.pay_side_costs(
+        SCHEMA.load(character.sheet), bonus, ctx.channel.key, ctx.now.isoformat()
+    )
+    if bonus.points_paid and not await repo.spend_pool(ctx.session, character.id, SP, bonus.points_paid):
+        raise UserError(f"{character.name} has {current} Story Points, not {bonus.points_paid}.")
+    state.store_sheet(ctx, character, data)
     before = _describe(ctx, result)
-    result["successes"] = int(result["successes"]) + amount
     result["bonus"] = int(result.get("bonus", 0)) + amount
+    result["bonus_costs"] = [*result.get("bonus_costs", ()), *bonus.costs]
     _mark_amended(result, previous_id)
-    _reread(result)
+    if result.get("kind") == "contest":
+        result.update(_contest_bonus(result, amount))
+    else:
+        result["successes"] = int(result["successes"]) + amount
+        _reread(result)
     if "extended" in result:
         await extended.amend(ctx, character, result, amount)
     roll_id = await ctx.log_roll(result, character_id=character.id, name=character.name)
@@ -150,6 +198,7 @@ async def sp_bonus_command(ctx: CommandContext, inv: Invocation) -> Reply:
         name=character.name,
         n=amount,
         roll=previous_id,
+        paid=_paid_text(ctx, bonus.points_paid, paid, bonus.condition),
         before=before,
         outcome=_describe(ctx, result),
         left=left,
@@ -159,6 +208,12 @@ async def sp_bonus_command(ctx: CommandContext, inv: Invocation) -> Reply:
         text += " " + extended.progress_text(ctx, result["extended"])
     await ctx.stlog(text, kind="story_points", result=result, character_id=character.id)
     return Reply(text=text, result=result)
+
+
+def _paid_text(ctx: CommandContext, points: int, paid: uses.Paid, condition: str) -> str:
+    parts = [t(ctx, "paid.sp", n=points)] if points else []
+    parts += [t(ctx, f"paid.{cost}", n=n, total=total, cname=condition) for cost, n, total in paid.items]
+    return ", ".join(parts)
 
 
 @COMMANDS.command("downgrade", "step your latest roll down and gain a Story Point per step", "downgrade [N]")

@@ -14,12 +14,16 @@ EN = {
     "difficulty": "difficulty {d}",
     "at_difficulty": "at difficulty {d}",
     "difficulty.clamped": "difficulty {d} (asked {asked})",
-    "difficulty.retry": "difficulty {d} ({base} +{failures} for {failures:plural:a retry:retries})",
+    "difficulty.adjusted": "difficulty {d} ({base} {changes})",
+    "change.retry": "+{failures} for {failures:plural:a retry:retries}",
+    "change.substitution": "{adj:+d} for {used} instead of {stated}",
+    "reflex": " (a reflex: no action)",
+    "lacking": " (no {names}: the book's Lack of Ability guidelines, the Storyteller's call)",
     "specialty": ", specialty 10s: {extra}",
     "faces.none": "no dice",
     "outcome": "{n} {n:plural:success:successes} ({degree})",
-    "roll.line": "{who} rolls {dice}{wp} at {difficulty}: {faces}{extra} → {outcome} #{id}",
-    "side": "{name} {dice}{wp} at {difficulty}: {faces}{extra} → {n} {n:plural:success:successes}",
+    "roll.line": "{who} rolls {dice}{wp} at {difficulty}{lacking}: {faces}{extra} → {outcome} #{id}",
+    "side": "{name} {dice}{wp} at {difficulty}{lacking}: {faces}{extra} → {n} {n:plural:success:successes}",
     "resisted.attacker": "{left} vs {right}: {winner} wins by {margin} #{id}",
     "resisted.defender": "{left} vs {right}: {winner} resists ({how}) #{id}",
     "resisted.tie": "a tie goes to the defender",
@@ -43,7 +47,8 @@ EN = {
     "char.none": "You have no Dramatic Systems characters yet: char new NAME makes one.",
     "none": "none",
     "sheet": (
-        "{name} ({status}): {attributes}. Abilities: {abilities}. Specialties: {specialties}."
+        "{name} ({status}): {attributes}. Abilities: {abilities}. Secondary Abilities: {secondary}."
+        " Specialties: {specialties}."
         " Willpower {wp} of {wp_max}."
     ),
     "set.done": "{name}: {field} {old} → {new}.",

@@ -1,8 +1,11 @@
 """Reading Dramatic Systems' roll words (pure).
 
-``roll POOL [diff N] [wp] [spec] [retry] [vs [CHARACTER] POOL [diff N] [spec]] [secret]``
+``roll POOL [for ABILITY] [diff N] [wp] [spec] [retry] [vs [CHARACTER] POOL [diff N] [spec]] [secret]``
 
 A POOL is numbers and trait names joined by ``+`` (``6``, ``dex+brawl``, ``dex + brawl + 1``).
+``for ABILITY`` names the Ability the roll is stated in when the pool substitutes another for it.
+``roll retry`` alone repeats the latest action. ``reflex`` marks a roll that is no action (the book:
+"Reflex" rolls don't count as actions): it leaves the retry record alone.
 """
 
 from __future__ import annotations
@@ -15,12 +18,12 @@ from gateway.rules.pool_sum import MAX_NUMBER, PoolExpr, parse_pool
 from gateway.rules.roll_words import split_once
 
 ROLL_USAGE = (
-    "roll POOL [diff N] [wp] [spec] [retry] [vs POOL [diff N] [spec]] [secret],"
-    " e.g. roll 6 diff 7, roll dex+brawl wp, roll 5 vs 4"
+    "roll POOL [for ABILITY] [diff N] [wp] [spec] [retry|reflex] [vs POOL [diff N] [spec]] [secret],"
+    " e.g. roll 6 diff 7, roll dex+brawl wp, roll wits+gang_lore for streetwise, roll retry, roll 5 vs 4"
 )
 OPPONENT_USAGE = "vs POOL [diff N] [spec] or vs CHARACTER POOL, e.g. vs 4 or vs Bob dex+dodge"
 DIFF_WORDS = {"diff", "difficulty", "dif"}
-KEYWORDS = {*DIFF_WORDS, "wp", "willpower", "spec", "specialty", "retry", "vs", "secret"}
+KEYWORDS = {*DIFF_WORDS, "wp", "willpower", "spec", "specialty", "retry", "vs", "secret", "for", "reflex"}
 
 
 @dataclass(frozen=True)
@@ -29,6 +32,8 @@ class SideRequest:
     difficulty: int | None = None
     specialty: bool = False
     willpower: bool = False
+    stated: str | None = None  # ``for ABILITY``: the Ability the roll is stated in
+    reflex: bool = False  # no action: the retry record stays as it is
 
     def pool(self, skip_name: bool) -> PoolExpr:
         words = list(self.words[1:] if skip_name and len(self.words) > 1 else self.words)
@@ -56,16 +61,24 @@ def _side(words: list[str], *, attacker: bool) -> tuple[SideRequest, bool, bool]
     """One side's request, and whether retry / secret were said on it."""
     head: list[str] = []
     difficulty: int | None = None
-    specialty = willpower = retry = secret = False
+    stated: str | None = None
+    specialty = willpower = retry = secret = reflex = False
     keyword: str | None = None
     args: list[str] = []
 
     def close() -> None:
-        nonlocal difficulty
+        nonlocal difficulty, stated
         if keyword in DIFF_WORDS:
             if difficulty is not None:
                 raise UserError("Give the difficulty once per side.")
             difficulty = parse_difficulty(args)
+        elif keyword == "for":
+            # The book: a substitution said twice is "reiterating these clauses, not stacking".
+            if stated is not None:
+                raise UserError("Name the Ability the roll is stated in once: for ABILITY.")
+            if not args:
+                raise UserError("for names the Ability the roll is stated in: for streetwise.")
+            stated = "_".join(args)
         elif keyword is not None and args:
             raise UserError(f"{keyword} takes nothing after it; I cannot read {' '.join(args)[:40]!r} there.")
 
@@ -86,6 +99,10 @@ def _side(words: list[str], *, attacker: bool) -> tuple[SideRequest, bool, bool]
                 if not attacker:
                     raise UserError("retry is about your own roll: write it before vs.")
                 retry = True
+            elif folded == "reflex":
+                if not attacker:
+                    raise UserError("reflex is about your own roll: write it before vs.")
+                reflex = True
             elif folded == "secret":
                 secret = True
         elif keyword is None:
@@ -93,9 +110,11 @@ def _side(words: list[str], *, attacker: bool) -> tuple[SideRequest, bool, bool]
         else:
             args.append(word)
     close()
-    if not head:
+    if retry and reflex:
+        raise UserError("A reflex is no action, so it is no retry of one: write retry or reflex.")
+    if not head and not (attacker and retry):  # ``roll retry``: the latest action's pool
         raise UserError(f"Which pool? Write {ROLL_USAGE if attacker else OPPONENT_USAGE}.")
-    return SideRequest(tuple(head), difficulty, specialty, willpower), retry, secret
+    return SideRequest(tuple(head), difficulty, specialty, willpower, stated, reflex), retry, secret
 
 
 def parse_roll(words: tuple[str, ...] | list[str]) -> RollRequest:
@@ -104,7 +123,8 @@ def parse_roll(words: tuple[str, ...] | list[str]) -> RollRequest:
     except ValueError:
         raise UserError("A resisted roll has two sides: write vs once.") from None
     side, retry, secret = _side(left, attacker=True)
-    parse_pool(list(side.words), ROLL_USAGE)  # fail early on a malformed pool (names are checked later)
+    if side.words:
+        parse_pool(list(side.words), ROLL_USAGE)  # fail early on a malformed pool (names are checked later)
     opponent: SideRequest | None = None
     if right is not None:
         if retry:

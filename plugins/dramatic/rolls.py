@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from functools import partial
 from typing import Any
@@ -9,15 +10,17 @@ from typing import Any
 from gateway import CommandContext, CommandSet, Invocation, Offloaded, Reply, UserError, faces, scene
 from gateway.characters import active_character, find_character
 from gateway.i18n import percent
-from gateway.rules.pool_sum import Pool, PoolExpr
+from gateway.rules.dots_sheet import trait_title
 from gateway.vault import repo
 from gateway.vault.models import Character
-from plugins.dramatic import mechanics, odds
+from plugins.dramatic import mechanics, odds, retries
+from plugins.dramatic.abilities import PRIMARY, Substitution, kind_of, secondary_key, substitute
 from plugins.dramatic.characters import WP
 from plugins.dramatic.config import DramaticSettings
 from plugins.dramatic.mechanics import SYSTEM
 from plugins.dramatic.messages import t
-from plugins.dramatic.parse import ROLL_USAGE, SideRequest, parse_roll
+from plugins.dramatic.parse import ROLL_USAGE, RollRequest, SideRequest, parse_roll
+from plugins.dramatic.pools import ReadPool, read_pool
 from plugins.dramatic.sheet import SCHEMA
 
 COMMANDS = CommandSet(SYSTEM)
@@ -25,9 +28,47 @@ ODDS_USAGE = "odds " + ROLL_USAGE[5:]
 SCENE_MARKER = "* * *"
 
 
-def resolve_pool(expr: PoolExpr, character: Character | None, who: str = "you") -> Pool:
-    """Numbers and trait names to dice, traits rated from ``character``'s sheet."""
-    return SCHEMA.pool(expr, SCHEMA.load(character.sheet) if character is not None else None, who)
+@dataclass(frozen=True)
+class Side:
+    """One side's pool, read against its sheet, and the book's substitution if the roll asks one."""
+
+    pool: ReadPool
+    substitution: Substitution | None
+
+    @property
+    def dice(self) -> int:
+        return self.pool.dice
+
+    @property
+    def label(self) -> str:
+        return self.pool.label
+
+    @property
+    def adjustment(self) -> int:
+        return self.substitution.adjustment if self.substitution else 0
+
+    @property
+    def action(self) -> str:
+        """What makes two rolls one action: the pool, and the Ability it stands in for."""
+        stated = self.substitution.stated if self.substitution else ""
+        return f"{self.pool.action} for {stated}" if stated else self.pool.action
+
+
+def read_side(
+    ctx: CommandContext, side: SideRequest, character: Character | None, skip_name: bool, who: str = "you"
+) -> Side:
+    """The pool of ``side`` from ``character``'s sheet, its substitution, and the pool cap checked."""
+    sheet = SCHEMA.load(character.sheet) if character is not None else None
+    pool = read_pool(side.pool(skip_name), sheet, who)
+    max_pool = ctx.settings.gateway.max_pool
+    if pool.dice > max_pool:
+        raise UserError(f"A pool of {pool.dice} is above the maximum of {max_pool} dice.")
+    substitution = None
+    if side.stated is not None:
+        kind = kind_of(side.stated)
+        stated = (SCHEMA.match_trait(side.stated) or "") if kind == PRIMARY else secondary_key([side.stated])
+        substitution = substitute(stated, kind, pool.abilities)
+    return Side(pool, substitution)
 
 
 def dice_text(ctx: CommandContext, pool: int, label: str) -> str:
@@ -36,12 +77,30 @@ def dice_text(ctx: CommandContext, pool: int, label: str) -> str:
     return t(ctx, "dice", n=max(pool, 0))
 
 
-def difficulty_text(ctx: CommandContext, difficulty: int, asked: int, base: int, failures: int) -> str:
+def difficulty_text(
+    ctx: CommandContext, difficulty: int, asked: int, base: int, failures: int, side: Side | None = None
+) -> str:
+    """``difficulty 7``, or with what changed it: a substitution, retries, a clamp."""
+    changes = []
+    if side is not None and side.substitution is not None:
+        sub = side.substitution
+        used, stated = trait_title(sub.used), trait_title(sub.stated)
+        changes.append(t(ctx, "change.substitution", adj=sub.adjustment, used=used, stated=stated))
     if failures:
-        return t(ctx, "difficulty.retry", d=difficulty, base=base, failures=failures)
+        changes.append(t(ctx, "change.retry", failures=failures))
+    if changes:
+        return t(ctx, "difficulty.adjusted", d=difficulty, base=base, changes=", ".join(changes))
     if asked != difficulty:
         return t(ctx, "difficulty.clamped", d=difficulty, asked=asked)
     return t(ctx, "difficulty", d=difficulty)
+
+
+def lacking_text(ctx: CommandContext, side: Side) -> str:
+    """The book: "If you don't have the ability at all, then consult the Lack of Ability guidelines"
+    (which it does not give): the roll says so, for the Storyteller to rule."""
+    if not side.pool.lacking:
+        return ""
+    return t(ctx, "lacking", names=" and ".join(trait_title(a) for a in side.pool.lacking))
 
 
 def body(ctx: CommandContext, roll: mechanics.Roll) -> dict[str, str]:
@@ -61,15 +120,39 @@ def asked_difficulty(ctx: CommandContext, side: SideRequest) -> int:
     )
 
 
-def retry_kind(ctx: CommandContext, character: Character | None) -> str:
-    """The roller's retry record: the failures of their latest action here, until the scene ends."""
-    return f"retry:{scene.roller_key(ctx, character)}"
-
-
 async def _opponent_character(ctx: CommandContext, side: SideRequest) -> Character | None:
     if len(side.words) > 1:
         return await find_character(ctx.session, SYSTEM, side.words[0])
     return None
+
+
+@dataclass(frozen=True)
+class Attempt:
+    """The attacker's side of a roll with its difficulty worked out (retries and substitution)."""
+
+    side: Side
+    request: SideRequest
+    asked: int
+    base: int
+    difficulty: int
+    retry: retries.Retry
+
+
+async def attempt(
+    ctx: CommandContext, request: RollRequest, character: Character | None, who: str, *, lock: bool
+) -> Attempt:
+    plan = await retries.plan(ctx, request.side, request.retry, character, who, lock)
+    side_request = plan.side
+    side = read_side(ctx, side_request, character, False)
+    if plan.base is not None:
+        assert plan.row is not None
+        retries.check_same(who, plan.row, side.action, side_request)
+        asked = base = plan.base
+    else:
+        asked = asked_difficulty(ctx, side_request)
+        base = mechanics.clamp_difficulty(asked)
+    difficulty = mechanics.retry_difficulty(base + side.adjustment, plan.failures)
+    return Attempt(side, side_request, asked, base, difficulty, plan)
 
 
 @COMMANDS.command(
@@ -79,69 +162,43 @@ async def roll_command(ctx: CommandContext, inv: Invocation) -> Reply:
     request = parse_roll(inv.words)
     character = await active_character(ctx, SYSTEM)
     who = character.name if character else ctx.name
-    left = resolve_pool(request.side.pool(False), character)
-    max_pool = ctx.settings.gateway.max_pool
-    if left.dice > max_pool:
-        raise UserError(f"A pool of {left.dice} is above the maximum of {max_pool} dice.")
-    asked = asked_difficulty(ctx, request.side)
-    base = mechanics.clamp_difficulty(asked)
-    failures = 0
-    kind = retry_kind(ctx, character)
-    retry_row = await scene.get(ctx.session, ctx.channel.key, SYSTEM, kind)
-    if request.retry:
-        if retry_row is None:
-            raise UserError(
-                f"Nothing to retry: {who}'s latest roll here did not fail (or the scene has ended)."
-                " Roll without retry."
-            )
-        if retry_row.data.get("botched"):
-            raise UserError(
-                f"{who}'s latest roll here botched: whether and how to try again is the Storyteller's call."
-                " Roll without retry if they allow it."
-            )
-        failures = int(retry_row.data.get("failures", 0))
-    difficulty = mechanics.retry_difficulty(base, failures)
+    act = await attempt(ctx, request, character, who, lock=True)
+    left, failures = act.side, act.retry.failures
     char_id = character.id if character else None
-    if request.side.willpower:
+    willpower, specialty = act.request.willpower, act.request.specialty
+    if willpower:
         if character is None or char_id is None:
             raise UserError("Willpower needs a character: make one with char new NAME, or roll without wp.")
         # Declared before the roll: spent before any die is shown.
         if not await repo.spend_pool(ctx.session, char_id, WP, 1):
             raise UserError(f"{character.name} has no Willpower left to spend.")
     if request.opponent is not None:
-        return await _resisted(ctx, request.opponent, character, who, left, asked, difficulty, request)
-    roll = mechanics.roll(
-        left.dice, difficulty, ctx.dice, willpower=request.side.willpower, specialty=request.side.specialty
-    )
+        return await _resisted(ctx, request.opponent, character, who, act, request)
+    roll = mechanics.roll(left.dice, act.difficulty, ctx.dice, willpower=willpower, specialty=specialty)
     result = roll.as_result()
     result.update(
         who=who,
         label=left.label,
-        requested_difficulty=asked,
-        base_difficulty=base,
+        requested_difficulty=act.asked,
+        base_difficulty=act.base,
         retry=failures,
+        substitution=left.adjustment,
+        lacking=list(left.pool.lacking),
+        reflex=act.request.reflex,
         secret=request.secret,
     )
     if character is not None:
         result["character"] = character.name
-    # The retry record: the latest action here, its failures so far.
-    if roll.degree == "success":
-        if retry_row is not None:
-            await ctx.session.delete(retry_row)
-    else:
-        data = (
-            {"botched": True, "name": who}
-            if roll.degree == "botch"
-            else {"failures": failures + 1, "name": who, "difficulty": base}
-        )
-        await scene.put(ctx.session, ctx.channel.key, SYSTEM, kind, data, ctx.now)
+    if not act.request.reflex:  # the book: "Reflex" rolls don't count as actions
+        await retries.record(ctx, character, act.retry, roll.degree, who, act.base, left.action)
     roll_id = await ctx.log_roll(result, character_id=char_id, name=who)
     text = t(
         ctx,
         "roll.line",
         who=who,
         dice=dice_text(ctx, left.dice, left.label),
-        difficulty=difficulty_text(ctx, difficulty, asked, base, failures),
+        difficulty=difficulty_text(ctx, act.difficulty, act.asked, act.base, failures, left),
+        lacking=lacking_text(ctx, left) + (t(ctx, "reflex") if act.request.reflex else ""),
         outcome=t(ctx, "outcome", n=roll.successes, degree=t(ctx, f"degree.{roll.degree}")),
         id=roll_id,
         **body(ctx, roll),
@@ -157,20 +214,17 @@ async def _resisted(
     opponent: SideRequest,
     character: Character | None,
     who: str,
-    left: Pool,
-    asked: int,
-    difficulty: int,
-    request: Any,
+    act: Attempt,
+    request: RollRequest,
 ) -> Reply:
     other = await _opponent_character(ctx, opponent)
-    right = resolve_pool(opponent.pool(other is not None), other, "they")
-    max_pool = ctx.settings.gateway.max_pool
-    if right.dice > max_pool:
-        raise UserError(f"A pool of {right.dice} is above the maximum of {max_pool} dice.")
+    left = act.side
+    right = read_side(ctx, opponent, other, other is not None, "they")
     right_asked = asked_difficulty(ctx, opponent)
-    right_difficulty = mechanics.clamp_difficulty(right_asked)
+    right_base = mechanics.clamp_difficulty(right_asked)
+    right_difficulty = mechanics.clamp_difficulty(right_base + right.adjustment)
     attacker = mechanics.roll(
-        left.dice, difficulty, ctx.dice, willpower=request.side.willpower, specialty=request.side.specialty
+        left.dice, act.difficulty, ctx.dice, willpower=act.request.willpower, specialty=act.request.specialty
     )
     defender = mechanics.roll(right.dice, right_difficulty, ctx.dice, specialty=opponent.specialty)
     outcome = mechanics.resist(attacker, defender)
@@ -178,11 +232,17 @@ async def _resisted(
     result = outcome.as_result()
     result["who"] = who
     result["secret"] = request.secret
-    for side, name, pool, wanted in (
-        (result["sides"][0], who, left, asked),
+    for part, name, pool, wanted in (
+        (result["sides"][0], who, left, act.asked),
         (result["sides"][1], right_name, right, right_asked),
     ):
-        side.update(who=name, label=pool.label, requested_difficulty=wanted)
+        part.update(
+            who=name,
+            label=pool.label,
+            requested_difficulty=wanted,
+            substitution=pool.adjustment,
+            lacking=list(pool.pool.lacking),
+        )
     char_id = character.id if character else None
     roll_id = await ctx.log_roll(result, character_id=char_id, name=who)
     sides = [
@@ -191,13 +251,14 @@ async def _resisted(
             "side",
             name=name,
             dice=dice_text(ctx, roll.pool, pool.label),
-            difficulty=difficulty_text(ctx, roll.difficulty, wanted, roll.difficulty, 0),
+            difficulty=difficulty_text(ctx, roll.difficulty, wanted, base, 0, pool),
+            lacking=lacking_text(ctx, pool),
             n=roll.successes,
             **body(ctx, roll),
         )
-        for name, roll, pool, wanted in (
-            (who, attacker, left, asked),
-            (right_name, defender, right, right_asked),
+        for name, roll, pool, wanted, base in (
+            (who, attacker, left, act.asked, act.base),
+            (right_name, defender, right, right_asked, right_base),
         )
     ]
     if outcome.winner == 0:
@@ -232,23 +293,16 @@ async def odds_command(ctx: CommandContext, inv: Invocation) -> Offloaded[Any]:
     """Reads the pools here; the odds are worked out off the event loop (``gateway.offload``)."""
     request = parse_roll(inv.words)
     character = await active_character(ctx, SYSTEM)
-    left = resolve_pool(request.side.pool(False), character)
-    max_pool = ctx.settings.gateway.max_pool
-    if left.dice > max_pool:
-        raise UserError(f"Odds stop at pools of {max_pool} dice.")
-    base = mechanics.clamp_difficulty(asked_difficulty(ctx, request.side))
-    failures = 0
-    if request.retry:
-        row = await scene.get(ctx.session, ctx.channel.key, SYSTEM, retry_kind(ctx, character))
-        failures = int(row.data.get("failures", 0)) if row is not None else 0
-    difficulty = mechanics.retry_difficulty(base, failures)
+    who = character.name if character else ctx.name
+    act = await attempt(ctx, request, character, who, lock=False)
+    left, difficulty = act.side, act.difficulty
+    request = replace(request, side=act.request)
     wp = t(ctx, "willpower") if request.side.willpower else ""
     if request.opponent is not None:
         other = await _opponent_character(ctx, request.opponent)
-        right = resolve_pool(request.opponent.pool(other is not None), other, "they")
-        if right.dice > max_pool:
-            raise UserError(f"Odds stop at pools of {max_pool} dice.")
-        right_difficulty = mechanics.clamp_difficulty(asked_difficulty(ctx, request.opponent))
+        right = read_side(ctx, request.opponent, other, other is not None, "they")
+        right_base = mechanics.clamp_difficulty(asked_difficulty(ctx, request.opponent))
+        right_difficulty = mechanics.clamp_difficulty(right_base + right.adjustment)
         resisted = partial(
             odds.resisted_odds,
             left.dice,

@@ -1,6 +1,7 @@
 """The Dramatic Systems sheet: a typed document in ``Character.sheet`` (pure; validated by pydantic).
 
-Attributes and Abilities are dots; Willpower is a ``Pool`` row (``willpower``), spent atomically.
+Attributes and Abilities are dots (the classic primary Abilities, and secondary ones a sheet names
+itself); Willpower is a ``Pool`` row (``willpower``), spent atomically.
 """
 
 from __future__ import annotations
@@ -75,6 +76,8 @@ class DramaticSheet(BaseModel):
     attributes: dict[str, int] = Field(default_factory=lambda: dict.fromkeys(ATTRIBUTES, 1))
     abilities: dict[str, int] = Field(default_factory=dict)
     specialties: list[str] = Field(default_factory=list)
+    # Secondary Abilities, named freely (``gang_lore``): what the book's substitution rule swaps.
+    secondary: dict[str, int] = Field(default_factory=dict)
     notes: str = Field("", max_length=1000)
 
 
@@ -85,5 +88,8 @@ SCHEMA = DotsSchema(
     learned=ABILITIES,
     learned_field="abilities",
     abbreviations=ABBREVIATIONS,
-    pool_hint="Roll numbers (roll 6 diff 7) or Attribute + Ability names (roll dex+brawl)",
+    pool_hint=(
+        "Roll numbers (roll 6 diff 7) or Attribute + Ability names (roll dex+brawl), or a secondary"
+        " Ability on your sheet (set secondary NAME N)"
+    ),
 )

@@ -5,6 +5,7 @@ A pending challenge lives in a ``KeyValue`` row, never in memory; its deadline i
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -13,7 +14,7 @@ from gateway.characters import require_active
 from gateway.payloads import reply_payload
 from gateway.vault import repo
 from gateway.vault.models import Character
-from plugins.nightcap import mechanics, render
+from plugins.nightcap import mechanics, render, rulings
 from plugins.nightcap.config import NightcapSettings
 from plugins.nightcap.conflict_support import (
     ESSENCE,
@@ -151,6 +152,25 @@ async def challenge_command(ctx: CommandContext, inv: Invocation) -> list[Reply]
     return [*replies, *await open_challenge(ctx, challenger, target, damage, spec=parse_side(rest))]
 
 
+async def redirected_challenge(
+    ctx: CommandContext, challenger: Character, target: Character, spec: PoolSpec
+) -> list[Reply]:
+    """``roll TRAIT vs NAME TRAIT`` against another player's character, opened as a challenge: the
+    other player states their own trait and Willpower with defend (or concedes)."""
+    damage = await ensure_can_act(ctx.session, challenger)
+    if target.id == challenger.id:
+        raise UserError("A character cannot challenge themselves.")
+    return redirected(await open_challenge(ctx, challenger, target, damage, spec=spec), target.name, "roll")
+
+
+def redirected(replies: list[Reply], target: str, command: str) -> list[Reply]:
+    """A challenge opened by ``command`` in place of rolling another player's dice, saying why."""
+    note = f"{target} is another player's character and rolls for themselves: "
+    last = replies[-1]
+    replies[-1] = replace(last, text=note + last.text, result={**(last.result or {}), "redirected": command})
+    return replies
+
+
 async def open_challenge(
     ctx: CommandContext,
     challenger: Character,
@@ -172,7 +192,9 @@ async def open_challenge(
         power_data = choice.describe(await check_can_pay(ctx, choice))
     else:
         assert spec is not None
+        spec, ruling = await rulings.overrule(ctx, challenger, spec)
         built = character_side(ctx, spec, challenger, damage)
+        built.side.label += rulings.note(ruling)
     made, _ = await _challenges_of(ctx, challenger)
     if made:
         raise UserError(
@@ -284,8 +306,9 @@ async def defend_command(ctx: CommandContext, inv: Invocation) -> list[Reply]:
         right = power_side(ctx, defence, mods, wp, defender_damage)
         spec = right.side.spec
     else:
-        spec = parse_side(words)
+        spec, ruling = await rulings.overrule(ctx, defender, parse_side(words))
         right = character_side(ctx, spec, defender, defender_damage)
+        right.side.label += rulings.note(ruling)
     challenger = await ctx.session.get(Character, data["challenger"]["character_id"])
     if challenger is None:
         raise UserError("The challenger's character no longer exists; the challenge is void.")

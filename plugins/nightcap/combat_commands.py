@@ -10,7 +10,8 @@ from gateway.characters import find_character, require_active
 from gateway.rules.numbers import is_digits
 from gateway.vault import repo
 from gateway.vault.models import Character, SceneState
-from plugins.nightcap import combat, initiative, mechanics, render
+from plugins.nightcap import combat, initiative, mechanics, render, rulings
+from plugins.nightcap.acting import incapacitated_refusal
 from plugins.nightcap.combat import HEALTH_LEVELS
 from plugins.nightcap.conflict_support import (
     DAMAGE,
@@ -182,6 +183,7 @@ async def _roll_for(ctx: CommandContext, fight: Combat, people: list[Combatant])
 async def init_join(ctx: CommandContext, inv: Invocation) -> Reply:
     row, fight = await _require(ctx)
     words = list(inv.words)
+    character: Character | None
     if not words:
         character = await require_active(ctx, SYSTEM)
         key, name, physical, npc = (
@@ -338,11 +340,18 @@ class Fighter:
             return soak_of(self.character)
         return self.npc.soak if self.npc else 0
 
-    async def side(self, ctx: CommandContext, words: list[str]) -> Built:
+    async def side(self, ctx: CommandContext, words: list[str], *, ruled: bool = False) -> Built:
+        """The fighter's pool; ``ruled``: the Storyteller's pending ruling (``st mod``) replaces the
+        modifiers the player wrote."""
         spec = parse_side(words)
         damage = await self.damage(ctx)
         if self.character is not None:
-            return character_side(ctx, spec, self.character, damage)
+            ruling = None
+            if ruled:
+                spec, ruling = await rulings.overrule(ctx, self.character, spec)
+            built = character_side(ctx, spec, self.character, damage)
+            built.side.label += rulings.note(ruling)
+            return built
         rating = self.npc.physical if self.npc else 0
         if self.npc is None and spec.number is None:
             raise UserError(f"{self.name} is not in this fight, so roll a number of dice for them.")
@@ -410,6 +419,28 @@ def _hit_text(attacker: str, defender: str, hit: combat.Hit, after: int, levels:
     return f"{soak}{hit.damage} damage ({defender} {after}/{levels}).{out}"
 
 
+def _refuse_outside_fight(
+    ctx: CommandContext, attacker: Fighter, defender: Fighter, fight: Combat | None
+) -> None:
+    """Another player's character is attacked only in a fight they are in: "Combat is a contest run in
+    turns. When it starts, everyone involved rolls once for order", and the defence is rolled on the
+    attacker's turn. A Storyteller, and a player attacking a character of their own, are not held."""
+    target = defender.character
+    if target is None or ctx.storyteller or target.owner_id == ctx.person.id:
+        return
+    if fight is None:
+        raise UserError(
+            f"{target.name} is not in a fight here: an attack is a turn in a fight (init start, then"
+            f" {attacker.name} and {target.name} init join), or contest it outside one with challenge"
+            f" {target.name} TRAIT."
+        )
+    if fight.find(f"c:{target.id}") is None:
+        raise UserError(
+            f"{target.name} is not in this fight: they join with init join first (or the Storyteller"
+            f" adds them with init join {target.name})."
+        )
+
+
 @COMMANDS.command("attack", "attack: a contest whose margin, less soak, is damage", ATTACK_USAGE)
 async def attack_command(ctx: CommandContext, inv: Invocation) -> Reply:
     words = list(inv.words)
@@ -424,12 +455,14 @@ async def attack_command(ctx: CommandContext, inv: Invocation) -> Reply:
     defender, attack_words = await _find_fighter(ctx, words, fight)
     if defender.name == attacker.name:
         raise UserError("Nobody attacks themselves here.")
-    if combat.incapacitated(*await attacker.health(ctx)):
-        raise UserError(f"{attacker.name} is Incapacitated and can take no actions.")
+    attacker_health = await attacker.health(ctx)
+    if combat.incapacitated(*attacker_health):
+        raise incapacitated_refusal(attacker.name, *attacker_health)
+    _refuse_outside_fight(ctx, attacker, defender, fight)
     before, levels = await defender.health(ctx)
     if combat.incapacitated(before, levels):
         raise UserError(f"{defender.name} is already Incapacitated.")
-    left = await attacker.side(ctx, _with_default_trait(attack_words))
+    left = await attacker.side(ctx, _with_default_trait(attack_words), ruled=True)
     defence = _with_default_trait(vs_words or [])
     if any(w.casefold() in ("wp", "willpower") for w in defence):
         raise UserError("Defending costs nothing and takes no Willpower; only the attacker may write wp.")

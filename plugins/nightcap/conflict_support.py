@@ -15,6 +15,7 @@ from gateway import CommandContext, UserError
 from gateway.characters import active_character, find_character, pools_of, take_character
 from gateway.vault.models import Character, KeyValue, Pool, RollLog, SceneState
 from plugins.nightcap import combat, mechanics, wounds
+from plugins.nightcap.acting import incapacitated_refusal
 from plugins.nightcap.pools import PoolSpec
 from plugins.nightcap.rolls import SYSTEM, Side, build_side
 from plugins.nightcap.sheet import match_trait
@@ -155,9 +156,7 @@ async def ensure_can_act(session: AsyncSession, character: Character) -> int:
     """Refuse an Incapacitated character; return the damage they carry."""
     damage, levels = await health_of(session, character)
     if combat.incapacitated(damage, levels):
-        raise UserError(
-            f"{character.name} is Incapacitated ({damage}/{levels} damage) and can take no actions."
-        )
+        raise incapacitated_refusal(character.name, damage, levels)
     return damage
 
 

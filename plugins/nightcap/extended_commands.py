@@ -6,7 +6,7 @@ from typing import Any
 
 from gateway import CommandContext, CommandSet, Invocation, Reply, UserError
 from gateway.rules.numbers import is_digits
-from plugins.nightcap import extended, mechanics, render
+from plugins.nightcap import extended, mechanics, render, rulings
 from plugins.nightcap.conflict_support import (
     actor,
     character_side,
@@ -17,6 +17,7 @@ from plugins.nightcap.conflict_support import (
     side_result,
 )
 from plugins.nightcap.pools import parse_side
+from plugins.nightcap.roll_texts import say
 from plugins.nightcap.rolls import SYSTEM, spend_willpower
 
 COMMANDS = CommandSet(SYSTEM)
@@ -29,10 +30,21 @@ EXTENDED_USAGE = (
 
 def _extended_status(name: str, state: extended.Extended) -> str:
     comp = " Complication pending." if state.complication else ""
-    return (
-        f"{name}'s extended action: {state.accumulated}/{state.target} successes after {state.made} of"
-        f" {state.rolls} rolls ({state.left} left).{comp}"
+    return say(
+        "extended.status",
+        name=name,
+        accumulated=state.accumulated,
+        target=state.target,
+        made=state.made,
+        rolls=state.rolls,
+        left=state.left,
+        comp=comp,
     )
+
+
+def _progress(state: extended.Extended) -> str:
+    """``0/5, 1 roll left.``"""
+    return f" {state.accumulated}/{state.target}, {say('rolls_left', n=state.left)}."
 
 
 def _extended_result(state: extended.Extended, **extra: Any) -> dict[str, Any]:
@@ -90,7 +102,7 @@ async def extended_start(ctx: CommandContext, inv: Invocation) -> Reply:
         raise UserError(str(exc)) from exc
     await kv_put(ctx.session, EXTENDED, key, {"name": name, "state": state.as_dict()}, ctx.now)
     what = f" rolling {pool_word.title()}" if pool_word and not is_digits(pool_word) else ""
-    text = f"{name} starts an extended action{what}: {target} successes in {rolls} rolls."
+    text = say("extended.started", name=name, what=what, target=target, rolls=rolls)
     result = _extended_result(state, status="started")
     await ctx.stlog(text, kind="extended", result=result, character_id=character.id if character else None)
     return Reply(text=text, result=result)
@@ -114,6 +126,7 @@ async def extended_roll(ctx: CommandContext, inv: Invocation) -> Reply:
         raise UserError("Roll what? Write extended roll TRAIT [+N|-N] [wp] (or fix it at extended start).")
     spec = parse_side(words)
     damage = await ensure_can_act(ctx.session, character) if character else 0
+    spec, ruling = await rulings.overrule(ctx, character, spec)
     built = character_side(ctx, spec, character, damage)
     if spec.willpower:
         await spend_willpower(ctx, character)
@@ -123,22 +136,24 @@ async def extended_roll(ctx: CommandContext, inv: Invocation) -> Reply:
     result.update(
         kind="extended", who=name, extended=state.as_dict(), status=state.status, reason=state.reason
     )
+    if ruling is not None:
+        result["ruling"] = ruling
     char_id = character.id if character else None
     roll_id = await ctx.log_roll(result, character_id=char_id, name=name)
     line = render.roll_line(name, roll, roll_id, built.label)
+    line = f"{line.removesuffix(f' #{roll_id}')}{rulings.note(ruling)} #{roll_id}"
     if state.status == extended.SUCCESS:
-        after = f" Done: {state.accumulated}/{state.target} after {state.made} rolls."
+        after = " " + say(
+            "extended.done", accumulated=state.accumulated, target=state.target, made=state.made
+        )
     elif state.reason == "second_botch":
         after = " A second botch: the attempt fails."
     elif state.status == extended.FAILED:
         after = f" Out of rolls at {state.accumulated}/{state.target}: the attempt fails."
     elif roll.degree == "botch":
-        after = (
-            " Botch: progress lost, a complication for the Storyteller."
-            f" {state.accumulated}/{state.target}, {state.left} rolls left."
-        )
+        after = " Botch: progress lost, a complication for the Storyteller." + _progress(state)
     else:
-        after = f" {state.accumulated}/{state.target}, {state.left} rolls left."
+        after = _progress(state)
     text = line + " —" + after
     if state.status == extended.ACTIVE:
         await kv_put(ctx.session, EXTENDED, key, {"name": name, "state": state.as_dict()}, ctx.now)

@@ -12,9 +12,11 @@ from typing import Any
 from gateway import CommandContext, CommandSet, Invocation, Reply, UserError
 from gateway.rules.numbers import clamped
 from gateway.vault import repo
-from plugins.nightcap import checkin, health, mechanics, render, wounds
+from plugins.nightcap import checkin, health, mechanics, render, rulings, wounds
 from plugins.nightcap.characters import parse_number
 from plugins.nightcap.config import timezone
+from plugins.nightcap.conflict_support import ensure_can_act
+from plugins.nightcap.pools import PoolSpec
 from plugins.nightcap.powers import TIERS, cost_refusal, match_tier, use_cost
 from plugins.nightcap.rolls import SYSTEM, spend_willpower
 from plugins.nightcap.sheet import DAMAGE, ESSENCE, WILLPOWER, find_power, trait
@@ -73,6 +75,7 @@ async def power_use(ctx: CommandContext, inv: Invocation) -> Reply:
     character = await my_character(ctx)
     require_approved(character, "power use")
     assert character.id is not None
+    await ensure_can_act(ctx.session, character)  # before any Essence is spent
     sheet = sheet_of(character)
     power = find_power(sheet, " ".join(rest))
     if power is None:
@@ -89,6 +92,8 @@ async def power_use(ctx: CommandContext, inv: Invocation) -> Reply:
     if wp:
         await spend_willpower(ctx, character)
     keyed = str(power.get("trait") or "spirit")
+    ruled, ruling = await rulings.overrule(ctx, character, PoolSpec(base=keyed, modifiers=tuple(mods)))
+    mods = list(ruled.modifiers)
     rating = trait(sheet, keyed)
     wound = await wounds.penalty(ctx, character)
     pool = checked_pool(ctx, rating, [*mods, wound])
@@ -109,12 +114,14 @@ async def power_use(ctx: CommandContext, inv: Invocation) -> Reply:
     )
     if wound:
         result["wound_penalty"] = wound
+    if ruling is not None:
+        result["ruling"] = ruling
     roll_id = await ctx.log_roll(result, character_id=character.id, name=character.name)
     text = (
         f"{character.name} uses {power['name']} at {cost.tier.title} ({cost.essence} Essence,"
         f" {essence - cost.essence} left) and rolls"
         f" {render.roll_body(roll, wounds.label(label(keyed, rating, mods), wound))}"
-        f" #{roll_id}"
+        f"{rulings.note(ruling)} #{roll_id}"
     )
     await ctx.stlog(
         ("(secret) " if secret else "") + text, kind="power", result=result, character_id=character.id

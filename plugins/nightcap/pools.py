@@ -2,16 +2,13 @@
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
 from gateway import UserError
 from gateway.rules.numbers import clamped, is_digits
+from gateway.rules.roll_words import MAX_NUMBER, MOD, TERM
 
 ROLL_USAGE = "roll POOL [+N|-N ...] [wp] [vs POOL [+N|-N] [wp]] [secret], e.g. roll 3 +1 or roll physical wp"
-_TERM = re.compile(r"^(?P<base>[^\W\d_][\w'-]*|[0-9]+)?(?P<mods>(?:[+-][0-9]+)*)$")
-_MOD = re.compile(r"[+-][0-9]+")
-MAX_NUMBER = 1000
 
 
 @dataclass(frozen=True)
@@ -46,12 +43,12 @@ def parse_side(words: list[str]) -> PoolSpec:
     joined = "".join(parts)
     if not joined:
         raise UserError(f"Which pool? Write {ROLL_USAGE}.")
-    match = _TERM.match(joined)
+    match = TERM.match(joined)
     if not match or not match.group("base"):
         if joined[:1] in "+-":
             raise UserError(f"A roll starts with a pool, then modifiers: {ROLL_USAGE}.")
         raise UserError(f"I cannot read {joined[:40]!r} as a pool. Write {ROLL_USAGE}.")
-    mods = tuple(clamped(m) for m in _MOD.findall(match.group("mods")))
+    mods = tuple(clamped(m) for m in MOD.findall(match.group("mods")))
     base = match.group("base")
     numbers = ([clamped(base)] if is_digits(base[:1]) else []) + [abs(m) for m in mods]
     if any(n > MAX_NUMBER for n in numbers):
@@ -70,7 +67,7 @@ def parse_roll(words: tuple[str, ...] | list[str]) -> RollRequest:
         raise UserError("A contest has two sides: write one vs.")
     if "vs" in lowered:
         at = lowered.index("vs")
-        sides = (parse_side(rest[:at]), parse_side(rest[at + 1 :]))
+        sides: tuple[PoolSpec, ...] = (parse_side(rest[:at]), parse_side(rest[at + 1 :]))
     else:
         sides = (parse_side(rest),)
     return RollRequest(sides=sides, secret=secret)

@@ -9,6 +9,7 @@ The other side is named after ``vs``:
 - ``vs NAME POWER [TIER] [+N|-N]``: that character's power. Spending another player's Essence needs
   their consent, so this is for a Storyteller, or for someone who owns both characters;
 - ``vs NAME TRAIT [+N|-N]``: that character resists with a plain trait (it costs them nothing);
+  another player's character resists for themselves, so this opens a challenge as ``vs NAME`` does;
 - ``vs N [+N|-N]``: an NPC's plain pool;
 - ``vs NAME``: a challenge; the other player answers with ``defend power POWER [TIER] [mods] [wp]`` (or
   ``defend TRAIT``, or ``concede``) within the time limit, paying their own Essence when they answer.
@@ -21,7 +22,7 @@ from gateway.characters import take_character
 from gateway.rules.numbers import is_digits
 from gateway.vault.models import Character
 from plugins.nightcap import mechanics, play, render
-from plugins.nightcap.challenge_commands import notify, open_challenge
+from plugins.nightcap.challenge_commands import notify, open_challenge, redirected
 from plugins.nightcap.conflict_support import Built, character_side, ensure_can_act, last_channel, rating_side
 from plugins.nightcap.pools import PoolSpec, parse_side
 from plugins.nightcap.power_sides import (
@@ -94,6 +95,10 @@ async def power_contest(ctx: CommandContext, inv: Invocation) -> Reply | list[Re
             "Only you declare Willpower here; the other side declares theirs through a challenge."
         )
     trait = match_trait(rest_words[0]) if len(rest_words) == 1 else None
+    if trait is not None and other.owner_id != ctx.person.id and not ctx.storyteller:
+        # "Both roll. Willpower may be spent by either": another player resists for themselves.
+        replies = await open_challenge(ctx, character, other, damage, power=(left, mods, wp))
+        return redirected(replies, other.name, "power")
     if trait is not None:
         spec = PoolSpec(base=trait, modifiers=tuple(other_mods))
         right_side = character_side(ctx, spec, other, other_damage)

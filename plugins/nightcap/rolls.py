@@ -3,15 +3,15 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from gateway import CommandContext, CommandSet, Invocation, Reply, UserError
 from gateway.characters import active_character, find_character
 from gateway.vault import repo
 from gateway.vault.models import Character
-from plugins.nightcap import mechanics, render, wounds
-from plugins.nightcap.pools import ROLL_USAGE, PoolSpec, parse_roll
+from plugins.nightcap import acting, mechanics, render, rulings, wounds
+from plugins.nightcap.pools import ROLL_USAGE, PoolSpec, RollRequest, parse_roll
 from plugins.nightcap.sheet import TRAITS, match_trait
 
 SYSTEM = "nightcap"
@@ -74,6 +74,16 @@ async def _wound(ctx: CommandContext, spec: PoolSpec, character: Character | Non
     return 0 if spec.number is not None else await wounds.penalty(ctx, character)
 
 
+async def _roller_wound(ctx: CommandContext, specs: list[PoolSpec], character: Character | None) -> int:
+    """The wound penalty on the roller's own trait sides, refusing an Incapacitated character's roll
+    ("no more actions"). A roll from the sheet, or one spending the character's Willpower, is the
+    character acting: their damage is read once, for both. A bare number is the whole pool (an
+    NPC's, the book's practice table), so a roll of numbers only reads nothing."""
+    if character is None or all(s.number is not None and not s.willpower for s in specs):
+        return 0
+    return wounds.penalty_for_damage(ctx, await acting.able_damage(ctx, character))
+
+
 def _side_result(side: Side, roll: mechanics.Roll) -> dict[str, Any]:
     result = roll.as_result()
     result["modifiers"] = list(side.spec.modifiers)
@@ -111,9 +121,65 @@ def split_opponent(words: tuple[str, ...] | list[str]) -> tuple[list[str], str |
     return [*words[: at + 1], *kept], name
 
 
+def _rolls_for(ctx: CommandContext, opponent: Character) -> bool:
+    """Whether the caller may roll ``opponent``'s dice: their own character's, or any as a Storyteller."""
+    return opponent.owner_id == ctx.person.id or ctx.storyteller
+
+
+async def _challenge_instead(
+    ctx: CommandContext, character: Character | None, opponent: Character, request: RollRequest
+) -> list[Reply]:
+    """``roll ... vs NAME TRAIT`` against another player's character: the book's contest has both
+    sides state their trait and declare Willpower before the dice ("When two characters want
+    incompatible things ... both roll"), so the other player answers it as a challenge."""
+    from plugins.nightcap import challenge_commands  # it builds on this module
+
+    if character is None:
+        raise UserError(
+            f"{opponent.name} is another player's character: a contest with them needs a character of"
+            " your own (char new NAME), and they answer it."
+        )
+    if request.secret:
+        raise UserError(
+            f"{opponent.name}'s player answers this contest, so it cannot be secret: leave secret out."
+        )
+    return await challenge_commands.redirected_challenge(ctx, character, opponent, request.sides[0])
+
+
+async def _named_alone(
+    ctx: CommandContext, words: tuple[str, ...] | list[str]
+) -> tuple[list[str], Character] | None:
+    """``roll social vs Bob``: the words before ``vs`` and the character named after it with no
+    trait (None when the right side is a number, a trait, or no character's name)."""
+    lowered = [w.casefold() for w in words]
+    if lowered.count("vs") != 1:
+        return None
+    at = lowered.index("vs")
+    right = [w for w in words[at + 1 :] if w.casefold() != "secret"]
+    if not right or right[0][:1] in "+-" or right[0][:1].isdigit():
+        return None
+    try:
+        if len(right) == 1 and match_trait(right[0]) is not None:
+            return None
+    except UserError:
+        return None  # an ambiguous trait prefix: the roll says so
+    found = await find_character(ctx.session, SYSTEM, " ".join(right))
+    if found is None:
+        return None
+    return [*words[:at], *(w for w in words[at + 1 :] if w.casefold() == "secret")], found
+
+
 @COMMANDS.command("roll", "roll a pool, or a contest with vs", ROLL_USAGE, role="anyone")
-async def roll_command(ctx: CommandContext, inv: Invocation) -> Reply:
+async def roll_command(ctx: CommandContext, inv: Invocation) -> Reply | list[Reply]:
     words, opponent_name = split_opponent(inv.words)
+    alone = await _named_alone(ctx, words) if opponent_name is None else None
+    if alone is not None:
+        # ``vs Bob``: Bob's player names his own trait; the roller's own or a Storyteller names it here.
+        left, named = alone
+        if _rolls_for(ctx, named):
+            raise UserError(f"Which of {named.name}'s traits resists? Write vs {named.name} TRAIT.")
+        request = parse_roll(left)
+        return await _challenge_instead(ctx, await active_character(ctx, SYSTEM), named, request)
     request = parse_roll(words)
     character = await active_character(ctx, SYSTEM)
     opponent: Character | None = None
@@ -124,12 +190,18 @@ async def roll_command(ctx: CommandContext, inv: Invocation) -> Reply:
                 f"No Nightcap character called {opponent_name[:60]}: write vs NAME TRAIT for another"
                 " character, vs TRAIT for your own, or vs N for an NPC pool."
             )
+        if not _rolls_for(ctx, opponent):
+            return await _challenge_instead(ctx, character, opponent, request)
+    first, ruling = await rulings.overrule(ctx, character, request.sides[0])  # the Storyteller's word
+    request = replace(request, sides=(first, *request.sides[1:]))
     max_pool = ctx.settings.gateway.max_pool
-    wound = await _wound(ctx, request.sides[0], character)
+    own = list(request.sides) if opponent is None else [request.sides[0]]
+    wound = await _roller_wound(ctx, own, character)
     sides = [build_side(request.sides[0], character, max_pool, wound=wound)]
     if len(request.sides) == 2:
         other = opponent or character
-        wound = await _wound(ctx, request.sides[1], other)
+        if opponent is not None:
+            wound = await _wound(ctx, request.sides[1], opponent)
         sides.append(build_side(request.sides[1], other, max_pool, wound=wound))
         if sides[1].spec.willpower:
             raise UserError(
@@ -161,6 +233,9 @@ async def roll_command(ctx: CommandContext, inv: Invocation) -> Reply:
         text = render.contest_line(
             who, outcome, roll_id, (sides[0].label, sides[1].label), against, winner_names=names
         )
+    if ruling is not None:
+        result["ruling"] = ruling
+        text = f"{text.removesuffix(f' #{roll_id}')}{rulings.note(ruling)} #{roll_id}"
     result["secret"] = request.secret
     line = ("(secret) " if request.secret else "") + text
     await ctx.log_roll(result, character_id=char_id, name=who, stlog=line)

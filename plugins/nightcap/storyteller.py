@@ -7,7 +7,6 @@ audit row (who, when, what, old, new) and a Storyteller-log entry.
 
 from __future__ import annotations
 
-import re
 from typing import Any, Literal
 
 from sqlmodel import select
@@ -22,15 +21,13 @@ from gateway.characters import (
     take_character,
 )
 from gateway.payloads import broadcast_payload
-from gateway.rules.numbers import clamped
 from gateway.vault import repo
 from gateway.vault.models import ChannelRow, Character
-from plugins.nightcap import approval, chargen, mechanics, render, view, wounds
+from plugins.nightcap import approval, chargen, rulings, st_rolls, view
 from plugins.nightcap.characters import parse_number, write_field
 from plugins.nightcap.config import NightcapSettings
 from plugins.nightcap.export import export_target, queue_export, queue_exports
 from plugins.nightcap.export import render as render_sheet
-from plugins.nightcap.play import MOD, checked_pool, label, split_roll_words
 from plugins.nightcap.powers import tier_or_error
 from plugins.nightcap.sheet import (
     DAMAGE,
@@ -39,7 +36,6 @@ from plugins.nightcap.sheet import (
     WILLPOWER,
     find_power,
     match_field,
-    trait,
     trait_or_error,
 )
 from plugins.nightcap.store import (
@@ -57,8 +53,6 @@ COMMANDS = CommandSet(SYSTEM)
 ST_POWER_USAGE = "st power NAME add POWER TIER TRAIT | st power NAME remove POWER"
 ST_POOL_USAGE = "st pool NAME willpower|essence|health N | st pool NAME willpower|essence max N"
 
-NPC_POOL = re.compile(r"^([0-9]+)((?:[+-][0-9]+)*)$")
-MODS = re.compile(r"[+-][0-9]+")
 POOL_WORDS = {
     "willpower": WILLPOWER,
     "wp": WILLPOWER,
@@ -362,73 +356,48 @@ async def st_pool(ctx: CommandContext, inv: Invocation) -> Reply:
 
 
 @COMMANDS.command(
-    "st roll", "an NPC or situational roll", "st roll N [+N|-N] [LABEL] [secret]", role="storyteller"
+    "st roll",
+    "an NPC or situational roll, or two pools against each other",
+    "st roll N [+N|-N] [LABEL] [vs N [+N|-N] [LABEL]] [secret]",
+    role="storyteller",
 )
 async def st_roll(ctx: CommandContext, inv: Invocation) -> Reply:
-    usage = "st roll N [+N|-N ...] [LABEL] [secret], e.g. st roll 4 +1 ghoul"
-    words = [w for w in inv.words if w.casefold() != "secret"]
-    secret = len(words) != len(inv.words)
-    head = NPC_POOL.match(words[0]) if words else None
-    if head is None:
-        raise UserError(f"A Storyteller roll starts with a number of dice. Write {usage}.")
-    base = parse_number(head.group(1), usage)
-    mods = [clamped(m) for m in MODS.findall(head.group(2))]
-    at = 1
-    while at < len(words) and MOD.match(words[at]):
-        mods.append(parse_number(words[at], usage))
-        at += 1
-    who = " ".join(words[at:])[:60] or "NPC"
-    pool = checked_pool(ctx, base, mods)
-    roll = mechanics.roll(pool, ctx.dice)
-    result: dict[str, Any] = roll.as_result()
-    result.update(who=who, npc=True, modifiers=mods, storyteller=ctx.name, secret=secret)
-    roll_id = await ctx.log_roll(result, name=f"{who} (Storyteller {ctx.name})")
-    mods_text = "".join(f"{m:+d}" for m in mods)
-    body = render.roll_body(roll, f"{base}{mods_text}" if mods else "")
-    text = f"NPC roll by Storyteller {ctx.name}: {who} rolls {body} #{roll_id}"
-    await ctx.stlog(("(secret) " if secret else "") + text, kind="st_roll", result=result)
-    return Reply(text=text, private=secret, result=result)
+    return await st_rolls.npc_roll(ctx, inv)
 
 
 @COMMANDS.command(
-    "st rollstat", "roll a character's trait", "st rollstat NAME TRAIT [+N|-N] [secret]", role="storyteller"
+    "st rollstat",
+    "roll a character's trait",
+    "st rollstat NAME TRAIT [+N|-N] [wp] [secret]",
+    role="storyteller",
 )
 async def st_rollstat(ctx: CommandContext, inv: Invocation) -> Reply:
-    usage = "st rollstat NAME TRAIT [+N|-N] [secret], e.g. st rollstat Mira physical -1"
-    rest_words, mods, _, secret = split_roll_words(inv.words)
-    character, rest = await named(ctx, rest_words, usage, rest=1)
-    if len(rest) != 1:
-        raise UserError(f"Write {usage}.")
-    keyed = trait_or_error(rest[0])
-    rating = trait(sheet_of(character), keyed)
-    wound = await wounds.penalty(ctx, character)
-    pool = checked_pool(ctx, rating, [*mods, wound])
-    roll = mechanics.roll(pool, ctx.dice)
-    result: dict[str, Any] = roll.as_result()
-    result.update(who=character.name, trait=keyed, modifiers=mods, storyteller=ctx.name, secret=secret)
-    if wound:
-        result["wound_penalty"] = wound
-    roll_id = await ctx.log_roll(result, character_id=character.id, name=character.name)
-    body = render.roll_body(roll, wounds.label(label(keyed, rating, mods), wound))
-    text = f"Storyteller {ctx.name} rolls {character.name}'s {body} #{roll_id}"
-    await ctx.stlog(
-        ("(secret) " if secret else "") + text, kind="st_roll", result=result, character_id=character.id
-    )
-    return Reply(text=text, private=secret, result=result)
+    return await st_rolls.stat_roll(ctx, inv, named)
 
 
 # -- the whole chronicle ------------------------------------------------------------------------------
 
 
+def _own_channel(ctx: CommandContext) -> list[tuple[str, str]]:
+    """The caller's channel as a target when the reply does not reach it (a Second Life HUD's answer
+    goes to the HUD alone, not to its region); nothing where the reply is said in the channel."""
+    if ctx.message.replies_reach_channel:
+        return []
+    return [(ctx.channel.platform, ctx.channel.key[len(ctx.channel.platform) + 1 :])]
+
+
 async def chronicle_targets(ctx: CommandContext) -> list[tuple[str, str]]:
-    """Every channel of the chronicle except the caller's: each non-direct channel the vault has seen
-    that plays Nightcap, on a platform that can be pushed to, plus ``[nightcap] announce_targets``."""
+    """Every channel of the chronicle: each non-direct channel the vault has seen that plays Nightcap,
+    on a platform that can be pushed to, plus ``[nightcap] announce_targets``. The caller's own channel
+    is left out when it gets the reply, and included (under the same rules) when it does not."""
     ns = ctx.settings_for(NightcapSettings)
     default = ctx.settings.gateway.default_system
     rows = (await ctx.session.exec(select(ChannelRow))).all()
     targets: list[tuple[str, str]] = []
     for row in sorted(rows, key=lambda r: r.key):
-        if row.key == ctx.channel.key or (row.system or default) != SYSTEM:
+        if row.key == ctx.channel.key and not _own_channel(ctx):
+            continue
+        if (row.system or default) != SYSTEM:
             continue
         if (row.settings or {}).get("direct") or row.platform in ns.announce_skip_platforms:
             continue
@@ -443,7 +412,7 @@ async def chronicle_targets(ctx: CommandContext) -> list[tuple[str, str]]:
 async def _broadcast(
     ctx: CommandContext, kind: Literal["announce", "emote"], text: str, everywhere: bool
 ) -> Reply:
-    targets = await chronicle_targets(ctx) if everywhere else []
+    targets = await chronicle_targets(ctx) if everywhere else _own_channel(ctx)
     payload = broadcast_payload(kind, text, who=ctx.name, where=ctx.channel.key)
     for platform, address in targets:
         await ctx.enqueue(platform, address, payload)
@@ -512,3 +481,16 @@ async def st_sync(ctx: CommandContext, inv: Invocation) -> Reply:
         " the export sends them paced.",
         result={"kind": "export", "characters": [c.name for c in found], "target": target},
     )
+
+
+# -- the Storyteller's modifiers ----------------------------------------------------------------------
+
+
+@COMMANDS.command(
+    "st mod",
+    "rule the modifier of a character's next roll, over what the player proposes",
+    rulings.ST_MOD_USAGE,
+    role="storyteller",
+)
+async def st_mod(ctx: CommandContext, inv: Invocation) -> Reply:
+    return await rulings.st_mod(ctx, inv, named, record_edit)

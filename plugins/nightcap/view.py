@@ -5,13 +5,14 @@ Pure: everything comes in as values (the sheet, the pools, the owner's name).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from plugins.nightcap import chargen, health
 from plugins.nightcap.powers import TIERS
 from plugins.nightcap.sheet import DAMAGE, ESSENCE, FIELDS, TRAITS, WILLPOWER
 
-Pools = dict[str, tuple[int, int]]
+Pools = Mapping[str, tuple[int, int]]
 
 
 def traits_line(sheet: dict[str, Any]) -> str:

@@ -8,9 +8,21 @@ from collections.abc import Callable
 
 from gateway import CommandSet, RuleSystem, hookimpl
 from gateway.rules.retire import retire_commands
-from plugins.nightwanderers import blood, combat, commands, hazards, hunting, scene
+from plugins.nightwanderers import (
+    blood,
+    combat,
+    commands,
+    experience,
+    grapple,
+    hazards,
+    hunting,
+    pursuit,
+    scene,
+    tug,
+)
 from plugins.nightwanderers.characters import CHARACTERS
 from plugins.nightwanderers.config import NightWanderersSettings
+from plugins.nightwanderers.entry import EntrySet
 from plugins.nightwanderers.mechanics import SYSTEM
 from plugins.nightwanderers.sheet import WandererSheet
 
@@ -38,6 +50,11 @@ COMMANDS = CommandSet(SYSTEM).include(
     combat.COMMANDS,
     hazards.COMMANDS,
     hunting.COMMANDS,
+    grapple.COMMANDS,  # nw-mech: grapple, bite, drink
+    pursuit.COMMANDS,  # nw-mech: pursue
+    tug.COMMANDS,  # nw-mech: tug of war
+    experience.COMMANDS,  # nw-mech: humanity buy
+    scene.COMMANDS,  # nw-mech: * * *, scene end, turn
     scene.INITIATIVE.commands(
         scene.init_join_command,
         scene.init_add_command,
@@ -53,7 +70,8 @@ def gateway_register_rule_systems(register: Callable[[RuleSystem], None]) -> Non
     register(NIGHT_WANDERERS)
 
 
-gateway_register_commands = COMMANDS.hookimpl()
+# Registered through entry.py: every command reads Russian option words and has Russian help.
+gateway_register_commands = EntrySet(SYSTEM).include(COMMANDS).hookimpl()
 
 
 from plugins.nightwanderers.summary import gateway_sheet_summary as gateway_sheet_summary  # noqa: E402

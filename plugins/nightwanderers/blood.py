@@ -8,9 +8,10 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 from gateway import CommandContext, CommandSet, Invocation, Reply
+from gateway.characters import find_character
 from gateway.rules.numbers import is_digits
 from gateway.vault import repo
-from plugins.nightwanderers import mechanics
+from plugins.nightwanderers import episode, mechanics
 from plugins.nightwanderers.commands import (
     Actor,
     check_able,
@@ -29,6 +30,7 @@ from plugins.nightwanderers.commands import (
 )
 from plugins.nightwanderers.config import NightWanderersSettings
 from plugins.nightwanderers.mechanics import SYSTEM
+from plugins.nightwanderers.registry import command
 
 COMMANDS = CommandSet(SYSTEM)
 
@@ -41,6 +43,16 @@ async def vampire(ctx: CommandContext, *, able: bool = True) -> Actor:
     if actor.status == "dead" or (able and actor.status != "active"):
         check_able(ctx, actor)
     return actor
+
+
+def refuse_in_torpor(ctx: CommandContext, actor: Actor) -> None:
+    """ "Он еще “жив”, но парализован и не может двигаться или что-либо делать. Чтобы выйти из
+    Оцепенения он должен восстановить хотя бы один пункт Запаса Крови": in torpor a vampire can
+    neither heal nor feed itself; someone must give it blood (``give``)."""
+    if actor.status == "dead":
+        check_able(ctx, actor)
+    if actor.status == "torpor":
+        raise fail(ctx, "err.torpor_wait", name=actor.name)
 
 
 async def spend_blood(ctx: CommandContext, actor: Actor, cost: int) -> Actor:
@@ -94,8 +106,7 @@ async def heal_command(ctx: CommandContext, inv: Invocation) -> Reply:
     if amount < 1:
         raise fail(ctx, "err.heal_usage")
     actor = await vampire(ctx, able=False)
-    if actor.status == "dead":
-        check_able(ctx, actor)
+    refuse_in_torpor(ctx, actor)
     damage = actor.hp_max - actor.hp
     if damage <= 0:
         raise fail(ctx, "err.nothing_to_heal", name=actor.name)
@@ -155,6 +166,7 @@ async def boost_command(ctx: CommandContext, inv: Invocation) -> Reply:
     actor = await spend_blood(ctx, actor, cost)
     actor.sheet.boost = already + n
     actor.save_sheet(ctx)
+    await episode.remember(ctx, "effects", actor.id)  # the boost lasts until the episode ends
     boosted = t(
         ctx,
         "boost",
@@ -194,8 +206,7 @@ async def feed_command(ctx: CommandContext, inv: Invocation) -> Reply:
     if not 1 <= turns <= holds:
         raise fail(ctx, "err.feed_usage")
     actor = await vampire(ctx, able=False)
-    if actor.status == "dead" or (actor.status == "torpor" and actor.hp <= 0):
-        check_able(ctx, actor)
+    refuse_in_torpor(ctx, actor)
     before = actor.blood or 0
     await repo.gain_pool(ctx.session, actor.id, "blood", turns)
     actor = await load_actor(ctx, actor.character)
@@ -218,6 +229,7 @@ async def feed_command(ctx: CommandContext, inv: Invocation) -> Reply:
         sentences.append(t(ctx, "feed.hospital", lost=turns))
     elif source != "human" and turns >= holds:
         sentences.append(t(ctx, "feed.animal"))
+    sentences += sated_sentences(ctx, actor)
     fields = {
         "source": source,
         "turns": turns,
@@ -226,6 +238,20 @@ async def feed_command(ctx: CommandContext, inv: Invocation) -> Reply:
         "victim_dead": source == "human" and turns >= holds,
     }
     return await _told(ctx, actor, sentences, "blood", "feed", **fields)
+
+
+def sated_sentences(ctx: CommandContext, actor: Actor) -> list[str]:
+    """ "Безумие кончается ... пока ее источник не буде уничтожен (вампир насытится ...)": feeding
+    that ends the hunger ends a frenzy."""
+    settings = ctx.settings_for(NightWanderersSettings)
+    if (
+        not actor.sheet.frenzy
+        or mechanics.hunger(actor.blood or 0, settings.hunger_at, settings.ravenous_at) != "sated"
+    ):
+        return []
+    actor.sheet.frenzy = False
+    actor.save_sheet(ctx)
+    return [t(ctx, "frenzy.sated", name=actor.name)]
 
 
 @COMMANDS.command("frenzy", "frenzy check (psyche at 4, +1 ravenous and blood seen)", "frenzy [blood]")
@@ -245,6 +271,7 @@ async def frenzy_command(ctx: CommandContext, inv: Invocation) -> Reply:
     if fell:
         actor.sheet.frenzy = True
         actor.save_sheet(ctx)
+        await episode.remember(ctx, "effects", actor.id)  # "Безумие кончается с концом эпизода"
     result = roll_result(pool, rolled, actor.name, action="frenzy", frenzy=fell, hunger=state)
     sentences = [
         roll_sentence(ctx, actor.name, pool, rolled),
@@ -264,6 +291,56 @@ async def frenzy_end_command(ctx: CommandContext, inv: Invocation) -> Reply:
         text=t(ctx, "frenzy.end", name=actor.name),
         result={"kind": "frenzy", "system": mechanics.SYSTEM, "frenzy": False},
     )
+
+
+@command(
+    COMMANDS,
+    "give",
+    "give N BP of your blood to another vampire (1 BP a turn)",
+    "give N NAME",
+    ("напоить своей кровью другого вампира: N BP, 1 BP за ход", "give N ИМЯ"),
+)
+async def give_command(ctx: CommandContext, inv: Invocation) -> Reply:
+    """The way out of torpor: "Чтобы выйти из Оцепенения он должен восстановить хотя бы один пункт
+    Запаса Крови." A vampire in torpor at 0 HP spends the first BP it gets on 1 HP at once (it
+    cannot heal itself; this reading is in the README), the rest fills its pool."""
+    words = list(inv.words)
+    if len(words) < 2 or not is_digits(words[0]) or not 1 <= int(words[0]) <= 100:
+        raise fail(ctx, "err.give_usage")
+    amount = int(words[0])
+    giver = await vampire(ctx)
+    character = await find_character(ctx.session, SYSTEM, " ".join(words[1:]))
+    if character is None:
+        raise fail(ctx, "err.no_character", name=" ".join(words[1:])[:60])
+    target = await load_actor(ctx, character, lock=True)
+    if target.id == giver.id:
+        raise fail(ctx, "err.give_usage")
+    if target.blood is None:
+        raise fail(ctx, "err.not_vampire", name=target.name)
+    if target.status == "dead":
+        check_able(ctx, target)
+    room = (target.blood_max or 0) - (target.blood or 0) + (1 if target.hp <= 0 else 0)
+    if amount > room:
+        raise fail(ctx, "err.give_full", name=target.name, room=room)
+    was = target.status
+    giver = await spend_blood(ctx, giver, amount)
+    to_blood = amount
+    sentences: list[str] = []
+    if target.hp <= 0:
+        await repo.gain_pool(ctx.session, target.id, "hp", 1)
+        to_blood -= 1
+        sentences.append(t(ctx, "give.heals", name=target.name))
+    if to_blood:
+        await repo.gain_pool(ctx.session, target.id, "blood", to_blood)
+    target = await load_actor(ctx, target.character)
+    sentences.insert(
+        0,
+        t(ctx, "give", giver=giver.name, target=target.name, n=amount, bp=target.blood, max=target.blood_max),
+    )
+    if was == "torpor" and target.status == "active":
+        sentences.append(t(ctx, "give.wakes", name=target.name))
+    fields = {"target": target.name, "given": amount, "hp": target.hp, "blood": target.blood}
+    return await _told(ctx, giver, sentences, "blood", "give", status=target.status, **fields)
 
 
 __all__ = ["set_pool"]

@@ -3,17 +3,27 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
-from gateway import CommandContext
+from gateway import CommandContext, UserError
 from gateway.rules.numbers import is_digits, is_signed
 from gateway.rules.storyteller_sheets import NewCharacter, StorytellerSheets
 from gateway.vault.models import Character, Pool
 from plugins.nightwanderers import mechanics
-from plugins.nightwanderers.commands import WORDS, Actor, join, load_actor, t
+from plugins.nightwanderers.commands import WORDS, Actor, fail, join, load_actor, t
 from plugins.nightwanderers.config import NightWanderersSettings
 from plugins.nightwanderers.mechanics import SYSTEM
-from plugins.nightwanderers.sheet import CLANS, WandererSheet, clan_name, match_clan, norm, trait_name
+from plugins.nightwanderers.sheet import (
+    CLANS,
+    WandererSheet,
+    clan_name,
+    match_clan,
+    norm,
+    split_clan,
+    trait_name,
+)
+from plugins.nightwanderers.words import field_of, kind_of
 
 YES = {"yes", "да", "on", "1", "true"}
 NO = {"no", "нет", "off", "0", "false"}
@@ -35,13 +45,31 @@ FLAGS = {
     "frenzy": "frenzy",
     "dead": "dead",
 }
-NUMBERS = {"humanity": (0, 10), "boost": (0, 50)}
+NUMBERS = {"humanity": (0, 10), "boost": (0, 50), "xp": (0, 100_000)}
 POOLS = {
     "hp": ("hp", "current"),
     "hpmax": ("hp", "maximum"),
     "blood": ("blood", "current"),
     "bloodmax": ("blood", "maximum"),
 }
+# Every field st set knows besides the traits; each has a catalogue label ``field.NAME``.
+# (``potence`` and ``xp`` are nw-mech's Могущество and experience.)
+FIELDS = (
+    *POOLS,
+    "kind",
+    "clan",
+    *NUMBERS,
+    "celerity",
+    "hunting",
+    "fortitude",
+    "frenzy",
+    "dead",
+    "potence",
+    "xp",
+)
+# What set_field hands bad_value, said in the reader's words.
+ALLOWED = {"yes / no": "allowed.yes_no", "0 / 1 / 2": "allowed.levels"}
+RANGE = re.compile(r"(-?\d+)(?:-|\.\.)(-?\d+)")
 
 
 def clans_list(ctx: CommandContext) -> str:
@@ -108,6 +136,17 @@ def sheet_result(actor: Actor) -> dict[str, Any]:
     }
 
 
+def shown_value(ctx: CommandContext, field: str, value: str) -> str:
+    """A field's value as the sheet shows it (``st set`` passes it as text: ``lesang``, ``None``)."""
+    if field == "kind" and value in mechanics.KINDS:
+        return t(ctx, f"kind.{value}")
+    if field == "clan":
+        return clan_name(None if value == "None" else value, ctx.locale)
+    if field in ("celerity", "potence") and value in ("0", "1", "2"):
+        return t(ctx, f"level.{value}")
+    return value
+
+
 class WandererCharacters(StorytellerSheets):
     system = SYSTEM
     words = WORDS
@@ -115,16 +154,38 @@ class WandererCharacters(StorytellerSheets):
     def usage_params(self, ctx: CommandContext) -> dict[str, Any]:
         return {"clans": clans_list(ctx)}
 
+    def t(self, ctx: CommandContext, key: str, /, **params: Any) -> str:
+        """The shared commands' lines in the book's words: ``st set`` hands over a field's and a
+        value's canonical names (``humanity``, ``lesang``), which are shown as the sheet shows them."""
+        if key == "st.set" and params.get("field") in FIELDS:
+            field = params["field"]
+            params = {**params, "field": t(ctx, f"field.{field}")}
+            params.update({side: shown_value(ctx, field, params[side]) for side in ("old", "new")})
+        return t(ctx, key, **params)
+
+    def bad_value(self, ctx: CommandContext, field_word: str, allowed: str, value: str) -> UserError:
+        """The refusal names the field as the sheet does, and a range in words (``от 0 до 10``)."""
+        field = field_of(field_word)
+        if field in FIELDS:
+            label = t(ctx, f"field.{field}")
+        else:
+            trait, _ = WORDS.traits.match(field_word)
+            label = trait_name(trait, ctx.locale) if trait else field_word[:40]
+        bounds = RANGE.fullmatch(allowed)
+        if allowed in ALLOWED:
+            allowed = t(ctx, ALLOWED[allowed])
+        elif bounds:
+            allowed = t(ctx, "allowed.range", low=bounds[1], high=bounds[2])
+        return super().bad_value(ctx, label, allowed, value)
+
     def new_sheet(self, ctx: CommandContext, words: list[str]) -> NewCharacter:
-        """``char new NAME [CLAN]``: the last word may be a clan (Werewolves and Human make those kinds)."""
+        """``char new NAME [CLAN]``: the last one to three words may be a clan the book names
+        (Werewolves and Human make those kinds); anything else after the first word is refused with
+        the clans, since a name of several words is written in quotes."""
         settings = ctx.settings_for(NightWanderersSettings)
-        clan = match_clan(words[-1]) if len(words) > 1 else None
-        if clan is None and len(words) > 2:
-            clan = match_clan(" ".join(words[-2:]))
-            if clan is not None:
-                words = words[:-1]
-        if clan is not None:
-            words = words[:-1]
+        words, clan = split_clan(words)
+        if clan is None and len(words) > 1:
+            raise fail(ctx, "err.unknown_clan", clan=" ".join(words[1:])[:60], clans=clans_list(ctx))
         kind = {"werewolves": "werewolf", "human": "human"}.get(clan or "", "vampire")
         hit_points = {
             "vampire": settings.vampire_hp,
@@ -150,7 +211,7 @@ class WandererCharacters(StorytellerSheets):
         """A pool (hp, hpmax, blood, bloodmax), a flag, celerity, humanity, boost, kind, clan, or a trait."""
         actor = await load_actor(ctx, character, lock=True)
         sheet = actor.sheet
-        field = norm(field_word)
+        field = field_of(field_word)
         folded = norm(value)
         old: Any
         new: Any
@@ -176,6 +237,11 @@ class WandererCharacters(StorytellerSheets):
                 raise self.bad_value(ctx, field_word, "0 / 1 / 2", value)
             old, new = sheet.celerity, LEVELS[folded]
             sheet.celerity = new
+        elif field in ("potence", "могущество"):  # nw-mech: Могущество for pursuit
+            if folded not in LEVELS:
+                raise self.bad_value(ctx, field_word, "0 / 1 / 2", value)
+            old, new, field = sheet.potence, LEVELS[folded], "potence"
+            sheet.potence = new
         elif field in NUMBERS:
             low, high = NUMBERS[field]
             if not is_digits(value) or not low <= int(value) <= high:
@@ -183,9 +249,11 @@ class WandererCharacters(StorytellerSheets):
             old, new = getattr(sheet, field), int(value)
             setattr(sheet, field, new)
         elif field == "kind":
-            if folded not in mechanics.KINDS:
-                raise self.bad_value(ctx, field_word, " / ".join(mechanics.KINDS), value)
-            old, new = sheet.kind, folded
+            kind = kind_of(value)
+            if kind not in mechanics.KINDS:
+                kinds = ", ".join(t(ctx, f"kind.{k}") for k in mechanics.KINDS)
+                raise self.bad_value(ctx, field_word, kinds, value)
+            old, new = sheet.kind, kind
             sheet.kind = new
         elif field == "clan":
             clan = match_clan(value)

@@ -10,7 +10,7 @@ from gateway import CommandContext, CommandSet, Invocation, Reply, faces
 from gateway.characters import find_character
 from gateway.rules.numbers import is_digits
 from gateway.rules.roll_words import Term
-from plugins.nightwanderers import mechanics
+from plugins.nightwanderers import episode, mechanics, tactics
 from plugins.nightwanderers.commands import (
     SYSTEM,
     WORDS,
@@ -31,8 +31,9 @@ from plugins.nightwanderers.commands import (
 from plugins.nightwanderers.config import NightWanderersSettings
 
 COMMANDS = CommandSet(SYSTEM)
+RUN = {"run", "бег"}  # a dodge on the run
 ATTACK_USAGE = "attack TARGET [claws|weapon|fangs] [dodge] | attack pool N str N def N [soak N]"
-SHOOT_USAGE = "shoot TARGET long|medium|point arrow|thrown [dodge] [pool N] [def N] [soak N]"
+SHOOT_USAGE = "shoot TARGET long|medium|point arrow|thrown [dodge|run] [pool N] [def N] [soak N]"
 
 
 @dataclass
@@ -172,6 +173,8 @@ async def harm(
         actor.sheet.dead = True
         actor.save_sheet(ctx)
     actor.hp = outcome.after
+    if actor.status == "unconscious":  # "каждый ход теряют по единице здоровья": see ``turn``
+        await episode.remember(ctx, "dying", actor.id)
     result["target"] = {
         "name": actor.name,
         "hp_before": outcome.before,
@@ -182,11 +185,41 @@ async def harm(
     return health_sentences(ctx, actor)
 
 
+def strength_of(fighter: Fighter) -> int:
+    """Strength as given for an NPC (``str N``, default 1), else the character's rating."""
+    if fighter.strength is not None:
+        return fighter.strength
+    return fighter.actor.sheet.rating("strength") if fighter.actor else 1
+
+
+Side = tuple[Fighter, RolledPool, mechanics.Roll]
+
+
+def exchange(ctx: CommandContext, key: str, attack: Side, defence: Side, diff: int) -> list[str]:
+    """The line of a blow or a grapple (attacker's roll against the defender's) and any pain."""
+    (attacker, attack_pool, a), (defender, defence_pool, d) = attack, defence
+    line = t(
+        ctx,
+        key,
+        attacker=attacker.name,
+        attack_pool=attack_pool.describe(ctx, WORDS),
+        defender=defender.name,
+        defence_pool=defence_pool.describe(ctx, WORDS),
+        diff=diff,
+        attack_faces=faces(a.dice),
+        a=a.successes,
+        defence_faces=faces(d.dice),
+        d=d.successes,
+    )
+    return [line, *pain_sentences(ctx, attack_pool, defence_pool)]
+
+
 @COMMANDS.command("attack", "melee attack with damage and soak", ATTACK_USAGE)
 async def attack_command(ctx: CommandContext, inv: Invocation) -> Reply:
     """Melee: the attacker's Brawl at 4 against the defender's Defence at 4 (or Dodge +2 when the
     defender dodges); a hit with at least one success and as many as the defender's. Damage is
-    Strength, +1 with claws or a weapon; a vampire's claws and fangs do deep damage."""
+    Strength, +1 with claws or a weapon; a bite (fangs) takes one Health level; a vampire's claws and
+    fangs do deep damage."""
     settings = ctx.settings_for(NightWanderersSettings)
     numbers, seen, rest = read_fight_words(
         ctx,
@@ -206,14 +239,13 @@ async def attack_command(ctx: CommandContext, inv: Invocation) -> Reply:
     a = mechanics.roll(attack_pool.dice, ctx.dice, diff, 1, attack_pool.pain)
     d = mechanics.roll(defence_pool.dice, ctx.dice, diff, 1, defence_pool.pain)
     hit = mechanics.attack_hits(a.successes, d.successes)
-    strength = (
-        attacker.strength
-        if attacker.strength is not None
-        else (attacker.actor.sheet.rating("strength") if attacker.actor else 1)
-    )
+    strength = strength_of(attacker)
     armed = bool(seen & {"claws", "weapon"})
     deep = bool(seen & {"claws", "fangs"}) and attacker.kind == "vampire"
     damage = strength + (1 if armed else 0) if hit else 0
+    bite = "fangs" in seen and not armed
+    if hit and bite:  # "Укус снимает только один уровень Здоровья"
+        damage = tactics.BITE_DAMAGE
     result: dict[str, Any] = {
         "kind": "contest",
         "system": SYSTEM,
@@ -226,29 +258,21 @@ async def attack_command(ctx: CommandContext, inv: Invocation) -> Reply:
         "hit": hit,
         "damage": 0,
     }
-    sentences = [
-        t(
-            ctx,
-            "attack.line.dodge" if dodge else "attack.line",
-            attacker=attacker.name,
-            attack_pool=attack_pool.describe(ctx, WORDS),
-            defender=defender.name,
-            defence_pool=defence_pool.describe(ctx, WORDS),
-            diff=diff,
-            attack_faces=faces(a.dice),
-            a=a.successes,
-            defence_faces=faces(d.dice),
-            d=d.successes,
-        ),
-        *pain_sentences(ctx, attack_pool, defence_pool),
-    ]
+    key = "attack.line.dodge" if dodge else "attack.line"
+    sentences = exchange(ctx, key, (attacker, attack_pool, a), (defender, defence_pool, d), diff)
     if hit:
-        sentences.append(t(ctx, "attack.hit.deep" if deep else "attack.hit", damage=damage))
+        key = "attack.hit.bite" if bite else "attack.hit.deep" if deep else "attack.hit"
+        sentences.append(t(ctx, key, damage=damage))
         sentences += await soak_and_harm(ctx, defender, damage, deep, result)
+        if await episode.break_hold(ctx, defender.name, attacker.name):
+            result["broke_free"] = True
+            sentences.append(t(ctx, "grapple.broken", target=attacker.name, holder=defender.name))
     else:
         sentences.append(t(ctx, "attack.miss"))
         if dodge and d.successes > a.successes:
+            # "он получает более высокую инициативу в следующем ходу (-1)": -1 on the next 2d6 here
             result["dodge_initiative"] = True
+            await episode.give_initiative_bonus(ctx, defender.name, -1)
             sentences.append(t(ctx, "attack.dodge_initiative", defender=defender.name))
     return await log(ctx, result, sentences, attacker.actor)
 
@@ -263,7 +287,19 @@ async def shoot_command(ctx: CommandContext, inv: Invocation) -> Reply:
         ctx,
         inv.words,
         {"pool", "def", "soak"},
-        {"long", "medium", "point", "arrow", "arrows", "thrown", "dodge", "vampire", "fortitude"},
+        {
+            "long",
+            "medium",
+            "point",
+            "arrow",
+            "arrows",
+            "thrown",
+            "dodge",
+            "run",
+            "бег",
+            "vampire",
+            "fortitude",
+        },
         "err.shoot_usage",
     )
     ranges = [r for r in mechanics.RANGE_DIFFICULTY if r in seen]
@@ -273,7 +309,10 @@ async def shoot_command(ctx: CommandContext, inv: Invocation) -> Reply:
     distance, missile = ranges[0], missiles[0]
     if distance == "point" and missile == "arrow":
         raise fail(ctx, "err.bow_point_blank")
-    dodge = "dodge" in seen
+    # "Защищающийся может также уклонятся на бегу, но в этом случае он не получает бонусов к его
+    # способности Уворачиваться": ``run`` is a dodge on the run, without the +2.
+    running = bool(seen & RUN)
+    dodge = "dodge" in seen or running
     if not dodge and not rest and "def" not in numbers:
         numbers["def"] = 0  # an NPC target that does not dodge needs no defence dice
     attacker = await attacker_of(ctx, numbers)
@@ -298,7 +337,7 @@ async def shoot_command(ctx: CommandContext, inv: Invocation) -> Reply:
     sides: list[dict[str, Any]] = [roll_result(attack_pool, a, attacker.name)]
     defence_successes = 0
     if dodge:
-        defence_pool = fighter_pool(ctx, defender, "dodge", settings.dodge_bonus)
+        defence_pool = fighter_pool(ctx, defender, "dodge", 0 if running else settings.dodge_bonus)
         d = mechanics.roll(defence_pool.dice, ctx.dice, diff, 1, defence_pool.pain)
         defence_successes = d.successes
         sides.append({**roll_result(defence_pool, d, defender.name), "dodge": True})
@@ -312,6 +351,8 @@ async def shoot_command(ctx: CommandContext, inv: Invocation) -> Reply:
                 d=d.successes,
             )
         )
+        if running:
+            sentences.append(t(ctx, "shoot.run"))
         sentences += pain_sentences(ctx, defence_pool)
     hit = mechanics.attack_hits(a.successes, defence_successes)
     damage = a.successes + mechanics.MISSILE_BONUS[missile] if hit else 0
@@ -327,6 +368,7 @@ async def shoot_command(ctx: CommandContext, inv: Invocation) -> Reply:
     }
     if dodge:
         result["sides"] = sides
+        result["run"] = running
     else:
         result.update(sides[0])
         result["kind"], result["action"] = "roll", "ranged"

@@ -15,20 +15,21 @@ from gateway import CommandContext, CommandSet, Invocation, Offloaded, Reply, Sp
 from gateway.characters import active_character, find_character
 from gateway.i18n import percent
 from gateway.rules import binomial
-from gateway.rules.roll_words import Term
-from gateway.rules.term_pools import TermPool, contest_line, contest_odds, contest_result, read_opponent
+from gateway.rules.roll_words import Term, read_term
+from gateway.rules.term_pools import TermPool, contest_line, contest_odds, contest_result
 from gateway.rules.trait_words import TraitWords
 from gateway.vault.models import Character, Pool
-from plugins.nightwanderers import mechanics, odds
+from plugins.nightwanderers import mechanics, odds, pairing
 from plugins.nightwanderers.config import NightWanderersSettings
 from plugins.nightwanderers.messages import CATALOGUE
 from plugins.nightwanderers.sheet import TRAIT_NAMES, WandererSheet, trait_name
 
 SYSTEM = mechanics.SYSTEM
 COMMANDS = CommandSet(SYSTEM)
-ROLL_USAGE = "roll POOL [+N|-N] [diff 2-6] [need N] [vs POOL|vs NAME] [secret]"
+ROLL_USAGE = "roll POOL [+N|-N] [diff 2-6] [need N] [vs POOL|vs NAME [TRAIT]] [secret]"
 ROLL_OPTIONS = {"diff": "difficulty", "dif": "difficulty", "сл": "difficulty", "need": "need"}
 WORDS = TraitWords(TRAIT_NAMES, CATALOGUE)
+TRAIT_WORDS = 3  # the most words a trait's name takes after vs NAME ("невооруженный бой +1")
 t = CATALOGUE.say
 fail = CATALOGUE.refusal
 
@@ -258,16 +259,45 @@ def difficulty_of(ctx: CommandContext, asked: int) -> tuple[int, list[str]]:
 # --- roll and odds --------------------------------------------------------------------------------
 
 
+async def opponent(
+    ctx: CommandContext, tokens: Sequence[str], usage: str
+) -> Term | tuple[Character, Term | None]:
+    """The words after ``vs``: a number of dice (an NPC's term), or a character by name, perhaps
+    followed by the trait it rolls (``vs Смертный па``, ``vs Рыцарь крови физ. защита +1``). A
+    whole-line name is tried first, then the last one to three words as the trait."""
+    if not tokens:
+        raise fail(ctx, usage)
+    term = read_term(tokens)
+    if term is not None and term.number is not None:
+        return term
+    found = await find_character(ctx.session, SYSTEM, " ".join(tokens))
+    if found is not None:
+        return found, None
+    for size in range(1, min(TRAIT_WORDS, len(tokens) - 1) + 1):
+        found = await find_character(ctx.session, SYSTEM, " ".join(tokens[:-size]))
+        tail = read_term(tokens[-size:])
+        if found is not None and tail is not None and tail.number is None:
+            WORDS.resolve(ctx, tail.base)  # an unknown trait is refused here, by its word
+            return found, tail
+    raise fail(ctx, "err.no_character", name=" ".join(tokens)[:60])
+
+
 async def right_side(
     ctx: CommandContext, words: tuple[str, ...], left: RolledPool, usage: str
 ) -> tuple[RolledPool, Actor | None]:
-    """``vs 2`` (an NPC's dice) or ``vs NAME`` (that character's same trait, with their pain)."""
-    found = await read_opponent(ctx, WORDS, SYSTEM, words, left.trait, usage)
+    """``vs 2`` (an NPC's dice), ``vs NAME TRAIT`` (that character's trait) or ``vs NAME`` (the
+    trait the book pairs with the left side's, ``pairing``), with the character's pain."""
+    found = await opponent(ctx, words, usage)
     if isinstance(found, Term):
         return build_pool(ctx, found, None), None
-    assert left.trait is not None
-    other = await load_actor(ctx, found)
-    return trait_pool(ctx, other, left.trait), other
+    character, term = found
+    if term is None and left.trait is None:
+        raise fail(ctx, "err.vs_name_needs_trait")
+    other = await load_actor(ctx, character)
+    if term is None:
+        assert left.trait is not None
+        return trait_pool(ctx, other, pairing.defence_for(left.trait)), other
+    return trait_pool(ctx, other, WORDS.resolve(ctx, term.base), term), other
 
 
 @COMMANDS.command("roll", "roll a d6 pool against a difficulty, or a contest", ROLL_USAGE, role="anyone")

@@ -56,8 +56,7 @@ async def hunt_command(ctx: CommandContext, inv: Invocation) -> Reply:
     words = list(inv.words)
     terrain = TERRAIN_WORDS.get(norm(words[0])) if words else None
     if terrain is None:
-        terrains = ", ".join(sorted({k for k in TERRAIN_WORDS if k.isascii()} & set(mechanics.TERRAIN)))
-        raise fail(ctx, "err.hunt_usage", terrains=terrains)
+        raise fail(ctx, "err.hunt_usage", terrains=t(ctx, "terrain.words"))
     diff = mechanics.TERRAIN[terrain]
     actor, pool = await pool_or_trait(ctx, words[1:], "err.roll_usage", "mind")
     rolled = mechanics.roll(pool.dice, ctx.dice, diff, 1, pool.pain)

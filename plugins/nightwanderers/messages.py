@@ -7,6 +7,27 @@ from __future__ import annotations
 from gateway.i18n import Catalogue
 
 EN = {
+    "field.hp": "Health",
+    "field.hpmax": "Health maximum",
+    "field.blood": "Blood",
+    "field.bloodmax": "Blood maximum",
+    "field.kind": "kind",
+    "field.clan": "clan",
+    "field.humanity": "Humanity",
+    "field.boost": "blood boost",
+    "field.celerity": "Celerity",
+    "field.hunting": "Hunting Instinct",
+    "field.fortitude": "Fortitude",
+    "field.frenzy": "frenzy",
+    "field.dead": "final death",
+    "field.potence": "Potence",
+    "field.xp": "experience",
+    "allowed.range": "{low} to {high}",
+    "allowed.yes_no": "yes or no",
+    "allowed.levels": "0, 1 or 2 (none, basic, advanced)",
+    "terrain.words": "feeding, business, residential, slums, suburbs, countryside, wilderness",
+    "err.unknown_clan": "The book names no clan {clan}. Clans: {clans}. A name of several words goes in"
+    ' quotes: char new "Anna Maria" Dragazhar.',
     "degree.failure": "Failure",
     "degree.done": "Done",
     "degree.good": "Good",
@@ -157,7 +178,7 @@ EN = {
     "power.hunting": "Hunting Instinct",
     "power.celerity.1": "Basic Celerity",
     "power.celerity.2": "Advanced Celerity",
-    "init.waiting": "In the initiative: {names}. The Storyteller orders them with init roll.",
+    "init.waiting": "In the initiative: {names}. The Storyteller sets the order with init roll.",
     "init.empty": "Nobody is in the initiative here. Join with init join.",
     "init.order": "Initiative: {order}.",
     "init.extra": "Extra actions (Celerity), after everyone's first: {passes}.",
@@ -165,10 +186,11 @@ EN = {
     "init.cleared": "The initiative is cleared.",
     "init.removed": "{name} leaves the initiative.",
     # errors
-    "err.roll_usage": "Write roll POOL [+N|-N] [diff 2-6] [need N] [vs POOL|vs NAME] [secret], for example"
-    " roll 2 diff 4 or roll persuasion.",
+    "err.roll_usage": "Write roll POOL [+N|-N] [diff 2-6] [need N] [vs POOL|vs NAME [TRAIT]] [secret], for"
+    " example roll 2 diff 4, roll persuasion or roll persuasion vs Mortal psyche.",
     "err.too_long": "Those odds take too long to work out here; try smaller pools.",
-    "err.odds_usage": "Write odds POOL [diff 2-6] [need N] [vs POOL], for example odds 4 diff 5.",
+    "err.odds_usage": "Write odds POOL [diff 2-6] [need N] [vs POOL|vs NAME [TRAIT]], for example odds 4 diff"
+    " 5.",
     "err.bad_pool": "I cannot read {word} as a pool: write a number of dice or a trait ({traits}).",
     "err.unknown_trait": "Unknown trait {word}. Traits: {traits}.",
     "err.ambiguous_trait": "{word} could be {options}; write more of it.",
@@ -180,8 +202,8 @@ EN = {
     "err.pool_min": "A pool needs at least one die; this one has {pool}.",
     "err.two_vs": "A contest has two sides: write vs once.",
     "err.no_character": "There is no Night Wanderers character called {name}.",
-    "err.vs_name_needs_trait": "vs NAME rolls that character's same trait: roll a trait (roll seduction vs"
-    " Ravenwood), or write vs and a number of dice.",
+    "err.vs_name_needs_trait": "vs NAME without a trait answers a trait of yours: roll one (roll seduction vs"
+    " Ravenwood), name the other side's (roll 3 vs Ravenwood psyche), or write vs and a number of dice.",
     "err.stalemate": "Still tied after {n} rolls; try again.",
     "err.char_usage": "Write char new NAME [CLAN], char use NAME, or char to list your characters. Clans:"
     " {clans}.",
@@ -192,7 +214,7 @@ EN = {
     " picks one.",
     "err.st_usage": "Write st set NAME FIELD VALUE, with FIELD a trait ({traits}) or hp, hpmax, blood,"
     " bloodmax, kind, clan, humanity, celerity, hunting, fortitude, frenzy, boost, dead.",
-    "err.st_value": "{field} takes {allowed}; {value} is not one of them.",
+    "err.st_value": "{value} does not fit {field}: it takes {allowed}.",
     "err.not_vampire": "{name} is no vampire and has no blood pool.",
     "err.not_enough_blood": "{name} has {bp} BP; this needs {cost}.",
     "err.torpor": "{name} is in torpor and cannot act.",
@@ -221,9 +243,100 @@ EN = {
     "err.init_missing_power": "{name} has no {power} on the sheet.",
     "err.init_not_in": "{name} is not in the initiative.",
     "err.storyteller_other": "Only a Storyteller can do that to someone else's character.",
+    # --- nw-mech (issue 19, second pass): dodge initiative, torpor, exposure, bite, grapple, pursuit,
+    # tug of war, the end of an episode, turns, dismemberment, Humanity for experience ---
+    "init.dodge_bonus": "{name}: {bonus} on the initiative 2d6 for last turn's successful dodge.",
+    "attack.hit.bite": "A bite: {damage} Health {damage:plural:level:levels} (deep damage).",
+    "grapple.broken": "{target} lands a blow and breaks {holder}'s hold.",
+    "exposure.carried": "One turn without damage is counted: the next turn of the same exposure takes a"
+    " Health level.",
+    "err.torpor_wait": "{name} is in torpor: paralysed, unable to move or do anything, heal or feed included."
+    " Only blood brings a vampire out: another vampire can give it with give N NAME.",
+    "frenzy.sated": "{name} is sated and the frenzy ends.",
+    "err.give_usage": "Write give N NAME: N BP of your blood to another vampire, for example give 2 Maxina.",
+    "give": "{giver} gives {n} BP of blood to {target}: {bp} of {max} BP now.",
+    "give.heals": "{name} spends the first BP on 1 Health level at once.",
+    "give.wakes": "{name} comes out of torpor.",
+    "err.grapple_usage": "Write grapple TARGET, or for NPCs grapple [pool N] [str N] [def N] [TARGET].",
+    "grapple.line": "{attacker} ({attack_pool}) grapples {defender} ({defence_pool}) at difficulty {diff}:"
+    " {attack_faces} → {a} against {defence_faces} → {d}.",
+    "grapple.held": "The grapple holds: {holder} holds {target} and deals damage every turn (grapple damage)"
+    " until the one held lands a blow; a vampire may bite instead (bite).",
+    "grapple.failed": "The grapple fails.",
+    "err.grapple_none": "There is no hold of yours here.",
+    "grapple.damage": "{holder} keeps the hold on {target}: {damage} damage.",
+    "bite": "{holder} bites {target} instead of dealing damage.",
+    "bite.drink": "Now the blood can be drunk: drink [N], 1 BP a turn.",
+    "err.drink_usage": "Write drink [N]: N turns, 1 BP a turn (10 at most).",
+    "err.drink_no_bite": "Drinking from {target} needs a bite first (bite).",
+    "err.drink_empty": "{target} has no blood left.",
+    "drink": "{holder} drinks from {target} for {n} {n:plural:turn:turns}: +{gain} BP, {bp} BP now.",
+    "drink.npc": "{holder} drinks from {target} for {n} {n:plural:turn:turns}.",
+    "drink.diablerie": "{target} is drained of all blood: this is Diablerie.",
+    "grapple.released": "{holder} lets {target} go.",
+    "err.pursue_usage": "Write pursue [celerity basic|advanced] vs QUARRY [celerity basic|advanced] [potence"
+    " basic|advanced]; a character's Potence is read from the sheet.",
+    "pursue.dice": "The powers are equal: 2d6, the lower wins: {rolls}.",
+    "pursue.power": "{power} decides it.",
+    "pursue.caught": "{pursuer} catches {quarry}.",
+    "pursue.escaped": "{quarry} gets away from {pursuer}.",
+    "power.potence.1": "Basic Potence",
+    "power.potence.2": "Advanced Potence",
+    "err.tug_usage": "Write tug start OPPONENT N POOL vs POOL [diff 2-6], for example tug start Tragander 3"
+    " strength vs strength; then tug roll each turn.",
+    "err.tug_goal": "The lead that wins is 1 to {max} successes.",
+    "err.tug_running": "A tug of war is already on here: tug stop calls it off.",
+    "tug.started": "Tug of war: {left} ({lp} {lp:plural:die:dice}) against {right} ({rp}"
+    " {rp:plural:die:dice}) at difficulty {diff}; the first to lead by {goal} {goal:plural:success:successes}"
+    " wins. Each turn: tug roll.",
+    "tug.even": "Even so far; a lead of {goal} {goal:plural:success:successes} wins.",
+    "tug.leads": "{leader} leads by {n} of {goal}.",
+    "tug.none": "There is no tug of war here.",
+    "tug.round": "Turn {round}: {left} {left_faces} → {ls} {ls:plural:success:successes}, {right}"
+    " {right_faces} → {rs} {rs:plural:success:successes}.",
+    "tug.won": "{winner} wins with a lead of {goal} {goal:plural:success:successes}.",
+    "tug.stopped": "The tug of war is called off.",
+    "episode.end": "The episode ends here.",
+    "episode.end.effects": "The episode ends here. Frenzy, blood boosts and the episode's other effects end"
+    " for: {names}.",
+    "err.turn_usage": "Write turn [N]: N turns pass (1 to 20).",
+    "turn": "{n} {n:plural:turn passes:turns pass}.",
+    "turn.bleeds": "{name} is unconscious and loses {n} HP.",
+    "err.dismember_usage": "Write dismember NAME [TURNS], 1 to 5 turns.",
+    "err.dismember_resists": "{name} can still resist: only a body in torpor, unconscious or in your hold can"
+    " be dismembered.",
+    "dismember": "{name} is being dismembered: {done} of {of} turns.",
+    "err.humanity_usage": "Write humanity buy [N]: N points of Humanity at 10 experience each.",
+    "err.humanity_max": "{name} has Humanity {humanity}; it goes no higher than {max}.",
+    "err.humanity_xp": "{name} has {xp} experience; this needs {cost}.",
+    "humanity.bought": "{name} buys {n} Humanity for {cost} experience: Humanity {humanity}, {xp}"
+    " experience left.",
+    "shoot.run": "A dodge on the run: no bonus to Dodge.",
+    "err.give_full": "{name} can take only {room} BP now.",
 }
 
 RU = {
+    "field.hp": "Здоровье",
+    "field.hpmax": "максимум Здоровья",
+    "field.blood": "Запас Крови",
+    "field.bloodmax": "максимум Запаса Крови",
+    "field.kind": "вид",
+    "field.clan": "клан",
+    "field.humanity": "Гуманность",
+    "field.boost": "усиление кровью",
+    "field.celerity": "Быстрота",
+    "field.hunting": "Охотничий Инстинкт",
+    "field.fortitude": "Стойкость",
+    "field.frenzy": "Безумие",
+    "field.dead": "Окончательная Смерть",
+    "field.potence": "Могущество",
+    "field.xp": "опыт",
+    "allowed.range": "от {low} до {high}",
+    "allowed.yes_no": "да или нет",
+    "allowed.levels": "0, 1 или 2 (нет, начальная, продвинутая)",
+    "terrain.words": "кормушка, деловая часть, жилые кварталы, трущобы, пригороды, деревня, дикая местность",
+    "err.unknown_clan": "Клана «{clan}» в книге нет. Кланы: {clans}. Имя из нескольких слов пишите в"
+    ' кавычках: char new "Анна Мария" Драгазар.',
     "degree.failure": "Провал",
     "degree.done": "Сделано",
     "degree.good": "Хорошо",
@@ -235,10 +348,10 @@ RU = {
     "band.dangerous": "Опасный",
     "band.critical": "Критический",
     "band.none": "здоровья не осталось",
-    "hunger.sated": "сыт",
+    "hunger.sated": "Жажды нет",
     "hunger.hungry": "Жажда",
     "hunger.ravenous": "ненасытность",
-    "hunger.torpor": "пусто",
+    "hunger.torpor": "крови нет",
     "kind.vampire": "вампир",
     "kind.human": "человек",
     "kind.werewolf": "оборотень",
@@ -248,53 +361,54 @@ RU = {
     "yes": "да",
     "no": "нет",
     "npc": "НПС",
-    "roll.number": "{who}: {pool} {pool:plural:кубик:кубика:кубиков}, сложность {diff}: {faces} → {s}"
+    "roll.number": "{who}: {pool} {pool:plural:кубик:кубика:кубиков}, трудность {diff}: {faces} → {s}"
     " {s:plural:успех:успеха:успехов} ({degree}).",
-    "roll.number.need": "{who}: {pool} {pool:plural:кубик:кубика:кубиков}, сложность {diff}, нужно {need}"
+    "roll.number.need": "{who}: {pool} {pool:plural:кубик:кубика:кубиков}, трудность {diff}, нужно {need}"
     " {need:plural:успех:успеха:успехов}: {faces} → {s} {s:plural:успех:успеха:успехов} ({degree}).",
-    "roll.trait": "{who}: {trait} {label}, {pool} {pool:plural:кубик:кубика:кубиков}, сложность {diff}:"
+    "roll.trait": "{who}: {trait} {label}, {pool} {pool:plural:кубик:кубика:кубиков}, трудность {diff}:"
     " {faces} → {s} {s:plural:успех:успеха:успехов} ({degree}).",
-    "roll.trait.need": "{who}: {trait} {label}, {pool} {pool:plural:кубик:кубика:кубиков}, сложность {diff},"
+    "roll.trait.need": "{who}: {trait} {label}, {pool} {pool:plural:кубик:кубика:кубиков}, трудность {diff},"
     " нужно {need} {need:plural:успех:успеха:успехов}: {faces} → {s} {s:plural:успех:успеха:успехов}"
     " ({degree}).",
     "note.pain": "Боль отнимает {n} {n:plural:кубик:кубика:кубиков}.",
-    "note.clamped": "Сложность {asked} приведена к {diff} (сложность бывает от 2 до 6).",
+    "note.clamped": "Трудность {asked} заменена на {diff}: трудность бывает от 2 до 6.",
     "side.number": "{pool} {pool:plural:кубик:кубика:кубиков}",
     "side.trait": "{trait} {label}",
-    "contest": "{left} ({left_pool}) против {right} ({right_pool}), сложность {diff}: {left_faces} → {ls}"
-    " {ls:plural:успех:успеха:успехов} против {right_faces} → {rs} {rs:plural:успех:успеха:успехов}."
-    " Побеждает {winner}.",
-    "contest.rerolled": "{left} ({left_pool}) против {right} ({right_pool}), сложность {diff}: {left_faces}"
-    " → {ls} {ls:plural:успех:успеха:успехов} против {right_faces} → {rs}"
-    " {rs:plural:успех:успеха:успехов}; ничьих до этого: {n}, они перекинуты. Побеждает {winner}.",
-    "odds.roll": "Шансы для {pool} {pool:plural:кубика:кубиков:кубиков}, сложность {diff}, нужно {need}:"
+    "contest": "Спор, трудность {diff}. {left} ({left_pool}): {left_faces} → {ls}"
+    " {ls:plural:успех:успеха:успехов}. Соперник — {right} ({right_pool}): {right_faces} → {rs}"
+    " {rs:plural:успех:успеха:успехов}. Побеждает {winner}.",
+    "contest.rerolled": "Спор, трудность {diff}. {left} ({left_pool}): {left_faces} → {ls}"
+    " {ls:plural:успех:успеха:успехов}. Соперник — {right} ({right_pool}): {right_faces} → {rs}"
+    " {rs:plural:успех:успеха:успехов}; до этого {n:plural:была:были:было} {n} {n:plural:ничья:ничьи:ничьих},"
+    " {n:plural:её:их:их} перекинули. Побеждает {winner}.",
+    "odds.roll": "Шансы для {pool} {pool:plural:кубика:кубиков:кубиков}, трудность {diff}, нужно {need}:"
     " успех {chance}; Сделано {done}, Хорошо {good}, Прекрасно {excellent}, Мастерски {masterful}.",
     "odds.contest": "Шансы для {left} {left:plural:кубика:кубиков:кубиков} против {right}"
-    " {right:plural:кубика:кубиков:кубиков}, сложность {diff}: первая сторона побеждает в {first},"
-    " вторая в {second}; ничья в одном броске {tie}, тогда бросок повторяется.",
-    "char.created.vampire": "Персонаж {name} ({kind}) создан и выбран активным: {hp} HP, {blood} BP."
-    " Рассказчик задаёт атрибуты: st set {name} АТРИБУТ N.",
-    "char.created.mortal": "Персонаж {name} ({kind}) создан и выбран активным: {hp} HP. Рассказчик"
-    " задаёт атрибуты: st set {name} АТРИБУТ N.",
-    "char.used": "Активный персонаж теперь {name}.",
+    " {right:plural:кубика:кубиков:кубиков}, трудность {diff}: первая сторона побеждает с вероятностью"
+    " {first}, вторая — {second}; ничья в одном броске — {tie}, тогда бросок повторяется.",
+    "char.created.vampire": "Персонаж {name} ({kind}) создан и выбран активным: Здоровье {hp}, Запас Крови"
+    " {blood} BP. Атрибуты и трюки задаёт Рассказчик: st set {name} АТРИБУТ N.",
+    "char.created.mortal": "Персонаж {name} ({kind}) создан и выбран активным: Здоровье {hp}. Атрибуты и"
+    " трюки задаёт Рассказчик: st set {name} АТРИБУТ N.",
+    "char.used": "Активный персонаж: {name}.",
     "char.list": "Ваши персонажи в Ночных скитальцах: {names}.",
-    "char.list.none": "У вас ещё нет персонажа: char new ИМЯ [КЛАН] создаёт его.",
+    "char.list.none": "У вас ещё нет персонажа в Ночных скитальцах: его создаёт char new ИМЯ [КЛАН].",
     "sheet.head": "{name}: {kind}, клан {clan}, Гуманность {humanity}.",
     "sheet.traits": "Атрибуты и трюки: {traits}.",
     "sheet.health": "Здоровье {hp} из {max} ({band}).",
     "sheet.blood": "Запас Крови {bp} из {max} BP ({hunger}).",
     "sheet.powers": "Быстрота: {celerity}. Охотничий Инстинкт: {hunting}. Стойкость: {fortitude}.",
     "sheet.boost": "Усиление кровью: +{n} к Силе и ФА.",
-    "sheet.frenzy": "В Безумии (боль не чувствуется).",
-    "status.torpor": "Персонаж {name} в Оцепенении и парализован, пока не вернётся хотя бы 1 BP.",
-    "status.unconscious": "{name} без сознания и теряет по 1 HP за ход; при -10 наступает Окончательная"
-    " Смерть.",
+    "sheet.frenzy": "В Безумии: боль не ощущается.",
+    "status.torpor": "{name}: Оцепенение — паралич, пока не вернётся хотя бы 1 BP.",
+    "status.unconscious": "{name} без сознания и теряет по уровню Здоровья за ход; на -10 наступает"
+    " Окончательная Смерть.",
     "status.dead": "{name}: Окончательная Смерть.",
     "st.set": "{name}: {field} {old} → {new}.",
     "wake": "{name} просыпается и теряет 1 BP: осталось {bp} из {max}.",
-    "wake.empty": "{name} просыпается, но крови, чтобы её потерять, уже нет.",
-    "heal": "{name} тратит {n} BP на лечение ({n} {n:plural:ход:хода:ходов}): Здоровье {hp} из {hpmax},"
-    " кровь {bp} из {bpmax}.",
+    "wake.empty": "{name} просыпается, но терять уже нечего: крови нет.",
+    "heal": "{name} тратит {n} BP на лечение ({n} {n:plural:ход:хода:ходов}): Здоровье {hp} из {hpmax}, Запас"
+    " Крови {bp} из {bpmax}.",
     "discipline.basic": "{name} использует начальный уровень Дисциплины{what} за 1 BP: осталось {bp} из"
     " {max}.",
     "discipline.advanced": "{name} использует продвинутый уровень Дисциплины{what} за 2 BP: осталось {bp} из"
@@ -303,55 +417,58 @@ RU = {
     "boost": "{name} тратит {cost} BP и поднимает Силу и ФА на {n} (усиление теперь +{total}): осталось"
     " {bp} из {max} BP.",
     "boost.end": "Усиление кровью у персонажа {name} проходит.",
-    "feed": "{name} питается ({source}) {n} {n:plural:ход:хода:ходов}: +{gain} BP, теперь {bp} из {max}.",
-    "source.human": "человек",
-    "source.cow": "корова",
-    "source.dog": "собака",
-    "source.cat": "кошка",
+    "feed": "{name} пьёт кровь {source} {n} {n:plural:ход:хода:ходов}: +{gain} BP, теперь {bp} из {max}.",
+    "source.human": "человека",
+    "source.cow": "коровы",
+    "source.dog": "собаки",
+    "source.cat": "кошки",
     "feed.hospital": "Жертва потеряла {lost} из 10 BP и нуждается в госпитализации.",
     "feed.dead": "Из жертвы выпита вся кровь: она умирает.",
     "feed.animal": "Из животного выпита вся кровь.",
     "note.hungry": "{name} испытывает Жажду ({bp} BP): вид или запах крови требует броска от Безумия"
     " (frenzy).",
-    "note.ravenous": "{name}: ненасытность ({bp} BP): любое живое существо рядом требует броска от Безумия, а"
-    " вид крови повышает его Трудность на 1 (frenzy blood).",
+    "note.ravenous": "{name}: {bp} BP, ненасытность. Любое живое существо рядом требует броска от Безумия, а"
+    " вид крови повышает его Трудность на 1 (frenzy кровь).",
     "note.torpor": "У персонажа {name} не осталось крови: Оцепенение.",
     "frenzy.resisted": "{name} сдерживает Зверя.",
     "frenzy.fell": "{name} впадает в Безумие и бросается на ближайший источник пищи или раздражения (от огня"
     " и солнца спасается бегством); боль не чувствуется до frenzy end.",
     "frenzy.end": "{name} выходит из Безумия.",
-    "attack.line": "{attacker} ({attack_pool}) атакует: {defender} ({defence_pool}), сложность {diff}:"
+    "attack.line": "{attacker} ({attack_pool}) атакует, цель — {defender} ({defence_pool}), трудность {diff}:"
     " {attack_faces} → {a} против {defence_faces} → {d}.",
-    "attack.line.dodge": "{attacker} ({attack_pool}) атакует: {defender} увёртывается ({defence_pool}),"
-    " сложность {diff}: {attack_faces} → {a} против {defence_faces} → {d}.",
-    "attack.hit": "Попадание: {damage} урона.",
-    "attack.hit.deep": "Попадание: {damage} глубокого урона.",
+    "attack.line.dodge": "{attacker} ({attack_pool}) атакует, цель — {defender}, увертывается"
+    " ({defence_pool}); трудность {diff}: {attack_faces} → {a} против {defence_faces} → {d}.",
+    "attack.hit": "Попадание: {damage} {damage:plural:уровень:уровня:уровней} Здоровья.",
+    "attack.hit.deep": "Попадание: {damage} {damage:plural:уровень:уровня:уровней} глубоких повреждений.",
     "attack.miss": "Промах.",
     "attack.dodge_initiative": "{defender} увёртывается успешнее атакующего: в следующем ходу инициатива"
     " выше (-1).",
-    "shoot.line": "{attacker} ({attack_pool}) стреляет: цель {defender}, дистанция {range}, сложность"
-    " {diff}: {attack_faces} → {a}.",
-    "shoot.dodge": "{defender} увёртывается ({defence_pool}): {defence_faces} → {d}.",
-    "range.long": "дальняя",
-    "range.medium": "средняя",
+    "shoot.line": "{attacker} ({attack_pool}) стреляет, цель — {defender}, {range}, трудность {diff}:"
+    " {attack_faces} → {a}.",
+    "shoot.dodge": "{defender} увертывается ({defence_pool}): {defence_faces} → {d}.",
+    "range.long": "с дальнего расстояния",
+    "range.medium": "со среднего расстояния",
     "range.point": "в упор",
-    "soak.halved": "{defender} поглощает ({soak_pool}), сложность {diff}: {faces} → {s}, урон уменьшен"
-    " вдвое, до {damage}.",
-    "soak.failed": "{defender} поглощает ({soak_pool}), сложность {diff}: {faces}, успехов нет; урон"
-    " {damage}.",
-    "soak.deep": "Глубокий урон: без Стойкости не поглощается.",
+    "soak.halved": "{defender} поглощает повреждения ({soak_pool}), трудность {diff}: {faces} → {s}; они"
+    " уменьшены вдвое, до {damage} {damage:plural:уровня:уровней:уровней}.",
+    "soak.failed": "{defender} пытается поглотить повреждения ({soak_pool}), трудность {diff}: {faces},"
+    " успехов нет; остаётся {damage} {damage:plural:уровень:уровня:уровней}.",
+    "soak.deep": "Глубокие повреждения без Стойкости не поглощаются.",
     "harm.hp": "{name}: Здоровье {hp} из {max} ({band}).",
-    "sun": "{name}: солнечный свет ({strength}), {turns} {turns:plural:ход:хода:ходов}: урон {damage}.",
+    "sun": "{name}: {strength} солнечный свет, {turns} {turns:plural:ход:хода:ходов} — {damage}"
+    " {damage:plural:уровень:уровня:уровней} глубоких повреждений.",
     "sun.direct": "прямой",
     "sun.indirect": "непрямой",
-    "fire": "{name}: огонь ({strength}), {turns} {turns:plural:ход:хода:ходов}: урон {damage}.",
-    "fire.surprise": "{name}: неожиданный ожог, огонь ({strength}): урон {damage}.",
+    "fire": "{name}: {strength} огонь, {turns} {turns:plural:ход:хода:ходов} — {damage}"
+    " {damage:plural:уровень:уровня:уровней} глубоких повреждений.",
+    "fire.surprise": "{name}: неожиданный ожог, {strength} огонь — {damage}"
+    " {damage:plural:уровень:уровня:уровней} глубоких повреждений.",
     "fire.small": "небольшой",
     "fire.large": "большой",
     "note.frenzy_fire": "Огонь и солнечный свет требуют броска от Безумия (frenzy).",
-    "damage": "{name} получает {damage} урона.",
-    "damage.deep": "{name} получает {damage} глубокого урона.",
-    "hunt": "{who} охотится: {terrain}, сложность {diff}: {faces} → {s} {s:plural:успех:успеха:успехов}"
+    "damage": "{name} теряет {damage} {damage:plural:уровень:уровня:уровней} Здоровья.",
+    "damage.deep": "{name} получает {damage} {damage:plural:уровень:уровня:уровней} глубоких повреждений.",
+    "hunt": "{who} охотится: {terrain}, трудность {diff}: {faces} → {s} {s:plural:успех:успеха:успехов}"
     " ({degree}).",
     "hunt.found": "Возможная добыча найдена; её ещё нужно добыть.",
     "hunt.none": "Добычи не видно.",
@@ -362,78 +479,154 @@ RU = {
     "terrain.suburbs": "пригороды",
     "terrain.countryside": "деревня",
     "terrain.wilderness": "дикая местность",
-    "sneak.line": "{sneaker} ({sneak_pool}) крадётся, сложность 4: {sneak_faces} → {s}; {watcher}"
-    " ({watch_pool}) следит, сложность {diff}: {watch_faces} → {w}.",
+    "sneak.line": "{sneaker} ({sneak_pool}) крадётся, трудность 4: {sneak_faces} → {s}; {watcher}"
+    " ({watch_pool}) следит, трудность {diff}: {watch_faces} → {w}.",
     "sneak.unseen": "{sneaker}: никто ничего не замечает.",
-    "sneak.noticed": "{watcher} замечает: {sneaker}.",
-    "sneak.heard": "{watcher}: «что-то послышалось»; следующий бросок на обнаружение ({sneaker})"
-    " со сложностью {next}.",
-    "init.joined": "{name} в инициативе{powers}.",
+    "sneak.noticed": "{watcher} видит, кто крадётся: {sneaker}.",
+    "sneak.heard": "{watcher}: «что-то послышалось». Следующий бросок, чтобы обнаружить, кто крадётся"
+    " ({sneaker}), — с трудностью {next}.",
+    "init.joined": "{name} вступает в инициативу{powers}.",
     "init.powers": ", активно: {powers}",
     "power.hunting": "Охотничий Инстинкт",
     "power.celerity.1": "Начальная Быстрота",
     "power.celerity.2": "Продвинутая Быстрота",
-    "init.waiting": "В инициативе: {names}. Рассказчик упорядочит их командой init roll.",
+    "init.waiting": "В инициативе: {names}. Порядок определит Рассказчик командой init roll.",
     "init.empty": "Здесь пока никого нет в инициативе. Вступить: init join.",
     "init.order": "Инициатива: {order}.",
     "init.extra": "Дополнительные действия (Быстрота), после первых действий всех: {passes}.",
-    "init.dice": "Кубики, меньшее первым: {rolls}.",
+    "init.dice": "Кубики (меньшая сумма ходит первой): {rolls}.",
     "init.cleared": "Инициатива сброшена.",
     "init.removed": "{name} выходит из инициативы.",
-    "err.roll_usage": "Пишите roll ПУЛ [+N|-N] [diff 2-6] [need N] [vs ПУЛ|vs ИМЯ] [secret], например roll 2"
-    " diff 4 или roll убеждение.",
+    "err.roll_usage": "Пишите roll ПУЛ [+N|-N] [diff 2-6] [need N] [vs ПУЛ|vs ИМЯ [АТРИБУТ]] [secret],"
+    " например roll 2 diff 4, roll убеждение или roll убеждение vs Смертный па.",
     "err.too_long": "Эти шансы считать здесь слишком долго; попробуйте пулы поменьше.",
-    "err.odds_usage": "Пишите odds ПУЛ [diff 2-6] [need N] [vs ПУЛ], например odds 4 diff 5.",
-    "err.bad_pool": "Не понимаю {word} как пул: напишите число кубиков или атрибут ({traits}).",
-    "err.unknown_trait": "Неизвестный атрибут {word}. Атрибуты: {traits}.",
-    "err.ambiguous_trait": "{word} может означать {options}; напишите подробнее.",
+    "err.odds_usage": "Пишите odds ПУЛ [diff 2-6] [need N] [vs ПУЛ|vs ИМЯ [АТРИБУТ]], например odds 4"
+    " diff 5.",
+    "err.bad_pool": "Не понимаю «{word}»: напишите число кубиков или атрибут ({traits}).",
+    "err.unknown_trait": "Неизвестный атрибут или трюк «{word}». Есть: {traits}.",
+    "err.ambiguous_trait": "«{word}» может означать: {options}; напишите подробнее.",
     "err.trait_needs_character": "{trait} — атрибут, а активного персонажа здесь нет: бросьте число или"
     " создайте персонажа командой char new ИМЯ.",
     "err.need": "need — число нужных успехов от 1 до размера пула ({pool}): напишите need 2.",
     "err.option": "После {word} нужно число: напишите {word} {example}.",
-    "err.pool_max": "Пул {pool} больше максимума в {max} кубиков.",
+    "err.pool_max": "Пул из {pool} {pool:plural:кубика:кубиков:кубиков} больше максимума ({max}).",
     "err.pool_min": "В пуле должен быть хотя бы один кубик; здесь {pool}.",
     "err.two_vs": "У спора две стороны: напишите vs один раз.",
-    "err.no_character": "Персонажа {name} в Ночных скитальцах нет.",
-    "err.vs_name_needs_trait": "vs ИМЯ бросает тот же атрибут этого персонажа: бросьте атрибут (roll соблазн"
-    " vs Равенвуд) или напишите vs и число кубиков.",
+    "err.no_character": "Персонажа по имени {name} в Ночных скитальцах нет.",
+    "err.vs_name_needs_trait": "vs ИМЯ без атрибута отвечает на ваш атрибут: бросьте атрибут (roll соблазн vs"
+    " Равенвуд), назовите атрибут соперника (roll 3 vs Равенвуд па) или напишите vs и число кубиков.",
     "err.stalemate": "Ничья и после {n} бросков; попробуйте ещё раз.",
     "err.char_usage": "Пишите char new ИМЯ [КЛАН], char use ИМЯ или просто char для списка. Кланы: {clans}.",
     "err.char_name": "Имя персонажа — от 1 до 60 знаков.",
-    "err.char_taken": "Персонаж {name} в Ночных скитальцах уже есть.",
+    "err.char_taken": "Персонаж по имени {name} в Ночных скитальцах уже есть.",
     "err.char_not_yours": "У вас нет персонажа по имени {name}.",
     "err.no_active": "У вас нет активного персонажа: char new ИМЯ создаёт, char use ИМЯ выбирает.",
-    "err.st_usage": "Пишите st set ИМЯ ПОЛЕ ЗНАЧЕНИЕ; ПОЛЕ — атрибут ({traits}) или hp, hpmax, blood,"
-    " bloodmax, kind, clan, humanity, celerity, hunting, fortitude, frenzy, boost, dead.",
-    "err.st_value": "{field} принимает {allowed}; {value} не подходит.",
-    "err.not_vampire": "{name} не вампир, Запаса Крови нет.",
+    "err.st_usage": "Пишите st set ИМЯ ПОЛЕ ЗНАЧЕНИЕ; ПОЛЕ — атрибут или трюк ({traits}), здоровье (hp),"
+    " hpmax, кровь (blood), bloodmax, вид (kind), клан (clan), гуманность (humanity), быстрота (celerity),"
+    " инстинкт (hunting), стойкость (fortitude), безумие (frenzy), усиление (boost) или смерть (dead).",
+    "err.st_value": "Значение «{value}» не подходит для поля «{field}»: допустимо {allowed}.",
+    "err.not_vampire": "{name} — не вампир: Запаса Крови нет.",
     "err.not_enough_blood": "У персонажа {name} {bp} BP, а нужно {cost}.",
     "err.torpor": "{name} в Оцепенении и не может действовать.",
     "err.dead": "{name}: Окончательная Смерть.",
     "err.unconscious": "{name} без сознания и не может действовать.",
-    "err.wake_twice": "{name} уже просыпается этой ночью; следующая ночь начнётся в {when}.",
-    "err.heal_usage": "Пишите heal [N]: N BP лечат N HP, по ходу на каждый.",
+    "err.wake_twice": "{name}: пробуждение этой ночью уже было; следующая ночь начнётся {when}.",
+    "err.heal_usage": "Пишите heal [N]: N BP восстанавливают N уровней Здоровья, по ходу на каждый.",
     "err.nothing_to_heal": "У персонажа {name} нет ран.",
-    "err.heal_too_much": "У персонажа {name} только {damage} урона.",
-    "err.discipline_usage": "Пишите discipline basic|advanced [НАЗВАНИЕ], например discipline advanced"
-    " Быстрота.",
+    "err.heal_too_much": "{name}: восстановить можно только {damage} {damage:plural:уровень:уровня:уровней}"
+    " Здоровья.",
+    "err.discipline_usage": "Пишите discipline начальная|продвинутая [НАЗВАНИЕ], например discipline"
+    " продвинутая Быстрота.",
     "err.boost_usage": "Пишите boost N (1+2+...+N BP) или boost end.",
-    "err.feed_usage": "Пишите feed N [human|cow|dog|cat] (1 BP за ход), например feed 2.",
-    "err.frenzy_usage": "Пишите frenzy, frenzy blood (ненасытный вампир видит кровь) или frenzy end.",
-    "err.attack_usage": "Пишите attack ЦЕЛЬ [claws|weapon] [dodge], для НПС attack [pool N] [str N] [def N]"
-    " [soak N] [ЦЕЛЬ].",
-    "err.shoot_usage": "Пишите shoot ЦЕЛЬ long|medium|point arrow|thrown [dodge] [pool N] [def N] [soak N].",
-    "err.bow_point_blank": "Из лука в упор не стреляют: дистанция long или medium.",
-    "err.sun_usage": "Пишите sun direct|indirect ХОДЫ [ИМЯ].",
-    "err.fire_usage": "Пишите fire small|large ХОДЫ|surprise [ИМЯ].",
-    "err.damage_usage": "Пишите damage N [deep] ИМЯ.",
+    "err.feed_usage": "Пишите feed N [человек|корова|собака|кошка] (1 BP за ход), например feed 2.",
+    "err.frenzy_usage": "Пишите frenzy, frenzy кровь (ненасытный вампир видит кровь) или frenzy end.",
+    "err.attack_usage": "Пишите attack ЦЕЛЬ [когти|оружие|клыки] [увертка], для НПС attack [пул N] [сила N]"
+    " [защита N] [поглощение N] [ЦЕЛЬ].",
+    "err.shoot_usage": "Пишите shoot ЦЕЛЬ дальняя|средняя|в упор стрела|метательное [увертка] [пул N] [защита"
+    " N] [поглощение N].",
+    "err.bow_point_blank": "Из лука в упор не стреляют: выберите дальнюю или среднюю дистанцию.",
+    "err.sun_usage": "Пишите sun прямой|непрямой ХОДЫ [ИМЯ].",
+    "err.fire_usage": "Пишите fire небольшой|большой ХОДЫ|внезапно [ИМЯ].",
+    "err.damage_usage": "Пишите damage N [глубокие] ИМЯ.",
     "err.hunt_usage": "Пишите hunt МЕСТНОСТЬ [ПУЛ]; МЕСТНОСТЬ: {terrains}.",
     "err.sneak_usage": "Пишите sneak [ПУЛ] vs ИНСПЕКЦИЯ|ИМЯ, например sneak vs 3.",
-    "err.init_usage": "Пишите init, init join [hunting] [celerity basic|advanced], init add ИМЯ [hunting]"
-    " [celerity basic|advanced], init roll, init remove ИМЯ или init clear.",
-    "err.init_missing_power": "У персонажа {name} нет: {power}.",
-    "err.init_not_in": "{name} не в инициативе.",
+    "err.init_usage": "Пишите init, init join [инстинкт] [быстрота начальная|продвинутая], init add ИМЯ"
+    " [инстинкт] [быстрота начальная|продвинутая], init roll, init remove ИМЯ или init clear.",
+    "err.init_missing_power": "У персонажа {name} на листе нет способности: {power}.",
+    "err.init_not_in": "{name} не участвует в инициативе.",
     "err.storyteller_other": "Только Рассказчик может делать это с чужим персонажем.",
+    # --- nw-mech (issue 19, second pass): увертка и инициатива, Оцепенение, солнце, укус, захват, погоня,
+    # противоборство, конец эпизода, ходы, расчленение, Гуманность за опыт ---
+    "init.dodge_bonus": "{name}: {bonus} к броску 2d6 на инициативу за удачную увертку в прошлом ходу.",
+    "attack.hit.bite": "Укус снимает {damage} {damage:plural:уровень:уровня:уровней} Здоровья (глубокие"
+    " повреждения).",
+    "grapple.broken": "{target} наносит удачный удар и вырывается из захвата.",
+    "exposure.carried": "Один ход без повреждений засчитан: следующий такой же ход снимет уровень Здоровья.",
+    "err.torpor_wait": "Персонаж {name} в Оцепенении: он парализован и не может двигаться или что-либо"
+    " делать, в том числе лечиться и питаться. Выйти из Оцепенения можно, только получив кровь: другой"
+    " вампир может напоить его командой give N ИМЯ.",
+    "frenzy.sated": "{name} насыщается, и Безумие проходит.",
+    "err.give_usage": "Пишите give N ИМЯ: N BP своей крови другому вампиру, например give 2 Максина.",
+    "give": "{giver} отдаёт {n} BP своей крови, получатель — {target}: теперь {bp} из {max} BP.",
+    "give.heals": "{name}: первый BP сразу восстанавливает 1 уровень Здоровья.",
+    "give.wakes": "{name} выходит из Оцепенения.",
+    "err.grapple_usage": "Пишите grapple ЦЕЛЬ, для НПС grapple [pool N] [str N] [def N] [ЦЕЛЬ].",
+    "grapple.line": "{attacker} ({attack_pool}) пытается сделать захват, защищается {defender}"
+    " ({defence_pool}), Трудность {diff}: {attack_faces} → {a} против {defence_faces} → {d}.",
+    "grapple.held": "Захват удался: {holder} держит цель ({target}) и каждый ход наносит повреждения (grapple"
+    " damage), пока схваченный не нанесёт удачный удар; вампир может вместо этого укусить (bite).",
+    "grapple.failed": "Захват не удался.",
+    "err.grapple_none": "Здесь нет захвата, который вы держите.",
+    "grapple.damage": "Ход захвата ({holder} держит, схвачен: {target}): повреждения {damage}.",
+    "bite": "Укус вместо повреждений: кусает {holder}, жертва — {target}.",
+    "bite.drink": "Теперь можно сосать кровь: drink [N], 1 BP за ход.",
+    "err.drink_usage": "Пишите drink [N]: N ходов, по 1 BP за ход (не больше 10).",
+    "err.drink_no_bite": "Чтобы пить кровь (жертва — {target}), сначала нужен укус: bite.",
+    "err.drink_empty": "{target}: крови больше не осталось.",
+    "drink": "{holder} пьёт кровь {n} {n:plural:ход:хода:ходов}, жертва — {target}: +{gain} BP, теперь {bp}"
+    " BP.",
+    "drink.npc": "{holder} пьёт кровь {n} {n:plural:ход:хода:ходов}, жертва — {target}.",
+    "drink.diablerie": "{target}: выпита вся кровь вампира. Это Диаблери.",
+    "grapple.released": "{holder} разжимает захват, цель ({target}) свободна.",
+    "err.pursue_usage": "Пишите pursue [celerity basic|advanced] vs ДОБЫЧА [celerity basic|advanced] [potence"
+    " basic|advanced]; Могущество персонажа берётся из листа.",
+    "pursue.dice": "Силы равны, бросаются 2d6, меньшее побеждает: {rolls}.",
+    "pursue.power": "Решает {power}.",
+    "pursue.caught": "{pursuer} настигает добычу: {quarry}.",
+    "pursue.escaped": "Погоня не удалась: {quarry} уходит (преследует {pursuer}).",
+    "power.potence.1": "Начальное Могущество",
+    "power.potence.2": "Продвинутое Могущество",
+    "err.tug_usage": "Пишите tug start ПРОТИВНИК N ПУЛ vs ПУЛ [diff 2-6], например tug start Трагандер 3 сила"
+    " vs сила; затем tug roll каждый ход.",
+    "err.tug_goal": "Перевес для победы — от 1 до {max} успехов.",
+    "err.tug_running": "Здесь уже идёт противоборство: tug stop его прекращает.",
+    "tug.started": "Противоборство: {left} ({lp} {lp:plural:кубик:кубика:кубиков}) и {right} ({rp}"
+    " {rp:plural:кубик:кубика:кубиков}), Трудность {diff}; побеждает первый, кто наберёт перевес в {goal}"
+    " {goal:plural:успех:успеха:успехов}. Каждый ход: tug roll.",
+    "tug.even": "Пока равенство; для победы нужен перевес в {goal} {goal:plural:успех:успеха:успехов}.",
+    "tug.leads": "{leader} впереди: перевес {n} из {goal}.",
+    "tug.none": "Здесь нет противоборства.",
+    "tug.round": "Ход {round}: {left} {left_faces} → {ls} {ls:plural:успех:успеха:успехов}, {right}"
+    " {right_faces} → {rs} {rs:plural:успех:успеха:успехов}.",
+    "tug.won": "Побеждает {winner}: перевес в {goal} {goal:plural:успех:успеха:успехов}.",
+    "tug.stopped": "Противоборство прекращено.",
+    "episode.end": "Эпизод окончен.",
+    "episode.end.effects": "Эпизод окончен. Безумие, усиление кровью и прочие эффекты эпизода прошли:"
+    " {names}.",
+    "err.turn_usage": "Пишите turn [N]: проходит N ходов (от 1 до 20).",
+    "turn": "{n:plural:Проходит:Проходят:Проходят} {n} {n:plural:ход:хода:ходов}.",
+    "turn.bleeds": "{name}: без сознания, теряет {n} HP.",
+    "err.dismember_usage": "Пишите dismember ИМЯ [ХОДЫ], от 1 до 5 ходов.",
+    "err.dismember_resists": "{name} ещё может сопротивляться: расчленить можно только того, кто в"
+    " Оцепенении, без сознания или в вашем захвате.",
+    "dismember": "{name}: расчленение, {done} {done:plural:ход:хода:ходов} из {of}.",
+    "err.humanity_usage": "Пишите humanity buy [N]: N пунктов Гуманности по 10 очков опыта.",
+    "err.humanity_max": "{name}: Гуманность {humanity}, а выше {max} она не бывает.",
+    "err.humanity_xp": "{name}: {xp} {xp:plural:очко:очка:очков} опыта, а нужно {cost}.",
+    "humanity.bought": "{name}: +{n} Гуманности за {cost} {cost:plural:очко:очка:очков} опыта; Гуманность"
+    " теперь {humanity}, опыта осталось {xp}.",
+    "shoot.run": "Увертка на бегу: без бонуса к Уворачиванию.",
+    "err.give_full": "{name}: сейчас можно принять только {room} BP.",
 }
 
 CATALOGUE = Catalogue({"en": EN, "ru": RU})

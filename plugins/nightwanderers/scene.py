@@ -1,19 +1,26 @@
 """Initiative for Night Wanderers (``gateway.rules.initiative_tracker``): powers, then 2d6 with the
-lower total first."""
+lower total first, a successful dodge's -1 taken once on the next roll."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
-from gateway import CommandContext, Invocation, Reply
+from gateway import CommandContext, CommandSet, Invocation, Reply, scene
 from gateway.characters import find_character
 from gateway.rules.initiative_tracker import InitiativeTracker
+from gateway.rules.numbers import is_digits
 from gateway.rules.power_words import PowerWords
-from plugins.nightwanderers import mechanics
-from plugins.nightwanderers.commands import SYSTEM, fail, my_actor
+from gateway.vault.models import Character
+from plugins.nightwanderers import episode, mechanics, tactics
+from plugins.nightwanderers.combat import harm
+from plugins.nightwanderers.commands import SYSTEM, fail, load_actor, my_actor, t
 from plugins.nightwanderers.config import NightWanderersSettings
 from plugins.nightwanderers.messages import CATALOGUE
+from plugins.nightwanderers.registry import command
 from plugins.nightwanderers.sheet import WandererSheet, norm
+
+COMMANDS = CommandSet(SYSTEM)
 
 POWERS = PowerWords(
     fold=norm,
@@ -23,17 +30,39 @@ POWERS = PowerWords(
 )
 
 
-def _rank(ctx: CommandContext, entries: list[dict[str, Any]]) -> dict[str, Any]:
+def _rank(
+    ctx: CommandContext, entries: list[dict[str, Any]], bonuses: dict[str, int] | None = None
+) -> dict[str, Any]:
     settings = ctx.settings_for(NightWanderersSettings)
     extra = {0: 0, 1: settings.celerity_basic_extra, 2: settings.celerity_advanced_extra}
     combatants = [
         mechanics.Combatant(e["name"], bool(e["hunting"]), int(e["celerity"]), extra[int(e["celerity"])])
         for e in entries
     ]
-    return mechanics.initiative(combatants, ctx.dice, settings.max_rerolls).as_result()
+    by_name = {e["name"]: (bonuses or {}).get(e["name"].casefold(), 0) for e in entries}
+    order = tactics.initiative(combatants, ctx.dice, by_name, settings.max_rerolls).as_result()
+    order["bonuses"] = {name: bonus for name, bonus in by_name.items() if bonus}
+    return order
 
 
-INITIATIVE = InitiativeTracker(SYSTEM, CATALOGUE, POWERS, _rank)
+class WandererInitiative(InitiativeTracker):
+    """``init roll`` takes the bonuses waiting for this channel's next roll (a dodge's -1), once."""
+
+    async def roll(self, ctx: CommandContext, inv: Invocation) -> Reply:
+        bonuses = await episode.take_initiative_bonuses(ctx)
+
+        def rank(c: CommandContext, entries: list[dict[str, Any]]) -> dict[str, Any]:
+            return _rank(c, entries, bonuses)
+
+        reply = await InitiativeTracker.roll(replace(self, rank=rank), ctx, inv)
+        used = (reply.result or {}).get("bonuses") or {}
+        if not used:
+            return reply
+        notes = [t(ctx, "init.dodge_bonus", name=name, bonus=bonus) for name, bonus in used.items()]
+        return replace(reply, text=" ".join([*notes, reply.text]))
+
+
+INITIATIVE = WandererInitiative(SYSTEM, CATALOGUE, POWERS, _rank)
 
 
 async def init_join_command(ctx: CommandContext, inv: Invocation) -> Reply:
@@ -57,3 +86,95 @@ async def init_add_command(ctx: CommandContext, inv: Invocation) -> Reply:
         name = character.name
     entry = {"name": name[:60], "character_id": character.id if character else None, **powers}
     return await INITIATIVE.join(ctx, entry)
+
+
+# --- the end of an episode and the passing of a turn ----------------------------------------------
+
+SCENE_MARKER = "* * *"
+
+
+@command(
+    COMMANDS,
+    SCENE_MARKER,
+    "end the episode in this channel",
+    SCENE_MARKER,
+    ("конец эпизода в этом канале", SCENE_MARKER),
+    bare=True,
+)
+@command(
+    COMMANDS,
+    "scene end",
+    "end the episode here (same as * * *): frenzy, blood boosts and the episode's effects end",
+    "scene end",
+    ("конец эпизода (то же, что * * *): Безумие, усиление кровью и эффекты эпизода проходят", "scene end"),
+)
+async def scene_end_command(ctx: CommandContext, inv: Invocation) -> Reply:
+    """ "Безумие кончается с концом эпизода": the characters this episode touched (and those in
+    this channel's initiative) leave frenzy, their blood boost fades (a reading: the book gives the
+    boost no length) and the odd turn of slow exposure is forgotten; the initiative, holds, tug of
+    war, alerts, blood drunk and dismemberment under way end."""
+    data = await episode.load(ctx)
+    order = await scene.load(ctx, "initiative") or {}
+    fighters = [e["character_id"] for e in order.get("entries", []) if e.get("character_id")]
+    names: list[str] = []
+    for character_id in dict.fromkeys([*data.get("effects", []), *fighters]):
+        character = await ctx.session.get(Character, character_id)
+        if character is None:
+            continue
+        actor = await load_actor(ctx, character)
+        sheet = actor.sheet
+        if sheet.frenzy or sheet.boost or any(sheet.exposure.values()):
+            sheet.frenzy, sheet.boost, sheet.exposure = False, 0, {}
+            actor.save_sheet(ctx)
+            names.append(actor.name)
+    for kind in episode.CLEARED:
+        await scene.drop(ctx, kind)
+    text = t(ctx, "episode.end.effects", names=", ".join(names)) if names else t(ctx, "episode.end")
+    result = {"kind": "scene_end", "system": SYSTEM, "channel": ctx.channel.key, "ended": names}
+    await ctx.stlog(text, kind="scene_end", result=result)
+    return Reply(text=text, result=result)
+
+
+@command(
+    COMMANDS,
+    "turn",
+    "Storyteller: N turns pass here: the dying lose 1 HP a turn, the initiative is rolled again",
+    "turn [N]",
+    ("Рассказчик: проходит N ходов: умирающие теряют 1 HP за ход, инициатива бросается заново", "turn [N]"),
+    role="storyteller",
+)
+async def turn_command(ctx: CommandContext, inv: Invocation) -> list[Reply]:
+    """ "оборотень и человек падают без сознания и каждый ход теряют по единице здоровья, если оно
+    опустится до – 10 наступает Окончательная Смерть.\""""
+    if len(inv.words) > 1 or (
+        inv.words and (not is_digits(inv.words[0]) or not 1 <= int(inv.words[0]) <= 20)
+    ):
+        raise fail(ctx, "err.turn_usage")
+    turns = int(inv.words[0]) if inv.words else 1
+    data = await episode.load(ctx)
+    order = await scene.load(ctx, "initiative") or {}
+    ids = [
+        *data.get("dying", []),
+        *(e["character_id"] for e in order.get("entries", []) if e.get("character_id")),
+    ]
+    sentences: list[str] = []
+    bled: list[dict[str, Any]] = []
+    for character_id in dict.fromkeys(ids):
+        character = await ctx.session.get(Character, character_id)
+        if character is None:
+            continue
+        actor = await load_actor(ctx, character, lock=True)
+        if actor.status != "unconscious":
+            await episode.forget(ctx, "dying", actor.id)
+            continue
+        result: dict[str, Any] = {}
+        sentences.append(t(ctx, "turn.bleeds", name=actor.name, n=turns))
+        sentences += await harm(ctx, actor, turns, False, result)
+        bled.append(result["target"])
+    text = " ".join([t(ctx, "turn", n=turns), *sentences])
+    result = {"kind": "turn", "system": SYSTEM, "turns": turns, "dying": bled}
+    await ctx.stlog(text, kind="turn", result=result)
+    replies = [Reply(text=text, result=result)]
+    if order.get("entries"):
+        replies.append(await INITIATIVE.roll(ctx, Invocation("init roll", (), "init roll")))
+    return replies

@@ -3,9 +3,10 @@
 
 Traits are the attributes and tricks the book names: Сила, Харизма, Разум, Манипуляция, Образование,
 the general physical and psychic attributes ФА and ПА (the book's Ф-бросок and П-бросок), and the
-tricks Убеждение, Соблазн, Невооружённый бой, Физ. защита, Уворачивание, Красться, Инспекция, plus
-Стрельба (shooting and throwing, which the book rolls without naming a trick). Words match in English
-or Russian by unique prefix.
+tricks Убеждение, Соблазн, Невооруженный бой, Физ. Защита, Уворачиваться, Красться, Инспекция (the
+book's spellings), plus Стрельба (shooting and throwing, which the book rolls without naming a trick).
+Words match in English, in Russian or in Russian written in Latin letters (``soblazn``) by unique
+prefix.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field
 
 from gateway.rules.named_traits import NamedTraits
+from plugins.nightwanderers.words import SCHEMES, transliterations
 
 TRAITS = (
     "strength",
@@ -62,18 +64,30 @@ NAMES: dict[str, dict[str, str]] = {
         "psyche": "ПА",
         "persuasion": "Убеждение",
         "seduction": "Соблазн",
-        "brawl": "Рукопашная",
-        "defence": "Защита",
-        "dodge": "Уворачивание",
+        "brawl": "Невооруженный бой",
+        "defence": "Физ. Защита",
+        "dodge": "Уворачиваться",
         "sneak": "Красться",
         "inspection": "Инспекция",
         "shooting": "Стрельба",
     },
 }
-# Extra spellings a player may type.
+# Russian in Latin letters (``ubezhdenie``, ``pa``), matched like the names themselves.
+NAMES.update(
+    {
+        f"ru-Latn-{i}": {trait: transliterations(name)[i] for trait, name in NAMES["ru"].items()}
+        for i in range(len(SCHEMES))
+    }
+)
+# Extra spellings a player may type (the earlier Russian names among them).
 ALIASES = {
     "бой": "brawl",
     "невооруженный": "brawl",
+    "рукопашная": "brawl",
+    "рукопашный": "brawl",
+    "защита": "defence",
+    "уворачивание": "dodge",
+    "уворачиваться": "dodge",
     "unarmed": "brawl",
     "физзащита": "defence",
     "defense": "defence",
@@ -120,12 +134,49 @@ TRAIT_NAMES = NamedTraits(TRAITS, NAMES, norm, ALIASES)
 trait_name = TRAIT_NAMES.name
 
 
-def match_clan(word: str) -> str | None:
-    folded = norm(word)
+# Other names the book gives a clan (its English spellings, singulars, the full name).
+CLAN_ALIASES = {
+    "belmort": "bellemort",
+    "dragazar": "dragazhar",
+    "lesangroyal": "lesang",
+    "лесангройял": "lesang",
+    "лесанруаяль": "lesang",
+    "knightsofblood": "knights",
+    "рыцарь": "knights",
+    "рыцарикрови": "knights",
+    "рыцарькрови": "knights",
+    "оборотень": "werewolves",
+    "werewolf": "werewolves",
+    "люди": "human",
+    "humans": "human",
+}
+CLAN_WORDS = 3  # the longest clan name, in words ("Le sang royal")
+
+
+def _clan_spellings() -> dict[str, str]:
+    found = dict(CLAN_ALIASES)
     for key, (en, ru, _) in CLANS.items():
-        if folded in (key, norm(en), norm(ru)):
-            return key
-    return None
+        for spelling in (key, en, ru, *transliterations(ru)):
+            found.setdefault(norm(spelling), key)
+    return found
+
+
+CLAN_SPELLINGS = _clan_spellings()
+
+
+def match_clan(word: str) -> str | None:
+    """The clan ``word`` names (one word or several: ``Le sang royal``, ``Бель Морт``), or None."""
+    return CLAN_SPELLINGS.get(norm(word))
+
+
+def split_clan(words: list[str]) -> tuple[list[str], str | None]:
+    """``char new``'s words as (the name's words, the clan): the clan is the last one to three words
+    when they name one (the longest first), and the first word is always the name's."""
+    for size in range(min(CLAN_WORDS, len(words) - 1), 0, -1):
+        clan = match_clan(" ".join(words[-size:]))
+        if clan is not None:
+            return words[:-size], clan
+    return words, None
 
 
 def clan_name(clan: str | None, locale: str) -> str:
@@ -149,6 +200,11 @@ class WandererSheet(BaseModel):
     frenzy: bool = False
     dead: bool = False
     last_wake: str | None = None
+    # nw-mech: Могущество (pursuit), experience (Humanity is bought with it), and the turns of slow
+    # exposure (indirect sun, a small fire) not yet paid for, by source.
+    potence: int = Field(0, ge=0, le=2)
+    xp: int = Field(0, ge=0)
+    exposure: dict[str, int] = Field(default_factory=dict)
 
     @classmethod
     def new(cls, rating: int, kind: str, clan: str | None) -> WandererSheet:

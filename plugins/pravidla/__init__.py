@@ -11,6 +11,7 @@ from gateway.rules.retire import retire_commands
 from plugins.pravidla import commands, scene
 from plugins.pravidla.characters import CHARACTERS
 from plugins.pravidla.config import PravidlaSettings
+from plugins.pravidla.help import in_czech
 from plugins.pravidla.mechanics import SYSTEM
 from plugins.pravidla.sheet import PravidlaSheet
 
@@ -25,22 +26,30 @@ PRAVIDLA = RuleSystem(
     sheet_model=PravidlaSheet,
 )
 
+# Every command with its Czech help (``plugins.pravidla.help``): the decorated sets are complete
+# once their modules are imported, above.
 COMMANDS = CommandSet(SYSTEM).include(
-    commands.COMMANDS,
-    CHARACTERS.commands(
-        "Pravidla",
-        "make a Pravidla character and make it active",
-        "char new NAME",
-        "show a character sheet",
-        "Storyteller: set a sheet field (audited)",
-    ),
-    scene.COMMANDS,
-    scene.INITIATIVE.commands(
-        scene.init_join_command,
-        scene.init_add_command,
-        "init add NAME [STAMINA WITS] [hunting] [celerity basic|advanced]",
-        "Storyteller: put the initiative in order",
-    ),
+    in_czech(
+        CommandSet(SYSTEM)
+        .include(
+            commands.COMMANDS,
+            CHARACTERS.commands(
+                "Pravidla",
+                "make a Pravidla character and make it active",
+                "char new NAME",
+                "show a character sheet",
+                "Storyteller: set a sheet field (audited)",
+            ),
+            scene.COMMANDS,
+            scene.INITIATIVE.commands(
+                scene.init_join_command,
+                scene.init_add_command,
+                "init add NAME [STAMINA WITS] [hunting] [celerity basic|advanced]",
+                "Storyteller: put the initiative in order",
+            ),
+        )
+        .commands()
+    )
 )
 COMMANDS.include(retire_commands(SYSTEM))  # char retire, st retire (gateway.rules.retire)
 

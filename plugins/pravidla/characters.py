@@ -5,13 +5,22 @@ from __future__ import annotations
 
 from typing import Any
 
-from gateway import CommandContext
+from gateway import CommandContext, UserError
+from gateway.rules.numbers import is_digits
 from gateway.rules.storyteller_sheets import NewCharacter, StorytellerSheets
 from gateway.vault.models import Character
 from plugins.pravidla.commands import WORDS, t
 from plugins.pravidla.config import PravidlaSettings
 from plugins.pravidla.mechanics import SYSTEM
-from plugins.pravidla.sheet import TRAITS, PravidlaSheet, fold, match_power, trait_name
+from plugins.pravidla.sheet import (
+    MAX_RATING,
+    POWER_WORDS,
+    TRAITS,
+    PravidlaSheet,
+    fold,
+    match_power,
+    trait_name,
+)
 
 YES = {"yes", "ano", "on", "1", "true"}
 NO = {"no", "ne", "off", "0", "false"}
@@ -26,6 +35,10 @@ LEVELS = {
     "advanced": 2,
     "pokrocila": 2,
 }
+
+
+# What ``bad_value`` is told a field takes (the shared ``set_trait`` says "0-10").
+CHOICE, LEVELLED = "yes / no", "0 / 1 / 2"
 
 
 class PravidlaCharacters(StorytellerSheets):
@@ -61,12 +74,12 @@ class PravidlaCharacters(StorytellerSheets):
         new: Any
         if power == "hunting":
             if folded not in YES | NO:
-                raise self.bad_value(ctx, field_word, "yes / no", value)
+                raise self.bad_value(ctx, field_word, CHOICE, value)
             field, old, new = "hunting", sheet.hunting, folded in YES
             sheet.hunting = new
         elif power in ("celerity", "potence"):
             if folded not in LEVELS:
-                raise self.bad_value(ctx, field_word, "0 / 1 / 2", value)
+                raise self.bad_value(ctx, field_word, LEVELLED, value)
             field, old, new = power, getattr(sheet, power), LEVELS[folded]
             setattr(sheet, power, new)
         else:
@@ -75,6 +88,35 @@ class PravidlaCharacters(StorytellerSheets):
         character.updated_at = ctx.now
         ctx.session.add(character)
         return field, old, new
+
+    def field_label(self, ctx: CommandContext, field_word: str) -> str:
+        """The field as the reader's language names it (``sarm`` -> Šarm, ``hunting`` -> Lovecký
+        instinkt), or the word as written when it names nothing."""
+        power = match_power(field_word)
+        if power is not None:
+            return t(ctx, f"field.{power}")
+        trait, _ = self.words.traits.match(field_word)
+        return trait_name(trait, ctx.locale) if trait else field_word[:40]
+
+    def bad_value(self, ctx: CommandContext, field_word: str, allowed: str, value: str) -> UserError:
+        """One sentence per kind of field: a range, the three levels, yes or no."""
+        field, value = self.field_label(ctx, field_word), value[:20]
+        if allowed == CHOICE:
+            return self.fail(ctx, "err.st_choice", field=field, value=value)
+        if allowed == LEVELLED:
+            return self.fail(ctx, "err.st_levels", field=field, value=value)
+        key = "err.st_range" if is_digits(value) else "err.st_not_number"
+        return self.fail(ctx, key, field=field, low=0, high=MAX_RATING, value=value)
+
+    def t(self, ctx: CommandContext, key: str, /, **params: Any) -> str:
+        """``st.set`` of a power: its name and levels in the reader's words ("Celerita žádná →
+        základní"); the shared ``st_set`` names only traits and shows numbers as they are."""
+        if key == "st.set" and params.get("field") in POWER_WORDS:
+            power = params["field"]
+            params["field"] = t(ctx, f"field.{power}")
+            if power != "hunting":
+                params["old"], params["new"] = (t(ctx, f"level.{params[k]}") for k in ("old", "new"))
+        return super().t(ctx, key, **params)
 
 
 CHARACTERS = PravidlaCharacters()

@@ -8,10 +8,10 @@ from functools import partial
 from typing import Any, cast
 
 from gateway import CommandContext, CommandSet, Invocation, Offloaded, Reply, Speaker, faces
-from gateway.characters import active_character
+from gateway.characters import active_character, find_character
 from gateway.i18n import percent
 from gateway.rules import binomial
-from gateway.rules.roll_words import Term
+from gateway.rules.roll_words import Term, read_term
 from gateway.rules.term_pools import TermPool, contest_line, contest_odds, contest_result, read_opponent
 from gateway.rules.trait_words import TraitWords
 from gateway.vault.models import Character
@@ -50,15 +50,48 @@ def check_target(ctx: CommandContext, target: int) -> int:
 
 
 async def right_side(
-    ctx: CommandContext, words: tuple[str, ...], left: TermPool, usage: str
+    ctx: CommandContext, words: tuple[str, ...], left: TermPool, usage: str, opponent: str | None = None
 ) -> tuple[TermPool, Character | None]:
-    """``vs 2`` (an NPC's dice) or ``vs NAME`` (that character's same trait, as the book says)."""
+    """``vs 2`` (an NPC's dice), ``vs NAME`` (that character's same trait, as the book says), or
+    ``vs TRAIT`` when the command names the ``opponent`` (a tug of war): their rating of it."""
+    term = await _trait_term(ctx, words)
+    if term is not None:
+        return await _opponent_trait(ctx, term, left, opponent)
     other = await read_opponent(ctx, WORDS, SYSTEM, words, left.trait, usage)
     if isinstance(other, Term):
         return build_pool(ctx, other, None), None
     assert left.trait is not None
     base = PravidlaSheet.of(other.sheet).rating(left.trait)
     pool = TermPool(base, base, Term(left.trait), left.trait)
+    WORDS.check_pool(ctx, pool.dice)
+    return pool, other
+
+
+async def _trait_term(ctx: CommandContext, words: tuple[str, ...]) -> Term | None:
+    """The words after vs as a trait (``kondice``, ``kondice+1``), unless a character has that name."""
+    term = read_term(words) if words else None
+    if term is None or term.number is not None or WORDS.traits.match(term.base)[0] is None:
+        return None
+    if await find_character(ctx.session, SYSTEM, " ".join(words)) is not None:
+        return None
+    return term
+
+
+async def _opponent_trait(
+    ctx: CommandContext, term: Term, left: TermPool, opponent: str | None
+) -> tuple[TermPool, Character | None]:
+    """The book: "hází si i protivník a to stejnou Vlastností proti stejnému cílovému číslu"."""
+    trait = WORDS.resolve(ctx, term.base)
+    if opponent is None:
+        raise fail(ctx, "err.vs_trait")
+    if left.trait is not None and left.trait != trait:
+        raise fail(ctx, "err.same_trait", word=left.term.base)
+    other = await find_character(ctx.session, SYSTEM, opponent)
+    if other is None:
+        name = trait_name(trait, ctx.locale)
+        raise fail(ctx, "err.opponent_sheet", name=opponent[:60], trait=name, word=term.base[:40])
+    base = PravidlaSheet.of(other.sheet).rating(trait)
+    pool = TermPool(base + sum(term.modifiers), base, term, trait)
     WORDS.check_pool(ctx, pool.dice)
     return pool, other
 

@@ -46,15 +46,21 @@ EN = {
     " {margin} after {round} {round:plural:round:rounds}.",
     "tug.status.even": "Tug of war: {left} against {right}, to a lead of {lead}: even after {round}"
     " {round:plural:round:rounds}.",
+    "tug.status.new": "Tug of war: {left} against {right}, to a lead of {lead}; no round rolled yet: tug"
+    " roll rolls the first.",
     "tug.none": "No tug of war in this channel. Start one with tug start NAME N.",
     "tug.stopped": "The tug of war between {left} and {right} is called off.",
+    "err.tug_stop": "Only whoever started the tug of war, or a Storyteller, can call it off.",
     # initiative
     "init.joined": "{name} joins the initiative: Stamina {stamina}, Wits {wits}{powers}.",
     "init.powers": ", switched on: {powers}",
     "power.hunting": "Hunting Instinct",
     "power.celerity.1": "Basic Celerity",
     "power.celerity.2": "Advanced Celerity",
-    "init.waiting": "In the initiative: {names}. The Storyteller orders them with init roll.",
+    "power.hunting.acc": "Hunting Instinct",
+    "power.celerity.1.acc": "Basic Celerity",
+    "power.celerity.2.acc": "Advanced Celerity",
+    "init.waiting": "In the initiative: {names}. The Storyteller sets the order with init roll.",
     "init.empty": "Nobody is in the initiative here. Join with init join.",
     "init.order": "Initiative: {order}.",
     "init.extra": "Extra actions (Celerity), after everyone's first: {passes}.",
@@ -73,6 +79,9 @@ EN = {
     "yes": "yes",
     "no": "no",
     "st.set": "{name}: {field} {old} → {new}.",
+    "field.celerity": "Celerity",
+    "field.hunting": "Hunting Instinct",
+    "field.potence": "Potence",
     # errors
     "err.roll_usage": "Write roll POOL [+N|-N] [tn 2-6] [need N] [vs POOL|vs NAME] [secret], for example"
     " roll 4 tn 5 or roll charm vs 2.",
@@ -114,6 +123,16 @@ EN = {
     "err.st_usage": "Write st set NAME FIELD VALUE, with FIELD a trait ({traits}), celerity 0-2, hunting"
     " yes|no or potence 0-2.",
     "err.st_value": "{field} takes {allowed}; {value} is not one of them.",
+    "err.st_range": "{field} can be {low}-{high}; {value} is out of range.",
+    "err.st_levels": "{field} can be 0-2 (none, basic, advanced); {value} is not one of them.",
+    "err.st_choice": "{field} can only be yes or no, not {value}.",
+    "err.st_not_number": "{field} can be {low}-{high}; {value} is not a number.",
+    "err.vs_trait": "After vs comes a character's name (they roll the same trait) or a number of dice: roll"
+    " stamina vs Nosferatu, or roll stamina vs 3.",
+    "err.same_trait": "In a contest the opponent rolls the same trait (the book: the same Attribute against"
+    " the same target): write {word} vs {word}, or vs and a number of dice.",
+    "err.opponent_sheet": "There is no Pravidla character called {name}, so their {trait} is unknown: write a"
+    " number of dice after vs (tug start {name} 3 {word} vs 4).",
 }
 
 CS = {
@@ -131,42 +150,49 @@ CS = {
     " #{id}",
     "side.number": "{pool} {pool:plural:kostka:kostky:kostek}",
     "side.trait": "{trait} {label}",
-    "contest": "{left} ({left_pool}) proti {right} ({right_pool}), cílové číslo {target}: {left_faces} →"
-    " {ls} {ls:plural:úspěch:úspěchy:úspěchů}, {right_faces} → {rs} {rs:plural:úspěch:úspěchy:úspěchů}."
-    " Vítězí {winner}. #{id}",
-    "contest.rerolled": "{left} ({left_pool}) proti {right} ({right_pool}), cílové číslo {target}:"
-    " {left_faces} → {ls} {ls:plural:úspěch:úspěchy:úspěchů}, {right_faces} → {rs}"
-    " {rs:plural:úspěch:úspěchy:úspěchů}; předtím {n}× shoda a hod znovu. Vítězí {winner}. #{id}",
-    "npc": "CP",
+    "contest": "Měření sil, cílové číslo {target}: {left} ({left_pool}) {left_faces} → {ls}"
+    " {ls:plural:úspěch:úspěchy:úspěchů}; {right} ({right_pool}) {right_faces} → {rs}"
+    " {rs:plural:úspěch:úspěchy:úspěchů}. Vítězí {winner}. #{id}",
+    "contest.rerolled": "Měření sil, cílové číslo {target}: {left} ({left_pool}) {left_faces} → {ls}"
+    " {ls:plural:úspěch:úspěchy:úspěchů}; {right} ({right_pool}) {right_faces} → {rs}"
+    " {rs:plural:úspěch:úspěchy:úspěchů}; předtím {n}× shoda, házelo se znovu. Vítězí {winner}. #{id}",
+    "npc": "protivník",
     "odds.roll": "Šance pro {pool} {pool:plural:kostku:kostky:kostek} proti cílovému číslu {target}:"
-    " alespoň {need} {need:plural:úspěch:úspěchy:úspěchů} {chance}. Přesně: {table}.",
+    " alespoň {need} {need:plural:úspěch:úspěchy:úspěchů}: {chance}. Přesný počet úspěchů: {table}.",
     "odds.contest": "Šance pro {left} {left:plural:kostku:kostky:kostek} proti {right}"
     " {right:plural:kostce:kostkám:kostkám}, cílové číslo {target}: první strana vyhraje {first}, druhá"
     " {second}; shoda v jednom kole {tie}, pak se hází znovu.",
-    "tug.started": "Přetlačování: {left} proti {right}; vyhrává ten, kdo jako první získá náskok {lead}."
+    "tug.started": "Přetlačují se {left} a {right}; vyhrává ten, kdo jako první získá náskok {lead}."
     " Každé kolo se hází příkazem tug roll.",
     "tug.round.leads": "Přetlačování, {round}. kolo: {left} {left_faces} → {ls}, {right} {right_faces} →"
-    " {rs}. Vede {leader} o {margin} z {lead}. #{id}",
+    " {rs}. Vede {leader} o {margin} (k vítězství je potřeba náskok {lead}). #{id}",
     "tug.round.even": "Přetlačování, {round}. kolo: {left} {left_faces} → {ls}, {right} {right_faces} →"
     " {rs}. Stav je opět vyrovnaný. #{id}",
     "tug.round.won": "Přetlačování, {round}. kolo: {left} {left_faces} → {ls}, {right} {right_faces} →"
     " {rs}. Přetlačování vyhrává {leader} s náskokem {margin}. #{id}",
-    "tug.status.leads": "Přetlačování: {left} proti {right}, na náskok {lead}: po {round}"
+    "tug.status.leads": "Přetlačují se {left} a {right} (na náskok {lead}): po {round}"
     " {round:plural:kole:kolech:kolech} vede {leader} o {margin}.",
-    "tug.status.even": "Přetlačování: {left} proti {right}, na náskok {lead}: po {round}"
+    "tug.status.even": "Přetlačují se {left} a {right} (na náskok {lead}): po {round}"
     " {round:plural:kole:kolech:kolech} je stav vyrovnaný.",
+    "tug.status.new": "Přetlačují se {left} a {right} (na náskok {lead}); zatím se nehodilo žádné kolo,"
+    " první se hází příkazem tug roll.",
     "tug.none": "V tomto kanálu neprobíhá žádné přetlačování. Začíná se příkazem tug start JMÉNO N.",
-    "tug.stopped": "Přetlačování mezi {left} a {right} je odvoláno.",
+    "tug.stopped": "Přetlačování je odvoláno: {left} a {right} se už nepřetlačují.",
+    "err.tug_stop": "Přetlačování může odvolat jen ten, kdo ho začal, nebo Vypravěč.",
     "init.joined": "{name} je v iniciativě: Kondice {stamina}, Rozum {wits}{powers}.",
     "init.powers": ", zapnuto: {powers}",
     "power.hunting": "Lovecký instinkt",
     "power.celerity.1": "Základní Celerita",
     "power.celerity.2": "Pokročilá Celerita",
-    "init.waiting": "V iniciativě: {names}. Vypravěč je seřadí příkazem init roll.",
+    # "nemá v deníku Pokročilou Celeritu": the accusative of each power name.
+    "power.hunting.acc": "Lovecký instinkt",
+    "power.celerity.1.acc": "Základní Celeritu",
+    "power.celerity.2.acc": "Pokročilou Celeritu",
+    "init.waiting": "V iniciativě: {names}. Pořadí určí Vypravěč příkazem init roll.",
     "init.empty": "Tady zatím nikdo není v iniciativě. Přidat se lze příkazem init join.",
     "init.order": "Iniciativa: {order}.",
     "init.extra": "Akce navíc (Celerita), až po první akci všech: {passes}.",
-    "init.dice": "Shody rozhodla kostka: {rolls}.",
+    "init.dice": "Shodu rozhodl hod kostkou: {rolls}.",
     "init.cleared": "Iniciativa je smazána.",
     "init.removed": "{name} už v iniciativě není.",
     "char.created": "Postava {name} je vytvořena a aktivní. Vypravěč nastaví deník: st set {name}"
@@ -181,6 +207,9 @@ CS = {
     "yes": "ano",
     "no": "ne",
     "st.set": "{name}: {field} {old} → {new}.",
+    "field.celerity": "Celerita",
+    "field.hunting": "Lovecký instinkt",
+    "field.potence": "Potence",
     "err.roll_usage": "Napiš roll POČET [+N|-N] [tn 2-6] [need N] [vs POČET|vs JMÉNO] [secret], například"
     " roll 4 tn 5 nebo roll šarm vs 2.",
     "err.too_long": "Výpočet těchto šancí by tu trval příliš dlouho; zkus menší počty kostek.",
@@ -188,13 +217,13 @@ CS = {
     "err.bad_pool": "{word} nelze přečíst jako počet kostek: napiš číslo nebo vlastnost ({traits}).",
     "err.unknown_trait": "Neznámá vlastnost {word}. Vlastnosti: {traits}.",
     "err.ambiguous_trait": "{word} může být {options}; napiš víc písmen.",
-    "err.trait_needs_character": "{trait} je vlastnost a ty tady nemáš aktivní postavu: hoď číslem, nebo"
-    " si postavu vytvoř příkazem char new JMÉNO.",
-    "err.target": "Cílové číslo je 2 až 6 (na k6 padá 1 až 6): napiš tn 5.",
-    "err.need": "need je počet potřebných úspěchů od 1 do počtu kostek ({pool}): napiš need 2.",
+    "err.trait_needs_character": "{trait} je vlastnost a ty tady nemáš aktivní postavu: hoď zadaným počtem"
+    " kostek (roll 3), nebo si postavu vytvoř příkazem char new JMÉNO.",
+    "err.target": "Cílové číslo může být 2 až 6 (na k6 padne 1 až 6): napiš například tn 5.",
+    "err.need": "Za need patří počet potřebných úspěchů od 1 do počtu kostek ({pool}): napiš need 2.",
     "err.option": "Za {word} patří číslo: napiš {word} {example}.",
-    "err.pool_max": "{pool} kostek je víc než povolené maximum {max}.",
-    "err.pool_min": "Hází se aspoň jednou kostkou; tady jich je {pool}.",
+    "err.pool_max": "Počet kostek {pool} je nad povoleným maximem {max}.",
+    "err.pool_min": "Hází se aspoň jednou kostkou; tady jich vychází {pool}.",
     "err.two_vs": "Měření sil má dvě strany: napiš vs jen jednou.",
     "err.no_character": "Postava {name} v Pravidlech neexistuje.",
     "err.vs_name_needs_trait": "vs JMÉNO hází stejnou vlastností té postavy: hoď vlastností (roll šarm vs"
@@ -203,11 +232,11 @@ CS = {
     "err.tug_usage": "Napiš tug start JMÉNO N [POČET vs POČET] [tn 2-6], tug roll [POČET vs POČET], tug"
     " nebo tug stop.",
     "err.tug_lead": "Náskok k vítězství je číslo od 1 do {max}: napiš tug start Nosferatu 3.",
-    "err.tug_running": "Tady už probíhá přetlačování mezi {left} a {right}: tug roll hodí další kolo, tug"
-    " stop ho odvolá.",
+    "err.tug_running": "Tady se už přetlačují {left} a {right}: tug roll hodí další kolo, tug stop"
+    " přetlačování odvolá.",
     "err.tug_pools": "Jakými kostkami se přetlačuje? Napiš tug roll 4 vs 4 (nebo je zadej už při tug start).",
-    "err.init_usage": "Napiš init, init join [hunting] [celerity basic|advanced], init add JMÉNO KONDICE"
-    " ROZUM [hunting] [celerity basic|advanced], init roll, init remove JMÉNO nebo init clear.",
+    "err.init_usage": "Napiš init, init join [lovecký] [celerita základní|pokročilá], init add JMÉNO KONDICE"
+    " ROZUM [lovecký] [celerita základní|pokročilá], init roll, init remove JMÉNO nebo init clear.",
     "err.init_rating": "Kondice a Rozum mají hodnotu 0 až {max}: napiš init add Ghúl 3 2.",
     "err.init_missing_power": "{name} nemá v deníku {power}.",
     "err.init_not_in": "{name} není v iniciativě.",
@@ -216,9 +245,19 @@ CS = {
     "err.char_taken": "Postava {name} v Pravidlech už existuje.",
     "err.char_not_yours": "Nemáš žádnou postavu jménem {name}.",
     "err.no_active": "Nemáš aktivní postavu: char new JMÉNO ji vytvoří, char use JMÉNO ji vybere.",
-    "err.st_usage": "Napiš st set JMÉNO POLE HODNOTA, kde POLE je vlastnost ({traits}), celerity 0-2,"
-    " hunting yes|no nebo potence 0-2.",
-    "err.st_value": "{field} bere {allowed}; {value} mezi tím není.",
+    "err.st_usage": "Napiš st set JMÉNO POLE HODNOTA, kde POLE je vlastnost ({traits}), celerita 0–2,"
+    " lovecký ano|ne nebo potence 0–2.",
+    "err.st_value": "{field} může být {allowed}; {value} mezi tím není.",
+    "err.st_range": "{field} může být {low}–{high}; {value} je mimo rozsah.",
+    "err.st_levels": "{field} může být 0–2 (žádná, základní, pokročilá); „{value}“ mezi nimi není.",
+    "err.st_choice": "{field} může být jen ano, nebo ne; hodnotu „{value}“ nelze použít.",
+    "err.st_not_number": "{field} může být {low}–{high}; „{value}“ není číslo.",
+    "err.vs_trait": "Za vs patří jméno postavy (ta hází stejnou vlastností), nebo počet kostek: roll kondice"
+    " vs Nosferatu, nebo roll kondice vs 3.",
+    "err.same_trait": "Při měření sil hází protivník stejnou vlastností proti stejnému cílovému číslu: napiš"
+    " {word} vs {word}, nebo za vs počet kostek.",
+    "err.opponent_sheet": "Postava {name} v Pravidlech není, takže hodnotu vlastnosti {trait} nelze zjistit:"
+    " napiš za vs počet kostek (tug start {name} 3 {word} vs 4).",
 }
 
 CATALOGUE = Catalogue({"en": EN, "cs": CS})

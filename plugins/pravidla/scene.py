@@ -38,6 +38,8 @@ INIT = "initiative"
 def tug_status(ctx: CommandContext, data: dict[str, Any]) -> str:
     balance = int(data["balance"])
     common = {"left": data["left"], "right": data["right"], "lead": data["lead"], "round": data["round"]}
+    if int(data["round"]) == 0:
+        return t(ctx, "tug.status.new", **common)
     if balance == 0:
         return t(ctx, "tug.status.even", **common)
     leader = data["left"] if balance > 0 else data["right"]
@@ -57,14 +59,15 @@ async def tug_command(ctx: CommandContext, inv: Invocation) -> Reply:
 async def _tug_pools(
     ctx: CommandContext, words: tuple[str, ...], against: str
 ) -> tuple[TermPool, TermPool] | None:
-    """``4 vs 4`` or ``stamina vs 4`` or ``stamina`` (the opponent's same trait when they have a sheet)."""
+    """``4 vs 4``, ``stamina vs 4``, ``stamina vs stamina`` or ``stamina`` (the last two: the
+    opponent's same trait, from their sheet)."""
     if not words:
         return None
     split = WORDS.split(ctx, words, {})
     character = await active_character(ctx, SYSTEM)
     left = build_pool(ctx, WORDS.term(ctx, split.left, "err.tug_usage"), character)
     if split.right is not None:
-        right, _ = await right_side(ctx, split.right, left, "err.tug_usage")
+        right, _ = await right_side(ctx, split.right, left, "err.tug_usage", opponent=against)
     elif left.trait and await find_character(ctx.session, SYSTEM, against) is not None:
         right, _ = await right_side(ctx, tuple(against.split()), left, "err.tug_usage")
     else:
@@ -82,11 +85,11 @@ async def tug_start_command(ctx: CommandContext, inv: Invocation) -> Reply:
     lowered = [w.casefold() for w in words]
     for option in ("tn", "cc"):
         if option in lowered:
-            at = lowered.index(option)
-            if at + 1 >= len(words) or not is_digits(words[at + 1]):
+            where = lowered.index(option)
+            if where + 1 >= len(words) or not is_digits(words[where + 1]):
                 raise fail(ctx, "err.option", word=option, example=4)
-            target = check_target(ctx, int(words[at + 1]))
-            del words[at : at + 2]
+            target = check_target(ctx, int(words[where + 1]))
+            del words[where : where + 2]
             lowered = [w.casefold() for w in words]
     at = next((i for i, w in enumerate(words) if is_digits(w) and i > 0), None)
     if at is None:
@@ -166,7 +169,7 @@ async def tug_stop_command(ctx: CommandContext, inv: Invocation) -> Reply:
     if data is None:
         raise fail(ctx, "tug.none")
     if not ctx.storyteller and data.get("started_by") != ctx.person.id:
-        raise PermissionDenied(t(ctx, "err.tug_usage"))
+        raise PermissionDenied(t(ctx, "err.tug_stop"))
     await state.drop(ctx, TUG)
     return Reply(
         text=t(ctx, "tug.stopped", left=data["left"], right=data["right"]),
@@ -202,7 +205,18 @@ def _rank(ctx: CommandContext, entries: list[dict[str, Any]]) -> dict[str, Any]:
     return mechanics.initiative(combatants, ctx.dice, settings.max_rerolls).as_result()
 
 
-INITIATIVE = InitiativeTracker(SYSTEM, CATALOGUE, POWERS, _rank)
+class PravidlaInitiative(InitiativeTracker):
+    def require_powers(self, ctx: CommandContext, name: str, wanted: dict[str, Any], sheet: Any) -> None:
+        """Refuse powers the sheet lacks, the power named in the accusative ("nemá v deníku
+        Pokročilou Celeritu")."""
+        missing = self.powers.missing(wanted, sheet)
+        if missing is not None:
+            power, level = missing
+            key = f"power.{power}.acc" if power in self.powers.flags else f"power.{power}.{level}.acc"
+            raise fail(ctx, "err.init_missing_power", name=name, power=t(ctx, key))
+
+
+INITIATIVE = PravidlaInitiative(SYSTEM, CATALOGUE, POWERS, _rank)
 
 
 async def init_join_command(ctx: CommandContext, inv: Invocation) -> Reply:

@@ -193,6 +193,8 @@ async def test_wound_penalty_applies_to_attacks(wounded_chat: Chat) -> None:
     chat = wounded_chat
     await make_character(chat, "mira", "Mira", physical=3, damage=7)
     await make_character(chat, "bo", "Bo", physical=2, damage=4)
+    await chat.one("init start", as_="mira")
+    await chat.one("init join", as_="bo")  # another player's character is attacked in a fight
     chat.dice.extend([9, 8])  # Mira 3-2 = 1 die; Bo 2-1 = 1 die
     reply = await chat.one("attack Bo", as_="mira")
     r = reply.result

@@ -29,7 +29,8 @@ async def test_challenge_fight_and_power_contest(any_chat: Chat) -> None:
     assert r is not None and (r["margin"], r["outcome"], r["damage"]) == (4, "decisive", 3)
     assert await pool(chat, dorian, "damage") == 3
     chat.dice.extend([7, 7, 7, 7, 2, 2])
-    r = (await chat.one("power use Mind Lock vs Dorian mental", as_="mira")).result
+    # As the Storyteller: Dorian's player would otherwise answer his defence himself.
+    r = (await chat.one("power use Mind Lock vs Dorian mental", as_="mira", st=True)).result
     assert r is not None and r["winner"] == 0
     assert await pool(chat, mira, "essence") == 9
     assert await pool(chat, mira, "willpower") == 3  # 4 - 1 for the challenge

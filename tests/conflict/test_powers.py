@@ -88,7 +88,8 @@ async def test_lower_tier_costs_less_and_gives_fewer_dice(chat: Chat) -> None:
 async def test_legendary_adds_four_dice_and_mundane_sides_none(chat: Chat) -> None:
     mira, dorian = await cast(chat)
     chat.dice.extend([2, 2, 2, 2, 2, 5, 5])  # Doom: Spirit 1 + 4 = 5 dice vs Dorian Mental 2: 2 dice
-    reply = await chat.one("power use Doom vs Dorian mental", as_="mira")
+    # As the Storyteller: another player's resistance is otherwise their answer to a challenge.
+    reply = await chat.one("power use Doom vs Dorian mental", as_="mira", **ST)
     r = reply.result
     assert r is not None, reply.text
     assert [s["pool"] for s in r["sides"]] == [5, 2]

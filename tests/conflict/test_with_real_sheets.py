@@ -37,8 +37,10 @@ async def test_made_characters_fight_contest_and_clash_powers(chat: Chat) -> Non
     assert health.result is not None and (health.result["damage"], health.result["levels"]) == (4, 10)
 
     # Powers against powers: Mira's Shadow Step (Adept) against Dorian's Mental, a mundane defence.
+    # Dorian is another player's character, so he rolls his defence himself, answering the challenge.
+    await ok(chat, "power use Shadow Step vs Dorian mental", "mira")
     chat.dice.extend([7, 7, 7, 7, 2, 2, 2, 2])  # Physical 3 + 1 tier; Dorian Mental 4
-    r = (await ok(chat, "power use Shadow Step vs Dorian mental", "mira")).result
+    r = (await ok(chat, "defend mental", "dorian")).result
     assert r is not None and [s["pool"] for s in r["sides"]] == [4, 4] and r["winner"] == 0
     assert (await pools(chat, "Mira"))["essence"] == (9, 10)
     text = await refused(chat, "power use Shadow Step vs Dorian Shadow Step", "mira")

@@ -19,8 +19,9 @@ async def test_off_by_default(chat: Chat) -> None:
 
 async def test_roll_lines_show_the_penalty(wounded_chat: Chat) -> None:
     chat = wounded_chat
+    # Bo is Mira's player's other character: rolling his dice needs no other player's answer.
+    await make_character(chat, "mira", "Bo", mental=3, damage=7)
     await make_character(chat, "mira", "Mira", physical=3, mental=4, damage=4, powers=[MIND_LOCK])
-    await make_character(chat, "bo", "Bo", mental=3, damage=7)
     chat.dice.extend([9, 5, 1])
     reply = await chat.one("roll physical +1", as_="mira")
     r = reply.result

@@ -50,7 +50,7 @@ PLAY: dict[str, tuple[str, list[tuple[str, bool]]]] = {
             ("set dex 3", False),
             ("roll dex dc 3", False),
             ("sp give Dara 3", True),
-            ("sp bonus 1", False),  # spends a Story Point
+            ("sp bonus 1 stain", False),  # spends a Story Point (and its side cost, a Stain)
             ("st approve Dara", True),
         ],
     ),

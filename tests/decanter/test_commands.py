@@ -241,16 +241,16 @@ async def test_story_point_bonus_on_the_latest_roll(dec: Chat) -> None:
     await dec.one("sp give Mira 3", as_="gm", st=True)
     first = await roll(dec, "roll 4 dc 3", [6, 6, 2, 2])
     assert first["degree"] == "setback"
-    bonus = await dec.one("sp bonus 2")
+    bonus = await dec.one("sp bonus 2 stain")
     assert bonus.error is None and bonus.result is not None
     assert bonus.result["successes"] == 4 and bonus.result["degree"] == "extra"
     assert bonus.result["extra_successes"] == 1 and bonus.result["bonus"] == 2
     assert bonus.result["amends"] == first["id"] and bonus.result["dice"] == [6, 6, 2, 2]
     assert bonus.text == (
-        f"Mira spends 2 Story Points on #{first['id']}: 2 successes (Setback) → 4 successes"
-        f" (Extra successes: 1 extra) (1 left) #{bonus.result['id']}"
+        f"Mira adds 2 successes to #{first['id']} for 2 Story Points, +2 Stains (now 2): 2 successes"
+        f" (Setback) → 4 successes (Extra successes: 1 extra) (1 Story Point left) #{bonus.result['id']}"
     )
-    assert "has 1 Story Points, not 2" in (await dec.one("sp bonus 2")).text
+    assert "has 1 Story Points, not 2" in (await dec.one("sp bonus 2 stain")).text
     pools = {p.name: p.current for p in await rows(dec, Pool)}
     assert pools["story_points"] == 1
 
@@ -260,7 +260,7 @@ async def test_story_point_bonus_window(dec: Chat) -> None:
     await dec.one("sp give Mira 3", as_="gm", st=True)
     await roll(dec, "roll 4 dc 3", [6, 6, 2, 2])
     dec.clock.advance(seconds=121)
-    late = await dec.one("sp bonus 1")
+    late = await dec.one("sp bonus 1 stain")
     assert late.error is not None and "more than 120 seconds old" in late.text
     assert {p.name: p.current for p in await rows(dec, Pool)}["story_points"] == 3
 
@@ -275,7 +275,7 @@ async def test_story_point_bonus_window_is_a_setting(tmp_path: Any) -> None:
         await chat.one("sp give Mira 1", as_="gm", st=True)
         await roll(chat, "roll 4 dc 3", [6, 6, 2, 2])
         chat.clock.advance(seconds=500)
-        assert (await chat.one("sp bonus 1")).error is None
+        assert (await chat.one("sp bonus 1 virtue")).error is None
     finally:
         await chat.gateway.stop()
 
@@ -299,7 +299,7 @@ async def test_downgrade_gains_story_points(dec: Chat) -> None:
 
 async def test_story_points_need_a_character(dec: Chat) -> None:
     await roll(dec, "roll 3 dc 2", [6, 6, 6])
-    assert "no active character" in (await dec.one("sp bonus 1")).text
+    assert "no active character" in (await dec.one("sp bonus 1 stain")).text
 
 
 # ---------------------------------------------------------------- conditions and scenes
@@ -308,13 +308,16 @@ async def test_story_points_need_a_character(dec: Chat) -> None:
 async def test_conditions_and_the_scene_marker(dec: Chat) -> None:
     await mira(dec)
     added = await dec.one('cond add Shaken scene penalty "Disadvantage on Composure" resolution "Calm down"')
-    assert added.text == "Mira takes the Condition Shaken (until the scene ends)."
+    assert added.text == (
+        "Mira takes the Condition Shaken (until the scene ends). Effect: Disadvantage on Composure rolls."
+    )
     await dec.one("cond add Exhausted night")
     await dec.one("cond add Hunted")
     listing = await dec.one("cond")
     assert listing.text == (
         "Mira's Conditions: Shaken (until the scene ends; penalty: Disadvantage on Composure;"
-        " resolution: Calm down); Exhausted (until the night ends); Hunted (until resolved)."
+        " effect: Disadvantage on Composure rolls; resolution: Calm down); Exhausted (until the night"
+        " ends); Hunted (until resolved)."
     )
     ended = await dec.one("* * *")
     assert ended.text == "The scene ends here. Expired: Shaken (Mira)."

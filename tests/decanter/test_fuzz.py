@@ -15,6 +15,9 @@ WORDS = st.sampled_from(
         "secret", "hard", "very", "3", "0", "12", "-2", "+1", "3+2", "dex+firearms", "x", "*", "sp",
         "bonus", "give", "downgrade", "cond", "add", "resolve", "for", "scene", "night", "end", "Mira",
         "char", "new", "use", "sheet", "set", "st", "wits", "stop", "penalty", "'",
+        "spend", "refund", "stain", "injured", "hunger", "xp", "virtue", "vice", "condition", "effect",
+        "resist", "shortfall", "major", "advantage", "take", "story", "debt", "secret", "declaration",
+        "clue", "kind", "vampire", "***", "on", "composure", "social",
     ]
 )  # fmt: skip
 LINES = st.lists(WORDS, min_size=1, max_size=9).map(" ".join) | st.text(max_size=40)

@@ -13,7 +13,7 @@ WORDS = st.sampled_from(
     [
         "roll", "odds", "diff", "difficulty", "vs", "wp", "spec", "retry", "secret", "3", "0", "12",
         "-2", "+1", "3+2", "dex+brawl", "x", "*", "scene", "end", "Mira", "char", "new", "use", "sheet",
-        "set", "st", "willpower", "2/6", "wits", "'",
+        "set", "st", "willpower", "2/6", "wits", "'", "for", "streetwise", "secondary", "gang_lore", "reflex",
     ]
 )  # fmt: skip
 LINES = st.lists(WORDS, min_size=1, max_size=9).map(" ".join) | st.text(max_size=40)

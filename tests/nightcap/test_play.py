@@ -205,10 +205,11 @@ async def test_willpower_and_trait_rolls(mira: Chat) -> None:
 
 
 async def test_contest_against_another_characters_trait(chat: Chat) -> None:
-    await build(chat)
+    # Dorian Gray is Mira's player's other character: rolling his dice needs no other player's answer.
     await build(
-        chat, "Dorian Gray", "dorian", traits=(("physical", 2), ("mental", 4), ("social", 2), ("spirit", 2))
+        chat, "Dorian Gray", "mira", traits=(("physical", 2), ("mental", 4), ("social", 2), ("spirit", 2))
     )
+    await build(chat)
     chat.dice.extend([7, 7, 10, 1, 2, 3])  # Mira's Social 2; Dorian's Mental 4
     reply = await ok(chat, "roll social wp vs dorian gray mental")
     assert reply.result is not None

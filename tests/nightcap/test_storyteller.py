@@ -29,6 +29,7 @@ ARGS = {
     "st pool": "Mira essence 3",
     "st roll": "4",
     "st rollstat": "Mira physical",
+    "st mod": "Mira -1",
     "st soak": "Mira 1",
     "st announce": "Hello",
     "st emote": "The wind howls",
@@ -244,8 +245,8 @@ async def test_npc_roll_and_rollstat(make_chat: MakeChat) -> None:
     secret = await ok(chat, "st roll 1 secret", **ST)
     assert secret.private
     assert await refused(chat, "st roll ghoul", **ST) == (
-        "A Storyteller roll starts with a number of dice. Write st roll N [+N|-N ...] [LABEL] [secret],"
-        " e.g. st roll 4 +1 ghoul."
+        "A Storyteller roll starts each side with a number of dice. Write st roll N [+N|-N ...] [LABEL]"
+        " [vs N [+N|-N ...] [LABEL]] [secret], e.g. st roll 4 +1 ghoul or st roll 6 vs 3."
     )
 
 

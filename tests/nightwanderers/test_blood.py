@@ -68,7 +68,7 @@ async def test_wake_costs_one_bp_once_a_night(nw: Chat) -> None:
     woke = await nw.one("wake", as_="olga")
     assert woke.text == "Maxina просыпается и теряет 1 BP: осталось 9 из 10."
     twice = await nw.one("wake", as_="olga")
-    assert twice.error is not None and "уже просыпается" in twice.text
+    assert twice.error is not None and "пробуждение этой ночью уже было" in twice.text
     nw.clock.advance(hours=8)  # 04:00 next morning, Pacific: still the same night
     assert (await nw.one("wake", as_="olga")).error is not None
     nw.clock.advance(hours=16)
@@ -176,7 +176,7 @@ async def test_storyteller_edits_are_audited(nw: Chat) -> None:
     await maxina(nw)
     assert (await nw.one("st set Maxina hp 12", as_="olga")).error == "forbidden"
     edit = await nw.one("st set Maxina hp 12", as_="st", st=True)
-    assert edit.text == "Maxina: hp 25 → 12." and edit.result["band"] == "medium"
+    assert edit.text == "Maxina: Здоровье 25 → 12." and edit.result["band"] == "medium"
     await nw.one("st set Maxina fortitude да", as_="st", st=True)
     await nw.one("st set Maxina celerity 2", as_="st", st=True)
     await nw.one("st set Maxina clan tragander", as_="st", st=True)

@@ -45,8 +45,8 @@ async def test_initiative_powers_then_2d6_lower_first_then_1d6(nw: Chat) -> None
     assert reply.result["extra"] == [["Bat", "Rat"], ["Bat"]]
     assert reply.text == (
         "Инициатива: 1. Wolf, 2. Bat, 3. Rat, 4. Cat, 5. Dog, 6. Slow. Дополнительные действия (Быстрота),"
-        " после первых действий всех: Bat, Rat; Bat. Кубики, меньшее первым: Slow 3 4 4 5, Cat 2 2,"
-        f" Dog 5 2 4 2. #{reply.result['id']}"
+        " после первых действий всех: Bat, Rat; Bat. Кубики (меньшая сумма ходит первой): Slow 3 4 4 5,"
+        f" Cat 2 2, Dog 5 2 4 2. #{reply.result['id']}"
     )
     assert reply.result["dice"] == [3, 4, 2, 2, 5, 2, 4, 4, 5, 2]
     assert (await nw.one("init")).result["order"][0] == "Wolf"

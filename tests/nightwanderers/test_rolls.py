@@ -18,7 +18,7 @@ async def test_maxina_persuades_flavius(nw: Chat) -> None:
     assert (result["pool"], result["dice"], result["successes"], result["degree"]) == (2, [1, 5], 1, "done")
     assert result["difficulty"] == 4 and result["trait"] == "persuasion"
     assert (
-        reply.text == f"Максина: Убеждение 2, 2 кубика, сложность 4: 1 5 → 1 успех (Сделано). #{result['id']}"
+        reply.text == f"Максина: Убеждение 2, 2 кубика, трудность 4: 1 5 → 1 успех (Сделано). #{result['id']}"
     )
     await nw.one("lang en", as_="olga")
     nw.dice.extend([1, 5])
@@ -36,7 +36,7 @@ async def test_flavius_with_evidence_raises_difficulty_or_asks_two(nw: Chat) -> 
     assert (at5["successes"], at5["degree"]) == (1, "done")
     assert (at6["successes"], at6["degree"]) == (0, "failure")
     assert (two.result["successes"], two.result["degree"]) == (1, "failure")
-    assert two.text.startswith("Alice: 2 кубика, сложность 4, нужно 2 успеха: 1 5 → 1 успех (Провал).")
+    assert two.text.startswith("Alice: 2 кубика, трудность 4, нужно 2 успеха: 1 5 → 1 успех (Провал).")
 
 
 async def test_quality_table(nw: Chat) -> None:
@@ -64,7 +64,7 @@ async def test_difficulty_above_six_is_lowered_to_six(nw: Chat) -> None:
     nw.dice.extend([5, 6])
     reply = await nw.one("roll 2 diff 8")
     assert reply.result["difficulty"] == 6 and reply.result["successes"] == 1
-    assert "Сложность 8 приведена к 6" in reply.text
+    assert "Трудность 8 заменена на 6" in reply.text
     nw.dice.extend([1, 2])
     assert (await nw.one("roll 2 diff 1")).result["difficulty"] == 2
 
@@ -76,7 +76,7 @@ async def test_dhavilland_contests(nw: Chat) -> None:
     await make_character(nw, "ivy", "Равенвуд", seduction=4)
     await nw.one("char use Д'Хавиланд", as_="eva")
     nw.dice.extend([1, 3, 4, 6, 2, 5, 6, 6])
-    first = await nw.one("roll соблазн vs Равенвуд", as_="eva")
+    first = await nw.one("roll соблазн vs Равенвуд соблазн", as_="eva")
     assert first.result["winner"] == 1
     assert [s["successes"] for s in first.result["sides"]] == [2, 3]
     assert first.text.endswith(f"Побеждает Равенвуд. #{first.result['id']}")
@@ -120,7 +120,7 @@ async def test_odds(nw: Chat) -> None:
     reply = await nw.one("odds 4 diff 5")
     assert reply.result["exact"] == "65/81"
     assert reply.text == (
-        "Шансы для 4 кубиков, сложность 5, нужно 1: успех 80,2\u00a0%; Сделано 39,5\u00a0%,"
+        "Шансы для 4 кубиков, трудность 5, нужно 1: успех 80,2\u00a0%; Сделано 39,5\u00a0%,"
         " Хорошо 29,6\u00a0%, Прекрасно 9,9\u00a0%, Мастерски 1,2\u00a0%."
     )
     contest = await nw.one("odds 4 vs 4")

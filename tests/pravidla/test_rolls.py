@@ -62,8 +62,8 @@ async def test_dhavilland_example_one_vs_character(pr: Chat) -> None:
     assert (left["dice"], left["successes"], left["who"]) == ([1, 3, 4, 6], 2, "Baronka d'Havilland")
     assert (right["dice"], right["successes"], right["who"]) == ([2, 5, 6, 6], 3, "Lady Ravenwood")
     assert reply.text == (
-        "Baronka d'Havilland (Šarm 4) proti Lady Ravenwood (Šarm 4), cílové číslo 4: 1 3 4 6 → 2 úspěchy,"
-        f" 2 5 6 6 → 3 úspěchy. Vítězí Lady Ravenwood. #{result['id']}"
+        "Měření sil, cílové číslo 4: Baronka d'Havilland (Šarm 4) 1 3 4 6 → 2 úspěchy; Lady Ravenwood"
+        f" (Šarm 4) 2 5 6 6 → 3 úspěchy. Vítězí Lady Ravenwood. #{result['id']}"
     )
 
 
@@ -109,13 +109,13 @@ async def test_secret_roll_is_private(pr: Chat) -> None:
 async def test_bad_input_is_one_line_and_writes_nothing(pr: Chat) -> None:
     before = await count(pr, RollLog)
     for line, needle in [
-        ("roll 4 tn 7", "Cílové číslo je 2 až 6"),
+        ("roll 4 tn 7", "Cílové číslo může být 2 až 6"),
         ("roll 4 tn", "Za tn patří číslo"),
         ("roll šarm", "aktivní postavu"),
         ("roll kouzlo", "Neznámá vlastnost"),
-        ("roll 51", "povolené maximum 50"),
+        ("roll 51", "povoleným maximem 50"),
         ("roll 0", "aspoň jednou kostkou"),
-        ("roll 2 need 3", "need je počet"),
+        ("roll 2 need 3", "Za need patří počet"),
         ("roll 2 vs 1 vs 1", "vs jen jednou"),
         ("roll 2 vs Nikdo", "neexistuje"),
         ("roll", "Napiš roll"),

@@ -16,20 +16,20 @@ async def test_maxin_arm_wrestling_tug_of_war(pr: Chat) -> None:
     start = await pr.one("tug start Nosferatu 3 kondice vs 4", as_="klara")
     assert start.error is None, start.text
     assert start.text == (
-        "Přetlačování: Maxin proti Nosferatu; vyhrává ten, kdo jako první získá náskok 3. Každé kolo se hází"
+        "Přetlačují se Maxin a Nosferatu; vyhrává ten, kdo jako první získá náskok 3. Každé kolo se hází"
         " příkazem tug roll."
     )
     pr.dice.extend([4, 5, 1, 2, 6, 1, 1, 1])
     one = await pr.one("tug roll", as_="klara")
     assert one.result["balance"] == 1 and one.result["difference"] == 1 and one.result["winner"] is None
     assert [s["successes"] for s in one.result["sides"]] == [2, 1]
-    assert "Vede Maxin o 1 z 3" in one.text
+    assert "Vede Maxin o 1 (k vítězství je potřeba náskok 3)" in one.text
     pr.dice.extend([1, 1, 2, 3, 5, 6, 1, 1])
     two = await pr.one("tug roll", as_="mira")  # anyone at the table may roll the round
     assert two.result["balance"] == -1 and two.result["kind"] == "contest"
-    assert "Vede Nosferatu o 1 z 3" in two.text
+    assert "Vede Nosferatu o 1 (k vítězství" in two.text
     status = await pr.one("tug")
-    assert status.text == "Přetlačování: Maxin proti Nosferatu, na náskok 3: po 2 kolech vede Nosferatu o 1."
+    assert status.text == "Přetlačují se Maxin a Nosferatu (na náskok 3): po 2 kolech vede Nosferatu o 1."
     pr.dice.extend([1, 1, 1, 1, 6, 6, 1, 1])
     assert (await pr.one("tug roll")).result["balance"] == -3
     assert (await pr.one("tug")).result["tug"] is None  # won: the tug is over
@@ -51,7 +51,7 @@ async def test_tug_even_round_and_pools_at_roll_time(pr: Chat) -> None:
 async def test_tug_target_number_and_one_at_a_time(pr: Chat) -> None:
     assert (await pr.one("tug start Bear 2 3 vs 3 tn 6")).error is None
     again = await pr.one("tug start Wolf 2")
-    assert again.error is not None and "už probíhá" in again.text
+    assert again.error is not None and "už přetlačují" in again.text
     pr.dice.extend([5, 5, 6, 1, 1, 1])
     assert (await pr.one("tug roll")).result["sides"][0]["successes"] == 1  # only the 6 counts at tn 6
     refused = await pr.one("tug stop", as_="mira")

@@ -73,27 +73,32 @@ def button_lists(source: str) -> dict[str, list[str]]:
     return lists
 
 
+def call_arguments(source: str, at: int) -> list[str]:
+    """The top-level arguments (stripped) of the call whose "(" ends at ``at``."""
+    depth, i, start, args = 1, at, at, []
+    while depth:
+        ch = source[i]
+        if ch == '"':
+            i = source.index('"', i + 1)
+            while source[i - 1] == "\\":
+                i = source.index('"', i + 1)
+        elif ch in "([":
+            depth += 1
+        elif ch in ")]":
+            depth -= 1
+        elif ch == "," and depth == 1:
+            args.append(source[start:i].strip())
+            start = i + 1
+        i += 1
+    args.append(source[start : i - 1].strip())
+    return args
+
+
 def menu_calls(source: str) -> list[str]:
     """The button argument of every ``menu(id, text, buttons)`` call."""
     calls = []
     for match in re.finditer(r"\bmenu\(", source):
-        depth, i, start = 1, match.end(), match.end()
-        args, arg_start = [], start
-        while depth:
-            ch = source[i]
-            if ch == '"':
-                i = source.index('"', i + 1)
-                while source[i - 1] == "\\":
-                    i = source.index('"', i + 1)
-            elif ch in "([":
-                depth += 1
-            elif ch in ")]":
-                depth -= 1
-            elif ch == "," and depth == 1:
-                args.append(source[arg_start:i])
-                arg_start = i + 1
-            i += 1
-        args.append(source[arg_start : i - 1])
+        args = call_arguments(source, match.end())
         if len(args) == 3 and not args[0].startswith("string "):  # not the definition
             calls.append(" ".join(args[2].split()))
     return calls

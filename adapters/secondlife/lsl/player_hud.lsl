@@ -1,7 +1,8 @@
 // Nightcap Player HUD: the player's menus, talking to the Nightcap gateway over HTTP.
 //
 // CharGen menu while the sheet is unlocked (Character Info, Traits, Powers, View Sheet), Gameplay
-// menu once a Storyteller approved it (Roll, Use Power, Sheet, Health, Daily Check-In, Refresh).
+// menu once a Storyteller approved it (Roll, Use Power, Sheet, Health, Daily Check-In, Refresh, and
+// Challenge, Fight, Extended, Team for contests, combat, extended actions and teamwork).
 // "+prove" in local chat prints the sheet's proof; "/7 <command>" sends any gateway command.
 // Needs the "Nightcap Config" script (nc_config.lsl) in the same object. Wire protocol: README.md.
 
@@ -16,7 +17,8 @@ integer MAX_QUEUE = 16;             // list entries (8 requests) waiting at most
 integer WINDOW = 120;               // seconds a push's timestamp may be off
 
 list B_CHARGEN = ["Character Info", "Traits", "Powers", "View Sheet"];
-list B_GAMEPLAY = ["Roll", "Use Power", "Sheet", "Health", "Daily Check-In", "Refresh"];
+list B_GAMEPLAY = ["Roll", "Use Power", "Sheet", "Health", "Daily Check-In", "Refresh", "Challenge",
+    "Fight", "Extended", "Team"];
 list B_INFO = ["Name", "Origin", "Subgroup", "Aptitude", "Advantage", "Weakness", "New Character",
     "Switch Character", "Submit", "Back"];
 list B_TRAITS = ["Physical", "Mental", "Social", "Spirit", "Back"];
@@ -28,6 +30,11 @@ list B_MODS = ["-3", "-2", "-1", "+0", "+1", "+2", "+3", "Back"];
 list B_WP = ["Spend WP", "No WP", "Cancel"];
 list B_HEALTH = ["Show Health", "Heal 1", "Take Damage", "Back"];
 list B_DAMAGE = ["1", "2", "3", "4", "5", "Back"];
+list B_CHALLENGE = ["Defend", "Concede", "Challenge", "Pending", "Back"];
+list B_FIGHT = ["Join Fight", "Attack", "Order", "Next Turn", "Start Fight", "Roll Order", "Back"];
+list B_EXTENDED = ["Start", "Roll", "Status", "Abandon", "Back"];
+list B_EXT_SIZE = ["5 in 3", "10 in 5", "Custom", "Back"];   // the book's two defaults
+list B_TEAM = ["Lead", "Help", "Help Leader", "Team Roll", "Team Status", "Cancel Team", "Back"];
 list B_NAV = ["Back"];
 list TIER_NAMES = ["Basic", "Adept", "Advanced", "Epic", "Legendary"];
 
@@ -52,6 +59,8 @@ string gMenu;           // which dialog or text box is open
 list gPick;             // full names behind the buttons of a list dialog
 string gA;              // choices made so far in a multi-step menu
 string gB;
+string gCmd;            // the command line being built, before its modifier and Willpower
+integer gAskWp;         // whether the modifier step is followed by "Spend WP?"
 
 // ---------------------------------------------------------------- sizes
 
@@ -306,11 +315,32 @@ string picked(string label)
     return llList2String(gPick, n - 1);
 }
 
+// The book's Roll: "apply a modifier if the scene calls for one", then "Before the dice leave your
+// hand the HUD asks whether you want to spend a point". Every roll of the HUD takes these two steps.
+ask_mod(string cmd, string what, integer wp)
+{
+    gCmd = cmd;
+    gAskWp = wp;
+    menu("mod", "Modifier for " + what + ":", B_MODS);
+}
+
+ask_wp(string cmd, string text)
+{
+    gCmd = cmd;
+    gB = "";
+    menu("wp", text, B_WP);
+}
+
+string wp_prompt()
+{
+    return "Spend 1 Willpower (" + pool("willpower") + ") for a guaranteed success?";
+}
+
 chosen(string m)
 {
     string id = gMenu;
     close_menu();
-    if (m == "Back" || m == "Cancel") { main_menu(); return; }
+    if (m == "Back" || m == "Cancel" || llStringTrim(m, STRING_TRIM) == "") { main_menu(); return; }
     if (id == "main")
     {
         if (m == "Character Info") menu("info", "Character Info", B_INFO);
@@ -322,6 +352,10 @@ chosen(string m)
         else if (m == "Health") menu("health", "Damage taken " + pool("damage"), B_HEALTH);
         else if (m == "Daily Check-In") command("checkin");
         else if (m == "Refresh") command("sheet");
+        else if (m == "Challenge") menu("challenge", "Contests: answer a challenge, or make one.", B_CHALLENGE);
+        else if (m == "Fight") menu("fight", "Combat in this region.", B_FIGHT);
+        else if (m == "Extended") menu("extended", "An extended action: successes over several rolls.", B_EXTENDED);
+        else if (m == "Team") menu("team", "Teamwork: lead the roll, or help the leader.", B_TEAM);
     }
     else if (id == "info")
     {
@@ -349,17 +383,18 @@ chosen(string m)
     else if (id == "power_tier") { gB = llToLower(m); menu("power_trait", "Which trait does it key off?", B_TRAITS); }
     else if (id == "power_trait") command("power add " + quoted(gA) + " " + gB + " " + llToLower(m));
     else if (id == "power_remove") { if (picked(m) != "") command("power remove " + quoted(picked(m))); }
-    else if (id == "roll") { gA = llToLower(m); menu("roll_mod", "Modifier for " + m + ":", B_MODS); }
-    else if (id == "roll_mod")
+    else if (id == "roll") ask_mod("roll " + llToLower(m), m, TRUE);
+    else if (id == "mod")
     {
         gB = "";
         if (m != "+0") gB = " " + m;
-        menu("roll_wp", "Spend 1 Willpower (" + pool("willpower") + ") for a guaranteed success?", B_WP);
+        if (gAskWp) menu("wp", wp_prompt(), B_WP);
+        else command(gCmd + gB);
     }
-    else if (id == "roll_wp")
+    else if (id == "wp")
     {
-        if (m == "Spend WP") command("roll " + gA + gB + " wp");
-        else command("roll " + gA + gB);
+        if (m == "Spend WP") command(gCmd + gB + " wp");
+        else command(gCmd + gB);
     }
     else if (id == "use")
     {
@@ -371,7 +406,59 @@ chosen(string m)
         menu("use_tier", "Use " + gA + " at which tier? (Essence " + pool("essence") + ")",
             llList2List(TIER_NAMES, 0, learned) + B_NAV);
     }
-    else if (id == "use_tier") command("power use " + quoted(gA) + " " + llToLower(m));
+    else if (id == "use_tier") ask_mod("power use " + quoted(gA) + " " + llToLower(m), gA + " (" + m + ")", TRUE);
+    else if (id == "challenge")
+    {
+        if (m == "Defend") menu("defend", "Defend with which trait?", B_TRAITS);
+        else if (m == "Concede") command("concede");
+        else if (m == "Challenge") ask("challenge_name", "Challenge whom? (a character's name)");
+        else if (m == "Pending") command("challenge");
+    }
+    else if (id == "defend") ask_mod("defend " + llToLower(m), m, TRUE);
+    else if (id == "challenge_name") { gA = m; menu("challenge_trait", "Challenge " + m + " with which trait?", B_TRAITS); }
+    else if (id == "challenge_trait") ask_mod("challenge " + quoted(gA) + " " + llToLower(m), m, TRUE);
+    else if (id == "fight")
+    {
+        if (m == "Join Fight") command("init join");
+        else if (m == "Attack") ask("attack_name", "Attack whom? (a name in the fight)");
+        else if (m == "Order") command("init list");
+        else if (m == "Next Turn") command("init next");
+        else if (m == "Start Fight") command("init start");
+        else if (m == "Roll Order") command("init roll");
+    }
+    else if (id == "attack_name") { gA = m; menu("attack_trait", "Attack " + m + " with which trait?", B_TRAITS); }
+    else if (id == "attack_trait")
+        ask_mod("attack " + quoted(gA) + " " + llToLower(m), m + " (a weapon is worth +1 or +2)", TRUE);
+    else if (id == "extended")
+    {
+        if (m == "Start") menu("ext_size", "Successes to reach, in how many rolls? (5 in 3: difficult; 10 in 5: real effort)", B_EXT_SIZE);
+        else if (m == "Roll") ask_mod("extended roll", "this step", TRUE);
+        else if (m == "Status") command("extended status");
+        else if (m == "Abandon") command("extended abandon");
+    }
+    else if (id == "ext_size")
+    {
+        if (m == "Custom") ask("ext_size", "Successes and rolls, e.g. 7 in 4:");
+        else
+        {
+            list w = llParseString2List(llToLower(m), [" ", "in"], []);
+            gA = (string)((integer)llList2String(w, 0)) + " " + (string)((integer)llList2String(w, 1));
+            menu("ext_trait", "Roll which trait each time?", B_TRAITS);
+        }
+    }
+    else if (id == "ext_trait") command("extended start " + gA + " " + llToLower(m));
+    else if (id == "team")
+    {
+        if (m == "Lead") menu("team_trait", "Lead with which trait?", B_TRAITS);
+        else if (m == "Help") ask_wp("assist", "Help the leader: +1 die, or spend 1 Willpower (" + pool("willpower") + ") for a sure success?");
+        else if (m == "Help Leader") ask("assist_name", "Help whom? (the leader's name)");
+        else if (m == "Team Roll") ask_wp("team roll", wp_prompt());
+        else if (m == "Team Status") command("team status");
+        else if (m == "Cancel Team") command("team cancel");
+    }
+    else if (id == "team_trait") ask_mod("team start " + llToLower(m), m, FALSE);
+    else if (id == "assist_name")
+        ask_wp("assist " + quoted(m), "Help " + m + ": +1 die, or spend 1 Willpower (" + pool("willpower") + ") for a sure success?");
     else if (id == "health")
     {
         if (m == "Show Health") command("health");

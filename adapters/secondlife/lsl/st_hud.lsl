@@ -17,14 +17,14 @@ integer WINDOW = 120;
 list B_MAIN = ["Roll", "Sheets", "Announce", "Emote", "Give HUD", "Manage STs"];
 list B_SHEETS = ["Unlocked Sheets", "Approved Characters", "Search by Name", "Force Web Sync", "Back"];
 list B_PROFILE_TAIL = ["To Discord", "Roll Stat", "Edit Info", "Edit Traits", "Edit Powers", "Set WP",
-    "Set Ess", "Set Health", "Show Sheet", "History", "Back"];
+    "Set Ess", "Set Damage", "Show Sheet", "History", "Back"];
 list B_FIELDS = ["Name", "Origin", "Subgroup", "Aptitude", "Advantage", "Weakness", "Back"];
 list B_TRAITS = ["Physical", "Mental", "Social", "Spirit", "Back"];
 list B_PAD = ["0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "Custom", "Back"];
 list B_MODS = ["-3", "-2", "-1", "+0", "+1", "+2", "+3", "Back"];
 list B_POWER_EDIT = ["Add Power", "Remove Power", "Back"];
 list B_ALL_TIERS = ["Basic", "Adept", "Advanced", "Epic", "Legendary", "Back"];
-list B_EMOTE = ["NPC (local)", "Region HUDs", "Back"];
+list B_EMOTE = ["NPC (local)", "Region HUDs", "Everywhere", "Back"];
 list B_STS = ["List STs", "Add ST", "Remove ST", "Back"];
 list B_NAV = ["< Prev", "Next >", "Back"];
 list B_BACK = ["Back"];
@@ -321,7 +321,7 @@ chosen(string m)
         if (m == "Roll") ask("roll", "NPC or situational roll: a pool such as 5, 4+1 or 6 vs 3.");
         else if (m == "Sheets") menu("sheets", "Sheets", B_SHEETS);
         else if (m == "Announce") ask("announce", "Announcement for every player wearing a Nightcap HUD:");
-        else if (m == "Emote") menu("emote", "Emote as an NPC in local chat, or to every HUD in the region?", B_EMOTE);
+        else if (m == "Emote") menu("emote", "Emote as an NPC in local chat, to every HUD in this region, or everywhere the chronicle plays?", B_EMOTE);
         else if (m == "Give HUD") ask("give", "Type any part of the avatar's name:");
         else if (m == "Manage STs") menu("sts", "Storytellers", B_STS);
     }
@@ -358,9 +358,10 @@ chosen(string m)
         else if (m == "Edit Info") menu("field", "Edit which field of " + gChar + "?", B_FIELDS);
         else if (m == "Edit Traits") menu("trait", "Set which trait of " + gChar + "?", B_TRAITS);
         else if (m == "Edit Powers") menu("power", "Powers of " + gChar, B_POWER_EDIT);
-        else if (m == "Set WP") { gA = "willpower"; menu("pool", "Willpower of " + gChar + ":", B_PAD); }
-        else if (m == "Set Ess") { gA = "essence"; menu("pool", "Essence of " + gChar + ":", B_PAD); }
-        else if (m == "Set Health") { gA = "health"; menu("pool", "Health of " + gChar + ":", B_PAD); }
+        else if (m == "Set WP") { gA = "willpower"; menu("pool", "Willpower " + gChar + " has now (0-9, Custom for more):", B_PAD); }
+        else if (m == "Set Ess") { gA = "essence"; menu("pool", "Essence " + gChar + " has now (0-9, Custom for more):", B_PAD); }
+        // The Health track counts damage taken: 0 unhurt, 10 Incapacitated (the book's "Ten levels").
+        else if (m == "Set Damage") { gA = "damage"; menu("pool", "Damage taken by " + gChar + " (0 unhurt, 10 Incapacitated; Custom for 10 or more):", B_PAD); }
         else if (m == "Show Sheet") command("st show " + who);
         else if (m == "History") command("st history " + who);
     }
@@ -382,7 +383,7 @@ chosen(string m)
     else if (id == "trait_custom") command("st trait " + quoted(gChar) + " " + gA + " " + (string)((integer)m));
     else if (id == "pool")
     {
-        if (m == "Custom") ask("pool_custom", gA + " value:");
+        if (m == "Custom") ask("pool_custom", "New " + gA + " of " + gChar + " (a number):");
         else command("st pool " + quoted(gChar) + " " + gA + " " + m);
     }
     else if (id == "pool_custom") command("st pool " + quoted(gChar) + " " + gA + " " + (string)((integer)m));
@@ -399,7 +400,8 @@ chosen(string m)
     else if (id == "emote")
     {
         if (m == "NPC (local)") ask("npc_name", "NPC name:");
-        else if (m == "Region HUDs") ask("emote_region", "Emote for every HUD in the region:");
+        else if (m == "Region HUDs") ask("emote_region", "Emote for every HUD in this region:");
+        else if (m == "Everywhere") ask("emote_all", "Emote for every channel of the chronicle (every region, Discord, ...):");
     }
     else if (id == "npc_name") { gA = m; ask("npc_text", "What does " + m + " do?"); }
     else if (id == "npc_text")
@@ -409,7 +411,8 @@ chosen(string m)
         llSay(0, "/me " + m);
         llSetObjectName(own);
     }
-    else if (id == "emote_region") command("st emote " + m);
+    else if (id == "emote_region") command("st emote here " + m);
+    else if (id == "emote_all") command("st emote " + m);
     else if (id == "give") scan("give_pick", m);
     else if (id == "give_pick")
     {
