@@ -48,14 +48,14 @@ RU = {
 CATALOGUE = Catalogue({"en": EN, "cs": CS, "ru": RU})
 
 CHAR_TEXTS = {
-    "cs": ("vyřadit svou postavu ze hry (hody a záznamy zůstávají, jméno se uvolní)", "char retire JMÉNO"),
+    "cs": ("vyřadí tvou postavu ze hry (hody a záznamy zůstanou, jméno se uvolní)", "char retire JMÉNO"),
     "ru": (
         "вывести своего персонажа из игры (броски и журнал сохраняются, имя освобождается)",
         "char retire ИМЯ",
     ),
 }
 ST_TEXTS = {
-    "cs": ("Vypravěč: vyřadit kteroukoli postavu ze hry (zapisuje se)", "st retire JMÉNO"),
+    "cs": ("Vypravěč: vyřadí kteroukoli postavu ze hry (zapisuje se do auditu)", "st retire JMÉNO"),
     "ru": ("Рассказчик: вывести из игры любого персонажа (записывается в журнал)", "st retire ИМЯ"),
 }
 
