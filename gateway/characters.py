@@ -1,14 +1,18 @@
 """Character look-ups every rule system shares. A person owns characters in several systems; the
-active one is per person (``Person.active_character_id``) and only counts in its own system."""
+active one is per person (``Person.active_character_id``) and only counts in its own system.
+
+A retired character (``retire_character``) keeps its row, rolls and logs, but no look-up here finds
+it: names are unique per system among the characters in play."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from sqlalchemy import func
-from sqlmodel import col, select
+from sqlmodel import col, select, update
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from gateway.commands import CommandContext
@@ -16,9 +20,24 @@ from gateway.errors import UserError
 from gateway.vault.models import Character, IdentityLink, Person, Pool
 from gateway.vault.name_search import characters_holding
 
+# Joins a retired character's name key and id: never in a name's key, since names are folded on
+# white space and this is white space to ``str.split``.
+RETIRED_MARK = "\x1f"
+
 
 def name_key(name: str) -> str:
     return " ".join(name.split()).casefold()
+
+
+def retired_key(key: str, character_id: int) -> str:
+    """The name key of a retired character: out of the names' space, so the name is free again and
+    ``UNIQUE (system, name_key)`` holds among the characters in play."""
+    return f"{key}{RETIRED_MARK}{character_id}"
+
+
+def in_play() -> Any:
+    """The condition every look-up of characters by name or owner adds: not retired."""
+    return col(Character.retired_at).is_(None)
 
 
 async def active_character(ctx: CommandContext, system: str | None = None) -> Character | None:
@@ -38,7 +57,9 @@ async def require_active(ctx: CommandContext, system: str | None = None) -> Char
 
 async def find_character(session: AsyncSession, system: str, name: str) -> Character | None:
     found = await session.exec(
-        select(Character).where(col(Character.system) == system, col(Character.name_key) == name_key(name))
+        select(Character).where(
+            col(Character.system) == system, col(Character.name_key) == name_key(name), in_play()
+        )
     )
     return found.first()
 
@@ -52,7 +73,7 @@ async def character_name(session: AsyncSession, character_id: int) -> str | None
 async def owned_characters(session: AsyncSession, person_id: int, system: str) -> list[Character]:
     found = await session.exec(
         select(Character)
-        .where(col(Character.owner_id) == person_id, col(Character.system) == system)
+        .where(col(Character.owner_id) == person_id, col(Character.system) == system, in_play())
         .order_by(col(Character.id))
     )
     return list(found.all())
@@ -153,7 +174,7 @@ async def characters_in(
     (``%`` and ``_`` in it match themselves)."""
     if name_contains:
         return await characters_holding(session, system, name_key(name_contains), statuses, limit)
-    query = select(Character).where(col(Character.system) == system)
+    query = select(Character).where(col(Character.system) == system, in_play())
     if statuses is not None:
         query = query.where(col(Character.status).in_(list(statuses)))
     found = await session.exec(query.order_by(col(Character.name_key)).limit(limit))
@@ -211,13 +232,14 @@ async def player_characters(
         return None
     owned = await session.exec(
         select(Character.name)
-        .where(col(Character.owner_id) == person.id, col(Character.system) == system)
+        .where(col(Character.owner_id) == person.id, col(Character.system) == system, in_play())
         .order_by(col(Character.id))
         .limit(limit)
     )
     active = None
     if person.active_character_id is not None:
         active = await session.get(Character, person.active_character_id)
+        active = active if active is not None and active.retired_at is None else None
     return PlayerCharacters(person.id, person.storyteller, person.locale, list(owned.all()), active)
 
 
@@ -226,7 +248,7 @@ async def roster_page(
 ) -> tuple[list[tuple[str, str]], int, int, int]:
     """One page of ``(name, status)`` of the system's characters by name, optionally of some
     statuses and with ``query`` in the name: the rows, the page shown, the number of pages, the total."""
-    conditions = [col(Character.system) == system]
+    conditions = [col(Character.system) == system, in_play()]
     if statuses:
         conditions.append(col(Character.status).in_(statuses))
     q = " ".join(query.split()).casefold()[:60]
@@ -243,3 +265,18 @@ async def roster_page(
         .limit(size)
     )
     return [(name, status) for name, status in found.all()], page, pages, total
+
+
+async def retire_character(session: AsyncSession, character: Character, now: datetime) -> None:
+    """Retire ``character``: marked, its name freed (``retired_key``), and no longer anyone's active
+    character. Its row, pools, rolls, log and audit rows stay, so its history stays verifiable."""
+    assert character.id is not None
+    character.retired_at = now
+    character.updated_at = now
+    character.name_key = retired_key(character.name_key, character.id)
+    session.add(character)
+    await session.exec(
+        update(Person)  # type: ignore[call-overload]
+        .where(col(Person.active_character_id) == character.id)
+        .values(active_character_id=None)
+    )

@@ -2,12 +2,15 @@
 
 Every key can be overridden as ``GATEWAY_<SECTION>__<KEY>`` (``GATEWAY_HTTP__PORT=9000``); the common
 ones also have short names (``GATEWAY_VAULT_URL``, ``GATEWAY_DICE_SEED``, ``GATEWAY_DICE_SCRIPT``).
-Adapter sections (``[irc.libera]``, ``[discord]``, ...) are kept as raw tables here and validated by the
-adapter that owns them, so the core knows no platform.
+Rule-system and adapter sections (``[nightcap]``, ``[irc.libera]``, ``[discord]``, ...) are kept as raw
+tables here and validated by the system or adapter that owns them, so the core knows no platform; their
+keys are overridden the same way (``GATEWAY_NIGHTCAP__ESSENCE_MAX=12``, ``GATEWAY_IRC__LIBERA__PORT``),
+a value that reads as a JSON list or table (``[3, 6]``) taken as one.
 """
 
 from __future__ import annotations
 
+import json
 import os
 from contextvars import ContextVar
 from pathlib import Path
@@ -142,6 +145,43 @@ class _ShortEnvSource(PydanticBaseSettingsSource):
         return data
 
 
+class _SectionEnvSource(PydanticBaseSettingsSource):
+    """``GATEWAY_<SECTION>__<KEY>`` for the raw tables (rule systems', adapters'), which pydantic's own
+    environment source skips: it reads only declared fields. Names are case-insensitive; the value
+    stays text (the owner's model converts it) unless it reads as a JSON list or table."""
+
+    def get_field_value(self, field: Any, field_name: str) -> tuple[Any, str, bool]:  # pragma: no cover
+        return None, field_name, False
+
+    def __call__(self) -> dict[str, Any]:
+        data: dict[str, Any] = {}
+        declared = set(self.settings_cls.model_fields)
+        for env, raw in os.environ.items():
+            name = env.casefold()
+            if not name.startswith("gateway_") or "__" not in name:
+                continue
+            path = name[len("gateway_") :].split("__")
+            if path[0] in declared or not all(path):
+                continue
+            table = data
+            for part in path[:-1]:
+                nested = table.setdefault(part, {})
+                if not isinstance(nested, dict):
+                    break
+                table = nested
+            else:
+                table[path[-1]] = _env_value(raw)
+        return data
+
+
+def _env_value(raw: str) -> Any:
+    try:
+        value = json.loads(raw)
+    except ValueError:
+        return raw
+    return value if isinstance(value, (list, dict)) else raw
+
+
 class Settings(BaseSettings):
     """All settings. Unknown top-level tables are adapter sections, read with ``section()``."""
 
@@ -174,6 +214,7 @@ class Settings(BaseSettings):
             init_settings,
             _ShortEnvSource(settings_cls),
             env_settings,
+            _SectionEnvSource(settings_cls),
         ]
         path = _CONFIG_PATH.get() or os.environ.get("GATEWAY_CONFIG")
         if path:

@@ -80,11 +80,15 @@ class Character(SQLModel, table=True):
     owner_id: int = Field(foreign_key="person.id", index=True)
     system: str = Field(max_length=40)
     name: str
-    name_key: str = Field(max_length=200)  # casefolded name, unique per system
+    # The casefolded name, unique per system; a retired character's is moved out of the names'
+    # space (``gateway.characters.retired_key``), which frees the name (revision 0008).
+    name_key: str = Field(max_length=200)
     status: str = Field(default="creation", max_length=20)  # creation | approved
     sheet: dict[str, Any] = _json()
     created_at: datetime = _ts()
     updated_at: datetime = _ts()
+    # Set by ``char retire`` / ``st retire``: hidden from every list, rolls and logs kept.
+    retired_at: datetime | None = Field(default=None, sa_column=Column(UTCDateTime(), nullable=True))
 
 
 class Pool(SQLModel, table=True):

@@ -45,7 +45,7 @@ MATCHED = 16  # trigrams at most in a MATCH: a few already leave few candidates,
 SQLITE_SEARCH = f"""SELECT character.* FROM {TRIGRAM_TABLE} CROSS JOIN character
 ON character.id = {TRIGRAM_TABLE}.rowid
 WHERE {TRIGRAM_TABLE} MATCH :trigrams AND instr(character.name_key, :text) > 0
-AND character.system = :system{{statuses}}
+AND character.system = :system AND character.retired_at IS NULL{{statuses}}
 ORDER BY character.name_key LIMIT :limit"""
 
 
@@ -94,7 +94,9 @@ async def characters_holding(
     # PostgreSQL plans the statement for these values (see the module's docstring).
     inline = dialect == "postgresql"
     escaped = "%" + re.sub(r"[/%_]", r"/\g<0>", text_) + "%"  # what ``contains(autoescape=True)`` sends
-    query = select(Character).where(col(Character.system) == literal(system, literal_execute=inline))
+    query = select(Character).where(
+        col(Character.system) == literal(system, literal_execute=inline), col(Character.retired_at).is_(None)
+    )
     if statuses is not None:
         query = query.where(col(Character.status).in_([literal(s, literal_execute=inline) for s in statuses]))
     query = query.where(col(Character.name_key).like(literal(escaped, literal_execute=inline), escape="/"))

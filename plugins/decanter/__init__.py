@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from gateway import CommandSet, RuleSystem, hookimpl
+from gateway.rules.retire import retire_commands
 from plugins.decanter import conditions, extended, rolls, spending, story_points
 from plugins.decanter.characters import CHARACTERS
 from plugins.decanter.config import DecanterSettings
@@ -28,6 +29,7 @@ COMMANDS = CommandSet(SYSTEM).include(
     extended.COMMANDS,
     CHARACTERS.commands(),
 )
+COMMANDS.include(retire_commands(SYSTEM))  # char retire, st retire (gateway.rules.retire)
 
 
 @hookimpl

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from gateway import CommandSet, RuleSystem, hookimpl
+from gateway.rules.retire import retire_commands
 from plugins.dramatic import rolls
 from plugins.dramatic.characters import CHARACTERS
 from plugins.dramatic.config import DramaticSettings
@@ -21,6 +22,7 @@ DRAMATIC = RuleSystem(
 )
 
 COMMANDS = CommandSet(SYSTEM).include(rolls.COMMANDS, CHARACTERS.commands())
+COMMANDS.include(retire_commands(SYSTEM))  # char retire, st retire (gateway.rules.retire)
 
 
 @hookimpl

@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from gateway import CommandSet, RuleSystem, hookimpl
+from gateway.rules.retire import retire_commands
 from plugins.nightcap import (
     challenge_commands,
     characters,
@@ -49,6 +50,7 @@ COMMANDS = CommandSet(SYSTEM).include(
     extended_commands.COMMANDS,
     team_commands.COMMANDS,
     combat_commands.COMMANDS,
+    retire_commands(SYSTEM),
 )
 
 

@@ -37,7 +37,10 @@ from plugins.nightcap.store import (
 
 COMMANDS = CommandSet(SYSTEM)
 
-CHAR_USAGE = "char new NAME | char use NAME | char set FIELD TEXT | char submit | char budget | char list"
+CHAR_USAGE = (
+    "char new NAME | char use NAME | char set FIELD TEXT | char submit | char budget | char list"
+    " | char retire NAME"
+)
 
 
 def parse_number(word: str, usage: str) -> int:
@@ -168,11 +171,17 @@ async def trait_command(ctx: CommandContext, inv: Invocation) -> Reply:
     ctx.session.add(character)
     await sync_maxima(ctx, character)
     await ctx.audit("char.trait", character_id=character.id, field_name=trait, old=old, new=value)
-    left = chargen.summary(sheet, budget)["trait_points_left"]
+    left = budget.trait_points - chargen.traits_spent(sheet["traits"], budget)
     return Reply(
-        text=f"{character.name}: {trait.title()} {value}. {chargen.plural(left, 'trait point')} left.{note}",
+        text=f"{character.name}: {trait.title()} {value}. {chargen.remaining(left, 'trait point')}.{note}",
         private=True,
-        result={"kind": "trait", "character": character.name, "trait": trait, "value": value, "left": left},
+        result={
+            "kind": "trait",
+            "character": character.name,
+            "trait": trait,
+            "value": value,
+            **chargen.left_fields(left),
+        },
     )
 
 
@@ -205,12 +214,17 @@ async def power_add(ctx: CommandContext, inv: Invocation) -> Reply:
     character.updated_at = ctx.now
     ctx.session.add(character)
     await ctx.audit("char.power", character_id=character.id, field_name=name, new=power)
-    left = chargen.summary(sheet, budget)["power_dots_left"]
+    left = budget.power_dots - chargen.dots_spent(sheet["powers"])
     return Reply(
         text=f"{character.name} learns {view.power_text(power)}."
-        f" {chargen.plural(left, 'power dot')} left.{note}",
+        f" {chargen.remaining(left, 'power dot')}.{note}",
         private=True,
-        result={"kind": "power", "character": character.name, "power": power, "left": left},
+        result={
+            "kind": "power",
+            "character": character.name,
+            "power": power,
+            **chargen.left_fields(left),
+        },
     )
 
 
@@ -229,11 +243,16 @@ async def power_remove(ctx: CommandContext, inv: Invocation) -> Reply:
     character.updated_at = ctx.now
     ctx.session.add(character)
     await ctx.audit("char.power", character_id=character.id, field_name=power["name"], old=power)
-    left = chargen.summary(sheet, ctx.settings_for(NightcapSettings).budget)["power_dots_left"]
+    left = ctx.settings_for(NightcapSettings).budget.power_dots - chargen.dots_spent(sheet["powers"])
     return Reply(
-        text=f"{character.name} forgets {power['name']}. {chargen.plural(left, 'power dot')} left.{note}",
+        text=f"{character.name} forgets {power['name']}. {chargen.remaining(left, 'power dot')}.{note}",
         private=True,
-        result={"kind": "power", "character": character.name, "removed": power, "left": left},
+        result={
+            "kind": "power",
+            "character": character.name,
+            "removed": power,
+            **chargen.left_fields(left),
+        },
     )
 
 

@@ -30,6 +30,17 @@ def plural(n: int, one: str, many: str | None = None) -> str:
     return f"{n} {one if n == 1 else (many or one + 's')}"
 
 
+def remaining(left: int, unit: str) -> str:
+    """``4 trait points left``; a sheet a Storyteller took past creation is ``94 trait points over
+    budget``, never a negative count left."""
+    return f"{plural(left, unit)} left" if left >= 0 else f"{plural(-left, unit)} over budget"
+
+
+def left_fields(left: int) -> dict[str, int]:
+    """A reply's ``left`` and ``over`` for a count ``remaining`` reads (neither is ever negative)."""
+    return {"left": max(0, left), "over": max(0, -left)}
+
+
 def traits_spent(traits: Mapping[str, int], budget: Budget) -> int:
     return sum(int(traits.get(t, budget.base)) - budget.base for t in TRAITS)
 
@@ -49,6 +60,8 @@ def check_trait(sheet: dict[str, Any], trait: str, value: int, budget: Budget) -
             " a Storyteller can raise it after approval."
         )
     traits = {**sheet["traits"], trait: value}
+    if value < int(sheet["traits"].get(trait, budget.base)):
+        return  # lowering only ever brings a sheet nearer the budget (one a Storyteller raised, say)
     if value == budget.trait_max:
         others = [t for t in TRAITS if t != trait and int(traits[t]) >= budget.trait_max]
         if others:
@@ -121,12 +134,16 @@ def summary(sheet: dict[str, Any], budget: Budget) -> dict[str, Any]:
     """What the book's point budget calculator shows: points and dots left, and the trait at the cap."""
     traits = sheet["traits"]
     at_max = [t for t in TRAITS if int(traits[t]) >= budget.trait_max]
+    points = budget.trait_points - traits_spent(traits, budget)
+    dots = budget.power_dots - dots_spent(sheet["powers"])
     return {
         "kind": "budget",
         "trait_points": budget.trait_points,
-        "trait_points_left": budget.trait_points - traits_spent(traits, budget),
+        "trait_points_left": max(0, points),
+        "trait_points_over": max(0, -points),
         "power_dots": budget.power_dots,
-        "power_dots_left": budget.power_dots - dots_spent(sheet["powers"]),
+        "power_dots_left": max(0, dots),
+        "power_dots_over": max(0, -dots),
         "trait_max": budget.trait_max,
         "at_max": at_max,
         "traits": {t: int(traits[t]) for t in TRAITS},

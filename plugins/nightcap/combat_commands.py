@@ -86,6 +86,7 @@ async def _out(ctx: CommandContext, fight: Combat) -> frozenset[str]:
 async def _order_result(ctx: CommandContext, fight: Combat, **extra: Any) -> dict[str, Any]:
     health = {c.key: await _health(ctx, c) for c in fight.combatants}
     out = {key for key, h in health.items() if combat.incapacitated(*h)}
+    partners = initiative.tie_partners(fight.combatants)
     entries = []
     for position, c in enumerate((c for c in fight.combatants if c.initiative is not None), start=1):
         entries.append(
@@ -97,6 +98,7 @@ async def _order_result(ctx: CommandContext, fight: Combat, **extra: Any) -> dic
                 "faces": list(c.faces),
                 "roll_id": c.roll_id,
                 "tied": c.tied,
+                "tied_with": partners.get(c.key, []),
                 "npc": c.npc,
                 "character_id": c.character_id,
                 "acted": c.key in fight.acted,
@@ -122,7 +124,7 @@ def _order_text(result: dict[str, Any]) -> str:
     for e in result["order"]:
         notes = [str(e["initiative"])]
         if e["tied"]:
-            notes.append("tied")
+            notes.append(f"tied with {' and '.join(e['tied_with'])}" if e.get("tied_with") else "tied")
         if e["incapacitated"]:
             notes.append("Incapacitated")
         mark = "▶ " if e["current"] else ""

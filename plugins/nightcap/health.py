@@ -18,6 +18,30 @@ def incapacitated(damage: int, levels: int) -> bool:
     return damage >= levels
 
 
+def check_damage(character: str, damage: int, levels: int) -> None:
+    """Refuse marking damage on a full track: nothing would change (the book: "At 10 you are
+    Incapacitated")."""
+    if incapacitated(damage, levels):
+        raise UserError(
+            f"{character}'s Health track is already full ({damage}/{levels}): {character} is"
+            " Incapacitated and no more damage is marked."
+        )
+
+
+def damage_text(character: str, amount: int, before: int, levels: int) -> str:
+    """What ``damage N`` marked: the levels that fit on the track, saying so when fewer than asked,
+    and the state it leaves (``after_damage`` caps the track at ``levels``)."""
+    after = after_damage(before, amount, levels)
+    marked = after - before
+    state = f" {character} is Incapacitated." if incapacitated(after, levels) else ""
+    if marked == amount:
+        return f"{character} takes {amount} damage: Health {track(after, levels)}.{state}"
+    return (
+        f"{character} takes {marked} of the {amount} damage: the Health track holds {levels} levels"
+        f" and is now full, {track(after, levels)}.{state}"
+    )
+
+
 def check_heal(character: str, damage: int, essence: int, amount: int) -> None:
     """Refuse healing ``amount`` levels when there is nothing to heal or not enough Essence."""
     if amount < 1:

@@ -97,6 +97,16 @@ def _mark_ties(order: list[Combatant]) -> list[Combatant]:
     return [replace(c, tied=counts[c.rank] > 1) for c in order]
 
 
+def tie_partners(combatants: tuple[Combatant, ...] | list[Combatant]) -> dict[str, list[str]]:
+    """Key -> the names of the others in its tie: each tie is a group of tied combatants of one rank
+    (total and Physical), so two ties at the same total are two groups, not one."""
+    groups: dict[tuple[int, int], list[Combatant]] = {}
+    for c in combatants:
+        if c.tied and c.initiative is not None:
+            groups.setdefault(c.rank, []).append(c)
+    return {c.key: [o.name for o in group if o.key != c.key] for group in groups.values() for c in group}
+
+
 def rank_order(combatants: list[Combatant]) -> list[Combatant]:
     """Highest total first, then higher Physical, then joining order; equal (total, Physical) = tied."""
     return _mark_ties(sorted(combatants, key=lambda c: (-(c.initiative or 0), -c.physical, c.joined)))

@@ -153,14 +153,15 @@ async def damage_command(ctx: CommandContext, inv: Invocation) -> Reply:
     require_approved(character, "damage")
     assert character.id is not None
     before, levels = (await pool_values(ctx, character))[DAMAGE]
+    health.check_damage(character.name, before, levels)
     await repo.gain_pool(ctx.session, character.id, DAMAGE, amount)
     after = health.after_damage(before, amount, levels)
-    state = f" {character.name} is Incapacitated." if health.incapacitated(after, levels) else ""
-    text = f"{character.name} takes {amount} damage: Health {health.track(after, levels)}.{state}"
+    text = health.damage_text(character.name, amount, before, levels)
     result = {
         "kind": "damage",
         "character": character.name,
         "amount": amount,
+        "marked": after - before,
         "damage": after,
         "levels": levels,
     }

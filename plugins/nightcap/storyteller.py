@@ -23,7 +23,7 @@ from gateway.characters import (
 from gateway.payloads import broadcast_payload
 from gateway.vault import repo
 from gateway.vault.models import ChannelRow, Character
-from plugins.nightcap import rulings, st_rolls, view
+from plugins.nightcap import approval, chargen, rulings, st_rolls, view
 from plugins.nightcap.characters import parse_number, write_field
 from plugins.nightcap.config import NightcapSettings
 from plugins.nightcap.export import export_target, queue_export, queue_exports
@@ -150,13 +150,23 @@ async def st_show(ctx: CommandContext, inv: Invocation) -> Reply:
 
 
 @COMMANDS.command(
-    "st approve", "approve and lock a sheet, fill its pools", "st approve NAME", role="storyteller"
+    "st approve",
+    "approve and lock a submitted sheet, fill its pools",
+    "st approve NAME [force]",
+    role="storyteller",
 )
 async def st_approve(ctx: CommandContext, inv: Invocation) -> Reply:
-    character, _ = await named(ctx, inv.words, "st approve NAME")
+    words, force = list(inv.words), False
+    if len(words) > 1 and words[-1].casefold() == approval.FORCE:
+        force = await find_character(ctx.session, SYSTEM, " ".join(words)) is None
+        words = words[:-1] if force else words
+    character, _ = await named(ctx, words, "st approve NAME [force]")
     if character.status == APPROVED:
         raise UserError(f"{character.name} is already approved.")
     old = character.status
+    budget = chargen.summary(sheet_of(character), ctx.settings_for(NightcapSettings).budget)
+    problems, unspent = budget["problems"], bool(budget["trait_points_left"] or budget["power_dots_left"])
+    approval.check_approve(character.name, old, problems, unspent, force)
     character.status = APPROVED
     await fill_pools(ctx, character)
     text, structured = await render_sheet(ctx, character)
@@ -164,7 +174,7 @@ async def st_approve(ctx: CommandContext, inv: Invocation) -> Reply:
     ctx.session.add(character)
     await ctx.audit("st.approve", character_id=character.id, field_name="status", old=old, new=APPROVED)
     await ctx.stlog(
-        f"Storyteller {ctx.name} approved {character.name}:\n{text}",
+        f"Storyteller {ctx.name} approved {character.name}{approval.forced_note(old, problems)}:\n{text}",
         kind="approve",
         result={"kind": "sheet", "sheet": structured},
         character_id=character.id,
@@ -176,7 +186,8 @@ async def st_approve(ctx: CommandContext, inv: Invocation) -> Reply:
         else (" The sheet goes to the Storyteller log.")
     )
     return Reply(
-        text=f"{character.name} is approved and locked; Willpower and Essence are full.{sent}",
+        text=f"{character.name} is approved and locked{approval.forced_note(old, problems)};"
+        f" Willpower and Essence are full.{sent}",
         result={"kind": "approve", "sheet": structured, "export": exported},
     )
 
@@ -196,8 +207,10 @@ async def st_unapprove(ctx: CommandContext, inv: Invocation) -> Reply:
         CREATION,
         f"{character.name} is unapproved and back in creation.",
     )
+    problems = chargen.problems(sheet_of(character), ctx.settings_for(NightcapSettings).budget)
     return Reply(
-        text=f"{character.name} is back in creation: the player can edit the sheet again.",
+        text=f"{character.name} is back in creation: the player can edit the sheet again."
+        + approval.unapprove_note(character.name, problems),
         result={"kind": "character", "name": character.name, "status": character.status},
     )
 

@@ -70,13 +70,16 @@ def prove_text(name: str, sheet: dict[str, Any], pools: Pools) -> str:
 def budget_text(sheet: dict[str, Any], budget: chargen.Budget) -> str:
     s = chargen.summary(sheet, budget)
     at_max = ", ".join(t.title() for t in s["at_max"]) or "none yet"
-    text = (
-        f"Budget: {s['trait_points_left']} of {s['trait_points']} trait points left,"
-        f" {s['power_dots_left']} of {s['power_dots']} power dots left; at {s['trait_max']}: {at_max}"
-        f" (one allowed)."
-    )
+    points = _spend(s["trait_points_left"], s["trait_points_over"], s["trait_points"], "trait points")
+    dots = _spend(s["power_dots_left"], s["power_dots_over"], s["power_dots"], "power dots")
+    text = f"Budget: {points}, {dots}; at {s['trait_max']}: {at_max} (one allowed)."
     if s["problems"]:
         text += f" Before submitting: {'; '.join(s['problems'])}."
     else:
         text += " Ready: char submit."
     return text
+
+
+def _spend(left: int, over: int, total: int, units: str) -> str:
+    """``4 of 6 trait points left``, or for a sheet past creation ``94 trait points over the 6``."""
+    return f"{over} {units} over the {total}" if over else f"{left} of {total} {units} left"

@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from gateway import CommandSet, RuleSystem, hookimpl
+from gateway.rules.retire import retire_commands
 from plugins.nightwanderers import (
     blood,
     combat,
@@ -61,6 +62,7 @@ COMMANDS = CommandSet(SYSTEM).include(
         "Storyteller: put the initiative in order (2d6, lower first)",
     ),
 )
+COMMANDS.include(retire_commands(SYSTEM))  # char retire, st retire (gateway.rules.retire)
 
 
 @hookimpl

@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from gateway import CommandSet, RuleSystem, hookimpl
+from gateway.rules.retire import retire_commands
 from plugins.pravidla import commands, scene
 from plugins.pravidla.characters import CHARACTERS
 from plugins.pravidla.config import PravidlaSettings
@@ -50,6 +51,7 @@ COMMANDS = CommandSet(SYSTEM).include(
         .commands()
     )
 )
+COMMANDS.include(retire_commands(SYSTEM))  # char retire, st retire (gateway.rules.retire)
 
 
 @hookimpl

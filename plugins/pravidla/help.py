@@ -24,6 +24,12 @@ CS: dict[str, tuple[str, str]] = {
     "char": ("seznam tvých postav v Pravidlech", "char"),
     "char new": ("vytvoří postavu v Pravidlech a udělá ji aktivní", "char new JMÉNO"),
     "char use": ("vybere tvou aktivní postavu", "char use JMÉNO"),
+    # gateway.rules.retire (its own Czech texts are the same)
+    "char retire": (
+        "vyřadí tvou postavu ze hry (hody a záznamy zůstanou, jméno se uvolní)",
+        "char retire JMÉNO",
+    ),
+    "st retire": ("Vypravěč: vyřadí kteroukoli postavu ze hry (zapisuje se do auditu)", "st retire JMÉNO"),
     "sheet": ("ukáže deník postavy", "sheet [JMÉNO]"),
     "st set": (
         "Vypravěč: nastaví pole deníku (zapisuje se do auditu)",

@@ -116,7 +116,7 @@ async def test_ties_are_marked_and_moved_by_the_storyteller(chat: Chat) -> None:
         ("Bo", True),
     ]
     assert order.text.endswith(
-        "Round 1: 1. ▶ Cy (2), 2. Ann (1, tied), 3. Bo (1, tied)."
+        "Round 1: 1. ▶ Cy (2), 2. Ann (1, tied with Bo), 3. Bo (1, tied with Ann)."
         " Ties are for the Storyteller: init move NAME POS."
     )
     refused = await chat.one("init move Bo 2", as_="bo")

@@ -39,7 +39,7 @@ PLAY: dict[str, tuple[str, list[tuple[str, bool]]]] = {
             ("power add Fog basic mental", False),
             ("char set origin Mage", False),
             ("roll phys", False),
-            ("st approve Mira Vance", True),
+            ("st approve Mira Vance force", True),  # not submitted, budget unspent
             ("roll 3 wp", False),  # spends Willpower
         ],
     ),

@@ -119,7 +119,10 @@ async def test_damage_and_heal(mira: Chat) -> None:
     await set_pool(chat, "Mira", "essence", 0)
     assert await refused(chat, "heal") == "Mira has no Essence to heal with: 1 Essence heals 1 level."
     final = await ok(chat, "damage 9")
-    assert final.text == "Mira takes 9 damage: Health ■■■■■■■■■■ 10/10. Mira is Incapacitated."
+    assert final.text == (
+        "Mira takes 6 of the 9 damage: the Health track holds 10 levels and is now full,"
+        " ■■■■■■■■■■ 10/10. Mira is Incapacitated."
+    )
     health = await ok(chat, "health")
     assert health.private and health.text == "Mira's Health: ■■■■■■■■■■ 10/10 damage. Incapacitated."
     kinds = [row.kind for row in await stlog_rows(chat)]

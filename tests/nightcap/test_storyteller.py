@@ -22,6 +22,7 @@ ARGS = {
     "st show": "Mira",
     "st approve": "Mira",
     "st unapprove": "Mira",
+    "st retire": "Mira",
     "st set": "Mira origin Human",
     "st trait": "Mira physical 9",
     "st power": "Mira add Doom legendary spirit",

@@ -87,7 +87,7 @@ async def test_an_st_command_that_edits_a_sheet_refreshes_the_hud(world: World) 
     """Through the router, as the Storyteller's HUD sends it (no sniffing of the word ``st``)."""
     pytest.importorskip("plugins.nightcap.storyteller")
     _, mira_obj = await mira_with_hud(world)
-    answer = await world.st_hud().command('st approve "Mira"')
+    answer = await world.st_hud().command('st approve "Mira" force')
     assert not answer.json["replies"][0].get("error"), answer.json
     await eventually(lambda: any(p.json["kind"] == "refresh" for p in mira_obj.received))
     [notice] = [p.json for p in mira_obj.received if p.json["kind"] == "refresh"]
