@@ -358,3 +358,17 @@ async def test_every_button_line_is_understood(make_world) -> None:  # type: ign
     for start, example in ST.items():
         assert example.startswith(start)
         await send(huds["st"], example)
+
+
+async def test_force_approve_takes_a_sheet_that_was_never_submitted(make_world) -> None:  # type: ignore[no-untyped-def]
+    """The ST HUD's Approve asks first: "Approve" sends `st approve NAME`, which the gateway refuses
+    for an empty, unsubmitted sheet (issue 19); "Force Approve" adds the word that takes it anyway."""
+    assert 'if (m == "Force Approve") force = " force";' in ST_SRC
+    assert 'command("st approve " + quoted(gChar) + force);' in ST_SRC
+    world = await play_world(make_world)
+    player, st = world.hud(MIRA), world.st_hud()
+    await send(player, f'char new "{MIRA}"')
+    refused = await st.command(f'st approve "{MIRA}"', state=True)
+    assert refused.status == 200 and refused.json["replies"][0]["error"], refused.text
+    assert "force" in refused.json["replies"][0]["text"]
+    await send(st, f'st approve "{MIRA}" force')

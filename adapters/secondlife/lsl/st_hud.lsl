@@ -26,6 +26,7 @@ list B_POWER_EDIT = ["Add Power", "Remove Power", "Back"];
 list B_ALL_TIERS = ["Basic", "Adept", "Advanced", "Epic", "Legendary", "Back"];
 list B_EMOTE = ["NPC (local)", "Region HUDs", "Everywhere", "Back"];
 list B_STS = ["List STs", "Add ST", "Remove ST", "Back"];
+list B_APPROVE = ["Approve", "Force Approve", "Back"];
 list B_NAV = ["< Prev", "Next >", "Back"];
 list B_BACK = ["Back"];
 
@@ -315,7 +316,7 @@ chosen(string m)
 {
     string id = gMenu;
     close_menu();
-    if (m == "Back") { if (id == "profile" || id == "roster") menu("sheets", "Sheets", B_SHEETS); else main_menu(); return; }
+    if (m == "Back") { if (id == "approve") profile(); else if (id == "profile" || id == "roster") menu("sheets", "Sheets", B_SHEETS); else main_menu(); return; }
     if (id == "main")
     {
         if (m == "Roll") ask("roll", "NPC or situational roll: a pool such as 5, 4+1 or 6 vs 3.");
@@ -351,7 +352,8 @@ chosen(string m)
     else if (id == "profile")
     {
         string who = quoted(gChar);
-        if (m == "Approve") { command("st approve " + who); gCharStatus = "approved"; }
+        // The gateway refuses an unsubmitted, unfinished sheet unless the Storyteller forces it.
+        if (m == "Approve") menu("approve", "Approve " + gChar + "? Force Approve also takes a sheet that was not submitted or whose budget is not spent.", B_APPROVE);
         else if (m == "Unapprove") { command("st unapprove " + who); gCharStatus = "creation"; }
         else if (m == "To Discord") command("st export " + who);
         else if (m == "Roll Stat") menu("stat", "Roll which of " + gChar + "'s traits?", B_TRAITS);
@@ -364,6 +366,13 @@ chosen(string m)
         else if (m == "Set Damage") { gA = "damage"; menu("pool", "Damage taken by " + gChar + " (0 unhurt, 10 Incapacitated; Custom for 10 or more):", B_PAD); }
         else if (m == "Show Sheet") command("st show " + who);
         else if (m == "History") command("st history " + who);
+    }
+    else if (id == "approve")
+    {
+        string force = "";
+        if (m == "Force Approve") force = " force";
+        command("st approve " + quoted(gChar) + force);
+        gCharStatus = "approved";
     }
     else if (id == "stat") { gA = llToLower(m); menu("stat_mod", "Modifier:", B_MODS); }
     else if (id == "stat_mod")
