@@ -119,6 +119,8 @@ class CharacterHead(_Doc):
     name: Annotated[str, Field(min_length=1, max_length=60)]
     status: Annotated[str, Field(min_length=1, max_length=20)]
     active: bool  # the owner's active character
+    # ``char retire``: out of play, its history kept. Optional, so files from before it still read.
+    retired_at: Time | None = None
     created_at: Time
     updated_at: Time
     owner: OwnerDoc

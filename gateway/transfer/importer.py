@@ -22,7 +22,7 @@ from sqlalchemy import Table, insert
 from sqlmodel import select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from gateway.characters import clean_name, name_key
+from gateway.characters import clean_name, name_key, retired_key
 from gateway.errors import UserError
 from gateway.spec import RuleSystem
 from gateway.transfer.export import AUDIT, CHARACTER, IDENTITY, ROLL, STLOG
@@ -53,9 +53,11 @@ def file_problems(doc: ExportDoc, systems: dict[str, RuleSystem]) -> list[str]:
         except UserError as exc:
             problems.append(f"{named}: {exc}")
         else:
-            if key in names:
+            # Retired characters leave their names free, here as in the vault.
+            if character.retired_at is None and key in names:
                 problems.append(f"{named}: the same system and name as characters[{names[key]}]")
-            names.setdefault(key, index)
+            if character.retired_at is None:
+                names.setdefault(key, index)
         pools = [pool.name for pool in character.pools]
         for name in sorted({n for n in pools if pools.count(n) > 1}):
             problems.append(f"{named}: pool {name!r} is listed twice")
@@ -123,7 +125,7 @@ async def vault_problems(
 ) -> tuple[list[str], list[int]]:
     """What refuses the file in this vault, and each character's owner reference."""
     problems: list[str] = []
-    keys = {(c.system, name_key(c.name)) for c in doc.characters}
+    keys = {(c.system, name_key(c.name)) for c in doc.characters if c.retired_at is None}
     taken: set[tuple[str, str]] = set()
     for system in sorted({system for system, _ in keys}):
         names = [key for s, key in keys if s == system]
@@ -140,7 +142,7 @@ async def vault_problems(
     refs: list[int] = []
     for index, character in enumerate(doc.characters):
         named = label(index, character.name)
-        if (character.system, name_key(character.name)) in taken:
+        if character.retired_at is None and (character.system, name_key(character.name)) in taken:
             problems.append(f"{named}: this vault already has a {character.system} character called that")
         clashes = [r.public_id for r in character.rolls if r.public_id in logged]
         if clashes:
@@ -193,11 +195,15 @@ async def write_characters(session: AsyncSession, doc: ExportDoc, owners: Owners
         session.add(row)
         await session.flush()
         assert row.id is not None
+        if character.retired_at is not None:
+            row.retired_at = character.retired_at
+            row.name_key = retired_key(row.name_key, row.id)
+            session.add(row)
         session.add_all(
             Pool(character_id=row.id, name=p.name, current=p.current, maximum=p.maximum)
             for p in character.pools
         )
-        if character.active and owner_id not in activated:
+        if character.active and character.retired_at is None and owner_id not in activated:
             # The owner's active character, if the owner is new here or has none active yet.
             person = await session.get(Person, owner_id)
             if person is not None and (ref < 0 or person.active_character_id is None):

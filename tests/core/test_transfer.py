@@ -231,8 +231,8 @@ def test_file_format(exported: tuple[Path, list[str]]) -> None:
     assert [c["system"] for c in characters] == list(PLAY)  # by id: the order they were made in
     mira = characters[0]
     assert list(mira) == [
-        "system", "name", "status", "active", "created_at", "updated_at", "owner", "sheet", "pools",
-        "rolls", "stlog", "audit",
+        "system", "name", "status", "active", "retired_at", "created_at", "updated_at", "owner",
+        "sheet", "pools", "rolls", "stlog", "audit",
     ]  # fmt: skip
     assert mira["owner"]["identities"][0]["key"] == "console:pnightcap"
     assert {p["name"]: p["current"] for p in mira["pools"]}["willpower"] == 1  # 2 after approval, 1 spent
@@ -565,3 +565,36 @@ def test_mutated_files_never_raise(
     path = tmp_path / "mutated.json"
     path.write_text(text)
     assert import_(target_url, path) in (0, 2)
+
+
+async def test_a_retired_character_moves_retired(vault_url: str, target_url: str, tmp_path: Path) -> None:
+    """``char retire`` (issue 19) keeps a character's history: the file carries ``retired_at``, and the
+    import keeps it out of play with its rolls verifiable, its name free beside a new Mira."""
+    source = await start_chat(vault_url)
+    try:
+        for line in ("char new Mira", "trait physical 3"):
+            assert (await source.one(line, as_="mira")).error is None
+        source.dice.extend([9, 5, 10])
+        rolled = await source.one("roll physical", as_="mira")
+        assert rolled.result is not None
+        assert (await source.one("char retire Mira", as_="mira")).error is None
+        assert (await source.one("char new Mira", as_="mira")).error is None  # the name is free
+        path = tmp_path / "out.json"
+        assert await asyncio.to_thread(export, vault_url, path) == 0
+    finally:
+        await source.stop()
+    heads = [
+        (c["name"], c["retired_at"] is not None, c["active"])
+        for c in json.loads(path.read_text())["characters"]
+    ]
+    assert sorted(heads) == [("Mira", False, True), ("Mira", True, False)]
+    assert await asyncio.to_thread(import_, target_url, path) == 0
+    target = await start_chat(target_url)
+    try:
+        assert (await target.one("char list", as_="mira")).text.count("Mira") == 1
+        shown = await target.one(f"verify {rolled.result['id']}", as_="zed")
+        assert shown.error is None and "9 5 10" in shown.text
+        # Importing the same file again refuses the Mira in play, not the retired one.
+        assert await asyncio.to_thread(import_, target_url, path) == 2
+    finally:
+        await target.stop()
