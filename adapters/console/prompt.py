@@ -103,4 +103,3 @@ class ConsolePrompt:
             return
         with patch_stdout(raw=True):
             yield
-

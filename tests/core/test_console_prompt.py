@@ -49,6 +49,11 @@ class Screen:
         return "".join(self.chunks)
 
 
+def terminal(screen: Screen) -> Vt100_Output:
+    """An xterm of 24 rows and 100 columns writing to ``screen`` (no cursor-position requests)."""
+    return Vt100_Output(screen, lambda: Size(rows=24, columns=100), term="xterm", enable_cpr=False)  # type: ignore[arg-type]
+
+
 @dataclass
 class Console:
     gateway: Gateway
@@ -96,7 +101,7 @@ async def console(tmp_path: Path, *, script: str = "", st: bool = False) -> Asyn
     screen = Screen()
     try:
         with create_pipe_input() as keys:
-            output = Vt100_Output(screen, lambda: Size(rows=24, columns=100), term="xterm", enable_cpr=False)  # type: ignore[arg-type]
+            output = terminal(screen)
             prompt = make_prompt(gateway, "mira", st, input=keys, output=output)
             task = asyncio.create_task(interactive(gateway, prompt, "mira", st, False))
             yield Console(gateway, prompt, keys, screen, task, tmp_path / "console_history")
@@ -186,7 +191,7 @@ async def test_under_serve_the_adapter_prompts_on_the_terminal(tmp_path: Path, m
     loop.add_signal_handler(signal.SIGINT, stopped.set)
     try:
         with create_pipe_input() as keys:
-            output = Vt100_Output(screen, lambda: Size(rows=24, columns=100), term="xterm", enable_cpr=False)  # type: ignore[arg-type]
+            output = terminal(screen)
             with create_app_session(input=keys, output=output):
                 await gateway.start()
             try:
@@ -194,7 +199,9 @@ async def test_under_serve_the_adapter_prompts_on_the_terminal(tmp_path: Path, m
                 keys.send_text("ro\t")
                 await eventually(lambda: prompt.session.default_buffer.text == "roll", timeout=10)
                 keys.send_text(" 1\r")
-                await eventually(lambda: "rolls 1 die: 9" in screen.text, timeout=10, message=lambda: screen.text)
+                await eventually(
+                    lambda: "rolls 1 die: 9" in screen.text, timeout=10, message=lambda: screen.text
+                )
                 keys.send_text("\x03")
                 await asyncio.wait_for(stopped.wait(), 10)
             finally:
