@@ -13,6 +13,7 @@ from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from pathlib import Path
 
+import pytest
 from prompt_toolkit.application import create_app_session
 from prompt_toolkit.data_structures import Size
 from prompt_toolkit.input import PipeInput, create_pipe_input
@@ -112,16 +113,13 @@ async def console(tmp_path: Path, *, script: str = "", st: bool = False) -> Asyn
         await gateway.stop()
 
 
-async def test_tab_completes_a_command_name(tmp_path: Path) -> None:
+@pytest.mark.parametrize(("typed", "completed"), [("ro", "roll"), ("char u", "char use"), ("help", "help")])
+async def test_tab_completes_a_command_name(tmp_path: Path, typed: str, completed: str) -> None:
+    """A command's next word (``char new`` is two); a whole name gets no space added."""
     async with console(tmp_path) as c:
-        await c.type("ro\t")
-        await c.shows("roll")
-
-
-async def test_tab_completes_the_second_word_of_a_command(tmp_path: Path) -> None:
-    async with console(tmp_path) as c:
-        await c.type("char u\t")
-        await c.shows("char use")
+        await c.type(f"{typed}\t")
+        await eventually(lambda: c.prompt.names.loaded, timeout=10)
+        await c.shows(completed)
 
 
 async def test_tab_completes_a_trait_and_a_character_name(tmp_path: Path) -> None:
