@@ -155,19 +155,19 @@ async def test_up_arrow_recalls_the_previous_line(tmp_path: Path) -> None:
 
 
 async def test_a_log_line_goes_above_the_prompt_and_the_typed_text_survives(tmp_path: Path) -> None:
-    async with console(tmp_path, script="9,9,9") as c:
+    async with console(tmp_path, script="9,9,9,7,7,7") as c:
         await c.type("roll")
         await c.shows("roll")
-        # Someone else's sheet is approved while Mira types: the approval goes to the Storyteller log,
-        # which the outbox delivers to the console adapter.
-        for line in ("char new Ana", "char submit"):
-            await run(c.gateway, line, name="ana")
-        await run(c.gateway, "st approve Ana", name="vera", st=True)
+        # Someone else rolls while Mira types: the roll goes to the Storyteller log, which the outbox
+        # delivers to the console adapter.
+        await run(c.gateway, "roll 3", name="ana")
         await eventually(lambda: "[ST log]" in c.screen.text, timeout=10, message="no ST log line shown")
         await c.shows("roll")  # what Mira typed is still being edited
         assert "mira> " in c.screen.text.rsplit("[ST log]", 1)[1]  # the prompt is drawn again below it
+        assert "[ST log] ana rolls 3 dice: 9 9 9" in c.screen.text
         await c.type(" 3\r")
         await c.entered_line("roll 3")
+        await eventually(lambda: "mira rolls 3 dice: 7 7 7" in c.screen.text, timeout=10)
 
 
 async def test_ctrl_d_leaves_cleanly(tmp_path: Path) -> None:
