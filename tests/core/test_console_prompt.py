@@ -62,7 +62,6 @@ class Console:
     keys: PipeInput
     screen: Screen
     task: asyncio.Task[None]
-    history_file: Path
 
     async def type(self, keys: str) -> None:
         self.keys.send_text(keys)
@@ -76,10 +75,8 @@ class Console:
         )
 
     def entered(self) -> list[str]:
-        """The lines entered, from the history file beside the vault."""
-        if not self.history_file.exists():
-            return []
-        return [line[1:] for line in self.history_file.read_text().splitlines() if line.startswith("+")]
+        """The lines entered, oldest first."""
+        return list(reversed(self.prompt.session.history.get_strings()))
 
     async def entered_line(self, line: str) -> None:
         await eventually(lambda: line in self.entered(), timeout=10, message=lambda: repr(self.entered()))
@@ -90,14 +87,17 @@ async def run(gateway: Gateway, text: str, name: str = "mira", st: bool = False)
 
 
 @contextlib.asynccontextmanager
-async def console(tmp_path: Path, *, script: str = "", st: bool = False) -> AsyncIterator[Console]:
+async def console(
+    tmp_path: Path, *, script: str = "", st: bool = False, url: str = ""
+) -> AsyncIterator[Console]:
     settings = Settings(
-        vault={"url": f"sqlite+aiosqlite:///{tmp_path / 'vault.db'}"},
+        vault={"url": url or f"sqlite+aiosqlite:///{tmp_path / 'vault.db'}"},
         dice={"script": script or None},
         stlog={"targets": ["console"]},
     )
     gateway = Gateway(settings, platforms=("console",))
     gateway.adapters["console"].read_terminal = False  # type: ignore[attr-defined]
+    await gateway.upgrade_vault()  # PostgreSQL's too (SQLite's would be upgraded at start)
     await gateway.start()
     screen = Screen()
     try:
@@ -105,7 +105,7 @@ async def console(tmp_path: Path, *, script: str = "", st: bool = False) -> Asyn
             output = terminal(screen)
             prompt = make_prompt(gateway, "mira", st, input=keys, output=output)
             task = asyncio.create_task(interactive(gateway, prompt, "mira", st, False))
-            yield Console(gateway, prompt, keys, screen, task, tmp_path / "console_history")
+            yield Console(gateway, prompt, keys, screen, task)
             if not task.done():
                 keys.send_text("\x03")  # Ctrl-C: leaves whatever the line holds
                 await asyncio.wait_for(task, 10)
@@ -122,8 +122,8 @@ async def test_tab_completes_a_command_name(tmp_path: Path, typed: str, complete
         await c.shows(completed)
 
 
-async def test_tab_completes_a_trait_and_a_character_name(tmp_path: Path) -> None:
-    async with console(tmp_path) as c:
+async def test_tab_completes_a_trait_and_a_character_name(tmp_path: Path, vault_url: str) -> None:
+    async with console(tmp_path, url=vault_url) as c:
         await run(c.gateway, "char new Mira Vance")
         await c.type("roll ph\t")
         await c.shows("roll physical")
@@ -152,6 +152,11 @@ async def test_up_arrow_recalls_the_previous_line(tmp_path: Path) -> None:
         await c.entered_line("help")
         await c.type("\x1b[A")
         await c.shows("help")
+    # Kept beside the vault: the next session recalls it too.
+    assert "+help" in (tmp_path / "console_history").read_text().splitlines()
+    async with console(tmp_path) as again:
+        await again.type("\x1b[A")
+        await again.shows("help")
 
 
 async def test_a_log_line_goes_above_the_prompt_and_the_typed_text_survives(tmp_path: Path) -> None:
