@@ -21,7 +21,7 @@ from prompt_toolkit.output.vt100 import Vt100_Output
 
 from adapters.console.adapter import console_message
 from adapters.console.complete import Names, NameSource
-from adapters.console.prompt import ConsolePrompt
+from adapters.console.prompt import ConsolePrompt, history_path
 from adapters.console.repl import interactive, make_prompt
 from gateway import Gateway, Settings
 from gateway.testing import eventually
@@ -231,3 +231,12 @@ async def test_names_are_read_once_until_stale() -> None:
     now[0] = 31  # past the TTL, and the vault fails: the names we had, read again next time
     assert (await source.fresh()).commands == ("cmd2",)
     assert (await source.fresh()).commands == ("cmd4",)
+
+
+def test_where_the_history_is_kept(tmp_path: Path) -> None:
+    vault = f"sqlite+aiosqlite:///{tmp_path / 'data' / 'vault.db'}"
+    assert history_path({}, vault) == tmp_path / "data" / "console_history"
+    assert history_path({"history": str(tmp_path / "h")}, vault) == tmp_path / "h"
+    assert history_path({"history": ""}, vault) is None  # none kept: this session only
+    assert history_path({}, "sqlite+aiosqlite:///:memory:") is None
+    assert history_path({}, "postgresql+asyncpg://gw@db/vault") is None
