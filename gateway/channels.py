@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from gateway.types import Channel
 from gateway.vault import repo
+from gateway.vault.models import ChannelRow
 from gateway.vault.repo import Db, within
 
 
@@ -14,3 +15,10 @@ async def set_system(db: Db, channel: Channel, system: str) -> None:
         row = await repo.resolve_channel(unit.session, channel)
         row.system = system
         unit.session.add(row)
+
+
+async def system_of(db: Db, channel: Channel) -> str | None:
+    """The rule system the channel has chosen; None when it has chosen none (the default applies)."""
+    async with within(db) as unit:
+        row = await unit.session.get(ChannelRow, channel.key)
+        return None if row is None else row.system

@@ -2,7 +2,8 @@
 
 ``gateway console`` runs a read-eval-print loop (``repl.py``). Under ``gateway serve`` the adapter
 reads commands from the terminal when stdin is one, and prints Storyteller-log lines addressed to
-``console``.
+``console``. On a terminal both use one prompt (``prompt.py``, prompt_toolkit) with history and Tab
+completion (``complete.py``; the names come from ``names.py``); piped input is read line by line.
 """
 
 from __future__ import annotations

@@ -6,18 +6,24 @@ import asyncio
 import contextlib
 import getpass
 import json
+import signal
 import sys
 from typing import Any, TextIO
 
-from adapters.console.terminal import read_line
+from adapters.console.names import console_prompt
+from adapters.console.prompt import ConsolePrompt
 from gateway import Adapter, AdapterServices, Channel, Identity, InboundMessage, Outbound, Reply
 
 CHANNEL = Channel(platform="console", id="main")
 
 
+def console_identity(name: str) -> Identity:
+    return Identity(platform="console", id=name, display_name=name)
+
+
 def console_message(text: str, *, name: str, storyteller: bool) -> InboundMessage:
     return InboundMessage(
-        sender=Identity(platform="console", id=name, display_name=name),
+        sender=console_identity(name),
         channel=CHANNEL,
         text=text,
         roles=frozenset({"storyteller"}) if storyteller else frozenset(),
@@ -35,16 +41,27 @@ class ConsoleAdapter(Adapter):
 
     def __init__(self, services: AdapterServices, section: dict[str, Any], out: TextIO | None = None) -> None:
         self.services = services
+        self.section = section
         self.name = str(section.get("name") or getpass.getuser() or "console")
         self.storyteller = bool(section.get("storyteller", True))
         self.out = out or sys.stdout
         self.read_terminal = True
+        # The open prompt, if any: Storyteller-log lines are printed above it, not over it.
+        self.prompt: ConsolePrompt | None = None
         self._task: asyncio.Task[None] | None = None
 
     async def start(self) -> None:
         # Under `serve`, read the terminal only when there is one: a daemon's stdin is /dev/null.
         if self.read_terminal and sys.stdin.isatty():
-            self._task = asyncio.create_task(self._read_terminal())
+            self.prompt = console_prompt(
+                self.services,
+                CHANNEL,
+                console_identity(self.name),
+                storyteller=self.storyteller,
+                message="gateway> ",
+                section=self.section,
+            )
+            self._task = asyncio.create_task(self._read_terminal(self.prompt))
 
     async def stop(self) -> None:
         if self._task is not None:
@@ -52,15 +69,23 @@ class ConsoleAdapter(Adapter):
             with contextlib.suppress(asyncio.CancelledError):
                 await self._task
 
-    async def _read_terminal(self) -> None:
-        while True:
-            try:
-                line = await read_line("gateway> ")
-            except EOFError:
-                return
-            message = console_message(line, name=self.name, storyteller=self.storyteller)
-            for reply in await self.services.handle(message):
-                print(render(reply, as_json=False), file=self.out, flush=True)
+    async def _read_terminal(self, prompt: ConsolePrompt) -> None:
+        try:
+            async for line in prompt.lines():
+                message = console_message(line, name=self.name, storyteller=self.storyteller)
+                for reply in await self.services.handle(message):
+                    prompt.show(render(reply, as_json=False))
+                prompt.names.stale()
+        except KeyboardInterrupt:
+            # Ctrl-C at the prompt is a key, not a signal (raw mode): send the signal that stops
+            # `serve` as it does without a prompt.
+            signal.raise_signal(signal.SIGINT)
+        finally:
+            self.prompt = None
 
     async def deliver(self, message: Outbound) -> None:
-        print(f"[ST log] {message.text}", file=self.out, flush=True)
+        line = f"[ST log] {message.text}"
+        if self.prompt is not None:
+            self.prompt.show(line)
+        else:
+            print(line, file=self.out, flush=True)

@@ -1,4 +1,5 @@
-"""``gateway console``: interactive with a prompt and line editing on a terminal, line by line when piped.
+"""``gateway console``: interactive with a prompt on a terminal (prompt_toolkit: line editing,
+history, Tab completion, Storyteller-log lines above the prompt), line by line when piped.
 
 Piped input is read to its end and the exit status is 0 whatever the commands did: a failed command
 is an answer, not a crash.
@@ -9,8 +10,12 @@ from __future__ import annotations
 import sys
 from typing import TextIO
 
-from adapters.console.adapter import CHANNEL, console_message, render
-from adapters.console.terminal import read_line
+from prompt_toolkit.input import Input
+from prompt_toolkit.output import Output
+
+from adapters.console.adapter import CHANNEL, ConsoleAdapter, console_identity, console_message, render
+from adapters.console.names import console_prompt
+from adapters.console.prompt import ConsolePrompt
 from gateway import Gateway, Settings, channels
 
 
@@ -26,9 +31,9 @@ async def run_console(
 ) -> int:
     stdin = stdin or sys.stdin
     stdout = stdout or sys.stdout
-    interactive = stdin.isatty()
+    on_terminal = stdin.isatty()
     # The console's own adapter is this loop; only an interactive session shows the ST log live.
-    gateway = Gateway(settings, platforms=("console",) if interactive else ())
+    gateway = Gateway(settings, platforms=("console",) if on_terminal else ())
     if "console" in gateway.adapters:
         gateway.adapters["console"].read_terminal = False  # type: ignore[attr-defined]
     await gateway.start()
@@ -41,8 +46,8 @@ async def run_console(
                 )
                 return 2
             await channels.set_system(gateway.services.vault, CHANNEL, system)
-        if interactive:
-            await _interactive(gateway, name, storyteller, as_json, stdout)
+        if on_terminal:
+            await interactive(gateway, make_prompt(gateway, name, storyteller), name, storyteller, as_json)
         else:
             for line in stdin:
                 await _one(gateway, line.rstrip("\n"), name, storyteller, as_json, stdout)
@@ -56,12 +61,36 @@ async def _one(gateway: Gateway, line: str, name: str, st: bool, as_json: bool, 
         print(render(reply, as_json=as_json), file=out, flush=True)
 
 
-async def _interactive(gateway: Gateway, name: str, st: bool, as_json: bool, out: TextIO) -> None:
-    print("Nightcap gateway console. Type help for commands, Ctrl-D to leave.", file=out)
-    while True:
-        try:
-            line = await read_line(f"{name}> ")
-        except (EOFError, KeyboardInterrupt):
-            print(file=out)
-            return
-        await _one(gateway, line, name, st, as_json, out)
+def make_prompt(
+    gateway: Gateway, name: str, st: bool, *, input: Input | None = None, output: Output | None = None
+) -> ConsolePrompt:
+    """The console's prompt on the terminal, or on ``input``/``output`` when given (tests)."""
+    return console_prompt(
+        gateway.services,
+        CHANNEL,
+        console_identity(name),
+        storyteller=st,
+        message=f"{name}> ",
+        section=gateway.settings.section("console"),
+        input=input,
+        output=output,
+    )
+
+
+async def interactive(gateway: Gateway, prompt: ConsolePrompt, name: str, st: bool, as_json: bool) -> None:
+    """Lines from the prompt until Ctrl-D or Ctrl-C, each answer printed below its line."""
+    adapter = gateway.adapters.get("console")
+    if isinstance(adapter, ConsoleAdapter):
+        adapter.prompt = prompt  # its Storyteller-log lines go above this prompt
+    prompt.show("Nightcap gateway console. Type help for commands, Tab to complete, Ctrl-D to leave.")
+    try:
+        async for line in prompt.lines():
+            message = console_message(line, name=name, storyteller=st)
+            for reply in await gateway.services.handle(message):
+                prompt.show(render(reply, as_json=as_json))
+            prompt.names.stale()  # `system`, `char new`: the next Tab reads the names again
+    except KeyboardInterrupt:
+        pass
+    finally:
+        if isinstance(adapter, ConsoleAdapter):
+            adapter.prompt = None

@@ -1,0 +1,76 @@
+"""The console's prompt wired to the running gateway: the names a Tab offers (one short read of
+the vault), refreshed on the event hub's sheet events, and the history file."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from prompt_toolkit.input import Input
+from prompt_toolkit.output import Output
+
+from adapters.console.complete import Names, NameSource
+from adapters.console.prompt import ConsolePrompt, history_path, make_history
+from gateway import AdapterServices, Channel, Command, Identity, channels
+from gateway.characters import characters_in, player_characters
+from gateway.events import Approved, SheetChanged
+
+CHARACTERS = 500  # names offered at most: a Tab menu, not a roster
+
+Commands = Callable[[str], Iterable[Command]]  # a system's visible commands (the plugin registry)
+
+
+async def load_names(
+    services: AdapterServices, commands: Commands, channel: Channel, sender: Identity, storyteller: bool
+) -> Names:
+    """Command names of the channel's rule system (Storyteller ones for a Storyteller), the trait
+    and pool names of the sender's active character (else of the system's first character: the
+    console knows no rules, a sheet shows what a system calls its traits), and every character's name."""
+    system = await channels.system_of(services.vault, channel) or services.settings.gateway.default_system
+    names = sorted(
+        {
+            name
+            for command in commands(system)
+            if storyteller or command.role != "storyteller"
+            for name in (command.name, *command.aliases)
+        }
+    )
+    async with services.vault.transaction() as session:
+        everyone = await characters_in(session, system, limit=CHARACTERS)
+        player = await player_characters(session, sender.key, system, 0)
+        active = player.active if player is not None else None
+        shown = active if active is not None and active.system == system else next(iter(everyone), None)
+        traits: tuple[str, ...] = ()
+        if shown is not None:
+            summary = await services.sheet_summary(session, shown, player.locale if player else None)
+            traits = tuple(dict.fromkeys([*(t.key for t in summary.traits), *(p.key for p in summary.pools)]))
+    return Names(tuple(names), traits, tuple(c.name for c in everyone))
+
+
+def visible_commands(services: AdapterServices) -> Commands:
+    """The registry's commands of a system. The gateway's services hold the plugins; the adapter
+    protocol does not promise them, so a stand-in without them completes no command."""
+    plugins = getattr(services, "plugins", None)
+    if plugins is None:
+        return lambda system: ()
+    visible: Commands = plugins.registry.visible
+    return visible
+
+
+def console_prompt(
+    services: AdapterServices,
+    channel: Channel,
+    sender: Identity,
+    *,
+    storyteller: bool,
+    message: str,
+    section: dict[str, Any],
+    input: Input | None = None,
+    output: Output | None = None,
+) -> ConsolePrompt:
+    commands = visible_commands(services)
+    source = NameSource(lambda: load_names(services, commands, channel, sender, storyteller))
+    for kind in (SheetChanged, Approved):  # a new, renamed or approved character: read names again
+        services.events.subscribe(kind, source.on_event)
+    history = make_history(history_path(section, services.settings.vault.url))
+    return ConsolePrompt(message, source, history, input=input, output=output)
