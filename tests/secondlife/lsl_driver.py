@@ -35,8 +35,8 @@ import traceback
 from collections.abc import Callable
 from typing import Any
 
-import lummao
-from lummao import DetectedDetails, Key
+import lummao  # type: ignore[import-untyped]
+from lummao import DetectedDetails, Key  # type: ignore[import-untyped]
 
 # lummao 0.5.2 predates llHMAC: the compiler does not know it. The script calls a stand-in of the
 # same signature (declared at the start of line 1, so line numbers stay), which is then forwarded to
@@ -174,7 +174,8 @@ def load(source: str, pipe: Pipe) -> Any:
 
 async def main(path: str, watch: list[str]) -> None:
     pipe = Pipe(watch)
-    source = open(path, encoding="utf-8").read()
+    with open(path, encoding="utf-8") as file:
+        source = file.read()
     script = load(source, pipe)
     pipe.send({"ready": True})
     while True:

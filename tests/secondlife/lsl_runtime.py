@@ -26,7 +26,6 @@ from __future__ import annotations
 import asyncio
 import base64
 import contextlib
-import hashlib
 import hmac
 import json
 import re
@@ -224,7 +223,9 @@ class Script:
                         ret = self.sim.call(self, message["call"], message["args"])
                         await self._write({"ret": ret})
                     elif "error" in message:
-                        self.sim.problem(f"{self.label}: run-time error in {event['event']}\n{message['error']}")
+                        self.sim.problem(
+                            f"{self.label}: run-time error in {event['event']}\n{message['error']}"
+                        )
                     elif message.get("idle"):
                         break
             except Exception as exc:  # a broken pipe: the test must hear of it
@@ -657,7 +658,11 @@ class Sim:
         assert self._session is not None
         try:
             async with self._session.request(
-                method, url, data=body.encode("utf-8"), headers=headers, timeout=aiohttp.ClientTimeout(total=60)
+                method,
+                url,
+                data=body.encode("utf-8"),
+                headers=headers,
+                timeout=aiohttp.ClientTimeout(total=60),
             ) as resp:
                 raw = await resp.read()
                 status = resp.status
@@ -703,7 +708,7 @@ class Sim:
     def _llGetHTTPHeader(self, s: Script, request: str, name: str) -> str:
         if name != name.lower():
             self.problem(f"{s.label}: llGetHTTPHeader needs a lower-case name, not {name!r}")
-        script, headers = self._incoming.get(request, (None, {}))
+        _, headers = self._incoming.get(request, (None, {}))
         return headers.get(name, "")[:255]
 
     def _llHTTPResponse(self, s: Script, request: str, status: int, body: str) -> None:
@@ -743,9 +748,9 @@ class Sim:
 def edited(source: str, **values: str) -> str:
     """The script with its settings lines changed, as a user edits them (``NAME = value;``)."""
     for name, value in values.items():
-        pattern = re.compile(rf"^((?:string|integer) {name} = ).*?;", re.M)
-        source, n = pattern.subn(lambda m: m.group(1) + value + ";", source, count=1)
-        assert n == 1, name
+        match = re.search(rf"^(string|integer) {name} = .*?;", source, re.M)
+        assert match is not None, name
+        source = source[: match.start()] + f"{match.group(1)} {name} = {value};" + source[match.end() :]
     return source
 
 
@@ -754,7 +759,11 @@ def lsl_string(text: str) -> str:
 
 
 def config_script(gateway: str, secret: str) -> str:
-    return edited((LSL / "nc_config.lsl").read_text(encoding="utf-8"), GATEWAY=lsl_string(gateway), SECRET=lsl_string(secret))
+    return edited(
+        (LSL / "nc_config.lsl").read_text(encoding="utf-8"),
+        GATEWAY=lsl_string(gateway),
+        SECRET=lsl_string(secret),
+    )
 
 
 def main_script(name: str) -> str:

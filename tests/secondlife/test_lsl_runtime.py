@@ -11,7 +11,6 @@ import importlib.util
 import json
 import os
 import re
-import shutil
 import subprocess
 import sys
 import time
@@ -22,7 +21,16 @@ from pathlib import Path
 import pytest
 
 from tests.secondlife.harness import SECRET, free_port
-from tests.secondlife.lsl_runtime import LSL, Avatar, Problem, Sim, SimObject, config_script, main_script, region
+from tests.secondlife.lsl_runtime import (
+    LSL,
+    Avatar,
+    Problem,
+    Sim,
+    SimObject,
+    config_script,
+    main_script,
+    region,
+)
 
 pytest.importorskip("plugins.nightcap.chargen", reason="needs the Nightcap character commands")
 if importlib.util.find_spec("lummao") is None:
@@ -30,7 +38,9 @@ if importlib.util.find_spec("lummao") is None:
 
 ROOT = Path(__file__).resolve().parents[2]
 ST_KEY = "5b1e3f0a-9c2d-4e8f-a1b2-c3d4e5f60718"
-RELAY_CHANNEL = -71770417
+CHANGED_REGION_START = 0x400
+HUD = "Nightcap Player HUD"
+ROLL_ID = r"#[a-z0-9]{7}"
 # Faces in a cycle: rolls succeed often enough to matter, and the test reads the lines, not the luck.
 FACES = [9, 5, 10, 2, 7, 1, 8, 5, 6, 3] * 400
 
@@ -126,14 +136,18 @@ async def sim(tmp_path: Path) -> AsyncIterator[Sim]:
         yield s
 
 
-async def rez(sim: Sim, gateway: str, name: str, owner: Avatar, script: str, source: str | None = None) -> SimObject:
+async def rez(
+    sim: Sim, gateway: str, name: str, owner: Avatar, script: str, source: str | None = None
+) -> SimObject:
     obj = await sim.rez(
         name,
         owner,
         {"Nightcap Config": config_script(gateway, SECRET), script: source or main_script(script)},
     )
     # state_entry -> the config script's link message -> llRequestURL -> register with the gateway.
-    await sim.until(lambda: any(e.url.endswith("/register") and e.status for e in sim.exchanges if obj.name in e.script))
+    await sim.until(
+        lambda: any(e.url.endswith("/register") and e.status for e in sim.exchanges if obj.name in e.script)
+    )
     return obj
 
 
@@ -151,10 +165,16 @@ def heard_since(avatar: Avatar, mark: int) -> list[str]:
     return avatar.heard[mark:]
 
 
-async def says(sim: Sim, avatar: Avatar, obj: SimObject, *steps: str, private: str = "", public: str = "") -> str:
-    """Walk ``steps``; the HUD then tells its wearer ``private`` or says ``public`` in local chat."""
-    heard, chat = len(avatar.heard), len(sim.chat)
+async def says(
+    sim: Sim, avatar: Avatar, obj: SimObject, *steps: str, private: str = "", public: str = ""
+) -> str:
+    """Walk ``steps``, which send one command; the gateway answers it (200, a reply), and the HUD
+    then tells its wearer ``private`` or says ``public`` in local chat."""
+    heard, chat, sent = len(avatar.heard), len(sim.chat), len(sim.exchanges)
     await walk(sim, avatar, obj, *steps)
+    commands = [e for e in sim.exchanges[sent:] if e.url.endswith("/sl/v1/command") and e.text]
+    assert commands, f"{steps} sent no command"
+    assert all(e.status == 200 and json.loads(e.answer)["replies"] for e in commands), commands
     if private:
         await sim.until(lambda: any(private in line for line in avatar.heard[heard:]))
         return next(line for line in avatar.heard[heard:] if private in line)
@@ -202,8 +222,12 @@ async def test_a_whole_evening_by_clicks(gateway_serve: str, sim: Sim) -> None:
     # ---- CharGen from Mira's menus.
     await says(sim, mira, hud, "Character Info", "New Character", Type("Mira"), private="Mira is made")
     await says(sim, mira, hud, "Character Info", "Origin", Type("Mage"), private="Origin is now Mage")
-    for field, text in (("Subgroup", "Virtual Adepts"), ("Aptitude", "Hacking"), ("Advantage", "Quick"),
-                        ("Weakness", "Cannot pass a crossroads")):
+    for field, text in (
+        ("Subgroup", "Virtual Adepts"),
+        ("Aptitude", "Hacking"),
+        ("Advantage", "Quick"),
+        ("Weakness", "Cannot pass a crossroads"),
+    ):
         await says(sim, mira, hud, "Character Info", field, Type(text), private=text)
     await says(sim, mira, hud, "Traits", "Physical", "3", private="Physical 3")
     await says(sim, mira, hud, "Traits", "Mental", "3", private="Mental 3")
@@ -211,9 +235,13 @@ async def test_a_whole_evening_by_clicks(gateway_serve: str, sim: Sim) -> None:
     await says(sim, mira, hud, "Traits", "Spirit", "2", private="Spirit 2")
     await says(sim, mira, hud, "Traits", "Budget", private="")
     await says(sim, mira, hud, "Powers", "Add Power", Type("Veil"), "Adept", "Spirit", private="learns Veil")
-    await says(sim, mira, hud, "Powers", "Add Power", Type("Knack"), "Basic", "Mental", private="learns Knack")
+    await says(
+        sim, mira, hud, "Powers", "Add Power", Type("Knack"), "Basic", "Mental", private="learns Knack"
+    )
     await says(sim, mira, hud, "Powers", "Remove Power", "2. Knack", private="Knack")
-    await says(sim, mira, hud, "Powers", "Add Power", Type("Knack"), "Basic", "Mental", private="learns Knack")
+    await says(
+        sim, mira, hud, "Powers", "Add Power", Type("Knack"), "Basic", "Mental", private="learns Knack"
+    )
     await says(sim, mira, hud, "Powers", "Budget")
     await says(sim, mira, hud, "Character Info", "New Character", Type("Spare"), private="Spare is made")
     await says(sim, mira, hud, "Character Info", "Switch Character", "1. Mira", private="Mira")
@@ -224,11 +252,18 @@ async def test_a_whole_evening_by_clicks(gateway_serve: str, sim: Sim) -> None:
     await walk(sim, mira, hud, "Traits", "Back", "Powers", "Back")
 
     # Dorian by the HUD's command channel (/7 <command>).
-    for line in ('char new "Dorian Gray"', "trait physical 3", "trait mental 3", "trait social 3",
-                 "trait spirit 1", 'power add "Ward" advanced spirit', "char submit"):
+    for line in (
+        'char new "Dorian Gray"',
+        "trait physical 3",
+        "trait mental 3",
+        "trait social 3",
+        "trait spirit 1",
+        'power add "Ward" advanced spirit',
+        "char submit",
+    ):
         heard = len(dorian.heard)
         await sim.chat_as(dorian, 7, line)
-        await sim.until(lambda: len(dorian.heard) > heard)
+        await sim.until(lambda heard=heard: len(dorian.heard) > heard)  # type: ignore[misc]
 
     # ---- The Storyteller approves from the ST HUD's roster; Mira's HUD hears of it (a push).
     await walk(sim, vera, st, "Sheets", "Unlocked Sheets")
@@ -251,19 +286,33 @@ async def test_a_whole_evening_by_clicks(gateway_serve: str, sim: Sim) -> None:
     await sim.until(lambda: len(sim.refusals) == 0 and sim.quiet())
 
     # ---- Mira plays: the Gameplay menu.
-    roll = await says(sim, mira, hud, "Roll", "Physical", "+1", "No WP", public="Mira rolls Physical 3+1 = 4 dice")
-    assert re.search(r"→ \d+ \(\w+\) #[a-z0-9]{7}$", roll), roll
-    wp = await says(sim, mira, hud, "Roll", "Mental", "-1", "Spend WP", public="Mira rolls Mental")
-    assert "Willpower" in wp or "WP" in wp or "+1" in wp, wp
+    # No die was rolled before: the first faces of the script are these.
+    roll = await says(sim, mira, hud, "Roll", "Physical", "+1", "No WP", public="Mira rolls")
+    assert re.fullmatch(rf"{HUD}: Mira rolls Physical 3\+1 = 4 dice: 9 5 10 2 → 3 \(Solid\) {ROLL_ID}", roll)
+    wp = await says(sim, mira, hud, "Roll", "Mental", "-1", "Spend WP", public="Mira rolls")
+    assert re.fullmatch(rf"{HUD}: Mira rolls Mental 3-1 = 2 dice: 7 1 \+1 WP → 1 \(Marginal\) {ROLL_ID}", wp)
+    await sim.touch(mira, hud)
+    assert sim.open_dialog(mira).message == "Mira (approved)\nWillpower 49/50  Essence 50/50  Damage 0/10"
+    await sim.click(mira, "Health")
+    await sim.click(mira, "Back")
     for mod in ("-3", "-2", "+0", "+2", "+3"):
         await says(sim, mira, hud, "Roll", "Social", mod, "No WP", public="Mira rolls Social")
     await walk(sim, mira, hud, "Roll", "Spirit", "+0", "Cancel")
     await walk(sim, mira, hud, "Roll", "Back")
-    await says(sim, mira, hud, "Use Power", "1. Veil", "Adept", "+1", "Spend WP", public="Mira uses Veil at Adept")
-    await says(sim, mira, hud, "Use Power", "2. Knack", "Basic", "+0", "No WP", public="Mira uses Knack at Basic")
+    power = await says(sim, mira, hud, "Use Power", "1. Veil", "Adept", "+1", "Spend WP", public="Mira uses")
+    assert re.fullmatch(
+        rf"{HUD}: Mira uses Veil at Adept \(1 Essence, 49 left\) and rolls Spirit 2\+1 = 3 dice: "
+        rf"[\d ]+ \+1 WP → \d \(\w+\) {ROLL_ID}",
+        power,
+    ), power
+    await says(
+        sim, mira, hud, "Use Power", "2. Knack", "Basic", "+0", "No WP", public="Mira uses Knack at Basic"
+    )
     await says(sim, mira, hud, "Daily Check-In", public="Mira checks in")
     await sim.chat_as(mira, 0, "+prove")
-    await sim.until(lambda: any(line.startswith("Nightcap Player HUD: Mira: Physical 3") for line in sim.said()))
+    await sim.until(
+        lambda: any(line.startswith("Nightcap Player HUD: Mira: Physical 3") for line in sim.said())
+    )
     await sim.chat_as(mira, 7, "sheet")
     await says(sim, mira, hud, "Sheet", private="Origin: Mage")
     await says(sim, mira, hud, "Refresh", private="Origin: Mage")
@@ -338,12 +387,24 @@ async def test_a_whole_evening_by_clicks(gateway_serve: str, sim: Sim) -> None:
 
     # Announce: through the relay (llRegionSay) to every Player HUD, which shows it in a dialog.
     await says(sim, vera, st, "Announce", Type("The sirens stop."))
-    await sim.until(lambda: any(d.message == "Announcement\n\nAnnouncement from Storyteller Vera Storyteller: "
-                                "The sirens stop." for d in sim.dialogs.get(mira.key, [])))
-    await says(sim, vera, st, "Emote", "NPC (local)", Type("Old Tom"), Type("coughs."))
+    await sim.until(
+        lambda: any(
+            d.message == "Announcement\n\nAnnouncement from Storyteller Vera Storyteller: The sirens stop."
+            for d in sim.dialogs.get(mira.key, [])
+        )
+    )
+    await walk(sim, vera, st, "Emote", "NPC (local)", Type("Old Tom"), Type("coughs."))
     assert "Old Tom: /me coughs." in sim.said()
     await says(sim, vera, st, "Emote", "Region HUDs", Type("The lights flicker."))
     await sim.until(lambda: any("The lights flicker." in h for h in dorian.heard))
+    # A region restart: the relay asks for a new URL and registers it; the next emote still arrives.
+    registered = sum(e.url.endswith("/register") for e in sim.exchanges)
+    relay.script("relay.lsl").queue("changed", CHANGED_REGION_START)
+    await sim.until(
+        lambda: sum(e.url.endswith("/register") and e.status == 200 for e in sim.exchanges) > registered
+    )
+    await says(sim, vera, st, "Emote", "Region HUDs", Type("The rain starts."))
+    await sim.until(lambda: any("The rain starts." in h for h in dorian.heard))
     await says(sim, vera, st, "Emote", "Everywhere", Type("A crow laughs."))
     await sim.until(lambda: any("A crow laughs." in h for h in mira.heard))
     await walk(sim, vera, st, "Give HUD", Type("mira"), "1. Mira Vance (mira.vanc")
@@ -352,11 +413,14 @@ async def test_a_whole_evening_by_clicks(gateway_serve: str, sim: Sim) -> None:
     await says(sim, vera, st, "Manage STs", "Add ST", Type(dorian.key))
     await says(sim, vera, st, "Manage STs", "Remove ST", Type(dorian.key))
     await walk(sim, vera, st, "Manage STs", "Add ST", Type("dorian"), "1. Dorian Gray (dorian.g")
-    await says(sim, vera, st, "Manage STs", "Remove ST", Type("Dorian"), private="That is not an avatar UUID.")
+    await walk(sim, vera, st, "Manage STs", "Remove ST", Type("Dorian"))
+    assert vera.heard[-1] == "That is not an avatar UUID."
     await walk(sim, vera, st, "Emote", "Back")
 
     # The Storyteller log reached the ST HUD's URL: every roll, with its dice.
-    await sim.until(lambda: any(h.startswith("[ST log] ") and roll.split(": ", 1)[1] in h for h in vera.heard))
+    await sim.until(
+        lambda: any(h.startswith("[ST log] ") and roll.split(": ", 1)[1] in h for h in vera.heard)
+    )
     assert all(status == 200 for _, status, _ in sim.pushes), sim.pushes
     assert any(name.startswith("Nightcap Relay") for name, _, _ in sim.pushes)
     sim.check()
@@ -369,12 +433,48 @@ async def test_a_whole_evening_by_clicks(gateway_serve: str, sim: Sim) -> None:
         clicked = {(menu, label) for script, menu, label in sim.clicked if script == name}
         clicked |= {("*", label) for _, label in clicked}
         assert branches(source) - clicked == set(), name
-    del relay
 
 
-async def test_smoke(gateway_serve: str, sim: Sim) -> None:
+def mutated(name: str, old: str, new: str) -> str:
+    source = main_script(name)
+    assert source.count(old) == 1, old
+    return source.replace(old, new)
+
+
+async def test_a_button_whose_line_the_gateway_refuses_fails_the_walk(gateway_serve: str, sim: Sim) -> None:
+    """A Traits > Physical > 3 that joined its words wrongly ("trait physical3") stops the test."""
     mira = sim.avatar("Mira Vance")
-    hud = await rez(sim, gateway_serve, "Nightcap Player HUD", mira, "player_hud.lsl")
-    await walk(sim, mira, hud, "Character Info", "New Character", Type("Mira"))
-    print(mira.heard, sim.exchanges)
-    assert mira.heard[-1].startswith("Mira is made")
+    broken = mutated("player_hud.lsl", 'command("trait " + gA + " " + m);', 'command("trait " + gA + m);')
+    hud = await rez(sim, gateway_serve, HUD, mira, "player_hud.lsl", broken)
+    await says(sim, mira, hud, "Character Info", "New Character", Type("Mira"), private="Mira is made")
+    with pytest.raises(Problem, match=r"the gateway refused 'trait physical3' from Nightcap Player HUD"):
+        await walk(sim, mira, hud, "Traits", "Physical", "3")
+    # The line as the real script builds it is understood.
+    sim.refusals.clear()
+    mira2 = sim.avatar("Mira Two")
+    good = await rez(sim, gateway_serve, HUD, mira2, "player_hud.lsl")
+    await says(sim, mira2, good, "Character Info", "New Character", Type("Tess"), private="Tess is made")
+    await says(sim, mira2, good, "Traits", "Physical", "3", private="Tess: Physical 3.")
+
+
+async def test_a_dialog_past_the_simulators_limits_fails_the_walk(gateway_serve: str, sim: Sim) -> None:
+    """menu() keeps every dialog to 12 buttons; without its trim the main menu would have 16."""
+    mira = sim.avatar("Mira Vance")
+    broken = mutated(
+        "player_hud.lsl",
+        "buttons = llList2List(buttons, 0, 11);",
+        "buttons = buttons + buttons + buttons + buttons;",
+    )
+    hud = await rez(sim, gateway_serve, HUD, mira, "player_hud.lsl", broken)
+    with pytest.raises(Problem, match=r"dialog 'main': 16 buttons \(12 at most\)"):
+        await sim.touch(mira, hud)
+
+
+def test_the_coverage_sets_are_read_from_the_scripts() -> None:
+    player = (LSL / "player_hud.lsl").read_text(encoding="utf-8")
+    st = (LSL / "st_hud.lsl").read_text(encoding="utf-8")
+    assert {"main", "info", "mod", "wp", "use_tier", "ext_size", "assist_name"} <= menu_ids(player)
+    assert {"main", "roster", "profile", "trait_pad", "st_add_pick", "npc_text"} <= menu_ids(st)
+    assert {("*", "Back"), ("*", "Cancel"), ("wp", "Spend WP"), ("team", "Help Leader")} <= branches(player)
+    assert {("profile", "Unapprove"), ("roster", "Next >"), ("emote", "NPC (local)")} <= branches(st)
+    assert len(branches(player)) >= 45 and len(branches(st)) >= 35
