@@ -112,6 +112,7 @@ class Exchange:
     """One llHTTPRequest and what came back."""
 
     script: str
+    object_key: str
     url: str
     body: str
     status: int = 0
@@ -621,7 +622,7 @@ class Sim:
             mimetype += "" if "charset" in mimetype else "; charset=utf-8"
         headers.update(self._sim_headers(s, mimetype))
         request = str(uuid.uuid4())
-        exchange = Exchange(s.label, url, body)
+        exchange = Exchange(s.label, s.obj.key, url, body)
         self.exchanges.append(exchange)
         task = asyncio.create_task(self._perform(s, request, method, url, headers, body, maxlength, exchange))
         self._http.add(task)

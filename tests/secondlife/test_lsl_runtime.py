@@ -146,7 +146,9 @@ async def rez(
     )
     # state_entry -> the config script's link message -> llRequestURL -> register with the gateway.
     await sim.until(
-        lambda: any(e.url.endswith("/register") and e.status for e in sim.exchanges if obj.name in e.script)
+        lambda: any(
+            e.url.endswith("/sl/v1/register") and e.status for e in sim.exchanges if e.object_key == obj.key
+        )
     )
     return obj
 
@@ -422,7 +424,8 @@ async def test_a_whole_evening_by_clicks(gateway_serve: str, sim: Sim) -> None:
         lambda: any(h.startswith("[ST log] ") and roll.split(": ", 1)[1] in h for h in vera.heard)
     )
     assert all(status == 200 for _, status, _ in sim.pushes), sim.pushes
-    assert any(name.startswith("Nightcap Relay") for name, _, _ in sim.pushes)
+    pushed_to = {name for name, _, _ in sim.pushes}
+    assert {"Nightcap Relay/relay.lsl", "Nightcap ST HUD/st_hud.lsl", f"{HUD}/player_hud.lsl"} <= pushed_to
     sim.check()
 
     # ---- Every dialog of both HUDs was shown, and every button the scripts branch on was clicked.
