@@ -383,26 +383,21 @@ class Sim:
 
     async def click(self, avatar: Avatar, label: str) -> Dialog:
         """The avatar clicks ``label`` on the newest dialog shown to them."""
-        await self.settle()
-        dialog = self.open_dialog(avatar)
-        if dialog.buttons is None:
-            raise Problem(f"{avatar.name} has a text box open ({dialog.message!r}), not a dialog")
-        if label not in dialog.buttons:
-            raise Problem(f"no button {label!r} in {dialog.menu} ({dialog.message!r}): {dialog.buttons}")
-        await self.wait(THINK)
-        self.dialogs[avatar.key].remove(dialog)
-        self.clicked.append((dialog.script.name, dialog.menu, label))
-        self.say_as(avatar, dialog.channel, label)
-        await self.settle()
-        return dialog
+        return await self._answer(avatar, label, box=False)
 
     async def type(self, avatar: Avatar, text: str) -> Dialog:
         """The avatar types ``text`` into the newest text box and presses Submit."""
+        return await self._answer(avatar, text, box=True)
+
+    async def _answer(self, avatar: Avatar, text: str, *, box: bool) -> Dialog:
         await self.settle()
         dialog = self.open_dialog(avatar)
-        if dialog.buttons is not None:
-            raise Problem(f"{avatar.name} has a dialog open ({dialog.menu}), not a text box")
-        await self.wait(THINK)
+        if (dialog.buttons is None) != box:
+            shown = "a text box" if dialog.buttons is None else "a dialog"
+            raise Problem(f"{avatar.name} has {shown} open ({dialog.menu}: {dialog.message!r})")
+        if dialog.buttons is not None and text not in dialog.buttons:
+            raise Problem(f"no button {text!r} in {dialog.menu} ({dialog.message!r}): {dialog.buttons}")
+        await self.wait(THINK)  # the avatar reads before answering; timers fire meanwhile
         self.dialogs[avatar.key].remove(dialog)
         self.clicked.append((dialog.script.name, dialog.menu, text))
         self.say_as(avatar, dialog.channel, text)
