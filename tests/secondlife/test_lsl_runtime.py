@@ -39,6 +39,7 @@ if importlib.util.find_spec("lummao") is None:
 ROOT = Path(__file__).resolve().parents[2]
 ST_KEY = "5b1e3f0a-9c2d-4e8f-a1b2-c3d4e5f60718"
 CHANGED_REGION_START = 0x400
+RELAY_CHANNEL = -71770417
 HUD = "Nightcap Player HUD"
 ROLL_ID = r"#[a-z0-9]{7}"
 # Faces in a cycle: rolls succeed often enough to matter, and the test reads the lines, not the luck.
@@ -407,6 +408,10 @@ async def test_a_whole_evening_by_clicks(gateway_serve: str, sim: Sim) -> None:
     )
     await says(sim, vera, st, "Emote", "Region HUDs", Type("The rain starts."))
     await sim.until(lambda: any("The rain starts." in h for h in dorian.heard))
+    # Anyone else on the relay channel, even copying the envelope's shape, is not heard.
+    forged = json.dumps({"kind": "emote", "id": 999, "text": "Forged."})
+    await sim.chat_as(land, RELAY_CHANNEL, f"NCGW|{int(time.time())}|{'A' * 43}=|{forged}")
+    assert not any("Forged." in h for h in mira.heard + dorian.heard)
     await says(sim, vera, st, "Emote", "Everywhere", Type("A crow laughs."))
     await sim.until(lambda: any("A crow laughs." in h for h in mira.heard))
     await walk(sim, vera, st, "Give HUD", Type("mira"), "1. Mira Vance (mira.vanc")
@@ -481,3 +486,19 @@ def test_the_coverage_sets_are_read_from_the_scripts() -> None:
     assert {("*", "Back"), ("*", "Cancel"), ("wp", "Spend WP"), ("team", "Help Leader")} <= branches(player)
     assert {("profile", "Unapprove"), ("roster", "Next >"), ("emote", "NPC (local)")} <= branches(st)
     assert len(branches(player)) >= 45 and len(branches(st)) >= 35
+
+
+def test_nothing_but_the_driver_imports_lummao() -> None:
+    """lummao is GPLv3: only the driver (a separate GPL program) imports it, and nothing imports the
+    driver; the harness starts it as a program."""
+    importers = []
+    for path in ROOT.rglob("*.py"):
+        if ".venv" in path.parts or "node_modules" in path.parts:
+            continue
+        text = path.read_text(encoding="utf-8", errors="ignore")
+        if re.search(
+            r"^\s*(import|from) (lummao|\S*lsl_driver)\b|^\s*from \S+ import .*\blsl_driver\b", text, re.M
+        ):
+            importers.append(path.relative_to(ROOT).as_posix())
+    assert importers == ["tests/secondlife/lsl_driver.py"]
+    assert "GPL-3.0-or-later" in (ROOT / "tests/secondlife/lsl_driver.py").read_text(encoding="utf-8")
