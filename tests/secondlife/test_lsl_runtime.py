@@ -33,8 +33,10 @@ from tests.secondlife.lsl_runtime import (
 )
 
 pytest.importorskip("plugins.nightcap.chargen", reason="needs the Nightcap character commands")
-if importlib.util.find_spec("lummao") is None:
-    pytest.skip("lummao (a Linux x86_64 wheel in the test extra) is not installed", allow_module_level=True)
+needs_lummao = pytest.mark.skipif(
+    importlib.util.find_spec("lummao") is None,
+    reason="lummao (a Linux x86_64 wheel in the test extra) is not installed",
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 ST_KEY = "5b1e3f0a-9c2d-4e8f-a1b2-c3d4e5f60718"
@@ -212,6 +214,7 @@ def branches(source: str) -> set[tuple[str, str]]:
     return found
 
 
+@needs_lummao
 async def test_a_whole_evening_by_clicks(gateway_serve: str, sim: Sim) -> None:
     gw = gateway_serve
     vera = sim.avatar("Vera Storyteller", ST_KEY)
@@ -449,6 +452,7 @@ def mutated(name: str, old: str, new: str) -> str:
     return source.replace(old, new)
 
 
+@needs_lummao
 async def test_a_button_whose_line_the_gateway_refuses_fails_the_walk(gateway_serve: str, sim: Sim) -> None:
     """A Traits > Physical > 3 that joined its words wrongly ("trait physical3") stops the test."""
     mira = sim.avatar("Mira Vance")
@@ -465,6 +469,7 @@ async def test_a_button_whose_line_the_gateway_refuses_fails_the_walk(gateway_se
     await says(sim, mira2, good, "Traits", "Physical", "3", private="Tess: Physical 3.")
 
 
+@needs_lummao
 async def test_a_dialog_past_the_simulators_limits_fails_the_walk(gateway_serve: str, sim: Sim) -> None:
     """menu() keeps every dialog to 12 buttons; without its trim the main menu would have 16."""
     mira = sim.avatar("Mira Vance")
