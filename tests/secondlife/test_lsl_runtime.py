@@ -278,11 +278,14 @@ async def test_a_whole_evening_by_clicks(gateway_serve: str, sim: Sim) -> None:
     assert roster.buttons == ["1. Dorian Gray", "2. Mira", "3. Spare", "< Prev", "Next >", "Back"]
     await sim.click(vera, "2. Mira")
     await sim.click(vera, "Approve")
+    assert sim.open_dialog(vera).menu == "approve"  # Approve, or Force Approve for an unsubmitted sheet
+    await sim.click(vera, "Approve")
     await sim.until(lambda: any("a Storyteller changed your sheet (st.approve)" in h for h in mira.heard))
     await walk(sim, vera, st, "Sheets", "Unlocked Sheets", "Back", "Search by Name", Type("dorian"))
     await sim.until(lambda: sim.open_dialog(vera).menu == "roster")
     await sim.click(vera, "1. Dorian Gray")
     await sim.click(vera, "Approve")
+    await sim.click(vera, "Force Approve")
     await sim.until(lambda: any("a Storyteller changed your sheet (st.approve)" in h for h in dorian.heard))
     # Pools deep enough for the evening's Willpower and Essence.
     for who in ("Mira", "Dorian Gray"):
@@ -380,7 +383,7 @@ async def test_a_whole_evening_by_clicks(gateway_serve: str, sim: Sim) -> None:
     await says(sim, vera, st, *profile, "Show Sheet")
     await says(sim, vera, st, *profile, "History")
     await says(sim, vera, st, *profile, "Unapprove")
-    await says(sim, vera, st, *profile, "Approve")
+    await says(sim, vera, st, *profile, "Approve", "Approve")
     await walk(sim, vera, st, "Sheets", "Search by Name", Type("a"))
     await sim.until(lambda: sim.open_dialog(vera).menu == "roster")
     await sim.click(vera, "Next >")
