@@ -115,3 +115,20 @@ async def test_a_bad_roll_with_a_comment_is_refused_for_its_pool_alone(chat: Cha
     reply = await chat.one(f"roll phisical # {NOTE}", as_="mira")
     assert reply.error is not None
     assert "#" not in reply.text and "sneaking" not in reply.text, reply.text
+
+
+async def test_a_comment_on_heavy_work_is_left_out(chat: Chat) -> None:
+    """``odds`` computes off the loop and logs no roll: the comment changes nothing."""
+    plain = await chat.one("odds 3", as_="mira")
+    noted = await chat.one("odds 3 # for the chase", as_="mira")
+    assert noted.error is None and noted.text == plain.text, noted.text
+
+
+async def test_a_retried_message_id_gets_the_one_answer_it_was_given(chat: Chat) -> None:
+    """The runs a comment may take happen in rolled-back units: a message id is kept once, with the
+    answer that stood, and the Storyteller log has one line."""
+    before = len(await chat.stlog())
+    first = await chat.say("st announce Room # 3", as_="gm", st=True, message_id="m1")
+    again = await chat.say("st announce Room # 3", as_="gm", st=True, message_id="m1")
+    assert first == again and first[0].text.endswith("Room # 3")
+    assert len(await chat.stlog()) == before + 1
