@@ -11,7 +11,7 @@ from gateway.core_messages import language_notice, listing, locale_for, say
 from gateway.errors import PermissionDenied, UserError
 from gateway.hookspecs import hookimpl
 from gateway.i18n import LANGUAGES
-from gateway.rules.roll_text import roll_text
+from gateway.rules.roll_text import roll_text, with_comment
 from gateway.spec import Handler, Role
 from gateway.suggest import closest_commands, runnable_names
 from gateway.types import Invocation, Reply
@@ -58,6 +58,8 @@ async def verify_command(ctx: CommandContext, inv: Invocation) -> Reply:
     )
     if detail is None:
         detail = roll_text(ctx.locale, roll, row.dice, row.total, row.degree)
+    comment = roll.get("comment")
+    detail = with_comment(detail, comment if isinstance(comment, str) else None)
     text = say(
         ctx.locale,
         "verify.line",

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import secrets
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -13,8 +13,9 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from gateway.dice import DiceSource
 from gateway.events import RollLogged
 from gateway.payloads import Payload
+from gateway.rules.roll_text import with_comment
 from gateway.spec import Command, Handler, Role
-from gateway.types import InboundMessage
+from gateway.types import InboundMessage, Reply
 from gateway.vault import repo
 from gateway.vault.models import ChannelRow, IdentityLink, Person, RollLog
 from gateway.vault.prepared import Prepared
@@ -51,6 +52,10 @@ class CommandContext:
     services: Services
     now: datetime
     extra: dict[str, Any] = field(default_factory=dict)
+    # What followed a lone ``#`` on the command line: kept with every roll this unit logs.
+    comment: str | None = None
+    # Ids of the rolls logged in this unit, in order (the router marks their replies with the comment).
+    logged: list[str] = field(default_factory=list, init=False, repr=False)
     # Rolls logged in this unit whose Storyteller-log line has not been written yet.
     _rolls_without_line: set[str] = field(default_factory=set, init=False, repr=False)
     _reserved_ids: set[str] = field(default_factory=set, init=False, repr=False)
@@ -121,6 +126,11 @@ class CommandContext:
         else:
             public_id = new_public_id()
             result["id"] = public_id
+        self.logged.append(public_id)
+        if self.comment:
+            result["comment"] = self.comment
+            if stlog is not None:
+                stlog = with_comment(stlog, self.comment)
         if stlog is None:
             self._rolls_without_line.add(public_id)
         sides = result.get("sides") or []
@@ -177,6 +187,8 @@ class CommandContext:
         roll_id = (result or {}).get("id")
         if roll_id in self._rolls_without_line:
             self._rolls_without_line.discard(roll_id)
+            if self.comment:
+                text = with_comment(text, self.comment)
         else:
             roll_id = None
         await repo.write_stlog(
@@ -193,6 +205,18 @@ class CommandContext:
             who=self.name,
             where=self.sender.channel_key,
         )
+
+    def commented(self, replies: list[Reply]) -> list[Reply]:
+        """``replies`` with the comment after the line of each roll this unit logged (the reply
+        whose result is that roll's; failing that, the first reply), when the line has a comment."""
+        if not self.comment or not self.logged or not replies:
+            return replies
+        ids = set(self.logged)
+        marked = [i for i, r in enumerate(replies) if r.result is not None and r.result.get("id") in ids]
+        return [
+            replace(r, text=with_comment(r.text, self.comment)) if i in (marked or [0]) else r
+            for i, r in enumerate(replies)
+        ]
 
     async def enqueue(self, platform: str, target: str, payload: Payload) -> None:
         """Queue ``payload`` for ``platform``/``target``, in this unit (sent once it commits)."""

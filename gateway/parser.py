@@ -50,9 +50,28 @@ def tokenize(text: str) -> list[str]:
     return tokens
 
 
+def split_comment(text: str) -> tuple[str, str | None]:
+    """``roll 3 # sneaking past`` -> (``roll 3``, ``sneaking past``): a comment begins at a ``#``
+    standing alone as a word, outside quotes. A ``#`` inside or at the start of a word (a roll id
+    ``#pjkh3``, ``Mira#2``) or in quotes is text. An empty comment is None."""
+    quote: str | None = None
+    previous = " "
+    for at, ch in enumerate(text):
+        if quote:
+            if ch == quote:
+                quote = None
+        elif ch in "\"'" and previous.isspace():
+            quote = ch
+        elif ch == "#" and previous.isspace() and (at + 1 == len(text) or text[at + 1].isspace()):
+            return text[:at].rstrip(), " ".join(text[at + 1 :].split()) or None
+        previous = ch
+    return text, None
+
+
 def parse(text: str) -> Invocation | None:
     """Parse a command line (prefix already removed). None for an empty line."""
-    tokens = tokenize(text)
+    body, comment = split_comment(text)
+    tokens = tokenize(body)
     if not tokens:
         return None
-    return Invocation(name=tokens[0].casefold(), words=tuple(tokens[1:]), raw=text)
+    return Invocation(name=tokens[0].casefold(), words=tuple(tokens[1:]), raw=text, comment=comment)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 import structlog
@@ -20,7 +21,7 @@ from gateway.commands import Command, CommandContext
 from gateway.core_messages import listing, locale_for, say
 from gateway.errors import PermissionDenied, Repeated, UserError
 from gateway.offload import Offloaded, TooLong
-from gateway.parser import strip_prefix, tokenize
+from gateway.parser import split_comment, strip_prefix, tokenize
 from gateway.payloads import reply_payload
 from gateway.suggest import closest_commands, runnable_names
 from gateway.types import InboundMessage, Invocation, Reply
@@ -41,6 +42,21 @@ ATTEMPTS = 5
 
 class _ChatLine(Exception):
     """A bare line (no prefix) that names no command of this channel's system: ordinary chat."""
+
+
+@dataclass(frozen=True)
+class _Line:
+    """One reading of a command line: its words, the whole text, whether it came bare (no prefix),
+    and its ``# comment`` (None: none; "": one left out, the command reading no ``#``)."""
+
+    words: tuple[str, ...]
+    text: str
+    bare: bool
+    comment: str | None = None
+
+
+class _CommentIsText(Exception):
+    """A command given a ``# comment`` logged no roll: the ``#`` may be its own text."""
 
 
 class _Later(Exception):
@@ -89,21 +105,14 @@ class Router:
                 if text is None:
                     return []
                 bare = True
-            words = tokenize(text)
+            body, comment = split_comment(text)
+            words = tokenize(body)
             if not words:
                 return []
-            for attempt in range(1, ATTEMPTS + 1):
-                ran.command = None  # a retry that finds the message handled by a racer ran nothing
-                try:
-                    replies = await self._unit_of_work(message, words, text, ran, bare=bare)
-                    if self.observe is not None and ran.command is not None:  # None: a stored answer
-                        self.observe(ran.system, ran.command, "ok", time.perf_counter() - started)
-                    return replies
-                except IntegrityError:
-                    # A random roll id clashed, or a redelivery raced us: run the unit again.
-                    if attempt == ATTEMPTS:
-                        raise
-            raise AssertionError("unreachable")
+            line = _Line(tuple(words), text, bare, comment)
+            if comment is None:
+                return await self._attempts(message, line, ran, started)
+            return await self._commented(message, line, ran, started)
         except _ChatLine:
             return []  # raised inside the transaction, so nothing it touched is kept
         except Repeated:
@@ -122,15 +131,48 @@ class Router:
                 await self._queue(unit, message, [reply])
         return [reply]
 
-    async def _unit_of_work(
-        self, message: InboundMessage, words: list[str], text: str, ran: _Ran, *, bare: bool
+    async def _commented(
+        self, message: InboundMessage, line: _Line, ran: _Ran, started: float
     ) -> list[Reply]:
+        """A line with a ``# comment``. A command that logs a roll keeps the comment with it; one
+        that logs none is run again with the whole line, ``#`` and all, as its text (``announce
+        Room # 3``); when it cannot read that, its first reading stands, the comment left out."""
+        try:
+            return await self._attempts(message, line, ran, started)
+        except _CommentIsText:
+            first: UserError | None = None
+        except UserError as exc:
+            first = exc  # ``announce # hello`` has no text before the comment: the whole line may do
+        whole = replace(line, words=tuple(tokenize(line.text)), comment=None)
+        try:
+            return await self._attempts(message, whole, ran, started)
+        except UserError:
+            if first is not None:
+                raise first from None
+        return await self._attempts(message, replace(line, comment=""), ran, started)
+
+    async def _attempts(self, message: InboundMessage, line: _Line, ran: _Ran, started: float) -> list[Reply]:
+        """The message's unit of work, run again while a unique key clashes."""
+        for attempt in range(1, ATTEMPTS + 1):
+            ran.command = None  # a retry that finds the message handled by a racer ran nothing
+            try:
+                replies = await self._unit_of_work(message, line, ran)
+                if self.observe is not None and ran.command is not None:  # None: a stored answer
+                    self.observe(ran.system, ran.command, "ok", time.perf_counter() - started)
+                return replies
+            except IntegrityError:
+                # A random roll id clashed, or a redelivery raced us: run the unit again.
+                if attempt == ATTEMPTS:
+                    raise
+        raise AssertionError("unreachable")
+
+    async def _unit_of_work(self, message: InboundMessage, line: _Line, ran: _Ran) -> list[Reply]:
         try:
             async with self.services.vault.unit() as unit:
                 known = await self._answered(unit, message)
                 if known is not None:
                     return known
-                answer = await self._run(unit, message, words, text, ran, bare=bare)
+                answer = await self._run(unit, message, line, ran)
                 if isinstance(answer, Offloaded):
                     raise _Later(answer)  # out of the unit: it must not hold the vault meanwhile
                 await self._keep(unit, message, answer)
@@ -188,9 +230,12 @@ class Router:
         raise AssertionError("unreachable")
 
     async def _run(
-        self, unit: Unit, message: InboundMessage, words: list[str], text: str, ran: _Ran, *, bare: bool
+        self, unit: Unit, message: InboundMessage, line: _Line, ran: _Ran
     ) -> list[Reply] | Offloaded[Any]:
+        """Run the command the line's words name; a command given a comment that logs no roll
+        raises ``_CommentIsText`` (its unit rolls back)."""
         settings = self.services.settings
+        words, bare, comment = list(line.words), line.bare, line.comment
         sender = await resolve_sender(unit, message.sender, message.channel)
         system_name = sender.channel_system or settings.gateway.default_system
         system = self.registry.systems.get(system_name)
@@ -219,11 +264,14 @@ class Router:
             dice=self.services.dice,
             services=self.services,
             now=self.services.clock(),
+            comment=comment or None,
         )
         self._authorise(ctx, command)
-        invocation = Invocation(name=command.name, words=tuple(words[used:]), raw=text)
+        invocation = Invocation(command.name, tuple(words[used:]), line.text, comment=ctx.comment)
         answer = await command.handler(ctx, invocation)
-        return answer if isinstance(answer, Offloaded) else _as_list(answer)
+        if comment and not ctx.logged:
+            raise _CommentIsText()
+        return answer if isinstance(answer, Offloaded) else ctx.commented(_as_list(answer))
 
     async def _is_storyteller(self, unit: Unit, message: InboundMessage, sender: Sender) -> bool:
         if not message.sender.verified:

@@ -98,11 +98,13 @@ class InboundMessage:
 
 @dataclass(frozen=True)
 class Invocation:
-    """A parsed command line: ``words`` are the tokens after the command name."""
+    """A parsed command line: ``words`` are the tokens after the command name; ``comment`` is what
+    followed a lone ``#`` (``roll 3 # sneaking past``), kept with the roll the command logs."""
 
     name: str
     words: tuple[str, ...]
     raw: str
+    comment: str | None = None
 
 
 @dataclass(frozen=True)

@@ -12,6 +12,7 @@ from typing import Any, Generic, TypeVar
 from pydantic import BaseModel, ValidationError
 
 from gateway.errors import UserError
+from gateway.rules.closest import closest
 from gateway.rules.pool_sum import Pool, PoolExpr, add_up
 
 Sheet = TypeVar("Sheet", bound=BaseModel)
@@ -102,7 +103,9 @@ class DotsSchema(Generic[Sheet]):
         def rated(word: str) -> tuple[str, int]:
             trait = self.match_trait(word)
             if trait is None:
-                raise UserError(f"Unknown trait {word[:40]!r}. {self.pool_hint}.")
+                near = closest(word, self.names, _key)
+                hint = f"Did you mean {trait_title(near)}?" if near else f"{self.pool_hint}."
+                raise UserError(f"Unknown trait {word[:40]!r}. {hint}")
             if sheet is None:
                 raise UserError(
                     f"{trait_title(trait)} is a trait, and {who} have no active {self.title} character:"

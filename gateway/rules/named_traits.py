@@ -6,6 +6,8 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
+from gateway.rules.closest import closest
+
 
 @dataclass(frozen=True)
 class NamedTraits:
@@ -45,3 +47,12 @@ class NamedTraits:
         if len(found) == 1:
             return found[0], []
         return None, found
+
+    def closest(self, word: str) -> str | None:
+        """The trait whose name (in any locale) or alias is closest to a ``word`` naming none."""
+        spellings = {
+            self.fold(names[t]): t for names in self.names.values() for t in self.traits if t in names
+        }
+        spellings.update({alias: trait for alias, trait in self.aliases.items()})
+        near = closest(word, spellings, self.fold)
+        return None if near is None else spellings[near]

@@ -14,6 +14,11 @@ from gateway.hookspecs import hookimpl
 from gateway.i18n import Catalogue
 
 
+def with_comment(line: str, comment: str | None) -> str:
+    """A roll's line with the roller's comment after it (``... #pjkh3 — sneaking past``)."""
+    return f"{line} — {comment}" if comment else line
+
+
 def dice_text(locale: str, dice: Sequence[Any] | None) -> str:
     return " ".join(str(d) for d in dice or []) or say(locale, "verify.no_dice")
 

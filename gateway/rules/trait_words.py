@@ -1,5 +1,6 @@
 """Trait and pool words read for a command, and refused in the reader's language: a system's
-``NamedTraits`` with its ``Catalogue`` (keys ``err.unknown_trait``, ``err.ambiguous_trait``,
+``NamedTraits`` with its ``Catalogue`` (keys ``err.unknown_trait``, ``err.unknown_trait.suggest``
+(with ``{name}``, the closest trait; optional), ``err.ambiguous_trait``,
 ``err.bad_pool``, ``err.pool_min``, ``err.pool_max``, and those of ``ParseError``)."""
 
 from __future__ import annotations
@@ -11,6 +12,8 @@ from gateway.commands import CommandContext
 from gateway.i18n import Catalogue
 from gateway.rules.named_traits import NamedTraits
 from gateway.rules.roll_words import ParseError, RollWords, Term, read_term, split_roll
+
+SUGGEST = "err.unknown_trait.suggest"  # optional: a catalogue without it lists the traits instead
 
 
 @dataclass(frozen=True)
@@ -32,6 +35,10 @@ class TraitWords:
         if options:
             names = " / ".join(self.name(ctx, o) for o in options)
             raise self.catalogue.refusal(ctx, "err.ambiguous_trait", word=word[:40], options=names)
+        near = self.traits.closest(word)
+        if near is not None and SUGGEST in self.catalogue.messages[self.catalogue.fallback]:
+            name = self.name(ctx, near)
+            raise self.catalogue.refusal(ctx, SUGGEST, word=word[:40], name=name)
         raise self.catalogue.refusal(ctx, "err.unknown_trait", word=word[:40], traits=self.listing(ctx))
 
     def term(self, ctx: CommandContext, words: Sequence[str], usage: str) -> Term:

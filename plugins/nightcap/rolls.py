@@ -12,7 +12,7 @@ from gateway.vault import repo
 from gateway.vault.models import Character
 from plugins.nightcap import acting, mechanics, render, rulings, wounds
 from plugins.nightcap.pools import ROLL_USAGE, PoolSpec, RollRequest, parse_roll
-from plugins.nightcap.sheet import TRAITS, match_trait
+from plugins.nightcap.sheet import TRAITS, match_trait, unknown_trait_hint
 
 SYSTEM = "nightcap"
 COMMANDS = CommandSet(SYSTEM)
@@ -27,6 +27,9 @@ class Side:
     wound_penalty: int = 0
 
 
+ROLL_TRAITS = f"Roll a number or one of {', '.join(TRAITS)}."
+
+
 def build_side(
     spec: PoolSpec, character: Character | None, max_pool: int, extra: int = 0, wound: int = 0
 ) -> Side:
@@ -39,7 +42,7 @@ def build_side(
     else:
         trait = match_trait(spec.base)
         if trait is None:
-            raise UserError(f"Unknown trait {spec.base[:40]!r}. Roll a number or one of {', '.join(TRAITS)}.")
+            raise UserError(f"Unknown trait {spec.base[:40]!r}. {unknown_trait_hint(spec.base, ROLL_TRAITS)}")
         if character is None:
             raise UserError(
                 f"{trait.title()} is a trait, and you have no active character: roll a number, or make one"

@@ -15,6 +15,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from gateway import UserError
+from gateway.rules.closest import closest
 
 TRAITS = ("physical", "mental", "social", "spirit")
 FIELDS = ("origin", "subgroup", "aptitude", "advantage", "weakness")
@@ -65,8 +66,17 @@ def match_trait(word: str) -> str | None:
 def trait_or_error(word: str) -> str:
     trait = match_trait(word)
     if trait is None:
-        raise UserError(f"Unknown trait {word[:40]!r}. Traits: Physical, Mental, Social, Spirit.")
+        raise UserError(f"Unknown trait {word[:40]!r}. {unknown_trait_hint(word, TRAITS_LINE)}")
     return trait
+
+
+TRAITS_LINE = "Traits: Physical, Mental, Social, Spirit."
+
+
+def unknown_trait_hint(word: str, otherwise: str) -> str:
+    """What an unknown trait's refusal goes on with: the closest trait, else ``otherwise``."""
+    near = closest(word, TRAITS)
+    return f"Did you mean {near}?" if near else otherwise
 
 
 def match_field(word: str) -> str:

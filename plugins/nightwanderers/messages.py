@@ -194,6 +194,7 @@ EN = {
     " 5.",
     "err.bad_pool": "I cannot read {word} as a pool: write a number of dice or a trait ({traits}).",
     "err.unknown_trait": "Unknown trait {word}. Traits: {traits}.",
+    "err.unknown_trait.suggest": "Unknown trait {word}. Did you mean {name}?",
     "err.ambiguous_trait": "{word} could be {options}; write more of it.",
     "err.trait_needs_character": "{trait} is a trait and you have no active character here: roll a number,"
     " or make one with char new NAME.",
@@ -507,6 +508,9 @@ RU = {
     " diff 5.",
     "err.bad_pool": "Не понимаю «{word}»: напишите число кубиков или атрибут ({traits}).",
     "err.unknown_trait": "Неизвестный атрибут или трюк «{word}». Есть: {traits}.",
+    "err.unknown_trait.suggest": (
+        "Неизвестный атрибут или трюк «{word}». Может быть, вы имели в виду «{name}»?"
+    ),
     "err.ambiguous_trait": "«{word}» может означать: {options}; напишите подробнее.",
     "err.trait_needs_character": "{trait} — атрибут, а активного персонажа здесь нет: бросьте число или"
     " создайте персонажа командой char new ИМЯ.",

@@ -89,6 +89,7 @@ EN = {
     "err.odds_usage": "Write odds POOL [tn 2-6] [need N] [vs POOL], for example odds 4 tn 5.",
     "err.bad_pool": "I cannot read {word} as a pool: write a number of dice or a trait ({traits}).",
     "err.unknown_trait": "Unknown trait {word}. Traits: {traits}.",
+    "err.unknown_trait.suggest": "Unknown trait {word}. Did you mean {name}?",
     "err.ambiguous_trait": "{word} could be {options}; write more of it.",
     "err.trait_needs_character": "{trait} is a trait and you have no active character here: roll a"
     " number, or make one with char new NAME.",
@@ -216,6 +217,7 @@ CS = {
     "err.odds_usage": "Napiš odds POČET [tn 2-6] [need N] [vs POČET], například odds 4 tn 5.",
     "err.bad_pool": "{word} nelze přečíst jako počet kostek: napiš číslo nebo vlastnost ({traits}).",
     "err.unknown_trait": "Neznámá vlastnost {word}. Vlastnosti: {traits}.",
+    "err.unknown_trait.suggest": "Neznámá vlastnost {word}. Myslíš vlastnost {name}?",
     "err.ambiguous_trait": "{word} může být {options}; napiš víc písmen.",
     "err.trait_needs_character": "{trait} je vlastnost a ty tady nemáš aktivní postavu: hoď zadaným počtem"
     " kostek (roll 3), nebo si postavu vytvoř příkazem char new JMÉNO.",
