@@ -144,7 +144,17 @@ def cmd_config(args: argparse.Namespace) -> int:
 
 
 def cmd_test(args: argparse.Namespace, extra: Sequence[str]) -> int:
+    import importlib.util
+
     root = Path(__file__).resolve().parent.parent
+    if importlib.util.find_spec("pytest") is None:
+        # A runtime-only install (what ``python3 -m gateway serve`` sets up).
+        print(
+            "gateway: the test tools are not installed: `python3 -m gateway test` installs them"
+            " (or pip install -e '.[test]')",
+            file=sys.stderr,
+        )
+        return 2
     env = dict(os.environ)
     return subprocess.call([sys.executable, "-m", "pytest", *extra], cwd=root, env=env)
 
