@@ -387,7 +387,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     try:
         spec = getattr(args, "plugin_command", None)
         if spec is not None:
-            sys.exit(spec.run(args, _settings(args)))
+            settings = _settings(args)
+            sys.exit(_friendly(args.config, lambda: spec.run(args, settings)))
         sys.exit(handlers[args.command](args))
     except ConfigError as exc:
         print("\n".join(exc.lines), file=sys.stderr)

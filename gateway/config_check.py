@@ -112,6 +112,16 @@ def locate(raw: Mapping[str, Any], base: tuple[str, ...], loc: Loc) -> tuple[str
     return (*base, *loc)
 
 
+def _present(raw: Mapping[str, Any], path: Sequence[str | int]) -> bool:
+    value: Any = raw
+    for part in path:
+        try:
+            value = value[part]
+        except (KeyError, IndexError, TypeError):
+            return False
+    return True
+
+
 def _line_of(lines: Mapping[tuple[str, ...], int], path: Sequence[str | int]) -> int | None:
     keys = tuple(str(p) for p in path if not isinstance(p, int))
     while keys:
@@ -207,6 +217,8 @@ def explain(
         path = locate(raw, base, loc)
         line = _line_of(lines, path)
         where = f"{label}:{line}" if line is not None else label
+        if error["type"] != "missing" and not _present(raw, path):
+            where = "environment"  # a GATEWAY_* variable set what the file does not have
         key = _show(path) or (f"[{_show(base)}]" if base else "(file)")
         out.append(f"{where}: {key}: {_what(error, fields_at(model, loc))}")
     return out
@@ -253,23 +265,20 @@ def check(path: str | Path | None = None) -> Report:
             report.problems.append(toml_syntax(exc, label))
             return report
         lines = key_lines(text)
+    from gateway import builtin, linking, storytellers
+    from gateway.plugins import Plugins, build_plugin_manager
+
     try:
         settings = load_settings(config)
     except ValidationError as exc:
         report.problems.extend(explain(exc, label=label, raw=raw, lines=lines, model=Settings))
+        block = raw.get("plugins", {}).get("block", []) if isinstance(raw.get("plugins"), dict) else []
+        plugins = Plugins(build_plugin_manager([str(b) for b in block] if isinstance(block, list) else []))
+        report.problems.extend(_unknown_tables(raw, plugins, label, lines))
         return report
-
-    from gateway import builtin, linking, storytellers
-    from gateway.plugins import Plugins, build_plugin_manager
-
     plugins = Plugins(build_plugin_manager(settings.plugins.block, extra=[builtin, linking, storytellers]))
     systems = plugins.registry.systems
-    platforms = {spec.platform: spec for spec in plugins.adapter_specs}
-    known = [*Settings.model_fields, *systems, *platforms]
-    for name in settings.model_extra or {}:
-        if name not in known:
-            problem = f"unknown table (not a core section, rule system or adapter){did_you_mean(name, known)}"
-            report.problems.append(f"{label}:{_line_of(lines, (name,)) or '?'}: [{name}]: {problem}")
+    report.problems.extend(_unknown_tables(settings.model_extra or {}, plugins, label, lines))
     for name, system in systems.items():
         if system.settings_model is None:
             continue
@@ -286,6 +295,22 @@ def check(path: str | Path | None = None) -> Report:
     if not report.problems:
         report.summary = _summary(settings, plugins, built)
     return report
+
+
+def _unknown_tables(
+    tables: Iterable[str], plugins: Any, label: str, lines: Mapping[tuple[str, ...], int]
+) -> list[str]:
+    """A top-level table that is no core section, rule system or adapter is a misspelling."""
+    from gateway.settings import Settings
+
+    platforms = [spec.platform for spec in plugins.adapter_specs]
+    known = [*Settings.model_fields, *plugins.registry.systems, *platforms]
+    problems = []
+    for name in tables:
+        if name not in known:
+            problem = f"unknown table (not a core section, rule system or adapter){did_you_mean(name, known)}"
+            problems.append(f"{label}:{_line_of(lines, (name,)) or '?'}: [{name}]: {problem}")
+    return problems
 
 
 def _check_adapters(

@@ -157,3 +157,18 @@ def test_fresh_checkout_serves_then_tests(tmp_path: Path) -> None:
     assert tested.returncode == 0, tested.stderr
     assert "installing the runtime and the test tools" in tested.stderr
     assert "pytest" in tested.stdout + tested.stderr
+
+
+def test_gateway_test_without_the_test_tools_says_how_to_get_them(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import importlib.util
+
+    from gateway import cli
+
+    real = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name: None if name == "pytest" else real(name))
+    with pytest.raises(SystemExit) as done:
+        cli.main(["test", "-x"])
+    assert done.value.code == 2
+    assert "`python3 -m gateway test` installs them" in capsys.readouterr().err

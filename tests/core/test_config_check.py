@@ -35,9 +35,7 @@ MISSPELT = '[http]\nport = 9000\n\n[irc.libera]\nhost = "irc.libera.chat"\nchane
 
 def test_misspelt_adapter_key_is_one_line_with_place_and_suggestion(tmp_path: Path) -> None:
     path = write(tmp_path, MISSPELT)
-    assert check(path).problems == [
-        f"{path}:6: irc.libera.chanels: unknown key; did you mean 'channels'?"
-    ]
+    assert check(path).problems == [f"{path}:6: irc.libera.chanels: unknown key; did you mean 'channels'?"]
 
 
 def test_core_section_mistakes_each_get_a_line(tmp_path: Path) -> None:
@@ -51,8 +49,13 @@ def test_core_section_mistakes_each_get_a_line(tmp_path: Path) -> None:
 
 def test_unknown_table_suggests_the_section(tmp_path: Path) -> None:
     path = write(tmp_path, "[htpp]\nport = 9000\n")
+    unknown = f"{path}:1: [htpp]: unknown table (not a core section, rule system or adapter)"
+    assert check(path).problems == [f"{unknown}; did you mean 'http'?"]
+    # Also beside a mistake in a core section: every mistake at once.
+    path = write(tmp_path, "[htpp]\nport = 9000\n[log]\nformt = 'json'\n")
     assert check(path).problems == [
-        f"{path}:1: [htpp]: unknown table (not a core section, rule system or adapter); did you mean 'http'?"
+        f"{path}:4: log.formt: unknown key; did you mean 'format'?",
+        f"{unknown}; did you mean 'http'?",
     ]
 
 
@@ -64,6 +67,12 @@ def test_rule_system_table_and_missing_adapter_key(tmp_path: Path) -> None:
     assert f"{path}:2: secondlife.shared_secret: required, but missing" in problems
 
 
+def test_a_bad_environment_variable_is_named_as_such(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("GATEWAY_HTTP__PORT", "eighty")
+    problems = check(write(tmp_path, "[http]\nhost = '0.0.0.0'\n")).problems
+    assert len(problems) == 1 and problems[0].startswith("environment: http.port: Input should be")
+
+
 def test_toml_syntax_error_has_line_and_column(tmp_path: Path) -> None:
     path = write(tmp_path, "[http]\nport = = 9000\n")
     assert check(path).problems == [f"{path}:2:8: TOML syntax: Invalid value"]
@@ -71,7 +80,13 @@ def test_toml_syntax_error_has_line_and_column(tmp_path: Path) -> None:
 
 def test_key_lines_skip_multiline_strings_and_know_dotted_keys() -> None:
     text = '[a]\nx = """\nfake = 1\n"""\nb.c = 2\n[[d.e]]\n"q k" = 3\n'
-    assert key_lines(text) == {("a",): 1, ("a", "x"): 2, ("a", "b", "c"): 5, ("d", "e"): 6, ("d", "e", "q k"): 7}
+    assert key_lines(text) == {
+        ("a",): 1,
+        ("a", "x"): 2,
+        ("a", "b", "c"): 5,
+        ("d", "e"): 6,
+        ("d", "e", "q k"): 7,
+    }
 
 
 def test_cli_check_ok_prints_a_summary_and_exits_zero(tmp_path: Path) -> None:
@@ -101,7 +116,7 @@ def test_serve_with_a_bad_config_prints_the_lines_not_a_traceback(tmp_path: Path
     assert done.returncode == 2
     assert "Traceback" not in done.stderr
     first = done.stderr.splitlines()[0]
-    assert first.startswith("gateway.toml:") and first == check(tmp_path / "gateway.toml").problems[0].replace(
-        str(tmp_path / "gateway.toml"), "gateway.toml"
-    )
+    assert first.startswith("gateway.toml:") and first == check(tmp_path / "gateway.toml").problems[
+        0
+    ].replace(str(tmp_path / "gateway.toml"), "gateway.toml")
     assert len(done.stderr.splitlines()) <= 3
