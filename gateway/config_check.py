@@ -308,8 +308,10 @@ def _unknown_tables(
     problems = []
     for name in tables:
         if name not in known:
+            line = _line_of(lines, (name,))
+            where = f"{label}:{line}" if line is not None else "environment"  # GATEWAY_NAME__KEY
             problem = f"unknown table (not a core section, rule system or adapter){did_you_mean(name, known)}"
-            problems.append(f"{label}:{_line_of(lines, (name,)) or '?'}: [{name}]: {problem}")
+            problems.append(f"{where}: [{name}]: {problem}")
     return problems
 
 

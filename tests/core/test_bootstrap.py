@@ -11,7 +11,6 @@ from __future__ import annotations
 import io
 import os
 import shutil
-import socket
 import subprocess
 import sys
 import time
@@ -31,6 +30,7 @@ from gateway.__main__ import (
     run_pip,
     venv_python,
 )
+from tests.core.test_cli import _free_port
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -98,12 +98,6 @@ def test_run_pip_streams_progress_from_a_real_process() -> None:
     status, lines = run_pip([sys.executable, "-c", script], out)
     assert status == 0 and len(lines) == 3
     assert out.getvalue() == "  [1] a\n  [2] b\n"
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 @pytest.mark.skipif(not os.environ.get("GATEWAY_TEST_BOOTSTRAP"), reason="set GATEWAY_TEST_BOOTSTRAP=1")

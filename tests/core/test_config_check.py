@@ -71,6 +71,14 @@ def test_a_bad_environment_variable_is_named_as_such(tmp_path: Path, monkeypatch
     monkeypatch.setenv("GATEWAY_HTTP__PORT", "eighty")
     problems = check(write(tmp_path, "[http]\nhost = '0.0.0.0'\n")).problems
     assert len(problems) == 1 and problems[0].startswith("environment: http.port: Input should be")
+    monkeypatch.delenv("GATEWAY_HTTP__PORT")
+    monkeypatch.setenv("GATEWAY_NIGHTCAP__NO_SUCH", "1")
+    monkeypatch.setenv("GATEWAY_IRCC__LIBERA__HOST", "irc.libera.chat")
+    unknown = "unknown table (not a core section, rule system or adapter)"
+    assert check(write(tmp_path, "[http]\nport = 9000\n")).problems == [
+        f"environment: [ircc]: {unknown}; did you mean 'irc'?",
+        "environment: nightcap.no_such: unknown key",
+    ]
 
 
 def test_toml_syntax_error_has_line_and_column(tmp_path: Path) -> None:
