@@ -21,15 +21,12 @@ import asyncio
 import os
 import subprocess
 import sys
-import tomllib
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import TypeVar
 
-from pydantic import ValidationError
-
 from gateway import __version__
-from gateway.config_check import ConfigError, check
+from gateway.config_check import ConfigError, check, config_errors
 from gateway.registry import CliCommand
 from gateway.settings import Settings, load_settings
 
@@ -41,7 +38,9 @@ def _friendly(config: str | None, build: Callable[[], T]) -> T:
     """``build()``; when the settings are what stops it, raise ``ConfigError`` with the check's lines."""
     try:
         return build()
-    except (ValidationError, tomllib.TOMLDecodeError, ValueError) as exc:
+    except Exception as exc:
+        if not isinstance(exc, config_errors()):
+            raise
         problems = check(config).problems
         if problems:
             raise ConfigError(problems) from exc

@@ -11,6 +11,7 @@ from __future__ import annotations
 import difflib
 import os
 import re
+import sys
 import tomllib
 import types
 import typing
@@ -122,6 +123,30 @@ def _present(raw: Mapping[str, Any], path: Sequence[str | int]) -> bool:
     return True
 
 
+def _where(
+    label: str,
+    raw: Mapping[str, Any],
+    lines: Mapping[tuple[str, ...], int],
+    path: Sequence[str | int],
+    *,
+    missing: bool = False,
+) -> str:
+    """``FILE:LINE`` of ``path`` (of its table when ``missing``), or ``environment`` when only a
+    ``GATEWAY_*`` variable sets it."""
+    if not missing and not _present(raw, path):
+        return "environment"
+    line = _line_of(lines, path)
+    return f"{label}:{line}" if line is not None else label
+
+
+def config_errors() -> tuple[type[BaseException], ...]:
+    """What a bad setting raises while the gateway is built (a vault URL: SQLAlchemy's own error,
+    or its missing driver)."""
+    from sqlalchemy.exc import ArgumentError
+
+    return (ValidationError, tomllib.TOMLDecodeError, ValueError, ArgumentError, ImportError)
+
+
 def _line_of(lines: Mapping[tuple[str, ...], int], path: Sequence[str | int]) -> int | None:
     keys = tuple(str(p) for p in path if not isinstance(p, int))
     while keys:
@@ -215,10 +240,7 @@ def explain(
     for error in exc.errors():
         loc: Loc = tuple(error["loc"])
         path = locate(raw, base, loc)
-        line = _line_of(lines, path)
-        where = f"{label}:{line}" if line is not None else label
-        if error["type"] != "missing" and not _present(raw, path):
-            where = "environment"  # a GATEWAY_* variable set what the file does not have
+        where = _where(label, raw, lines, path, missing=error["type"] == "missing")
         key = _show(path) or (f"[{_show(base)}]" if base else "(file)")
         out.append(f"{where}: {key}: {_what(error, fields_at(model, loc))}")
     return out
@@ -274,11 +296,11 @@ def check(path: str | Path | None = None) -> Report:
         report.problems.extend(explain(exc, label=label, raw=raw, lines=lines, model=Settings))
         block = raw.get("plugins", {}).get("block", []) if isinstance(raw.get("plugins"), dict) else []
         plugins = Plugins(build_plugin_manager([str(b) for b in block] if isinstance(block, list) else []))
-        report.problems.extend(_unknown_tables(raw, plugins, label, lines))
+        report.problems.extend(_unknown_tables(raw, plugins, label, raw, lines))
         return report
     plugins = Plugins(build_plugin_manager(settings.plugins.block, extra=[builtin, linking, storytellers]))
     systems = plugins.registry.systems
-    report.problems.extend(_unknown_tables(settings.model_extra or {}, plugins, label, lines))
+    report.problems.extend(_unknown_tables(settings.model_extra or {}, plugins, label, raw, lines))
     for name, system in systems.items():
         if system.settings_model is None:
             continue
@@ -298,7 +320,11 @@ def check(path: str | Path | None = None) -> Report:
 
 
 def _unknown_tables(
-    tables: Iterable[str], plugins: Any, label: str, lines: Mapping[tuple[str, ...], int]
+    tables: Iterable[str],
+    plugins: Any,
+    label: str,
+    raw: Mapping[str, Any],
+    lines: Mapping[tuple[str, ...], int],
 ) -> list[str]:
     """A top-level table that is no core section, rule system or adapter is a misspelling."""
     from gateway.settings import Settings
@@ -308,8 +334,7 @@ def _unknown_tables(
     problems = []
     for name in tables:
         if name not in known:
-            line = _line_of(lines, (name,))
-            where = f"{label}:{line}" if line is not None else "environment"  # GATEWAY_NAME__KEY
+            where = _where(label, raw, lines, (name,))
             problem = f"unknown table (not a core section, rule system or adapter){did_you_mean(name, known)}"
             problems.append(f"{where}: [{name}]: {problem}")
     return problems
@@ -328,22 +353,29 @@ def _check_adapters(
     try:
         dice = dice_from_settings(settings.dice.seed, settings.dice.script)
     except ValueError as exc:
-        return [f"{label}:{_line_of(lines, ('dice', 'script')) or '?'}: dice.script: {exc}"], built
-    services = Services(settings, plugins, dice=dice)
+        return [f"{_where(label, raw, lines, ('dice', 'script'))}: dice.script: {exc}"], built
+    try:
+        services = Services(settings, plugins, dice=dice)
+    except config_errors() as exc:
+        problem = str(exc).splitlines()[0]
+        example = "sqlite+aiosqlite:///vault.db or postgresql+asyncpg://USER@HOST/DB"
+        where = _where(label, raw, lines, ("vault", "url"))
+        return [f"{where}: vault.url: {problem} (e.g. {example})"], built
     for spec in plugins.adapter_specs:
         section = settings.section(spec.platform)
         try:
             if spec.build(services, section) is not None:
                 built.append(spec.platform)
         except ValidationError as exc:
-            models = _models_named(exc.title, spec.build.__module__.rpartition(".")[0] or spec.platform)
+            module = spec.build.__module__
+            package = module if hasattr(sys.modules.get(module), "__path__") else module.rpartition(".")[0]
+            models = _models_named(exc.title, package or module)
             model = models[0] if len(models) == 1 else None
             problems.extend(
                 explain(exc, label=label, raw=raw, lines=lines, base=(spec.platform,), model=model)
             )
         except (ValueError, TypeError, KeyError) as exc:
-            where = _line_of(lines, (spec.platform,))
-            problems.append(f"{label}:{where or '?'}: [{spec.platform}]: {exc}")
+            problems.append(f"{_where(label, raw, lines, (spec.platform,))}: [{spec.platform}]: {exc}")
     return problems, built
 
 

@@ -17,7 +17,7 @@ REPO = Path(__file__).resolve().parents[2]
 
 def gateway(tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:
     environ = {k: v for k, v in os.environ.items() if not k.startswith("GATEWAY_")}
-    environ |= {"GATEWAY_NO_VENV": "1", "GATEWAY_VAULT_URL": f"sqlite+aiosqlite:///{tmp_path / 'v.db'}"}
+    environ["GATEWAY_NO_VENV"] = "1"  # cwd is tmp_path: the default vault.db would be made there
     environ["PYTHONPATH"] = str(REPO)  # this checkout, not whichever one the venv installed
     return subprocess.run(
         [*GATEWAY, *args], cwd=tmp_path, env=environ, capture_output=True, text=True, timeout=60
@@ -81,6 +81,16 @@ def test_a_bad_environment_variable_is_named_as_such(tmp_path: Path, monkeypatch
     ]
 
 
+def test_a_bad_vault_url_or_dice_script_is_one_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    path = write(tmp_path, "[vault]\nurl = 'foo://x/y'\n")
+    (problem,) = check(path).problems
+    assert problem.startswith(f"{path}:2: vault.url: Can't load plugin: sqlalchemy.dialects:foo (e.g. sqlite")
+    monkeypatch.setenv("GATEWAY_DICE_SCRIPT", "abc")
+    assert check(write(tmp_path, "")).problems == [
+        "environment: dice.script: GATEWAY_DICE_SCRIPT must be comma-separated faces, got 'abc'"
+    ]
+
+
 def test_toml_syntax_error_has_line_and_column(tmp_path: Path) -> None:
     path = write(tmp_path, "[http]\nport = = 9000\n")
     assert check(path).problems == [f"{path}:2:8: TOML syntax: Invalid value"]
@@ -117,7 +127,7 @@ def test_cli_check_bad_file_exits_one_without_traceback(tmp_path: Path) -> None:
     assert gateway(tmp_path, "config", "check", "missing.toml").stdout == "missing.toml: no such file\n"
 
 
-@pytest.mark.parametrize("text", [MISSPELT, "[gateway]\nmax_pol = 3\n", "[http\n"])
+@pytest.mark.parametrize("text", [MISSPELT, "[gateway]\nmax_pol = 3\n", "[http\n", "[vault]\nurl = 'x'\n"])
 def test_serve_with_a_bad_config_prints_the_lines_not_a_traceback(tmp_path: Path, text: str) -> None:
     write(tmp_path, text)
     done = gateway(tmp_path, "--config", "gateway.toml", "serve", "--port", "0")
