@@ -1,5 +1,5 @@
 """The ``gateway`` command: serve, db (upgrade, copy, backup), export and import, status, plugins,
-test, and plugin subcommands (``console`` comes from the console adapter).
+config check, test, and plugin subcommands (``console`` comes from the console adapter).
 
 Each built-in command's work lives in its own module (``gateway.vault.copy``, ``gateway.vault.backup``,
 ``gateway.transfer``, ``gateway.status``), imported only when the command runs, as ``run_cli(args,
@@ -7,6 +7,11 @@ settings) -> exit status``.
 
 Plugins add subcommands through the ``gateway_register_cli_commands`` hook (``gateway discord
 register``, ``gateway sync discord``); they are found through the same entry points as everything else.
+Every subcommand's ``--help`` ends with examples: a plugin's own ``parser.epilog`` if its ``configure``
+sets one, else lines made from its arguments.
+
+A config that does not load is reported as ``gateway.config_check`` lines (file:line, key, what is
+wrong), never as a traceback.
 """
 
 from __future__ import annotations
@@ -16,20 +21,37 @@ import asyncio
 import os
 import subprocess
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
+from typing import TypeVar
 
+from gateway import __version__
+from gateway.config_check import ConfigError, check, config_errors
 from gateway.registry import CliCommand
 from gateway.settings import Settings, load_settings
 
-BUILTIN_COMMANDS = ("serve", "db", "export", "import", "status", "plugins", "test")
+BUILTIN_COMMANDS = ("serve", "db", "export", "import", "status", "plugins", "config", "test")
+T = TypeVar("T")
+
+
+def _friendly(config: str | None, build: Callable[[], T]) -> T:
+    """``build()``; when the settings are what stops it, raise ``ConfigError`` with the check's lines."""
+    try:
+        return build()
+    except Exception as exc:
+        if not isinstance(exc, config_errors()):
+            raise
+        problems = check(config).problems
+        if problems:
+            raise ConfigError(problems) from exc
+        raise
 
 
 def _settings(args: argparse.Namespace) -> Settings:
     overrides: dict[str, dict[str, object]] = {}
     if getattr(args, "log_format", None):
         overrides.setdefault("log", {})["format"] = args.log_format
-    settings = load_settings(args.config)
+    settings = _friendly(args.config, lambda: load_settings(args.config))
     if overrides:
         settings = settings.model_copy(update={"log": settings.log.model_copy(update=overrides["log"])})
     return settings
@@ -47,7 +69,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     )
     settings = settings.model_copy(update={"http": http})
     configure_logging(settings.log.format, settings.log.level)
-    gateway = Gateway(settings)
+    gateway = _friendly(args.config, lambda: Gateway(settings))
     web.run_app(build_app(gateway), host=http.host, port=http.port, print=None, handle_signals=True)
     return 0
 
@@ -104,8 +126,34 @@ def cmd_plugins(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_config(args: argparse.Namespace) -> int:
+    """``gateway config check [FILE]``: each mistake on one line (exit 1), or ok and what it configures."""
+    config = args.file or args.config
+    if config is not None and not Path(config).is_file():
+        print(f"{config}: no such file")
+        return 1
+    report = check(config)
+    if not report.ok:
+        print("\n".join(report.problems))
+        return 1
+    print(f"{config}: ok" if config else "no config file: the defaults and the GATEWAY_* environment are ok")
+    for line in report.summary:
+        print(f"  {line}")
+    return 0
+
+
 def cmd_test(args: argparse.Namespace, extra: Sequence[str]) -> int:
+    import importlib.util
+
     root = Path(__file__).resolve().parent.parent
+    if importlib.util.find_spec("pytest") is None:
+        # A runtime-only install (what ``python3 -m gateway serve`` sets up).
+        print(
+            "gateway: the test tools are not installed: `python3 -m gateway test` installs them"
+            " (or pip install -e '.[test]')",
+            file=sys.stderr,
+        )
+        return 2
     env = dict(os.environ)
     return subprocess.call([sys.executable, "-m", "pytest", *extra], cwd=root, env=env)
 
@@ -124,6 +172,34 @@ def plugin_cli_commands(argv: Sequence[str] = ()) -> list[CliCommand]:
     return Plugins(build_plugin_manager(block)).cli_commands
 
 
+def examples(*lines: str) -> str:
+    """An ``Examples:`` epilog: one command a line, an optional ``# comment`` after it."""
+    return "Examples:\n" + "\n".join(f"  {line}" for line in lines)
+
+
+def _made_examples(prog: str, parser: argparse.ArgumentParser) -> str:
+    """Examples from a parser's own arguments, for a plugin subcommand that brings none."""
+    required = [a.metavar or a.dest.upper() for a in parser._actions if not a.option_strings]
+    base = " ".join([prog, *(str(r) for r in required)])
+    lines = [base]
+    for action in parser._actions:
+        if action.option_strings and action.dest != "help":
+            flag = max(action.option_strings, key=len)
+            value = "" if action.nargs == 0 else f" {action.metavar or action.dest.upper()}"
+            lines.append(f"{base} {flag}{value}")
+    return examples(*lines)
+
+
+def _sub(group: argparse._SubParsersAction, name: str, help: str, *lines: str) -> argparse.ArgumentParser:
+    parser: argparse.ArgumentParser = group.add_parser(
+        name, help=help, description=help, epilog=examples(*lines), formatter_class=HELP_FORMAT
+    )
+    return parser
+
+
+HELP_FORMAT = argparse.RawDescriptionHelpFormatter
+
+
 def add_plugin_commands(sub: argparse._SubParsersAction, commands: Sequence[CliCommand]) -> None:
     """Plugin subcommands; a malformed or clashing one is skipped with a warning, never fatal."""
     groups: dict[str, argparse._SubParsersAction] = {}
@@ -137,38 +213,97 @@ def add_plugin_commands(sub: argparse._SubParsersAction, commands: Sequence[CliC
             continue
         taken.add(" ".join(words))
         if len(words) == 1:
-            parser = sub.add_parser(words[0], help=spec.help)
+            parser = sub.add_parser(words[0], help=spec.help, formatter_class=HELP_FORMAT)
         else:
             if words[0] not in groups:
-                group = sub.add_parser(words[0], help=f"{words[0]} commands")
+                group = sub.add_parser(words[0], help=f"{words[0]} commands", formatter_class=HELP_FORMAT)
                 groups[words[0]] = group.add_subparsers(dest=f"{words[0]}_command", required=True)
-            parser = groups[words[0]].add_parser(words[1], help=spec.help)
+            parser = groups[words[0]].add_parser(words[1], help=spec.help, formatter_class=HELP_FORMAT)
         if spec.configure is not None:
             spec.configure(parser)
+        if not parser.epilog:
+            parser.epilog = _made_examples(f"gateway {spec.name}", parser)
         parser.set_defaults(plugin_command=spec)
+    # A group's own help lists its subcommands as examples.
+    for word, group_action in groups.items():
+        group_parser = sub.choices[word]
+        group_parser.epilog = examples(*(f"gateway {word} {name}" for name in group_action.choices))
 
 
 def build_parser(plugin_commands: Sequence[CliCommand] = ()) -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="gateway", description="Tabletop role-playing message gateway")
+    parser = argparse.ArgumentParser(
+        prog="gateway",
+        description="Tabletop role-playing message gateway",
+        formatter_class=HELP_FORMAT,
+        epilog=examples(
+            "gateway serve                          # the gateway on 127.0.0.1:8080, SQLite vault.db",
+            "gateway --config gateway.toml serve    # with a settings file",
+            "gateway config check gateway.toml      # find mistakes in it first",
+            "gateway console --as mira              # type commands in this terminal",
+            "gateway SUBCOMMAND --help              # each subcommand's options and examples",
+        ),
+    )
+    parser.add_argument("--version", action="version", version=f"gateway {__version__}")
     parser.add_argument("--config", default=os.environ.get("GATEWAY_CONFIG"), help="TOML settings file")
     parser.add_argument("--log-format", choices=["auto", "pretty", "json"], help="log output format")
     sub = parser.add_subparsers(dest="command", required=True)
 
-    serve = sub.add_parser("serve", help="run the gateway: HTTP server, adapters, outbox")
+    serve = _sub(
+        sub,
+        "serve",
+        "run the gateway: HTTP server, adapters, outbox",
+        "gateway serve",
+        "gateway serve --port 9000 --host 0.0.0.0",
+        "gateway --config gateway.toml --log-format json serve",
+    )
     serve.add_argument("--port", type=int, help="HTTP port (default 8080, setting [http] port)")
     serve.add_argument("--host", help="HTTP host (default 127.0.0.1, setting [http] host)")
 
-    db = sub.add_parser("db", help="vault maintenance").add_subparsers(dest="db_command", required=True)
-    db.add_parser("upgrade", help="apply every migration")
-    copy = db.add_parser("copy", help="copy the whole vault into an empty one (SQLite <-> PostgreSQL)")
+    db_parser = _sub(
+        sub,
+        "db",
+        "vault maintenance",
+        "gateway db upgrade",
+        "gateway db copy --to postgresql+asyncpg://gw@db/vault",
+        "gateway db backup backups/vault.db",
+    )
+    db = db_parser.add_subparsers(dest="db_command", required=True)
+    _sub(
+        db,
+        "upgrade",
+        "apply every migration",
+        "gateway db upgrade",
+        "GATEWAY_VAULT_URL=postgresql+asyncpg://gw@db/vault gateway db upgrade",
+    )
+    copy = _sub(
+        db,
+        "copy",
+        "copy the whole vault into an empty one (SQLite <-> PostgreSQL)",
+        "gateway db copy --to postgresql+asyncpg://gw@db/vault     # stop the gateway first",
+        "gateway db copy --from sqlite+aiosqlite:///old.db --to sqlite+aiosqlite:///new.db",
+    )
     copy.add_argument("--to", required=True, metavar="URL", help="the empty target vault")
     copy.add_argument("--from", dest="source", metavar="URL", help="the source (default: [vault] url)")
-    backup = db.add_parser("backup", help="a consistent online backup of a SQLite vault")
+    backup = _sub(
+        db,
+        "backup",
+        "a consistent online backup of a SQLite vault",
+        "gateway db backup backups/vault-$(date +%%F).db",
+    )
     backup.add_argument("path", metavar="PATH", help="the backup file to write")
 
     for verb, what in (("export", "write"), ("import", "read")):
-        group = sub.add_parser(verb, help=f"{verb} chronicle data").add_subparsers(dest="what", required=True)
-        chars = group.add_parser("characters", help=f"{what} sheets, pools and history as versioned JSON")
+        lines: tuple[str, ...]
+        if verb == "export":
+            lines = (
+                "gateway export characters > chronicle.json",
+                "gateway export characters --system nightcap --out nightcap.json",
+            )
+        else:
+            lines = ("gateway import characters chronicle.json",)
+        top = _sub(sub, verb, f"{verb} chronicle data", *lines)
+        group = top.add_subparsers(dest="what", required=True)
+        chars = _sub(group, "characters", f"{what} sheets, pools and history as versioned JSON", *lines)
         if verb == "export":
             chars.add_argument("--system", help="only characters of this rule system")
             chars.add_argument("--out", metavar="FILE", help="write here instead of standard output")
@@ -176,13 +311,56 @@ def build_parser(plugin_commands: Sequence[CliCommand] = ()) -> argparse.Argumen
             chars.add_argument("file", metavar="FILE", help="a file written by gateway export characters")
         chars.set_defaults(verb=verb)
 
-    status = sub.add_parser("status", help="processes, leases, adapters and outbox of this vault")
+    status = _sub(
+        sub,
+        "status",
+        "processes, leases, adapters and outbox of this vault",
+        "gateway status",
+        "gateway status --json | jq .outbox",
+    )
     status.add_argument("--json", action="store_true", help="one JSON document instead of text")
 
-    sub.add_parser("plugins", help="list installed plugins, rule systems and adapters")
-    sub.add_parser("test", help="run the test suite (extra arguments go to pytest)")
+    _sub(sub, "plugins", "list installed plugins, rule systems and adapters", "gateway plugins")
+    config = _sub(
+        sub,
+        "config",
+        "settings files",
+        "gateway config check gateway.toml",
+        "GATEWAY_CONFIG=gateway.toml gateway config check",
+    )
+    config_sub = config.add_subparsers(dest="config_command", required=True)
+    config_check = _sub(
+        config_sub,
+        "check",
+        "check a settings file: each mistake on one line, or what it configures",
+        "gateway config check gateway.toml",
+        "gateway --config gateway.toml config check",
+        "GATEWAY_HTTP__PORT=9000 gateway config check gateway.toml   # the environment counts too",
+    )
+    config_check.add_argument(
+        "file", nargs="?", metavar="FILE", help="the TOML file (default: --config or GATEWAY_CONFIG)"
+    )
+    _sub(
+        sub,
+        "test",
+        "run the test suite (extra arguments go to pytest)",
+        "gateway test",
+        "gateway test tests/core -x -q",
+        "gateway test -k console",
+    )
     add_plugin_commands(sub, plugin_commands)
     return parser
+
+
+def walk_parsers(
+    parser: argparse.ArgumentParser, words: tuple[str, ...] = ()
+) -> Iterator[tuple[tuple[str, ...], argparse.ArgumentParser]]:
+    """Every subcommand's parser with the words that reach it (``("db", "copy")``)."""
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for name, child in action.choices.items():
+                yield (*words, name), child
+                yield from walk_parsers(child, (*words, name))
 
 
 def main(argv: Sequence[str] | None = None) -> None:
@@ -203,11 +381,17 @@ def main(argv: Sequence[str] | None = None) -> None:
         "import": cmd_transfer,
         "status": cmd_status,
         "plugins": cmd_plugins,
+        "config": cmd_config,
     }
     try:
         spec = getattr(args, "plugin_command", None)
         if spec is not None:
-            sys.exit(spec.run(args, _settings(args)))
+            settings = _settings(args)
+            sys.exit(_friendly(args.config, lambda: spec.run(args, settings)))
         sys.exit(handlers[args.command](args))
+    except ConfigError as exc:
+        print("\n".join(exc.lines), file=sys.stderr)
+        print("gateway: the settings above stop it; `gateway config check` shows them again", file=sys.stderr)
+        sys.exit(2)
     except FileNotFoundError as exc:
         parser.error(str(exc))

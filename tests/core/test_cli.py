@@ -121,3 +121,57 @@ def test_serve_answers_healthz_and_api(tmp_path: Path) -> None:
         for line in out.splitlines()
         if line.startswith("{")
     )
+
+
+# --- issue 15: --version, and every subcommand's help ends with examples ---------------------------
+
+
+def test_version_is_the_package_version() -> None:
+    import tomllib
+
+    import gateway
+
+    repo = Path(__file__).resolve().parents[2]
+    environ = {**os.environ, "GATEWAY_NO_VENV": "1", "PYTHONPATH": str(repo)}
+    done = subprocess.run([*GATEWAY, "--version"], capture_output=True, text=True, env=environ, timeout=60)
+    assert done.returncode == 0
+    assert done.stdout == f"gateway {gateway.__version__}\n"
+    pyproject = tomllib.loads((repo / "pyproject.toml").read_text())
+    assert gateway.__version__ == pyproject["project"]["version"]
+
+
+def test_every_subcommand_help_ends_with_examples() -> None:
+    import contextlib
+    import io
+
+    import pytest
+
+    from gateway.cli import build_parser, plugin_cli_commands, walk_parsers
+
+    parser = build_parser(plugin_cli_commands())
+    walked = [words for words, _ in walk_parsers(parser)]
+    for words in [(), *walked]:
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out), pytest.raises(SystemExit) as done:
+            parser.parse_args([*words, "--help"])
+        assert done.value.code == 0, words
+        _, _, tail = out.getvalue().rpartition("Examples:\n")
+        assert tail, f"gateway {' '.join(words)} --help has no examples"
+        lines = tail.splitlines()
+        assert lines and all(line.startswith("  gateway ") or "gateway " in line for line in lines), words
+    assert {("serve",), ("db", "copy"), ("config", "check"), ("console",), ("discord", "register")} <= set(
+        walked
+    )
+
+
+def test_plugin_subcommand_examples_come_from_its_arguments() -> None:
+    from gateway.cli import build_parser, walk_parsers
+    from gateway.registry import CliCommand
+
+    def configure(parser: object) -> None:
+        parser.add_argument("name", metavar="NAME")  # type: ignore[attr-defined]
+        parser.add_argument("--dry-run", action="store_true")  # type: ignore[attr-defined]
+
+    spec = CliCommand("coin flip", "flip a coin", lambda args, settings: 0, configure)
+    flip = dict(walk_parsers(build_parser([spec])))[("coin", "flip")]
+    assert flip.epilog == "Examples:\n  gateway coin flip NAME\n  gateway coin flip NAME --dry-run"
