@@ -128,10 +128,12 @@ class Slow(Recorder):
 async def test_a_delivery_longer_than_its_lease_is_not_claimed_by_another_worker(vault_url: str) -> None:
     """The lease is renewed while the delivery runs, so a second gateway on the same vault does not
     send the row again (a push timeout longer than the lease used to allow it)."""
-    left, right = Slow(1.5), Slow(1.5)
+    # A delivery of three leases. The lease is 1 s, not less: on a loaded machine (CI beside other
+    # work) a 0.3 s lease could lapse between renewals for reasons that have nothing to do with this.
+    left, right = Slow(3.0), Slow(3.0)
     one, two = await make(vault_url, left), await make(vault_url, right)
     for gateway in (one, two):
-        gateway.settings.cluster.failover_seconds = 0.3  # the lease
+        gateway.settings.cluster.failover_seconds = 1.0  # the lease
     await enqueue(one, [("hud", "slow")])
     await one.start()
     try:
