@@ -36,13 +36,19 @@ def split_last(typed: str) -> tuple[str, str]:
 
 
 def matching(names: Iterable[tuple[str, str]], typed: str, *, last_word: bool) -> list[dict[str, str]]:
-    """Choices for ``(value, label)`` pairs: those starting with what is typed first, then those
-    holding it, at most 25, each within Discord's 100 characters."""
+    """Choices for ``(value, label)`` pairs: those starting with what is typed first, then (from two
+    letters typed) those holding it, at most 25, each within Discord's 100 characters."""
     head, word = split_last(typed) if last_word else ("", typed)
     word = " ".join(word.split()).casefold()
     pairs = list(dict.fromkeys(names))
     starts = [p for p in pairs if p[0].casefold().startswith(word) or p[1].casefold().startswith(word)]
-    holds = [p for p in pairs if p not in starts and (word in p[0].casefold() or word in p[1].casefold())]
+    # One letter inside a name matches nearly everything: look inside names from two letters on.
+    inside = len(word) >= 2
+    holds = [
+        p
+        for p in pairs
+        if inside and p not in starts and (word in p[0].casefold() or word in p[1].casefold())
+    ]
     choices = []
     for value, label in (starts + holds)[:MAX_CHOICES]:
         full = f"{head}{value}"
