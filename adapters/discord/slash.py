@@ -172,26 +172,24 @@ MOD = Opt(
         "ru": ("модификатор", f"добавить или убрать кубики, от -{MODIFIER} до +{MODIFIER}"),
     },
 )
+
+
+def _difficulty(word: str, description: str, low: int, high: int, texts: Texts) -> Opt:
+    return Opt(word, description, INTEGER, min_value=low, max_value=high, prefix=word, texts=texts)
+
+
 # One option per system's difficulty word, so Discord holds each to that system's range.
 DIFFICULTIES = (
-    Opt("dc", "Decanter: the DC, 1 (easy) to 8 (superhuman)", INTEGER, min_value=1, max_value=8, prefix="dc"),
-    Opt(
+    _difficulty("dc", "Decanter: the DC, 1 (easy) to 8 (superhuman)", 1, 8, {}),
+    _difficulty(
         "diff",
         "Dramatic Systems: difficulty 2 to 10; Night Wanderers: 2 to 6",
-        INTEGER,
-        min_value=2,
-        max_value=10,
-        prefix="diff",
-        texts={"ru": ("трудность", "«Ночные скитальцы»: трудность от 2 до 6")},
+        2,
+        10,
+        {"ru": ("трудность", "трудность: Dramatic Systems от 2 до 10, «Ночные скитальцы» от 2 до 6")},
     ),
-    Opt(
-        "tn",
-        "Pravidla: the target number, 2 to 6",
-        INTEGER,
-        min_value=2,
-        max_value=6,
-        prefix="tn",
-        texts={"cs": ("", "Pravidla: cílové číslo, 2 až 6")},
+    _difficulty(
+        "tn", "Pravidla: the target number, 2 to 6", 2, 6, {"cs": ("", "Pravidla: cílové číslo, 2 až 6")}
     ),
 )
 AGAINST = Opt(
@@ -201,8 +199,8 @@ AGAINST = Opt(
     prefix="vs",
     max_length=200,
     texts={
-        "cs": ("proti", "souboj: kostky druhé strany (za vs)"),
-        "ru": ("против", "состязание: кубики другой стороны (после vs)"),
+        "cs": ("proti", "souboj: kostky protistrany (zapíše se za vs)"),
+        "ru": ("против", "состязание: кубики другой стороны (пишется после vs)"),
     },
 )
 SECRET = Opt(
@@ -237,8 +235,8 @@ COMMANDS: tuple[Slash, ...] = (
         "Roll a pool, or a contest with vs",
         (*ROLL_OPTIONS, SECRET),
         texts={
-            "cs": ("hod", "Hoď kostkami, nebo souboj s vs"),
-            "ru": ("бросок", "Бросить кубики или состязание с vs"),
+            "cs": ("hod", "Hod kostkami, nebo souboj s vs"),
+            "ru": ("бросок", "Бросок кубиков или состязание с vs"),
         },
     ),
     Slash(
@@ -403,7 +401,7 @@ COMMANDS: tuple[Slash, ...] = (
         ),
         private=True,
         texts={
-            "cs": ("propojit", "Propojte tento účet Discordu se svými účty na jiných platformách"),
+            "cs": ("propojit", "Propojení tohoto účtu Discordu s vašimi účty na jiných platformách"),
             "ru": ("связать", "Связать этот аккаунт Discord с вашими аккаунтами на других платформах"),
         },
     ),
@@ -420,7 +418,7 @@ COMMANDS: tuple[Slash, ...] = (
         ),
         private=True,
         texts={
-            "cs": ("odpojit", "Odpojte jednu platformu od svých ostatních účtů"),
+            "cs": ("odpojit", "Odpojení jedné platformy od vašich ostatních účtů"),
             "ru": ("отвязать", "Отвязать одну платформу от остальных ваших аккаунтов"),
         },
     ),
@@ -436,7 +434,7 @@ COMMANDS: tuple[Slash, ...] = (
             ),
         ),
         texts={
-            "cs": ("ověřit", "Vyhledejte hod v záznamu podle jeho id"),
+            "cs": ("ověřit", "Vyhledání hodu v záznamu podle jeho id"),
             "ru": ("проверить", "Найти бросок в журнале по его id"),
         },
     ),
@@ -468,13 +466,13 @@ COMMANDS: tuple[Slash, ...] = (
                 "add",
                 "Make someone a Storyteller",
                 _someone("make a Storyteller"),
-                texts={"cs": ("", "Jmenujte Vypravěče"), "ru": ("", "Назначить Рассказчика")},
+                texts={"cs": ("", "Jmenování Vypravěče"), "ru": ("", "Назначить Рассказчика")},
             ),
             Slash(
                 "remove",
                 "Remove a Storyteller",
                 _someone("remove"),
-                texts={"cs": ("", "Odeberte Vypravěče"), "ru": ("", "Снять Рассказчика")},
+                texts={"cs": ("", "Odebrání Vypravěče"), "ru": ("", "Снять Рассказчика")},
             ),
             Slash(
                 "list",

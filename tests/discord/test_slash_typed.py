@@ -112,7 +112,7 @@ def test_core_commands_speak_czech_and_russian_and_each_system_its_own() -> None
         texts = find(definitions, name)["description_localizations"]
         assert set(texts) == {"cs", "ru"}, name
     assert find(definitions, "roll")["name_localizations"] == {"cs": "hod", "ru": "бросок"}
-    assert find(definitions, "st", "add")["description_localizations"]["cs"] == "Jmenujte Vypravěče"
+    assert find(definitions, "st", "add")["description_localizations"]["cs"] == "Jmenování Vypravěče"
     assert set(find(definitions, "roll", "tn")["description_localizations"]) == {"cs"}  # Pravidla
     assert set(find(definitions, "roll", "diff")["description_localizations"]) == {"ru"}  # Night Wanderers
 
