@@ -26,7 +26,7 @@ log = structlog.get_logger(__name__)
 
 MAX_CHOICES = 25  # Discord's limit for an autocomplete answer
 CHOICE = 100  # a choice's name and string value are at most 100 characters
-CHARACTERS = 200  # characters read to find a sheet that names the system's traits
+CHARACTERS = 200  # own characters read for ``char use`` (the 25 shown are the best matches of these)
 
 
 def split_last(typed: str) -> tuple[str, str]:
@@ -98,5 +98,8 @@ async def answer(services: AdapterServices, interaction: Mapping[str, Any], time
         found = await asyncio.wait_for(choices(services, interaction), timeout)
     except TimeoutError:
         log.info("discord autocomplete too slow: no choices", timeout=timeout)
+        found = []
+    except Exception:  # suggestions are a convenience: a failed read offers none, the command still runs
+        log.exception("discord autocomplete failed")
         found = []
     return ix.autocomplete_response(found)

@@ -162,3 +162,13 @@ def test_a_pool_completes_its_last_word() -> None:
     assert complete.matching(pairs, "arms", last_word=False) == [{"name": "firearms", "value": "firearms"}]
     long = [("x" * 99, "x" * 99)]
     assert complete.matching(long, "ab ", last_word=True) == []  # over 100 characters: left out
+
+
+async def test_a_failed_read_offers_nothing_and_the_endpoint_still_answers(
+    ac_env: DiscordEnv, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    async def broken(services: Any, interaction: Any) -> list[dict[str, str]]:
+        raise RuntimeError("vault gone")
+
+    monkeypatch.setattr(complete, "choices", broken)
+    assert await suggest(ac_env, "roll", [opt("pool", "", focused=True)]) == []
