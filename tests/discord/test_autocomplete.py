@@ -36,8 +36,11 @@ async def suggest(
     env: DiscordEnv, name: str, options: list[dict[str, Any]], **kw: Any
 ) -> list[dict[str, Any]]:
     """Send an autocomplete as Discord does; the choices, after the fake has checked the answer."""
+    locale = kw.pop("locale", None)
     payload = env.interaction(name, options, **kw)
     payload["type"] = 4
+    if locale:
+        payload["locale"] = locale
     body = json.dumps(payload).encode()
     started = time.monotonic()
     response = await env.post(body, env.sign(body))
@@ -172,3 +175,13 @@ async def test_a_failed_read_offers_nothing_and_the_endpoint_still_answers(
 
     monkeypatch.setattr(complete, "choices", broken)
     assert await suggest(ac_env, "roll", [opt("pool", "", focused=True)]) == []
+
+
+async def test_labels_follow_the_discord_client_s_language(ac_env: DiscordEnv) -> None:
+    await play(ac_env, "nightwanderers")
+    await gw(ac_env, "char new Mira")
+    english = await suggest(ac_env, "roll", [opt("pool", "stre", focused=True)], locale="en-US")
+    russian = await suggest(ac_env, "roll", [opt("pool", "stre", focused=True)])
+    assert [c["value"] for c in english] == [c["value"] for c in russian] == ["strength"]
+    assert russian[0]["name"] == "strength (Сила)"
+    assert english[0]["name"] == "strength", english  # "Strength": no label beside the key
