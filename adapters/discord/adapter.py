@@ -30,8 +30,8 @@ import structlog
 from aiohttp import web
 
 from adapters.body import BadBody, read_limited
+from adapters.discord import complete, render, slash
 from adapters.discord import interactions as ix
-from adapters.discord import render, slash
 from adapters.discord.config import DiscordSettings, Webhook
 from adapters.discord.limiter import RateLimiter, WaitTooLong
 from adapters.discord.verify import Verifier
@@ -181,7 +181,9 @@ class DiscordAdapter(Adapter):
         if kind == ix.PING:
             return web.json_response({"type": ix.PONG})
         if kind == ix.AUTOCOMPLETE:
-            return web.json_response({"type": ix.AUTOCOMPLETE_RESULT, "data": {"choices": []}})
+            return web.json_response(
+                await complete.answer(self.services, interaction, self.config.reply_timeout)
+            )
         if kind != ix.APPLICATION_COMMAND:
             return web.json_response(ix.message_response("This gateway answers slash commands only.", True))
         parsed = slash.command_line(interaction.get("data") or {})

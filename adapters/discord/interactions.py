@@ -93,6 +93,12 @@ def channel(interaction: Mapping[str, Any]) -> Channel:
     return Channel(platform="discord", id=f"@me/{channel_id}", direct=True)
 
 
+def locale(interaction: Mapping[str, Any]) -> str | None:
+    """The user's Discord client language as the gateway's locale (``cs``, ``ru``, ``en``), else None."""
+    code = str(interaction.get("locale") or "").split("-")[0].casefold()
+    return code if code in ("cs", "ru", "en") else None
+
+
 def inbound(interaction: Mapping[str, Any], parsed: Parsed) -> InboundMessage:
     return InboundMessage(
         sender=sender(interaction),
@@ -129,3 +135,8 @@ def message_response(text: str, private: bool) -> dict[str, Any]:
 
 def deferral(private: bool) -> dict[str, Any]:
     return {"type": DEFERRED_CHANNEL_MESSAGE, "data": {"flags": render.EPHEMERAL} if private else {}}
+
+
+def autocomplete_response(choices: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    """AUTOCOMPLETE_RESULT (type 8): the only answer to an autocomplete, at most 25 choices."""
+    return {"type": AUTOCOMPLETE_RESULT, "data": {"choices": [dict(c) for c in choices[:25]]}}

@@ -10,6 +10,9 @@
   ``X-RateLimit-Bucket`` id; a request over a limit gets 429 with ``retry_after`` and is counted.
 - ``PUT /api/v10/applications/{app}/commands`` and ``.../guilds/{guild}/commands``: bulk overwrite,
   checks the bot token and validates every command; ids stay the same for the same names.
+- ``invocation_problems``: what a Discord client refuses to send for a registered command (unknown or
+  missing options, wrong types, integers out of ``min_value``/``max_value``); ``answer_problems``: an
+  interaction answer Discord drops (late, or an autocomplete answer of the wrong shape).
 - Faults on demand: ``fail(key, status, times)``, ``hang(key, seconds, times)``, ``slow(key, seconds,
   times)``, ``delete(webhook)``.
 - ``headers=False`` hides the limits (429 is then the only signal), for the safety-cap tests.
@@ -29,7 +32,50 @@ from typing import Any
 from aiohttp import web
 
 API = "/api/v10"
-NAME = re.compile(r"^[-_\w]{1,32}$")
+# CHAT_INPUT names: ``^[-_'\p{L}\p{N}\p{sc=Deva}\p{sc=Thai}]{1,32}$``, lowercase where a lowercase form
+# exists (application-commands.mdx "Application Command Naming"); ``\w`` is letters, digits and ``_``.
+NAME = re.compile(r"^[-_'\w]{1,32}$")
+# developers/reference.mdx "Locales": the keys name_localizations/description_localizations accept.
+LOCALES = frozenset(
+    [
+        "id",
+        "da",
+        "de",
+        "en-GB",
+        "en-US",
+        "es-ES",
+        "es-419",
+        "fr",
+        "hr",
+        "it",
+        "lt",
+        "hu",
+        "nl",
+        "no",
+        "pl",
+        "pt-BR",
+        "ro",
+        "fi",
+        "sv-SE",
+        "vi",
+        "tr",
+        "cs",
+        "el",
+        "bg",
+        "ru",
+        "uk",
+        "hi",
+        "th",
+        "zh-CN",
+        "ja",
+        "zh-TW",
+        "ko",
+    ]
+)
+INTEGER_LIMIT = 2**53  # INTEGER option values lie strictly between -2^53 and 2^53
+DEADLINE = (
+    3.0  # seconds: an interaction not answered in time is shown as failed (receiving-and-responding.mdx)
+)
 
 
 @dataclass
@@ -170,6 +216,8 @@ def command_problems(commands: Any) -> list[str]:
                     problems.append(f"{where}.{name}: more than 25 choices")
                 if o.get("max_length", 1) > 6000 or o.get("max_length", 1) < 1:
                     problems.append(f"{where}.{name}: max_length out of range")
+                problems.extend(f"{where}.{name}: {p}" for p in typed_problems(o))
+            problems.extend(f"{where}.{name}: {p}" for p in localisation_problems(o))
 
     for c in commands:
         name = c.get("name", "")
@@ -181,16 +229,155 @@ def command_problems(commands: Any) -> list[str]:
         if not 1 <= len(c.get("description", "")) <= 100:
             problems.append(f"{name}: description length")
         options(name, c.get("options", []), 0)
-        if text_size(c) > 4000:
-            problems.append(f"{name}: names, descriptions and choices over 4000 characters")
+        problems.extend(f"{name}: {p}" for p in localisation_problems(c))
+        permissions = c.get("default_member_permissions")
+        if permissions is not None and not (isinstance(permissions, str) and permissions.isdigit()):
+            problems.append(f"{name}: default_member_permissions is a string of digits (a bitfield) or null")
+        if text_size(c) > 8000:
+            problems.append(f"{name}: names, descriptions and choices over 8000 characters")
     return problems
 
 
+def longest(item: dict[str, Any], key: str) -> int:
+    """The longest of ``key`` and its localisations (Discord counts the longest toward the 8000)."""
+    localised = (item.get(f"{key}_localizations") or {}).values()
+    return max([len(item.get(key, "")), *(len(v) for v in localised)])
+
+
 def text_size(item: dict[str, Any]) -> int:
-    """Name, description and choice lengths of a command and everything in it (Discord caps it at 4000)."""
-    size = len(item.get("name", "")) + len(item.get("description", ""))
+    """Name, description and choice lengths of a command and everything in it, each at its longest
+    localisation: Discord caps it at 8000 (application-commands.mdx "Slash Commands")."""
+    size = longest(item, "name") + longest(item, "description")
     size += sum(len(c["name"]) + len(str(c["value"])) for c in item.get("choices", []))
     return size + sum(text_size(o) for o in item.get("options", []))
+
+
+def localisation_problems(item: dict[str, Any]) -> list[str]:
+    """Localised names follow the naming rule, descriptions are 1-100 characters, keys are locales
+    (application-commands.mdx "Localization"; reference.mdx "Locales")."""
+    problems = []
+    for key in ("name_localizations", "description_localizations"):
+        table = item.get(key)
+        if table is None:
+            continue
+        if not isinstance(table, dict):
+            problems.append(f"{key} is no object")
+            continue
+        for locale, text in table.items():
+            if locale not in LOCALES:
+                problems.append(f"{key}: {locale!r} is no Discord locale")
+            elif key == "name_localizations" and (
+                not isinstance(text, str) or not NAME.match(text) or text != text.lower()
+            ):
+                problems.append(f"{key}.{locale}: bad name {text!r}")
+            elif key == "description_localizations" and not (isinstance(text, str) and 1 <= len(text) <= 100):
+                problems.append(f"{key}.{locale}: description length")
+    return problems
+
+
+def typed_problems(option: dict[str, Any]) -> list[str]:
+    """min/max values on numbers only and in order, lengths on strings only, autocomplete on
+    STRING/INTEGER/NUMBER and never with choices (application-commands.mdx option structure)."""
+    kind = option.get("type")
+    problems = []
+    low, high = option.get("min_value"), option.get("max_value")
+    for bound in (low, high):
+        if bound is None:
+            continue
+        if kind not in (4, 10):
+            problems.append("min_value/max_value are for INTEGER and NUMBER options")
+        elif isinstance(bound, bool) or not isinstance(bound, (int, float)) or abs(bound) >= INTEGER_LIMIT:
+            problems.append(f"bound {bound!r} is no number Discord takes")
+        elif kind == 4 and not isinstance(bound, int):
+            problems.append(f"an INTEGER bound must be an integer, not {bound!r}")
+    if isinstance(low, (int, float)) and isinstance(high, (int, float)) and low > high:
+        problems.append("min_value above max_value")
+    if ("min_length" in option or "max_length" in option) and kind != 3:
+        problems.append("min_length/max_length are for STRING options")
+    if option.get("autocomplete"):
+        if kind not in (3, 4, 10):
+            problems.append("autocomplete is for STRING, INTEGER and NUMBER options")
+        if option.get("choices"):
+            problems.append("autocomplete and choices exclude each other")
+    for choice in option.get("choices", []):
+        if not 1 <= len(choice.get("name", "")) <= 100:
+            problems.append("choice name length")
+    return problems
+
+
+def _find(commands: list[dict[str, Any]], name: str) -> dict[str, Any] | None:
+    return next((c for c in commands if c.get("name") == name), None)
+
+
+def invocation_problems(commands: list[dict[str, Any]], data: dict[str, Any]) -> list[str]:
+    """What a Discord client will not send for ``data`` (an interaction's ``data``) given the registered
+    ``commands``: it only offers registered options, keeps required ones, and holds typed values to
+    their type and bounds (application-commands.mdx option structure; validation is the client's)."""
+    command = _find(commands, str(data.get("name")))
+    if command is None:
+        return [f"/{data.get('name')} is not registered"]
+    spec, given = command, data.get("options") or []
+    subs = [o for o in command.get("options", []) if o.get("type") == 1]
+    if subs:
+        chosen = next((o for o in given if o.get("type") == 1), None)
+        sub = _find(subs, str(chosen.get("name"))) if chosen else None
+        if sub is None or chosen is None:
+            return ["no registered subcommand chosen"]
+        spec, given = sub, chosen.get("options") or []
+    declared = {o["name"]: o for o in spec.get("options", [])}
+    problems = []
+    values = {o.get("name"): o for o in given}
+    for name, o in declared.items():
+        if o.get("required") and name not in values:
+            problems.append(f"{name}: required")
+    for name, sent in values.items():
+        o = declared.get(str(name))
+        if o is None:
+            problems.append(f"{name}: not an option of this command")
+            continue
+        value, kind = sent.get("value"), o["type"]
+        if sent.get("type", kind) != kind:
+            problems.append(f"{name}: sent as type {sent.get('type')}, registered as {kind}")
+        if kind == 4 and (isinstance(value, bool) or not isinstance(value, int)):
+            problems.append(f"{name}: {value!r} is no integer")
+            continue
+        if kind in (4, 10):
+            if "min_value" in o and value < o["min_value"]:
+                problems.append(f"{name}: {value} below {o['min_value']}")
+            if "max_value" in o and value > o["max_value"]:
+                problems.append(f"{name}: {value} above {o['max_value']}")
+        if kind == 3 and len(str(value)) > o.get("max_length", 6000):
+            problems.append(f"{name}: longer than {o.get('max_length', 6000)}")
+        if kind == 6 and not str(value).isdigit():
+            problems.append(f"{name}: {value!r} is no user id")
+    return problems
+
+
+def answer_problems(response: Any, seconds: float, *, autocomplete: bool = False) -> list[str]:
+    """Why Discord would drop an interaction's answer: later than 3 s, or, for an autocomplete,
+    anything but type 8 with at most 25 choices of 1-100 character names and values of at most 100
+    (receiving-and-responding.mdx "Interaction Callback Type", "Autocomplete")."""
+    problems = []
+    if seconds > DEADLINE:
+        problems.append(f"answered after {seconds:.2f} s: the interaction failed")
+    if not autocomplete:
+        return problems
+    if not isinstance(response, dict) or response.get("type") != 8:
+        return [*problems, "an autocomplete is answered with type 8 only"]
+    choices = (response.get("data") or {}).get("choices")
+    if not isinstance(choices, list):
+        return [*problems, "data.choices is no array"]
+    if len(choices) > 25:
+        problems.append(f"{len(choices)} choices, at most 25")
+    for i, choice in enumerate(choices):
+        name, value = choice.get("name"), choice.get("value")
+        if not isinstance(name, str) or not 1 <= len(name) <= 100:
+            problems.append(f"choices.{i}.name length")
+        if isinstance(value, str) and len(value) > 100:
+            problems.append(f"choices.{i}.value over 100")
+        if value is None:
+            problems.append(f"choices.{i}.value missing")
+    return problems
 
 
 @dataclass
