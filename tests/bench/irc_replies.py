@@ -29,10 +29,11 @@ from typing import Any
 import adapters.irc.adapter as irc_adapter
 from gateway.app import Gateway
 from gateway.settings import Settings
-from gateway.vault import repo
 from tests.irc.ircd import free_port, miniircd
 from tests.irc.lineclient import Line, LineClient
+from tests.irc.stlog import queue_log
 
+WHERE = "irc:bench/#game"
 OLD = {
     "send_interval": 2.0,
     "send_max_cost": 1.0,
@@ -43,25 +44,6 @@ OLD = {
 
 def from_bot(channel: str) -> Callable[[Line], bool]:
     return lambda ln: ln.command == "PRIVMSG" and ln.nick == "nightcap" and ln.params[0] == channel
-
-
-async def log_entries(gateway: Gateway, texts: list[str]) -> None:
-    settings = gateway.services.settings
-    async with gateway.services.vault.transaction() as session:
-        for text in texts:
-            await repo.write_stlog(
-                session,
-                targets=settings.stlog.targets,
-                person_id=None,
-                character_id=None,
-                channel_key="irc:bench/#game",
-                kind="st_edit",
-                text=text,
-                result={},
-                now=gateway.services.clock(),
-                who="bench",
-                where="irc:bench/#game",
-            )
 
 
 def percentile(values: list[float], share: float) -> float:
@@ -98,7 +80,7 @@ async def run(args: argparse.Namespace) -> None:
             await st.wait_for(lambda ln: ln.command == "JOIN" and ln.nick == "nightcap", timeout=20)
             await alice.wait_for(lambda ln: ln.command == "JOIN" and ln.nick == "nightcap", timeout=20)
 
-            await log_entries(gateway, [f"backlog entry {i}" for i in range(args.backlog)])
+            await queue_log(gateway, [f"backlog entry {i}" for i in range(args.backlog)], where=WHERE)
             stop = asyncio.Event()
 
             async def feed() -> None:
@@ -106,7 +88,7 @@ async def run(args: argparse.Namespace) -> None:
                 while not stop.is_set():
                     await asyncio.sleep(1 / args.log_rate)
                     n += 1
-                    await log_entries(gateway, [f"log entry {n}: Storyteller bench set a field"])
+                    await queue_log(gateway, [f"log entry {n}: Storyteller bench set a field"], where=WHERE)
 
             feeder = asyncio.create_task(feed())
             loop = asyncio.get_running_loop()

@@ -5,7 +5,6 @@ priority and the merged output are checked at a real server (miniircd), as a lis
 from __future__ import annotations
 
 import asyncio
-from typing import Any
 
 import pytest
 from pydantic import ValidationError
@@ -14,11 +13,10 @@ from sqlmodel import select
 from adapters.irc.compact import entry_name, merge_lines, summarise
 from adapters.irc.config import NetworkConfig
 from adapters.irc.pacing import LineBucket, LineCost, Pacer
-from gateway.app import Gateway
-from gateway.vault import repo
 from gateway.vault.models import OutboxRow
 from tests.irc.conftest import Harness
 from tests.irc.lineclient import Line
+from tests.irc.stlog import queue_log
 
 # ------------------------------------------------------------------ the bucket, on a fake clock
 
@@ -164,26 +162,6 @@ def test_a_long_entry_is_cut_with_a_pointer_in_the_gateways_language() -> None:
 # ------------------------------------------------------------------ at a real server
 
 INTERVAL = 0.4
-
-
-async def queue_log(gateway: Gateway, texts: list[str], result: dict[str, Any] | None = None) -> None:
-    settings = gateway.services.settings
-    async with gateway.services.vault.transaction() as session:
-        for text in texts:
-            await repo.write_stlog(
-                session,
-                targets=settings.stlog.targets,
-                person_id=None,
-                character_id=None,
-                channel_key="irc:test/#game",
-                kind="st_edit",
-                text=text,
-                result=result or {},
-                now=gateway.services.clock(),
-                who="test",
-                where="irc:test/#game",
-            )
-    gateway.outbox.wake()
 
 
 def from_bot(ln: Line) -> bool:
