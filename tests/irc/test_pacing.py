@@ -225,3 +225,21 @@ async def test_a_long_log_entry_comes_merged_and_cut_with_a_pointer(irc: Harness
     assert lines[3].text == "(+5 more lines: !st log Mira)"
     await asyncio.sleep(0.3)
     assert st.unread(from_bot) == []
+
+
+async def test_quick_rolls_are_answered_ahead_of_their_log_copies(irc: Harness) -> None:
+    """The issue's eight quick ``!roll 1``: the replies take the bucket, the log copies what is left."""
+    server = await irc.miniircd()
+    st = await irc.client(server.port, "storyteller", "#game", "#st")
+    alice = await irc.client(server.port, "alice", "#game")
+    network = {"host": "127.0.0.1", "port": server.port, "channels": ["#game"]}
+    await irc.gateway({"test": {**network, "send_interval": 0.3, "send_burst": 4}}, stlog=["irc:test/#st"])
+    await st.wait_for(lambda ln: ln.command == "JOIN" and ln.nick == "nightcap" and ln.params[0] == "#st")
+    irc.dice.extend([7] * 8)
+    for _ in range(8):
+        await alice.say("#game", "!roll 1")
+    lines = await st.messages_from("nightcap", 16, timeout=30)
+    where = [ln.params[0] for ln in lines]
+    assert where.count("#game") == where.count("#st") == 8
+    last_reply = max(i for i, w in enumerate(where) if w == "#game")
+    assert where[:last_reply].count("#st") <= 3, where
