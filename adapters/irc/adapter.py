@@ -23,6 +23,7 @@ from typing import Any
 import structlog
 
 from adapters.irc.client import Incoming, IrcConnection, NotConnected
+from adapters.irc.compact import entry_name, merge_lines, summarise
 from adapters.irc.config import NetworkConfig
 from adapters.irc.protocol import build_line
 from adapters.irc.text import LINE_LIMIT, clean_inbound, colour_degrees, fit_lines, overhead, split_bytes
@@ -36,10 +37,15 @@ from gateway import (
     InboundMessage,
     Outbound,
     TargetAbsent,
+    Throttled,
 )
 from gateway.leases import Lease, run_owned
 
 log = structlog.get_logger(__name__)
+
+# Rows that wait for the replies (``pacing.py``): the Storyteller log, sheet exports, broadcasts.
+LOG_KINDS = frozenset({"stlog", "sheet", "announce", "emote"})
+WAKE_MARGIN = 0.005  # seconds after a log row's wait before the outbox looks again
 
 
 def stlog_channels(targets: list[str], network: str) -> list[str]:
@@ -215,11 +221,28 @@ class IrcAdapter(Adapter):
         return (cfg.reply_verb if in_channel else cfg.private_verb), dest
 
     def render(self, connection: IrcConnection, verb: str, target: str, payload: dict[str, Any]) -> list[str]:
-        """The text of each line to send (without the command), each fitting the 512-byte limit."""
+        """The text of each line to send (without the command), each fitting the 512-byte limit. A
+        Storyteller-log entry or a sheet comes in fewer lines (``log_merge``), and a log entry in at
+        most ``log_max_lines``."""
+        cfg = connection.config
         text = str(payload.get("text", ""))
-        if connection.config.colour:
+        if cfg.colour:
             text = colour_degrees(text, payload.get("result"))
-        return fit_lines(text, source=connection.source_mask(), command=verb, target=target)
+        lines = fit_lines(text, source=connection.source_mask(), command=verb, target=target)
+        kind = payload.get("kind")
+        if cfg.log_merge and kind in ("stlog", "sheet"):
+            lines = merge_lines(lines, LINE_LIMIT - overhead(connection.source_mask(), verb, target))
+        if kind == "stlog":
+            name = entry_name(payload.get("result"))
+            command = f"{cfg.prefix}st log" + (f" {name}" if name else "")
+            lines = summarise(
+                lines, cfg.log_max_lines, command=command, locale=self.services.settings.gateway.locale
+            )
+        return lines
+
+    def _wake_later(self, delay: float) -> None:
+        """Wake the outbox when a log row handed back for ``delay`` seconds may go, not at its next poll."""
+        asyncio.get_running_loop().call_later(delay + WAKE_MARGIN, self.services.outbox.wake, [self.platform])
 
     async def deliver(self, message: Outbound) -> None:
         net, _, dest = message.target.partition("/")
@@ -243,14 +266,28 @@ class IrcAdapter(Adapter):
             verb, target = self._route(connection, dest, message.payload)
             lines, done = self.render(connection, verb, target, message.payload), 0
         room = LINE_LIMIT - overhead(connection.source_mask(), verb, target)
-        for index in range(done, len(lines)):
+        to_log = message.payload.get("kind") in LOG_KINDS
+        lines, index = list(lines), done
+        while index < len(lines):
+            wait = 0.0
             try:
-                for piece in split_bytes(lines[index], room):  # the mask may have grown since a cut
-                    await connection.send_paced(build_line(verb, target, piece))
+                lines[index : index + 1] = split_bytes(lines[index], room)  # the mask may have grown
+                line, size = build_line(verb, target, lines[index]), len(lines[index].encode())
+                if to_log:
+                    wait = await connection.send_log(line, size)
+                else:
+                    await connection.send_paced(line, size)
             except NotConnected:
                 self._progress[message.id] = (verb, target, lines, index)
                 raise TargetAbsent(f"IRC network {net} disconnected while sending", retry) from None
             except ValueError as exc:
                 self._progress.pop(message.id, None)
                 raise DeliveryFailed(f"cannot send to {target!r}: {exc}") from exc
+            if wait > 0:
+                # Replies first: the row comes back when its next line may go, and the outbox round
+                # it holds ends now, so the next reply is claimed at once (see ``pacing.py``).
+                self._progress[message.id] = (verb, target, lines, index)
+                self._wake_later(wait)
+                raise Throttled("IRC log lines wait for replies and the send pacing", wait)
+            index += 1
         self._progress.pop(message.id, None)

@@ -13,7 +13,9 @@ Life of a connection (``IrcConnection.start`` runs it in a task until ``stop``):
 5. A dropped link is retried with exponential backoff and jitter; ``stop`` sends ``QUIT`` and waits
    for the server to close.
 
-Lines for people go through ``send_paced``: a token bucket per connection, FIFO across callers.
+Lines for people go through the connection's ``Pacer`` (``pacing.py``): replies by ``send_paced``
+(they wait for the token bucket, first come first served), Storyteller-log lines by ``send_log``
+(never waiting: they go when no reply waits and tokens are left over, else it says how long until).
 Protocol replies (``PONG``, registration, ``QUIT``) go out at once.
 """
 
@@ -22,7 +24,6 @@ from __future__ import annotations
 import asyncio
 import base64
 import contextlib
-import math
 import random
 import re
 import ssl
@@ -34,8 +35,9 @@ import structlog
 
 from adapters.irc.accounts import Accounts, User
 from adapters.irc.config import NetworkConfig
+from adapters.irc.pacing import LineBucket, LineCost, Pacer
 from adapters.irc.protocol import Message, build_line, casefold, decode, parse_line
-from gateway.pacing import Backoff, TokenBucket
+from gateway.pacing import Backoff
 
 log = structlog.get_logger(__name__)
 
@@ -83,12 +85,12 @@ def send_bucket(
     config: NetworkConfig,
     clock: Callable[[], float] = time.monotonic,
     sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
-) -> TokenBucket:
-    """``send_burst`` lines at once, then one per ``send_interval`` (0: unpaced). RFC 1459 §8.10 flood
-    control adds 2 s per line and stops reading a client that is more than 10 s ahead, so 1 line per
-    2 s with a burst of 4 never trips "Excess Flood"."""
-    rate = 1 / config.send_interval if config.send_interval > 0 else math.inf
-    return TokenBucket(config.send_burst, rate, clock=clock, sleep=sleep)
+) -> Pacer:
+    """``send_burst`` lines at once, then one per ``send_interval`` (0: unpaced), long lines dearer:
+    Sopel's defaults (4, 1 s, 50 bytes, 1.4, 2 lines), which the large networks allow. A server with
+    RFC 1459 §8.10's strict rule (2 s a line, 10 s ahead at most) wants ``send_interval = 2``."""
+    cost = LineCost(config.send_penalty_bytes, config.send_penalty_ratio, config.send_max_cost)
+    return Pacer(LineBucket(config.send_burst, config.send_interval, clock), cost, sleep=sleep)
 
 
 class IrcConnection:
@@ -314,14 +316,25 @@ class IrcConnection:
         except (ConnectionError, OSError) as exc:
             raise NotConnected(f"{self.name}: {exc}") from exc
 
-    async def send_paced(self, line: str) -> None:
-        """Send one line when the token bucket allows; NotConnected if the link is (or goes) down."""
+    async def send_paced(self, line: str, size: int | None = None) -> None:
+        """Send one reply line when the token bucket allows (``size``: bytes of its text, for the
+        long-line penalty; the whole line when not given); NotConnected if the link is (or goes) down."""
         if not self.connected:
             raise NotConnected(self.name)
-        await self.bucket.wait()
+        await self.bucket.wait(len(line.encode()) if size is None else size)
         if not self.connected:
             raise NotConnected(self.name)
         await self._write(line)
+
+    async def send_log(self, line: str, size: int | None = None) -> float:
+        """Send one Storyteller-log line now if the bucket has room to spare after the replies, and
+        return 0.0; else send nothing and return the seconds until it may go."""
+        if not self.connected:
+            raise NotConnected(self.name)
+        wait = self.bucket.try_log(len(line.encode()) if size is None else size)
+        if wait == 0:
+            await self._write(line)
+        return wait
 
     # ------------------------------------------------------------------ inbound
 

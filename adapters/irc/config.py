@@ -69,8 +69,16 @@ class NetworkConfig(BaseModel):
     errors_to: Literal["user", "channel"] = "user"
     stlog_verb: Verb = "PRIVMSG"
     colour: bool = True
-    send_interval: float = Field(2.0, ge=0)
+    # Sopel's flood defaults: a burst of 4, one line a second, long lines dearer (``pacing.py``).
+    send_interval: float = Field(1.0, ge=0)
     send_burst: int = Field(4, ge=1)
+    send_penalty_bytes: int = Field(50, ge=1)
+    send_penalty_ratio: float = Field(1.4, gt=0)
+    send_max_cost: float = Field(2.0, ge=1)
+    # Storyteller-log entries: short lines joined into fewer, and past this many lines cut with a
+    # pointer to ``st log`` (0: never cut).
+    log_merge: bool = True
+    log_max_lines: int = Field(4, ge=0)
     reconnect_min: float = Field(2.0, gt=0)
     reconnect_max: float = Field(300.0, gt=0)
     connect_timeout: float = Field(20.0, gt=0)
@@ -105,6 +113,8 @@ class NetworkConfig(BaseModel):
                 raise ValueError(f"{nick!r} is not a valid IRC nick")
         if self.reconnect_max < self.reconnect_min:
             raise ValueError("reconnect_max must be at least reconnect_min")
+        if self.log_max_lines == 1:
+            raise ValueError("log_max_lines must be 0 (no limit) or at least 2 (a line and the pointer)")
         if bool(self.sasl_username) != bool(self.sasl_password or self.sasl_password_env):
             raise ValueError("SASL needs both sasl_username and sasl_password (or sasl_password_env)")
         return self

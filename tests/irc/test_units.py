@@ -151,7 +151,7 @@ def test_settings_defaults_networks_and_channels() -> None:
     assert [(c.name, c.key) for c in libera.channels] == [("#a", None), ("#b", "key"), ("#c", "k2")]
     assert (home.effective_port, home.trust_nicks, home.colour) == (6667, True, True)
     assert (libera.send_interval, libera.send_burst, libera.reply_verb, libera.private_verb) == (
-        2.0,
+        1.0,  # Sopel's refill of a line a second
         4,
         "PRIVMSG",
         "NOTICE",
