@@ -444,8 +444,10 @@ class Outbox:
             # Not an attempt (see ``Throttled`` and ``TargetAbsent``): the row keeps its attempts.
             throttled = isinstance(exc, Throttled)
             counts["throttled" if throttled else "absent"] += 1
+            # Throttling is the platform's pace, every few lines on a busy IRC log: counted, logged quietly.
+            report = log.debug if throttled else log.info
             event = "outbox throttled" if throttled else "outbox waiting"
-            log.info(event, platform=platform, row=message.id, reason=exc.reason, delay=exc.delay)
+            report(event, platform=platform, row=message.id, reason=exc.reason, delay=exc.delay)
             await self._finish(message.id, "pending", message.attempts, exc.reason, exc.delay)
         except RetryLater as exc:
             attempts = message.attempts + 1
