@@ -144,7 +144,10 @@ async def test_private_reply_goes_to_a_direct_room_created_once(
     await mira.send(room, "!help")  # help answers privately too: the same direct room
     await mira.wait_for(lambda: len(mira.notices(invite_room, bot_id)) == 2, "the second private reply")
     assert mira.notices(invite_room, bot_id)[1]["content"]["body"].startswith("Nightcap commands:")
-    assert mira.notices(room, bot_id) == []  # nothing private leaked into the room
+    pointers = [n["content"]["body"] for n in mira.notices(room, bot_id)]
+    assert pointers == [
+        "Mira: I answered you privately, in a direct chat with me: accept its invite to read it."
+    ]
     assert list(mira.invites) == [invite_room]
     account = running.account()
     assert account.stats["dm_rooms_created"] == 1
