@@ -9,9 +9,8 @@ from typing import Any
 from mautrix.types import EventType
 
 from adapters.matrix import notices
-from gateway.dice import ScriptedDice
-from gateway.vault import repo
-from tests.matrix.conftest import MatrixUser, Running, gateway_settings, register_bot, start_gateway
+from tests.matrix.conftest import MatrixUser, Running
+from tests.matrix.rows import queue_and_try
 from tests.matrix.synapse import Synapse
 from tests.matrix.test_rooms import bot_in_room
 
@@ -25,13 +24,8 @@ def said(user: MatrixUser, room: str, bot: str) -> list[str]:
 async def test_joining_an_encrypted_room_says_so_once_and_answers_nothing_there(
     synapse: Synapse, vault: str, users: Any, gateways: list[Running]
 ) -> None:
-    bot = await register_bot(synapse)
-    mira: MatrixUser = await users("mira", "Mira")
-    settings = gateway_settings(
-        vault, synapse, {"main": {"user_id": bot.user_id, "allowed_inviters": [mira.user_id]}}
-    )
-    running = await start_gateway(settings, ScriptedDice([6]))
-    gateways.append(running)
+    running, mira, plain = await bot_in_room(synapse, vault, users, gateways, [6])
+    bot = running.account()
     secret = str(
         await mira.client.create_room(
             invitees=[bot.user_id],
@@ -45,8 +39,6 @@ async def test_joining_an_encrypted_room_says_so_once_and_answers_nothing_there(
     assert notice["content"]["msgtype"] == "m.notice"
 
     await mira.send(secret, "!roll 1")  # even a plain command is not run in an encrypted room
-    plain = await mira.create_room(invite=[bot.user_id])
-    await mira.wait_for(lambda: mira.membership(plain, bot.user_id) == "join", "the bot to join")
     await mira.send(plain, "!roll 1")
     answer = await mira.wait_for(lambda: said(mira, plain, bot.user_id), "the reply in the plain room")
     assert answer[0].startswith("Mira rolls 1 die: 6")  # the one scripted face went to this roll
@@ -56,12 +48,7 @@ async def test_joining_an_encrypted_room_says_so_once_and_answers_nothing_there(
     assert await running.kv(f"matrix:{account.name}", f"encrypted:{secret}") == {"noticed": True}
 
     # Nothing is posted in plain text into the encrypted room either.
-    async with running.gateway.services.vault.transaction() as session:
-        await repo.enqueue(session, "matrix", secret, {"text": "a secret roll", "kind": "stlog"})
-    running.gateway.outbox.wake()
-    while (await running.outbox())[-1].status == "pending":
-        await mira.sync_once(200)
-    row = (await running.outbox())[-1]
+    row = await queue_and_try(running, mira, secret, "a secret roll")
     assert row.status == "dead"
     assert row.last_error == f"{secret} is end-to-end encrypted; the bot cannot post there"
 

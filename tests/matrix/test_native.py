@@ -10,7 +10,6 @@ from mautrix.types import RoomCreatePreset
 from adapters.matrix import notices
 from adapters.matrix.adapter import ABSENT
 from gateway.dice import ScriptedDice
-from gateway.vault import repo
 from tests.matrix.conftest import (
     MatrixUser,
     Running,
@@ -18,6 +17,7 @@ from tests.matrix.conftest import (
     register_bot,
     start_gateway,
 )
+from tests.matrix.rows import queue_and_try
 from tests.matrix.synapse import Synapse
 from tests.matrix.test_native_render import shown
 from tests.matrix.test_rooms import bot_in_room
@@ -62,12 +62,7 @@ async def test_a_log_room_the_bot_cannot_join_keeps_its_rows_until_it_is_invited
     unreachable: Any = running.adapter.status()["unreachable_targets"]
     assert unreachable[room] == f"cannot join (M_FORBIDDEN); invite {bot_id} to it"
 
-    async with running.gateway.services.vault.transaction() as session:
-        await repo.enqueue(session, "matrix", room, {"text": "Mira rolls 3 dice", "kind": "stlog"})
-    running.gateway.outbox.wake()
-    while not (await running.outbox())[-1].last_error:
-        await st.sync_once(200)
-    row = (await running.outbox())[-1]
+    row = await queue_and_try(running, st, room, "Mira rolls 3 dice", until=lambda r: bool(r.last_error))
     assert row.status == "pending"
     assert row.attempts == 0  # waiting for the room is not an attempt
     assert row.last_error is not None and row.last_error.startswith(ABSENT)

@@ -8,7 +8,6 @@ from typing import Any
 from sqlmodel import select
 
 from gateway.dice import ScriptedDice
-from gateway.vault import repo
 from gateway.vault.models import RollLog
 from tests.matrix.conftest import (
     MatrixUser,
@@ -17,6 +16,7 @@ from tests.matrix.conftest import (
     register_bot,
     start_gateway,
 )
+from tests.matrix.rows import queue_and_try
 from tests.matrix.synapse import Synapse
 
 
@@ -166,12 +166,7 @@ async def test_kicked_bot_leaves_cleanly_and_drops_rows_for_that_room(
     stored = await running.kv(f"matrix:{account.name}", f"left:{room}")
     assert stored == {"by": mira.user_id, "membership": "leave", "reason": "scene over"}
 
-    async with running.gateway.services.vault.transaction() as session:
-        await repo.enqueue(session, "matrix", room, {"text": "too late", "kind": "stlog"})
-    running.gateway.outbox.wake()
-    while (await running.outbox())[-1].status == "pending":
-        await mira.sync_once(200)
-    row = (await running.outbox())[-1]
+    row = await queue_and_try(running, mira, room, "too late")
     assert row.status == "dead"
     assert row.last_error == f"the bot was removed from {room}"
 
