@@ -283,9 +283,7 @@ class MatrixAccount:
                     ref if ref.startswith("!") else str((await self.api.resolve_room_alias(ref)).room_id)
                 )
                 if is_log:
-                    self.adapter.stlog_rooms.add(room_id)
-                    if ref != room_id:
-                        self.adapter._aliases[ref] = room_id
+                    self.adapter.log_room(ref, room_id)
                 if room_id in self.joined:
                     continue
                 if room_id in self.left:

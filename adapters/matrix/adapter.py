@@ -7,6 +7,10 @@ replies go to the direct room of the account that serves the command's room.
 Several gateway processes on one vault: an account's sync loop runs only in the process holding the
 lease ``matrix:<account>`` (``gateway/leases.py``). Elsewhere the account is not ready and knows no
 rooms, so rows for it are handed back (``Elsewhere``: not an attempt, due at once for the owner's worker).
+
+A row for a room no account is in waits (``TargetAbsent``, not an attempt) until one joins it: the
+Storyteller-log rooms are joined at start, and an invite to one is accepted from anyone. Nothing is
+sent into an end-to-end encrypted room (the bot cannot encrypt; README "Encrypted rooms").
 """
 
 from __future__ import annotations
@@ -114,6 +118,12 @@ class MatrixAdapter(Adapter):
             elif account == first:
                 refs.append(rest)
         return refs
+
+    def log_room(self, ref: str, room_id: str) -> None:
+        """``ref`` (a target's room id or alias) is a Storyteller-log room, ``room_id`` once resolved."""
+        self.stlog_rooms.add(room_id)
+        if ref != room_id:
+            self._aliases[ref] = room_id
 
     async def room_reachable(self, room_id: str) -> None:
         """An account joined ``room_id``: rows that waited for some room are due now."""
