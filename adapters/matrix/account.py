@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import fnmatch
+import hashlib
 import json
 import logging
 import time
@@ -31,6 +32,7 @@ from mautrix.errors import (
 )
 from mautrix.types import EventType, RoomCreatePreset
 
+from adapters.matrix import notices
 from adapters.matrix.http import GatewayHTTPAPI
 from adapters.matrix.render import strip_reply_fallback
 from adapters.matrix.settings import AccountSettings
@@ -54,7 +56,12 @@ NETWORK_ERRORS: tuple[type[BaseException], ...] = (
 TIMELINE_LIMIT = 50
 GAP_PAGE = 100
 GAP_MAX_PAGES = 20
-MESSAGE_TYPES = ["m.room.message", "m.room.member"]
+ENCRYPTION = "m.room.encryption"
+ENCRYPTED_EVENT = "m.room.encrypted"
+MESSAGE_TYPES = ["m.room.message", "m.room.member", ENCRYPTION, ENCRYPTED_EVENT]
+# After refusing an inviter's invite with a notice, later invites of theirs within this many seconds
+# are refused without one (no way to make the bot post into rooms again and again).
+REFUSAL_NOTICE_EVERY = 3600.0
 
 
 def sync_filter(timeline_limit: int | None = None) -> dict[str, Any]:
@@ -66,13 +73,18 @@ def sync_filter(timeline_limit: int | None = None) -> dict[str, Any]:
         "room": {
             "account_data": {"not_types": ["*"]},
             "ephemeral": {"not_types": ["*"]},
-            "state": {"types": ["m.room.member"], "lazy_load_members": True},
+            "state": {"types": ["m.room.member", ENCRYPTION], "lazy_load_members": True},
             "timeline": {
                 "types": MESSAGE_TYPES,
                 "limit": timeline_limit if timeline_limit is not None else TIMELINE_LIMIT,
             },
         },
     }
+
+
+def _tag(room_id: str) -> str:
+    """A room id as a short token for a transaction id (room ids hold ``!`` and ``:``)."""
+    return hashlib.sha256(room_id.encode()).hexdigest()[:16]
 
 
 class ConfigurationError(Exception):
@@ -98,6 +110,8 @@ class MatrixAccount:
         self.left: set[str] = set()
         self.names: dict[str, dict[str, str]] = defaultdict(dict)
         self.dm_rooms: dict[str, str] = {}
+        self.encrypted: set[str] = set()  # rooms with m.room.encryption: the bot reads nothing there
+        self._refusal_noticed: dict[str, float] = {}
         self.ready = asyncio.Event()
         self.stats: Counter[str] = Counter()
         self.next_batch: str | None = None
@@ -125,6 +139,7 @@ class MatrixAccount:
         self.client = ClientAPI(mxid=self.user_id, device_id=self.config.device_id or "", api=api)
         self.dm_rooms = {user: v["room_id"] for user, v in (await self.state.with_prefix("dm:")).items()}
         self.left = set(await self.state.with_prefix("left:"))
+        self.encrypted = set(await self.state.with_prefix("encrypted:"))
         self._task = asyncio.create_task(
             run_owned(self.services.leases, f"matrix:{self.name}", self._run_owned),
             name=f"matrix:{self.name}",
@@ -258,15 +273,23 @@ class MatrixAccount:
             self._configured_joined = True
 
     async def _join_configured(self) -> None:
-        for ref in self.config.rooms:
+        """Join the configured rooms and this account's Storyteller-log rooms. A log room it cannot
+        join is said loudly (log and ``gateway status``), and its rows wait for an invite."""
+        stlog = self.adapter.stlog_targets(self.name)
+        for ref in dict.fromkeys([*self.config.rooms, *stlog]):
+            is_log = ref in stlog
             try:
                 room_id = (
                     ref if ref.startswith("!") else str((await self.api.resolve_room_alias(ref)).room_id)
                 )
+                if is_log:
+                    self.adapter.log_room(ref, room_id)
                 if room_id in self.joined:
                     continue
                 if room_id in self.left:
                     log.info("matrix: not rejoining a room the bot was removed from", room=room_id)
+                    if is_log:
+                        self._unreachable(ref, f"the bot was removed from it; invite {self.user_id} again")
                     continue
                 await self.api.join_room(ref, max_retries=0)
                 self.joined.add(room_id)
@@ -274,9 +297,21 @@ class MatrixAccount:
             except (MLimitExceeded, *NETWORK_ERRORS):
                 raise
             except MatrixRequestError as exc:
-                log.warning(
-                    "matrix cannot join configured room", account=self.name, room=ref, error=repr(exc)
-                )
+                if is_log:
+                    self._unreachable(ref, f"cannot join ({exc.errcode}); invite {self.user_id} to it")
+                else:
+                    log.warning(
+                        "matrix cannot join configured room", account=self.name, room=ref, error=repr(exc)
+                    )
+
+    def _unreachable(self, ref: str, reason: str) -> None:
+        self.adapter.unreachable[ref] = reason
+        log.error(
+            "matrix: the Storyteller-log room cannot be reached; its rows wait until it can",
+            account=self.name,
+            room=ref,
+            reason=reason,
+        )
 
     async def _sync(self, since: str | None, timeout: float) -> dict[str, Any]:
         data = await self.api.sync(
@@ -331,10 +366,14 @@ class MatrixAccount:
         for room_id, room in (rooms.get("invite") or {}).items():
             await self._on_invite(room_id, room)
         for room_id, room in (rooms.get("join") or {}).items():
-            self.joined.add(room_id)
+            if room_id not in self.joined:  # joined elsewhere (another client of the bot's account)
+                self.joined.add(room_id)
+                await self.adapter.room_reachable(room_id)
             self.left.discard(room_id)
             for event in (room.get("state") or {}).get("events") or []:
                 self._note_member(room_id, event)
+                if event.get("type") == ENCRYPTION:
+                    await self._on_encrypted(room_id)
             timeline = room.get("timeline") or {}
             events = list(timeline.get("events") or [])
             joined_at = self._own_join(events)
@@ -342,6 +381,8 @@ class MatrixAccount:
                 # Newly joined: what was said before the bot came in is history, not commands for it.
                 for event in events[:joined_at]:
                     self._note_member(room_id, event)
+                    if event.get("type") == ENCRYPTION:
+                        await self._on_encrypted(room_id)
                 events = events[joined_at:]
             elif since is not None and timeline.get("limited") and timeline.get("prev_batch"):
                 events = await self._fill_gap(room_id, str(timeline["prev_batch"]), since) + events
@@ -406,6 +447,9 @@ class MatrixAccount:
 
     async def _on_timeline_event(self, room_id: str, event: dict[str, Any], *, commands: bool) -> None:
         kind = event.get("type")
+        if kind in (ENCRYPTION, ENCRYPTED_EVENT):
+            await self._on_encrypted(room_id)
+            return
         if kind == "m.room.member":
             self._note_member(room_id, event)
             target = event.get("state_key")
@@ -415,8 +459,28 @@ class MatrixAccount:
             elif membership in ("leave", "ban") and self.dm_rooms.get(str(target)) == room_id:
                 await self._drop_dm(str(target), room_id, leave=True)
             return
-        if kind == "m.room.message" and commands:
+        if kind == "m.room.message" and commands and room_id not in self.encrypted:
             await self._on_message(room_id, event)
+
+    async def _on_encrypted(self, room_id: str) -> None:
+        """An encrypted room: the bot cannot read it, so it says so once (an unencrypted notice; the
+        room is kept as ``encrypted:<room>`` in the vault) and answers nothing there. A direct room
+        that became encrypted is no longer used for private replies: the next opens a readable one."""
+        if room_id in self.encrypted:
+            return
+        log.warning("matrix: encrypted room, not read", account=self.name, room=room_id)
+        try:
+            await self.send(room_id, notices.notice(notices.ENCRYPTED), f"encrypted-{_tag(room_id)}")
+        except (MLimitExceeded, *NETWORK_ERRORS):
+            raise  # the batch is read again after the back-off, and the notice sent then
+        except MatrixRequestError as exc:
+            log.warning("matrix: encrypted-room notice not sent", room=room_id, error=repr(exc))
+        self.encrypted.add(room_id)
+        self.stats["encrypted_rooms"] += 1
+        await self.state.put(f"encrypted:{room_id}", {"noticed": True})
+        for user, dm in list(self.dm_rooms.items()):
+            if dm == room_id:
+                await self._drop_dm(user, room_id, leave=False)
 
     async def _on_message(self, room_id: str, event: dict[str, Any]) -> None:
         sender = event.get("sender")
@@ -456,6 +520,8 @@ class MatrixAccount:
     def invite_allowed(self, inviter: str | None, room_id: str) -> bool:
         if room_id in self.config.allowed_rooms or room_id in self.config.rooms:
             return True
+        if room_id in self.adapter.stlog_rooms:
+            return True  # the Storyteller-log room: its rows are waiting for this invite
         if inviter is None:
             return False
         if self.services.settings.vault.owner == f"matrix:{inviter}":
@@ -482,21 +548,44 @@ class MatrixAccount:
                     self.left.discard(room_id)
                     await self.state.delete(f"left:{room_id}")
                 self.stats["invites_accepted"] += 1
+                await self.adapter.room_reachable(room_id)
                 if direct and inviter and inviter not in self.dm_rooms:
                     # A direct chat the user opened: private replies to them go here.
                     self.dm_rooms[inviter] = room_id
                     await self.state.put(f"dm:{inviter}", {"room_id": room_id})
                 log.info("matrix invite accepted", account=self.name, room=room_id, inviter=inviter)
             else:
-                await self.api.leave_room(
-                    room_id, reason="This bot only joins on invites it was told to accept."
-                )
+                await self._refuse(room_id, inviter)
                 self.stats["invites_refused"] += 1
                 log.info("matrix invite refused", account=self.name, room=room_id, inviter=inviter)
         except (MLimitExceeded, *NETWORK_ERRORS):
             raise  # the batch is read again after the back-off
         except MatrixRequestError as exc:
             log.warning("matrix invite not handled", account=self.name, room=room_id, error=repr(exc))
+
+    async def _refuse(self, room_id: str, inviter: str | None) -> None:
+        """Turn an invite down so that the inviter sees why: join, say so in a notice, leave. The same
+        inviter again within ``REFUSAL_NOTICE_EVERY`` is only declined (with the reason)."""
+        now = time.monotonic()
+        last = self._refusal_noticed.get(inviter or "")
+        if inviter and (last is None or now - last > REFUSAL_NOTICE_EVERY):
+            self._refusal_noticed[inviter] = now
+            try:
+                await self.api.join_room_by_id(room_id)
+                name = self.names[room_id].get(inviter) or inviter[1:].split(":", 1)[0]
+                refusal = notices.notice(notices.REFUSED, inviter, name)
+                await self.send(room_id, refusal, f"refuse-{_tag(room_id)}-{int(time.time())}")
+            except MatrixRequestError as exc:
+                log.info("matrix: refusal notice not sent", room=room_id, error=repr(exc))
+        await self.api.leave_room(room_id, reason=notices.REFUSE_REASON)
+
+    async def point_to_dm(self, room_id: str, user: str, txn_id: str) -> None:
+        """Best effort: a private reply has just opened a direct room; say so where the command was."""
+        name = self.names[room_id].get(user) or user[1:].split(":", 1)[0]
+        try:
+            await self.send(room_id, notices.pointer(user, name), txn_id)
+        except (MatrixRequestError, *NETWORK_ERRORS) as exc:
+            log.info("matrix: direct-room pointer not sent", room=room_id, error=repr(exc))
 
     async def _on_own_membership(self, room_id: str, event: dict[str, Any]) -> None:
         content = event.get("content") or {}
@@ -544,12 +633,13 @@ class MatrixAccount:
     def block(self, seconds: float) -> None:
         self._blocked_until = max(self._blocked_until, asyncio.get_running_loop().time() + seconds)
 
-    async def dm_room(self, user: str) -> str:
-        """The direct room with ``user``: created once (with ``is_direct``), then remembered."""
+    async def dm_room(self, user: str) -> tuple[str, bool]:
+        """The direct room with ``user``, and whether it was opened just now: created once (with
+        ``is_direct``), then remembered."""
         async with self._dm_lock:
             room = self.dm_rooms.get(user)
             if room and room not in self.left:
-                return room
+                return room, False
             room = str(
                 await self.api.create_room(
                     preset=RoomCreatePreset.TRUSTED_PRIVATE,
@@ -563,7 +653,7 @@ class MatrixAccount:
             self.stats["dm_rooms_created"] += 1
             await self._mark_direct(user, room)
             log.info("matrix direct room created", account=self.name, user=user, room=room)
-            return room
+            return room, True
 
     async def _mark_direct(self, user: str, room: str) -> None:
         """List the room under ``m.direct`` so clients show it as a direct chat (best effort)."""

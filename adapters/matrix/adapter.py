@@ -7,6 +7,10 @@ replies go to the direct room of the account that serves the command's room.
 Several gateway processes on one vault: an account's sync loop runs only in the process holding the
 lease ``matrix:<account>`` (``gateway/leases.py``). Elsewhere the account is not ready and knows no
 rooms, so rows for it are handed back (``Elsewhere``: not an attempt, due at once for the owner's worker).
+
+A row for a room no account is in waits (``TargetAbsent``, not an attempt) until one joins it: the
+Storyteller-log rooms are joined at start, and an invite to one is accepted from anyone. Nothing is
+sent into an end-to-end encrypted room (the bot cannot encrypt; README "Encrypted rooms").
 """
 
 from __future__ import annotations
@@ -40,6 +44,11 @@ from gateway.pacing import Backoff
 log = structlog.get_logger(__name__)
 
 NETWORK = "network: "
+# A row for a room no account of the gateway is in (a Storyteller-log room the bot was never invited
+# to): not an attempt; it waits, looked at again every ABSENT_RECHECK seconds, and is due at once
+# when an account joins a room.
+ABSENT = "not in room: "
+ABSENT_RECHECK = 60.0
 DEFAULT_RATE_LIMIT_DELAY = 5.0
 # Seconds a row waits when the account that must send it syncs in another process.
 OWNER_ELSEWHERE = 1.0
@@ -56,6 +65,10 @@ class MatrixAdapter(Adapter):
         self.nonce = ""
         self._aliases: dict[str, str] = {}
         self._rng = random.Random()
+        # Storyteller-log targets no account could join, and why (``gateway status`` shows them).
+        self.unreachable: dict[str, str] = {}
+        # Room ids of the Storyteller-log targets: an invite to one is accepted from anyone.
+        self.stlog_rooms: set[str] = set()
 
     async def start(self) -> None:
         state = VaultState(self.services.vault, "matrix")
@@ -84,7 +97,40 @@ class MatrixAdapter(Adapter):
                 "rate_limited": account.stats["rate_limited"],
                 "sync_errors": account.stats["sync_errors"],
             }
-        return {"accounts": accounts}
+        status: dict[str, object] = {"accounts": accounts}
+        if self.unreachable:
+            status["unreachable_targets"] = dict(self.unreachable)
+        return status
+
+    def stlog_targets(self, account: str) -> list[str]:
+        """The Storyteller-log rooms ``account`` joins at start: those named for it
+        (``matrix:ACCOUNT/!room``), and, for the first account, those naming none."""
+        first = next(iter(self.accounts), None)
+        refs: list[str] = []
+        for target in self.services.settings.stlog.targets:
+            platform, sep, rest = target.partition(":")
+            if platform != self.platform or not sep:
+                continue
+            name, slash, room = rest.partition("/")
+            if slash and name in self.accounts:
+                if name == account:
+                    refs.append(room)
+            elif account == first:
+                refs.append(rest)
+        return refs
+
+    def log_room(self, ref: str, room_id: str) -> None:
+        """``ref`` (a target's room id or alias) is a Storyteller-log room, ``room_id`` once resolved."""
+        self.stlog_rooms.add(room_id)
+        if ref != room_id:
+            self._aliases[ref] = room_id
+
+    async def room_reachable(self, room_id: str) -> None:
+        """An account joined ``room_id``: rows that waited for some room are due now."""
+        for ref in list(self.unreachable):
+            if room_id in (ref, self._aliases.get(ref)):
+                del self.unreachable[ref]
+        await queue.expedite_failed(self.services.vault, self.platform, ABSENT, self.services.clock())
 
     def txn_id(self, row_id: int) -> str:
         """The transaction id of one outbox row: the same on every retry, so it posts once."""
@@ -121,7 +167,9 @@ class MatrixAdapter(Adapter):
             raise TargetAbsent(f"{NETWORK}not every account is connected yet", 2.0)
         if any(room in a.left for a in self.accounts.values()):
             raise DeliveryFailed(f"the bot was removed from {room}")
-        raise RetryLater(f"no Matrix account of this gateway is in {room}; invite one")
+        # Kept until an account is in the room (an invite to a Storyteller-log room is accepted).
+        who = ", ".join(sorted(self.own_user_ids))
+        raise TargetAbsent(f"{ABSENT}no account of this gateway is in {room}; invite {who}", ABSENT_RECHECK)
 
     def _elsewhere(self, accounts: Iterable[MatrixAccount]) -> None:
         """Not-ready accounts whose sync loop runs in another gateway process (it holds their lease):
@@ -139,6 +187,8 @@ class MatrixAdapter(Adapter):
             except NETWORK_ERRORS as exc:
                 raise TargetAbsent(f"{NETWORK}{exc!r}", account.config.retry_max_delay) from exc
             except MatrixRequestError as exc:
+                if exc.errcode == "M_NOT_FOUND":  # not made yet: wait for it as for an absent room
+                    raise TargetAbsent(f"{ABSENT}{ref} does not exist (yet)", ABSENT_RECHECK) from exc
                 raise DeliveryFailed(f"cannot resolve {ref}: {exc.errcode}") from exc
             self._aliases[ref] = str(info.room_id)
         return self._aliases[ref]
@@ -157,21 +207,27 @@ class MatrixAdapter(Adapter):
         payload: dict[str, Any] = message.payload
         reply = payload.get("kind") == "reply"
         recipient = payload.get("recipient") if reply and isinstance(payload.get("recipient"), str) else None
+        opened = False
         try:
             destination = room
             in_reply_to = payload.get("reply_to") if reply else None
             mentions = [recipient] if recipient and recipient not in self.own_user_ids else []
             if payload.get("private") and recipient:
                 if not account.is_direct(room, recipient):
-                    destination = await account.dm_room(recipient)
+                    destination, opened = await account.dm_room(recipient)
                     in_reply_to = None  # the command is in another room
                 mentions = []
+            if destination in account.encrypted:
+                # Plain text into a room its members believe private: never (README "Encrypted rooms").
+                raise DeliveryFailed(f"{destination} is end-to-end encrypted; the bot cannot post there")
             content = render_content(
                 payload,
                 in_reply_to=in_reply_to if isinstance(in_reply_to, str) else None,
                 mentions=mentions,
             )
             await account.send(destination, content, self.txn_id(message.id))
+            if opened:
+                await account.point_to_dm(room, str(recipient), f"{self.txn_id(message.id)}-dm")
         except MLimitExceeded as exc:
             delay = retry_after(exc)
             delay = DEFAULT_RATE_LIMIT_DELAY if delay is None else delay

@@ -3,7 +3,8 @@
 
 The adapter knows no rules, so it does not rebuild a roll line: it takes the line the rule system
 wrote and puts in bold the parts the structured result names (faces, total, degree, a contest's
-outcome), found in order. Sheets become a small table built from the result's fields.
+outcome), found in order. A sheet of several lines becomes a small table of its own lines. The HTML
+never says less than ``body`` (nor anything else): Element shows only ``formatted_body``.
 """
 
 from __future__ import annotations
@@ -21,7 +22,6 @@ MAX_BODY_BYTES = 16 * 1024
 CUT_MARK = " … (cut)"
 HTML_FORMAT = "org.matrix.custom.html"
 TABLE_KINDS = {"sheet", "prove", "character", "sheet_export"}
-SKIP_KEYS = {"kind", "system", "id", "name", "secret", "private"}
 
 
 def render_content(
@@ -65,8 +65,8 @@ def truncate_utf8(text: str, limit: int) -> str:
 
 def to_html(text: str, result: dict[str, Any] | None) -> str:
     tabular = result and (result.get("kind") in TABLE_KINDS or isinstance(result.get("traits"), dict))
-    if result and tabular and not _roll_sides(result):
-        return sheet_table(text, result)
+    if result and tabular and not _roll_sides(result) and "\n" in text.strip():
+        return sheet_table(text)
     spans = highlight_spans(text, result) if result else []
     out: list[str] = []
     pos = 0
@@ -131,58 +131,41 @@ def highlight_spans(text: str, result: dict[str, Any]) -> list[tuple[int, int]]:
     return spans
 
 
-def _cell(value: Any) -> str:
-    if isinstance(value, dict):
-        if set(value) == {"current", "max"}:
-            return f"{value['current']}/{value['max']}"
-        return ", ".join(f"{k}: {_cell(v)}" for k, v in value.items())
-    if isinstance(value, list | tuple):
-        return "; ".join(_item(v) for v in value)
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    return "" if value is None else str(value)
-
-
-def _item(value: Any) -> str:
-    """A list entry: a record reads as its first value with the rest in brackets (``Veil (basic, x)``)."""
-    if isinstance(value, dict) and value:
-        first, *rest = [_cell(v) for v in value.values() if v not in (None, "")]
-        return f"{first} ({', '.join(rest)})" if rest else first
-    return _cell(value)
-
-
-def _label(key: str) -> str:
-    return key.replace("_", " ").capitalize()
-
-
-def sheet_table(text: str, result: dict[str, Any]) -> str:
-    """A small table: the name as caption, a row per field; a table-valued field (traits, pools) gets a
-    header row and a row per entry. The plain text stays in ``body``."""
-    data = result["sheet"] if isinstance(result.get("sheet"), dict) else result
-    lines = text.split("\n")
-    caption = lines[0] if len(lines) > 1 else str(data.get("name") or data.get("character") or text)
+def sheet_table(text: str) -> str:
+    """A multi-line sheet as a small table built from its own text, so that the HTML says exactly what
+    ``body`` says: the first line is the caption, a ``Label: value`` line (or a `` · `` list of them) is
+    a row per pair, any other line (and every line after it) is a paragraph after the table."""
+    lines = text.strip().split("\n")
     rows: list[str] = []
-    labels: set[str] = set()
-    for key, value in data.items():
-        if key in SKIP_KEYS or value in (None, "", [], {}):
+    after: list[str] = []
+    for line in lines[1:]:
+        if not line.strip():
             continue
-        labels.add(key.casefold())
-        if isinstance(value, dict) and set(value) != {"current", "max"}:
-            rows.append(f'<tr><th colspan="2">{_escape(_label(key))}</th></tr>')
-            for k, v in value.items():
-                labels.add(str(k).casefold())
-                rows.append(f"<tr><td>{_escape(_label(str(k)))}</td><td>{_escape(_cell(v) or '—')}</td></tr>")
-        else:
-            rows.append(f"<tr><td>{_escape(_label(key))}</td><td>{_escape(_cell(value))}</td></tr>")
-    table = f"<table><caption>{_escape(caption)}</caption><tbody>{''.join(rows)}</tbody></table>"
-    # Lines of the text the table does not show (they do not start with one of its labels) follow it.
-    rest = [line for line in lines[1:] if line.strip() and _lead(line) not in labels]
-    return table + "".join(f"<p>{_escape(line)}</p>" for line in rest)
+        pairs = _pairs(line)
+        if pairs is None or after:
+            # A paragraph, and everything after it (the text's order is kept).
+            after.append(f"<p>{_escape(line)}</p>")
+            continue
+        rows.extend(f"<tr><th>{_escape(label)}:</th><td>{_escape(value)}</td></tr>" for label, value in pairs)
+    table = f"<table><caption>{_escape(lines[0])}</caption><tbody>{''.join(rows)}</tbody></table>"
+    return table + "".join(after)
 
 
-def _lead(line: str) -> str:
-    match = re.match(r"\s*([^\W\d_]+)", line)
-    return match.group(1).casefold() if match else ""
+SEPARATOR = " · "
+MAX_LABEL = 30
+
+
+def _pairs(line: str) -> list[tuple[str, str]] | None:
+    """``Origin: A · Aptitude: —`` as (label, value) pairs; None when a part is not such a pair (a label
+    is a few words without a full stop: ``Traits start at 1: place ...`` is a sentence, not a row)."""
+    pairs: list[tuple[str, str]] = []
+    for part in line.split(SEPARATOR):
+        label, colon, value = part.partition(": ")
+        short = 0 < len(label) <= MAX_LABEL and len(label.split()) <= 3 and "." not in label
+        if not colon or not short or label != label.strip():
+            return None
+        pairs.append((label, value.strip()))
+    return pairs
 
 
 _FALLBACK = re.compile(r"^(?:>[^\n]*\n)+\n?")

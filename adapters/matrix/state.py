@@ -2,7 +2,8 @@
 
 Keys in scope ``matrix:<account>``: ``session`` (user id, homeserver, access token, device id),
 ``sync`` (the ``next_batch`` token), ``dm:<user id>`` (the direct room with that user), ``left:<room id>``
-(a room the bot was kicked or banned from). Scope ``matrix``, key ``txn_nonce``: a random tag of this
+(a room the bot was kicked or banned from), ``encrypted:<room id>`` (an encrypted room, told once that
+the bot cannot read it). Scope ``matrix``, key ``txn_nonce``: a random tag of this
 vault, part of every transaction id, so a fresh vault never reuses an old vault's ids on a device.
 """
 

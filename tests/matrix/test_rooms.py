@@ -8,7 +8,6 @@ from typing import Any
 from sqlmodel import select
 
 from gateway.dice import ScriptedDice
-from gateway.vault import repo
 from gateway.vault.models import RollLog
 from tests.matrix.conftest import (
     MatrixUser,
@@ -17,6 +16,7 @@ from tests.matrix.conftest import (
     register_bot,
     start_gateway,
 )
+from tests.matrix.rows import queue_and_try
 from tests.matrix.synapse import Synapse
 
 
@@ -144,7 +144,10 @@ async def test_private_reply_goes_to_a_direct_room_created_once(
     await mira.send(room, "!help")  # help answers privately too: the same direct room
     await mira.wait_for(lambda: len(mira.notices(invite_room, bot_id)) == 2, "the second private reply")
     assert mira.notices(invite_room, bot_id)[1]["content"]["body"].startswith("Nightcap commands:")
-    assert mira.notices(room, bot_id) == []  # nothing private leaked into the room
+    pointers = [n["content"]["body"] for n in mira.notices(room, bot_id)]
+    assert pointers == [
+        "Mira: I answered you privately, in a direct chat with me: accept its invite to read it."
+    ]
     assert list(mira.invites) == [invite_room]
     account = running.account()
     assert account.stats["dm_rooms_created"] == 1
@@ -163,12 +166,7 @@ async def test_kicked_bot_leaves_cleanly_and_drops_rows_for_that_room(
     stored = await running.kv(f"matrix:{account.name}", f"left:{room}")
     assert stored == {"by": mira.user_id, "membership": "leave", "reason": "scene over"}
 
-    async with running.gateway.services.vault.transaction() as session:
-        await repo.enqueue(session, "matrix", room, {"text": "too late", "kind": "stlog"})
-    running.gateway.outbox.wake()
-    while (await running.outbox())[-1].status == "pending":
-        await mira.sync_once(200)
-    row = (await running.outbox())[-1]
+    row = await queue_and_try(running, mira, room, "too late")
     assert row.status == "dead"
     assert row.last_error == f"the bot was removed from {room}"
 

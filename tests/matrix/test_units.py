@@ -84,21 +84,18 @@ async def test_sheet_becomes_a_small_table(chat: Chat) -> None:
     sheet = await chat.one("sheet", as_="mira")
     assert to_html(sheet.text, sheet.result) == (
         "<table><caption>Mira Vey (Nightcap, creation; player Mira)</caption><tbody>"
-        "<tr><td>Status</td><td>creation</td></tr><tr><td>Owner</td><td>Mira</td></tr>"
-        '<tr><th colspan="2">Fields</th></tr><tr><td>Origin</td><td>A&amp;B</td></tr>'
-        "<tr><td>Subgroup</td><td>—</td></tr><tr><td>Aptitude</td><td>—</td></tr>"
-        "<tr><td>Advantage</td><td>—</td></tr><tr><td>Weakness</td><td>—</td></tr>"
-        '<tr><th colspan="2">Traits</th></tr><tr><td>Physical</td><td>3</td></tr>'
-        "<tr><td>Mental</td><td>1</td></tr><tr><td>Social</td><td>1</td></tr><tr><td>Spirit</td><td>1</td></tr>"
-        "<tr><td>Powers</td><td>Veil (basic, social)</td></tr>"
-        '<tr><th colspan="2">Pools</th></tr><tr><td>Willpower</td><td>0/2</td></tr>'
-        "<tr><td>Essence</td><td>0/10</td></tr><tr><td>Damage</td><td>0/10</td></tr></tbody></table>"
+        "<tr><th>Origin:</th><td>A&amp;B</td></tr><tr><th>Subgroup:</th><td>—</td></tr>"
+        "<tr><th>Aptitude:</th><td>—</td></tr><tr><th>Advantage:</th><td>—</td></tr>"
+        "<tr><th>Weakness:</th><td>—</td></tr>"
+        "<tr><th>Traits:</th><td>Physical 3, Mental 1, Social 1, Spirit 1</td></tr>"
+        "<tr><th>Powers:</th><td>Veil (Basic, Social)</td></tr></tbody></table>"
+        "<p>Willpower max 2, Essence max 10 (pools fill on approval)</p>"
         "<p>Budget: 4 of 6 trait points left, 2 of 3 power dots left; at 4: none yet (one allowed)."
         " Before submitting: 4 trait points still to place; 2 power dots still to spend.</p>"
     )
 
 
-def test_prove_line_becomes_a_table_without_repeating_itself() -> None:
+def test_one_line_prove_stays_the_line_it_is() -> None:
     result = {
         "kind": "prove",
         "name": "Mira <Vey>",
@@ -107,11 +104,7 @@ def test_prove_line_becomes_a_table_without_repeating_itself() -> None:
         "essence": {"current": 1, "max": 10},
     }
     assert to_html("Mira <Vey>: Physical 2, Mental 3 · Willpower 4/5 · Essence 1/10", result) == (
-        "<table><caption>Mira &lt;Vey&gt;</caption><tbody>"
-        '<tr><th colspan="2">Traits</th></tr>'
-        "<tr><td>Physical</td><td>2</td></tr><tr><td>Mental</td><td>3</td></tr>"
-        "<tr><td>Willpower</td><td>4/5</td></tr><tr><td>Essence</td><td>1/10</td></tr>"
-        "</tbody></table>"
+        "Mira &lt;Vey&gt;: Physical 2, Mental 3 · Willpower 4/5 · Essence 1/10"
     )
 
 

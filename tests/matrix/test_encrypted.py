@@ -1,0 +1,72 @@
+"""Issue 14, Matrix, against a real Synapse: encrypted rooms are refused. The bot says once, in an
+unencrypted notice, that it cannot read the room and how to make one it can, and answers nothing there
+(README "Encrypted rooms" says why there is no end-to-end encryption)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from mautrix.types import EventType
+
+from adapters.matrix import notices
+from tests.matrix.conftest import MatrixUser, Running
+from tests.matrix.rows import queue_and_try
+from tests.matrix.synapse import Synapse
+from tests.matrix.test_rooms import bot_in_room
+
+MEGOLM = {"algorithm": "m.megolm.v1.aes-sha2"}
+
+
+def said(user: MatrixUser, room: str, bot: str) -> list[str]:
+    return [n["content"]["body"] for n in user.notices(room, bot)]
+
+
+async def test_joining_an_encrypted_room_says_so_once_and_answers_nothing_there(
+    synapse: Synapse, vault: str, users: Any, gateways: list[Running]
+) -> None:
+    running, mira, plain = await bot_in_room(synapse, vault, users, gateways, [6])
+    bot = running.account()
+    secret = str(
+        await mira.client.create_room(
+            invitees=[bot.user_id],
+            initial_state=[{"type": "m.room.encryption", "state_key": "", "content": MEGOLM}],
+        )
+    )
+    await mira.wait_for(lambda: said(mira, secret, bot.user_id), "the notice")
+    assert said(mira, secret, bot.user_id) == [notices.ENCRYPTED]
+    notice = mira.notices(secret, bot.user_id)[0]
+    assert notice["type"] == "m.room.message"  # plain, readable without keys
+    assert notice["content"]["msgtype"] == "m.notice"
+
+    await mira.send(secret, "!roll 1")  # even a plain command is not run in an encrypted room
+    await mira.send(plain, "!roll 1")
+    answer = await mira.wait_for(lambda: said(mira, plain, bot.user_id), "the reply in the plain room")
+    assert answer[0].startswith("Mira rolls 1 die: 6")  # the one scripted face went to this roll
+    assert said(mira, secret, bot.user_id) == [notices.ENCRYPTED]  # once, nothing more
+    account = running.account()
+    assert account.stats["commands"] == 1
+    assert await running.kv(f"matrix:{account.name}", f"encrypted:{secret}") == {"noticed": True}
+
+    # Nothing is posted in plain text into the encrypted room either.
+    row = await queue_and_try(running, mira, secret, "a secret roll")
+    assert row.status == "dead"
+    assert row.last_error == f"{secret} is end-to-end encrypted; the bot cannot post there"
+
+
+async def test_encryption_switched_on_later_or_an_encrypted_message_is_noticed_once(
+    synapse: Synapse, vault: str, users: Any, gateways: list[Running]
+) -> None:
+    running, mira, room = await bot_in_room(synapse, vault, users, gateways, [])
+    bot_id = running.account().user_id
+    await mira.client.send_state_event(room, EventType.ROOM_ENCRYPTION, MEGOLM)
+    await mira.wait_for(lambda: said(mira, room, bot_id), "the notice")
+
+    other = await mira.create_room(invite=[bot_id])
+    await mira.wait_for(lambda: mira.membership(other, bot_id) == "join", "the bot to join")
+    ciphertext = {**MEGOLM, "ciphertext": "AwgAEnAC", "sender_key": "k", "device_id": "D", "session_id": "s"}
+    await mira.client.send_message_event(room, EventType.ROOM_ENCRYPTED, ciphertext)
+    await mira.client.send_message_event(other, EventType.ROOM_ENCRYPTED, ciphertext)
+    await mira.wait_for(lambda: said(mira, other, bot_id), "the notice in the other room")
+    assert said(mira, other, bot_id) == [notices.ENCRYPTED]
+    assert said(mira, room, bot_id) == [notices.ENCRYPTED]
+    assert running.account().stats["encrypted_rooms"] == 2
