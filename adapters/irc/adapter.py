@@ -25,6 +25,8 @@ import structlog
 from adapters.irc.client import Incoming, IrcConnection, NotConnected
 from adapters.irc.compact import entry_name, merge_lines, summarise
 from adapters.irc.config import NetworkConfig
+from adapters.irc.guarded import GuardedConnection
+from adapters.irc.modes import sensitive
 from adapters.irc.protocol import build_line
 from adapters.irc.text import LINE_LIMIT, clean_inbound, colour_degrees, fit_lines, overhead, split_bytes
 from gateway import (
@@ -65,13 +67,15 @@ class IrcAdapter(Adapter):
     def __init__(self, services: AdapterServices, networks: list[NetworkConfig]) -> None:
         self.services = services
         self.networks = {n.name: n for n in networks}
-        self.connections: dict[str, IrcConnection] = {}
+        self.connections: dict[str, GuardedConnection] = {}
         for net in networks:
-            self.connections[net.name] = IrcConnection(
+            log_channels = stlog_channels(services.settings.stlog.targets, net.name)
+            self.connections[net.name] = GuardedConnection(
                 net,
                 on_message=self._on_message,
                 on_ready=self._on_ready,
-                extra_channels=stlog_channels(services.settings.stlog.targets, net.name),
+                extra_channels=log_channels,
+                log_channels=log_channels,
             )
         # Outbox row id -> (lines, how many were sent) for a reply cut off by a dropped link, so the
         # retry sends only the rest.
@@ -101,7 +105,7 @@ class IrcAdapter(Adapter):
         networks: dict[str, object] = {}
         for name, connection in self.connections.items():
             up = connection.connected
-            networks[name] = {
+            entry: dict[str, object] = {
                 "owned": name in self._owned,
                 "connected": up,
                 "nick": connection.nick if up else None,
@@ -109,6 +113,13 @@ class IrcAdapter(Adapter):
                 "connections": connection.connections_made,
                 "last_error": connection.last_error,
             }
+            # Storyteller-log channels, and a loud line for each one anyone can join.
+            if connection.log_channels:
+                entry["log_channels"] = connection.log_report()
+            warnings = connection.warnings()
+            if warnings:
+                entry["warning"] = " | ".join(warnings)
+            networks[name] = entry
         return {"networks": networks}
 
     def owns(self, network: str) -> bool:
@@ -212,6 +223,8 @@ class IrcAdapter(Adapter):
         in_channel = connection.is_channel(dest)
         if payload.get("kind") == "stlog":
             return cfg.stlog_verb, dest
+        if not in_channel:
+            return cfg.query_verb, dest  # said in the bot's query: answered there, as a conversation
         if payload.get("private"):
             return cfg.private_verb, self._recipient(connection, payload, dest)
         if payload.get("error"):
@@ -259,6 +272,17 @@ class IrcAdapter(Adapter):
                 # second (by then it may own the network).
                 raise Elsewhere(f"IRC network {net} is connected by another process", min(retry, 1.0))
             raise TargetAbsent(f"IRC network {net} is not connected", retry)
+        if (
+            connection.is_channel(dest)
+            and not connection.config.allow_unprotected_log
+            and sensitive(message.payload)
+            and not connection.protected(dest)
+        ):
+            # Held, not dropped: it goes as soon as the channel has +k or +i (the connection wakes
+            # the outbox then).
+            raise TargetAbsent(
+                f"IRC channel {dest} is not protected (+k or +i); sheet or secret roll held", retry
+            )
         saved = self._progress.get(message.id)
         if saved is not None:
             verb, target, lines, done = saved

@@ -86,6 +86,14 @@ class NetworkConfig(BaseModel):
     ping_timeout: float = Field(60.0, gt=0)
     retry_delay: float = Field(5.0, gt=0)
     quit_message: str = "Nightcap gateway signing off"
+    # Storyteller-log channels (irc-protect): modes the bot sets there when it is an operator (with
+    # +k and the channel's configured key), and whether sheets and secret rolls may go to such a
+    # channel while anyone can join it (no +k, no +i).
+    log_modes: str = "s"
+    allow_unprotected_log: bool = False
+    # Replies in a private conversation with the bot (its query); private replies to a command said
+    # in a channel keep ``private_verb``.
+    query_verb: Verb = "PRIVMSG"
 
     @field_validator("channels", mode="before")
     @classmethod
@@ -111,6 +119,8 @@ class NetworkConfig(BaseModel):
         for nick in self.nicks:
             if not nick or any(c in nick for c in " ,*?!@#:\r\n\0") or nick[0] in "$:&#+~%0123456789-":
                 raise ValueError(f"{nick!r} is not a valid IRC nick")
+        if not re.fullmatch(r"[A-Za-z]*", self.log_modes.lstrip("+")):
+            raise ValueError(f'log_modes {self.log_modes!r}: channel mode letters, like "s" or "si"')
         if self.reconnect_max < self.reconnect_min:
             raise ValueError("reconnect_max must be at least reconnect_min")
         if self.log_max_lines == 1:
