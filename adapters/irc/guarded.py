@@ -16,7 +16,7 @@ from typing import Any
 from adapters.irc.client import ConnectionLost, IrcConnection
 from adapters.irc.modes import ChannelModes, apply_modes, op_symbols, wanted_modes
 from adapters.irc.protocol import Message, build_line
-from adapters.irc.tls_check import plain_text_answer, tls_answer_hint, tls_record
+from adapters.irc.tls_check import plain_text_answer, tls_answer_hint, tls_handshake_works, tls_record
 
 PROBE_TIMEOUT = 3.0
 
@@ -145,16 +145,25 @@ class GuardedConnection(IrcConnection):
     # ------------------------------------------------------------------ TLS and plain text mixed up
 
     async def _session(self) -> None:
+        cfg = self.config
         made = self.connections_made
         try:
             await super()._session()
-        except (TimeoutError, OSError) as exc:
-            if not self.config.tls or self.connections_made != made:
-                raise
-            # The TLS handshake failed or got no answer: a plain-text port answers our probe.
-            if await plain_text_answer(self.config.host, self.config.effective_port, PROBE_TIMEOUT):
-                raise ConnectionLost(tls_answer_hint(self.config.host, self.config.effective_port)) from exc
+        except (TimeoutError, OSError, ConnectionLost) as exc:
+            if cfg.tls and self.connections_made == made:
+                # The TLS handshake failed or got no answer: a plain-text port answers our probe.
+                if await plain_text_answer(cfg.host, cfg.effective_port, PROBE_TIMEOUT):
+                    raise ConnectionLost(tls_answer_hint(cfg.host, cfg.effective_port)) from exc
+            elif not cfg.tls and not self.registered and self.connections_made != made:
+                await self._plain_on_tls(exc)
             raise
+        if not cfg.tls and not self.registered:
+            await self._plain_on_tls(None)  # closed before the welcome: perhaps a TLS port
+
+    async def _plain_on_tls(self, exc: BaseException | None) -> None:
+        if await tls_handshake_works(self.config.host, self.config.effective_port, PROBE_TIMEOUT):
+            hint = tls_answer_hint(self.config.host, self.config.effective_port, plain=True)
+            raise ConnectionLost(hint) from exc
 
     async def _dispatch(self, m: Message) -> None:
         if not self.registered and not self.config.tls and tls_record(m.command):

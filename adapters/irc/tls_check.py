@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import ssl
 
 TLS_CONTENT_TYPES = ("\x15\x03", "\x16\x03")
 
@@ -48,3 +49,21 @@ async def plain_text_answer(host: str, port: int, timeout: float) -> bool:
                 writer.close()
     text = line.decode("latin-1")
     return text.startswith((":", "NOTICE ", "PING ", "ERROR ")) or " CAP " in text
+
+
+async def tls_handshake_works(host: str, port: int, timeout: float) -> bool:
+    """Whether the port completes a TLS handshake (certificate not checked: only the protocol is asked)."""
+    context = ssl.create_default_context()
+    context.check_hostname = False
+    context.verify_mode = ssl.CERT_NONE
+    writer: asyncio.StreamWriter | None = None
+    try:
+        async with asyncio.timeout(timeout):
+            _, writer = await asyncio.open_connection(host, port, ssl=context)
+        return True
+    except (OSError, TimeoutError, ssl.SSLError):
+        return False
+    finally:
+        if writer is not None:
+            with contextlib.suppress(Exception):
+                writer.close()

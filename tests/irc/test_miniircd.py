@@ -99,7 +99,7 @@ async def test_private_conversation_with_the_bot(irc: Harness) -> None:
     await irc.gateway({"test": {"host": "127.0.0.1", "port": server.port, "channels": ["#game"]}})
     irc.dice.extend([8, 8])
     await alice.say("nightcap", "roll 2")  # no prefix needed in a private conversation
-    line = await alice.wait_for(said_by("nightcap", "NOTICE"))
+    line = await alice.wait_for(said_by("nightcap", "PRIVMSG"))  # answered in the query, as said
     assert line.params[0] == "alice"
     assert line.params[1].startswith("alice rolls 2 dice: 8 8 → 2 (Solid) #")
 
