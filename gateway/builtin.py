@@ -9,6 +9,7 @@ from collections.abc import Callable
 from gateway.commands import Command, CommandContext
 from gateway.core_messages import language_notice, listing, locale_for, say
 from gateway.errors import PermissionDenied, UserError
+from gateway.help_topics import group, pages
 from gateway.hookspecs import hookimpl
 from gateway.i18n import LANGUAGES
 from gateway.rules.roll_text import roll_text, with_comment
@@ -22,6 +23,9 @@ async def help_command(ctx: CommandContext, inv: Invocation) -> Reply:
     registry = ctx.services.plugins.registry
     commands = registry.visible(ctx.system.name)
     locale = ctx.locale
+    topic = help_topic(ctx, commands, list(inv.words))
+    if topic is not None:
+        return topic
     if inv.words:
         found = registry.find(ctx.system.name, list(inv.words))
         if found is None:
@@ -37,11 +41,54 @@ async def help_command(ctx: CommandContext, inv: Invocation) -> Reply:
         usage = say(locale, "help.usage", usage=usage_text) if usage_text else ""
         text = say(locale, "help.one", name=command.name, summary=command.summary_in(locale)) + usage
         return Reply(text=text, private=True)
-    names = ", ".join(c.name for c in commands if ctx.storyteller or c.role != "storyteller")
+    shown = [c for c in commands if ctx.storyteller or c.role != "storyteller"]
+    groups = group(shown)
+    topics = ", ".join(f"{word} ({len(cs)})" for word, cs in groups.topics.items())
+    key = "help.index" if topics else "help.list"
+    names = ", ".join(groups.top)
     return Reply(
-        text=say(locale, "help.list", system=ctx.system.title, names=names),
+        text=say(locale, key, system=ctx.system.title, names=names, topics=topics),
         private=True,
         result={"kind": "help", "system": ctx.system.name, "commands": [c.name for c in commands]},
+    )
+
+
+def help_topic(ctx: CommandContext, commands: list[Command], words: list[str]) -> Reply | None:
+    """``help TOPIC [PAGE]``: one page of a topic's commands with their summaries; None when the
+    words do not name a topic (then they name a command)."""
+    if not words or len(words) > 2 or (len(words) == 2 and not words[1].isdigit()):
+        return None
+    word = words[0].casefold()
+    everyone = group(commands).topics.get(word)
+    if everyone is None:
+        return None
+    # Storyteller commands are listed for Storytellers; a topic of only those is shown to all.
+    members = [c for c in everyone if ctx.storyteller or c.role != "storyteller"] or everyone
+    locale = ctx.locale
+    entries = [f"{c.name}: {c.summary_in(locale)}" for c in members]
+
+    def frame(body: str, page: int, count: int) -> str:
+        text = say(locale, "help.topic", topic=word, n=len(members), entries=body)
+        if count > 1:
+            key = "help.page" if page < count else "help.page.last"
+            text += say(locale, key, page=page, pages=count, topic=word, next=page + 1)
+        return text
+
+    all_pages = pages(entries, frame)
+    wanted = int(words[1]) if len(words) == 2 else 1
+    if not 1 <= wanted <= len(all_pages):
+        raise UserError(say(locale, "help.page.none", topic=word, pages=len(all_pages)))
+    return Reply(
+        text=all_pages[wanted - 1],
+        private=True,
+        result={
+            "kind": "help",
+            "system": ctx.system.name,
+            "topic": word,
+            "page": wanted,
+            "pages": len(all_pages),
+            "commands": [c.name for c in members],
+        },
     )
 
 
@@ -157,10 +204,19 @@ COMMANDS: dict[str, tuple[Handler, Role, tuple[str, str], Texts]] = {
     "help": (
         help_command,
         "anyone",
-        ("list commands, or explain one", "help [COMMAND]"),
+        (
+            "list commands and topics, list a topic's commands, or explain one",
+            "help [TOPIC [PAGE] | COMMAND]",
+        ),
         {
-            "cs": ("vypíše příkazy, nebo vysvětlí jeden z nich", "help [PŘÍKAZ]"),
-            "ru": ("список команд или справка по одной из них", "help [КОМАНДА]"),
+            "cs": (
+                "vypíše příkazy a témata, příkazy jednoho tématu, nebo vysvětlí jeden příkaz",
+                "help [TÉMA [STRANA] | PŘÍKAZ]",
+            ),
+            "ru": (
+                "список команд и тем, команды одной темы или справка по одной команде",
+                "help [ТЕМА [СТРАНИЦА] | КОМАНДА]",
+            ),
         },
     ),
     "lang": (

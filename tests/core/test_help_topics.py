@@ -1,0 +1,84 @@
+"""``help`` by topic (issue 14): the index names the top-level commands and the topics with their
+counts, ``help TOPIC [PAGE]`` lists a topic's commands with summaries a page at a time, each answer
+within one IRC line, in English, Czech and Russian."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import AsyncIterator
+
+import pytest
+
+from gateway.help_topics import PAGE_BYTES, group, pages
+from gateway.spec import Command
+from gateway.testing import Chat, start_chat
+from tests.nightcap.helpers import ok, refused
+
+ST = {"as_": "ana", "st": True}
+
+
+@pytest.fixture
+async def chat(vault_url: str) -> AsyncIterator[Chat]:
+    chat = await start_chat(vault_url)
+    yield chat
+    await chat.stop()
+
+
+async def test_index_lists_top_level_commands_and_topics_with_counts(chat: Chat) -> None:
+    player = await ok(chat, "help")
+    assert player.private and player.text.startswith("Nightcap commands: ")
+    topics = r"; topics: char \(\d+\), extended \(\d+\), init \(7\), power \(\d+\), team \(4\) \(help TOPIC"
+    assert re.search(topics, player.text)
+    assert " st " not in player.text and "st (" not in player.text  # Storyteller commands: for Storytellers
+    assert "roll, " in player.text and "char new" not in player.text
+    assert len(player.text.encode()) <= PAGE_BYTES
+    storyteller = await ok(chat, "help", **ST)
+    assert re.search(r"\), st \(\d+\), team \(4\)", storyteller.text)
+
+
+async def test_a_topic_pages_its_commands_with_summaries(chat: Chat) -> None:
+    char = await ok(chat, "help char")
+    assert char.text.startswith("char commands (8): char: ")
+    assert "; char new: " in char.text
+    assert char.result is not None and char.result["topic"] == "char"
+    st = [await ok(chat, "help st", **ST)]
+    count = st[0].result["pages"]  # type: ignore[index]
+    assert count >= 2
+    assert st[0].text.endswith(f" Page 1 of {count}; next: help st 2")
+    for page in range(2, count + 1):
+        st.append(await ok(chat, f"help st {page}", **ST))
+    assert st[-1].text.endswith(f" Page {count} of {count}.")
+    assert all(len(r.text.encode()) <= PAGE_BYTES for r in st)
+    listed = [name for r in st for name in r.result["commands"]][:18]  # type: ignore[index]
+    assert "st approve" in listed and "st roll" in listed
+    assert await refused(chat, "help st 9", **ST) == f"st has {count} pages of help."
+    # A command of a topic is still explained on its own.
+    assert (await ok(chat, "help char new")).text.startswith("char new: ")
+
+
+async def test_topics_in_czech_and_russian(chat: Chat) -> None:
+    await ok(chat, "lang cs")
+    text = (await ok(chat, "help")).text
+    assert "; témata: char (8), extended (" in text and text.endswith(" vypíše help PŘÍKAZ.")
+    assert (await ok(chat, "help char")).text.startswith("Příkazy tématu char (8): char: ")
+    await ok(chat, "lang cs", "ana", st=True)
+    assert (await refused(chat, "help st 9", **ST)).startswith("Nápověda k tématu st má ")
+    await ok(chat, "lang ru", "bob")
+    text = (await ok(chat, "help", "bob")).text
+    assert text.startswith("Команды (Nightcap): ") and "; темы: char (8)" in text
+    page = (await ok(chat, "help char", "bob")).text
+    assert page.startswith("Команды темы char (8): ")
+    assert len(page.encode()) <= PAGE_BYTES
+
+
+def test_grouping_and_paging_are_pure() -> None:
+    async def handler(*_: object) -> None:
+        return None
+
+    commands = [Command(n, handler, "x") for n in ("roll", "char", "char new", "st roll", "story end")]  # type: ignore[arg-type]
+    groups = group(commands)
+    assert groups.top == ["roll", "st roll", "story end"] and list(groups.topics) == ["char"]
+    cut = pages([f"entry {i}" for i in range(40)], lambda body, p, n: f"[{body}] {p}/{n}", budget=60)
+    assert (
+        len(cut) > 1 and all(len(page) <= 60 for page in cut) and cut[-1].endswith(f"{len(cut)}/{len(cut)}")
+    )
