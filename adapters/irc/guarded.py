@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from adapters.irc.client import ConnectionLost, IrcConnection
+from adapters.irc.client import ConnectionLost, IrcConnection, NotConnected
 from adapters.irc.modes import ChannelModes, apply_modes, op_symbols, wanted_modes
 from adapters.irc.protocol import Message, build_line
 from adapters.irc.tls_check import plain_text_answer, tls_answer_hint, tls_handshake_works, tls_record
@@ -149,7 +149,7 @@ class GuardedConnection(IrcConnection):
         made = self.connections_made
         try:
             await super()._session()
-        except (TimeoutError, OSError, ConnectionLost) as exc:
+        except (TimeoutError, OSError, ConnectionLost, NotConnected) as exc:
             if cfg.tls and self.connections_made == made:
                 # The TLS handshake failed or got no answer: a plain-text port answers our probe.
                 if await plain_text_answer(cfg.host, cfg.effective_port, PROBE_TIMEOUT):

@@ -121,8 +121,10 @@ async def test_a_pravidla_player_reads_czech_core_text(chat: Chat) -> None:
     """Issue 19 (Pravidla): English leaks: "Unknown command 'tug'…", help headers."""
     await play(chat, "pravidla", as_="st")
     listing_reply = await ok(chat, "help", "klara")
-    assert listing_reply.text.startswith("Příkazy (Pravidla): char, ")
-    assert "tug roll" in listing_reply.text and "Type help" not in listing_reply.text
+    assert listing_reply.text.startswith("Příkazy (Pravidla): ")
+    # By topic (issue 14): char and tug are topics, with their counts.
+    assert "char (" in listing_reply.text and "tug (4)" in listing_reply.text
+    assert "Type help" not in listing_reply.text
     assert (await ok(chat, "help lang", "klara")).text == (
         "lang: ukáže nebo nastaví jazyk. Použití: lang [channel] [en|cs|ru]"
     )
