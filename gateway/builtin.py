@@ -26,7 +26,7 @@ async def help_command(ctx: CommandContext, inv: Invocation) -> Reply:
     topic = help_topic(ctx, commands, list(inv.words))
     if topic is not None:
         return topic
-    if inv.words:
+    if inv.words and not (len(inv.words) == 1 and inv.words[0].isdigit()):
         found = registry.find(ctx.system.name, list(inv.words))
         if found is None:
             options = closest_commands(inv.words, runnable_names(commands, ctx.storyteller))
@@ -45,12 +45,35 @@ async def help_command(ctx: CommandContext, inv: Invocation) -> Reply:
     groups = group(shown)
     topics = ", ".join(f"{word} ({len(cs)})" for word, cs in groups.topics.items())
     key = "help.index" if topics else "help.list"
-    names = ", ".join(groups.top)
+
+    def frame(body: str, page: int, count: int) -> str:
+        text = say(locale, key, system=ctx.system.title, names=body, topics=topics)
+        return text + page_footer(locale, page, count, "help")
+
+    all_pages = pages(groups.top, frame, sep=", ")
+    wanted = int(inv.words[0]) if inv.words else 1
+    if not 1 <= wanted <= len(all_pages):
+        raise UserError(say(locale, "help.page.none", command="help", pages=len(all_pages)))
     return Reply(
-        text=say(locale, key, system=ctx.system.title, names=names, topics=topics),
+        text=all_pages[wanted - 1],
         private=True,
-        result={"kind": "help", "system": ctx.system.name, "commands": [c.name for c in commands]},
+        result={
+            "kind": "help",
+            "system": ctx.system.name,
+            "commands": [c.name for c in commands],
+            "page": wanted,
+            "pages": len(all_pages),
+        },
     )
+
+
+def page_footer(locale: str, page: int, count: int, command: str) -> str:
+    """`` Page 1 of 3; next: help st 2`` (nothing when there is one page)."""
+    if count <= 1:
+        return ""
+    if page < count:
+        return say(locale, "help.page", page=page, pages=count, next=f"{command} {page + 1}")
+    return say(locale, "help.page.last", page=page, pages=count)
 
 
 def help_topic(ctx: CommandContext, commands: list[Command], words: list[str]) -> Reply | None:
@@ -69,15 +92,12 @@ def help_topic(ctx: CommandContext, commands: list[Command], words: list[str]) -
 
     def frame(body: str, page: int, count: int) -> str:
         text = say(locale, "help.topic", topic=word, n=len(members), entries=body)
-        if count > 1:
-            key = "help.page" if page < count else "help.page.last"
-            text += say(locale, key, page=page, pages=count, topic=word, next=page + 1)
-        return text
+        return text + page_footer(locale, page, count, f"help {word}")
 
     all_pages = pages(entries, frame)
     wanted = int(words[1]) if len(words) == 2 else 1
     if not 1 <= wanted <= len(all_pages):
-        raise UserError(say(locale, "help.page.none", topic=word, pages=len(all_pages)))
+        raise UserError(say(locale, "help.page.none", command=f"help {word}", pages=len(all_pages)))
     return Reply(
         text=all_pages[wanted - 1],
         private=True,

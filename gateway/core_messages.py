@@ -16,9 +16,9 @@ EN = {
         "{system} commands: {names}; topics: {topics} (help TOPIC lists one). Type help COMMAND for one."
     ),
     "help.topic": "{topic} commands ({n}): {entries}.",
-    "help.page": " Page {page} of {pages}; next: help {topic} {next}",
+    "help.page": " Page {page} of {pages}; next: {next}",
     "help.page.last": " Page {page} of {pages}.",
-    "help.page.none": "{topic} has {pages} {pages:plural:page:pages} of help.",
+    "help.page.none": "{command}: {pages} {pages:plural:page:pages} in all.",
     "help.one": "{name}: {summary}.",
     "help.usage": " Usage: {usage}",
     "help.none": "No command {name!r}. Type help for the list.",
@@ -141,13 +141,13 @@ EN = {
 CS = {
     "help.list": "Příkazy ({system}): {names}. Nápovědu k jednomu z nich vypíše help PŘÍKAZ.",
     "help.index": (
-        "Příkazy ({system}): {names}; témata: {topics} (příkazy tématu vypíše help TÉMA)."
+        "Příkazy ({system}): {names}; témata: {topics} (help TÉMA)."
         " Nápovědu k jednomu z nich vypíše help PŘÍKAZ."
     ),
     "help.topic": "Příkazy tématu {topic} ({n}): {entries}.",
-    "help.page": " Strana {page} z {pages}; další: help {topic} {next}",
+    "help.page": " Strana {page} z {pages}; další: {next}",
     "help.page.last": " Strana {page} z {pages}.",
-    "help.page.none": "Nápověda k tématu {topic} má {pages} {pages:plural:stranu:strany:stran}.",
+    "help.page.none": "{command}: celkem {pages} {pages:plural:strana:strany:stran}.",
     "help.one": "{name}: {summary}.",
     "help.usage": " Použití: {usage}",
     "help.none": "Příkaz „{name}“ neexistuje. Seznam příkazů vypíše help.",
@@ -274,13 +274,13 @@ CS = {
 RU = {
     "help.list": "Команды ({system}): {names}. Справка по одной из них: help КОМАНДА.",
     "help.index": (
-        "Команды ({system}): {names}; темы: {topics} (команды темы: help ТЕМА)."
+        "Команды ({system}): {names}; темы: {topics} (help ТЕМА)."
         " Справка по одной из них: help КОМАНДА."
     ),
     "help.topic": "Команды темы {topic} ({n}): {entries}.",
-    "help.page": " Страница {page} из {pages}; дальше: help {topic} {next}",
+    "help.page": " Страница {page} из {pages}; дальше: {next}",
     "help.page.last": " Страница {page} из {pages}.",
-    "help.page.none": "В справке по теме {topic} {pages} {pages:plural:страница:страницы:страниц}.",
+    "help.page.none": "{command}: всего {pages} {pages:plural:страница:страницы:страниц}.",
     "help.one": "{name}: {summary}.",
     "help.usage": " Как писать: {usage}",
     "help.none": "Команды «{name}» нет. Список команд: help.",

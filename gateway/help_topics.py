@@ -34,19 +34,22 @@ def group(commands: Sequence[Command]) -> Groups:
 
 
 def pages(
-    entries: Sequence[str], frame: Callable[[str, int, int], str], budget: int = PAGE_BYTES
+    entries: Sequence[str],
+    frame: Callable[[str, int, int], str],
+    budget: int = PAGE_BYTES,
+    sep: str = "; ",
 ) -> list[str]:
-    """The entries cut into pages (``"; "`` between them) so that ``frame(body, page, pages)`` stays
+    """The entries cut into pages (``sep`` between them) so that ``frame(body, page, pages)`` stays
     within ``budget`` bytes; an entry too long for a page alone gets a page of its own."""
     count = 1
     while True:
         out: list[list[str]] = [[]]
         for entry in entries:
-            trial = "; ".join([*out[-1], entry])
+            trial = sep.join([*out[-1], entry])
             if out[-1] and len(frame(trial, len(out), max(count, 9)).encode()) > budget:
                 out.append([entry])
             else:
                 out[-1].append(entry)
         if len(out) <= count:
-            return [frame("; ".join(body), i + 1, len(out)) for i, body in enumerate(out)]
+            return [frame(sep.join(body), i + 1, len(out)) for i, body in enumerate(out)]
         count = len(out)

@@ -12,6 +12,7 @@ import pytest
 from gateway.help_topics import PAGE_BYTES, group, pages
 from gateway.spec import Command
 from gateway.testing import Chat, start_chat
+from tests.helpers.chat import play
 from tests.nightcap.helpers import ok, refused
 
 ST = {"as_": "ana", "st": True}
@@ -51,7 +52,7 @@ async def test_a_topic_pages_its_commands_with_summaries(chat: Chat) -> None:
     assert all(len(r.text.encode()) <= PAGE_BYTES for r in st)
     listed = [name for r in st for name in r.result["commands"]][:18]  # type: ignore[index]
     assert "st approve" in listed and "st roll" in listed
-    assert await refused(chat, "help st 9", **ST) == f"st has {count} pages of help."
+    assert await refused(chat, "help st 9", **ST) == f"help st: {count} pages in all."
     # A command of a topic is still explained on its own.
     assert (await ok(chat, "help char new")).text.startswith("char new: ")
 
@@ -62,7 +63,7 @@ async def test_topics_in_czech_and_russian(chat: Chat) -> None:
     assert "; témata: char (8), extended (" in text and text.endswith(" vypíše help PŘÍKAZ.")
     assert (await ok(chat, "help char")).text.startswith("Příkazy tématu char (8): char: ")
     await ok(chat, "lang cs", "ana", st=True)
-    assert (await refused(chat, "help st 9", **ST)).startswith("Nápověda k tématu st má ")
+    assert (await refused(chat, "help st 9", **ST)).startswith("help st: celkem ")
     await ok(chat, "lang ru", "bob")
     text = (await ok(chat, "help", "bob")).text
     assert text.startswith("Команды (Nightcap): ") and "; темы: char (8)" in text
@@ -82,3 +83,24 @@ def test_grouping_and_paging_are_pure() -> None:
     assert (
         len(cut) > 1 and all(len(page) <= 60 for page in cut) and cut[-1].endswith(f"{len(cut)}/{len(cut)}")
     )
+
+
+async def test_every_index_and_topic_page_fits_one_irc_line_in_every_language(chat: Chat) -> None:
+    """Nightwanderers has the most top-level commands: its index takes pages, ``help 2`` and on."""
+    await play(chat, "nightwanderers", as_="ana")
+    for locale in ("en", "cs", "ru"):
+        for who, extra in (("mira", {}), ("ana", {"st": True})):
+            await ok(chat, f"lang {locale}", who, **extra)
+            first = await ok(chat, "help", who, **extra)
+            assert first.result is not None
+            count = first.result["pages"]
+            seen = [first] + [await ok(chat, f"help {n}", who, **extra) for n in range(2, count + 1)]
+            for topic in ("init", "tug"):
+                seen.append(await ok(chat, f"help {topic}", who, **extra))
+            assert all(len(r.text.encode()) <= PAGE_BYTES for r in seen), [r.text for r in seen]
+    await ok(chat, "lang en", "ana", st=True)
+    index = await ok(chat, "help", "ana", st=True)
+    assert index.result is not None and index.result["pages"] == 2
+    assert index.text.endswith(" Page 1 of 2; next: help 2")
+    assert (await ok(chat, "help 2", "ana", st=True)).text.endswith(" Page 2 of 2.")
+    assert await refused(chat, "help 3", "ana", st=True) == "help: 2 pages in all."
