@@ -278,6 +278,7 @@ class IrcAdapter(Adapter):
             and sensitive(message.payload)
             and not connection.protected(dest)
         ):
+            connection.ask_modes(dest)  # not known yet for a channel that is not a log channel
             # Held, not dropped: it goes as soon as the channel has +k or +i (the connection wakes
             # the outbox then).
             raise TargetAbsent(

@@ -67,8 +67,18 @@ class GuardedConnection(IrcConnection):
     async def _on_join(self, m: Message) -> None:
         await super()._on_join(m)
         if m.nick and self.fold(m.nick) == self.fold(self.nick):
-            self.channel_modes[self.fold(m.param(0))] = ChannelModes()
-            self._paced(build_line("MODE", m.param(0)))
+            folded = self.fold(m.param(0))
+            self.channel_modes[folded] = ChannelModes()
+            if folded in self.log_channels:
+                self.ask_modes(m.param(0))
+
+    def ask_modes(self, channel: str) -> None:
+        """``MODE #chan``: the server answers with 324. Asked at join for log channels, and for any
+        other joined channel the first time a sheet or secret roll is for it."""
+        state = self.channel_modes.get(self.fold(channel))
+        if state is not None and not state.asked:
+            state.asked = True
+            self._paced(build_line("MODE", channel))
 
     async def _on_353(self, m: Message) -> None:  # RPL_NAMREPLY: "@nightcap" means we are an operator
         await super()._on_353(m)

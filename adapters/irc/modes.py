@@ -26,6 +26,7 @@ class ChannelModes:
     key: str | None = None
     known: bool = False  # 324 has arrived: ``modes`` is the whole truth, not just the changes seen
     op: bool = False
+    asked: bool = False  # MODE #chan sent on this join
 
     @property
     def protected(self) -> bool:

@@ -102,7 +102,8 @@ async def test_extended_join_account_notify_and_whox_without_account_tag(
     await conn.send(":carol!c@carol.host NICK carol2")
     assert await whoami("carol2") == "PRIVMSG #game :you are irc:test/carol verified=True"
     await conn.send(":carol2!c@carol.host PART #game :bye", ":carol2!c@carol.host PRIVMSG nightcap :whoami")
-    assert await conn.next_line() == "NOTICE carol2 :you are irc:test/~carol2 verified=False"
+    # Said in the query: answered there by PRIVMSG (issue 14).
+    assert await conn.next_line() == "PRIVMSG carol2 :you are irc:test/~carol2 verified=False"
 
 
 async def test_private_reply_never_goes_to_a_nick_someone_else_now_holds(
