@@ -50,21 +50,19 @@ async def help_command(ctx: CommandContext, inv: Invocation) -> Reply:
         text = say(locale, key, system=ctx.system.title, names=body, topics=topics)
         return text + page_footer(locale, page, count, "help")
 
-    all_pages = pages(groups.top, frame, sep=", ")
     wanted = int(inv.words[0]) if inv.words else 1
+    listed = [c.name for c in commands]
+    return page_reply(ctx, pages(groups.top, frame, sep=", "), wanted, "help", {"commands": listed})
+
+
+def page_reply(
+    ctx: CommandContext, all_pages: list[str], wanted: int, command: str, extra: dict[str, object]
+) -> Reply:
+    """Page ``wanted`` of a help answer, privately; one short line when there is no such page."""
     if not 1 <= wanted <= len(all_pages):
-        raise UserError(say(locale, "help.page.none", command="help", pages=len(all_pages)))
-    return Reply(
-        text=all_pages[wanted - 1],
-        private=True,
-        result={
-            "kind": "help",
-            "system": ctx.system.name,
-            "commands": [c.name for c in commands],
-            "page": wanted,
-            "pages": len(all_pages),
-        },
-    )
+        raise UserError(say(ctx.locale, "help.page.none", command=command, pages=len(all_pages)))
+    result = {"kind": "help", "system": ctx.system.name, "page": wanted, "pages": len(all_pages), **extra}
+    return Reply(text=all_pages[wanted - 1], private=True, result=result)
 
 
 def page_footer(locale: str, page: int, count: int, command: str) -> str:
@@ -94,22 +92,9 @@ def help_topic(ctx: CommandContext, commands: list[Command], words: list[str]) -
         text = say(locale, "help.topic", topic=word, n=len(members), entries=body)
         return text + page_footer(locale, page, count, f"help {word}")
 
-    all_pages = pages(entries, frame)
     wanted = int(words[1]) if len(words) == 2 else 1
-    if not 1 <= wanted <= len(all_pages):
-        raise UserError(say(locale, "help.page.none", command=f"help {word}", pages=len(all_pages)))
-    return Reply(
-        text=all_pages[wanted - 1],
-        private=True,
-        result={
-            "kind": "help",
-            "system": ctx.system.name,
-            "topic": word,
-            "page": wanted,
-            "pages": len(all_pages),
-            "commands": [c.name for c in members],
-        },
-    )
+    extra: dict[str, object] = {"topic": word, "commands": [c.name for c in members]}
+    return page_reply(ctx, pages(entries, frame), wanted, f"help {word}", extra)
 
 
 async def verify_command(ctx: CommandContext, inv: Invocation) -> Reply:

@@ -46,31 +46,27 @@ async def tls_server(irc: Harness, tmp_path: object) -> tuple[int, int]:
     return plain, tls
 
 
-async def test_tls_against_a_plain_text_port_says_so(irc: Harness, tls_server: tuple[int, int]) -> None:
-    plain, _ = tls_server
+@pytest.mark.parametrize("tls", [True, False], ids=["tls-on-plain-port", "plain-on-tls-port"])
+async def test_a_tls_setting_that_does_not_match_the_port_says_so(
+    irc: Harness, tls_server: tuple[int, int], tls: bool
+) -> None:
+    port = tls_server[0] if tls else tls_server[1]
     gateway = await irc.gateway(
-        {"test": {"host": "127.0.0.1", "port": plain, "tls": True, "connect_timeout": 2}}, wait=False
+        {"test": {"host": "127.0.0.1", "port": port, "tls": tls, "connect_timeout": 2}}, wait=False
     )
     conn = connection(gateway)
     await eventually(lambda: _true(conn.last_error is not None), timeout=20)
-    assert conn.last_error == (
-        "ConnectionLost: 127.0.0.1 port "
-        f"{plain} speaks plain text, not TLS: set tls = false for this network, "
-        "or set port to the server's TLS port (usually 6697)"
-    )
-
-
-async def test_plain_text_against_a_tls_port_says_so(irc: Harness, tls_server: tuple[int, int]) -> None:
-    _, tls = tls_server
-    gateway = await irc.gateway(
-        {"test": {"host": "127.0.0.1", "port": tls, "tls": False, "connect_timeout": 2}}, wait=False
-    )
-    conn = connection(gateway)
-    await eventually(lambda: _true(conn.last_error is not None), timeout=20)
-    assert conn.last_error == (
-        f"ConnectionLost: 127.0.0.1 port {tls} speaks TLS, but this network has tls = false: "
-        "set tls = true (or use the server's plain-text port, usually 6667)"
-    )
+    if tls:
+        hint = (
+            "speaks plain text, not TLS: set tls = false for this network,"
+            " or set port to the server's TLS port (usually 6697)"
+        )
+    else:
+        hint = (
+            "speaks TLS, but this network has tls = false:"
+            " set tls = true (or use the server's plain-text port, usually 6667)"
+        )
+    assert conn.last_error == f"ConnectionLost: 127.0.0.1 port {port} {hint}"
 
 
 def test_tls_records_are_told_from_irc_lines() -> None:
