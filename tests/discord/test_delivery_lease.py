@@ -129,8 +129,11 @@ def same_buckets(saved: dict[str, Any], learnt: dict[str, Any]) -> bool:
     if saved.keys() != learnt.keys():
         return False
     for key, bucket in learnt.items():
-        other = dict(saved[key])
-        if abs(float(other.pop("reset")) - float(bucket["reset"])) > 0.01:
+        other, mine = dict(saved[key]), bucket.get("reset")
+        theirs = other.pop("reset", None)
+        if (theirs is None or mine is None) and theirs != mine:
+            return False
+        if theirs is not None and mine is not None and abs(float(theirs) - float(mine)) > 0.01:
             return False
         if other != {k: v for k, v in bucket.items() if k != "reset"}:
             return False
