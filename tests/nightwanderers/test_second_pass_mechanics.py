@@ -281,8 +281,11 @@ async def test_humanity_costs_ten_experience_a_point(nw: Chat) -> None:
 
 
 async def test_new_commands_have_russian_help_and_names(nw: Chat) -> None:
-    help_text = (await nw.one("help grapple", as_="olga")).text
-    assert "захват: Сила (Трудность 4)" in help_text and "или захват" in help_text
+    # `help grapple` is the topic (its commands with their summaries); one command shows its usage.
+    topic = (await nw.one("help grapple", as_="olga")).text
+    assert "захват: Сила (Трудность 4)" in topic
+    help_text = (await nw.one("help grapple damage", as_="olga")).text
+    assert "ход захвата" in help_text and "или захват ход" in help_text, help_text
     await cast(nw)
     nw.dice.extend([4, 1, 1])  # an NPC in Russian option words: пул 2 сила 3 against Ivan's Defence 1
     npc = await nw.one("захват пул 2 сила 3 Ivan", as_="st", st=True)
