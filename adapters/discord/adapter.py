@@ -201,7 +201,9 @@ class DiscordAdapter(Adapter):
             return web.json_response(ix.message_response(text, True))
         return web.json_response(await self._run(interaction, parsed))
 
-    async def _run(self, interaction: Mapping[str, Any], parsed: slash.Parsed) -> dict[str, Any]:
+    async def _run(
+        self, interaction: Mapping[str, Any], parsed: slash.Parsed, *, only_caller: bool = False
+    ) -> dict[str, Any]:
         # An interaction id seen before is answered "Already handled.", not with the first replies
         # (they may be ephemeral, for the first caller only).
         message = dataclasses.replace(ix.inbound(interaction, parsed), refuse_repeat=True)
@@ -209,23 +211,28 @@ class DiscordAdapter(Adapter):
         task = asyncio.create_task(self._handle(message))
         done, _ = await asyncio.wait({task}, timeout=self.config.reply_timeout)
         if task not in done:
-            follow = asyncio.create_task(self._follow_up_later(task, interaction, received, parsed.line))
+            follow = asyncio.create_task(
+                self._follow_up_later(task, interaction, received, parsed.line, only_caller)
+            )
             self._pending.add(follow)
             follow.add_done_callback(self._pending.discard)
             log.info("discord interaction deferred", command=parsed.line[:60])
             return ix.deferral(parsed.private)
-        bodies = await self._bodies(task.result(), parsed.line)
+        bodies = await self._bodies(task.result(), parsed.line, only_caller)
         if not bodies:
             return ix.message_response("Already handled.", True)
         if len(bodies) > 1:
             await self._enqueue_follow_ups(interaction, bodies[1:], received)
         return {"type": ix.CHANNEL_MESSAGE, "data": bodies[0]}
 
-    async def _bodies(self, replies: list[Reply], line: str) -> list[dict[str, Any]]:
-        """The Discord messages for ``replies`` to ``line``: embeds for rolls, buttons for next steps."""
+    async def _bodies(
+        self, replies: list[Reply], line: str, only_caller: bool = False
+    ) -> list[dict[str, Any]]:
+        """The Discord messages for ``replies`` to ``line``: embeds for rolls, buttons for next steps.
+        ``only_caller``: every message ephemeral (a button whose answer is the clicker's alone)."""
         bodies = []
-        for reply in render.group_replies(replies):
-            body = render.reply_message(reply.text, reply.private, reply.result)
+        for reply in render.group_replies(replies, lambda r: bool(components.actions(line, r))):
+            body = render.reply_message(reply.text, reply.private or only_caller, reply.result)
             buttons = []
             for action in components.actions(line, reply.result):
                 custom_id, key = components.encode(action)
@@ -246,7 +253,8 @@ class DiscordAdapter(Adapter):
             click = components.Click(line, bool(stored and stored.get("private"))) if line else None
         if click is None or not click.line:
             return ix.message_response("This button is no longer known here; type the command instead.", True)
-        return await self._run(interaction, slash.Parsed(line=click.line, private=click.private))
+        parsed = slash.Parsed(line=click.line, private=click.private)
+        return await self._run(interaction, parsed, only_caller=click.private)
 
     async def _handle(self, message: InboundMessage) -> list[Reply]:
         try:
@@ -255,14 +263,21 @@ class DiscordAdapter(Adapter):
             return []
 
     async def _follow_up_later(
-        self, task: asyncio.Task[list[Reply]], interaction: Mapping[str, Any], received: float, line: str
+        self,
+        task: asyncio.Task[list[Reply]],
+        interaction: Mapping[str, Any],
+        received: float,
+        line: str,
+        only_caller: bool,
     ) -> None:
         try:
             replies = await task
         except Exception:
             log.exception("discord deferred command failed")
             replies = [Reply(text="Something went wrong on our side; nothing was saved.", error="internal")]
-        bodies = await self._bodies(replies, line) or [render.text_message("Done.", private=True)]
+        bodies = await self._bodies(replies, line, only_caller) or [
+            render.text_message("Done.", private=True)
+        ]
         await self._enqueue_follow_ups(interaction, bodies, received)
 
     async def _enqueue_follow_ups(

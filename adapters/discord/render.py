@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -294,14 +294,17 @@ class ReplyText:
     result: Mapping[str, Any] | None = None
 
 
-def group_replies(replies: Sequence[Reply]) -> list[ReplyText]:
-    """Replies as messages: a reply with a roll or contest is a message of its own (its embed and
-    buttons are about it alone); other consecutive replies of the same privacy are joined while
-    they fit. Private replies and mistakes are ephemeral (nobody else needs to read those)."""
+def group_replies(
+    replies: Sequence[Reply], alone: Callable[[Mapping[str, Any] | None], bool] | None = None
+) -> list[ReplyText]:
+    """Replies as messages: a reply with a roll or contest (or one ``alone`` picks: it has buttons)
+    is a message of its own, its embed and buttons about it alone; other consecutive replies of the
+    same privacy are joined while they fit. Private replies and mistakes are ephemeral (nobody else
+    needs to read those)."""
     messages: list[ReplyText] = []
     for reply in replies:
         private = reply.private or reply.error is not None
-        drawn = result_embed(reply.result) is not None
+        drawn = result_embed(reply.result) is not None or (alone is not None and alone(reply.result))
         last = messages[-1] if messages else None
         if not drawn and last is not None and last.result is None and last.private == private:
             joined = f"{last.text}\n{reply.text}"
