@@ -131,3 +131,27 @@ def test_a_roll_reply_stands_alone_other_replies_are_joined() -> None:
         ("three", False, False),
         ("oops", True, False),
     ]
+
+
+async def test_a_deferred_roll_follows_up_with_its_embed(env: DiscordEnv) -> None:
+    """A reply after the deferral goes through the outbox: the follow-up carries the same embed."""
+    import asyncio
+
+    from gateway.commands import Command, CommandContext
+    from gateway.types import Invocation, Reply
+
+    delay = env.adapter.config.reply_timeout + 0.3
+    result = {"kind": "roll", "who": "Mira", "dice": [7, 10], "total": 3, "degree": "solid", "id": "q1"}
+
+    async def slow(ctx: CommandContext, inv: Invocation) -> list[Reply]:
+        await asyncio.sleep(delay)
+        return [Reply(text="Mira rolls late", result=dict(result))]
+
+    env.gateway.plugins.registry.add_command(Command("slow", slow, "a slow command", role="anyone"))
+    answer = await env.command("gw", [{"name": "text", "type": 3, "value": "slow"}])
+    assert answer == {"type": 5, "data": {}}
+    await env.until(lambda: any(r.follow_up for r in env.fake.received), timeout=15)
+    [follow_up] = [r.body for r in env.fake.received if r.follow_up]
+    assert follow_up["content"] == "Mira rolls late"
+    assert follow_up["embeds"] == [render.result_embed(result)]
+    assert follow_up["embeds"][0]["footer"] == {"text": "#q1"}
