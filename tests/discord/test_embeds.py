@@ -155,3 +155,38 @@ async def test_a_deferred_roll_follows_up_with_its_embed(env: DiscordEnv) -> Non
     assert follow_up["content"] == "Mira rolls late"
     assert follow_up["embeds"] == [render.result_embed(result)]
     assert follow_up["embeds"][0]["footer"] == {"text": "#q1"}
+
+
+# --------------------------------------------------------------------------- the Storyteller log webhook
+
+
+def test_the_log_embed_links_the_channel_and_names_the_character() -> None:
+    guild, channel = "300000000000000003", "400000000000000004"
+    payload = {
+        "kind": "stlog",
+        "who": "ana",  # the person who typed it
+        "where": f"discord:{guild}/{channel}",
+        "result": {
+            "kind": "roll",
+            "who": "Mira Vance",
+            "dice": [7],
+            "total": 1,
+            "degree": "marginal",
+            "id": "z9",
+        },
+    }
+    [embed] = render.outbox_message(payload)["embeds"]
+    assert embed["author"] == {"name": "Mira Vance"}
+    assert embed["footer"] == {"text": "Discord · #z9"}
+    assert guild not in embed["footer"]["text"] and channel not in embed["footer"]["text"]
+    assert embed["url"] == f"https://discord.com/channels/{guild}/{channel}"
+    assert embed["fields"] == [{"name": "Channel", "value": f"<#{channel}>", "inline": True}]
+    assert message_problems(render.outbox_message(payload)) == []
+    elsewhere = {**payload, "where": "irc:libera/#night", "result": {**payload["result"], "who": None}}
+    [embed] = render.outbox_message(elsewhere)["embeds"]
+    assert embed["author"] == {"name": "ana"}  # no character: the person
+    assert embed["footer"] == {"text": "libera/#night · IRC · #z9"}
+    assert "url" not in embed
+    direct = {**payload, "where": "discord:@me/42"}
+    [embed] = render.outbox_message(direct)["embeds"]
+    assert embed["footer"] == {"text": "direct message · Discord · #z9"}
