@@ -329,16 +329,7 @@ def _faces(roll: Mapping[str, Any]) -> str:
 
 
 def _roll_line(roll: Mapping[str, Any], label: str = "") -> str:
-    pool = roll.get("pool")
-    if roll.get("chance_die"):
-        what = "chance die"
-    elif isinstance(pool, int):
-        what = f"{pool} {'die' if pool == 1 else 'dice'}"
-    else:
-        what = "roll"
-    trait = roll.get("trait")
-    if trait:
-        what = f"{escape(str(trait).title())} · {what}"
+    what = escape(_pool_words(roll))
     wp = " +1 WP" if roll.get("willpower") else ""
     degree = str(roll.get("degree") or "").title()
     total = roll.get("total")
