@@ -10,8 +10,14 @@ from __future__ import annotations
 import os
 import shutil
 from collections.abc import AsyncIterator, Awaitable, Callable
+from typing import Any
 
 import pytest
+from aiohttp.test_utils import TestClient, TestServer
+
+from gateway.app import Gateway, build_app
+from gateway.dice import DiceSource, ScriptedDice
+from gateway.settings import Settings
 
 CHROMIUM = os.environ.get("GATEWAY_TEST_CHROMIUM", "/usr/bin/chromium")
 FLAGS = [
@@ -64,3 +70,42 @@ async def new_page(browser: object) -> AsyncIterator[Callable[..., Awaitable[obj
     yield make
     for context in contexts:
         await context.close()  # type: ignore[attr-defined]
+
+
+class Site:
+    """A gateway serving its web pages over loopback: ``url(path)``, its ``gateway``, its ``client``."""
+
+    def __init__(self, gateway: Gateway, client: TestClient) -> None:
+        self.gateway = gateway
+        self.client = client
+
+    def url(self, path: str = "/") -> str:
+        return str(self.client.make_url(path))
+
+
+@pytest.fixture
+async def site(vault_url: str) -> AsyncIterator[Callable[..., Awaitable[Site]]]:
+    """``await site(web={...}, dice=ScriptedDice([...]), platforms=("web", ...), extra_plugins=[...])``:
+    a real gateway (migrated vault, the web adapter and any others asked for) on a loopback port."""
+    made: list[Site] = []
+
+    async def make(
+        *,
+        dice: DiceSource | None = None,
+        platforms: tuple[str, ...] = ("web",),
+        extra_plugins: list[object] | None = None,
+        **sections: Any,
+    ) -> Site:
+        settings = Settings(vault={"url": vault_url}, **sections)
+        gateway = Gateway(
+            settings, dice=dice or ScriptedDice([]), extra_plugins=extra_plugins or [], platforms=platforms
+        )
+        await gateway.upgrade_vault()
+        client = TestClient(TestServer(build_app(gateway), host="127.0.0.1"))
+        await client.start_server()
+        made.append(Site(gateway, client))
+        return made[-1]
+
+    yield make
+    for served in reversed(made):
+        await served.client.close()

@@ -1,0 +1,24 @@
+"""The web adapter: server-rendered pages on the gateway's own aiohttp server (aiohttp-jinja2).
+
+Public tools (the book's calculators and odds charts), the public verify page of a roll, and, after a
+sign-in link from chat, players' and Storytellers' pages. Every asset is served by the gateway.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from adapters.web.adapter import WebAdapter
+from adapters.web.config import WebSettings
+from gateway import AdapterServices, AdapterSpec, hookimpl
+
+
+def build(services: AdapterServices, section: dict[str, Any]) -> WebAdapter | None:
+    settings = WebSettings.model_validate(section)
+    return WebAdapter(services, settings) if settings.enabled else None
+
+
+@hookimpl
+def gateway_register_adapters(register: Callable[[AdapterSpec], None]) -> None:
+    register(AdapterSpec(platform="web", build=build))

@@ -1,0 +1,87 @@
+"""The web adapter: Jinja2 templates (autoescaped), the static assets, the security headers every
+page carries, and the page routes. Pages are answered on the request, so nothing is ever pushed
+through the outbox to the web."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import aiohttp_jinja2
+import jinja2
+from aiohttp import web
+from aiohttp.typedefs import Handler
+
+from adapters.web.config import WebSettings
+from adapters.web.locale import COOKIE, request_locale
+from adapters.web.texts import CATALOGUE
+from gateway import Adapter, AdapterServices, DeliveryFailed, Outbound
+from gateway.i18n import LANGUAGES
+
+HERE = Path(__file__).parent
+# No inline script or style anywhere: every script and stylesheet is a file under /static/.
+CSP = (
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+    "object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+)
+HEADERS = {
+    "Content-Security-Policy": CSP,
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "same-origin",  # sign-in links carry a token: never send them on
+    "X-Frame-Options": "DENY",
+}
+LANG_COOKIE_SECONDS = 365 * 24 * 3600
+
+
+async def _page_context(request: web.Request) -> dict[str, Any]:
+    locale = request_locale(request)
+
+    def t(key: str, **params: Any) -> str:
+        return CATALOGUE.t(locale, key, **params)
+
+    return {"locale": locale, "t": t, "languages": LANGUAGES, "path": request.path}
+
+
+async def _secure_headers(request: web.Request, response: web.StreamResponse) -> None:
+    if not response.content_type.startswith(("text/html", "text/event-stream", "image/svg")):
+        return
+    for name, value in HEADERS.items():
+        response.headers.setdefault(name, value)
+
+
+@web.middleware
+async def _remember_language(request: web.Request, handler: Handler) -> web.StreamResponse:
+    """``?lang=cs`` is kept in a cookie, so the next page (and the next visit) is Czech too."""
+    response = await handler(request)
+    chosen = request.query.get("lang")
+    if chosen in LANGUAGES and request.cookies.get(COOKIE) != chosen and not response.prepared:
+        response.set_cookie(COOKIE, chosen, max_age=LANG_COOKIE_SECONDS, samesite="Lax", httponly=True)
+    return response
+
+
+class WebAdapter(Adapter):
+    platform = "web"
+
+    def __init__(self, services: AdapterServices, settings: WebSettings) -> None:
+        self.services = services
+        self.settings = settings
+
+    def add_routes(self, app: web.Application) -> None:
+        aiohttp_jinja2.setup(
+            app,
+            loader=jinja2.PackageLoader("adapters.web", "templates"),
+            autoescape=True,  # everything a user typed is escaped, in every template
+            undefined=jinja2.StrictUndefined,  # a misspelt variable fails the page, not blanks it
+            context_processors=[_page_context],
+        )
+        app.on_response_prepare.append(_secure_headers)
+        app.middlewares.append(_remember_language)
+        app.router.add_static("/static/", HERE / "static", name="static")
+        app.router.add_get("/", self.home, name="home")
+
+    @aiohttp_jinja2.template("home.html")
+    async def home(self, request: web.Request) -> dict[str, Any]:
+        return {}
+
+    async def deliver(self, message: Outbound) -> None:
+        raise DeliveryFailed("the web is answered on the request; there is nowhere to push later")
