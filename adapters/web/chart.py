@@ -1,0 +1,80 @@
+"""Server-rendered SVG bar charts of exact odds: one labelled bar per row, its percentage written
+beside it, and the same numbers as a table for screen readers (the SVG is one image to them).
+
+No script and no style attribute (the CSP forbids inline style): colours come from site.css classes
+and SVG presentation attributes."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from fractions import Fraction
+
+from markupsafe import Markup, escape
+
+from gateway.i18n import percent
+from gateway.web_tool import OddsChart as Chart
+
+WIDTH = 640
+LABEL = 210  # room for a row's label, left of its bar
+NUMBER = 70  # room for the percentage, right of the bar
+ROW = 30
+BAR = 20
+
+
+def share(locale: str, p: Fraction) -> str:
+    """Exact 0 and 1 as such; tiny non-zero shares as <0.1% so they never read as impossible."""
+    if p == 0:
+        return percent(locale, 0).replace("0.0", "0").replace("0,0", "0")
+    if p == 1:
+        return percent(locale, 1).replace("100.0", "100").replace("100,0", "100")
+    if p < Fraction(1, 1000):
+        return "<" + percent(locale, Fraction(1, 1000))
+    if p > Fraction(999, 1000):
+        return ">" + percent(locale, Fraction(999, 1000))
+    return percent(locale, p)
+
+
+def svg(chart: Chart, locale: str, chart_id: str) -> Markup:
+    """The chart as an inline ``<svg role="img">`` titled by ``chart.title``."""
+    height = ROW * len(chart.rows) + 8
+    span = WIDTH - LABEL - NUMBER
+    parts = [
+        f'<svg class="chart" id="{escape(chart_id)}" role="img" aria-labelledby="{escape(chart_id)}-t"'
+        f' viewBox="0 0 {WIDTH} {height}" xmlns="http://www.w3.org/2000/svg">',
+        f'<title id="{escape(chart_id)}-t">{escape(chart.title)}</title>',
+    ]
+    for i, (label, p) in enumerate(chart.rows):
+        y = 4 + i * ROW
+        width = max(float(p) * span, 0.0 if p == 0 else 1.5)  # a possible row is never invisible
+        parts.append(
+            f'<g class="row"><text class="label" x="{LABEL - 8}" y="{y + BAR - 5}" text-anchor="end">'
+            f"{escape(label)}</text>"
+            f'<rect class="track" x="{LABEL}" y="{y}" width="{span}" height="{BAR}" rx="3"></rect>'
+            f'<rect class="bar" x="{LABEL}" y="{y}" width="{width:.2f}" height="{BAR}" rx="3"></rect>'
+            f'<text class="value" x="{LABEL + width + 6:.2f}" y="{y + BAR - 5}">{escape(share(locale, p))}'
+            "</text></g>"
+        )
+    parts.append("</svg>")
+    return Markup("".join(parts))
+
+
+def table(chart: Chart, locale: str, caption: str) -> Markup:
+    """The chart's numbers as a table (what a screen reader reads instead of the picture)."""
+    rows = "".join(
+        f"<tr><th scope=row>{escape(label)}</th><td>{escape(share(locale, p))}</td></tr>"
+        for label, p in chart.rows
+    )
+    return Markup(f'<table class="odds"><caption>{escape(caption)}</caption><tbody>{rows}</tbody></table>')
+
+
+def figure(charts: Sequence[Chart], locale: str, prefix: str = "chart") -> Markup:
+    """Every chart as a ``<figure>``: the SVG (hidden from screen readers' reading order as a picture
+    with a title) followed by its table."""
+    out = []
+    for n, chart in enumerate(charts):
+        chart_id = f"{prefix}-{n}"
+        out.append(
+            f'<figure class="odds">{svg(chart, locale, chart_id)}'
+            f"{table(chart, locale, chart.title)}</figure>"
+        )
+    return Markup("".join(out))
