@@ -50,3 +50,28 @@ class WebTool:
     fields: tuple[ToolField, ...]
     odds: Callable[[Mapping[str, int], str], Sequence[OddsChart]]
     intro: Texts = field(default_factory=dict)
+
+
+# Words every system's odds page uses (each system adds its own in its web_tools module).
+POOL: Texts = {"en": "Dice", "cs": "Počet kostek", "ru": "Костей"}
+NEED: Texts = {"en": "Successes needed", "cs": "Potřebné úspěchy", "ru": "Нужно успехов"}
+SUCCESSES: Texts = {
+    "en": "Chance of exactly this many successes",
+    "cs": "Šance na přesně tolik úspěchů",
+    "ru": "Шанс ровно на столько успехов",
+}
+MORE: Texts = {"en": "{n} or more", "cs": "{n} a více", "ru": "{n} и больше"}
+
+
+def successes_chart(
+    locale: str, counts: Mapping[int, Fraction], tail: Fraction = Fraction(0), shown: int = 12
+) -> OddsChart:
+    """P(exactly k successes) for k from the lowest up; past ``shown`` rows (or with a ``tail`` of
+    mass above the last value) the rest is one "N or more" row."""
+    values = sorted(counts)
+    rows = [(str(k), counts[k]) for k in values[:shown]]
+    rest = sum((counts[k] for k in values[shown:]), Fraction(0)) + tail
+    if rest:
+        first = values[shown] if len(values) > shown else (values[-1] + 1 if values else 0)
+        rows.append((in_locale(MORE, locale).format(n=first), rest))
+    return OddsChart(in_locale(SUCCESSES, locale), tuple(rows))

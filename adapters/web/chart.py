@@ -74,7 +74,6 @@ def figure(charts: Sequence[Chart], locale: str, prefix: str = "chart") -> Marku
     for n, chart in enumerate(charts):
         chart_id = f"{prefix}-{n}"
         out.append(
-            f'<figure class="odds">{svg(chart, locale, chart_id)}'
-            f"{table(chart, locale, chart.title)}</figure>"
+            f'<figure class="odds">{svg(chart, locale, chart_id)}{table(chart, locale, chart.title)}</figure>'
         )
     return Markup("".join(out))

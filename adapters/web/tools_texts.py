@@ -17,7 +17,9 @@ EN = {
     "budget.title": "Point budget calculator",
     "budget.intro": "Sketch a build here before you touch the HUD. Nothing is saved to the Vault.",
     "budget.traits": "Traits",
-    "budget.traits.help": "Every trait starts at 1; place {points} more. None above {max}, and only one at {max}.",
+    "budget.traits.help": (
+        "Every trait starts at 1; place {points} more. None above {max}, and only one at {max}."
+    ),
     "budget.powers": "Powers",
     "budget.powers.help": "Basic costs 1 dot, Adept 2, Advanced 3; {dots} dots to spend.",
     "budget.power": "Power {n}",
@@ -198,13 +200,17 @@ CS = {
 RU = {
     "nav.tools": "Инструменты",
     "tools.heading": "Инструменты",
-    "tools.intro": "Тренировочные инструменты и графики шансов для каждой системы правил. Ничего не сохраняется.",
+    "tools.intro": (
+        "Тренировочные инструменты и графики шансов для каждой системы правил. Ничего не сохраняется."
+    ),
     "tools.system": "Система правил",
     "tools.show": "Показать шансы",
     "tools.odds": "Шансы",
     "tools.live": "Результаты обновляются по мере ввода.",
     "budget.title": "Калькулятор очков",
-    "budget.intro": "Набросайте персонажа здесь, прежде чем браться за HUD. В хранилище ничего не сохраняется.",
+    "budget.intro": (
+        "Набросайте персонажа здесь, прежде чем браться за HUD. В хранилище ничего не сохраняется."
+    ),
     "budget.traits": "Характеристики",
     "budget.traits.help": (
         "Каждая характеристика начинается с 1; распределите ещё {points}. Ни одной выше {max},"

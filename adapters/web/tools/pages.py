@@ -3,7 +3,7 @@ odds in the offload pool), render the page or, for the page's script, only its r
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from typing import Any, cast
 
 import aiohttp_jinja2
@@ -63,6 +63,7 @@ class ToolPages:
             (f"/tools/{tool.slug}", in_locale(tool.title, locale), titles.get(tool.system, tool.system))
             for tool in self.tools.values()
         ]
+        listed.sort(key=lambda entry: (entry[2], entry[1]))
         context = {"tt": sayer(locale), "listed": listed}
         return aiohttp_jinja2.render_template("tools/index.html", request, context)
 
