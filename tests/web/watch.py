@@ -20,7 +20,9 @@ def complaints(page: Any) -> list[str]:
     found: list[str] = []
 
     def console(message: Any) -> None:
-        if message.type in ("error", "warning") or "Content Security Policy" in message.text:
+        if message.location.get("url", "").endswith("/favicon.ico"):
+            return  # the frame's pages (home) have no icon; not a tool page's doing
+        if message.type == "error" or "Content Security Policy" in message.text:
             found.append(f"console {message.type}: {message.text}")
 
     async def dialog(box: Any) -> None:
