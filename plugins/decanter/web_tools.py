@@ -9,8 +9,9 @@ from fractions import Fraction
 from gateway import hookimpl
 from gateway.web_tool import POOL, OddsChart, ToolField, WebTool, in_locale, successes_chart
 from plugins.decanter import odds
-from plugins.decanter.mechanics import DC_TABLE, SYSTEM
+from plugins.decanter.mechanics import SYSTEM
 from plugins.decanter.messages import CATALOGUE
+from plugins.decanter.parse import MAX_DC
 
 DEGREE_ORDER = ("botch", "setback", "success", "automatic", "extra")
 TITLE = {"en": "Decanter odds", "cs": "Šance v Decanteru", "ru": "Шансы Decanter"}
@@ -26,14 +27,14 @@ QUALITIES = (
     (1, {"en": "Advantage", "cs": "Výhoda", "ru": "Преимущество"}),
     (2, {"en": "Major advantage", "cs": "Velká výhoda", "ru": "Большое преимущество"}),
 )
-DC_CHOICES = tuple((dc, {"en": f"{dc} ({name})"}) for name, dc in DC_TABLE.items())
 FIELDS = (
     ToolField("pool", POOL, default=4),
     ToolField(
         "dc",
         {"en": "Difficulty Class (DC)", "cs": "Obtížnost (DC)", "ru": "Сложность (DC)"},
         2,
-        choices=DC_CHOICES,
+        1,
+        MAX_DC,
     ),
     ToolField(
         "quality",

@@ -45,8 +45,11 @@ async def row_counts(gateway: Gateway) -> dict[str, int]:
     return counts
 
 
-async def say(gateway: Gateway, text: str, as_: str = "mira", name: str | None = None) -> list[Reply]:
+async def say(
+    gateway: Gateway, text: str, as_: str = "mira", name: str | None = None, st: bool = False
+) -> list[Reply]:
     message = InboundMessage(
+        roles=frozenset({"storyteller"}) if st else frozenset(),
         sender=Identity(platform="console", id=as_, display_name=name or as_.title(), verified=True),
         channel=Channel(platform="console", id="main"),
         text=text,
