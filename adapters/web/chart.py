@@ -14,11 +14,12 @@ from markupsafe import Markup, escape
 from gateway.i18n import percent
 from gateway.web_tool import OddsChart as Chart
 
-WIDTH = 640
-LABEL = 210  # room for a row's label, left of its bar
-NUMBER = 70  # room for the percentage, right of the bar
-ROW = 30
-BAR = 20
+# A narrow drawing (labels above their bars), so that it reads at phone width without shrinking the
+# text; site.css caps its width on a desktop.
+WIDTH = 400
+NUMBER = 64  # room for the percentage, right of the longest bar
+ROW = 44
+BAR = 16
 
 
 def share(locale: str, p: Fraction) -> str:
@@ -35,24 +36,23 @@ def share(locale: str, p: Fraction) -> str:
 
 
 def svg(chart: Chart, locale: str, chart_id: str) -> Markup:
-    """The chart as an inline ``<svg role="img">`` titled by ``chart.title``."""
-    height = ROW * len(chart.rows) + 8
-    span = WIDTH - LABEL - NUMBER
+    """The chart as an inline ``<svg role="img">`` titled by ``chart.title``: per row its label, a
+    bar as long as its share of the whole width, and the percentage after the bar."""
+    height = ROW * len(chart.rows) + 4
+    span = WIDTH - NUMBER
     parts = [
         f'<svg class="chart" id="{escape(chart_id)}" role="img" aria-labelledby="{escape(chart_id)}-t"'
         f' viewBox="0 0 {WIDTH} {height}" xmlns="http://www.w3.org/2000/svg">',
         f'<title id="{escape(chart_id)}-t">{escape(chart.title)}</title>',
     ]
     for i, (label, p) in enumerate(chart.rows):
-        y = 4 + i * ROW
+        y = i * ROW
         width = max(float(p) * span, 0.0 if p == 0 else 1.5)  # a possible row is never invisible
         parts.append(
-            f'<g class="row"><text class="label" x="{LABEL - 8}" y="{y + BAR - 5}" text-anchor="end">'
-            f"{escape(label)}</text>"
-            f'<rect class="track" x="{LABEL}" y="{y}" width="{span}" height="{BAR}" rx="3"></rect>'
-            f'<rect class="bar" x="{LABEL}" y="{y}" width="{width:.2f}" height="{BAR}" rx="3"></rect>'
-            f'<text class="value" x="{LABEL + width + 6:.2f}" y="{y + BAR - 5}">{escape(share(locale, p))}'
-            "</text></g>"
+            f'<g class="row"><text class="label" x="0" y="{y + 16}">{escape(label)}</text>'
+            f'<rect class="track" x="0" y="{y + 22}" width="{span}" height="{BAR}" rx="3"></rect>'
+            f'<rect class="bar" x="0" y="{y + 22}" width="{width:.2f}" height="{BAR}" rx="3"></rect>'
+            f'<text class="value" x="{width + 6:.2f}" y="{y + 35}">{escape(share(locale, p))}</text></g>'
         )
     parts.append("</svg>")
     return Markup("".join(parts))
@@ -64,16 +64,21 @@ def table(chart: Chart, locale: str, caption: str) -> Markup:
         f"<tr><th scope=row>{escape(label)}</th><td>{escape(share(locale, p))}</td></tr>"
         for label, p in chart.rows
     )
-    return Markup(f'<table class="odds"><caption>{escape(caption)}</caption><tbody>{rows}</tbody></table>')
+    # A table is never narrower than its cells: the hiding box is a div around it.
+    return Markup(
+        f'<div class="sr-only"><table class="odds"><caption>{escape(caption)}</caption>'
+        f"<tbody>{rows}</tbody></table></div>"
+    )
 
 
 def figure(charts: Sequence[Chart], locale: str, prefix: str = "chart") -> Markup:
-    """Every chart as a ``<figure>``: the SVG (hidden from screen readers' reading order as a picture
-    with a title) followed by its table."""
+    """Every chart as a ``<figure>``: its title, the SVG, and its table (read by screen readers,
+    hidden from sight: the picture shows the same numbers)."""
     out = []
     for n, chart in enumerate(charts):
         chart_id = f"{prefix}-{n}"
         out.append(
-            f'<figure class="odds">{svg(chart, locale, chart_id)}{table(chart, locale, chart.title)}</figure>'
+            f'<figure class="odds"><figcaption aria-hidden="true">{escape(chart.title)}</figcaption>'
+            f"{svg(chart, locale, chart_id)}{table(chart, locale, chart.title)}</figure>"
         )
     return Markup("".join(out))
