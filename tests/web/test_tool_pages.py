@@ -41,6 +41,11 @@ async def test_the_index_lists_every_tool(site: SiteMaker, new_page: PageMaker) 
     for href in links:
         await page.goto(served.url(href))
         assert await page.locator("h1").count() == 1
+        unlabelled = await page.evaluate(
+            "() => [...document.querySelectorAll('input, select')]"
+            ".filter((e) => e.type !== 'hidden' && e.labels.length === 0).map((e) => e.name)"
+        )
+        assert unlabelled == [], (href, unlabelled)
     assert trouble == []
 
 
@@ -112,7 +117,8 @@ async def test_bad_input_is_one_short_line_and_is_escaped(site: SiteMaker, new_p
     assert await page.text_content("ul.errors") == "A pool of 51 is above the maximum of 50 dice."
     await page.goto(served.url("/tools/dramatic?difficulty=11&lang=ru"))
     assert await page.text_content("ul.errors") == "Сложность: от 2 до 10."
-    assert (await served.client.get("/tools/nothing")).status == 404
+    missing = await served.client.get("/tools/nothing")
+    assert missing.status == 404 and "There is no page at this address." in await missing.text()
     assert trouble == []
 
 

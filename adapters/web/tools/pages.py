@@ -142,10 +142,10 @@ class ToolPages:
 
     async def tool(self, request: web.Request) -> web.Response:
         found = self.tools.get(request.match_info["slug"])
-        if found is None:
-            raise web.HTTPNotFound()
         locale = request_locale(request)
         say = sayer(locale)
+        if found is None:
+            return aiohttp_jinja2.render_template("tools/missing.html", request, {"tt": say}, status=404)
         values, errors = tool_values(found.fields, request.query, locale, self.max_pool, say)
         charts: list[OddsChart] = []
         if not errors:
