@@ -119,7 +119,9 @@ async def test_a_storyteller_approves_from_the_roster_and_the_player_s_chat_sees
     assert await page.locator(".history td", has_text="st.pool").count() >= 1
 
 
-async def test_a_roll_made_in_chat_appears_on_the_live_log_as_text(site: SiteMaker, new_page: PageMaker) -> None:
+async def test_a_roll_made_in_chat_appears_on_the_live_log_as_text(
+    site: SiteMaker, new_page: PageMaker
+) -> None:
     evil = "<img src=x onerror=alert(1)>"
     served = await site(extra_plugins=ACCOUNT, dice=ScriptedDice([9, 5, 10, 8, 8]))
     await say(served, f"char new {evil}")
@@ -146,8 +148,6 @@ async def test_a_roll_made_in_chat_appears_on_the_live_log_as_text(site: SiteMak
         assert evil in ((await page.text_content("main")) or ""), path
         assert await page.locator("main img").count() == 0, path
     assert dialogs == []
-
-
 
 
 async def _submitted(served: Site, name: str) -> None:

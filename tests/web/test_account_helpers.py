@@ -20,7 +20,9 @@ CSRF = re.compile(r'name="csrf" value="([0-9a-f]+)"')
 SCREENS = "/work/screens"
 
 
-async def say(served: Site, text: str, as_: str = "mira", *, st: bool = False, channel: str = "main") -> list[Reply]:
+async def say(
+    served: Site, text: str, as_: str = "mira", *, st: bool = False, channel: str = "main"
+) -> list[Reply]:
     """``text`` typed in the console channel ``channel`` by ``console:<as_>``."""
     message = InboundMessage(
         sender=Identity("console", as_, as_.title()),

@@ -26,7 +26,9 @@ async def _audits(served: Site) -> int:
         return len((await session.exec(select(Audit))).all())
 
 
-async def test_the_link_is_private_hashed_single_use_and_signs_in_as_the_chat_identity(site: SiteMaker) -> None:
+async def test_the_link_is_private_hashed_single_use_and_signs_in_as_the_chat_identity(
+    site: SiteMaker,
+) -> None:
     served = await site(extra_plugins=ACCOUNT)
     (reply,) = await say(served, "web")
     assert reply.private and "http://127.0.0.1:8080/login/" in reply.text  # [http] host and port
@@ -68,7 +70,9 @@ async def test_an_expired_link_and_a_guessed_one_sign_nobody_in(site: SiteMaker)
 
 async def test_trying_links_is_rate_limited_per_address(site: SiteMaker) -> None:
     served = await site(extra_plugins=ACCOUNT)
-    statuses = [(await served.client.post(f"/login/guess{n}", allow_redirects=False)).status for n in range(21)]
+    statuses = [
+        (await served.client.post(f"/login/guess{n}", allow_redirects=False)).status for n in range(21)
+    ]
     assert statuses[:20] == [410] * 20 and statuses[20] == 429
     path = await link_path(served)  # a real link is refused too while the address is limited
     limited = await served.client.post(path, allow_redirects=False)
@@ -87,7 +91,9 @@ async def test_a_post_without_its_csrf_token_is_refused_and_changes_nothing(site
         assert refused.status == 403 and len((await refused.text()).splitlines()) == 1
     assert (await served.client.post("/me/new", data={"name": "Other"})).status == 403
     cross = await served.client.post(
-        f"/me/c/{mira.id}", data={**form, "csrf": await csrf_of(served)}, headers={"Origin": "https://evil.example"}
+        f"/me/c/{mira.id}",
+        data={**form, "csrf": await csrf_of(served)},
+        headers={"Origin": "https://evil.example"},
     )
     assert cross.status == 403
     assert await _audits(served) == before
@@ -174,7 +180,9 @@ async def test_linked_identities_share_one_web_account(site: SiteMaker) -> None:
 async def test_a_session_ends_after_session_days_unused_and_cookies_are_secure_under_https(
     site: SiteMaker,
 ) -> None:
-    served = await site(extra_plugins=ACCOUNT, web={"public_url": "https://dice.example.org", "session_days": 2})
+    served = await site(
+        extra_plugins=ACCOUNT, web={"public_url": "https://dice.example.org", "session_days": 2}
+    )
     clock = Clock()
     served.gateway.services.clock = clock
     (reply,) = await say(served, "web")
