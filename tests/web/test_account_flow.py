@@ -44,6 +44,11 @@ async def test_a_player_signs_in_from_chat_builds_a_sheet_and_submits_it(
 
     await page.fill("#new-name", "Mira Vance")
     await page.click("text=Create")
+    await shoot(page, "mine", new_page, served)
+    await page.click("text=Sessions")
+    await page.wait_for_selector("table.sessions")
+    await shoot(page, "sessions", new_page, served)
+    await page.click("text=My characters")
     await page.click("a:text('Mira Vance')")
     await page.wait_for_selector("#editor-heading")
 
@@ -96,6 +101,9 @@ async def test_a_storyteller_approves_from_the_roster_and_the_player_s_chat_sees
     await say(served, "st add console:sam", "owner", st=True)
     page = await new_page()
     await browser_sign_in(served, page, "sam")
+    await page.click("text=Manage STs")
+    await page.wait_for_selector("#st-identity")
+    await shoot(page, "storytellers", new_page, served)
     await page.click("text=Roster")
     await page.wait_for_selector("text=Unlocked Sheets")
     await shoot(page, "roster", new_page, served)

@@ -197,3 +197,15 @@ async def test_a_session_ends_after_session_days_unused_and_cookies_are_secure_u
     assert (await served.client.get("/me", headers=headers)).status == 200
     clock.advance(days=2, minutes=1)
     assert (await served.client.get("/me", headers=headers)).status == 401
+
+
+async def test_the_link_comes_in_the_reader_s_language(site: SiteMaker) -> None:
+    served = await site(extra_plugins=ACCOUNT)
+    await say(served, "lang cs")
+    (czech,) = await say(served, "web")
+    assert czech.text.startswith("Váš odkaz pro přihlášení na web (platí jednou, po dobu 10 minut;")
+    await say(served, "lang ru", "oleg")
+    (russian,) = await say(served, "web", "oleg")
+    assert russian.text.startswith("Ваша ссылка для входа на сайт")
+    (usage,) = await say(served, "web now")
+    assert usage.error and "web logout" in usage.text

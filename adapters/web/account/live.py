@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+import orjson
 from sqlmodel import col, select
 
 from gateway.events import RollLogged
@@ -26,9 +27,9 @@ QUEUE = 500
 @dataclass(eq=False)
 class Viewer:
     character_id: int | None
-    queue: asyncio.Queue[dict[str, Any]] = field(default_factory=lambda: asyncio.Queue(QUEUE))
+    queue: asyncio.Queue[bytes] = field(default_factory=lambda: asyncio.Queue(QUEUE))
 
-    def put(self, item: dict[str, Any]) -> None:
+    def put(self, item: bytes) -> None:
         if self.queue.full():
             with contextlib.suppress(asyncio.QueueEmpty):
                 self.queue.get_nowait()
@@ -82,7 +83,7 @@ class LiveLog:
         if found is None:
             return
         roll, name = found
-        item = entry(roll, name)
+        item = b"data: " + orjson.dumps(entry(roll, name)) + b"\n\n"  # encoded once for every viewer
         for viewer in list(self.viewers):
             if viewer.character_id is None or viewer.character_id == roll.character_id:
                 viewer.put(item)

@@ -11,7 +11,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 
-import orjson
 from aiohttp import web
 from sqlmodel import col, select
 
@@ -35,6 +34,7 @@ from gateway.vault.models import Audit, Character
 ROSTER_SHOWN = 100
 AUDIT_SHOWN = 50
 LOG_SHOWN = 100
+GATHER = 0.05  # seconds a viewer gathers lines into one write once one has arrived
 HEARTBEAT = 15.0  # seconds between a live stream's keep-alives, each re-checking the role
 
 
@@ -202,7 +202,13 @@ class StorytellerPages:
                         break
                     await response.write(b": ping\n\n")
                     continue
-                await response.write(b"data: " + orjson.dumps(item) + b"\n\n")
+                # A short window gathers what follows into one write: at 100 rolls a second a viewer
+                # wakes 20 times, not 100 (it waits on its queue first, so an idle log costs nothing).
+                await asyncio.sleep(GATHER)
+                waiting = [item]
+                while not viewer.queue.empty():
+                    waiting.append(viewer.queue.get_nowait())
+                await response.write(b"".join(waiting))
         except (ConnectionResetError, asyncio.CancelledError):
             pass
         finally:

@@ -138,7 +138,7 @@ EN = {
 }
 
 CS = {
-    "cmd.web.link": "Váš odkaz pro přihlášení na web (platí jednou, {minutes} minut; nikomu ho nedávejte): {url}",
+    "cmd.web.link": "Váš odkaz pro přihlášení na web (platí jednou, po dobu {minutes} {minutes:plural:minuty:minut:minut}; nikomu ho nedávejte): {url}",
     "cmd.web.usage": "Napište web pro odkaz k přihlášení, nebo web logout pro ukončení všech přihlášení na webu.",
     "cmd.logout.done": "Ukončená přihlášení na webu: {n}.",
     "cmd.logout.usage": "Napište web logout, nic dalšího.",
