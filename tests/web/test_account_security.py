@@ -209,3 +209,17 @@ async def test_the_link_comes_in_the_reader_s_language(site: SiteMaker) -> None:
     assert russian.text.startswith("Ваша ссылка для входа на сайт")
     (usage,) = await say(served, "web now")
     assert usage.error and "web logout" in usage.text
+
+
+def test_form_values_become_the_command_words_they_are() -> None:
+    from adapters.web.account.player import player_line
+    from adapters.web.account.storyteller import storyteller_line
+    from gateway.parser import tokenize
+
+    line = player_line({"action": "field", "field": "origin", "value": '"Quoted"  Mage \'s'})
+    assert tokenize(line or "") == ["char", "set", "origin", '"Quoted"', "Mage", "'s"]
+    line = storyteller_line(
+        "Mira Vance", {"action": "power_add", "power": "Shadow Step", "tier": "epic", "trait": "x y"}
+    )
+    assert tokenize(line or "") == ["st", "power", "Mira", "Vance", "add", "Shadow", "Step", "epic", "x y"]
+    assert player_line({"action": "drop tables"}) is None and storyteller_line("M", {}) is None
