@@ -209,12 +209,12 @@ class StorytellerPages:
                 while not viewer.queue.empty():
                     waiting.append(viewer.queue.get_nowait())
                 await response.write(b"".join(waiting))
-        except (ConnectionResetError, asyncio.CancelledError):
-            pass
+        except ConnectionResetError:
+            return response  # the browser went away
         finally:
-            self.live.leave(viewer)
+            self.live.leave(viewer)  # also when the server stops (the handler is cancelled)
         with contextlib.suppress(ConnectionResetError):
-            await response.write_eof()
+            await response.write_eof()  # the session ended or the role was taken away
         return response
 
     async def _still(self, request: web.Request, signed: store.Signed) -> bool:
