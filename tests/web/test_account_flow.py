@@ -125,6 +125,12 @@ async def test_a_storyteller_approves_from_the_roster_and_the_player_s_chat_sees
     await page.click("text=Set WP / Ess / Health")
     assert "Mira Vance" in ((await page.text_content(".reply")) or "")
     assert await page.locator(".history td", has_text="st.pool").count() >= 1
+    await page.goto(served.url(f"/st/c/{(await _id(served, 'Mira Vance'))}?lang=ru"))
+    assert await page.text_content("#manage-heading") == "Управление"
+    await shoot(page, "profile-ru", new_page, served)
+    await page.goto(served.url("/st?lang=cs"))
+    assert await page.text_content("h1") == "Seznam postav"
+    await shoot(page, "roster-cs", new_page, served)
 
 
 async def test_a_roll_made_in_chat_appears_on_the_live_log_as_text(
@@ -170,3 +176,10 @@ async def _submitted(served: Site, name: str) -> None:
     ):
         (reply,) = await say(served, line)
         assert reply.error is None, reply
+
+
+async def _id(served: Site, name: str) -> int:
+    async with served.gateway.services.vault.transaction() as session:
+        found = (await session.exec(select(Character.id).where(col(Character.name) == name))).one()
+    assert found is not None
+    return found

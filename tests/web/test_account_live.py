@@ -77,3 +77,23 @@ async def test_a_roll_committed_by_another_gateway_process_reaches_the_stream(
     (rolled,) = await say(rolling, "roll 3")
     assert (await _event(stream))["id"] == rolled.result["id"]  # type: ignore[index]
     stream.close()
+
+
+async def test_an_open_stream_ends_at_its_next_keep_alive_once_the_role_is_gone(
+    site: SiteMaker, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from adapters.web.account import storyteller
+
+    monkeypatch.setattr(storyteller, "HEARTBEAT", 0.2)
+    served = await site(extra_plugins=ACCOUNT)
+    await say(served, "st add console:sam", "owner", st=True)
+    await client_sign_in(served, "sam")
+    stream = await _open(served)
+    await say(served, "st remove console:sam", "owner", st=True)
+
+    async def ended() -> None:
+        while await stream.content.readline():
+            pass  # keep-alives until the server closes it
+
+    await asyncio.wait_for(ended(), 20)
+    stream.close()

@@ -1,7 +1,7 @@
 # ruff: noqa: E501
 """The signed-in pages' words and the ``web`` command's replies, in every language the gateway ships.
-Nightcap's own terms follow the book (Willpower, Essence; Czech and Russian as the gateway's other
-Nightcap texts say them)."""
+Nightcap's own terms (fields, traits, tiers, pools) stay the book's English in every language: its
+rule system speaks English only, so the sheet beside the forms and the commands' replies use them."""
 
 from __future__ import annotations
 
@@ -190,24 +190,6 @@ CS = {
     "editor.remove_power": "Odebrat {power}",
     "editor.budget": "Rozpočet",
     "editor.submit": "Odevzdat Vypravěčům",
-    "field.name": "Jméno",
-    "field.origin": "Původ",
-    "field.subgroup": "Podskupina",
-    "field.aptitude": "Nadání",
-    "field.advantage": "Výhoda",
-    "field.weakness": "Slabina",
-    "trait.physical": "Tělo",
-    "trait.mental": "Mysl",
-    "trait.social": "Společnost",
-    "trait.spirit": "Duch",
-    "tier.basic": "Základní",
-    "tier.adept": "Pokročilý",
-    "tier.advanced": "Vyspělý",
-    "tier.epic": "Epický",
-    "tier.legendary": "Legendární",
-    "pool.willpower": "Vůle",
-    "pool.essence": "Esence",
-    "pool.health": "Zdraví (utrpěné zranění)",
     "rolls.heading": "Hody",
     "rolls.none": "Zatím žádné hody.",
     "rolls.verify": "ověřit #{id}",
@@ -320,24 +302,6 @@ RU = {
     "editor.remove_power": "Убрать {power}",
     "editor.budget": "Бюджет",
     "editor.submit": "Сдать Рассказчикам",
-    "field.name": "Имя",
-    "field.origin": "Происхождение",
-    "field.subgroup": "Подгруппа",
-    "field.aptitude": "Склонность",
-    "field.advantage": "Преимущество",
-    "field.weakness": "Слабость",
-    "trait.physical": "Тело",
-    "trait.mental": "Разум",
-    "trait.social": "Общение",
-    "trait.spirit": "Дух",
-    "tier.basic": "Базовый",
-    "tier.adept": "Умелый",
-    "tier.advanced": "Продвинутый",
-    "tier.epic": "Эпический",
-    "tier.legendary": "Легендарный",
-    "pool.willpower": "Сила воли",
-    "pool.essence": "Эссенция",
-    "pool.health": "Здоровье (полученный урон)",
     "rolls.heading": "Броски",
     "rolls.none": "Бросков пока нет.",
     "rolls.verify": "проверить #{id}",
