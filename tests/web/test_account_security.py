@@ -223,3 +223,13 @@ def test_form_values_become_the_command_words_they_are() -> None:
     )
     assert tokenize(line or "") == ["st", "power", "Mira", "Vance", "add", "Shadow", "Step", "epic", "x y"]
     assert player_line({"action": "drop tables"}) is None and storyteller_line("M", {}) is None
+
+
+async def test_no_link_is_given_when_the_web_is_off(site: SiteMaker) -> None:
+    served = await site(extra_plugins=ACCOUNT, web={"enabled": False})
+    (reply,) = await say(served, "web")
+    assert (
+        reply.error and reply.text == "The web pages are turned off on this gateway ([web] enabled = false)."
+    )
+    async with served.gateway.services.vault.transaction() as session:
+        assert (await session.exec(select(WebLink))).all() == []

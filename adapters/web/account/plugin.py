@@ -33,6 +33,8 @@ async def web_command(ctx: CommandContext, inv: Invocation) -> Reply:
     if inv.words:
         raise CATALOGUE.refusal(ctx, "cmd.web.usage")
     web = WebSettings.model_validate(ctx.settings.section("web"))
+    if not web.enabled:
+        raise CATALOGUE.refusal(ctx, "cmd.web.off")
     key = ctx.sender.identity_key
     # A new link cancels the identity's earlier ones (used or not): one live link per identity.
     await ctx.session.exec(delete(WebLink).where(col(WebLink.identity_key) == key))  # type: ignore[call-overload]

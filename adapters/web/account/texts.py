@@ -9,6 +9,7 @@ from gateway.i18n import Catalogue
 
 EN = {
     "cmd.web.link": "Your sign-in link for the web pages (works once, for {minutes} minutes; do not share it): {url}",
+    "cmd.web.off": "The web pages are turned off on this gateway ([web] enabled = false).",
     "cmd.web.usage": "Write web for a sign-in link, or web logout to end every web session.",
     "cmd.logout.done": "Web sessions ended: {n}.",
     "cmd.logout.usage": "Write web logout, with nothing after it.",
@@ -139,6 +140,7 @@ EN = {
 
 CS = {
     "cmd.web.link": "Váš odkaz pro přihlášení na web (platí jednou, po dobu {minutes} {minutes:plural:minuty:minut:minut}; nikomu ho nedávejte): {url}",
+    "cmd.web.off": "Webové stránky jsou na této bráně vypnuté ([web] enabled = false).",
     "cmd.web.usage": "Napište web pro odkaz k přihlášení, nebo web logout pro ukončení všech přihlášení na webu.",
     "cmd.logout.done": "Ukončená přihlášení na webu: {n}.",
     "cmd.logout.usage": "Napište web logout, nic dalšího.",
@@ -251,6 +253,7 @@ CS = {
 
 RU = {
     "cmd.web.link": "Ваша ссылка для входа на сайт (действует один раз, {minutes} мин.; никому её не передавайте): {url}",
+    "cmd.web.off": "Веб-страницы на этом шлюзе отключены ([web] enabled = false).",
     "cmd.web.usage": "Напишите web, чтобы получить ссылку для входа, или web logout, чтобы завершить все сеансы на сайте.",
     "cmd.logout.done": "Завершено сеансов на сайте: {n}.",
     "cmd.logout.usage": "Напишите web logout без продолжения.",
