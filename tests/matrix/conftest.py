@@ -198,11 +198,14 @@ def gateway_settings(
     accounts: dict[str, dict[str, Any]],
     *,
     stlog: list[str] = (),  # type: ignore[assignment]
+    options: dict[str, Any] | None = None,
 ) -> Settings:
-    matrix = {
+    """``options``: plain keys of ``[matrix]`` (``encryption``), beside the account tables."""
+    matrix: dict[str, Any] = {
         name: {"homeserver": synapse.url, "password": PASSWORD, "sync_timeout": 10, **account}
         for name, account in accounts.items()
     }
+    matrix.update(options or {})
     return Settings(
         vault={"url": vault_url},
         matrix=matrix,

@@ -1,0 +1,71 @@
+"""Issue 14, Matrix: end-to-end encryption with mautrix's crypto, against a real Synapse. A player
+whose own client encrypts (mautrix ``OlmMachine``) rolls in an encrypted room and reads the decrypted
+reply; the bot's device and keys survive a restart (crypto store in the vault: SQLite and
+PostgreSQL); without the crypto packages the bot refuses the room as before."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Callable
+from typing import Any
+
+import pytest
+
+from gateway.dice import ScriptedDice
+from tests.matrix.conftest import Running, gateway_settings, register_bot, start_gateway
+from tests.matrix.e2ee import CryptoUser
+from tests.matrix.synapse import Synapse
+
+
+@pytest.fixture
+async def crypto_users(synapse: Synapse) -> AsyncIterator[Callable[..., Any]]:
+    made: list[CryptoUser] = []
+
+    async def make(name: str, display_name: str) -> CryptoUser:
+        user = await CryptoUser.register(synapse, name, display_name)
+        made.append(user)
+        return user
+
+    yield make
+    for user in made:
+        await user.close()
+
+
+async def test_a_roll_in_an_encrypted_room_is_read_and_answered_encrypted_across_a_restart(
+    synapse: Synapse, vault_url: str, crypto_users: Any, gateways: list[Running]
+) -> None:
+    bot = await register_bot(synapse)
+    mira: CryptoUser = await crypto_users("mira", "Mira")
+    settings = gateway_settings(
+        vault_url, synapse, {"main": {"user_id": bot.user_id, "allowed_inviters": [mira.user_id]}}
+    )
+    running = await start_gateway(settings, ScriptedDice([9, 5, 10, 2]))
+    gateways.append(running)
+    account = running.account()
+    assert account.e2ee is not None
+    device = account.api.device_id
+    assert await mira.devices_of(bot.user_id) == [device]  # keys uploaded before the first sync
+
+    room = await mira.create_encrypted_room(bot.user_id)
+    await mira.wait_joined(room, bot.user_id)
+    await mira.send(room, "!roll 3")
+    [reply] = await mira.replies(room, bot.user_id)
+    assert str(reply.content.msgtype) == "m.notice"
+    assert reply.content.body.startswith("Mira rolls 3 dice: 9 5 10 → 3 (Solid)")
+    seen = [e["type"] for e in mira.raw if e["room_id"] == room]
+    assert seen == ["m.room.encrypted"]  # nothing in the room went in plain text
+    assert account.stats["decrypted"] == 1
+    assert running.adapter.status()["encryption"] == "on"
+
+    # A restart keeps the device (token, device id and Olm account from the vault): no new device,
+    # and the Megolm session Mira already shared with it still decrypts her next message.
+    await running.stop()
+    gateways.remove(running)
+    running = await start_gateway(settings, ScriptedDice([7]))
+    gateways.append(running)
+    assert running.account().api.device_id == device
+    assert running.account().stats["logins"] == 0
+    await mira.send(room, "!roll 1")
+    replies = await mira.replies(room, bot.user_id, 2)
+    assert " rolls 1 die: 7 → 1 (Marginal)" in replies[1].content.body
+    assert await mira.devices_of(bot.user_id) == [device]
+    assert [e["type"] for e in mira.raw if e["room_id"] == room] == ["m.room.encrypted"] * 2
