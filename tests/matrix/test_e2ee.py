@@ -5,15 +5,21 @@ PostgreSQL); without the crypto packages the bot refuses the room as before."""
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator, Callable
 from typing import Any
 
 import pytest
 
+from gateway.app import Gateway
 from gateway.dice import ScriptedDice
-from tests.matrix.conftest import Running, gateway_settings, register_bot, start_gateway
+from gateway.settings import ClusterSection
+from gateway.vault import repo
+from tests.matrix.conftest import WAIT_CEILING, Running, gateway_settings, register_bot, start_gateway
 from tests.matrix.e2ee import CryptoUser
 from tests.matrix.synapse import Synapse
+
+FAILOVER = 2.0
 
 
 @pytest.fixture
@@ -69,3 +75,67 @@ async def test_a_roll_in_an_encrypted_room_is_read_and_answered_encrypted_across
     assert " rolls 1 die: 7 → 1 (Marginal)" in replies[1].content.body
     assert await mira.devices_of(bot.user_id) == [device]
     assert [e["type"] for e in mira.raw if e["room_id"] == room] == ["m.room.encrypted"] * 2
+
+
+async def test_the_storyteller_log_goes_encrypted_into_an_encrypted_log_room(
+    synapse: Synapse, vault: str, crypto_users: Any, gateways: list[Running]
+) -> None:
+    bot = await register_bot(synapse)
+    st: CryptoUser = await crypto_users("st", "Storyteller")
+    log_room = await st.create_encrypted_room(bot.user_id)  # an invite to a log room is accepted
+    settings = gateway_settings(
+        vault, synapse, {"main": {"user_id": bot.user_id}}, stlog=[f"matrix:{log_room}"]
+    )
+    running = await start_gateway(settings, ScriptedDice([]))
+    gateways.append(running)
+    await st.wait_joined(log_room, bot.user_id)
+    async with running.gateway.services.vault.transaction() as session:
+        await repo.enqueue(session, "matrix", log_room, {"text": "Mira's sheet: Strength 3", "kind": "stlog"})
+    running.gateway.outbox.wake()
+    [line] = await st.replies(log_room, bot.user_id)
+    assert line.content.body == "Mira's sheet: Strength 3"
+    assert [e["type"] for e in st.raw if e["room_id"] == log_room] == ["m.room.encrypted"]
+    [row] = await running.outbox()
+    assert (row.status, row.attempts) == ("delivered", 1)
+
+
+async def test_only_the_lease_holder_runs_the_olm_machine_and_a_takeover_keeps_the_device(
+    synapse: Synapse, vault_url: str, crypto_users: Any, gateways: list[Running]
+) -> None:
+    bot = await register_bot(synapse)
+    mira: CryptoUser = await crypto_users("mira", "Mira")
+    settings = gateway_settings(
+        vault_url, synapse, {"main": {"user_id": bot.user_id, "allowed_inviters": [mira.user_id]}}
+    ).model_copy(update={"cluster": ClusterSection(failover_seconds=FAILOVER)})
+    dice = ScriptedDice([8, 4])
+    first = await start_gateway(settings, dice)
+    gateways.append(first)
+    gateway = Gateway(settings, dice=dice, platforms=("matrix",))
+    await gateway.start()
+    second = Running(gateway, dice)
+    gateways.append(second)
+    owner, standby = first.account(), second.account()
+    assert owner.e2ee is not None and standby.e2ee is None  # one olm machine per Olm account
+    device = owner.api.device_id
+
+    room = await mira.create_encrypted_room(bot.user_id)
+    await mira.wait_joined(room, bot.user_id)
+    await mira.send(room, "!roll 1")
+    await mira.replies(room, bot.user_id)
+    assert standby.e2ee is None
+
+    leases = first.gateway.services.leases
+    assert leases is not None
+
+    async def no_release(lease: object) -> None:
+        return None
+
+    leases.release = no_release  # type: ignore[method-assign]
+    await first.stop()  # dies holding the lease: the standby takes over after failover_seconds
+    gateways.remove(first)
+    await asyncio.wait_for(standby.ready.wait(), WAIT_CEILING)
+    assert standby.e2ee is not None and standby.api.device_id == device
+    await mira.send(room, "!roll 1")
+    replies = await mira.replies(room, bot.user_id, 2)
+    assert " rolls 1 die: 4 → " in replies[1].content.body
+    assert await mira.devices_of(bot.user_id) == [device]
