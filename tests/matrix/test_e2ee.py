@@ -6,6 +6,7 @@ PostgreSQL); without the crypto packages the bot refuses the room as before."""
 from __future__ import annotations
 
 import asyncio
+import sqlite3
 from collections.abc import AsyncIterator, Callable
 from typing import Any
 
@@ -139,3 +140,37 @@ async def test_only_the_lease_holder_runs_the_olm_machine_and_a_takeover_keeps_t
     replies = await mira.replies(room, bot.user_id, 2)
     assert " rolls 1 die: 4 → " in replies[1].content.body
     assert await mira.devices_of(bot.user_id) == [device]
+
+
+async def test_a_vault_without_the_devices_keys_logs_in_with_a_new_device(
+    synapse: Synapse, vault: str, crypto_users: Any, gateways: list[Running]
+) -> None:
+    """The crypto tables lost (a vault restored without them): the old device's keys are on the
+    homeserver but nowhere else, so the bot logs that device out and encrypts with a new one."""
+    bot = await register_bot(synapse)
+    mira: CryptoUser = await crypto_users("mira", "Mira")
+    settings = gateway_settings(
+        vault, synapse, {"main": {"user_id": bot.user_id, "allowed_inviters": [mira.user_id]}}
+    )
+    running = await start_gateway(settings, ScriptedDice([3, 5]))
+    gateways.append(running)
+    old = running.account().api.device_id
+    room = await mira.create_encrypted_room(bot.user_id)
+    await mira.wait_joined(room, bot.user_id)
+    await running.stop()
+    gateways.remove(running)
+    database = vault.removeprefix("sqlite+aiosqlite:///")
+    with sqlite3.connect(database) as connection:
+        connection.execute("DELETE FROM crypto_account")
+        connection.execute("DELETE FROM crypto_olm_session")
+
+    running = await start_gateway(settings, ScriptedDice([5]))
+    gateways.append(running)
+    account = running.account()
+    assert account.stats["crypto_store_lost"] == 1 and account.stats["logins"] == 1
+    new = account.api.device_id
+    assert new != old
+    assert await mira.devices_of(bot.user_id) == [new]  # the old device is logged out
+    await mira.send(room, "!roll 1")
+    [reply] = await mira.replies(room, bot.user_id)
+    assert " rolls 1 die: 5 → " in reply.content.body
