@@ -315,7 +315,7 @@ class AccountCrypto:
             return None
         except (DecryptionError, ValueError, KeyError, TypeError) as exc:
             self.undecryptable += 1
-            log.warning("matrix: cannot decrypt", room=room_id, event=raw.get("event_id"), error=repr(exc))
+            log.warning("matrix: cannot decrypt", room=room_id, event_id=raw.get("event_id"), error=repr(exc))
             return None
         out = decrypted.serialize()
         out["event_id"] = raw.get("event_id")
@@ -332,7 +332,7 @@ class AccountCrypto:
                 log.warning(
                     "matrix: the key of an encrypted event never came",
                     room=item.room_id,
-                    event=item.event.get("event_id"),
+                    event_id=item.event.get("event_id"),
                 )
             else:
                 keep.append(item)
