@@ -28,6 +28,7 @@ from mautrix.errors import (
     MatrixConnectionError,
     MatrixRequestError,
     MLimitExceeded,
+    MNotFound,
     MUnknownToken,
 )
 from mautrix.types import EventType, RoomCreatePreset
@@ -113,6 +114,7 @@ class MatrixAccount:
         self.dm_rooms: dict[str, str] = {}
         self.encrypted: set[str] = set()  # rooms with m.room.encryption (read only when e2ee runs)
         self.noticed: set[str] = set()  # encrypted rooms told that the bot cannot read them
+        self.plain: set[str] = set()  # rooms looked up and found unencrypted (no lookup per send)
         self.e2ee: AccountCrypto | None = None  # the olm machine, while this process holds the lease
         self._refusal_noticed: dict[str, float] = {}
         self.ready = asyncio.Event()
@@ -308,6 +310,24 @@ class MatrixAccount:
         e2ee, self.e2ee = self.e2ee, None
         if e2ee is not None:
             await e2ee.close()
+
+    async def is_encrypted(self, room_id: str) -> bool:
+        """Whether ``room_id`` is encrypted, as far as this account knows; with e2ee running, a room
+        never seen is looked up once (its ``m.room.encryption`` state), so that nothing goes plain
+        into an encrypted room whose state came before a restart."""
+        if room_id in self.encrypted:
+            return True
+        if self.e2ee is None or room_id in self.plain:
+            return False
+        known = await self.e2ee.database.state_store.is_encrypted(room_id)
+        if known is None:
+            try:
+                await self.api.get_state_event(room_id, EventType.ROOM_ENCRYPTION)
+                known = True
+            except MNotFound:
+                known = False
+        (self.encrypted if known else self.plain).add(room_id)
+        return bool(known)
 
     def refuses(self, room_id: str) -> bool:
         """An encrypted room the bot cannot read or write (no olm machine running)."""
@@ -545,6 +565,7 @@ class MatrixAccount:
         room is kept as ``encrypted:<room>`` in the vault) and answers nothing there. A direct room
         that became encrypted is no longer used for private replies: the next opens a readable one."""
         self.encrypted.add(room_id)
+        self.plain.discard(room_id)
         if self.e2ee is not None or room_id in self.noticed:
             return  # with e2ee running the room is read and answered encrypted: nothing to say
         log.warning(
@@ -757,11 +778,13 @@ class MatrixAccount:
         """PUT one message with a fixed transaction id: sending it again returns the same event. With
         the olm machine running, mautrix encrypts it when the room is encrypted."""
         async with self._room_locks[room_id]:
-            event_id = await self.api.send_message_event(
+            encrypted = await self.is_encrypted(room_id)
+            event_id = await self.api.send_message_event(  # type: ignore[call-arg]
                 room_id,
                 EventType.ROOM_MESSAGE,
                 content,
                 txn_id=txn_id,
+                disable_encryption=not encrypted,
             )
         self.stats["sent"] += 1
         return str(event_id)

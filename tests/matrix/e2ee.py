@@ -32,7 +32,7 @@ from mautrix.types import (
 )
 
 from gateway.testing import eventually
-from tests.matrix.conftest import PASSWORD, WAIT_CEILING, unique
+from tests.matrix.conftest import PASSWORD, WAIT_CEILING, register_account, unique
 from tests.matrix.synapse import Synapse
 
 MEGOLM = {"algorithm": "m.megolm.v1.aes-sha2"}
@@ -64,14 +64,7 @@ class CryptoUser:
     @classmethod
     async def register(cls, synapse: Synapse, name: str, display_name: str) -> CryptoUser:
         session = aiohttp.ClientSession()
-        url = f"{synapse.url}/_matrix/client/v3/register"
-        body: dict[str, Any] = {"username": unique(name), "password": PASSWORD}
-        async with session.post(url, json=body) as resp:
-            flows = await resp.json()
-        body["auth"] = {"type": "m.login.dummy", "session": flows["session"]}
-        async with session.post(url, json=body) as resp:
-            data = await resp.json()
-        assert resp.status == 200, data
+        data = await register_account(session, synapse.url, {"username": unique(name), "password": PASSWORD})
         api = HTTPAPI(base_url=synapse.url, token=data["access_token"], client_session=session)
         state = StateStore()
         client = Client(

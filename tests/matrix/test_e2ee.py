@@ -12,11 +12,19 @@ from typing import Any
 
 import pytest
 
-from gateway.app import Gateway
 from gateway.dice import ScriptedDice
-from gateway.settings import ClusterSection
+from gateway.settings import ClusterSection, Settings
 from gateway.vault import repo
-from tests.matrix.conftest import WAIT_CEILING, Running, gateway_settings, register_bot, start_gateway
+from tests.matrix.conftest import (
+    WAIT_CEILING,
+    Bot,
+    Running,
+    die_holding_leases,
+    gateway_settings,
+    register_bot,
+    start_gateway,
+    start_standby,
+)
 from tests.matrix.e2ee import CryptoUser
 from tests.matrix.synapse import Synapse
 
@@ -37,14 +45,18 @@ async def crypto_users(synapse: Synapse) -> AsyncIterator[Callable[..., Any]]:
         await user.close()
 
 
+async def bot_and_player(synapse: Synapse, vault: str, crypto_users: Any) -> tuple[Bot, CryptoUser, Settings]:
+    """A bot account and Mira (an encrypting client, an allowed inviter), and the gateway's settings."""
+    bot = await register_bot(synapse)
+    mira: CryptoUser = await crypto_users("mira", "Mira")
+    account = {"user_id": bot.user_id, "allowed_inviters": [mira.user_id]}
+    return bot, mira, gateway_settings(vault, synapse, {"main": account})
+
+
 async def test_a_roll_in_an_encrypted_room_is_read_and_answered_encrypted_across_a_restart(
     synapse: Synapse, vault_url: str, crypto_users: Any, gateways: list[Running]
 ) -> None:
-    bot = await register_bot(synapse)
-    mira: CryptoUser = await crypto_users("mira", "Mira")
-    settings = gateway_settings(
-        vault_url, synapse, {"main": {"user_id": bot.user_id, "allowed_inviters": [mira.user_id]}}
-    )
+    bot, mira, settings = await bot_and_player(synapse, vault_url, crypto_users)
     running = await start_gateway(settings, ScriptedDice([9, 5, 10, 2]))
     gateways.append(running)
     account = running.account()
@@ -103,17 +115,12 @@ async def test_the_storyteller_log_goes_encrypted_into_an_encrypted_log_room(
 async def test_only_the_lease_holder_runs_the_olm_machine_and_a_takeover_keeps_the_device(
     synapse: Synapse, vault_url: str, crypto_users: Any, gateways: list[Running]
 ) -> None:
-    bot = await register_bot(synapse)
-    mira: CryptoUser = await crypto_users("mira", "Mira")
-    settings = gateway_settings(
-        vault_url, synapse, {"main": {"user_id": bot.user_id, "allowed_inviters": [mira.user_id]}}
-    ).model_copy(update={"cluster": ClusterSection(failover_seconds=FAILOVER)})
+    bot, mira, settings = await bot_and_player(synapse, vault_url, crypto_users)
+    settings = settings.model_copy(update={"cluster": ClusterSection(failover_seconds=FAILOVER)})
     dice = ScriptedDice([8, 4])
     first = await start_gateway(settings, dice)
     gateways.append(first)
-    gateway = Gateway(settings, dice=dice, platforms=("matrix",))
-    await gateway.start()
-    second = Running(gateway, dice)
+    second = await start_standby(settings, dice)
     gateways.append(second)
     owner, standby = first.account(), second.account()
     assert owner.e2ee is not None and standby.e2ee is None  # one olm machine per Olm account
@@ -125,14 +132,7 @@ async def test_only_the_lease_holder_runs_the_olm_machine_and_a_takeover_keeps_t
     await mira.replies(room, bot.user_id)
     assert standby.e2ee is None
 
-    leases = first.gateway.services.leases
-    assert leases is not None
-
-    async def no_release(lease: object) -> None:
-        return None
-
-    leases.release = no_release  # type: ignore[method-assign]
-    await first.stop()  # dies holding the lease: the standby takes over after failover_seconds
+    await die_holding_leases(first)  # the standby takes the account over after failover_seconds
     gateways.remove(first)
     await asyncio.wait_for(standby.ready.wait(), WAIT_CEILING)
     assert standby.e2ee is not None and standby.api.device_id == device
@@ -147,11 +147,7 @@ async def test_a_vault_without_the_devices_keys_logs_in_with_a_new_device(
 ) -> None:
     """The crypto tables lost (a vault restored without them): the old device's keys are on the
     homeserver but nowhere else, so the bot logs that device out and encrypts with a new one."""
-    bot = await register_bot(synapse)
-    mira: CryptoUser = await crypto_users("mira", "Mira")
-    settings = gateway_settings(
-        vault, synapse, {"main": {"user_id": bot.user_id, "allowed_inviters": [mira.user_id]}}
-    )
+    bot, mira, settings = await bot_and_player(synapse, vault, crypto_users)
     running = await start_gateway(settings, ScriptedDice([3, 5]))
     gateways.append(running)
     old = running.account().api.device_id
