@@ -561,9 +561,10 @@ class MatrixAccount:
             await self._on_message(room_id, event)
 
     async def _on_encrypted(self, room_id: str) -> None:
-        """An encrypted room: the bot cannot read it, so it says so once (an unencrypted notice; the
-        room is kept as ``encrypted:<room>`` in the vault) and answers nothing there. A direct room
-        that became encrypted is no longer used for private replies: the next opens a readable one."""
+        """An encrypted room. With the olm machine running it is read and answered encrypted. Without
+        it the bot cannot read it, so it says so once (an unencrypted notice; the room is kept as
+        ``encrypted:<room>`` in the vault) and answers nothing there; a direct room that became
+        encrypted is then no longer used for private replies: the next opens a readable one."""
         self.encrypted.add(room_id)
         self.plain.discard(room_id)
         if self.e2ee is not None or room_id in self.noticed:
