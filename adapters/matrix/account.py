@@ -661,8 +661,8 @@ class MatrixAccount:
                     await self.state.put(f"dm:{inviter}", {"room_id": room_id})
                 log.info("matrix invite accepted", account=self.name, room=room_id, inviter=inviter)
             else:
+                self.stats["invites_refused"] += 1  # before: the inviter may see the leave at once
                 await self._refuse(room_id, inviter)
-                self.stats["invites_refused"] += 1
                 log.info("matrix invite refused", account=self.name, room=room_id, inviter=inviter)
         except (MLimitExceeded, *NETWORK_ERRORS):
             raise  # the batch is read again after the back-off
