@@ -113,10 +113,12 @@ class CryptoUser:
                 await self._sync
         await self.session.close()
 
-    async def create_encrypted_room(self, invite: str) -> str:
+    async def create_encrypted_room(self, invite: str, *, direct: bool = False) -> str:
+        """An encrypted room (as Element makes them); ``direct``: a direct chat with ``invite``."""
         return str(
             await self.client.create_room(
                 invitees=[UserID(invite)],
+                is_direct=direct,
                 initial_state=[{"type": "m.room.encryption", "state_key": "", "content": MEGOLM}],
             )
         )

@@ -170,3 +170,22 @@ async def test_a_vault_without_the_devices_keys_logs_in_with_a_new_device(
     await mira.send(room, "!roll 1")
     [reply] = await mira.replies(room, bot.user_id)
     assert " rolls 1 die: 5 → " in reply.content.body
+
+
+async def test_a_secret_roll_goes_encrypted_to_the_encrypted_direct_chat_the_player_opened(
+    synapse: Synapse, vault: str, crypto_users: Any, gateways: list[Running]
+) -> None:
+    bot, mira, settings = await bot_and_player(synapse, vault, crypto_users)
+    running = await start_gateway(settings, ScriptedDice([7, 7]))
+    gateways.append(running)
+    room = await mira.create_encrypted_room(bot.user_id)
+    direct = await mira.create_encrypted_room(bot.user_id, direct=True)
+    await mira.wait_joined(room, bot.user_id)
+    await mira.wait_joined(direct, bot.user_id)
+
+    await mira.send(room, "!roll 2 secret")
+    [private] = await mira.replies(direct, bot.user_id)
+    assert private.content.body.startswith("Mira rolls 2 dice: 7 7 → 2 (Solid)")
+    assert running.account().dm_rooms == {mira.user_id: direct}  # kept: the bot can write there
+    assert mira.received(room, bot.user_id) == []  # no pointer: the direct chat was already there
+    assert {e["type"] for e in mira.raw} == {"m.room.encrypted"}
