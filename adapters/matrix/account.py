@@ -23,16 +23,18 @@ from typing import TYPE_CHECKING, Any
 import aiohttp
 import structlog
 from mautrix.api import Method, Path
-from mautrix.client import ClientAPI
+from mautrix.client import Client, ClientAPI
 from mautrix.errors import (
     MatrixConnectionError,
     MatrixRequestError,
     MLimitExceeded,
+    MNotFound,
     MUnknownToken,
 )
 from mautrix.types import EventType, RoomCreatePreset
 
 from adapters.matrix import notices
+from adapters.matrix.crypto import AccountCrypto, LostStore
 from adapters.matrix.http import GatewayHTTPAPI
 from adapters.matrix.render import strip_reply_fallback
 from adapters.matrix.settings import AccountSettings
@@ -110,7 +112,10 @@ class MatrixAccount:
         self.left: set[str] = set()
         self.names: dict[str, dict[str, str]] = defaultdict(dict)
         self.dm_rooms: dict[str, str] = {}
-        self.encrypted: set[str] = set()  # rooms with m.room.encryption: the bot reads nothing there
+        self.encrypted: set[str] = set()  # rooms with m.room.encryption (read only when e2ee runs)
+        self.noticed: set[str] = set()  # encrypted rooms told that the bot cannot read them
+        self.plain: set[str] = set()  # rooms looked up and found unencrypted (no lookup per send)
+        self.e2ee: AccountCrypto | None = None  # the olm machine, while this process holds the lease
         self._refusal_noticed: dict[str, float] = {}
         self.ready = asyncio.Event()
         self.stats: Counter[str] = Counter()
@@ -136,10 +141,13 @@ class MatrixAccount:
             request_timeout=self.config.request_timeout,
             log=logging.getLogger(f"mau.gateway.{self.name}"),
         )
-        self.client = ClientAPI(mxid=self.user_id, device_id=self.config.device_id or "", api=api)
+        # mautrix's high-level client: with an olm machine set, it encrypts what it sends into an
+        # encrypted room. Its own sync and dispatcher are never run (the sync loop is ours).
+        self.client = Client(mxid=self.user_id, device_id=self.config.device_id or "", api=api)
         self.dm_rooms = {user: v["room_id"] for user, v in (await self.state.with_prefix("dm:")).items()}
         self.left = set(await self.state.with_prefix("left:"))
-        self.encrypted = set(await self.state.with_prefix("encrypted:"))
+        self.noticed = set(await self.state.with_prefix("encrypted:"))
+        self.encrypted = set(self.noticed)
         self._task = asyncio.create_task(
             run_owned(self.services.leases, f"matrix:{self.name}", self._run_owned),
             name=f"matrix:{self.name}",
@@ -172,6 +180,7 @@ class MatrixAccount:
             self.owned = False
             self.ready.clear()
             self.joined = set()
+            await self._close_crypto()
 
     async def _run(self) -> None:
         # 1 s doubling up to retry_max_delay, jitter ±25 %, as the adapter's sends.
@@ -179,6 +188,7 @@ class MatrixAccount:
         while True:
             try:
                 await self._login()
+                await self._open_crypto()
                 await self._prepare()
                 await self._sync_forever(backoff)
             except asyncio.CancelledError:
@@ -186,6 +196,12 @@ class MatrixAccount:
             except ConfigurationError as exc:
                 log.error("matrix account cannot start", account=self.name, error=str(exc))
                 return
+            except LostStore as exc:
+                # The vault lost this device's encryption keys: only a new device can encrypt again.
+                log.error("matrix: crypto store lost; new device", account=self.name, error=str(exc))
+                self.stats["crypto_store_lost"] += 1
+                await self._close_crypto()
+                await self._new_device()
             except MUnknownToken:
                 self.stats["token_rejected"] += 1
                 self._failing = True
@@ -263,6 +279,74 @@ class MatrixAccount:
         stored = await self.state.get("session")
         if stored:
             await self.state.put("session", {**stored, "access_token": None})
+
+    async def _new_device(self) -> None:
+        """Give up the current device (its keys are gone): log it out, forget it, log in anew."""
+        if not self.config.password:
+            raise ConfigurationError(
+                "the crypto store lost this device's keys; set a password (or a new token) for a new device"
+            )
+        with contextlib.suppress(MatrixRequestError, *NETWORK_ERRORS):
+            await self.api.logout()
+        self.api.api.token = ""
+        self.api.device_id = ""
+        await self.state.put("session", {"user_id": self.user_id, "homeserver": self.config.homeserver})
+
+    # -- end-to-end encryption -------------------------------------------------------------------------
+
+    async def _open_crypto(self) -> None:
+        """The olm machine, opened under the lease (only one process ever uses the account's Olm
+        account) once the device is known; closed when the lease goes (``_run_owned``)."""
+        if self.e2ee is not None or not self.adapter.encryption_on:
+            return
+        assert isinstance(self.client, Client)
+        if not self.api.device_id:
+            self.api.device_id = (await self.api.whoami()).device_id or ""
+        e2ee = AccountCrypto(self.adapter.crypto_database(), self.client, await self.adapter.pickle_key())
+        await e2ee.open()
+        self.e2ee = e2ee
+
+    async def _close_crypto(self) -> None:
+        e2ee, self.e2ee = self.e2ee, None
+        if e2ee is not None:
+            await e2ee.close()
+
+    async def is_encrypted(self, room_id: str) -> bool:
+        """Whether ``room_id`` is encrypted, as far as this account knows; with e2ee running, a room
+        never seen is looked up once (its ``m.room.encryption`` state), so that nothing goes plain
+        into an encrypted room whose state came before a restart."""
+        if room_id in self.encrypted:
+            return True
+        if self.e2ee is None or room_id in self.plain:
+            return False
+        known = await self.e2ee.database.state_store.is_encrypted(room_id)
+        if known is None:
+            try:
+                await self.api.get_state_event(room_id, EventType.ROOM_ENCRYPTION)
+                known = True
+            except MNotFound:
+                known = False
+        (self.encrypted if known else self.plain).add(room_id)
+        return bool(known)
+
+    def refuses(self, room_id: str) -> bool:
+        """An encrypted room the bot cannot read or write (no olm machine running)."""
+        return room_id in self.encrypted and self.e2ee is None
+
+    async def _decrypted(self, room_id: str, event: dict[str, Any], commands: bool) -> None:
+        assert self.e2ee is not None
+        clear = await self.e2ee.decrypt(room_id, event, commands, time.time())
+        if clear is None:
+            return
+        self.stats["decrypted"] += 1
+        if clear.get("type") == "m.room.message" and commands:
+            await self._on_message(room_id, clear)
+
+    async def _retry_pending(self) -> None:
+        """Encrypted events that came before their keys, tried again now the batch's keys are in."""
+        assert self.e2ee is not None
+        for item in self.e2ee.take_pending(time.time()):
+            await self._decrypted(item.room_id, item.event, item.commands)
 
     # -- sync ------------------------------------------------------------------------------------------
 
@@ -363,6 +447,9 @@ class MatrixAccount:
 
     async def _handle(self, data: dict[str, Any], since: str | None) -> None:
         rooms = data.get("rooms") or {}
+        if self.e2ee is not None:
+            await self.e2ee.on_sync(data)
+            await self._retry_pending()
         for room_id, room in (rooms.get("invite") or {}).items():
             await self._on_invite(room_id, room)
         for room_id, room in (rooms.get("join") or {}).items():
@@ -372,6 +459,8 @@ class MatrixAccount:
             self.left.discard(room_id)
             for event in (room.get("state") or {}).get("events") or []:
                 self._note_member(room_id, event)
+                if self.e2ee is not None:
+                    await self.e2ee.on_state(room_id, event)
                 if event.get("type") == ENCRYPTION:
                     await self._on_encrypted(room_id)
             timeline = room.get("timeline") or {}
@@ -381,6 +470,8 @@ class MatrixAccount:
                 # Newly joined: what was said before the bot came in is history, not commands for it.
                 for event in events[:joined_at]:
                     self._note_member(room_id, event)
+                    if self.e2ee is not None:
+                        await self.e2ee.on_state(room_id, event)
                     if event.get("type") == ENCRYPTION:
                         await self._on_encrypted(room_id)
                 events = events[joined_at:]
@@ -447,6 +538,13 @@ class MatrixAccount:
 
     async def _on_timeline_event(self, room_id: str, event: dict[str, Any], *, commands: bool) -> None:
         kind = event.get("type")
+        if self.e2ee is not None and "state_key" in event:
+            await self.e2ee.on_state(room_id, event)
+        if kind == ENCRYPTED_EVENT and self.e2ee is not None:
+            self.encrypted.add(room_id)
+            if event.get("sender") not in self.adapter.own_user_ids:  # our own: nothing to read
+                await self._decrypted(room_id, event, commands)
+            return
         if kind in (ENCRYPTION, ENCRYPTED_EVENT):
             await self._on_encrypted(room_id)
             return
@@ -459,23 +557,31 @@ class MatrixAccount:
             elif membership in ("leave", "ban") and self.dm_rooms.get(str(target)) == room_id:
                 await self._drop_dm(str(target), room_id, leave=True)
             return
-        if kind == "m.room.message" and commands and room_id not in self.encrypted:
+        if kind == "m.room.message" and commands and not self.refuses(room_id):
             await self._on_message(room_id, event)
 
     async def _on_encrypted(self, room_id: str) -> None:
-        """An encrypted room: the bot cannot read it, so it says so once (an unencrypted notice; the
-        room is kept as ``encrypted:<room>`` in the vault) and answers nothing there. A direct room
-        that became encrypted is no longer used for private replies: the next opens a readable one."""
-        if room_id in self.encrypted:
-            return
-        log.warning("matrix: encrypted room, not read", account=self.name, room=room_id)
+        """An encrypted room. With the olm machine running it is read and answered encrypted. Without
+        it the bot cannot read it, so it says so once (an unencrypted notice; the room is kept as
+        ``encrypted:<room>`` in the vault) and answers nothing there; a direct room that became
+        encrypted is then no longer used for private replies: the next opens a readable one."""
+        self.encrypted.add(room_id)
+        self.plain.discard(room_id)
+        if self.e2ee is not None or room_id in self.noticed:
+            return  # with e2ee running the room is read and answered encrypted: nothing to say
+        log.warning(
+            "matrix: encrypted room, not read",
+            account=self.name,
+            room=room_id,
+            why=self.adapter.encryption_off_reason,
+        )
         try:
             await self.send(room_id, notices.notice(notices.ENCRYPTED), f"encrypted-{_tag(room_id)}")
         except (MLimitExceeded, *NETWORK_ERRORS):
             raise  # the batch is read again after the back-off, and the notice sent then
         except MatrixRequestError as exc:
             log.warning("matrix: encrypted-room notice not sent", room=room_id, error=repr(exc))
-        self.encrypted.add(room_id)
+        self.noticed.add(room_id)
         self.stats["encrypted_rooms"] += 1
         await self.state.put(f"encrypted:{room_id}", {"noticed": True})
         for user, dm in list(self.dm_rooms.items()):
@@ -555,8 +661,8 @@ class MatrixAccount:
                     await self.state.put(f"dm:{inviter}", {"room_id": room_id})
                 log.info("matrix invite accepted", account=self.name, room=room_id, inviter=inviter)
             else:
+                self.stats["invites_refused"] += 1  # before: the inviter may see the leave at once
                 await self._refuse(room_id, inviter)
-                self.stats["invites_refused"] += 1
                 log.info("matrix invite refused", account=self.name, room=room_id, inviter=inviter)
         except (MLimitExceeded, *NETWORK_ERRORS):
             raise  # the batch is read again after the back-off
@@ -670,13 +776,16 @@ class MatrixAccount:
             log.info("matrix m.direct not updated", account=self.name, error=repr(exc))
 
     async def send(self, room_id: str, content: dict[str, Any], txn_id: str) -> str:
-        """PUT one message with a fixed transaction id: sending it again returns the same event."""
+        """PUT one message with a fixed transaction id: sending it again returns the same event. With
+        the olm machine running, mautrix encrypts it when the room is encrypted."""
         async with self._room_locks[room_id]:
-            event_id = await self.api.send_message_event(
+            encrypted = await self.is_encrypted(room_id)
+            event_id = await self.api.send_message_event(  # type: ignore[call-arg]
                 room_id,
                 EventType.ROOM_MESSAGE,
                 content,
                 txn_id=txn_id,
+                disable_encryption=not encrypted,
             )
         self.stats["sent"] += 1
         return str(event_id)

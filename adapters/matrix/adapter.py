@@ -9,8 +9,9 @@ lease ``matrix:<account>`` (``gateway/leases.py``). Elsewhere the account is not
 rooms, so rows for it are handed back (``Elsewhere``: not an attempt, due at once for the owner's worker).
 
 A row for a room no account is in waits (``TargetAbsent``, not an attempt) until one joins it: the
-Storyteller-log rooms are joined at start, and an invite to one is accepted from anyone. Nothing is
-sent into an end-to-end encrypted room (the bot cannot encrypt; README "Encrypted rooms").
+Storyteller-log rooms are joined at start, and an invite to one is accepted from anyone. Into an
+end-to-end encrypted room a row goes encrypted (``[matrix] encryption``, the ``matrix-e2ee`` extra),
+or, without encryption, not at all (README "Encrypted rooms").
 """
 
 from __future__ import annotations
@@ -22,8 +23,9 @@ from datetime import UTC, datetime
 from typing import Any
 
 import structlog
-from mautrix.errors import MatrixRequestError, MLimitExceeded, MUnknownToken
+from mautrix.errors import EncryptionError, MatrixRequestError, MLimitExceeded, MUnknownToken
 
+from adapters.matrix import crypto
 from adapters.matrix.account import NETWORK_ERRORS, MatrixAccount, retry_after
 from adapters.matrix.render import render_content
 from adapters.matrix.settings import MatrixSettings
@@ -69,6 +71,33 @@ class MatrixAdapter(Adapter):
         self.unreachable: dict[str, str] = {}
         # Room ids of the Storyteller-log targets: an invite to one is accepted from anyone.
         self.stlog_rooms: set[str] = set()
+        # Why end-to-end encryption is off (None: it is on): the setting, or a package missing.
+        self.encryption_off_reason: str | None = (
+            crypto.missing() if settings.encryption else "turned off ([matrix] encryption = false)"
+        )
+        self._crypto_database: crypto.CryptoDatabase | None = None
+        self._pickle_key: str | None = None
+
+    @property
+    def encryption_on(self) -> bool:
+        return self.encryption_off_reason is None
+
+    def crypto_database(self) -> crypto.CryptoDatabase:
+        """mautrix's stores in the vault's database, shared by the accounts of this process."""
+        if self._crypto_database is None:
+            vault = self.services.settings.vault
+            self._crypto_database = crypto.CryptoDatabase(vault.url, vault.busy_timeout_ms)
+        return self._crypto_database
+
+    async def pickle_key(self) -> str:
+        """The key mautrix pickles Olm and Megolm sessions with: one per vault, made once."""
+        if self._pickle_key is None:
+            state = VaultState(self.services.vault, "matrix")
+            stored = await state.get("pickle_key") or await state.put_missing(
+                "pickle_key", {"value": crypto.random_pickle_key()}
+            )
+            self._pickle_key = str(stored["value"])
+        return self._pickle_key
 
     async def start(self) -> None:
         state = VaultState(self.services.vault, "matrix")
@@ -76,6 +105,11 @@ class MatrixAdapter(Adapter):
         if stored is None:  # two processes on a fresh vault: both keep the one that was stored first
             stored = await state.put_missing("txn_nonce", {"value": secrets.token_hex(4)})
         self.nonce = str(stored["value"])
+        if self.settings.encryption and not self.encryption_on:
+            log.warning(
+                "matrix: end-to-end encryption is off, encrypted rooms are refused",
+                reason=self.encryption_off_reason,
+            )
         for account in self.accounts.values():
             await account.start()
 
@@ -96,8 +130,12 @@ class MatrixAdapter(Adapter):
                 "rooms": len(account.joined),
                 "rate_limited": account.stats["rate_limited"],
                 "sync_errors": account.stats["sync_errors"],
+                "e2ee": account.e2ee is not None,
             }
-        status: dict[str, object] = {"accounts": accounts}
+        status: dict[str, object] = {
+            "accounts": accounts,
+            "encryption": "on" if self.encryption_on else f"off: {self.encryption_off_reason}",
+        }
         if self.unreachable:
             status["unreachable_targets"] = dict(self.unreachable)
         return status
@@ -217,7 +255,7 @@ class MatrixAdapter(Adapter):
                     destination, opened = await account.dm_room(recipient)
                     in_reply_to = None  # the command is in another room
                 mentions = []
-            if destination in account.encrypted:
+            if account.refuses(destination):
                 # Plain text into a room its members believe private: never (README "Encrypted rooms").
                 raise DeliveryFailed(f"{destination} is end-to-end encrypted; the bot cannot post there")
             content = render_content(
@@ -234,6 +272,9 @@ class MatrixAdapter(Adapter):
             account.block(delay)
             account.stats["rate_limited"] += 1
             raise Throttled(f"M_LIMIT_EXCEEDED: retry in {delay:.3f} s", delay) from exc
+        except EncryptionError as exc:
+            # No session could be shared (a member's devices not reachable yet): an ordinary retry.
+            raise RetryLater(f"cannot encrypt for {message.target}: {exc}") from exc
         except MUnknownToken as exc:
             raise TargetAbsent(f"{NETWORK}access token rejected; logging in again", 5.0) from exc
         except NETWORK_ERRORS as exc:

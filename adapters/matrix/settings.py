@@ -87,6 +87,9 @@ class MatrixSettings(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     enabled: bool = True
+    # End-to-end encryption with mautrix's crypto (the ``matrix-e2ee`` extra): on when installed;
+    # without the packages, or with ``false``, encrypted rooms are refused.
+    encryption: bool = True
     accounts: dict[str, AccountSettings] = Field(default_factory=dict)
 
     @classmethod

@@ -4,7 +4,9 @@ Keys in scope ``matrix:<account>``: ``session`` (user id, homeserver, access tok
 ``sync`` (the ``next_batch`` token), ``dm:<user id>`` (the direct room with that user), ``left:<room id>``
 (a room the bot was kicked or banned from), ``encrypted:<room id>`` (an encrypted room, told once that
 the bot cannot read it). Scope ``matrix``, key ``txn_nonce``: a random tag of this
-vault, part of every transaction id, so a fresh vault never reuses an old vault's ids on a device.
+vault, part of every transaction id, so a fresh vault never reuses an old vault's ids on a device;
+key ``pickle_key``: the key mautrix pickles the Olm and Megolm sessions with (``adapters/matrix/crypto.py``;
+the sessions themselves are in mautrix's own tables of the same database).
 """
 
 from __future__ import annotations

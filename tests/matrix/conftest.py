@@ -180,16 +180,23 @@ async def register_bot(synapse: Synapse) -> Bot:
     logs in itself with the password."""
     localpart = unique("bot")
     body: dict[str, Any] = {"username": localpart, "password": PASSWORD, "inhibit_login": True}
-    url = f"{synapse.url}/_matrix/client/v3/register"
     async with aiohttp.ClientSession() as session:
-        async with session.post(url, json=body) as resp:
-            flows = await resp.json()
-        body["auth"] = {"type": "m.login.dummy", "session": flows["session"]}
-        async with session.post(url, json=body) as resp:
-            data = await resp.json()
-    assert resp.status == 200, data
+        data = await register_account(session, synapse.url, body)
     assert "access_token" not in data
     return Bot(localpart, data["user_id"])
+
+
+async def register_account(session: aiohttp.ClientSession, url: str, body: dict[str, Any]) -> dict[str, Any]:
+    """``POST /register`` through the dummy auth stage (no verification); the response."""
+    endpoint = f"{url}/_matrix/client/v3/register"
+    async with session.post(endpoint, json=body) as resp:
+        flows = await resp.json()
+    async with session.post(
+        endpoint, json={**body, "auth": {"type": "m.login.dummy", "session": flows["session"]}}
+    ) as resp:
+        data = await resp.json()
+    assert resp.status == 200, data
+    return dict(data)
 
 
 def gateway_settings(
@@ -198,11 +205,14 @@ def gateway_settings(
     accounts: dict[str, dict[str, Any]],
     *,
     stlog: list[str] = (),  # type: ignore[assignment]
+    options: dict[str, Any] | None = None,
 ) -> Settings:
-    matrix = {
+    """``options``: plain keys of ``[matrix]`` (``encryption``), beside the account tables."""
+    matrix: dict[str, Any] = {
         name: {"homeserver": synapse.url, "password": PASSWORD, "sync_timeout": 10, **account}
         for name, account in accounts.items()
     }
+    matrix.update(options or {})
     return Settings(
         vault={"url": vault_url},
         matrix=matrix,
@@ -264,3 +274,24 @@ async def gateways() -> AsyncIterator[list[Running]]:
     for running in started:
         if running.gateway.services.state.get("ready"):
             await running.stop()
+
+
+async def start_standby(settings: Settings, dice: ScriptedDice) -> Running:
+    """A second gateway process on the same vault: it waits for the accounts' leases, so it is not
+    ready (``start_gateway`` would wait for that)."""
+    gateway = Gateway(settings, dice=dice, platforms=("matrix",))
+    await gateway.start()
+    return Running(gateway, dice)
+
+
+async def die_holding_leases(running: Running) -> None:
+    """Stop a gateway as a crash would: its leases are not released, so another process takes them
+    over only after ``[cluster] failover_seconds``."""
+    leases = running.gateway.services.leases
+    assert leases is not None
+
+    async def no_release(lease: object) -> None:
+        return None
+
+    leases.release = no_release  # type: ignore[method-assign]
+    await running.stop()

@@ -7,16 +7,17 @@ import asyncio
 import time
 from typing import Any
 
-from gateway.app import Gateway
 from gateway.dice import ScriptedDice
 from gateway.settings import ClusterSection
 from tests.matrix.conftest import (
     WAIT_CEILING,
     MatrixUser,
     Running,
+    die_holding_leases,
     gateway_settings,
     register_bot,
     start_gateway,
+    start_standby,
 )
 from tests.matrix.synapse import Synapse
 from tests.matrix.test_delivery import replied_to, until
@@ -35,9 +36,7 @@ async def test_one_sync_loop_per_account_and_failover(
     dice = ScriptedDice([8] * 20)
     first = await start_gateway(settings, dice)
     gateways.append(first)
-    gateway = Gateway(settings, dice=dice, platforms=("matrix",))
-    await gateway.start()
-    second = Running(gateway, dice)
+    second = await start_standby(settings, dice)
     gateways.append(second)
 
     room = await mira.create_room(invite=[bot.user_id])
@@ -51,14 +50,7 @@ async def test_one_sync_loop_per_account_and_failover(
     assert not standby.ready.is_set() and standby.stats["logins"] == 0 and standby.next_batch is None
 
     # The owner dies without releasing its lease; the standby syncs within failover_seconds.
-    leases = first.gateway.services.leases
-    assert leases is not None
-
-    async def no_release(lease: object) -> None:
-        return None
-
-    leases.release = no_release  # type: ignore[method-assign]
-    await first.stop()
+    await die_holding_leases(first)
     died = time.monotonic()
     await until(lambda: "matrix:main" in (second.gateway.services.leases.held or {}), "the lease")  # type: ignore[union-attr]
     took_over = time.monotonic() - died

@@ -1,20 +1,30 @@
-"""Issue 14, Matrix, against a real Synapse: encrypted rooms are refused. The bot says once, in an
-unencrypted notice, that it cannot read the room and how to make one it can, and answers nothing there
-(README "Encrypted rooms" says why there is no end-to-end encryption)."""
+"""Issue 14, Matrix, against a real Synapse: without the crypto packages (the ``matrix-e2ee`` extra;
+their import failing is simulated here) encrypted rooms are refused. The bot says once, in an
+unencrypted notice, that it cannot read the room and how to make one it can, and answers nothing
+there; the log and ``gateway status`` say which extra to install."""
 
 from __future__ import annotations
 
+import sys
 from typing import Any
 
+import pytest
 from mautrix.types import EventType
 
 from adapters.matrix import notices
-from tests.matrix.conftest import MatrixUser, Running
+from gateway.dice import ScriptedDice
+from tests.matrix.conftest import MatrixUser, Running, gateway_settings, register_bot, start_gateway
 from tests.matrix.rows import queue_and_try
 from tests.matrix.synapse import Synapse
 from tests.matrix.test_rooms import bot_in_room
 
 MEGOLM = {"algorithm": "m.megolm.v1.aes-sha2"}
+
+
+@pytest.fixture(autouse=True)
+def no_olm(monkeypatch: pytest.MonkeyPatch) -> None:
+    """python-olm as if it were not installed: ``import olm`` raises ImportError."""
+    monkeypatch.setitem(sys.modules, "olm", None)
 
 
 def said(user: MatrixUser, room: str, bot: str) -> list[str]:
@@ -26,6 +36,10 @@ async def test_joining_an_encrypted_room_says_so_once_and_answers_nothing_there(
 ) -> None:
     running, mira, plain = await bot_in_room(synapse, vault, users, gateways, [6])
     bot = running.account()
+    assert bot.e2ee is None
+    assert running.adapter.status()["encryption"] == (
+        "off: olm is not installed (pip install 'nightcap-gateway[matrix-e2ee]')"
+    )
     secret = str(
         await mira.client.create_room(
             invitees=[bot.user_id],
@@ -70,3 +84,25 @@ async def test_encryption_switched_on_later_or_an_encrypted_message_is_noticed_o
     assert said(mira, other, bot_id) == [notices.ENCRYPTED]
     assert said(mira, room, bot_id) == [notices.ENCRYPTED]
     assert running.account().stats["encrypted_rooms"] == 2
+
+
+async def test_encryption_turned_off_in_the_settings_refuses_the_room_with_the_packages_installed(
+    synapse: Synapse, vault: str, users: Any, gateways: list[Running], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delitem(sys.modules, "olm")  # installed after all
+    bot = await register_bot(synapse)
+    mira: MatrixUser = await users("mira", "Mira")
+    account = {"user_id": bot.user_id, "allowed_inviters": [mira.user_id]}
+    settings = gateway_settings(vault, synapse, {"main": account}, options={"encryption": False})
+    running = await start_gateway(settings, ScriptedDice([]))
+    gateways.append(running)
+    assert running.adapter.status()["encryption"] == "off: turned off ([matrix] encryption = false)"
+    bot_id = bot.user_id
+    secret = str(
+        await mira.client.create_room(
+            invitees=[bot_id],
+            initial_state=[{"type": "m.room.encryption", "state_key": "", "content": MEGOLM}],
+        )
+    )
+    await mira.wait_for(lambda: said(mira, secret, bot_id), "the notice")
+    assert said(mira, secret, bot_id) == [notices.ENCRYPTED]
