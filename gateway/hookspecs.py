@@ -20,6 +20,7 @@ if TYPE_CHECKING:
     from gateway.commands import CommandContext
     from gateway.settings import Settings
     from gateway.spec import AdapterSpec, CliCommand, Command, RuleSystem
+    from gateway.stats.shape import RollDistribution
     from gateway.summary import SheetSummary
     from gateway.vault.models import Character
 
@@ -99,6 +100,16 @@ def gateway_roll_text(roll: Mapping[str, Any], locale: str) -> str | None:
     the outcome, in the book's terms), or None for another system's roll. With no answer the core
     renders the result itself (``gateway.rules.roll_text``; ``roll_text_hook`` builds an answer
     from a catalogue's degree words). Pure and quick.
+    """
+
+
+@hookspec(firstresult=True)
+def gateway_roll_distribution(roll: Mapping[str, Any]) -> RollDistribution | None:
+    """What ``stats`` counts of a logged roll of this plugin's system: ``roll`` is the result the
+    command logged (``RollLog.result``, with ``system``), as ``gateway_roll_text`` gets it. Return a
+    ``gateway.stats.shape.RollDistribution`` (the dice's sides, every face drawn, the result's label
+    and the exact odds of each label for that kind of roll), or None for another system's roll.
+    Pure and quick: it runs once per roll counted (cache the exact odds by the roll's parameters).
     """
 
 
