@@ -20,8 +20,8 @@ from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, time, timedelta
 from typing import Any
 
-from sqlalchemy import ColumnElement, func, select
-from sqlmodel import col
+from sqlalchemy import ColumnElement, func
+from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from gateway.stats.shape import RollDistribution
@@ -83,12 +83,12 @@ def _roll(system: str, result: Any) -> Mapping[str, Any]:
 
 async def _rows(session: AsyncSession, where: Iterable[ColumnElement[bool]], after: int) -> list[Any]:
     query = (
-        select(RollLog.id, RollLog.created_at, RollLog.system, RollLog.result)  # type: ignore[call-overload]
+        select(RollLog.id, RollLog.created_at, RollLog.system, RollLog.result)
         .where(*where, col(RollLog.id) > after)
         .order_by(col(RollLog.id))
         .limit(CHUNK)
     )
-    return list((await session.execute(query)).all())
+    return list((await session.exec(query)).all())
 
 
 async def tally(
@@ -97,7 +97,7 @@ async def tally(
     """The scope's rolls (at ``since`` or later), counted. ``owner`` keys the kept tallies (the
     vault); ``shape`` is the ``gateway_roll_distribution`` hook."""
     kept = _kept(owner, scope)
-    newest = (await session.execute(select(func.max(RollLog.id)))).scalar() or 0
+    newest = (await session.exec(select(func.max(RollLog.id)))).one() or 0
     if newest < kept.through:
         kept.through, kept.days = 0, {}
     settled = now - SETTLE
@@ -124,11 +124,11 @@ async def tally(
     if since is not None and first_day is not None:
         day_end = datetime.combine(first_day + timedelta(days=1), time(0), tzinfo=UTC)
         query = (
-            select(RollLog.system, RollLog.result)  # type: ignore[call-overload]
+            select(RollLog.system, RollLog.result)
             .where(*scope.where(), col(RollLog.created_at) >= since, col(RollLog.created_at) < day_end)
             .where(col(RollLog.id) <= kept.through)
         )
-        for system, result in (await session.execute(query)).all():
+        for system, result in (await session.exec(query)).all():
             out.add(shape(_roll(system, result)))
     for created, seen in fresh:
         if since is None or created >= since:
