@@ -50,11 +50,15 @@ def roll_rows(count: int, seed: int = 18) -> Iterator[dict[str, Any]]:
     rng = random.Random(seed)
     start = NOW - timedelta(days=count / ROLLS_PER_DAY) - timedelta(minutes=5)
     step = timedelta(days=1) / ROLLS_PER_DAY
+    seen: set[str] = set()
     for i in range(count):
         pool = 1 + rng.randrange(10)
         roll = score(pool, tuple(1 + int(rng.random() * 10) for _ in range(pool)), rng.random() < 0.2)
         result = roll.as_result()
         public_id = new_public_id()
+        while public_id in seen:  # 7 letters: a few clashes in a million
+            public_id = new_public_id()
+        seen.add(public_id)
         result.update(who="Player", id=public_id)
         yield dict(
             public_id=public_id,
