@@ -25,6 +25,30 @@ from gateway.types import Invocation, Reply
 USAGE = "stats [me|NAME|channel] [--since 2h|today|2026-11-30] [--system NAME]"
 
 
+class Shapes:
+    """The ``gateway_roll_distribution`` hook for many rolls: the plugin that answered for a
+    system's roll is asked first for that system's next ones (pluggy's loop over every plugin was
+    most of the cost of a roll); the whole hook when it does not answer."""
+
+    def __init__(self, hook: Any) -> None:
+        self.hook = hook
+        self.by_system: dict[str, Callable[..., RollDistribution | None]] = {}
+
+    def __call__(self, roll: Mapping[str, Any]) -> RollDistribution | None:
+        system = str(roll.get("system"))
+        known = self.by_system.get(system)
+        if known is not None:
+            found = known(roll=roll)
+            if found is not None:
+                return found
+        for impl in reversed(self.hook.get_hookimpls()):  # pluggy's calling order
+            found = impl.function(roll=roll)
+            if found is not None:
+                self.by_system[system] = impl.function
+                return found
+        return None
+
+
 def _fit_text(locale: str, test: FaceTest | ResultTest) -> str:
     fit = test.fit
     if fit is None:
@@ -110,10 +134,7 @@ async def stats_command(ctx: CommandContext, inv: Invocation) -> Reply:
     since = parse_since(flags["--since"], ctx.now, zone, ctx.locale) if "--since" in flags else None
     scope, scope_text = await _scope(ctx, rest, system)
 
-    def shape(roll: Mapping[str, Any]) -> RollDistribution | None:
-        found: RollDistribution | None = ctx.services.plugins.pm.hook.gateway_roll_distribution(roll=roll)
-        return found
-
+    shape = Shapes(ctx.services.plugins.pm.hook.gateway_roll_distribution)
     counted = await tally(ctx.session, ctx.services.vault, scope, shape, ctx.now, since)
     title = ctx.services.plugins.registry.systems[system].title
     since_text = CATALOGUE.t(ctx.locale, "since", when=local_time(since, zone)) if since else ""

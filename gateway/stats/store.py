@@ -29,7 +29,7 @@ from gateway.stats.tally import Tally
 from gateway.vault.models import RollLog
 
 SETTLE = timedelta(seconds=60)
-CHUNK = 5000  # rows per read of the log
+CHUNK = 1000  # rows per read of the log: the event loop is given back between reads
 MAX_SCOPES = 256
 
 Shape = Callable[[Mapping[str, Any]], RollDistribution | None]
@@ -54,6 +54,7 @@ class Scope:
 class Kept:
     through: int = 0  # the id of the last row folded into ``days``
     days: dict[date, Tally] = field(default_factory=dict)
+    total: Tally = field(default_factory=Tally)  # every day's, for the asks without --since
 
 
 _KEPT: weakref.WeakKeyDictionary[Any, OrderedDict[Scope, Kept]] = weakref.WeakKeyDictionary()
@@ -99,7 +100,7 @@ async def tally(
     kept = _kept(owner, scope)
     newest = (await session.exec(select(func.max(RollLog.id)))).one() or 0
     if newest < kept.through:
-        kept.through, kept.days = 0, {}
+        kept.through, kept.days, kept.total = 0, {}, Tally()
     settled = now - SETTLE
     fresh: list[tuple[datetime, RollDistribution | None]] = []
     after = kept.through
@@ -110,6 +111,7 @@ async def tally(
             seen = shape(_roll(system, result))
             if not fresh and created < settled:
                 kept.days.setdefault(created.date(), Tally()).add(seen)
+                kept.total.add(seen)
                 kept.through = row_id
             else:
                 fresh.append((created, seen))
@@ -118,8 +120,10 @@ async def tally(
             break
     out = Tally()
     first_day = since.astimezone(UTC).date() if since else None
+    if first_day is None:
+        out.merge(kept.total)
     for day, counted in kept.days.items():
-        if first_day is None or day > first_day:
+        if first_day is not None and day > first_day:
             out.merge(counted)
     if since is not None and first_day is not None:
         day_end = datetime.combine(first_day + timedelta(days=1), time(0), tzinfo=UTC)

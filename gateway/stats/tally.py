@@ -10,7 +10,24 @@ from fractions import Fraction
 
 from gateway.stats.shape import RollDistribution
 
-Signature = tuple[tuple[str, ...], tuple[tuple[str, Fraction], ...]]
+# A kind of roll is its labels and exact odds; groups are keyed by a small number standing for that
+# value (the same number in every tally of the process, so tallies merge). Rule systems hand the
+# same odds object to every roll of a kind (they cache them), so the number is looked up by the
+# object first: hashing the Fractions was most of the cost of counting a roll.
+_NUMBERS: dict[tuple[tuple[str, ...], tuple[tuple[str, Fraction], ...]], int] = {}
+_BY_OBJECT: dict[int, tuple[Mapping[str, Fraction], tuple[str, ...], int]] = {}
+MAX_OBJECTS = 4096
+
+
+def signature(labels: tuple[str, ...], exact: Mapping[str, Fraction]) -> int:
+    known = _BY_OBJECT.get(id(exact))
+    if known is not None and known[0] is exact and known[1] == labels:
+        return known[2]
+    number = _NUMBERS.setdefault((labels, tuple(sorted(exact.items()))), len(_NUMBERS))
+    if len(_BY_OBJECT) >= MAX_OBJECTS:
+        _BY_OBJECT.clear()
+    _BY_OBJECT[id(exact)] = (exact, labels, number)
+    return number
 
 
 @dataclass
@@ -28,7 +45,7 @@ class Tally:
     rolls: int = 0  # rolls counted (their faces, and their results where they have exact odds)
     other: int = 0  # logged rolls of kinds the rule system does not count (initiative, harm, ...)
     faces: dict[int, Counter[int]] = field(default_factory=dict)  # sides -> face -> count
-    groups: dict[Signature, Group] = field(default_factory=dict)
+    groups: dict[int, Group] = field(default_factory=dict)  # by ``signature``
     impossible: int = 0  # results their odds give no chance, faces a die cannot show
 
     def add(self, shape: RollDistribution | None) -> None:
@@ -36,7 +53,9 @@ class Tally:
             self.other += 1
             return
         self.rolls += 1
-        counted = self.faces.setdefault(shape.sides, Counter())
+        counted = self.faces.get(shape.sides)
+        if counted is None:
+            counted = self.faces[shape.sides] = Counter()
         for face in shape.faces:
             if 1 <= face <= shape.sides:
                 counted[face] += 1
@@ -44,10 +63,10 @@ class Tally:
                 self.impossible += 1
         if shape.outcome is None or shape.exact is None:
             return
-        signature = (shape.labels, tuple(sorted(shape.exact.items())))
-        group = self.groups.get(signature)
+        key = signature(shape.labels, shape.exact)
+        group = self.groups.get(key)
         if group is None:
-            group = self.groups[signature] = Group(shape.labels, shape.exact)
+            group = self.groups[key] = Group(shape.labels, shape.exact)
         group.rolls += 1
         group.observed[shape.outcome] += 1
         if not shape.exact.get(shape.outcome):
