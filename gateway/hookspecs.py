@@ -18,9 +18,9 @@ if TYPE_CHECKING:
     from aiohttp import web
 
     from gateway.commands import CommandContext
+    from gateway.rules.roll_distribution import RollDistribution
     from gateway.settings import Settings
     from gateway.spec import AdapterSpec, CliCommand, Command, RuleSystem
-    from gateway.stats.shape import RollDistribution
     from gateway.summary import SheetSummary
     from gateway.vault.models import Character
 
@@ -107,8 +107,9 @@ def gateway_roll_text(roll: Mapping[str, Any], locale: str) -> str | None:
 def gateway_roll_distribution(roll: Mapping[str, Any]) -> RollDistribution | None:
     """What ``stats`` counts of a logged roll of this plugin's system: ``roll`` is the result the
     command logged (``RollLog.result``, with ``system``), as ``gateway_roll_text`` gets it. Return a
-    ``gateway.stats.shape.RollDistribution`` (the dice's sides, every face drawn, the result's label
-    and the exact odds of each label for that kind of roll), or None for another system's roll.
+    ``gateway.rules.roll_distribution.RollDistribution`` (the dice's sides, every face drawn, the
+    result's label and the exact odds of each label for that kind of roll), or None for another
+    system's roll; ``distribution_hook`` there builds one.
     Pure and quick: it runs once per roll counted (cache the exact odds by the roll's parameters).
     """
 

@@ -15,9 +15,9 @@ from gateway.characters import find_character
 from gateway.commands import Command, CommandContext
 from gateway.errors import PermissionDenied, UserError
 from gateway.hookspecs import hookimpl
+from gateway.rules.roll_distribution import RollDistribution
 from gateway.stats.messages import CATALOGUE, decimal, p_value, whole
 from gateway.stats.report import FaceTest, Report, ResultTest, report
-from gateway.stats.shape import RollDistribution
 from gateway.stats.store import Scope, tally
 from gateway.storytellers import _split_flags, local_time, parse_since
 from gateway.types import Invocation, Reply

@@ -24,7 +24,7 @@ from sqlalchemy import ColumnElement, func
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from gateway.stats.shape import RollDistribution
+from gateway.rules.roll_distribution import RollDistribution
 from gateway.stats.tally import Tally
 from gateway.vault.models import RollLog
 

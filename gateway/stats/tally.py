@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from gateway.stats.shape import RollDistribution
+from gateway.rules.roll_distribution import RollDistribution
 
 # A kind of roll is its labels and exact odds; groups are keyed by a small number standing for that
 # value (the same number in every tally of the process, so tallies merge). Rule systems hand the

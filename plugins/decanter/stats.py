@@ -10,8 +10,7 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import Any
 
-from gateway.hookspecs import hookimpl
-from gateway.stats.shape import RollDistribution, contest_faces, face_list, integer
+from gateway.rules.roll_distribution import RollDistribution, distribution_hook, integer
 from plugins.decanter.mechanics import DEGREES, QUALITY_NAMES, SIDES, SYSTEM, degree
 from plugins.decanter.odds import pool_distribution
 
@@ -26,18 +25,12 @@ def degree_odds(pool: int, quality: int, dc: int) -> Mapping[str, Fraction]:
     return out
 
 
-@hookimpl
-def gateway_roll_distribution(roll: Mapping[str, Any]) -> RollDistribution | None:
-    if roll.get("system") != SYSTEM:
-        return None
-    if roll.get("kind") == "contest":
-        return contest_faces(roll, SIDES)
-    dice = face_list(roll.get("dice"))
-    if roll.get("kind") != "roll" or dice is None:
-        return None
+def single(roll: Mapping[str, Any], dice: tuple[int, ...]) -> RollDistribution:
     pool, dc, quality = integer(roll, "pool"), integer(roll, "dc"), QUALITY_OF.get(roll.get("quality"))
-    plain = not roll.get("automatic") and not roll.get("take_half") and quality is not None
-    if pool is None or dc is None or not plain or roll.get("degree") not in DEGREES:
+    plain = not roll.get("automatic") and not roll.get("take_half")
+    if pool is None or dc is None or quality is None or not plain or roll.get("degree") not in DEGREES:
         return RollDistribution(SIDES, dice)
-    assert quality is not None
     return RollDistribution(SIDES, dice, str(roll["degree"]), degree_odds(pool, quality, dc), DEGREES)
+
+
+gateway_roll_distribution = distribution_hook(SYSTEM, SIDES, single)

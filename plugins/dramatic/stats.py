@@ -8,8 +8,7 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import Any
 
-from gateway.hookspecs import hookimpl
-from gateway.stats.shape import RollDistribution, contest_faces, face_list, integer
+from gateway.rules.roll_distribution import RollDistribution, distribution_hook, face_list, integer
 from plugins.dramatic.mechanics import DEGREES, SIDES, SYSTEM
 from plugins.dramatic.odds import roll_odds
 
@@ -20,15 +19,7 @@ def degree_odds(pool: int, difficulty: int, willpower: bool, specialty: bool) ->
     return {"botch": odds.botch, "failure": odds.failure, "success": odds.success}
 
 
-@hookimpl
-def gateway_roll_distribution(roll: Mapping[str, Any]) -> RollDistribution | None:
-    if roll.get("system") != SYSTEM:
-        return None
-    if roll.get("kind") == "contest":
-        return contest_faces(roll, SIDES)
-    dice = face_list(roll.get("dice"))
-    if roll.get("kind") != "roll" or dice is None:
-        return None
+def single(roll: Mapping[str, Any], dice: tuple[int, ...]) -> RollDistribution:
     pool, difficulty = integer(roll, "pool"), integer(roll, "difficulty")
     extra = face_list(roll.get("extra_dice")) or ()
     degree = roll.get("degree")
@@ -36,3 +27,6 @@ def gateway_roll_distribution(roll: Mapping[str, Any]) -> RollDistribution | Non
         return RollDistribution(SIDES, dice)
     exact = degree_odds(pool, difficulty, roll.get("willpower") is True, roll.get("specialty") is True)
     return RollDistribution(SIDES, dice, str(degree), exact, DEGREES)
+
+
+gateway_roll_distribution = distribution_hook(SYSTEM, SIDES, single)

@@ -9,8 +9,7 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import Any
 
-from gateway.hookspecs import hookimpl
-from gateway.stats.shape import RollDistribution, contest_faces, face_list, integer
+from gateway.rules.roll_distribution import RollDistribution, distribution_hook, integer
 from plugins.nightcap.mechanics import DEGREES, SIDES, degree
 from plugins.nightcap.odds import dice_total_distribution
 
@@ -26,17 +25,12 @@ def degree_odds(pool: int, willpower: bool) -> Mapping[str, Fraction]:
     return out
 
 
-@hookimpl
-def gateway_roll_distribution(roll: Mapping[str, Any]) -> RollDistribution | None:
-    if roll.get("system") != SYSTEM:
-        return None
-    if roll.get("kind") == "contest" or (roll.get("kind") == "roll" and isinstance(roll.get("sides"), list)):
-        return contest_faces(roll, SIDES)
-    dice = face_list(roll.get("dice"))
-    if roll.get("kind") != "roll" or dice is None:
-        return None
+def single(roll: Mapping[str, Any], dice: tuple[int, ...]) -> RollDistribution:
     pool = integer(roll, "pool")
     if pool is None or len(dice) != max(pool, 1) or roll.get("degree") not in DEGREES:
         return RollDistribution(SIDES, dice)
     exact = degree_odds(pool, roll.get("willpower") is True)
     return RollDistribution(SIDES, dice, str(roll["degree"]), exact, DEGREES)
+
+
+gateway_roll_distribution = distribution_hook(SYSTEM, SIDES, single)

@@ -8,8 +8,7 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import Any
 
-from gateway.hookspecs import hookimpl
-from gateway.stats.shape import RollDistribution, contest_faces, face_list, integer
+from gateway.rules.roll_distribution import RollDistribution, distribution_hook, integer
 from plugins.nightwanderers.mechanics import QUALITIES, SIDES, SYSTEM
 from plugins.nightwanderers.odds import qualities
 
@@ -19,15 +18,7 @@ def quality_odds(pool: int, difficulty: int, need: int) -> Mapping[str, Fraction
     return qualities(pool, difficulty, need)
 
 
-@hookimpl
-def gateway_roll_distribution(roll: Mapping[str, Any]) -> RollDistribution | None:
-    if roll.get("system") != SYSTEM:
-        return None
-    if isinstance(roll.get("sides"), list):
-        return contest_faces(roll, SIDES)
-    dice = face_list(roll.get("dice"))
-    if roll.get("kind") != "roll" or dice is None:
-        return None
+def single(roll: Mapping[str, Any], dice: tuple[int, ...]) -> RollDistribution:
     pool, difficulty, need = integer(roll, "pool"), integer(roll, "difficulty"), integer(roll, "need")
     if pool is None or difficulty is None or need is None or len(dice) != pool:
         return RollDistribution(SIDES, dice)
@@ -35,3 +26,6 @@ def gateway_roll_distribution(roll: Mapping[str, Any]) -> RollDistribution | Non
         return RollDistribution(SIDES, dice)
     exact = quality_odds(pool, difficulty, need)
     return RollDistribution(SIDES, dice, str(roll["degree"]), exact, QUALITIES)
+
+
+gateway_roll_distribution = distribution_hook(SYSTEM, SIDES, single)

@@ -8,9 +8,8 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import Any
 
-from gateway.hookspecs import hookimpl
 from gateway.rules.binomial import counts
-from gateway.stats.shape import RollDistribution, contest_faces, face_list, integer
+from gateway.rules.roll_distribution import RollDistribution, distribution_hook, integer
 from plugins.pravidla.mechanics import DEGREES, SIDES, SYSTEM
 
 
@@ -21,23 +20,13 @@ def degree_odds(pool: int, target: int, need: int) -> Mapping[str, Fraction]:
     return {"failure": Fraction(total - hit, total), "success": Fraction(hit, total)}
 
 
-@hookimpl
-def gateway_roll_distribution(roll: Mapping[str, Any]) -> RollDistribution | None:
-    if roll.get("system") != SYSTEM:
-        return None
-    if roll.get("kind") == "contest":
-        return contest_faces(roll, SIDES)
-    dice = face_list(roll.get("dice"))
-    if roll.get("kind") != "roll" or dice is None:
-        return None
+def single(roll: Mapping[str, Any], dice: tuple[int, ...]) -> RollDistribution:
     pool, target, need = integer(roll, "pool"), integer(roll, "target"), integer(roll, "need")
-    if (
-        pool is None
-        or target is None
-        or need is None
-        or len(dice) != pool
-        or roll.get("degree") not in DEGREES
-    ):
+    if pool is None or target is None or need is None or len(dice) != pool:
         return RollDistribution(SIDES, dice)
-    assert pool is not None and target is not None and need is not None
+    if roll.get("degree") not in DEGREES:
+        return RollDistribution(SIDES, dice)
     return RollDistribution(SIDES, dice, str(roll["degree"]), degree_odds(pool, target, need), DEGREES)
+
+
+gateway_roll_distribution = distribution_hook(SYSTEM, SIDES, single)

@@ -1,12 +1,14 @@
 """What a rule system tells ``stats`` about one logged roll (the ``gateway_roll_distribution`` hook's
-answer). Pure data."""
+answer), and the building block that answers it. Pure: no vault, no I/O."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
+
+from gateway.hookspecs import hookimpl
 
 
 @dataclass(frozen=True)
@@ -51,3 +53,25 @@ def contest_faces(roll: Mapping[str, Any], sides: int) -> RollDistribution | Non
             return None
         faces.extend(dice)
     return RollDistribution(sides, tuple(faces))
+
+
+Single = Callable[[Mapping[str, Any], tuple[int, ...]], RollDistribution]
+
+
+def distribution_hook(system: str, sides: int, single: Single) -> Callable[..., RollDistribution | None]:
+    """A rule system's ``gateway_roll_distribution``: None for other systems' rolls and for kinds
+    other than ``roll`` and contests; a contest's faces (``contest_faces``) for a result with
+    ``sides``; ``single(roll, dice)`` for a single roll with its logged faces."""
+
+    @hookimpl(specname="gateway_roll_distribution")
+    def answer(roll: Mapping[str, Any]) -> RollDistribution | None:
+        if roll.get("system") != system:
+            return None
+        if isinstance(roll.get("sides"), list):
+            return contest_faces(roll, sides)
+        dice = face_list(roll.get("dice"))
+        if roll.get("kind") != "roll" or dice is None:
+            return None
+        return single(roll, dice)
+
+    return answer
