@@ -59,13 +59,15 @@ Single = Callable[[Mapping[str, Any], tuple[int, ...]], RollDistribution]
 
 
 def distribution_hook(system: str, sides: int, single: Single) -> Callable[..., RollDistribution | None]:
-    """A rule system's ``gateway_roll_distribution``: None for other systems' rolls and for kinds
-    other than ``roll`` and contests; a contest's faces (``contest_faces``) for a result with
+    """A rule system's ``gateway_roll_distribution``: None for other systems' rolls, for kinds
+    other than ``roll`` and contests, and for a roll logged again with a change (``amends``: a
+    Decanter Story Point bonus re-reads a logged roll and logs it anew, its dice already counted);
+    a contest's faces (``contest_faces``) for a result with
     ``sides``; ``single(roll, dice)`` for a single roll with its logged faces."""
 
     @hookimpl(specname="gateway_roll_distribution")
     def answer(roll: Mapping[str, Any]) -> RollDistribution | None:
-        if roll.get("system") != system:
+        if roll.get("system") != system or roll.get("amends"):
             return None
         if isinstance(roll.get("sides"), list):
             return contest_faces(roll, sides)

@@ -176,3 +176,16 @@ def test_system_dice_map_every_accepted_byte_to_equally_many_faces(sides: int) -
     accepted = 256 - 256 % sides
     faces = Counter(dice.roll(sides) for _ in range(accepted))
     assert faces == dict.fromkeys(range(1, sides + 1), accepted // sides)
+
+
+async def test_a_roll_amended_by_a_story_point_is_counted_once(chat: Chat) -> None:
+    """Decanter's ``downgrade`` logs the roll again, amended: its dice and first degree count once."""
+    assert (await chat.one("system decanter", as_="st", st=True)).error is None
+    assert (await chat.one("char new Vera Lind", as_="mira")).error is None
+    await roll(chat, "roll 4 dc 3", [6, 6, 6, 2])  # a success
+    downgraded = await chat.one("downgrade 1", as_="mira")
+    assert downgraded.error is None, downgraded.text
+    counted = await stats(chat)
+    assert (counted["rolls"], counted["dice"], counted["other"]) == (1, 4, 1)
+    results = dict(zip(counted["results"]["labels"], counted["results"]["observed"], strict=True))
+    assert (results["success"], results.get("setback", 0)) == (1, 0)
