@@ -136,7 +136,12 @@ async def tally(
         if first_day is not None and day > first_day:
             out.merge(counted)
     if since is not None and first_day is not None:
-        day_end = datetime.combine(first_day + timedelta(days=1), time(0), tzinfo=UTC)
+        last = first_day >= date.max  # ``--since 9999-12-31``: no day after it
+        day_end = (
+            datetime.max.replace(tzinfo=UTC)
+            if last
+            else datetime.combine(first_day + timedelta(days=1), time(0), tzinfo=UTC)
+        )
         query = (
             select(RollLog.system, RESULT_TEXT)
             .where(*scope.where(), col(RollLog.created_at) >= since, col(RollLog.created_at) < day_end)

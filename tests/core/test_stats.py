@@ -135,6 +135,8 @@ async def test_bad_options_get_one_line(chat: Chat) -> None:
     system = await chat.one("stats --system chess")
     assert system.error is not None
     assert system.text.startswith("No rule system called chess: installed are ")
+    assert (await stats(chat, "stats --since 9999-12-31"))["rolls"] == 0  # the last day there is
+    assert (await stats(chat, "stats --since 99999w"))["rolls"] == 0
     flag = await chat.one("stats --since")
     assert flag.error is not None and "\n" not in flag.text
 
