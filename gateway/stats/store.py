@@ -13,6 +13,7 @@ a vault whose log is shorter than a kept tally (restored, replaced) starts again
 
 from __future__ import annotations
 
+import asyncio
 import weakref
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Mapping
@@ -56,6 +57,8 @@ class Kept:
     through: int = 0  # the id of the last row folded into ``days``
     days: dict[date, Tally] = field(default_factory=dict)
     total: Tally = field(default_factory=Tally)  # every day's, for the asks without --since
+    # Two asks of one scope at once would otherwise both fold the rows after ``through``.
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
 
 
 _KEPT: weakref.WeakKeyDictionary[Any, OrderedDict[Scope, Kept]] = weakref.WeakKeyDictionary()
@@ -108,6 +111,13 @@ async def tally(
     """The scope's rolls (at ``since`` or later), counted. ``owner`` keys the kept tallies (the
     vault); ``shape`` is the ``gateway_roll_distribution`` hook."""
     kept = _kept(owner, scope)
+    async with kept.lock:
+        return await _tally(session, kept, scope, shape, now, since)
+
+
+async def _tally(
+    session: AsyncSession, kept: Kept, scope: Scope, shape: Shape, now: datetime, since: datetime | None
+) -> Tally:
     newest = (await session.exec(select(func.max(RollLog.id)))).one() or 0
     if newest < kept.through:
         kept.through, kept.days, kept.total = 0, {}, Tally()

@@ -191,3 +191,33 @@ async def test_a_roll_amended_by_a_story_point_is_counted_once(chat: Chat) -> No
     assert (counted["rolls"], counted["dice"], counted["other"]) == (1, 4, 1)
     results = dict(zip(counted["results"]["labels"], counted["results"]["observed"], strict=True))
     assert (results["success"], results.get("setback", 0)) == (1, 0)
+
+
+async def test_asks_at_once_count_each_roll_once(any_chat: Chat) -> None:
+    """Two reads of one scope in flight together (a first read of the log is many reads) fold each
+    roll into the kept tally once (on PostgreSQL the two transactions run side by side)."""
+    import asyncio
+
+    chat = any_chat
+    from gateway.stats import store
+    from gateway.stats.command import Shapes
+
+    faces = uniform_faces(3, 300)
+    for i in range(0, len(faces), 3):
+        await roll(chat, "roll 3", faces[i : i + 3])
+    chat.clock.advance(minutes=5)
+    vault = chat.services.vault
+    shape = Shapes(chat.gateway.plugins.pm.hook.gateway_roll_distribution)
+    scope = store.Scope("channel", "console:main", "nightcap")
+
+    async def ask() -> int:
+        async with vault.transaction() as session:
+            return (await store.tally(session, vault, scope, shape, chat.clock.now, None)).rolls
+
+    small = store.CHUNK
+    store.CHUNK = 7  # many reads, so that the two asks interleave
+    try:
+        assert await asyncio.gather(ask(), ask()) == [100, 100]
+    finally:
+        store.CHUNK = small
+    assert await ask() == 100
