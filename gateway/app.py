@@ -25,6 +25,8 @@ from gateway.plugins import Plugins, build_plugin_manager
 from gateway.readiness import Readiness
 from gateway.services import Services
 from gateway.settings import Settings
+from gateway.stats import command as stats_command
+from gateway.transfer import one as transfer_one
 from gateway.vault.migrate import upgrade
 from gateway.vault.models import utcnow
 from gateway.vault.notify import Listener
@@ -59,7 +61,8 @@ class Gateway:
     ) -> None:
         self.settings = settings
         pm = build_plugin_manager(
-            settings.plugins.block, extra=[builtin, linking, storytellers, *extra_plugins]
+            settings.plugins.block,
+            extra=[builtin, linking, storytellers, stats_command, transfer_one, *extra_plugins],
         )
         self.plugins = Plugins(pm)
         self.plugins.configure(settings)

@@ -18,6 +18,7 @@ if TYPE_CHECKING:
     from aiohttp import web
 
     from gateway.commands import CommandContext
+    from gateway.rules.roll_distribution import RollDistribution
     from gateway.settings import Settings
     from gateway.spec import AdapterSpec, CliCommand, Command, RuleSystem
     from gateway.summary import SheetSummary
@@ -100,6 +101,17 @@ def gateway_roll_text(roll: Mapping[str, Any], locale: str) -> str | None:
     the outcome, in the book's terms), or None for another system's roll. With no answer the core
     renders the result itself (``gateway.rules.roll_text``; ``roll_text_hook`` builds an answer
     from a catalogue's degree words). Pure and quick.
+    """
+
+
+@hookspec(firstresult=True)
+def gateway_roll_distribution(roll: Mapping[str, Any]) -> RollDistribution | None:
+    """What ``stats`` counts of a logged roll of this plugin's system: ``roll`` is the result the
+    command logged (``RollLog.result``, with ``system``), as ``gateway_roll_text`` gets it. Return a
+    ``gateway.rules.roll_distribution.RollDistribution`` (the dice's sides, every face drawn, the
+    result's label and the exact odds of each label for that kind of roll), or None for another
+    system's roll; ``distribution_hook`` there builds one.
+    Pure and quick: it runs once per roll counted (cache the exact odds by the roll's parameters).
     """
 
 

@@ -127,11 +127,20 @@ async def _write_history(
 
 
 async def export_characters(
-    vault: Vault, out: TextIO, *, system: str | None, versions: dict[str, str | None], now: datetime
+    vault: Vault,
+    out: TextIO,
+    *,
+    system: str | None,
+    versions: dict[str, str | None],
+    now: datetime,
+    character_id: int | None = None,
 ) -> int:
-    """Write the characters file to ``out``; the number of characters written."""
+    """Write the characters file to ``out``; the number of characters written. With
+    ``character_id``, that one character alone (``char export``)."""
     async with snapshot(vault) as conn:
         where = [] if system is None else [col(Character.system) == system]
+        if character_id is not None:
+            where.append(col(Character.id) == character_id)
         systems = await conn.execute(select(CHARACTER.c.system).where(*where).distinct())
         source = SourceDoc(
             gateway=__version__, systems={name: versions.get(name) for name in sorted(systems.scalars())}

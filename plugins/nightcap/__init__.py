@@ -62,4 +62,5 @@ def gateway_register_rule_systems(register: Callable[[RuleSystem], None]) -> Non
 gateway_register_commands = COMMANDS.hookimpl()
 
 
+from plugins.nightcap.stats import gateway_roll_distribution as gateway_roll_distribution  # noqa: E402
 from plugins.nightcap.summary import gateway_sheet_summary as gateway_sheet_summary  # noqa: E402

@@ -76,6 +76,7 @@ gateway_register_commands = EntrySet(SYSTEM).include(COMMANDS).hookimpl()
 
 from gateway.rules.roll_text import roll_text_hook  # noqa: E402
 from plugins.nightwanderers.messages import CATALOGUE  # noqa: E402
+from plugins.nightwanderers.stats import gateway_roll_distribution as gateway_roll_distribution  # noqa: E402
 from plugins.nightwanderers.summary import gateway_sheet_summary as gateway_sheet_summary  # noqa: E402
 
 # ``verify`` with the degree in the reader's language (the core's line keeps the stored word).
