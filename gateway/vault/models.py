@@ -262,3 +262,15 @@ class RateBucket(SQLModel, table=True):
     key: str = Field(primary_key=True, max_length=300)
     tokens: float
     updated_at: datetime = _ts(index=True)
+
+
+class HouseRule(SQLModel, table=True):
+    """A channel's house rule: one switch of its rule system set away from the book's default
+    (``house set``). A switch at its default has no row; ``house reset`` deletes it."""
+
+    __tablename__ = "house_rule"
+    channel_key: str = Field(primary_key=True, max_length=300)
+    system: str = Field(primary_key=True, max_length=40)
+    name: str = Field(primary_key=True, max_length=60)
+    value: Any = Field(sa_column=Column(JSON, nullable=False))
+    updated_at: datetime = _ts()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from functools import partial
@@ -9,6 +10,7 @@ from typing import Any
 
 from gateway import CommandContext, CommandSet, Invocation, Offloaded, Reply, UserError, faces, scene
 from gateway.characters import active_character, find_character
+from gateway.house_rules.notes import changed_result, note
 from gateway.i18n import percent
 from gateway.rules.dots_sheet import trait_title
 from gateway.vault import repo
@@ -16,7 +18,7 @@ from gateway.vault.models import Character
 from plugins.dramatic import mechanics, odds, retries
 from plugins.dramatic.abilities import PRIMARY, Substitution, kind_of, secondary_key, substitute
 from plugins.dramatic.characters import WP
-from plugins.dramatic.config import DramaticSettings
+from plugins.dramatic.house import DramaticHouseRules
 from plugins.dramatic.mechanics import SYSTEM
 from plugins.dramatic.messages import t
 from plugins.dramatic.parse import ROLL_USAGE, RollRequest, SideRequest, parse_roll
@@ -111,13 +113,58 @@ def body(ctx: CommandContext, roll: mechanics.Roll) -> dict[str, str]:
     }
 
 
+def house(ctx: CommandContext) -> DramaticHouseRules:
+    return ctx.house_rules(DramaticHouseRules)
+
+
 def asked_difficulty(ctx: CommandContext, side: SideRequest) -> int:
-    """The difficulty a side asked for: its own, or the setting's default."""
-    return (
-        side.difficulty
-        if side.difficulty is not None
-        else ctx.settings_for(DramaticSettings).default_difficulty
-    )
+    """The difficulty a side asked for: its own, or the channel's default (a house rule whose own
+    default is ``[dramatic] default_difficulty``)."""
+    return side.difficulty if side.difficulty is not None else house(ctx).default_difficulty
+
+
+def _reader(roll: mechanics.Roll, act_default: Attempt | None) -> Callable[[DramaticHouseRules], Hashable]:
+    """How ``roll``'s dice read under other switches (for ``changed_result``). ``act_default``: the
+    attempt, when its difficulty came from the default, which a switch then moves."""
+    tens = 10 in roll.original
+
+    def read(rules: DramaticHouseRules) -> Hashable:
+        difficulty = roll.difficulty
+        if act_default is not None:
+            base = mechanics.clamp_difficulty(rules.default_difficulty)
+            difficulty = mechanics.retry_difficulty(
+                base + act_default.side.adjustment, act_default.retry.failures
+            )
+        extra = roll.extra
+        if not mechanics.explodes(rules.tens_explode, roll.specialty):
+            extra = ()
+        elif tens and not extra:
+            return "dice not rolled"  # these switches would have rolled more dice
+        dice = rules.dice()
+        del dice["tens_explode"]
+        again = mechanics.score(
+            roll.pool,
+            difficulty,
+            roll.original,
+            extra,
+            willpower=roll.willpower,
+            specialty=roll.specialty,
+            **dice,
+        )
+        return again.successes, again.degree
+
+    return read
+
+
+def house_note(
+    ctx: CommandContext, rolls: list[tuple[mechanics.Roll, Attempt | None]]
+) -> tuple[str, list[str]]:
+    """The roll line's note naming the house rules that changed these rolls, and their names."""
+    rules = house(ctx)
+    names: list[str] = []
+    for roll, act in rolls:
+        names += [n for n in changed_result(rules, _reader(roll, act)) if n not in names]
+    return note(ctx.locale, rules, names), names
 
 
 async def _opponent_character(ctx: CommandContext, side: SideRequest) -> Character | None:
@@ -174,8 +221,13 @@ async def roll_command(ctx: CommandContext, inv: Invocation) -> Reply:
             raise UserError(f"{character.name} has no Willpower left to spend.")
     if request.opponent is not None:
         return await _resisted(ctx, request.opponent, character, who, act, request)
-    roll = mechanics.roll(left.dice, act.difficulty, ctx.dice, willpower=willpower, specialty=specialty)
+    roll = mechanics.roll(
+        left.dice, act.difficulty, ctx.dice, willpower=willpower, specialty=specialty, **house(ctx).dice()
+    )
+    noted, changed = house_note(ctx, [(roll, _default_attempt(act))])
     result = roll.as_result()
+    if changed:
+        result["house_rules"] = {n: getattr(house(ctx), n) for n in changed}
     result.update(
         who=who,
         label=left.label,
@@ -199,7 +251,7 @@ async def roll_command(ctx: CommandContext, inv: Invocation) -> Reply:
         dice=dice_text(ctx, left.dice, left.label),
         difficulty=difficulty_text(ctx, act.difficulty, act.asked, act.base, failures, left),
         lacking=lacking_text(ctx, left) + (t(ctx, "reflex") if act.request.reflex else ""),
-        outcome=t(ctx, "outcome", n=roll.successes, degree=t(ctx, f"degree.{roll.degree}")),
+        outcome=t(ctx, "outcome", n=roll.successes, degree=t(ctx, f"degree.{roll.degree}")) + noted,
         id=roll_id,
         **body(ctx, roll),
     )
@@ -223,13 +275,25 @@ async def _resisted(
     right_asked = asked_difficulty(ctx, opponent)
     right_base = mechanics.clamp_difficulty(right_asked)
     right_difficulty = mechanics.clamp_difficulty(right_base + right.adjustment)
+    switches = house(ctx).dice()
     attacker = mechanics.roll(
-        left.dice, act.difficulty, ctx.dice, willpower=act.request.willpower, specialty=act.request.specialty
+        left.dice,
+        act.difficulty,
+        ctx.dice,
+        willpower=act.request.willpower,
+        specialty=act.request.specialty,
+        **switches,
     )
-    defender = mechanics.roll(right.dice, right_difficulty, ctx.dice, specialty=opponent.specialty)
+    defender = mechanics.roll(
+        right.dice, right_difficulty, ctx.dice, specialty=opponent.specialty, **switches
+    )
     outcome = mechanics.resist(attacker, defender)
     right_name = other.name if other is not None else t(ctx, "opponent")
+    # The defender's difficulty is moved by the default only when it named none and has no adjustment.
+    noted, changed = house_note(ctx, [(attacker, _default_attempt(act)), (defender, None)])
     result = outcome.as_result()
+    if changed:
+        result["house_rules"] = {n: getattr(house(ctx), n) for n in changed}
     result["who"] = who
     result["secret"] = request.secret
     for part, name, pool, wanted in (
@@ -276,10 +340,24 @@ async def _resisted(
         text = t(
             ctx, "resisted.defender", left=sides[0], right=sides[1], winner=right_name, how=how, id=roll_id
         )
+    if noted:
+        text = f"{text.removesuffix(f' #{roll_id}')}{noted} #{roll_id}"
     await ctx.stlog(
         ("(secret) " if request.secret else "") + text, kind="roll", result=result, character_id=char_id
     )
     return Reply(text=text, private=request.secret, result=result)
+
+
+def _default_attempt(act: Attempt) -> Attempt | None:
+    """``act`` when its difficulty is the channel's default (it named none, and no retry fixed it)."""
+    return act if act.request.difficulty is None and act.retry.base is None else None
+
+
+def _odds_note(ctx: CommandContext) -> str:
+    """The odds line names every dice switch set away from the book: they all move the odds."""
+    rules = house(ctx)
+    dice = rules.dice()
+    return note(ctx.locale, rules, [n for n in rules.changed(DramaticHouseRules()) if n in dice])
 
 
 def _percent(p: Fraction) -> str:
@@ -298,6 +376,7 @@ async def odds_command(ctx: CommandContext, inv: Invocation) -> Offloaded[Any]:
     left, difficulty = act.side, act.difficulty
     request = replace(request, side=act.request)
     wp = t(ctx, "willpower") if request.side.willpower else ""
+    odds_note = _odds_note(ctx)
     if request.opponent is not None:
         other = await _opponent_character(ctx, request.opponent)
         right = read_side(ctx, request.opponent, other, other is not None, "they")
@@ -312,6 +391,7 @@ async def odds_command(ctx: CommandContext, inv: Invocation) -> Offloaded[Any]:
             willpower=request.side.willpower,
             attacker_specialty=request.side.specialty,
             defender_specialty=request.opponent.specialty,
+            **house(ctx).dice(),
         )
         left_text = dice_text(ctx, left.dice, left.label) + wp + " " + t(ctx, "at_difficulty", d=difficulty)
         right_text = (
@@ -319,13 +399,16 @@ async def odds_command(ctx: CommandContext, inv: Invocation) -> Offloaded[Any]:
         )
 
         def render_resisted(chances: odds.ResistedOdds) -> Reply:
-            text = t(
-                ctx,
-                "odds.resisted",
-                left=left_text,
-                right=right_text,
-                win=_percent(chances.attacker),
-                lose=_percent(chances.defender),
+            text = (
+                t(
+                    ctx,
+                    "odds.resisted",
+                    left=left_text,
+                    right=right_text,
+                    win=_percent(chances.attacker),
+                    lose=_percent(chances.defender),
+                )
+                + odds_note
             )
             result = {
                 "kind": "odds",
@@ -344,6 +427,7 @@ async def odds_command(ctx: CommandContext, inv: Invocation) -> Offloaded[Any]:
         difficulty,
         willpower=request.side.willpower,
         specialty=request.side.specialty,
+        **house(ctx).dice(),
     )
 
     def render(chances: odds.RollOdds) -> Reply:
@@ -351,18 +435,21 @@ async def odds_command(ctx: CommandContext, inv: Invocation) -> Offloaded[Any]:
         spread = ", ".join(
             t(ctx, "odds.at_least", k=k, p=_percent(chances.at_least(k))) for k in range(2, top + 1)
         )
-        text = t(
-            ctx,
-            "odds.line",
-            dice=dice_text(ctx, left.dice, left.label),
-            wp=wp,
-            difficulty=t(ctx, "difficulty", d=difficulty),
-            spec=t(ctx, "odds.spec") if request.side.specialty else "",
-            botch=_percent(chances.botch),
-            failure=_percent(chances.failure),
-            success=_percent(chances.success),
-            spread=spread or t(ctx, "odds.at_least", k=1, p=_percent(chances.success)),
-        ).replace("; .", ".")
+        text = (
+            t(
+                ctx,
+                "odds.line",
+                dice=dice_text(ctx, left.dice, left.label),
+                wp=wp,
+                difficulty=t(ctx, "difficulty", d=difficulty),
+                spec=t(ctx, "odds.spec") if request.side.specialty else "",
+                botch=_percent(chances.botch),
+                failure=_percent(chances.failure),
+                success=_percent(chances.success),
+                spread=spread or t(ctx, "odds.at_least", k=1, p=_percent(chances.success)),
+            ).replace("; .", ".")
+            + odds_note
+        )
         result = {
             "kind": "odds",
             "system": SYSTEM,
