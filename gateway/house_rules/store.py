@@ -8,6 +8,7 @@ costs one indexed look-up that finds nothing and no pydantic validation.
 
 from __future__ import annotations
 
+import json
 from datetime import datetime
 from typing import Any, cast
 
@@ -46,7 +47,8 @@ def built(model: type[HouseRules], settings: BaseModel | None, rows: dict[str, A
 
 async def stored(unit: Unit, channel_key: str, system: str) -> dict[str, Any]:
     """The switches set in this channel for ``system``: name -> value."""
-    return {str(n): v for n, v in await unit.all(_READ, {"channel": channel_key, "system": system})}
+    rows = await unit.all(_READ, {"channel": channel_key, "system": system})
+    return {str(n): json.loads(v) for n, v in rows}
 
 
 async def load(
@@ -57,6 +59,7 @@ async def load(
 
 
 async def put(unit: Unit, channel_key: str, system: str, name: str, value: Any, now: datetime) -> None:
+    value = json.dumps(value)
     row = await unit.session.get(HouseRule, (channel_key, system, name))
     if row is None:
         unit.session.add(

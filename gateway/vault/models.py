@@ -272,5 +272,6 @@ class HouseRule(SQLModel, table=True):
     channel_key: str = Field(primary_key=True, max_length=300)
     system: str = Field(primary_key=True, max_length=40)
     name: str = Field(primary_key=True, max_length=60)
-    value: Any = Field(sa_column=Column(JSON, nullable=False))
+    # The value as JSON text: a JSON column would come back from SQLite as a number for ``8``.
+    value: str = Field(max_length=200)
     updated_at: datetime = _ts()

@@ -37,7 +37,7 @@ async def test_a_storyteller_sets_and_resets_a_switch_audited_and_announced(dra:
     assert reply.text == "House rule here: tens_double = always (was never; the book's: never), set by Gm."
     stored = await rows(dra, HouseRule)
     assert [(r.channel_key, r.system, r.name, r.value) for r in stored] == [
-        ("console:main", "dramatic", "tens_double", "always")
+        ("console:main", "dramatic", "tens_double", '"always"')
     ]
     audit = [a for a in await rows(dra, Audit) if a.action.startswith("house_rule")]
     assert [(a.action, a.field_name, a.old_value, a.new_value) for a in audit] == [
@@ -91,7 +91,10 @@ async def test_switches_are_per_channel(dra: Chat) -> None:
         ("house set botch maybe", "botch is on or off, not maybe."),
         ("house set default_difficulty 11", "default_difficulty is a whole number from 2 to 10, not 11."),
         ("house set default_difficulty six", "default_difficulty is a whole number from 2 to 10, not six."),
-        ("house set tens_dubble always", "Dramatic Systems has no house rule tens_dubble; did you mean tens_double?"),
+        (
+            "house set tens_dubble always",
+            "Dramatic Systems has no house rule tens_dubble; did you mean tens_double?",
+        ),
         ("house set zzzz on", "Dramatic Systems has no house rule zzzz; house lists them."),
         ("house reset botch", "botch is at its default here already: on."),
         ("house set botch", "Write house, house set NAME VALUE or house reset NAME."),

@@ -29,7 +29,7 @@ def upgrade() -> None:
         sa.Column("channel_key", sqlmodel.sql.sqltypes.AutoString(length=300), nullable=False),
         sa.Column("system", sqlmodel.sql.sqltypes.AutoString(length=40), nullable=False),
         sa.Column("name", sqlmodel.sql.sqltypes.AutoString(length=60), nullable=False),
-        sa.Column("value", sa.JSON(), nullable=False),
+        sa.Column("value", sqlmodel.sql.sqltypes.AutoString(length=200), nullable=False),
         sa.Column("updated_at", UTCDateTime(), nullable=False),
         sa.PrimaryKeyConstraint("channel_key", "system", "name"),
     )
