@@ -137,10 +137,13 @@ async def test_czech_and_russian(dra: Chat) -> None:
     assert wrong.text == "botch je zapnuto nebo vypnuto (on/off), ne может."
 
 
-async def test_a_system_without_switches_says_so(vault_url: str) -> None:
-    async with playing(vault_url, "nightwanderers") as chat:
-        reply = await chat.one("house set x 1", as_="gm", st=True)
-        assert reply.error is not None
+@pytest.mark.parametrize("system", ["nightcap", "decanter", "dramatic", "pravidla", "nightwanderers"])
+async def test_every_system_declares_switches(vault_url: str, system: str) -> None:
+    async with playing(vault_url, system) as chat:
+        assert (await chat.one("lang en", as_="alice")).error is None
+        reply = await chat.one("house", as_="alice")
+        assert reply.error is None and reply.text.startswith("House rules of "), reply.text
+        assert reply.result is not None and reply.result["system"] == system
 
 
 # --- the declaration, pure -------------------------------------------------------------------------
