@@ -5,6 +5,6 @@
 changed a roll's result in its line.
 """
 
-from gateway.house_rules.declare import HouseRules, switch
+from gateway.house_rules.declare import HouseRules, from_settings, switch
 
-__all__ = ["HouseRules", "switch"]
+__all__ = ["HouseRules", "from_settings", "switch"]

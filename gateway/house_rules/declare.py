@@ -31,6 +31,14 @@ class HouseRules(BaseModel):
         return {n: v for n, v in self if getattr(book, n) != v}
 
 
+def from_settings(settings: BaseModel | None, model: type[BaseModel], **names: str) -> dict[str, Any]:
+    """For ``configured``: switch -> the value of the setting it names, when ``settings`` is a
+    ``model`` (``from_settings(s, DramaticSettings, default_difficulty="default_difficulty")``)."""
+    if not isinstance(settings, model):
+        return {}
+    return {switch_name: getattr(settings, setting) for switch_name, setting in names.items()}
+
+
 def switch(default: Any, *, en: str, cs: str, ru: str, book: str, **limits: Any) -> Any:
     """A house-rule field: ``default`` is the book's rule, ``book`` names where it says so."""
     return Field(default, description=en, json_schema_extra={"cs": cs, "ru": ru, "book": book}, **limits)

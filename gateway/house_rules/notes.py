@@ -3,7 +3,7 @@ the roll differently. Pure: the caller says how a roll is read under a set of sw
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Iterable
 from typing import TypeVar
 
 from gateway.house_rules.declare import HouseRules
@@ -29,3 +29,11 @@ def note(locale: str, house: HouseRules, names: list[str]) -> str:
         return ""
     parts = ", ".join(f"{n}={shown(locale, getattr(house, n))}" for n in names)
     return t(locale, "roll.note", names=parts)
+
+
+def odds_note(locale: str, house: HouseRules, names: Iterable[str] | None = None) -> str:
+    """The note an ``odds`` line ends with: every switch set away from the book (of ``names``,
+    when given: the ones that move the odds), since each moves them."""
+    changed = house.changed(type(house)())
+    wanted = changed if names is None else [n for n in changed if n in set(names)]
+    return note(locale, house, list(wanted))

@@ -8,7 +8,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from gateway import CommandContext
-from gateway.house_rules import HouseRules, switch
+from gateway.house_rules import HouseRules, from_settings, notes, switch
 from gateway.house_rules.notes import changed_result, note
 from plugins.decanter import mechanics
 from plugins.decanter.config import DecanterSettings
@@ -49,9 +49,7 @@ class DecanterHouseRules(HouseRules):
     @classmethod
     def configured(cls, settings: BaseModel | None) -> dict[str, Any]:
         # ``[decanter] aid_max`` is the switch's default for every channel.
-        if isinstance(settings, DecanterSettings):
-            return {"aid_cap": settings.aid_max}
-        return {}
+        return from_settings(settings, DecanterSettings, aid_cap="aid_max")
 
     def dice(self) -> dict[str, bool]:
         """The die's switches (``mechanics.roll``, ``mechanics.aid``, ``odds.roll_odds``, contests)."""
@@ -93,5 +91,4 @@ def mark(ctx: CommandContext, result: dict[str, Any], *rolls: mechanics.Roll) ->
 
 def odds_note(ctx: CommandContext) -> str:
     """The odds line names every switch set away from the book: each moves the odds it gives."""
-    rules = house(ctx)
-    return note(ctx.locale, rules, list(rules.changed(DecanterHouseRules())))
+    return notes.odds_note(ctx.locale, house(ctx))

@@ -11,7 +11,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from gateway.house_rules import HouseRules, switch
+from gateway.house_rules import HouseRules, from_settings, switch
 from plugins.dramatic.config import DramaticSettings
 from plugins.dramatic.mechanics import Double, Explode
 
@@ -67,9 +67,7 @@ class DramaticHouseRules(HouseRules):
     @classmethod
     def configured(cls, settings: BaseModel | None) -> dict[str, Any]:
         # ``[dramatic] default_difficulty`` is this switch's default for every channel.
-        if isinstance(settings, DramaticSettings):
-            return {"default_difficulty": settings.default_difficulty}
-        return {}
+        return from_settings(settings, DramaticSettings, default_difficulty="default_difficulty")
 
     def dice(self) -> dict[str, Any]:
         """The switches the dice functions take (``mechanics.roll``, ``odds.roll_odds``)."""

@@ -10,7 +10,7 @@ from typing import Any
 
 from gateway import CommandContext, CommandSet, Invocation, Offloaded, Reply, UserError, faces, scene
 from gateway.characters import active_character, find_character
-from gateway.house_rules.notes import changed_result, note
+from gateway.house_rules.notes import changed_result, note, odds_note
 from gateway.i18n import percent
 from gateway.rules.dots_sheet import trait_title
 from gateway.vault import repo
@@ -354,10 +354,8 @@ def _default_attempt(act: Attempt) -> Attempt | None:
 
 
 def _odds_note(ctx: CommandContext) -> str:
-    """The odds line names every dice switch set away from the book: they all move the odds."""
     rules = house(ctx)
-    dice = rules.dice()
-    return note(ctx.locale, rules, [n for n in rules.changed(DramaticHouseRules()) if n in dice])
+    return odds_note(ctx.locale, rules, rules.dice())
 
 
 def _percent(p: Fraction) -> str:

@@ -10,7 +10,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from gateway import CommandContext
-from gateway.house_rules import HouseRules, switch
+from gateway.house_rules import HouseRules, from_settings, switch
 from gateway.house_rules.notes import changed_result, note
 from plugins.nightcap import mechanics
 from plugins.nightcap.config import NightcapSettings
@@ -67,9 +67,7 @@ class NightcapHouseRules(HouseRules):
     @classmethod
     def configured(cls, settings: BaseModel | None) -> dict[str, Any]:
         # ``[nightcap] wound_penalties`` is the switch's default for every channel.
-        if isinstance(settings, NightcapSettings):
-            return {"wound_penalties": settings.wound_penalties}
-        return {}
+        return from_settings(settings, NightcapSettings, wound_penalties="wound_penalties")
 
     def dice(self) -> dict[str, bool]:
         """The switches the dice functions take (``mechanics.roll``, ``odds.roll_odds``)."""

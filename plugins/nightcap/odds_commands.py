@@ -8,7 +8,7 @@ from typing import Any
 
 from gateway import CommandContext, CommandSet, Invocation, Offloaded, Reply, UserError
 from gateway.characters import active_character, find_character
-from gateway.house_rules.notes import note
+from gateway.house_rules.notes import odds_note
 from plugins.nightcap import odds
 from plugins.nightcap.conflict_support import (
     Built,
@@ -16,7 +16,7 @@ from plugins.nightcap.conflict_support import (
     damage_of,
     pool_words,
 )
-from plugins.nightcap.house import NightcapHouseRules, dice, house
+from plugins.nightcap.house import dice, house
 from plugins.nightcap.pools import parse_roll
 from plugins.nightcap.rolls import SYSTEM, split_opponent
 
@@ -69,10 +69,8 @@ def _contest(
 
 
 def _odds_note(ctx: CommandContext) -> str:
-    """The odds line names every dice switch set away from the book: they all move the odds."""
     rules = house(ctx)
-    switches = rules.dice()
-    return note(ctx.locale, rules, [n for n in rules.changed(NightcapHouseRules()) if n in switches])
+    return odds_note(ctx.locale, rules, rules.dice())
 
 
 @COMMANDS.command("odds", "exact odds of a roll or a contest", ODDS_USAGE, role="anyone")

@@ -8,7 +8,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from gateway import CommandContext
-from gateway.house_rules import HouseRules, switch
+from gateway.house_rules import HouseRules, from_settings, switch
 from plugins.nightwanderers import mechanics
 from plugins.nightwanderers.config import NightWanderersSettings
 
@@ -34,9 +34,7 @@ class NightWanderersHouseRules(HouseRules):
     @classmethod
     def configured(cls, settings: BaseModel | None) -> dict[str, Any]:
         # ``[nightwanderers] default_difficulty`` is the switch's default for every channel.
-        if isinstance(settings, NightWanderersSettings):
-            return {"default_difficulty": settings.default_difficulty}
-        return {}
+        return from_settings(settings, NightWanderersSettings, default_difficulty="default_difficulty")
 
 
 def house(ctx: CommandContext) -> NightWanderersHouseRules:

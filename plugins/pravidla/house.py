@@ -9,7 +9,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from gateway import CommandContext
-from gateway.house_rules import HouseRules, switch
+from gateway.house_rules import HouseRules, from_settings, switch
 from gateway.house_rules.notes import changed_result, note
 from plugins.pravidla import mechanics
 from plugins.pravidla.config import PravidlaSettings
@@ -40,9 +40,7 @@ class PravidlaHouseRules(HouseRules):
     @classmethod
     def configured(cls, settings: BaseModel | None) -> dict[str, Any]:
         # ``[pravidla] default_target`` is the switch's default for every channel.
-        if isinstance(settings, PravidlaSettings):
-            return {"default_target": settings.default_target}
-        return {}
+        return from_settings(settings, PravidlaSettings, default_target="default_target")
 
 
 def house(ctx: CommandContext) -> PravidlaHouseRules:

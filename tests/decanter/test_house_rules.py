@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from collections import Counter
 from fractions import Fraction
-from typing import Any
 
 import pytest
 
@@ -15,6 +14,7 @@ from plugins.decanter import mechanics as m
 from plugins.decanter import odds
 from tests.helpers.chi_square import binned_chi_square, chi_square_bound
 from tests.helpers.enumerate import outcomes
+from tests.helpers.house_rules import house, rolled
 
 SWITCHES: list[dict[str, bool]] = [
     {"tens_double": False},
@@ -65,20 +65,6 @@ def test_contest_odds_take_the_switches() -> None:
 
 
 # --- through the router -----------------------------------------------------------------------------
-
-
-async def house(chat: Chat, *lines: str) -> None:
-    for line in lines:
-        reply = await chat.one(f"house set {line}", as_="gm", st=True)
-        assert reply.error is None, reply.text
-
-
-async def rolled(chat: Chat, text: str, faces: list[int]) -> tuple[dict[str, Any], str]:
-    chat.dice.extend(faces)
-    reply = await chat.one(text)
-    assert reply.error is None, reply.text
-    assert chat.dice.remaining == 0 and reply.result is not None
-    return reply.result, reply.text
 
 
 async def test_tens_count_once(dec: Chat) -> None:

@@ -15,6 +15,7 @@ from plugins.dramatic import mechanics as m
 from plugins.dramatic import odds
 from tests.helpers.chi_square import binned_chi_square, chi_square_bound
 from tests.helpers.enumerate import outcomes
+from tests.helpers.house_rules import house, rolled
 
 # One switch away from the book each, then a few together.
 SWITCHES: list[dict[str, Any]] = [
@@ -124,21 +125,6 @@ def test_resisted_odds_take_the_switches() -> None:
 
 
 # --- scripted dice through the router ---------------------------------------------------------------
-
-
-async def house(chat: Chat, *lines: str) -> None:
-    for line in lines:
-        reply = await chat.one(f"house set {line}", as_="gm", st=True)
-        assert reply.error is None, reply.text
-
-
-async def rolled(chat: Chat, text: str, faces: list[int]) -> tuple[dict[str, Any], str]:
-    chat.dice.extend(faces)
-    reply = await chat.one(text)
-    assert reply.error is None, reply.text
-    assert chat.dice.remaining == 0
-    assert reply.result is not None
-    return reply.result, reply.text
 
 
 async def test_tens_explode_always(dra: Chat) -> None:

@@ -7,7 +7,6 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import AsyncIterator
 from fractions import Fraction
-from typing import Any
 
 import pytest
 
@@ -18,6 +17,7 @@ from plugins.nightcap import odds
 from tests.conflict.helpers import make_character
 from tests.helpers.chi_square import binned_chi_square, chi_square_bound
 from tests.helpers.enumerate import outcomes
+from tests.helpers.house_rules import house, rolled
 
 SWITCHES: list[dict[str, bool]] = [
     {"tens_double": False},
@@ -68,20 +68,6 @@ async def chat(vault_url: str) -> AsyncIterator[Chat]:
     chat = await start_chat(vault_url)
     yield chat
     await chat.gateway.stop()
-
-
-async def house(chat: Chat, *lines: str) -> None:
-    for line in lines:
-        reply = await chat.one(f"house set {line}", as_="gm", st=True)
-        assert reply.error is None, reply.text
-
-
-async def rolled(chat: Chat, text: str, faces: list[int], as_: str = "alice") -> tuple[dict[str, Any], str]:
-    chat.dice.extend(faces)
-    reply = await chat.one(text, as_=as_)
-    assert reply.error is None, reply.text
-    assert chat.dice.remaining == 0 and reply.result is not None
-    return reply.result, reply.text
 
 
 async def test_tens_count_once(chat: Chat) -> None:

@@ -13,13 +13,8 @@ from gateway.testing import Chat, start_chat
 from plugins.nightwanderers import mechanics as m
 from plugins.nightwanderers import odds
 from tests.helpers.chi_square import binned_chi_square, chi_square_bound
+from tests.helpers.house_rules import house
 from tests.nightwanderers.test_blood import maxina
-
-
-async def house(chat: Chat, *lines: str) -> None:
-    for line in lines:
-        reply = await chat.one(f"house set {line}", as_="st", st=True)
-        assert reply.error is None, reply.text
 
 
 @pytest.mark.parametrize("difficulty", [3, 5])
@@ -43,7 +38,7 @@ def test_seeded_rolls_at_a_default_difficulty_follow_the_exact_odds(difficulty: 
 async def test_pain_off(nw: Chat) -> None:
     await maxina(nw, persuasion=3)
     await nw.one("damage 5 Maxina", as_="st", st=True)  # 20 of 25: Normal, one die of pain
-    await house(nw, "pain off")
+    await house(nw, "pain off", st="st")
     nw.dice.extend([6, 6, 6])
     reply = await nw.one("roll persuasion", as_="olga")
     assert reply.error is None and reply.result is not None, reply.text
@@ -52,7 +47,7 @@ async def test_pain_off(nw: Chat) -> None:
 
 
 async def test_default_difficulty(nw: Chat) -> None:
-    await house(nw, "default_difficulty 6")
+    await house(nw, "default_difficulty 6", st="st")
     nw.dice.extend([5, 6])
     reply = await nw.one("roll 2")
     assert reply.error is None and reply.result is not None

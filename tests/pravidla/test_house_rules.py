@@ -13,12 +13,7 @@ from gateway.rules import binomial
 from gateway.testing import Chat, start_chat
 from plugins.pravidla import mechanics as m
 from tests.helpers.chi_square import binned_chi_square, chi_square_bound
-
-
-async def house(chat: Chat, *lines: str) -> None:
-    for line in lines:
-        reply = await chat.one(f"house set {line}", as_="st", st=True)
-        assert reply.error is None, reply.text
+from tests.helpers.house_rules import house
 
 
 @pytest.mark.parametrize(("target", "need"), [(5, 1), (6, 1), (4, 2)])
@@ -35,7 +30,7 @@ def test_seeded_rolls_follow_the_exact_odds(target: int, need: int) -> None:
 
 
 async def test_default_target_and_need(pr: Chat) -> None:
-    await house(pr, "default_target 5", "default_need 2")
+    await house(pr, "default_target 5", "default_need 2", st="st")
     pr.dice.extend([4, 5, 6])
     assert (await pr.one("lang en", as_="klara")).error is None
     reply = await pr.one("roll 3", as_="klara")
@@ -49,14 +44,14 @@ async def test_default_target_and_need(pr: Chat) -> None:
 
 
 async def test_need_is_at_most_the_pool(pr: Chat) -> None:
-    await house(pr, "default_need 3")
+    await house(pr, "default_need 3", st="st")
     pr.dice.extend([5])
     reply = await pr.one("roll 1")
     assert reply.error is None and reply.result is not None and reply.result["need"] == 1
 
 
 async def test_odds_obey(pr: Chat) -> None:
-    await house(pr, "default_target 6")
+    await house(pr, "default_target 6", st="st")
     reply = await pr.one("odds 2")
     assert reply.error is None and reply.result is not None
     assert reply.result["target"] == 6
