@@ -97,8 +97,9 @@ def switches(model: type[BaseModel]) -> dict[str, Switch]:
     return out
 
 
-TRUE = frozenset({"on", "yes", "true", "1", "ano", "zap", "да", "вкл"})
-FALSE = frozenset({"off", "no", "false", "0", "ne", "vyp", "нет", "выкл"})
+# What ``house`` shows in each language reads back too (``zapnuto``, ``вкл.``).
+TRUE = frozenset({"on", "yes", "true", "1", "ano", "zap", "zapnuto", "да", "вкл", "вкл."})
+FALSE = frozenset({"off", "no", "false", "0", "ne", "vyp", "vypnuto", "нет", "выкл", "выкл."})
 
 
 class WrongValue(ValueError):

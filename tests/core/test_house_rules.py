@@ -134,7 +134,7 @@ async def test_czech_and_russian(dra: Chat) -> None:
     )
     assert "* botch = выкл. (по книге: вкл.;" in shown.text
     wrong = await dra.one("house set botch может", as_="gm", st=True)
-    assert wrong.text == "botch je zapnuto nebo vypnuto (on/off), ne может."
+    assert wrong.text == "botch může být jen zapnuto nebo vypnuto (on/off), ne может."
 
 
 @pytest.mark.parametrize("system", ["nightcap", "decanter", "dramatic", "pravidla", "nightwanderers"])
@@ -156,7 +156,8 @@ class Demo(HouseRules):
 
 def test_parse_values() -> None:
     spec = switches(Demo)
-    assert [parse_value(spec["flag"], w) for w in ("on", "OFF", "ano", "нет")] == [True, False, True, False]
+    words = ("on", "OFF", "ano", "нет", "vypnuto", "вкл.")
+    assert [parse_value(spec["flag"], w) for w in words] == [True, False, True, False, False, True]
     assert parse_value(spec["level"], "3") == 3
     for word in ("4", "-1", "x", "1.5", "٣"):
         with pytest.raises(WrongValue):
