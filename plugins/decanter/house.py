@@ -8,8 +8,8 @@ from typing import Any
 from pydantic import BaseModel
 
 from gateway import CommandContext
-from gateway.house_rules import HouseRules, from_settings, notes, switch
-from gateway.house_rules.notes import changed_result, note
+from gateway.rules import house_rules
+from gateway.rules.house_rules import HouseRules, changed_result, from_settings, note, switch
 from plugins.decanter import mechanics
 from plugins.decanter.config import DecanterSettings
 
@@ -91,4 +91,4 @@ def mark(ctx: CommandContext, result: dict[str, Any], *rolls: mechanics.Roll) ->
 
 def odds_note(ctx: CommandContext) -> str:
     """The odds line names every switch set away from the book: each moves the odds it gives."""
-    return notes.odds_note(ctx.locale, house(ctx))
+    return house_rules.odds_note(ctx.locale, house(ctx))

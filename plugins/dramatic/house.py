@@ -11,7 +11,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from gateway.house_rules import HouseRules, from_settings, switch
+from gateway.rules.house_rules import HouseRules, from_settings, switch
 from plugins.dramatic.config import DramaticSettings
 from plugins.dramatic.mechanics import Double, Explode
 

@@ -10,9 +10,9 @@ from typing import Any
 
 from gateway import CommandContext, CommandSet, Invocation, Offloaded, Reply, UserError, faces, scene
 from gateway.characters import active_character, find_character
-from gateway.house_rules.notes import changed_result, note, odds_note
 from gateway.i18n import percent
 from gateway.rules.dots_sheet import trait_title
+from gateway.rules.house_rules import changed_result, note, odds_note
 from gateway.vault import repo
 from gateway.vault.models import Character
 from plugins.dramatic import mechanics, odds, retries

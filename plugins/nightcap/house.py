@@ -10,8 +10,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from gateway import CommandContext
-from gateway.house_rules import HouseRules, from_settings, switch
-from gateway.house_rules.notes import changed_result, note
+from gateway.rules.house_rules import HouseRules, changed_result, from_settings, note, switch
 from plugins.nightcap import mechanics
 from plugins.nightcap.config import NightcapSettings
 

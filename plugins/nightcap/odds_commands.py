@@ -8,7 +8,7 @@ from typing import Any
 
 from gateway import CommandContext, CommandSet, Invocation, Offloaded, Reply, UserError
 from gateway.characters import active_character, find_character
-from gateway.house_rules.notes import odds_note
+from gateway.rules.house_rules import odds_note
 from plugins.nightcap import odds
 from plugins.nightcap.conflict_support import (
     Built,

@@ -8,7 +8,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from gateway import CommandContext
-from gateway.house_rules import HouseRules, from_settings, switch
+from gateway.rules.house_rules import HouseRules, from_settings, switch
 from plugins.nightwanderers import mechanics
 from plugins.nightwanderers.config import NightWanderersSettings
 

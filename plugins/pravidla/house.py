@@ -9,8 +9,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from gateway import CommandContext
-from gateway.house_rules import HouseRules, from_settings, switch
-from gateway.house_rules.notes import changed_result, note
+from gateway.rules.house_rules import HouseRules, changed_result, from_settings, note, switch
 from plugins.pravidla import mechanics
 from plugins.pravidla.config import PravidlaSettings
 
