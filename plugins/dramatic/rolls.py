@@ -11,6 +11,7 @@ from typing import Any
 from gateway import CommandContext, CommandSet, Invocation, Offloaded, Reply, UserError, faces, scene
 from gateway.characters import active_character, find_character
 from gateway.i18n import percent
+from gateway.rules.chart_link import chart_link
 from gateway.rules.dots_sheet import trait_title
 from gateway.rules.house_rules import changed_result, note, odds_note
 from gateway.vault import repo
@@ -374,7 +375,7 @@ async def odds_command(ctx: CommandContext, inv: Invocation) -> Offloaded[Any]:
     left, difficulty = act.side, act.difficulty
     request = replace(request, side=act.request)
     wp = t(ctx, "willpower") if request.side.willpower else ""
-    odds_note = _odds_note(ctx)
+    ruled = _odds_note(ctx)
     if request.opponent is not None:
         other = await _opponent_character(ctx, request.opponent)
         right = read_side(ctx, request.opponent, other, other is not None, "they")
@@ -406,7 +407,7 @@ async def odds_command(ctx: CommandContext, inv: Invocation) -> Offloaded[Any]:
                     win=_percent(chances.attacker),
                     lose=_percent(chances.defender),
                 )
-                + odds_note
+                + ruled
             )
             result = {
                 "kind": "odds",
@@ -433,21 +434,29 @@ async def odds_command(ctx: CommandContext, inv: Invocation) -> Offloaded[Any]:
         spread = ", ".join(
             t(ctx, "odds.at_least", k=k, p=_percent(chances.at_least(k))) for k in range(2, top + 1)
         )
-        text = (
-            t(
-                ctx,
-                "odds.line",
-                dice=dice_text(ctx, left.dice, left.label),
-                wp=wp,
-                difficulty=t(ctx, "difficulty", d=difficulty),
-                spec=t(ctx, "odds.spec") if request.side.specialty else "",
-                botch=_percent(chances.botch),
-                failure=_percent(chances.failure),
-                success=_percent(chances.success),
-                spread=spread or t(ctx, "odds.at_least", k=1, p=_percent(chances.success)),
-            ).replace("; .", ".")
-            + odds_note
-        )
+        text = t(
+            ctx,
+            "odds.line",
+            dice=dice_text(ctx, left.dice, left.label),
+            wp=wp,
+            difficulty=t(ctx, "difficulty", d=difficulty),
+            spec=t(ctx, "odds.spec") if request.side.specialty else "",
+            botch=_percent(chances.botch),
+            failure=_percent(chances.failure),
+            success=_percent(chances.success),
+            spread=spread or t(ctx, "odds.at_least", k=1, p=_percent(chances.success)),
+        ).replace("; .", ".")
+        text += ruled
+        # The web's chart has no Willpower, and shows the book's odds: no link beside house rules.
+        if not request.side.willpower and not ruled:
+            text += chart_link(
+                ctx.settings,
+                ctx.locale,
+                "dramatic",
+                pool=left.dice,
+                difficulty=difficulty,
+                specialty=request.side.specialty,
+            )
         result = {
             "kind": "odds",
             "system": SYSTEM,

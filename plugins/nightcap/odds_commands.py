@@ -8,6 +8,7 @@ from typing import Any
 
 from gateway import CommandContext, CommandSet, Invocation, Offloaded, Reply, UserError
 from gateway.characters import active_character, find_character
+from gateway.rules.chart_link import chart_link
 from gateway.rules.house_rules import odds_note
 from plugins.nightcap import odds
 from plugins.nightcap.conflict_support import (
@@ -82,14 +83,17 @@ async def odds_command(ctx: CommandContext, inv: Invocation) -> Offloaded[Any]:
     damage = await damage_of(ctx.session, character) if character else 0
     left = character_side(ctx, request.sides[0], character, damage)
     result: dict[str, Any] = {"kind": "odds", "system": SYSTEM, "contest": False}
-    switches, odds_note = dice(ctx), _odds_note(ctx)
+    switches, ruled = dice(ctx), _odds_note(ctx)
     if len(request.sides) == 1:
 
         def render_single(computed: tuple[odds.RollOdds, dict[str, Any]]) -> Reply:
             left_odds, data = computed
             result.update(data)
             result.update(left.extras())
-            text = "Odds for " + _odds_text(_side_label(left), left_odds) + odds_note
+            text = "Odds for " + _odds_text(_side_label(left), left_odds) + ruled
+            # The book's practice table has no Willpower, and shows the book's odds.
+            if not left.side.spec.willpower and not ruled:
+                text += chart_link(ctx.settings, ctx.locale, "roller", pool=left.pool)
             return Reply(text=text, private=request.secret, result=result)
 
         return Offloaded(partial(_single, left.pool, left.side.spec.willpower, switches), render_single)
@@ -118,8 +122,10 @@ async def odds_command(ctx: CommandContext, inv: Invocation) -> Offloaded[Any]:
         text = (
             f"Odds {_side_label(left)} vs {_side_label(right)}: left wins {wins('left')} · right wins"
             f" {wins('right')} · deadlock {percent(contest.outcomes['deadlock'])} · both botch"
-            f" {percent(contest.outcomes['both_botch'])}{odds_note}"
+            f" {percent(contest.outcomes['both_botch'])}{ruled}"
         )
+        if not (left.side.spec.willpower or spec.willpower or ruled):
+            text += chart_link(ctx.settings, ctx.locale, "roller", pool=left.pool, opp=right.pool)
         return Reply(text=text, private=request.secret, result=result)
 
     compute = partial(_contest, left.pool, left.side.spec.willpower, right.pool, spec.willpower, switches)
