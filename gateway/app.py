@@ -20,6 +20,7 @@ from gateway import builtin, linking, metrics, storytellers
 from gateway.adapter import Adapter
 from gateway.dice import DiceSource, dice_from_settings
 from gateway.heartbeat import Heartbeat
+from gateway.house_rules import commands as house_commands
 from gateway.metrics import Metrics
 from gateway.plugins import Plugins, build_plugin_manager
 from gateway.readiness import Readiness
@@ -62,7 +63,10 @@ class Gateway:
         self.settings = settings
         pm = build_plugin_manager(
             settings.plugins.block,
-            extra=[builtin, linking, storytellers, stats_command, transfer_one, *extra_plugins],
+            extra=[
+                *(builtin, linking, storytellers, house_commands, stats_command, transfer_one),
+                *extra_plugins,
+            ],
         )
         self.plugins = Plugins(pm)
         self.plugins.configure(settings)

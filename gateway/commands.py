@@ -54,6 +54,8 @@ class CommandContext:
     extra: dict[str, Any] = field(default_factory=dict)
     # What followed a lone ``#`` on the command line: kept with every roll this unit logs.
     comment: str | None = None
+    # The channel's house rules: the system's ``house_rules`` model, read once by the router.
+    house: Any = None
     # Ids of the rolls logged in this unit, in order (the router marks their replies with the comment).
     logged: list[str] = field(default_factory=list, init=False, repr=False)
     # Rolls logged in this unit whose Storyteller-log line has not been written yet.
@@ -93,6 +95,11 @@ class CommandContext:
             if isinstance(value, model):
                 return value
         raise LookupError(f"no rule system has the settings model {model.__name__}")
+
+    def house_rules(self, model: type[M]) -> M:
+        """The channel's switches as ``model`` (the system's ``house_rules``); the book's rules
+        when the router read none (a context built by hand)."""
+        return self.house if isinstance(self.house, model) else model()
 
     @property
     def name(self) -> str:

@@ -20,6 +20,7 @@ from gateway import roles
 from gateway.commands import Command, CommandContext
 from gateway.core_messages import listing, locale_for, say
 from gateway.errors import PermissionDenied, Repeated, UserError
+from gateway.house_rules.store import for_channel
 from gateway.offload import Offloaded, TooLong
 from gateway.parser import split_comment, strip_prefix, tokenize
 from gateway.payloads import reply_payload
@@ -265,6 +266,7 @@ class Router:
             services=self.services,
             now=self.services.clock(),
             comment=comment or None,
+            house=await for_channel(unit, system, self.services.plugins.system_settings, sender.channel_key),
         )
         self._authorise(ctx, command)
         invocation = Invocation(command.name, tuple(words[used:]), line.text, comment=ctx.comment)

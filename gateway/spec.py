@@ -63,7 +63,11 @@ class RuleSystem:
     ``ctx.settings_for(Model)``.
 
     ``sheet_model``: a pydantic model a stored sheet document (``Character.sheet``) must satisfy;
-    ``gateway import characters`` refuses a sheet it rejects. None: any JSON object is taken."""
+    ``gateway import characters`` refuses a sheet it rejects. None: any JSON object is taken.
+
+    ``house_rules``: a ``gateway.house_rules.HouseRules`` model of the system's switches (each
+    field's default is the book's rule); a channel's are changed with ``house set`` and handlers
+    read them as ``ctx.house_rules(Model)``. None: the system has none."""
 
     name: str
     title: str
@@ -74,6 +78,7 @@ class RuleSystem:
     extra: dict[str, Any] = field(default_factory=dict)
     settings_model: type[BaseModel] | None = None
     sheet_model: type[BaseModel] | None = None
+    house_rules: type[BaseModel] | None = None
 
 
 @dataclass(frozen=True)

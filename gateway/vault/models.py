@@ -264,6 +264,19 @@ class RateBucket(SQLModel, table=True):
     updated_at: datetime = _ts(index=True)
 
 
+class HouseRule(SQLModel, table=True):
+    """A channel's house rule: one switch of its rule system set away from the book's default
+    (``house set``). A switch at its default has no row; ``house reset`` deletes it."""
+
+    __tablename__ = "house_rule"
+    channel_key: str = Field(primary_key=True, max_length=300)
+    system: str = Field(primary_key=True, max_length=40)
+    name: str = Field(primary_key=True, max_length=60)
+    # The value as JSON text: a JSON column would come back from SQLite as a number for ``8``.
+    value: str = Field(max_length=200)
+    updated_at: datetime = _ts()
+
+
 class WebLink(SQLModel, table=True):
     """A one-time sign-in link the ``web`` command gave (``adapters/web/account``): only the SHA-256 of
     its token is kept, so a copy of the vault signs nobody in. ``used_at`` is set once, when redeemed."""

@@ -9,6 +9,7 @@ from gateway.rules.retire import retire_commands
 from plugins.decanter import conditions, extended, rolls, spending, story_points
 from plugins.decanter.characters import CHARACTERS
 from plugins.decanter.config import DecanterSettings
+from plugins.decanter.house import DecanterHouseRules
 from plugins.decanter.mechanics import SYSTEM
 from plugins.decanter.sheet import DecanterSheet
 
@@ -18,6 +19,7 @@ DECANTER = RuleSystem(
     dice="d10, 6-9 succeeds, 10 counts twice, 1 takes one away; against a DC",
     describe="Attribute + Skill against a Difficulty Class, with Story Points and Conditions.",
     settings_model=DecanterSettings,
+    house_rules=DecanterHouseRules,
     sheet_model=DecanterSheet,
 )
 

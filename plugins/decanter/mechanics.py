@@ -3,6 +3,10 @@
 d10 pools: 6-9 is one success, 10 two, 1 takes one away, 2-5 nothing. A roll is read against a
 Difficulty Class: net successes <= 0 botch, below the DC setback, equal success, above it extra
 successes. A pool more than double the DC succeeds automatically unless the roll is forced.
+
+House rules (``plugins.decanter.house``) arrive as keyword arguments whose defaults are the book's:
+``tens_double`` (a 10 is two successes; off: one), ``ones_subtract`` (a 1 takes one away; off:
+nothing) and ``automatic_success`` (off: every pool rolls).
 """
 
 from __future__ import annotations
@@ -40,19 +44,19 @@ EXTENDED_MULTIPLIERS = range(2, 6)
 MAX_CONTEST_ROUNDS = 100
 
 
-def face_value(face: int) -> int:
+def face_value(face: int, tens_double: bool = True, ones_subtract: bool = True) -> int:
     """6-9: one success; 10: two; 1: takes one away; 2-5: nothing."""
     if face == 10:
-        return 2
+        return 2 if tens_double else 1
     if face >= 6:
         return 1
     if face == 1:
-        return -1
+        return -1 if ones_subtract else 0
     return 0
 
 
-def net(faces: Iterable[int]) -> int:
-    return sum(face_value(f) for f in faces)
+def net(faces: Iterable[int], tens_double: bool = True, ones_subtract: bool = True) -> int:
+    return sum(face_value(f, tens_double, ones_subtract) for f in faces)
 
 
 def is_success_face(face: int) -> bool:
@@ -192,6 +196,9 @@ def roll(
     quality: int = 0,
     half: bool = False,
     force: bool = False,
+    tens_double: bool = True,
+    ones_subtract: bool = True,
+    automatic_success: bool = True,
 ) -> Roll:
     """Roll ``pool`` d10 with a dice quality (-2..+2), or Take Half; read against ``dc`` when given.
 
@@ -200,7 +207,11 @@ def roll(
     """
     pool = max(pool, 0)
     quality = combine_qualities([quality])
-    if dc is not None and not force and is_automatic(pool, dc):
+
+    def net(faces: Iterable[int]) -> int:
+        return sum(face_value(f, tens_double, ones_subtract) for f in faces)
+
+    if dc is not None and not force and automatic_success and is_automatic(pool, dc):
         return Roll(pool, dc, quality, (), dc, "automatic", automatic=True, take_half=half)
     if half and quality in (-2, 2):
         raise ValueError("Take Half works with Advantage or Disadvantage only")
@@ -240,11 +251,33 @@ def roll(
         # Major Disadvantage: every successful die (6-10) is rolled again; only the re-rolls count,
         # and the original 1s still take successes away.
         again = tuple(dice.roll(SIDES) for f in faces if is_success_face(f))
-        value = net(again) - sum(1 for f in faces if f == 1)
+        value = net(again) - (sum(1 for f in faces if f == 1) if ones_subtract else 0)
     else:
         again = ()
         value = net(faces)
     return Roll(pool, dc, quality, faces + again, value, _read(value, dc), forced=force, rerolled=again)
+
+
+def reread_faces(roll: Roll, *, tens_double: bool = True, ones_subtract: bool = True) -> int:
+    """The net successes ``roll``'s own faces give under other die switches (an automatic or a
+    take-half roll has none: its value stands)."""
+    if roll.automatic or (roll.take_half and roll.quality == 0):
+        return roll.successes
+
+    def net_(faces: Iterable[int]) -> int:
+        return net(faces, tens_double, ones_subtract)
+
+    pool = roll.pool
+    faces, again = roll.dice[:pool], roll.dice[pool:]
+    if roll.quality in (-1, 1):
+        a = net_(faces)
+        b = take_half(pool) if roll.take_half else net_(again)
+        return max(a, b) if roll.quality == 1 else min(a, b)
+    if roll.quality == 2:
+        return net_(faces) + net_(again)
+    if roll.quality == -2:
+        return net_(again) - (sum(1 for f in faces if f == 1) if ones_subtract else 0)
+    return net_(faces)
 
 
 def reread(successes: int, dc: int, downgrade_steps: int = 0) -> str:
@@ -266,11 +299,13 @@ class Aid:
         return {"pool": self.pool, "npc": self.npc, "dice": list(self.dice), "successes": self.successes}
 
 
-def aid(pool: int, dice: DiceSource, *, npc: bool = False) -> Aid:
+def aid(
+    pool: int, dice: DiceSource, *, npc: bool = False, tens_double: bool = True, ones_subtract: bool = True
+) -> Aid:
     if npc:
         return Aid(pool, True, (), take_half(pool))
     faces = roll_faces(pool, dice)
-    return Aid(pool, False, faces, net(faces))
+    return Aid(pool, False, faces, net(faces, tens_double, ones_subtract))
 
 
 def aid_bonus(helpers: Sequence[Aid], cap: int = 5) -> int:
@@ -307,9 +342,12 @@ def contest(
     left_quality: int = 0,
     right_quality: int = 0,
     max_rounds: int = MAX_CONTEST_ROUNDS,
+    tens_double: bool = True,
+    ones_subtract: bool = True,
 ) -> Contest:
-    left = roll(left_pool, dice, quality=left_quality)
-    right = roll(right_pool, dice, quality=right_quality)
+    die = {"tens_double": tens_double, "ones_subtract": ones_subtract}
+    left = roll(left_pool, dice, quality=left_quality, **die)
+    right = roll(right_pool, dice, quality=right_quality, **die)
     rounds = [(left.successes, right.successes)]
     if left.successes != right.successes:
         return Contest(
@@ -321,8 +359,8 @@ def contest(
         return Contest((left, right), None, "unbroken", tuple(rounds))
     dice_left, dice_right = list(left.dice), list(right.dice)
     while len(rounds) < max_rounds:
-        again_left = roll(left.pool, dice, quality=left_quality)
-        again_right = roll(right.pool, dice, quality=right_quality)
+        again_left = roll(left.pool, dice, quality=left_quality, **die)
+        again_right = roll(right.pool, dice, quality=right_quality, **die)
         dice_left += again_left.dice
         dice_right += again_right.dice
         rounds.append((again_left.successes, again_right.successes))

@@ -17,7 +17,7 @@ from gateway.rules.numbers import is_digits
 from gateway.rules.pool_sum import Pool, PoolExpr
 from gateway.vault.models import Character
 from plugins.decanter import effects, extended, mechanics, odds
-from plugins.decanter.config import DecanterSettings
+from plugins.decanter.house import house, mark, odds_note
 from plugins.decanter.mechanics import QUALITY_STEPS, SYSTEM
 from plugins.decanter.messages import t
 from plugins.decanter.parse import ROLL_USAGE, Opponent, RollRequest, parse_roll
@@ -93,7 +93,6 @@ async def roll_command(ctx: CommandContext, inv: Invocation) -> Reply | list[Rep
     request = parse_roll(inv.words)
     character = await active_character(ctx, SYSTEM)
     who = character.name if character else ctx.name
-    config = ctx.settings_for(DecanterSettings)
     side = with_conditions(request.pool, resolve_pool(request.pool, character), character, request.qualities)
     base = side.pool
     if request.opponent is not None:
@@ -119,13 +118,24 @@ async def roll_command(ctx: CommandContext, inv: Invocation) -> Reply | list[Rep
         )
     _half_check(request.half, side)
     # Helpers roll first: their successes become the bonus dice of this roll.
-    helpers = [mechanics.aid(pool, ctx.dice, npc=npc) for pool, npc in request.aids]
-    bonus = mechanics.aid_bonus(helpers, config.aid_max)
+    rules = house(ctx)
+    helpers = [mechanics.aid(pool, ctx.dice, npc=npc, **rules.dice()) for pool, npc in request.aids]
+    bonus = mechanics.aid_bonus(helpers, rules.aid_cap)
     pool = max(base.dice, 0) + bonus
     if pool > ctx.settings.gateway.max_pool:
         raise UserError(f"A pool of {pool} is above the maximum of {ctx.settings.gateway.max_pool} dice.")
-    roll = mechanics.roll(pool, ctx.dice, dc=dc, quality=side.quality, half=request.half, force=request.force)
+    roll = mechanics.roll(
+        pool,
+        ctx.dice,
+        dc=dc,
+        quality=side.quality,
+        half=request.half,
+        force=request.force,
+        automatic_success=rules.automatic_success,
+        **rules.dice(),
+    )
     result = roll.as_result()
+    marked = mark(ctx, result, roll)
     result.update(
         who=who,
         base_pool=base.dice,
@@ -146,7 +156,7 @@ async def roll_command(ctx: CommandContext, inv: Invocation) -> Reply | list[Rep
         result["extended"] = extended.advance(ctx, ext_row, roll.successes)
 
     def line(roll_id: str) -> str:
-        return roll_line(ctx, who, roll, result, roll_id)
+        return noted(roll_line(ctx, who, roll, result, roll_id), roll_id, marked)
 
     return await _logged(ctx, request, character, who, result, line)
 
@@ -166,6 +176,14 @@ async def _logged(
         ("(secret) " if request.secret else "") + text, kind="roll", result=result, character_id=char_id
     )
     return Reply(text=text, private=request.secret, result=result)
+
+
+def noted(text: str, roll_id: str, marked: str) -> str:
+    """``text`` with the house-rule note before its `` #id`` (which may have words after it)."""
+    if not marked:
+        return text
+    head, sep, tail = text.rpartition(f" #{roll_id}")
+    return f"{head}{marked}{sep}{tail}" if sep else text + marked
 
 
 def roll_line(
@@ -216,12 +234,18 @@ async def _contest(
         if dice > max_pool:
             raise UserError(f"A pool of {dice} is above the maximum of {max_pool} dice.")
     outcome = mechanics.contest(
-        base.dice, right.dice, ctx.dice, left_quality=left.quality, right_quality=right_side.quality
+        base.dice,
+        right.dice,
+        ctx.dice,
+        left_quality=left.quality,
+        right_quality=right_side.quality,
+        **house(ctx).dice(),
     )
     right_name = other.name if other is not None else t(ctx, "opponent")
     result = outcome.as_result()
     result["who"] = who
     result["secret"] = request.secret
+    marked = mark(ctx, result, *outcome.sides)
     for side, name_, pool, qualities, taken in (
         (result["sides"][0], who, base, request.qualities, left),
         (result["sides"][1], right_name, right, opponent.qualities, right_side),
@@ -251,9 +275,10 @@ async def _contest(
             )
         ]
         if outcome.winner is None:
-            return t(ctx, "contest.unbroken", left=sides_text[0], right=sides_text[1], id=roll_id)
+            text = t(ctx, "contest.unbroken", left=sides_text[0], right=sides_text[1], id=roll_id)
+            return noted(text, roll_id, marked)
         how = t(ctx, f"contest.by.{outcome.decided_by}", rerolls=len(outcome.rounds) - 1)
-        return t(
+        text = t(
             ctx,
             "contest.win",
             left=sides_text[0],
@@ -262,6 +287,7 @@ async def _contest(
             how=how,
             id=roll_id,
         )
+        return noted(text, roll_id, marked)
 
     return await _logged(ctx, request, character, who, result, line)
 
@@ -303,7 +329,6 @@ async def odds_command(ctx: CommandContext, inv: Invocation) -> Offloaded[Any]:
     """Reads the pools here; the odds are worked out off the event loop (``gateway.offload``)."""
     request = parse_roll(inv.words)
     character = await active_character(ctx, SYSTEM)
-    config = ctx.settings_for(DecanterSettings)
     side = with_conditions(request.pool, resolve_pool(request.pool, character), character, request.qualities)
     base = side.pool
     max_pool = ctx.settings.gateway.max_pool
@@ -342,9 +367,11 @@ async def odds_command(ctx: CommandContext, inv: Invocation) -> Offloaded[Any]:
                 "lose": float(chances.right),
                 "unbroken": float(chances.unbroken),
             }
-            return Reply(text=text, private=True, result=result)
+            return Reply(text=text + odds_note(ctx), private=True, result=result)
 
-        contest = partial(odds.contest_odds, base.dice, right.dice, side.quality, right_side.quality)
+        contest = partial(
+            odds.contest_odds, base.dice, right.dice, side.quality, right_side.quality, **house(ctx).dice()
+        )
         return Offloaded(contest, render_contest)
     _half_check(request.half, side)
     dc = request.dc
@@ -354,7 +381,7 @@ async def odds_command(ctx: CommandContext, inv: Invocation) -> Offloaded[Any]:
         dc = mechanics.npc_dc(npc_pool)
     pool = max(base.dice, 0)
     helpers_max = sum(p if not npc else p // 2 for p, npc in request.aids)
-    if pool + min(helpers_max, config.aid_max) > max_pool or any(p > max_pool for p, _ in request.aids):
+    if pool + min(helpers_max, house(ctx).aid_cap) > max_pool or any(p > max_pool for p, _ in request.aids):
         raise UserError(f"Odds stop at pools of {max_pool} dice.")
     single = partial(
         _roll_odds,
@@ -364,7 +391,9 @@ async def odds_command(ctx: CommandContext, inv: Invocation) -> Offloaded[Any]:
         half=request.half,
         force=request.force,
         helpers=request.aids,
-        aid_cap=config.aid_max,
+        aid_cap=house(ctx).aid_cap,
+        automatic_success=house(ctx).automatic_success,
+        **house(ctx).dice(),
     )
     aid = ""
     if request.aids:
@@ -407,7 +436,7 @@ async def odds_command(ctx: CommandContext, inv: Invocation) -> Offloaded[Any]:
                 spread=spread or "0",
                 mean=f"{chances.mean:.2f}",
             )
-            return Reply(text=text, private=True, result=result)
+            return Reply(text=text + odds_note(ctx), private=True, result=result)
         if chances.degrees.get("automatic") == 1:
             text = t(ctx, "odds.automatic", dice=dice, quality=quality, against=against)
         else:
@@ -425,6 +454,8 @@ async def odds_command(ctx: CommandContext, inv: Invocation) -> Offloaded[Any]:
                 extra=_percent(d.get("extra", Fraction(0))),
                 mean=f"{chances.mean:.2f}",
             )
-        return Reply(text=text + link, private=True, result=result)
+        noted = odds_note(ctx)
+        # The web's chart shows the book's odds: no link beside odds a house rule moved.
+        return Reply(text=text + noted + ("" if noted else link), private=True, result=result)
 
     return Offloaded(single, render)

@@ -9,6 +9,7 @@ from gateway.rules.retire import retire_commands
 from plugins.dramatic import rolls
 from plugins.dramatic.characters import CHARACTERS
 from plugins.dramatic.config import DramaticSettings
+from plugins.dramatic.house import DramaticHouseRules
 from plugins.dramatic.mechanics import SYSTEM
 from plugins.dramatic.sheet import DramaticSheet
 
@@ -19,6 +20,7 @@ DRAMATIC = RuleSystem(
     describe="A common set of rules for characters from several classic game lines.",
     settings_model=DramaticSettings,
     sheet_model=DramaticSheet,
+    house_rules=DramaticHouseRules,
 )
 
 COMMANDS = CommandSet(SYSTEM).include(rolls.COMMANDS, CHARACTERS.commands())

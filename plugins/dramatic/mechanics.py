@@ -5,12 +5,17 @@ success; each 1 cancels one. Willpower adds one automatic success that 1s can ca
 at least one 1 and no die reaching the difficulty, whatever Willpower adds. Net successes are never
 below 0. With a specialty each 10 rolls one more die (again on a 10); an extra die that reaches the
 difficulty adds a success, and a 1 on it cancels nothing.
+
+House rules (``plugins.dramatic.house``) arrive as keyword arguments whose defaults are the book's:
+``tens_explode`` (``specialty``: a 10 rolls one more die with a specialty; ``always``; ``never``),
+``tens_double`` (``never``; ``always``: a 10 that reaches the difficulty counts two successes;
+``specialty``: only with a specialty), ``ones_cancel``, ``botch`` and ``willpower_cancelable``.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 from gateway import DiceSource
 
@@ -20,6 +25,8 @@ DEFAULT_DIFFICULTY = 6
 MIN_DIFFICULTY = 2
 MAX_DIFFICULTY = 10
 DEGREES = ("botch", "failure", "success")
+Explode = Literal["specialty", "always", "never"]
+Double = Literal["never", "always", "specialty"]
 # A chain of 10s this long has probability 10**-1000; the cap only guarantees termination.
 MAX_EXTRA_DICE = 1000
 
@@ -70,6 +77,16 @@ class Roll:
         }
 
 
+def explodes(tens_explode: str, specialty: bool) -> bool:
+    """Whether a 10 rolls one more die on this roll."""
+    return tens_explode == "always" or (tens_explode == "specialty" and specialty)
+
+
+def doubles(tens_double: str, specialty: bool) -> bool:
+    """Whether a 10 counts two successes on this roll."""
+    return tens_double == "always" or (tens_double == "specialty" and specialty)
+
+
 def score(
     pool: int,
     difficulty: int,
@@ -78,28 +95,50 @@ def score(
     *,
     willpower: bool = False,
     specialty: bool = False,
+    tens_double: Double = "never",
+    ones_cancel: bool = True,
+    botch: bool = True,
+    willpower_cancelable: bool = True,
 ) -> Roll:
     """Read already-rolled faces (``extra``: the specialty dice, in the order rolled)."""
+    ten = 2 if doubles(tens_double, specialty) else 1
     hits = sum(1 for f in original if f >= difficulty)
     ones = sum(1 for f in original if f == 1)
+    value = sum(ten if f == 10 else 1 for f in original if f >= difficulty)
     extra_hits = sum(1 for f in extra if f >= difficulty)
-    raw = hits + extra_hits + (1 if willpower else 0) - ones
-    botch = ones > 0 and hits == 0
-    successes = max(raw, 0)
-    read = "botch" if botch else "success" if successes > 0 else "failure"
+    extra_value = sum(ten if f == 10 else 1 for f in extra if f >= difficulty)
+    cancel = ones if ones_cancel else 0
+    wp = 1 if willpower else 0
+    if willpower_cancelable:
+        successes = max(value + extra_value + wp - cancel, 0)
+    else:
+        successes = max(value + extra_value - cancel, 0) + wp
+    # The book's botch always nets 0; a Willpower success that 1s cannot cancel saves the roll.
+    botched = botch and ones > 0 and hits == 0 and successes == 0
+    read = "botch" if botched else "success" if successes > 0 else "failure"
     return Roll(
         pool, difficulty, original, extra, willpower, specialty, hits, extra_hits, ones, successes, read
     )
 
 
 def roll(
-    pool: int, difficulty: int, dice: DiceSource, *, willpower: bool = False, specialty: bool = False
+    pool: int,
+    difficulty: int,
+    dice: DiceSource,
+    *,
+    willpower: bool = False,
+    specialty: bool = False,
+    tens_explode: Explode = "specialty",
+    tens_double: Double = "never",
+    ones_cancel: bool = True,
+    botch: bool = True,
+    willpower_cancelable: bool = True,
 ) -> Roll:
     """Roll ``pool`` d10 at ``difficulty`` (clamped to 2..10); a pool of 0 or less rolls no dice."""
     difficulty = clamp_difficulty(difficulty)
     original = tuple(dice.roll(SIDES) for _ in range(max(pool, 0)))
     extra: list[int] = []
-    if specialty:
+    if explodes(tens_explode, specialty):
         pending = sum(1 for f in original if f == 10)
         while pending and len(extra) < MAX_EXTRA_DICE:
             face = dice.roll(SIDES)
@@ -107,7 +146,18 @@ def roll(
             pending -= 1
             if face == 10:
                 pending += 1
-    return score(max(pool, 0), difficulty, original, tuple(extra), willpower=willpower, specialty=specialty)
+    return score(
+        max(pool, 0),
+        difficulty,
+        original,
+        tuple(extra),
+        willpower=willpower,
+        specialty=specialty,
+        tens_double=tens_double,
+        ones_cancel=ones_cancel,
+        botch=botch,
+        willpower_cancelable=willpower_cancelable,
+    )
 
 
 @dataclass(frozen=True)

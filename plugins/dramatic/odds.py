@@ -3,6 +3,10 @@
 Without a specialty the distribution is finite and exact. With one, a 10 can chain without end; the
 distribution is exact for every value up to ``limit`` and the rest is one tail bucket whose mass is
 exactly one minus the others, so degree odds (botch, failure, success) are always exact.
+
+House rules (keyword arguments, the book's by default; see ``mechanics``) that only move the
+specialty's extra dice keep the fast polynomial path; the others go through ``_house_counts``, a
+convolution over the dice that keeps what the botch and the cancelling need.
 """
 
 from __future__ import annotations
@@ -12,7 +16,7 @@ from fractions import Fraction
 from functools import lru_cache
 
 from gateway.rules.counts import cumulative, exact_sum, power
-from plugins.dramatic.mechanics import clamp_difficulty
+from plugins.dramatic.mechanics import Double, Explode, clamp_difficulty, doubles, explodes
 
 Dist = dict[int, Fraction]
 
@@ -106,15 +110,135 @@ def _net_counts(n: int, d: int, specialty: bool, wp: int, limit: int) -> tuple[t
     return tuple(net), denominator
 
 
+@dataclass(frozen=True)
+class Rules:
+    """A roll's house rules, as the counting needs them."""
+
+    explode: bool
+    ten: int  # what a 10 reaching the difficulty is worth
+    ones_cancel: bool = True
+    botch: bool = True
+    willpower_cancelable: bool = True
+
+    @property
+    def book(self) -> bool:
+        """Whether the book's counting (a specialty's extra dice or none) reads this roll."""
+        return self.ten == 1 and self.ones_cancel and self.botch and self.willpower_cancelable
+
+
+def rules(
+    specialty: bool,
+    tens_explode: Explode = "specialty",
+    tens_double: Double = "never",
+    ones_cancel: bool = True,
+    botch: bool = True,
+    willpower_cancelable: bool = True,
+) -> Rules:
+    return Rules(
+        explodes(tens_explode, specialty),
+        2 if doubles(tens_double, specialty) else 1,
+        ones_cancel,
+        botch,
+        willpower_cancelable,
+    )
+
+
+def _chain(d: int, ten: int, cap: int) -> dict[int, int]:
+    """The extra dice one exploding 10 starts, as value -> count over ``10**(cap // ten + 2)``
+    (the book's ``chain_distribution``, scaled, with a 10 worth ``ten``); values above ``cap``
+    are left out (their mass is the rest)."""
+    deepest = cap // ten + 1
+    out: dict[int, int] = {}
+    for k in range(deepest + 1):  # k tens in a row, then a die that stops the chain
+        base = k * ten
+        for add, weight in ((1, 10 - d), (0, d - 1)):
+            if weight and base + add <= cap:
+                out[base + add] = out.get(base + add, 0) + weight * 10 ** (deepest - k)
+    return out
+
+
+# Bounded, as ``_net_counts``.
+@lru_cache(maxsize=512)
+def _house_counts(n: int, d: int, house: Rules, wp: int, limit: int) -> tuple[tuple[int, ...], int, int]:
+    """(counts of net successes 0..limit, botch count, denominator) under ``house``, exact; the rest
+    of the mass is the tail.
+
+    A state is either "no die reached the difficulty, k ones so far" (the botch needs it, and the
+    net is then -k or 0) or "some die did, net v", v kept up to ``cap``: past it, the 1s still to
+    come (at most n) cannot bring the roll back to ``limit``."""
+    cap = limit + n + 2
+    cancel = 1 if house.ones_cancel else 0
+    if house.explode:
+        deepest = cap // house.ten + 1
+        scale = 10 ** (deepest + 1)  # one die's denominator: 10 faces, then the chain's
+        ten = {house.ten + v: c for v, c in _chain(d, house.ten, cap - house.ten).items()}
+    else:
+        scale = 10
+        ten = {house.ten: 1}
+    unit = scale // 10
+    hit_values: dict[int, int] = {}
+    if d <= 9:
+        hit_values[1] = (10 - d) * unit
+    for v, c in ten.items():
+        weight = c if house.explode else c * unit
+        hit_values[v] = hit_values.get(v, 0) + weight
+    one, blank = unit, (d - 2) * unit
+    none: list[int] = [1]  # none[k]: no hit yet, k ones
+    hit: dict[int, int] = {}
+    for _ in range(n):
+        new_none = [0] * (len(none) + 1)
+        new_hit: dict[int, int] = {}
+
+        def add(v: int, c: int, into: dict[int, int] = new_hit) -> None:
+            if v <= cap:
+                into[v] = into.get(v, 0) + c
+
+        for k, c in enumerate(none):
+            if c:
+                new_none[k + 1] += c * one
+                new_none[k] += c * blank
+                for v, w in hit_values.items():
+                    add(v - k * cancel, c * w)
+        for net, c in hit.items():
+            add(net - cancel, c * one)
+            add(net, c * blank)
+            for v, w in hit_values.items():
+                add(net + v, c * w)
+        none, hit = new_none, new_hit
+    counts = [0] * (limit + 1)
+    botches = 0
+
+    def final(net: int) -> int:
+        return max(net + wp, 0) if house.willpower_cancelable else max(net, 0) + wp
+
+    for k, c in enumerate(none):
+        s = final(-k * cancel)
+        if house.botch and k > 0 and s == 0:
+            botches += c
+        if s <= limit:
+            counts[s] += c
+    for net, c in hit.items():
+        s = final(net)
+        if s <= limit:
+            counts[s] += c
+    return tuple(counts), botches, scale**n
+
+
 def _counts(
-    pool: int, difficulty: int, specialty: bool, willpower: bool, limit: int | None
-) -> tuple[int, int, int, tuple[int, ...], int]:
-    """(dice, difficulty, limit, net counts, denominator) as ``roll_odds`` reads its arguments."""
+    pool: int, difficulty: int, house: Rules, willpower: bool, limit: int | None
+) -> tuple[int, int, int, tuple[int, ...], int, Fraction]:
+    """(dice, difficulty, limit, net counts, denominator, botch) as ``roll_odds`` reads its arguments."""
     n = max(pool, 0)
     d = clamp_difficulty(difficulty)
     limit = limit if limit is not None else min(2 * n + 10, 40)
-    counts, denominator = _net_counts(n, d, specialty, 1 if willpower else 0, limit)
-    return n, d, limit, counts, denominator
+    wp = 1 if willpower else 0
+    if house.book:
+        counts, denominator = _net_counts(n, d, house.explode, wp, limit)
+        botch = Fraction((d - 1) ** n - (d - 2) ** n, 10**n)
+    else:
+        counts, botches, denominator = _house_counts(n, d, house, wp, limit)
+        botch = Fraction(botches, denominator)
+    return n, d, limit, counts, denominator, botch
 
 
 def roll_odds(
@@ -124,13 +248,18 @@ def roll_odds(
     willpower: bool = False,
     specialty: bool = False,
     limit: int | None = None,
+    tens_explode: Explode = "specialty",
+    tens_double: Double = "never",
+    ones_cancel: bool = True,
+    botch: bool = True,
+    willpower_cancelable: bool = True,
 ) -> RollOdds:
-    n, d, limit, counts, denominator = _counts(pool, difficulty, specialty, willpower, limit)
+    house = rules(specialty, tens_explode, tens_double, ones_cancel, botch, willpower_cancelable)
+    n, d, limit, counts, denominator, botched = _counts(pool, difficulty, house, willpower, limit)
     successes = {v: Fraction(c, denominator) for v, c in enumerate(counts) if c}
     tail = Fraction(denominator - sum(counts), denominator)
-    botch = Fraction((d - 1) ** n - (d - 2) ** n, 10**n)
     none = successes.get(0, Fraction(0))
-    return RollOdds(n, d, successes, tail, limit, botch, none - botch, 1 - none)
+    return RollOdds(n, d, successes, tail, limit, botched, none - botched, 1 - none)
 
 
 @dataclass(frozen=True)
@@ -149,10 +278,18 @@ def resisted_odds(
     willpower: bool = False,
     attacker_specialty: bool = False,
     defender_specialty: bool = False,
+    tens_explode: Explode = "specialty",
+    tens_double: Double = "never",
+    ones_cancel: bool = True,
+    botch: bool = True,
+    willpower_cancelable: bool = True,
 ) -> ResistedOdds:
     """The attacker wins with more net successes than the defender; the defender wins ties."""
-    *_, a, a_den = _counts(attacker_pool, attacker_difficulty, attacker_specialty, willpower, None)
-    *_, b, b_den = _counts(defender_pool, defender_difficulty, defender_specialty, False, None)
+    switches = (tens_explode, tens_double, ones_cancel, botch, willpower_cancelable)
+    attacker = rules(attacker_specialty, *switches)
+    defender = rules(defender_specialty, *switches)
+    *_, a, a_den, _ = _counts(attacker_pool, attacker_difficulty, attacker, willpower, None)
+    *_, b, b_den, _ = _counts(defender_pool, defender_difficulty, defender, False, None)
     # P(attacker > y) = 1 - P(attacker <= y), the attacker's tail lying above every value kept.
     at_most = cumulative(a)
     win = sum(c * (a_den - at_most[min(y, len(a) - 1)]) for y, c in enumerate(b) if c)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from functools import partial
@@ -12,12 +13,13 @@ from gateway.characters import active_character, find_character
 from gateway.i18n import percent
 from gateway.rules.chart_link import chart_link
 from gateway.rules.dots_sheet import trait_title
+from gateway.rules.house_rules import changed_result, note, odds_note
 from gateway.vault import repo
 from gateway.vault.models import Character
 from plugins.dramatic import mechanics, odds, retries
 from plugins.dramatic.abilities import PRIMARY, Substitution, kind_of, secondary_key, substitute
 from plugins.dramatic.characters import WP
-from plugins.dramatic.config import DramaticSettings
+from plugins.dramatic.house import DramaticHouseRules
 from plugins.dramatic.mechanics import SYSTEM
 from plugins.dramatic.messages import t
 from plugins.dramatic.parse import ROLL_USAGE, RollRequest, SideRequest, parse_roll
@@ -112,13 +114,58 @@ def body(ctx: CommandContext, roll: mechanics.Roll) -> dict[str, str]:
     }
 
 
+def house(ctx: CommandContext) -> DramaticHouseRules:
+    return ctx.house_rules(DramaticHouseRules)
+
+
 def asked_difficulty(ctx: CommandContext, side: SideRequest) -> int:
-    """The difficulty a side asked for: its own, or the setting's default."""
-    return (
-        side.difficulty
-        if side.difficulty is not None
-        else ctx.settings_for(DramaticSettings).default_difficulty
-    )
+    """The difficulty a side asked for: its own, or the channel's default (a house rule whose own
+    default is ``[dramatic] default_difficulty``)."""
+    return side.difficulty if side.difficulty is not None else house(ctx).default_difficulty
+
+
+def _reader(roll: mechanics.Roll, act_default: Attempt | None) -> Callable[[DramaticHouseRules], Hashable]:
+    """How ``roll``'s dice read under other switches (for ``changed_result``). ``act_default``: the
+    attempt, when its difficulty came from the default, which a switch then moves."""
+    tens = 10 in roll.original
+
+    def read(rules: DramaticHouseRules) -> Hashable:
+        difficulty = roll.difficulty
+        if act_default is not None:
+            base = mechanics.clamp_difficulty(rules.default_difficulty)
+            difficulty = mechanics.retry_difficulty(
+                base + act_default.side.adjustment, act_default.retry.failures
+            )
+        extra = roll.extra
+        if not mechanics.explodes(rules.tens_explode, roll.specialty):
+            extra = ()
+        elif tens and not extra:
+            return "dice not rolled"  # these switches would have rolled more dice
+        dice = rules.dice()
+        del dice["tens_explode"]
+        again = mechanics.score(
+            roll.pool,
+            difficulty,
+            roll.original,
+            extra,
+            willpower=roll.willpower,
+            specialty=roll.specialty,
+            **dice,
+        )
+        return again.successes, again.degree
+
+    return read
+
+
+def house_note(
+    ctx: CommandContext, rolls: list[tuple[mechanics.Roll, Attempt | None]]
+) -> tuple[str, list[str]]:
+    """The roll line's note naming the house rules that changed these rolls, and their names."""
+    rules = house(ctx)
+    names: list[str] = []
+    for roll, act in rolls:
+        names += [n for n in changed_result(rules, _reader(roll, act)) if n not in names]
+    return note(ctx.locale, rules, names), names
 
 
 async def _opponent_character(ctx: CommandContext, side: SideRequest) -> Character | None:
@@ -175,8 +222,13 @@ async def roll_command(ctx: CommandContext, inv: Invocation) -> Reply:
             raise UserError(f"{character.name} has no Willpower left to spend.")
     if request.opponent is not None:
         return await _resisted(ctx, request.opponent, character, who, act, request)
-    roll = mechanics.roll(left.dice, act.difficulty, ctx.dice, willpower=willpower, specialty=specialty)
+    roll = mechanics.roll(
+        left.dice, act.difficulty, ctx.dice, willpower=willpower, specialty=specialty, **house(ctx).dice()
+    )
+    noted, changed = house_note(ctx, [(roll, _default_attempt(act))])
     result = roll.as_result()
+    if changed:
+        result["house_rules"] = {n: getattr(house(ctx), n) for n in changed}
     result.update(
         who=who,
         label=left.label,
@@ -200,7 +252,7 @@ async def roll_command(ctx: CommandContext, inv: Invocation) -> Reply:
         dice=dice_text(ctx, left.dice, left.label),
         difficulty=difficulty_text(ctx, act.difficulty, act.asked, act.base, failures, left),
         lacking=lacking_text(ctx, left) + (t(ctx, "reflex") if act.request.reflex else ""),
-        outcome=t(ctx, "outcome", n=roll.successes, degree=t(ctx, f"degree.{roll.degree}")),
+        outcome=t(ctx, "outcome", n=roll.successes, degree=t(ctx, f"degree.{roll.degree}")) + noted,
         id=roll_id,
         **body(ctx, roll),
     )
@@ -224,13 +276,25 @@ async def _resisted(
     right_asked = asked_difficulty(ctx, opponent)
     right_base = mechanics.clamp_difficulty(right_asked)
     right_difficulty = mechanics.clamp_difficulty(right_base + right.adjustment)
+    switches = house(ctx).dice()
     attacker = mechanics.roll(
-        left.dice, act.difficulty, ctx.dice, willpower=act.request.willpower, specialty=act.request.specialty
+        left.dice,
+        act.difficulty,
+        ctx.dice,
+        willpower=act.request.willpower,
+        specialty=act.request.specialty,
+        **switches,
     )
-    defender = mechanics.roll(right.dice, right_difficulty, ctx.dice, specialty=opponent.specialty)
+    defender = mechanics.roll(
+        right.dice, right_difficulty, ctx.dice, specialty=opponent.specialty, **switches
+    )
     outcome = mechanics.resist(attacker, defender)
     right_name = other.name if other is not None else t(ctx, "opponent")
+    # The defender's difficulty is moved by the default only when it named none and has no adjustment.
+    noted, changed = house_note(ctx, [(attacker, _default_attempt(act)), (defender, None)])
     result = outcome.as_result()
+    if changed:
+        result["house_rules"] = {n: getattr(house(ctx), n) for n in changed}
     result["who"] = who
     result["secret"] = request.secret
     for part, name, pool, wanted in (
@@ -277,10 +341,22 @@ async def _resisted(
         text = t(
             ctx, "resisted.defender", left=sides[0], right=sides[1], winner=right_name, how=how, id=roll_id
         )
+    if noted:
+        text = f"{text.removesuffix(f' #{roll_id}')}{noted} #{roll_id}"
     await ctx.stlog(
         ("(secret) " if request.secret else "") + text, kind="roll", result=result, character_id=char_id
     )
     return Reply(text=text, private=request.secret, result=result)
+
+
+def _default_attempt(act: Attempt) -> Attempt | None:
+    """``act`` when its difficulty is the channel's default (it named none, and no retry fixed it)."""
+    return act if act.request.difficulty is None and act.retry.base is None else None
+
+
+def _odds_note(ctx: CommandContext) -> str:
+    rules = house(ctx)
+    return odds_note(ctx.locale, rules, rules.dice())
 
 
 def _percent(p: Fraction) -> str:
@@ -299,6 +375,7 @@ async def odds_command(ctx: CommandContext, inv: Invocation) -> Offloaded[Any]:
     left, difficulty = act.side, act.difficulty
     request = replace(request, side=act.request)
     wp = t(ctx, "willpower") if request.side.willpower else ""
+    ruled = _odds_note(ctx)
     if request.opponent is not None:
         other = await _opponent_character(ctx, request.opponent)
         right = read_side(ctx, request.opponent, other, other is not None, "they")
@@ -313,6 +390,7 @@ async def odds_command(ctx: CommandContext, inv: Invocation) -> Offloaded[Any]:
             willpower=request.side.willpower,
             attacker_specialty=request.side.specialty,
             defender_specialty=request.opponent.specialty,
+            **house(ctx).dice(),
         )
         left_text = dice_text(ctx, left.dice, left.label) + wp + " " + t(ctx, "at_difficulty", d=difficulty)
         right_text = (
@@ -320,13 +398,16 @@ async def odds_command(ctx: CommandContext, inv: Invocation) -> Offloaded[Any]:
         )
 
         def render_resisted(chances: odds.ResistedOdds) -> Reply:
-            text = t(
-                ctx,
-                "odds.resisted",
-                left=left_text,
-                right=right_text,
-                win=_percent(chances.attacker),
-                lose=_percent(chances.defender),
+            text = (
+                t(
+                    ctx,
+                    "odds.resisted",
+                    left=left_text,
+                    right=right_text,
+                    win=_percent(chances.attacker),
+                    lose=_percent(chances.defender),
+                )
+                + ruled
             )
             result = {
                 "kind": "odds",
@@ -345,6 +426,7 @@ async def odds_command(ctx: CommandContext, inv: Invocation) -> Offloaded[Any]:
         difficulty,
         willpower=request.side.willpower,
         specialty=request.side.specialty,
+        **house(ctx).dice(),
     )
 
     def render(chances: odds.RollOdds) -> Reply:
@@ -364,7 +446,9 @@ async def odds_command(ctx: CommandContext, inv: Invocation) -> Offloaded[Any]:
             success=_percent(chances.success),
             spread=spread or t(ctx, "odds.at_least", k=1, p=_percent(chances.success)),
         ).replace("; .", ".")
-        if not request.side.willpower:  # the web's chart has no Willpower
+        text += ruled
+        # The web's chart has no Willpower, and shows the book's odds: no link beside house rules.
+        if not request.side.willpower and not ruled:
             text += chart_link(
                 ctx.settings,
                 ctx.locale,

@@ -27,6 +27,7 @@ from plugins.nightcap import (
     team_commands,
 )
 from plugins.nightcap.config import NightcapSettings
+from plugins.nightcap.house import NightcapHouseRules
 from plugins.nightcap.rolls import SYSTEM
 from plugins.nightcap.sheet import NightcapSheet
 
@@ -36,6 +37,7 @@ NIGHTCAP = RuleSystem(
     dice="d10, 7+ succeeds, 10 counts twice, 1 takes one away",
     describe="Modern supernatural stories after midnight.",
     settings_model=NightcapSettings,
+    house_rules=NightcapHouseRules,
     sheet_model=NightcapSheet,
 )
 

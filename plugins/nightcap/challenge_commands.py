@@ -32,6 +32,7 @@ from plugins.nightcap.conflict_support import (
     side_result,
     split_channel,
 )
+from plugins.nightcap.house import dice
 from plugins.nightcap.pools import PoolSpec, parse_side
 from plugins.nightcap.power_sides import (
     PowerChoice,
@@ -325,8 +326,8 @@ async def defend_command(ctx: CommandContext, inv: Invocation) -> list[Reply]:
     if spec.willpower:
         await spend_willpower(ctx, defender)
     # Both Willpower declarations are fixed now; only then are the dice thrown, challenger first.
-    left_roll = mechanics.roll(left.pool, ctx.dice, left_spec.willpower)
-    right_roll = mechanics.roll(right.pool, ctx.dice, spec.willpower)
+    left_roll = mechanics.roll(left.pool, ctx.dice, left_spec.willpower, **dice(ctx))
+    right_roll = mechanics.roll(right.pool, ctx.dice, spec.willpower, **dice(ctx))
     outcome = mechanics.contest(left_roll, right_roll)
     result = outcome.as_result()
     result.update(

@@ -26,6 +26,7 @@ from plugins.nightcap.conflict_support import (
     soak_of,
     trait_rating,
 )
+from plugins.nightcap.house import dice
 from plugins.nightcap.initiative import Combat, Combatant
 from plugins.nightcap.pools import parse_side
 from plugins.nightcap.rolls import SYSTEM, spend_willpower
@@ -164,7 +165,7 @@ async def _roll_for(ctx: CommandContext, fight: Combat, people: list[Combatant])
             character = await ctx.session.get(Character, c.character_id)
             if character is not None:
                 rating = trait_rating(character, "physical")
-        roll = mechanics.roll(rating, ctx.dice)
+        roll = mechanics.roll(rating, ctx.dice, **dice(ctx))
         label = f"Physical {rating}"
         result = {**roll.as_result(), "kind": "initiative_roll", "who": c.name, "trait": "physical"}
         roll_id = await ctx.log_roll(result, character_id=c.character_id, name=c.name)
@@ -471,8 +472,8 @@ async def attack_command(ctx: CommandContext, inv: Invocation) -> Reply:
         if attacker.character is None:
             raise UserError("An NPC cannot spend Willpower; its pool is just dice.")
         await spend_willpower(ctx, attacker.character)
-    left_roll = mechanics.roll(left.pool, ctx.dice, left.side.spec.willpower)
-    right_roll = mechanics.roll(right.pool, ctx.dice)
+    left_roll = mechanics.roll(left.pool, ctx.dice, left.side.spec.willpower, **dice(ctx))
+    right_roll = mechanics.roll(right.pool, ctx.dice, **dice(ctx))
     outcome = mechanics.contest(left_roll, right_roll)
     hit = combat.attack_damage(outcome, defender.soak())
     after = combat.take_damage(before, hit.damage, levels)

@@ -16,6 +16,7 @@ from plugins.nightcap.conflict_support import (
     kv_put,
     side_result,
 )
+from plugins.nightcap.house import dice
 from plugins.nightcap.pools import parse_side
 from plugins.nightcap.roll_texts import say
 from plugins.nightcap.rolls import SYSTEM, spend_willpower
@@ -130,7 +131,7 @@ async def extended_roll(ctx: CommandContext, inv: Invocation) -> Reply:
     built = character_side(ctx, spec, character, damage)
     if spec.willpower:
         await spend_willpower(ctx, character)
-    roll = mechanics.roll(built.pool, ctx.dice, spec.willpower)
+    roll = mechanics.roll(built.pool, ctx.dice, spec.willpower, **dice(ctx))
     state = extended.step(state, roll)
     result = side_result(built, roll)
     result.update(

@@ -1,4 +1,10 @@
-"""Nightcap's dice, as pure functions (RULINGS, "Nightcap"). No I/O, no clock: dice come in."""
+"""Nightcap's dice, as pure functions (RULINGS, "Nightcap"). No I/O, no clock: dice come in.
+
+House rules (``plugins.nightcap.house``) arrive as keyword arguments whose defaults are the book's:
+``tens_double`` (a 10 is +2; off: +1), ``ones_subtract`` (a 1 is -1; off: 0) and ``chance_die``
+(a pool of 0 or less rolls one chance die; off: it rolls nothing, a dice total of 0). The chance
+die itself reads as the book says whatever the first two say: it is its own rule.
+"""
 
 from __future__ import annotations
 
@@ -12,14 +18,14 @@ DEGREES = ("botch", "failure", "marginal", "solid", "strong", "overwhelming")
 OUTCOMES = ("deadlock", "narrow", "clear", "decisive", "both_botch")
 
 
-def face_value(face: int) -> int:
+def face_value(face: int, *, tens_double: bool = True, ones_subtract: bool = True) -> int:
     """7, 8, 9: one success; 10: two; 1: takes one away; 2-6: nothing."""
     if face == 10:
-        return 2
+        return 2 if tens_double else 1
     if face >= 7:
         return 1
     if face == 1:
-        return -1
+        return -1 if ones_subtract else 0
     return 0
 
 
@@ -68,19 +74,41 @@ class Roll:
         }
 
 
-def score(pool: int, faces: tuple[int, ...], willpower: bool = False) -> Roll:
-    """Read already-rolled faces for a pool (pool <= 0 means the faces are one chance die)."""
-    chance = pool <= 0
-    dice_total = sum(chance_value(f) if chance else face_value(f) for f in faces)
+def score(
+    pool: int,
+    faces: tuple[int, ...],
+    willpower: bool = False,
+    *,
+    tens_double: bool = True,
+    ones_subtract: bool = True,
+    chance_die: bool = True,
+) -> Roll:
+    """Read already-rolled faces for a pool (pool <= 0 means the faces are one chance die, or none
+    without the chance die)."""
+    chance = pool <= 0 and chance_die
+    if chance:
+        dice_total = sum(chance_value(f) for f in faces)
+    else:
+        dice_total = sum(face_value(f, tens_double=tens_double, ones_subtract=ones_subtract) for f in faces)
     total = dice_total + (1 if willpower else 0)
     return Roll(pool, faces, chance, dice_total, willpower, total, degree(dice_total, total))
 
 
-def roll(pool: int, dice: DiceSource, willpower: bool = False) -> Roll:
-    """Roll ``pool`` d10 (one chance die at 0 or below)."""
-    count = pool if pool > 0 else 1
+def roll(
+    pool: int,
+    dice: DiceSource,
+    willpower: bool = False,
+    *,
+    tens_double: bool = True,
+    ones_subtract: bool = True,
+    chance_die: bool = True,
+) -> Roll:
+    """Roll ``pool`` d10 (one chance die at 0 or below; none without the chance die)."""
+    count = pool if pool > 0 else 1 if chance_die else 0
     faces = tuple(dice.roll(SIDES) for _ in range(count))
-    return score(pool, faces, willpower)
+    return score(
+        pool, faces, willpower, tens_double=tens_double, ones_subtract=ones_subtract, chance_die=chance_die
+    )
 
 
 def margin_outcome(margin: int) -> str:

@@ -8,6 +8,9 @@ from the dice total (``mechanics.degree``), so the odds keep the dice total and 
 
 Contests use the same reading as ``mechanics.contest``: both final totals below zero is a both-botch;
 otherwise equal totals are a deadlock and the higher total wins by the margin.
+
+House rules (keyword arguments, the book's by default; see ``mechanics``) change the die's counts
+(``tens_double``, ``ones_subtract``) or take the chance die away (``chance_die``).
 """
 
 from __future__ import annotations
@@ -73,18 +76,28 @@ def _convolve(a: tuple[int, ...], b: tuple[int, ...]) -> tuple[int, ...]:
     return tuple(out)
 
 
-def dice_total_distribution(pool: int) -> Distribution:
+def dice_total_distribution(
+    pool: int, *, tens_double: bool = True, ones_subtract: bool = True, chance_die: bool = True
+) -> Distribution:
     """The exact distribution of the dice total for ``pool`` (a chance die at 0 or below)."""
     if pool <= 0:
+        if not chance_die:
+            return Distribution(0, (1,), 1)  # no die: a dice total of 0
         low, counts = CHANCE
         return Distribution(low, counts, SIDES)
-    return _pool_distribution(pool)
+    return _pool_distribution(pool, tens_double, ones_subtract)
 
 
 @lru_cache(maxsize=256)
-def _pool_distribution(pool: int) -> Distribution:
+def _pool_distribution(pool: int, tens_double: bool = True, ones_subtract: bool = True) -> Distribution:
     # Square-and-multiply over the die's counts: O(log n) convolutions of growing length.
-    die_low, die_counts = DIE
+    if tens_double and ones_subtract:
+        die_low, die_counts = DIE
+    else:
+        faces = range(1, SIDES + 1)
+        die_low, die_counts = _weights(
+            [face_value(f, tens_double=tens_double, ones_subtract=ones_subtract) for f in faces]
+        )
     result: tuple[int, ...] = (1,)
     base = die_counts
     n = pool
@@ -145,9 +158,19 @@ def _frac(p: Fraction) -> str:
     return f"{p.numerator}/{p.denominator}"
 
 
-def roll_odds(pool: int, willpower: bool = False, bonus: int = 0) -> RollOdds:
+def roll_odds(
+    pool: int,
+    willpower: bool = False,
+    bonus: int = 0,
+    *,
+    tens_double: bool = True,
+    ones_subtract: bool = True,
+    chance_die: bool = True,
+) -> RollOdds:
     """Exact odds for ``pool`` dice, with Willpower (+1) and any guaranteed ``bonus`` successes."""
-    dist = dice_total_distribution(pool)
+    dist = dice_total_distribution(
+        pool, tens_double=tens_double, ones_subtract=ones_subtract, chance_die=chance_die
+    )
     added = (1 if willpower else 0) + bonus
     degrees = {name: 0 for name in DEGREES}
     totals: dict[int, Fraction] = {}

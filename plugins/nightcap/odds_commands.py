@@ -9,6 +9,7 @@ from typing import Any
 from gateway import CommandContext, CommandSet, Invocation, Offloaded, Reply, UserError
 from gateway.characters import active_character, find_character
 from gateway.rules.chart_link import chart_link
+from gateway.rules.house_rules import odds_note
 from plugins.nightcap import odds
 from plugins.nightcap.conflict_support import (
     Built,
@@ -16,6 +17,7 @@ from plugins.nightcap.conflict_support import (
     damage_of,
     pool_words,
 )
+from plugins.nightcap.house import dice, house
 from plugins.nightcap.pools import parse_roll
 from plugins.nightcap.rolls import SYSTEM, split_opponent
 
@@ -50,19 +52,26 @@ def _side_label(built: Built) -> str:
     return f"{label} ({pool_words(built.pool)}){wp}" if label else f"{pool_words(built.pool)}{wp}"
 
 
-def _single(pool: int, willpower: bool) -> tuple[odds.RollOdds, dict[str, Any]]:
+def _single(pool: int, willpower: bool, switches: dict[str, bool]) -> tuple[odds.RollOdds, dict[str, Any]]:
     """In an offload worker: a roll's odds, and its result fields (exact fractions as text, whose
-    decimal conversion is no work for the event loop)."""
-    chances = odds.roll_odds(pool, willpower)
+    decimal conversion is no work for the event loop). ``switches``: the dice's house rules."""
+    chances = odds.roll_odds(pool, willpower, **switches)
     return chances, chances.as_result()
 
 
 def _contest(
-    left_pool: int, left_wp: bool, right_pool: int, right_wp: bool
+    left_pool: int, left_wp: bool, right_pool: int, right_wp: bool, switches: dict[str, bool]
 ) -> tuple[odds.ContestOdds, dict[str, Any]]:
     """In an offload worker: both sides' odds and the contest's, and its result fields."""
-    contest = odds.contest_odds(odds.roll_odds(left_pool, left_wp), odds.roll_odds(right_pool, right_wp))
+    contest = odds.contest_odds(
+        odds.roll_odds(left_pool, left_wp, **switches), odds.roll_odds(right_pool, right_wp, **switches)
+    )
     return contest, contest.as_result()
+
+
+def _odds_note(ctx: CommandContext) -> str:
+    rules = house(ctx)
+    return odds_note(ctx.locale, rules, rules.dice())
 
 
 @COMMANDS.command("odds", "exact odds of a roll or a contest", ODDS_USAGE, role="anyone")
@@ -74,18 +83,20 @@ async def odds_command(ctx: CommandContext, inv: Invocation) -> Offloaded[Any]:
     damage = await damage_of(ctx.session, character) if character else 0
     left = character_side(ctx, request.sides[0], character, damage)
     result: dict[str, Any] = {"kind": "odds", "system": SYSTEM, "contest": False}
+    switches, ruled = dice(ctx), _odds_note(ctx)
     if len(request.sides) == 1:
 
         def render_single(computed: tuple[odds.RollOdds, dict[str, Any]]) -> Reply:
             left_odds, data = computed
             result.update(data)
             result.update(left.extras())
-            text = "Odds for " + _odds_text(_side_label(left), left_odds)
-            if not left.side.spec.willpower:  # the book's practice table has no Willpower
+            text = "Odds for " + _odds_text(_side_label(left), left_odds) + ruled
+            # The book's practice table has no Willpower, and shows the book's odds.
+            if not left.side.spec.willpower and not ruled:
                 text += chart_link(ctx.settings, ctx.locale, "roller", pool=left.pool)
             return Reply(text=text, private=request.secret, result=result)
 
-        return Offloaded(partial(_single, left.pool, left.side.spec.willpower), render_single)
+        return Offloaded(partial(_single, left.pool, left.side.spec.willpower, switches), render_single)
     spec = request.sides[1]
     other = character  # vs TRAIT: the caller's own trait, as in roll
     if opponent_name is not None:
@@ -111,11 +122,11 @@ async def odds_command(ctx: CommandContext, inv: Invocation) -> Offloaded[Any]:
         text = (
             f"Odds {_side_label(left)} vs {_side_label(right)}: left wins {wins('left')} · right wins"
             f" {wins('right')} · deadlock {percent(contest.outcomes['deadlock'])} · both botch"
-            f" {percent(contest.outcomes['both_botch'])}"
+            f" {percent(contest.outcomes['both_botch'])}{ruled}"
         )
-        if not (left.side.spec.willpower or spec.willpower):
+        if not (left.side.spec.willpower or spec.willpower or ruled):
             text += chart_link(ctx.settings, ctx.locale, "roller", pool=left.pool, opp=right.pool)
         return Reply(text=text, private=request.secret, result=result)
 
-    compute = partial(_contest, left.pool, left.side.spec.willpower, right.pool, spec.willpower)
+    compute = partial(_contest, left.pool, left.side.spec.willpower, right.pool, spec.willpower, switches)
     return Offloaded(compute, render_contest)

@@ -16,6 +16,7 @@ from plugins.nightcap import checkin, health, mechanics, render, rulings, wounds
 from plugins.nightcap.characters import parse_number
 from plugins.nightcap.config import timezone
 from plugins.nightcap.conflict_support import ensure_can_act
+from plugins.nightcap.house import dice
 from plugins.nightcap.pools import PoolSpec
 from plugins.nightcap.powers import TIERS, cost_refusal, match_tier, use_cost
 from plugins.nightcap.rolls import SYSTEM, spend_willpower
@@ -97,7 +98,7 @@ async def power_use(ctx: CommandContext, inv: Invocation) -> Reply:
     rating = trait(sheet, keyed)
     wound = await wounds.penalty(ctx, character)
     pool = checked_pool(ctx, rating, [*mods, wound])
-    roll = mechanics.roll(pool, ctx.dice, wp)
+    roll = mechanics.roll(pool, ctx.dice, wp, **dice(ctx))
     result: dict[str, Any] = roll.as_result()
     result.update(
         who=character.name,
@@ -221,7 +222,7 @@ async def checkin_command(ctx: CommandContext, inv: Invocation) -> Reply:
             f" the next check-in opens at {opens}."
         )
     rating = trait(sheet, "spirit")
-    roll = mechanics.roll(rating, ctx.dice)
+    roll = mechanics.roll(rating, ctx.dice, **dice(ctx))
     essence_gain, wp_gain = checkin.gains(roll.total)
     before = await pool_values(ctx, character)
     if essence_gain:

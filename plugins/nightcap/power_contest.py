@@ -24,6 +24,7 @@ from gateway.vault.models import Character
 from plugins.nightcap import mechanics, play, render
 from plugins.nightcap.challenge_commands import notify, open_challenge, redirected
 from plugins.nightcap.conflict_support import Built, character_side, ensure_can_act, last_channel, rating_side
+from plugins.nightcap.house import dice
 from plugins.nightcap.pools import PoolSpec, parse_side
 from plugins.nightcap.power_sides import (
     PowerChoice,
@@ -136,8 +137,8 @@ async def _resolve(
         await pay(ctx, right)
     if wp:
         await spend_willpower(ctx, left.character)
-    left_roll = mechanics.roll(left_side.pool, ctx.dice, wp)
-    right_roll = mechanics.roll(right_side.pool, ctx.dice)
+    left_roll = mechanics.roll(left_side.pool, ctx.dice, wp, **dice(ctx))
+    right_roll = mechanics.roll(right_side.pool, ctx.dice, **dice(ctx))
     outcome = mechanics.contest(left_roll, right_roll)
     who = left.character.name
     result = outcome.as_result()

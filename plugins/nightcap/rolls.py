@@ -11,6 +11,7 @@ from gateway.characters import active_character, find_character
 from gateway.vault import repo
 from gateway.vault.models import Character
 from plugins.nightcap import acting, mechanics, render, rulings, wounds
+from plugins.nightcap.house import dice, house, mark, noted
 from plugins.nightcap.pools import ROLL_USAGE, PoolSpec, RollRequest, parse_roll
 from plugins.nightcap.sheet import TRAITS, match_trait, unknown_trait_hint
 
@@ -59,6 +60,8 @@ def build_side(
 
 
 async def spend_willpower(ctx: CommandContext, character: Character | None) -> None:
+    if not house(ctx).willpower_per_roll:
+        raise UserError("Willpower is not spent on rolls in this channel (house rule willpower_per_roll 0).")
     if character is None:
         raise UserError("Willpower needs a character: make one with char new NAME, or roll without wp.")
     assert character.id is not None
@@ -217,7 +220,8 @@ async def roll_command(ctx: CommandContext, inv: Invocation) -> Reply | list[Rep
     against = (opponent.name if opponent else who) if len(sides) == 2 and sides[1].trait else "NPC"
     names = (sides[0].label, sides[1].label) if against == who and len(sides) == 2 else None
     # Willpower is fixed before any die is shown: the spends above happen before the first roll.
-    rolls = [mechanics.roll(side.pool, ctx.dice, side.spec.willpower) for side in sides]
+    switches = dice(ctx)
+    rolls = [mechanics.roll(side.pool, ctx.dice, side.spec.willpower, **switches) for side in sides]
     char_id = character.id if character else None
     if len(rolls) == 1:
         result = _side_result(sides[0], rolls[0])
@@ -236,6 +240,7 @@ async def roll_command(ctx: CommandContext, inv: Invocation) -> Reply | list[Rep
         text = render.contest_line(
             who, outcome, roll_id, (sides[0].label, sides[1].label), against, winner_names=names
         )
+    text = noted(text, roll_id, mark(ctx, result, *rolls))
     if ruling is not None:
         result["ruling"] = ruling
         text = f"{text.removesuffix(f' #{roll_id}')}{rulings.note(ruling)} #{roll_id}"

@@ -14,6 +14,7 @@ from gateway.rules.numbers import clamped
 from gateway.vault.models import Character
 from plugins.nightcap import mechanics, render, wounds
 from plugins.nightcap.characters import parse_number
+from plugins.nightcap.house import dice
 from plugins.nightcap.play import checked_pool, label, split_roll_words
 from plugins.nightcap.roll_texts import say
 from plugins.nightcap.rolls import spend_willpower
@@ -84,7 +85,7 @@ def _side_result(side: NpcSide, roll: mechanics.Roll) -> dict[str, Any]:
 async def npc_roll(ctx: CommandContext, inv: Invocation) -> Reply:
     sides, secret = read_npc_roll(inv.words)
     pools = [checked_pool(ctx, s.base, list(s.modifiers)) for s in sides]
-    rolls = [mechanics.roll(pool, ctx.dice) for pool in pools]
+    rolls = [mechanics.roll(pool, ctx.dice, **dice(ctx)) for pool in pools]
     first = sides[0]
     if len(sides) == 1:
         result: dict[str, Any] = _side_result(first, rolls[0])
@@ -121,7 +122,7 @@ async def stat_roll(ctx: CommandContext, inv: Invocation, named: Named) -> Reply
     pool = checked_pool(ctx, rating, [*mods, wound])
     if wp:
         await spend_willpower(ctx, character)  # declared before the dice, as in roll
-    roll = mechanics.roll(pool, ctx.dice, wp)
+    roll = mechanics.roll(pool, ctx.dice, wp, **dice(ctx))
     result: dict[str, Any] = roll.as_result()
     result.update(who=character.name, trait=keyed, modifiers=mods, storyteller=ctx.name, secret=secret)
     if wound:

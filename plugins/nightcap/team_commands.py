@@ -18,6 +18,7 @@ from plugins.nightcap.conflict_support import (
     save_scene,
     side_result,
 )
+from plugins.nightcap.house import dice, house, mark, noted
 from plugins.nightcap.pools import PoolSpec, parse_side
 from plugins.nightcap.rolls import SYSTEM, spend_willpower
 
@@ -71,7 +72,7 @@ async def team_start(ctx: CommandContext, inv: Invocation) -> Reply:
     await _save_teams(ctx, row, teams)
     text = (
         f"{name} leads a team action ({teams[key]['label']}). Helpers: assist {name}, or assist {name} wp"
-        f" to spend Willpower for a sure success; up to {teamwork.MAX_HELPERS} count."
+        f" to spend Willpower for a sure success; up to {house(ctx).teamwork_cap} count."
     )
     return Reply(text=text, result=_team_result(team, status="open"))
 
@@ -105,7 +106,7 @@ async def assist_command(ctx: CommandContext, inv: Invocation) -> Reply:
         key=key, name=name, willpower=wp, character_id=character.id if character else None
     )
     try:
-        team = teamwork.add_helper(team, helper)
+        team = teamwork.add_helper(team, helper, house(ctx).teamwork_cap)
     except teamwork.TeamError as exc:
         raise UserError(str(exc)) from exc
     if wp:
@@ -138,7 +139,7 @@ async def team_roll(ctx: CommandContext, inv: Invocation) -> Reply:
     built = character_side(ctx, spec, character, damage, extra=team.dice_bonus)
     if wp:
         await spend_willpower(ctx, character)
-    roll = teamwork.with_bonus(mechanics.roll(built.pool, ctx.dice, wp), team.success_bonus)
+    roll = teamwork.with_bonus(mechanics.roll(built.pool, ctx.dice, wp, **dice(ctx)), team.success_bonus)
     del teams[key]
     await _save_teams(ctx, row, teams)
     result = side_result(built, roll)
@@ -150,6 +151,7 @@ async def team_roll(ctx: CommandContext, inv: Invocation) -> Reply:
         helper_successes=team.success_bonus,
     )
     char_id = character.id if character else None
+    marked = mark(ctx, result, roll)
     roll_id = await ctx.log_roll(result, character_id=char_id, name=name)
     bonus = []
     if team.dice_bonus:
@@ -157,7 +159,8 @@ async def team_roll(ctx: CommandContext, inv: Invocation) -> Reply:
     if team.success_bonus:
         bonus.append(f"+{team.success_bonus} sure")
     label = built.label + (f" team {' '.join(bonus)}" if bonus else "")
-    text = render.roll_line(name, roll, roll_id, label.strip()) + f" — with {_helpers_text(team)}"
+    text = noted(render.roll_line(name, roll, roll_id, label.strip()), roll_id, marked)
+    text += f" — with {_helpers_text(team)}"
     await ctx.stlog(text, kind="team", result=result, character_id=char_id)
     return Reply(text=text, result=result)
 

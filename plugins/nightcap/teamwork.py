@@ -65,25 +65,29 @@ class TeamError(ValueError):
     pass
 
 
-def add_helper(team: Team, helper: Helper) -> Team:
-    """The team with one more helper; refused for the leader, a second time, or past the cap."""
+def add_helper(team: Team, helper: Helper, cap: int = MAX_HELPERS) -> Team:
+    """The team with one more helper; refused for the leader, a second time, or past the cap (the
+    ``teamwork_cap`` house rule; the book's is 3)."""
     if helper.key == team.leader_key:
         raise TeamError(f"{helper.name} leads this action and cannot also help it.")
     if any(h.key == helper.key for h in team.helpers):
         raise TeamError(f"{helper.name} is already helping {team.leader_name}.")
-    if len(team.helpers) >= MAX_HELPERS:
+    if len(team.helpers) >= cap:
+        if not cap:
+            raise TeamError("Teamwork is off in this channel (house rule teamwork_cap 0).")
         names = ", ".join(h.name for h in team.helpers)
-        raise TeamError(
-            f"{team.leader_name} already has {MAX_HELPERS} helpers ({names}), the most that count."
-        )
+        raise TeamError(f"{team.leader_name} already has {cap} helpers ({names}), the most that count.")
     return replace(team, helpers=(*team.helpers, helper))
 
 
-def team_roll(base_pool: int, team: Team, dice: DiceSource, willpower: bool = False) -> Roll:
+def team_roll(
+    base_pool: int, team: Team, dice: DiceSource, willpower: bool = False, **switches: bool
+) -> Roll:
     """The leader's roll: helper dice join the pool before it is checked (a chance die at 0 or below),
-    helper successes are added after the dice are read, like Willpower."""
+    helper successes are added after the dice are read, like Willpower. ``switches``: the dice's
+    house rules (``mechanics.roll``)."""
     pool = base_pool + team.dice_bonus
-    return with_bonus(mechanics.roll(pool, dice, willpower), team.success_bonus)
+    return with_bonus(mechanics.roll(pool, dice, willpower, **switches), team.success_bonus)
 
 
 def with_bonus(roll: Roll, bonus: int) -> Roll:

@@ -23,6 +23,7 @@ from plugins.nightwanderers import (
 from plugins.nightwanderers.characters import CHARACTERS
 from plugins.nightwanderers.config import NightWanderersSettings
 from plugins.nightwanderers.entry import EntrySet
+from plugins.nightwanderers.house import NightWanderersHouseRules
 from plugins.nightwanderers.mechanics import SYSTEM
 from plugins.nightwanderers.sheet import WandererSheet
 
@@ -34,6 +35,7 @@ NIGHT_WANDERERS = RuleSystem(
     locales=("ru", "en"),
     describe="Ночные скитальцы: vampires of an imperial city, their blood and their Beast.",
     settings_model=NightWanderersSettings,
+    house_rules=NightWanderersHouseRules,
     sheet_model=WandererSheet,
 )
 

@@ -22,6 +22,7 @@ from gateway.rules.trait_words import TraitWords
 from gateway.vault.models import Character, Pool
 from plugins.nightwanderers import mechanics, odds, pairing
 from plugins.nightwanderers.config import NightWanderersSettings
+from plugins.nightwanderers.house import house
 from plugins.nightwanderers.messages import CATALOGUE
 from plugins.nightwanderers.sheet import TRAIT_NAMES, WandererSheet, trait_name
 
@@ -176,7 +177,7 @@ def trait_pool(
     base = actor.sheet.rating(trait)
     asked = base + sum(term.modifiers) + bonus
     WORDS.check_pool(ctx, asked)
-    dice, lost = mechanics.after_pain(asked, actor.pain)
+    dice, lost = mechanics.after_pain(asked, actor.pain if house(ctx).pain else 0)
     return RolledPool(dice, base, term, trait, asked=asked, pain=lost)
 
 
@@ -308,7 +309,7 @@ async def roll_command(ctx: CommandContext, inv: Invocation) -> Reply:
     term = WORDS.term(ctx, words.left, "err.roll_usage")
     actor = await my_actor(ctx, required=False, able=term.number is None)
     left = build_pool(ctx, term, actor)
-    diff, notes = difficulty_of(ctx, words.options.get("difficulty", settings.default_difficulty))
+    diff, notes = difficulty_of(ctx, words.options.get("difficulty", house(ctx).default_difficulty))
     secret = "secret" in words.flags
     who = actor.name if actor else ctx.name
     if words.right is None:
@@ -352,12 +353,11 @@ def _contest_odds(locale: str, pools: tuple[int, int], diff: int) -> tuple[str, 
 )
 async def odds_command(ctx: CommandContext, inv: Invocation) -> Offloaded[Any]:
     """Reads the pools here; the chances are worked out off the event loop (``gateway.offload``)."""
-    settings = ctx.settings_for(NightWanderersSettings)
     words = WORDS.split(ctx, inv.words, ROLL_OPTIONS, flags=())
     term = WORDS.term(ctx, words.left, "err.odds_usage")
     actor = await my_actor(ctx, required=False, able=False)
     left = build_pool(ctx, term, actor)
-    diff, notes = difficulty_of(ctx, words.options.get("difficulty", settings.default_difficulty))
+    diff, notes = difficulty_of(ctx, words.options.get("difficulty", house(ctx).default_difficulty))
     too_long = t(ctx, "err.too_long")
     if words.right is None:
         need = words.options.get("need", 1)

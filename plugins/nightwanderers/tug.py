@@ -23,8 +23,8 @@ from plugins.nightwanderers.commands import (
     t,
     trait_pool,
 )
-from plugins.nightwanderers.config import NightWanderersSettings
 from plugins.nightwanderers.episode import TUG
+from plugins.nightwanderers.house import house
 from plugins.nightwanderers.registry import command
 
 COMMANDS = CommandSet(SYSTEM)
@@ -72,8 +72,7 @@ async def tug_start_command(ctx: CommandContext, inv: Invocation) -> Reply:
     actor = await my_actor(ctx, required=term.number is None)
     left = build_pool(ctx, term, actor)
     right = await opponent_pool(ctx, name, split.right)
-    settings = ctx.settings_for(NightWanderersSettings)
-    diff, _ = difficulty_of(ctx, split.options.get("difficulty", settings.default_difficulty))
+    diff, _ = difficulty_of(ctx, split.options.get("difficulty", house(ctx).default_difficulty))
     data: dict[str, Any] = {
         "left": actor.name if actor else ctx.name,
         "left_id": actor.id if actor else None,

@@ -12,6 +12,7 @@ from plugins.pravidla import commands, scene
 from plugins.pravidla.characters import CHARACTERS
 from plugins.pravidla.config import PravidlaSettings
 from plugins.pravidla.help import in_czech
+from plugins.pravidla.house import PravidlaHouseRules
 from plugins.pravidla.mechanics import SYSTEM
 from plugins.pravidla.sheet import PravidlaSheet
 
@@ -24,6 +25,7 @@ PRAVIDLA = RuleSystem(
     describe="Czech vampire rules: count the dice that reach the target number.",
     settings_model=PravidlaSettings,
     sheet_model=PravidlaSheet,
+    house_rules=PravidlaHouseRules,
 )
 
 # Every command with its Czech help (``plugins.pravidla.help``): the decorated sets are complete

@@ -18,6 +18,7 @@ from gateway.rules.trait_words import TraitWords
 from gateway.vault.models import Character
 from plugins.pravidla import mechanics
 from plugins.pravidla.config import PravidlaSettings
+from plugins.pravidla.house import PravidlaHouseRules, house, mark, need_for
 from plugins.pravidla.messages import CATALOGUE
 from plugins.pravidla.sheet import CS_INSTRUMENTAL, TRAIT_NAMES, PravidlaSheet, trait_name
 
@@ -107,16 +108,20 @@ async def roll_command(ctx: CommandContext, inv: Invocation) -> Reply:
     words = WORDS.split(ctx, inv.words, ROLL_OPTIONS)
     character = await active_character(ctx, SYSTEM)
     left = build_pool(ctx, WORDS.term(ctx, words.left, "err.roll_usage"), character)
-    target = check_target(ctx, words.options.get("target", settings.default_target))
+    rules = house(ctx)  # its default_target defaults to ``[pravidla] default_target``
+    target = check_target(ctx, words.options.get("target", rules.default_target))
     secret = "secret" in words.flags
     who = who_of(ctx, character)
     char_id = character.id if character else None
     if words.right is None:
-        need = words.options.get("need", 1)
+        need = words.options.get("need", need_for(rules, left.dice))
         if not 1 <= need <= left.dice:
             raise fail(ctx, "err.need", pool=left.dice)
         rolled = mechanics.roll(left.dice, ctx.dice, target, need)
         result = {**rolled.as_result(), **left.result_fields(), "who": who, "secret": secret}
+        marked = mark(ctx, rolled, "target" in words.options, "need" in words.options)
+        if marked:
+            result["house_rules"] = rules.changed(PravidlaHouseRules())
         roll_id = await ctx.log_roll(result, character_id=char_id, name=who)
         key = ("roll.trait" if left.trait else "roll.number") + (".need" if need > 1 else "")
         text = t(
@@ -134,6 +139,8 @@ async def roll_command(ctx: CommandContext, inv: Invocation) -> Reply:
             degree=t(ctx, f"degree.{rolled.degree}"),
             id=roll_id,
         )
+        if marked:
+            text = f"{text.removesuffix(f' #{roll_id}')}{marked} #{roll_id}"
     else:
         if "need" in words.options:
             raise fail(ctx, "err.roll_usage")
@@ -169,14 +176,13 @@ def _contest_odds(locale: str, pools: tuple[int, int], target: int) -> tuple[str
 )
 async def odds_command(ctx: CommandContext, inv: Invocation) -> Offloaded[Any]:
     """Reads the pools here; the chances are worked out off the event loop (``gateway.offload``)."""
-    settings = ctx.settings_for(PravidlaSettings)
     words = WORDS.split(ctx, inv.words, ROLL_OPTIONS, flags=())
     character = await active_character(ctx, SYSTEM)
     left = build_pool(ctx, WORDS.term(ctx, words.left, "err.odds_usage"), character)
-    target = check_target(ctx, words.options.get("target", settings.default_target))
+    target = check_target(ctx, words.options.get("target", house(ctx).default_target))
     too_long = t(ctx, "err.too_long")
     if words.right is None:
-        need = words.options.get("need", 1)
+        need = words.options.get("need", need_for(house(ctx), left.dice))
         if not 1 <= need <= left.dice:
             raise fail(ctx, "err.need", pool=left.dice)
 

@@ -23,6 +23,7 @@ from plugins.pravidla.commands import (
     who_of,
 )
 from plugins.pravidla.config import PravidlaSettings
+from plugins.pravidla.house import house
 from plugins.pravidla.messages import CATALOGUE
 from plugins.pravidla.sheet import MAX_RATING, PravidlaSheet, fold
 
@@ -81,7 +82,7 @@ async def _tug_pools(
 async def tug_start_command(ctx: CommandContext, inv: Invocation) -> Reply:
     settings = ctx.settings_for(PravidlaSettings)
     words = list(inv.words)
-    target = settings.default_target
+    target = house(ctx).default_target  # the channel's; its default is ``[pravidla] default_target``
     lowered = [w.casefold() for w in words]
     for option in ("tn", "cc"):
         if option in lowered:

@@ -1,7 +1,7 @@
 """web_link, web_session: sign-in links from chat and the web sessions they open
 
 Revision ID: 0011_web_sessions
-Revises: 0008_retired
+Revises: 0010_house_rules
 Create Date: 2026-12-02 00:00:00
 
 ``web`` in chat answers with a one-time link (its token's SHA-256 in ``web_link``); opening it starts
@@ -18,7 +18,7 @@ from alembic import op
 from gateway.vault.columns import UTCDateTime
 
 revision: str = "0011_web_sessions"
-down_revision: str | Sequence[str] | None = "0008_retired"
+down_revision: str | Sequence[str] | None = "0010_house_rules"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 

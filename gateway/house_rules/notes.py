@@ -1,0 +1,39 @@
+"""Which house rules changed a roll's result: the ones whose book value, on the same dice, reads
+the roll differently. Pure: the caller says how a roll is read under a set of switches."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable, Iterable
+from typing import TypeVar
+
+from gateway.house_rules.declare import HouseRules
+from gateway.house_rules.messages import shown, t
+
+H = TypeVar("H", bound=HouseRules)
+
+
+def changed_result(house: H, read: Callable[[H], Hashable]) -> list[str]:
+    """The switches set away from the book whose book value would have read the roll otherwise
+    (``read(switches)``: the roll's outcome under those switches, on the dice it showed)."""
+    book = type(house)()
+    differ = house.changed(book)
+    if not differ:
+        return []
+    outcome = read(house)
+    return [name for name in differ if read(house.model_copy(update={name: getattr(book, name)})) != outcome]
+
+
+def note(locale: str, house: HouseRules, names: list[str]) -> str:
+    """`` [house: tens_double=always]`` for a roll line; empty when no house rule changed it."""
+    if not names:
+        return ""
+    parts = ", ".join(f"{n}={shown(locale, getattr(house, n))}" for n in names)
+    return t(locale, "roll.note", names=parts)
+
+
+def odds_note(locale: str, house: HouseRules, names: Iterable[str] | None = None) -> str:
+    """The note an ``odds`` line ends with: every switch set away from the book (of ``names``,
+    when given: the ones that move the odds), since each moves them."""
+    changed = house.changed(type(house)())
+    wanted = changed if names is None else [n for n in changed if n in set(names)]
+    return note(locale, house, list(wanted))
