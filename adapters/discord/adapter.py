@@ -30,7 +30,7 @@ import structlog
 from aiohttp import web
 
 from adapters.body import BadBody, read_limited
-from adapters.discord import complete, render, slash
+from adapters.discord import complete, components, render, slash
 from adapters.discord import interactions as ix
 from adapters.discord.config import DiscordSettings, Webhook
 from adapters.discord.limiter import RateLimiter, WaitTooLong
@@ -57,6 +57,8 @@ FOLLOWUP = "interaction/"
 SCOPE_SENT = "discord.sent"
 SCOPE_STATE = "discord"
 SCOPE_DISABLED = "discord.disabled"
+SCOPE_BUTTONS = "discord.buttons"  # command lines too long for a custom_id, by key
+BUTTON_DAYS = 30
 FOLLOWUP_GRACE = 0.5  # let Discord take our HTTP response before the first follow-up arrives
 LEDGER_DAYS = 2
 MAX_INTERACTION = 64 * 1024  # Discord's payloads are a few kB; the app refuses more than this anyway
@@ -98,6 +100,7 @@ class DiscordAdapter(Adapter):
         self.state = AdapterState(vault, SCOPE_STATE, clock=clock)
         self.disabled_state = AdapterState(vault, SCOPE_DISABLED, clock=clock)
         self.sent_state = AdapterState(vault, SCOPE_SENT, clock=clock)
+        self.button_state = AdapterState(vault, SCOPE_BUTTONS, clock=clock)
 
     # ------------------------------------------------------------------ life cycle
 
@@ -114,6 +117,7 @@ class DiscordAdapter(Adapter):
             self.disabled.update(await self.disabled_state.items(db=unit))
             cutoff = self.services.clock() - timedelta(days=LEDGER_DAYS)
             await self.sent_state.prune(cutoff, db=unit)
+            await self.button_state.prune(self.services.clock() - timedelta(days=BUTTON_DAYS), db=unit)
             self._sent.update(int(k) for k in await self.sent_state.items(db=unit) if k.isdigit())
 
     async def stop(self) -> None:
@@ -184,6 +188,8 @@ class DiscordAdapter(Adapter):
             return web.json_response(
                 await complete.answer(self.services, interaction, self.config.reply_timeout)
             )
+        if kind == ix.MESSAGE_COMPONENT:
+            return web.json_response(await self._click(interaction))
         if kind != ix.APPLICATION_COMMAND:
             return web.json_response(ix.message_response("This gateway answers slash commands only.", True))
         parsed = slash.command_line(interaction.get("data") or {})
@@ -195,7 +201,9 @@ class DiscordAdapter(Adapter):
             return web.json_response(ix.message_response(text, True))
         return web.json_response(await self._run(interaction, parsed))
 
-    async def _run(self, interaction: Mapping[str, Any], parsed: slash.Parsed) -> dict[str, Any]:
+    async def _run(
+        self, interaction: Mapping[str, Any], parsed: slash.Parsed, *, only_caller: bool = False
+    ) -> dict[str, Any]:
         # An interaction id seen before is answered "Already handled.", not with the first replies
         # (they may be ephemeral, for the first caller only).
         message = dataclasses.replace(ix.inbound(interaction, parsed), refuse_repeat=True)
@@ -203,17 +211,50 @@ class DiscordAdapter(Adapter):
         task = asyncio.create_task(self._handle(message))
         done, _ = await asyncio.wait({task}, timeout=self.config.reply_timeout)
         if task not in done:
-            follow = asyncio.create_task(self._follow_up_later(task, interaction, received))
+            follow = asyncio.create_task(
+                self._follow_up_later(task, interaction, received, parsed.line, only_caller)
+            )
             self._pending.add(follow)
             follow.add_done_callback(self._pending.discard)
             log.info("discord interaction deferred", command=parsed.line[:60])
             return ix.deferral(parsed.private)
-        messages = ix.group(task.result())
-        if not messages:
+        bodies = await self._bodies(task.result(), parsed.line, only_caller)
+        if not bodies:
             return ix.message_response("Already handled.", True)
-        if len(messages) > 1:
-            await self._enqueue_follow_ups(interaction, messages[1:], received)
-        return ix.message_response(*messages[0])
+        if len(bodies) > 1:
+            await self._enqueue_follow_ups(interaction, bodies[1:], received)
+        return {"type": ix.CHANNEL_MESSAGE, "data": bodies[0]}
+
+    async def _bodies(
+        self, replies: list[Reply], line: str, only_caller: bool = False
+    ) -> list[dict[str, Any]]:
+        """The Discord messages for ``replies`` to ``line``: embeds for rolls, buttons for next steps.
+        ``only_caller``: every message ephemeral (a button whose answer is the clicker's alone)."""
+        bodies = []
+        for reply in render.group_replies(replies, lambda r: bool(components.actions(line, r))):
+            body = render.reply_message(reply.text, reply.private or only_caller, reply.result)
+            buttons = []
+            for action in components.actions(line, reply.result):
+                custom_id, key = components.encode(action)
+                if key is not None:
+                    await self.button_state.put(key, {"line": action.line, "private": action.private})
+                buttons.append((action, custom_id))
+            if buttons:
+                body["components"] = components.rows(buttons)
+            bodies.append(body)
+        return bodies
+
+    async def _click(self, interaction: Mapping[str, Any]) -> dict[str, Any]:
+        """A button of ours was clicked: run its line as the clicker (the router decides what they may)."""
+        click = components.decode(ix.custom_id(interaction))
+        if click is not None and click.key is not None:
+            stored = await self.button_state.get(click.key)
+            line = stored.get("line") if stored else None
+            click = components.Click(line, bool(stored and stored.get("private"))) if line else None
+        if click is None or not click.line:
+            return ix.message_response("This button is no longer known here; type the command instead.", True)
+        parsed = slash.Parsed(line=click.line, private=click.private)
+        return await self._run(interaction, parsed, only_caller=click.private)
 
     async def _handle(self, message: InboundMessage) -> list[Reply]:
         try:
@@ -222,18 +263,25 @@ class DiscordAdapter(Adapter):
             return []
 
     async def _follow_up_later(
-        self, task: asyncio.Task[list[Reply]], interaction: Mapping[str, Any], received: float
+        self,
+        task: asyncio.Task[list[Reply]],
+        interaction: Mapping[str, Any],
+        received: float,
+        line: str,
+        only_caller: bool,
     ) -> None:
         try:
             replies = await task
         except Exception:
             log.exception("discord deferred command failed")
             replies = [Reply(text="Something went wrong on our side; nothing was saved.", error="internal")]
-        messages = ix.group(replies) or [("Done.", True)]
-        await self._enqueue_follow_ups(interaction, messages, received)
+        bodies = await self._bodies(replies, line, only_caller) or [
+            render.text_message("Done.", private=True)
+        ]
+        await self._enqueue_follow_ups(interaction, bodies, received)
 
     async def _enqueue_follow_ups(
-        self, interaction: Mapping[str, Any], messages: list[tuple[str, bool]], received: float
+        self, interaction: Mapping[str, Any], bodies: list[dict[str, Any]], received: float
     ) -> None:
         now = self.services.clock()
         due = now + timedelta(seconds=FOLLOWUP_GRACE)
@@ -246,8 +294,10 @@ class DiscordAdapter(Adapter):
         }
         target = f"{FOLLOWUP}{interaction.get('id')}"
         async with self.services.vault.unit() as unit:
-            for text, private in messages:
-                payload = {**base, "text": text, "private": private}
+            for body in bodies:
+                text = body.get("content") or "\n".join(e.get("description", "") for e in body["embeds"])
+                private = bool(body.get("flags", 0) & render.EPHEMERAL)
+                payload = {**base, "text": text, "private": private, "body": body}
                 await queue.enqueue(unit, self.platform, target, payload, now=now, due=due)
         self._wake_in(FOLLOWUP_GRACE)
 
@@ -268,7 +318,9 @@ class DiscordAdapter(Adapter):
         if not p.get("application_id") or not p.get("token"):
             raise DeliveryFailed("a follow-up without an application id or token")
         url = f"{self.config.api_base}/webhooks/{p['application_id']}/{p['token']}"
-        body = render.text_message(str(p.get("text", "")), private=bool(p.get("private")))
+        body = p.get("body")
+        if not isinstance(body, dict):  # a row queued before follow-ups carried their body
+            body = render.text_message(str(p.get("text", "")), private=bool(p.get("private")))
         route = f"interaction:{message.target[len(FOLLOWUP) :]}"
         status, _data = await self._send(message, route, p.get("channel_id") or None, url, body)
         if status == 404:

@@ -192,7 +192,9 @@ async def test_a_roll_reaches_the_stlog_webhook_as_an_embed(env: DiscordEnv) -> 
     assert embed["author"] == {"name": "Mira"}
     assert embed["title"] == "Solid · total 3"
     assert embed["description"] == "3 dice: `9 5 10` → **3** (Solid)"
-    assert embed["footer"] == {"text": f"discord:{GUILD}/{CHANNEL} · Discord · #{roll.public_id}"}
+    # The channel as a link (issue 14), not raw ids.
+    assert embed["footer"] == {"text": f"Discord · #{roll.public_id}"}
+    assert embed["url"] == f"https://discord.com/channels/{GUILD}/{CHANNEL}"
 
 
 # --------------------------------------------------------------------------- deferral
