@@ -11,6 +11,7 @@ import pytest
 
 from adapters.discord import cli
 from adapters.discord.config import TOKEN_ENV
+from tests.discord.conftest import logging_now
 from tests.discord.fake_discord import FakeDiscord
 from tests.discord.test_cli import ThreadedFake, run, write_config
 
@@ -109,3 +110,11 @@ def test_status_names_the_setting_when_the_token_is_in_the_file(
     out = capsys.readouterr().out
     assert "bot token: from [discord] bot_token" in out.splitlines()
     assert "secret" not in out
+
+
+def test_the_cli_run_in_a_test_hands_logging_back(tmp_path: Path, threaded_fake: FakeDiscord) -> None:
+    """The leak that reverted the first merge: ``run`` left structlog writing to this test's captured
+    stderr, closed after it, so later tests' log lines raised and their gateways stopped half-way."""
+    before = logging_now()
+    assert run(["--config", str(write_config(tmp_path, threaded_fake)), "discord", "invite"]) == 0
+    assert logging_now() == before
