@@ -30,10 +30,11 @@ import structlog
 from aiohttp import web
 
 from adapters.body import BadBody, read_limited
-from adapters.discord import complete, components, render, slash
+from adapters.discord import complete, components, render, slash, texts
 from adapters.discord import interactions as ix
 from adapters.discord.config import DiscordSettings, Webhook
 from adapters.discord.limiter import RateLimiter, WaitTooLong
+from adapters.discord.reader import reader_locale
 from adapters.discord.verify import Verifier
 from gateway import (
     Adapter,
@@ -48,6 +49,7 @@ from gateway import (
     queue,
 )
 from gateway.adapter_state import AdapterState
+from gateway.core_messages import say
 from gateway.queue import claim_lease
 
 log = structlog.get_logger(__name__)
@@ -88,7 +90,8 @@ class DiscordAdapter(Adapter):
         self.wall = time.time
         self.http: aiohttp.ClientSession | None = None
         self.disabled: dict[str, dict[str, Any]] = {}
-        self._pending: set[asyncio.Task[None]] = set()
+        self._pending: set[asyncio.Task[None]] = set()  # follow-ups of deferred commands
+        self._commands: set[asyncio.Task[list[Reply]]] = set()  # commands being run
         self._sent: set[int] = set()
         self._timers: set[asyncio.TimerHandle] = set()
         vault = services.vault
@@ -121,9 +124,21 @@ class DiscordAdapter(Adapter):
             self._sent.update(int(k) for k in await self.sent_state.items(db=unit) if k.isdigit())
 
     async def stop(self) -> None:
-        pending = list(self._pending)
-        if pending:  # commands still running after a deferral: let them finish and queue their follow-ups
-            await asyncio.wait(pending, timeout=self.config.request_timeout)
+        # Commands still running after a deferral: let them finish and queue their follow-ups. Those
+        # that do not finish in time are cancelled (their unit rolls back; the follow-up says so), and
+        # every task is awaited: none may hold a vault connection past the vault's dispose.
+        if self._pending:
+            await asyncio.wait(list(self._pending), timeout=self.config.request_timeout)
+        for command in list(self._commands):
+            command.cancel()
+        if self._commands:
+            await asyncio.wait(list(self._commands))
+        if self._pending:
+            await asyncio.wait(list(self._pending), timeout=self.config.request_timeout)
+        for follow in list(self._pending):
+            follow.cancel()
+        if self._pending:
+            await asyncio.wait(list(self._pending))
         for timer in self._timers:
             timer.cancel()
         if self.http is not None:
@@ -209,6 +224,8 @@ class DiscordAdapter(Adapter):
         message = dataclasses.replace(ix.inbound(interaction, parsed), refuse_repeat=True)
         received = self.wall()  # the interaction token lasts followup_ttl from now
         task = asyncio.create_task(self._handle(message))
+        self._commands.add(task)
+        task.add_done_callback(self._commands.discard)
         done, _ = await asyncio.wait({task}, timeout=self.config.reply_timeout)
         if task not in done:
             follow = asyncio.create_task(
@@ -218,7 +235,7 @@ class DiscordAdapter(Adapter):
             follow.add_done_callback(self._pending.discard)
             log.info("discord interaction deferred", command=parsed.line[:60])
             return ix.deferral(parsed.private)
-        bodies = await self._bodies(task.result(), parsed.line, only_caller)
+        bodies = await self._bodies(interaction, task.result(), parsed.line, only_caller)
         if not bodies:
             return ix.message_response("Already handled.", True)
         if len(bodies) > 1:
@@ -226,15 +243,20 @@ class DiscordAdapter(Adapter):
         return {"type": ix.CHANNEL_MESSAGE, "data": bodies[0]}
 
     async def _bodies(
-        self, replies: list[Reply], line: str, only_caller: bool = False
+        self, interaction: Mapping[str, Any], replies: list[Reply], line: str, only_caller: bool = False
     ) -> list[dict[str, Any]]:
-        """The Discord messages for ``replies`` to ``line``: embeds for rolls, buttons for next steps.
-        ``only_caller``: every message ephemeral (a button whose answer is the clicker's alone)."""
+        """The Discord messages for ``replies`` to ``line``: embeds for rolls, buttons for next steps,
+        their labels in the reader's language. ``only_caller``: every message ephemeral (a button
+        whose answer is the clicker's alone)."""
+        grouped = render.group_replies(replies, lambda r: bool(components.actions(line, r)))
+        # Only a reply with an embed or buttons has words of ours: look the language up for those.
+        needed = any(g.result for g in grouped)
+        locale = await reader_locale(self.services, interaction) if needed else "en"
         bodies = []
-        for reply in render.group_replies(replies, lambda r: bool(components.actions(line, r))):
-            body = render.reply_message(reply.text, reply.private or only_caller, reply.result)
+        for reply in grouped:
+            body = render.reply_message(reply.text, reply.private or only_caller, reply.result, locale)
             buttons = []
-            for action in components.actions(line, reply.result):
+            for action in components.actions(line, reply.result, locale):
                 custom_id, key = components.encode(action)
                 if key is not None:
                     await self.button_state.put(key, {"line": action.line, "private": action.private})
@@ -252,7 +274,8 @@ class DiscordAdapter(Adapter):
             line = stored.get("line") if stored else None
             click = components.Click(line, bool(stored and stored.get("private"))) if line else None
         if click is None or not click.line:
-            return ix.message_response("This button is no longer known here; type the command instead.", True)
+            locale = await reader_locale(self.services, interaction)
+            return ix.message_response(texts.t(locale, "button.unknown"), True)
         parsed = slash.Parsed(line=click.line, private=click.private)
         return await self._run(interaction, parsed, only_caller=click.private)
 
@@ -272,10 +295,17 @@ class DiscordAdapter(Adapter):
     ) -> None:
         try:
             replies = await task
+        except asyncio.CancelledError:
+            current = asyncio.current_task()
+            if not task.cancelled() or (current is not None and current.cancelling()):
+                raise  # this follow-up itself is being cancelled
+            locale = await reader_locale(self.services, interaction)
+            replies = [Reply(text=texts.t(locale, "interrupted"), error="internal")]
         except Exception:
             log.exception("discord deferred command failed")
-            replies = [Reply(text="Something went wrong on our side; nothing was saved.", error="internal")]
-        bodies = await self._bodies(replies, line, only_caller) or [
+            locale = await reader_locale(self.services, interaction)
+            replies = [Reply(text=say(locale, "internal"), error="internal")]
+        bodies = await self._bodies(interaction, replies, line, only_caller) or [
             render.text_message("Done.", private=True)
         ]
         await self._enqueue_follow_ups(interaction, bodies, received)

@@ -14,6 +14,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from adapters.discord.texts import t
+
 ACTION_ROW, BUTTON = 1, 2
 PRIMARY, SECONDARY, SUCCESS, DANGER = 1, 2, 3, 4
 CUSTOM_ID = 100  # Discord: 1-100 characters, unique within the message
@@ -39,23 +41,26 @@ class Action:
     style: int = SECONDARY
 
 
-def actions(line: str, result: Mapping[str, Any] | None) -> list[Action]:
+def actions(line: str, result: Mapping[str, Any] | None, locale: str = "en") -> list[Action]:
     """The next steps a reply offers: answer a pending challenge, or roll the same pool again and
-    see its odds. ``line`` is the command line that produced the reply."""
+    see its odds. ``line`` is the command line that produced the reply; labels in ``locale``."""
     if not isinstance(result, Mapping):
         return []
     kind = result.get("kind")
     if kind == "challenge" and result.get("status") == "pending":
         traits = DEFENCES.get(str(result.get("system") or ""), ())
-        defend = [Action(f"Defend: {t.title()}", f"defend {t}", style=PRIMARY) for t in traits]
-        return [*defend[: ROW_BUTTONS - 1], Action("Concede", "concede", style=DANGER)]
+        defend = [
+            Action(t(locale, "button.defend", trait=trait.title()), f"defend {trait}", style=PRIMARY)
+            for trait in traits
+        ]
+        return [*defend[: ROW_BUTTONS - 1], Action(t(locale, "button.concede"), "concede", style=DANGER)]
     words = line.split()
     if kind in ("roll", "contest") and len(words) > 1 and words[0].casefold() == "roll":
         private = bool(result.get("secret"))
         odds = " ".join(w for w in words[1:] if w.casefold() != "secret")
         return [
-            Action("Roll again", " ".join(words), private=private, style=PRIMARY),
-            Action("Odds", f"odds {odds}", private=True),
+            Action(t(locale, "button.roll_again"), " ".join(words), private=private, style=PRIMARY),
+            Action(t(locale, "button.odds"), f"odds {odds}", private=True),
         ]
     return []
 

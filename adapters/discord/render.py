@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from adapters.discord.texts import t
 from gateway import Power, RatedTrait, Reply, SheetSummary
 
 CONTENT = 2000
@@ -205,14 +206,14 @@ def text_message(text: str, *, private: bool = False, allow_flags: bool = True) 
 # --------------------------------------------------------------------------- replies with a result
 
 
-def _pool_words(roll: Mapping[str, Any]) -> str:
+def _pool_words(roll: Mapping[str, Any], locale: str = "en") -> str:
     pool = roll.get("pool")
     if roll.get("chance_die"):
-        words = "chance die"
+        words = t(locale, "embed.chance_die")
     elif isinstance(pool, int):
-        words = f"{pool} {'die' if pool == 1 else 'dice'}"
+        words = t(locale, "embed.pool", n=pool)
     else:
-        words = "roll"
+        words = t(locale, "embed.roll")
     trait = roll.get("trait")
     return f"{str(trait).title()} · {words}" if trait else words
 
@@ -226,46 +227,50 @@ def _side_value(roll: Mapping[str, Any]) -> str:
     return f"`{_faces(roll)}`{wp} → **{roll.get('total')}** ({escape(_degree(roll))})"
 
 
-def result_embed(result: Mapping[str, Any] | None) -> dict[str, Any] | None:
+def result_embed(result: Mapping[str, Any] | None, locale: str = "en") -> dict[str, Any] | None:
     """The embed for a reply's roll or contest (Inconnu's and Tzimisce's shape): the roller and pool in
-    the title, dice, total and degree as fields, the colour of the degree, the roll id in the footer.
-    None for any other result: that reply stays text."""
+    the title, dice, total and degree as fields, the colour of the degree, the roll id in the footer;
+    its labels in ``locale``. None for any other result: that reply stays text."""
     if not isinstance(result, Mapping):
         return None
     kind = result.get("kind")
     embed: dict[str, Any]
     if kind == "roll" and isinstance(result.get("dice"), list):
         who = result.get("who")
-        secret = "Secret roll · " if result.get("secret") else ""
-        title = f"{secret}{who} · {_pool_words(result)}" if who else f"{secret}{_pool_words(result)}"
+        secret = f"{t(locale, 'embed.secret_roll')} · " if result.get("secret") else ""
+        pool = _pool_words(result, locale)
+        title = f"{secret}{who} · {pool}" if who else f"{secret}{pool}"
         wp = " +1 WP" if result.get("willpower") else ""
         embed = {
             "title": escape(title),
             "color": DEGREE_COLOURS.get(str(result.get("degree") or ""), TEXT_COLOUR),
             "fields": [
-                {"name": "Dice", "value": f"`{_faces(result)}`{wp}", "inline": True},
-                {"name": "Total", "value": f"**{result.get('total')}**", "inline": True},
-                {"name": "Degree", "value": escape(_degree(result)), "inline": True},
+                {"name": t(locale, "embed.dice"), "value": f"`{_faces(result)}`{wp}", "inline": True},
+                {"name": t(locale, "embed.total"), "value": f"**{result.get('total')}**", "inline": True},
+                {"name": t(locale, "embed.degree"), "value": escape(_degree(result)), "inline": True},
             ],
         }
     elif kind == "contest" and isinstance(result.get("sides"), list) and result["sides"]:
         sides = [s for s in result["sides"] if isinstance(s, Mapping)]
         names = result.get("names") if isinstance(result.get("names"), list) else []
         labels = [str(names[i]) if i < len(names) else str(s.get("who") or "") for i, s in enumerate(sides)]
-        labels = [label or ("Opposition" if i else "Roller") for i, label in enumerate(labels)]
+        labels = [
+            label or t(locale, "embed.opposition" if i else "embed.roller") for i, label in enumerate(labels)
+        ]
         outcome = str(result.get("outcome") or "")
+        versus = f" {t(locale, 'embed.vs')} "
         embed = {
-            "title": escape(" vs ".join(labels[:2]) + f" · {outcome.replace('_', ' ').title()}"),
+            "title": escape(versus.join(labels[:2]) + f" · {outcome.replace('_', ' ').title()}"),
             "color": OUTCOME_COLOURS.get(outcome, DEGREE_COLOURS["solid"]),
             "fields": [
                 {
-                    "name": escape(f"{label} · {_pool_words(side)}"),
+                    "name": escape(f"{label} · {_pool_words(side, locale)}"),
                     "value": _side_value(side),
                     "inline": False,
                 }
                 for label, side in zip(labels, sides, strict=False)
             ]
-            + [{"name": "Margin", "value": str(result.get("margin", "-")), "inline": True}],
+            + [{"name": t(locale, "embed.margin"), "value": str(result.get("margin", "-")), "inline": True}],
         }
     else:
         return None
@@ -274,11 +279,14 @@ def result_embed(result: Mapping[str, Any] | None) -> dict[str, Any] | None:
     return embed
 
 
-def reply_message(text: str, private: bool, result: Mapping[str, Any] | None = None) -> dict[str, Any]:
+def reply_message(
+    text: str, private: bool, result: Mapping[str, Any] | None = None, locale: str = "en"
+) -> dict[str, Any]:
     """A reply: its text as content (what notifications, search and screen readers show) and, for a
-    roll or a contest, the result's embed under it. Private replies and mistakes are ephemeral."""
+    roll or a contest, the result's embed under it (labels in ``locale``). Private replies and
+    mistakes are ephemeral."""
     message = text_message(text, private=private)
-    embed = result_embed(result)
+    embed = result_embed(result, locale)
     if embed is not None:
         message = fit_message({**message, "embeds": [embed, *message.get("embeds", [])]})
     return message
