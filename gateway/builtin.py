@@ -5,6 +5,7 @@ Their replies come from the core catalogue (``gateway.core_messages``) in the re
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from gateway.commands import Command, CommandContext
 from gateway.core_messages import language_notice, listing, locale_for, say
@@ -17,6 +18,10 @@ from gateway.spec import Handler, Role
 from gateway.suggest import closest_commands, runnable_names
 from gateway.types import Invocation, Reply
 from gateway.vault import repo
+
+if TYPE_CHECKING:
+    from gateway.plugins import Plugins
+    from gateway.vault.models import RollLog
 
 
 async def help_command(ctx: CommandContext, inv: Invocation) -> Reply:
@@ -103,17 +108,14 @@ async def verify_command(ctx: CommandContext, inv: Invocation) -> Reply:
     row = await repo.find_roll(ctx.session, inv.words[0])
     if row is None:
         raise UserError(say(ctx.locale, "verify.none", id=inv.words[0][:20]))
-    roll = row.result or {}
-    # The roll's own plugin tells it in its book's terms; the core's rendering covers the rest.
-    detail = ctx.services.plugins.pm.hook.gateway_roll_text(
-        roll={"system": row.system, **roll}, locale=ctx.locale
-    )
-    if detail is None:
-        detail = roll_text(ctx.locale, roll, row.dice, row.total, row.degree)
-    comment = roll.get("comment")
-    detail = with_comment(detail, comment if isinstance(comment, str) else None)
+    return verify_answer(ctx.services.plugins, row, ctx.locale)
+
+
+def verify_answer(plugins: Plugins, row: RollLog, locale: str) -> Reply:
+    """What ``verify ID`` answers for a logged roll, in ``locale`` (chat and the web's ``/r/ID``)."""
+    detail = roll_detail(plugins, row, locale)
     text = say(
-        ctx.locale,
+        locale,
         "verify.line",
         id=row.public_id,
         who=row.display_name,
@@ -133,6 +135,17 @@ async def verify_command(ctx: CommandContext, inv: Invocation) -> Reply:
         "roll": row.result,
     }
     return Reply(text=text, result=result)
+
+
+def roll_detail(plugins: Plugins, row: RollLog, locale: str) -> str:
+    """The dice part of ``verify``'s line: the roll's own plugin tells it in its book's terms; the
+    core's rendering covers the rest."""
+    roll = row.result or {}
+    detail = plugins.pm.hook.gateway_roll_text(roll={"system": row.system, **roll}, locale=locale)
+    if detail is None:
+        detail = roll_text(locale, roll, row.dice, row.total, row.degree)
+    comment = roll.get("comment")
+    return with_comment(detail, comment if isinstance(comment, str) else None)
 
 
 async def system_command(ctx: CommandContext, inv: Invocation) -> Reply:

@@ -22,6 +22,7 @@ if TYPE_CHECKING:
     from gateway.spec import AdapterSpec, CliCommand, Command, RuleSystem
     from gateway.summary import SheetSummary
     from gateway.vault.models import Character
+    from gateway.web_tool import WebTool
 
 PROJECT = "gateway"
 hookspec = pluggy.HookspecMarker(PROJECT)
@@ -99,6 +100,19 @@ def gateway_roll_text(roll: Mapping[str, Any], locale: str) -> str | None:
     the outcome, in the book's terms), or None for another system's roll. With no answer the core
     renders the result itself (``gateway.rules.roll_text``; ``roll_text_hook`` builds an answer
     from a catalogue's degree words). Pure and quick.
+    """
+
+
+@hookspec
+def gateway_web_tools(register: Callable[[WebTool], None]) -> None:
+    """Register this plugin's public web tools (``gateway.web_tool.WebTool``), each served at
+    ``/tools/<slug>`` and listed on ``/tools/``: a title per language, whole-number form fields
+    (``ToolField``: label per language, default, bounds, or choices), and a module-level pure
+    function ``odds(values, locale)`` from the validated form to ``OddsChart`` rows (label, exact
+    ``Fraction``). The web adapter validates the form (one short line per bad field, nothing
+    computed), bounds pools by ``[gateway] max_pool``, runs ``odds`` in the offload pool (its time
+    bound and message, as ``odds`` in chat) and draws each chart as an SVG bar chart with its
+    numbers as text. Nothing a tool does is written to the vault.
     """
 
 

@@ -12,6 +12,7 @@ import jinja2
 from aiohttp import web
 from aiohttp.typedefs import Handler
 
+from adapters.web import account, tools
 from adapters.web.config import WebSettings
 from adapters.web.locale import COOKIE, request_locale
 from adapters.web.texts import CATALOGUE
@@ -78,6 +79,8 @@ class WebAdapter(Adapter):
         app.middlewares.append(_remember_language)
         app.router.add_static("/static/", HERE / "static", name="static")
         app.router.add_get("/", self.home, name="home")
+        tools.add_routes(app, self.services)  # the public tools and /r/ID (adapters/web/tools)
+        account.install(app, self.services, self.settings)  # sign-in, players' and Storytellers' pages
 
     @aiohttp_jinja2.template("home.html")
     async def home(self, request: web.Request) -> dict[str, Any]:

@@ -262,3 +262,29 @@ class RateBucket(SQLModel, table=True):
     key: str = Field(primary_key=True, max_length=300)
     tokens: float
     updated_at: datetime = _ts(index=True)
+
+
+class WebLink(SQLModel, table=True):
+    """A one-time sign-in link the ``web`` command gave (``adapters/web/account``): only the SHA-256 of
+    its token is kept, so a copy of the vault signs nobody in. ``used_at`` is set once, when redeemed."""
+
+    __tablename__ = "web_link"
+    token_hash: str = Field(primary_key=True, max_length=64)
+    identity_key: str = Field(max_length=300, index=True)
+    expires_at: datetime = Field(sa_column=Column(UTCDateTime(), nullable=False))
+    used_at: datetime | None = Field(default=None, sa_column=Column(UTCDateTime(), nullable=True))
+    created_at: datetime = _ts()
+
+
+class WebSession(SQLModel, table=True):
+    """A signed-in browser: the cookie holds a random token, this row its SHA-256, so every gateway
+    process on the vault knows the session. It acts as ``identity_key`` (the person behind it, through
+    linking); it ends ``session_days`` after ``seen_at``, on ``web logout`` or when revoked."""
+
+    __tablename__ = "web_session"
+    id: int | None = Field(default=None, primary_key=True)
+    token_hash: str = Field(max_length=64, unique=True)
+    identity_key: str = Field(max_length=300, index=True)
+    agent: str = Field(default="", max_length=200)
+    created_at: datetime = _ts()
+    seen_at: datetime = _ts()

@@ -41,3 +41,4 @@ gateway_register_commands = COMMANDS.hookimpl()
 
 
 from plugins.decanter.summary import gateway_sheet_summary as gateway_sheet_summary  # noqa: E402
+from plugins.decanter.web_tools import gateway_web_tools as gateway_web_tools  # noqa: E402

@@ -12,6 +12,7 @@ from typing import Any
 from gateway import CommandContext, CommandSet, Invocation, Offloaded, Reply, UserError
 from gateway.characters import active_character, find_character
 from gateway.i18n import percent
+from gateway.rules.chart_link import chart_link
 from gateway.rules.numbers import is_digits
 from gateway.rules.pool_sum import Pool, PoolExpr
 from gateway.vault.models import Character
@@ -372,6 +373,14 @@ async def odds_command(ctx: CommandContext, inv: Invocation) -> Offloaded[Any]:
     quality = quality_text(ctx, side.quality) + conditions_text(ctx, side.conditions())
     against = against_text(ctx, dc, npc_pool) if dc is not None else ""
 
+    # The web's chart has the pool, the DC and the quality (no aid, Take Half or NPC reading).
+    plain = not (request.aids or request.half or request.force) and dc is not None
+    link = (
+        chart_link(ctx.settings, ctx.locale, "decanter", pool=pool, dc=dc, quality=side.quality)
+        if plain
+        else ""
+    )
+
     def render(chances: _RollSummary) -> Reply:
         result: dict[str, Any] = {
             "kind": "odds",
@@ -416,6 +425,6 @@ async def odds_command(ctx: CommandContext, inv: Invocation) -> Offloaded[Any]:
                 extra=_percent(d.get("extra", Fraction(0))),
                 mean=f"{chances.mean:.2f}",
             )
-        return Reply(text=text, private=True, result=result)
+        return Reply(text=text + link, private=True, result=result)
 
     return Offloaded(single, render)

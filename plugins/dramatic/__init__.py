@@ -34,3 +34,4 @@ gateway_register_commands = COMMANDS.hookimpl()
 
 
 from plugins.dramatic.summary import gateway_sheet_summary as gateway_sheet_summary  # noqa: E402
+from plugins.dramatic.web_tools import gateway_web_tools as gateway_web_tools  # noqa: E402

@@ -10,6 +10,7 @@ from typing import Any
 from gateway import CommandContext, CommandSet, Invocation, Offloaded, Reply, UserError, faces, scene
 from gateway.characters import active_character, find_character
 from gateway.i18n import percent
+from gateway.rules.chart_link import chart_link
 from gateway.rules.dots_sheet import trait_title
 from gateway.vault import repo
 from gateway.vault.models import Character
@@ -363,6 +364,15 @@ async def odds_command(ctx: CommandContext, inv: Invocation) -> Offloaded[Any]:
             success=_percent(chances.success),
             spread=spread or t(ctx, "odds.at_least", k=1, p=_percent(chances.success)),
         ).replace("; .", ".")
+        if not request.side.willpower:  # the web's chart has no Willpower
+            text += chart_link(
+                ctx.settings,
+                ctx.locale,
+                "dramatic",
+                pool=left.dice,
+                difficulty=difficulty,
+                specialty=request.side.specialty,
+            )
         result = {
             "kind": "odds",
             "system": SYSTEM,

@@ -8,6 +8,7 @@ from typing import Any
 
 from gateway import CommandContext, CommandSet, Invocation, Offloaded, Reply, UserError
 from gateway.characters import active_character, find_character
+from gateway.rules.chart_link import chart_link
 from plugins.nightcap import odds
 from plugins.nightcap.conflict_support import (
     Built,
@@ -80,6 +81,8 @@ async def odds_command(ctx: CommandContext, inv: Invocation) -> Offloaded[Any]:
             result.update(data)
             result.update(left.extras())
             text = "Odds for " + _odds_text(_side_label(left), left_odds)
+            if not left.side.spec.willpower:  # the book's practice table has no Willpower
+                text += chart_link(ctx.settings, ctx.locale, "roller", pool=left.pool)
             return Reply(text=text, private=request.secret, result=result)
 
         return Offloaded(partial(_single, left.pool, left.side.spec.willpower), render_single)
@@ -110,6 +113,8 @@ async def odds_command(ctx: CommandContext, inv: Invocation) -> Offloaded[Any]:
             f" {wins('right')} · deadlock {percent(contest.outcomes['deadlock'])} · both botch"
             f" {percent(contest.outcomes['both_botch'])}"
         )
+        if not (left.side.spec.willpower or spec.willpower):
+            text += chart_link(ctx.settings, ctx.locale, "roller", pool=left.pool, opp=right.pool)
         return Reply(text=text, private=request.secret, result=result)
 
     compute = partial(_contest, left.pool, left.side.spec.willpower, right.pool, spec.willpower)

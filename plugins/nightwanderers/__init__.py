@@ -80,3 +80,4 @@ from plugins.nightwanderers.summary import gateway_sheet_summary as gateway_shee
 
 # ``verify`` with the degree in the reader's language (the core's line keeps the stored word).
 gateway_roll_text = roll_text_hook(SYSTEM, CATALOGUE)
+from plugins.nightwanderers.web_tools import gateway_web_tools as gateway_web_tools  # noqa: E402

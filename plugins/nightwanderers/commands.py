@@ -15,6 +15,7 @@ from gateway import CommandContext, CommandSet, Invocation, Offloaded, Reply, Sp
 from gateway.characters import active_character, find_character
 from gateway.i18n import percent
 from gateway.rules import binomial
+from gateway.rules.chart_link import chart_link
 from gateway.rules.roll_words import Term, read_term
 from gateway.rules.term_pools import TermPool, contest_line, contest_odds, contest_result
 from gateway.rules.trait_words import TraitWords
@@ -375,6 +376,8 @@ async def odds_command(ctx: CommandContext, inv: Invocation) -> Offloaded[Any]:
                 need=need,
                 chance=percent(ctx.locale, chance),
                 **{q: percent(ctx.locale, p) for q, p in table.items() if q != "failure"},
+            ) + chart_link(
+                ctx.settings, ctx.locale, "nightwanderers", pool=left.dice, difficulty=diff, need=need
             )
             result = {
                 "kind": "odds",

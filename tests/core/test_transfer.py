@@ -561,7 +561,10 @@ def test_mutated_files_never_raise(
             parent[place[-1]] = data.draw(JSON_VALUES)
     text = json.dumps(document)
     if data.draw(st.booleans()):
-        text = text[: data.draw(st.integers(0, len(text)))]
+        # The cut is drawn apart from the text's length, which differs between runs (the run's own
+        # names above): a range bound to it would replay a failing case as a different one.
+        cut = data.draw(st.integers(0, 1 << 16))
+        text = text[: cut % (len(text) + 1)]
     path = tmp_path / "mutated.json"
     path.write_text(text)
     assert import_(target_url, path) in (0, 2)

@@ -1,0 +1,27 @@
+"""The signed-in part of the web: sign-in links from chat (``plugin``: the ``web`` command), sessions
+and CSRF (``auth``, ``store``), players' pages, Storytellers' pages and the live Storyteller log.
+Every action is a chat command line run through the router as the signed-in identity (``actor``)."""
+
+from __future__ import annotations
+
+from aiohttp import web
+
+from adapters.web.account.actor import Actor
+from adapters.web.account.auth import Auth
+from adapters.web.account.live import LiveLog
+from adapters.web.account.player import PlayerPages
+from adapters.web.account.signin import SignIn
+from adapters.web.account.storyteller import StorytellerPages
+from adapters.web.config import WebSettings
+from gateway.services import AdapterServices
+
+LIVE_KEY = web.AppKey("web_live", LiveLog)
+
+
+def install(app: web.Application, services: AdapterServices, settings: WebSettings) -> None:
+    auth = Auth(services, settings)
+    actor = Actor(services)
+    live = app[LIVE_KEY] = LiveLog(services)
+    SignIn(services, auth).add_routes(app)
+    PlayerPages(services, auth, actor).add_routes(app)
+    StorytellerPages(services, auth, actor, live).add_routes(app)

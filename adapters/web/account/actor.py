@@ -1,0 +1,42 @@
+"""Every web action is a chat command line run through the router as the signed-in identity, in a
+direct web channel of the chosen rule system: the same handler, authorisation, audit and replies as
+in chat. Lines are built from form values with ``line``, which keeps each value one word or text."""
+
+from __future__ import annotations
+
+from adapters.web.account.store import Signed
+from gateway import channels
+from gateway.services import AdapterServices
+from gateway.types import Channel, Identity, InboundMessage, Reply
+
+
+def word(value: str) -> str:
+    """``value`` as a command word: quoted when it has spaces or starts with a quote."""
+    value = " ".join(value.split())
+    if value and value[0] not in "\"'" and " " not in value:
+        return value
+    quote = "'" if '"' in value else '"'
+    return f"{quote}{value}{quote}"
+
+
+def text(value: str) -> str:
+    """Free text at the end of a line (a field's value): its words as typed, a word that starts with
+    a quote kept literal."""
+    return " ".join(word(part) if part[0] in "\"'" else part for part in value.split())
+
+
+class Actor:
+    def __init__(self, services: AdapterServices) -> None:
+        self.services = services
+        self._systems: set[str] = set()  # web channels whose rule system is set, in this process
+
+    def channel(self, signed: Signed, system: str) -> Channel:
+        return Channel("web", f"{signed.identity_key}/{system}", direct=True)
+
+    async def run(self, signed: Signed, line: str, system: str = "nightcap") -> list[Reply]:
+        channel = self.channel(signed, system)
+        if channel.key not in self._systems:
+            await channels.set_system(self.services.vault, channel, system)
+            self._systems.add(channel.key)
+        sender = Identity(signed.platform, signed.id, signed.display_name, verified=True)
+        return await self.services.handle(InboundMessage(sender=sender, channel=channel, text=line))

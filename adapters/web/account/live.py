@@ -1,0 +1,89 @@
+"""The Storyteller log, live: each roll committed (in this process, or in another on a PostgreSQL
+vault through ``gateway.vault.notify``) reaches every open log page as a server-sent event.
+
+Event-driven end to end: the hub's after-commit ``RollLogged`` listener reads the roll's row once and
+puts it on each viewer's queue; a viewer's stream waits on its queue. Nothing polls. A viewer that
+falls behind (a full queue) loses its oldest lines, never the gateway's memory.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+import orjson
+from sqlmodel import col, select
+
+from gateway.events import RollLogged
+from gateway.services import AdapterServices
+from gateway.vault.models import Character, RollLog
+
+QUEUE = 500
+
+
+@dataclass(eq=False)
+class Viewer:
+    character_id: int | None
+    queue: asyncio.Queue[bytes] = field(default_factory=lambda: asyncio.Queue(QUEUE))
+
+    def put(self, item: bytes) -> None:
+        if self.queue.full():
+            with contextlib.suppress(asyncio.QueueEmpty):
+                self.queue.get_nowait()
+        self.queue.put_nowait(item)
+
+
+def entry(roll: RollLog, character: str | None) -> dict[str, Any]:
+    """What a log line shows: plain values, drawn by the page as text nodes."""
+    return {
+        "id": roll.public_id,
+        "text": roll.text or f"{roll.display_name}: {roll.kind} {roll.total}",
+        "character": character,
+        "character_id": roll.character_id,
+        "at": _iso(roll.created_at),
+        "platform": roll.identity_key.partition(":")[0],
+    }
+
+
+def _iso(moment: datetime) -> str:
+    return moment.isoformat(timespec="seconds")
+
+
+class LiveLog:
+    def __init__(self, services: AdapterServices) -> None:
+        self.services = services
+        self.viewers: set[Viewer] = set()
+        services.events.subscribe(RollLogged, self.rolled)
+
+    def watch(self, character_id: int | None) -> Viewer:
+        viewer = Viewer(character_id)
+        self.viewers.add(viewer)
+        return viewer
+
+    def leave(self, viewer: Viewer) -> None:
+        self.viewers.discard(viewer)
+
+    async def rolled(self, event: RollLogged) -> None:
+        if not self.viewers:
+            return  # nobody watching: not even the read
+        wanted = {v.character_id for v in self.viewers}
+        if None not in wanted and event.character_id not in wanted:
+            return
+        async with self.services.vault.transaction() as session:
+            found = (
+                await session.exec(
+                    select(RollLog, Character.name)
+                    .outerjoin(Character, col(Character.id) == col(RollLog.character_id))
+                    .where(col(RollLog.public_id) == event.public_id)
+                )
+            ).first()
+        if found is None:
+            return
+        roll, name = found
+        item = b"data: " + orjson.dumps(entry(roll, name)) + b"\n\n"  # encoded once for every viewer
+        for viewer in list(self.viewers):
+            if viewer.character_id is None or viewer.character_id == roll.character_id:
+                viewer.put(item)

@@ -1,0 +1,160 @@
+"""A player's pages: my characters, a sheet (my own only), the creation editor and my rolls.
+
+The editor's every button is the chat command (``char set``, ``trait``, ``power add``/``remove``,
+``char budget``, ``char submit``) run as the signed-in identity, so the budget checks, the refusal
+texts and the audit rows are chat's. Player commands act on the active character, so a form for
+another of my characters first makes it active with ``char use``, as a player would in chat.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from aiohttp import web
+from sqlmodel import col, select
+
+from adapters.web.account import nightcap
+from adapters.web.account.actor import Actor, text, word
+from adapters.web.account.auth import Auth
+from adapters.web.account.render import notice, page
+from adapters.web.account.signin import not_signed_in
+from adapters.web.account.store import Signed
+from adapters.web.account.texts import CATALOGUE
+from adapters.web.locale import request_locale
+from gateway.characters import in_play
+from gateway.services import AdapterServices
+from gateway.types import Reply
+from gateway.vault.models import Character, Person, RollLog
+
+ROLLS_SHOWN = 50
+
+
+class PlayerPages:
+    def __init__(self, services: AdapterServices, auth: Auth, actor: Actor) -> None:
+        self.services = services
+        self.auth = auth
+        self.actor = actor
+
+    def add_routes(self, app: web.Application) -> None:
+        app.router.add_get("/me", self.mine)
+        app.router.add_post("/me/new", self.new)
+        app.router.add_get("/me/c/{id:\\d+}", self.sheet)
+        app.router.add_post("/me/c/{id:\\d+}", self.edit)
+
+    async def mine(self, request: web.Request, messages: list[Reply] | None = None) -> web.Response:
+        signed = await self.auth.current(request)
+        if signed is None:
+            return not_signed_in(request, self.auth)
+        async with self.services.vault.transaction() as session:
+            person = await session.get(Person, signed.person_id)
+            found = await session.exec(
+                select(Character)
+                .where(
+                    col(Character.owner_id) == signed.person_id,
+                    col(Character.system) == nightcap.SYSTEM,
+                    in_play(),
+                )
+                .order_by(col(Character.name_key))
+            )
+            characters = list(found.all())
+        return page(
+            request,
+            self.auth,
+            "mine.html",
+            signed=signed,
+            storyteller=await self.auth.is_storyteller(signed),
+            characters=characters,
+            active=person.active_character_id if person else None,
+            messages=messages or (),
+        )
+
+    async def new(self, request: web.Request) -> web.Response:
+        signed = await self.auth.current(request)
+        if signed is None:
+            return not_signed_in(request, self.auth)
+        form = await self.auth.form(request)
+        replies = await self.actor.run(signed, f"char new {text(str(form.get('name', '')))}")
+        return await self.mine(request, replies)
+
+    async def _mine(self, signed: Signed, character_id: int) -> Character | None:
+        async with self.services.vault.transaction() as session:
+            character = await session.get(Character, character_id)
+        if character is None or character.owner_id != signed.person_id or character.retired_at is not None:
+            return None  # another's sheet is not found, not forbidden: nothing of it shows
+        return character
+
+    async def sheet(self, request: web.Request, messages: list[Reply] | None = None) -> web.Response:
+        signed = await self.auth.current(request)
+        if signed is None:
+            return not_signed_in(request, self.auth)
+        character = await self._mine(signed, int(request.match_info["id"]))
+        if character is None:
+            return not_found(request, self.auth)
+        return page(
+            request,
+            self.auth,
+            "sheet.html",
+            signed=signed,
+            storyteller=await self.auth.is_storyteller(signed),
+            **await sheet_context(self.services, character, request_locale(request)),
+            editable=character.status in nightcap.EDITABLE,
+            vocab=nightcap,
+            messages=messages or (),
+        )
+
+    async def edit(self, request: web.Request) -> web.Response:
+        signed = await self.auth.current(request)
+        if signed is None:
+            return not_signed_in(request, self.auth)
+        form = await self.auth.form(request)
+        character = await self._mine(signed, int(request.match_info["id"]))
+        if character is None:
+            return not_found(request, self.auth)
+        line = player_line({k: str(v) for k, v in form.items()})
+        if line is None:
+            raise web.HTTPBadRequest(text="Unknown action.\n")
+        async with self.services.vault.transaction() as session:
+            person = await session.get(Person, signed.person_id)
+        if person is None or person.active_character_id != character.id:
+            chosen = await self.actor.run(signed, f"char use {text(character.name)}")
+            if any(r.error for r in chosen):
+                return await self.sheet(request, chosen)
+        return await self.sheet(request, await self.actor.run(signed, line))
+
+
+def player_line(form: dict[str, str]) -> str | None:
+    """The chat command line a creation editor's form stands for; None for no known action."""
+    action = form.get("action", "")
+    value = form.get("value", "")
+    if action == "field":
+        return f"char set {word(form.get('field', ''))} {text(value)}"
+    if action == "trait":
+        return f"trait {word(form.get('trait', ''))} {word(value)}"
+    if action == "power_add":
+        tier, trait = word(form.get("tier", "")), word(form.get("trait", ""))
+        return f"power add {text(form.get('power', ''))} {tier} {trait}"
+    if action == "power_remove":
+        return f"power remove {text(form.get('power', ''))}"
+    if action in ("budget", "submit"):
+        return f"char {action}"
+    return None
+
+
+async def sheet_context(services: AdapterServices, character: Character, locale: str) -> dict[str, Any]:
+    """The sheet as its rule system summarises it, and the character's newest rolls."""
+    async with services.vault.transaction() as session:
+        summary = await services.sheet_summary(session, character, locale)
+        rolls = await session.exec(
+            select(RollLog)
+            .where(col(RollLog.character_id) == character.id)
+            .order_by(col(RollLog.created_at).desc(), col(RollLog.id).desc())
+            .limit(ROLLS_SHOWN)
+        )
+        return {"character": character, "summary": summary, "rolls": list(rolls.all())}
+
+
+def not_found(request: web.Request, auth: Auth) -> web.Response:
+    locale = request_locale(request)
+    return notice(
+        request, auth, 404, CATALOGUE.t(locale, "notfound.heading"), CATALOGUE.t(locale, "notfound.body")
+    )

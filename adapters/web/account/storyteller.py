@@ -1,0 +1,283 @@
+"""A Storyteller's pages: the roster, a character's management profile with its audit history, the
+live Storyteller log and Manage STs.
+
+Every route asks the vault whether the signed-in identity is a Storyteller, on every request (and a
+live log's stream again at each heartbeat), so ``st remove`` takes the pages away at once. Every
+button is the ``st`` chat command run as that identity: the same handler, audit and log line.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+
+from aiohttp import web
+from sqlmodel import col, select
+
+from adapters.web.account import nightcap, store
+from adapters.web.account.actor import Actor, text, word
+from adapters.web.account.auth import TOKEN, Auth
+from adapters.web.account.live import LiveLog
+from adapters.web.account.player import not_found, sheet_context
+from adapters.web.account.render import notice, page
+from adapters.web.account.signin import not_signed_in
+from adapters.web.account.texts import CATALOGUE
+from adapters.web.locale import request_locale
+from gateway.characters import characters_in, find_character, owner_names
+from gateway.errors import UserError
+from gateway.services import AdapterServices
+from gateway.storytellers import parse_since
+from gateway.types import Reply
+from gateway.vault import repo
+from gateway.vault.models import Audit, Character
+
+ROSTER_SHOWN = 100
+AUDIT_SHOWN = 50
+LOG_SHOWN = 100
+GATHER = 0.05  # seconds a viewer gathers lines into one write once one has arrived
+HEARTBEAT = 15.0  # seconds between a live stream's keep-alives, each re-checking the role
+
+
+class StorytellerPages:
+    def __init__(self, services: AdapterServices, auth: Auth, actor: Actor, live: LiveLog) -> None:
+        self.services = services
+        self.auth = auth
+        self.actor = actor
+        self.live = live
+
+    def add_routes(self, app: web.Application) -> None:
+        app.router.add_get("/st", self.roster)
+        app.router.add_get("/st/c/{id:\\d+}", self.profile)
+        app.router.add_post("/st/c/{id:\\d+}", self.act)
+        app.router.add_get("/st/log", self.log)
+        app.router.add_get("/st/log/stream", self.stream)
+        app.router.add_get("/st/storytellers", self.storytellers)
+        app.router.add_post("/st/storytellers", self.manage)
+
+    async def _storyteller(self, request: web.Request) -> store.Signed | web.Response:
+        signed = await self.auth.current(request)
+        if signed is None:
+            return not_signed_in(request, self.auth)
+        if not await self.auth.is_storyteller(signed):
+            locale = request_locale(request)
+            return notice(
+                request,
+                self.auth,
+                403,
+                CATALOGUE.t(locale, "st.only.heading"),
+                CATALOGUE.t(locale, "st.only.body"),
+            )
+        return signed
+
+    async def roster(self, request: web.Request) -> web.Response:
+        signed = await self._storyteller(request)
+        if isinstance(signed, web.Response):
+            return signed
+        show = request.query.get("show", "unlocked")
+        show = show if show in nightcap.STATUSES else "unlocked"
+        query = " ".join(request.query.get("q", "").split())[:60]
+        async with self.services.vault.transaction() as session:
+            found = await characters_in(
+                session,
+                nightcap.SYSTEM,
+                statuses=None if query else nightcap.STATUSES[show],
+                name_contains=query or None,
+                limit=ROSTER_SHOWN,
+            )
+            owners = await owner_names(session, [c.owner_id for c in found])
+        return page(
+            request,
+            self.auth,
+            "roster.html",
+            signed=signed,
+            storyteller=True,
+            characters=found,
+            owners=owners,
+            show=show,
+            query=query,
+            shown=ROSTER_SHOWN,
+        )
+
+    async def profile(self, request: web.Request, messages: list[Reply] | None = None) -> web.Response:
+        signed = await self._storyteller(request)
+        if isinstance(signed, web.Response):
+            return signed
+        async with self.services.vault.transaction() as session:
+            character = await session.get(Character, int(request.match_info["id"]))
+            if character is None or character.retired_at is not None or character.system != nightcap.SYSTEM:
+                return not_found(request, self.auth)
+            audits = await session.exec(
+                select(Audit)
+                .where(col(Audit.character_id) == character.id)
+                .order_by(col(Audit.id).desc())
+                .limit(AUDIT_SHOWN)
+            )
+            owner = (await owner_names(session, [character.owner_id])).get(character.owner_id, "?")
+            history = list(audits.all())
+        return page(
+            request,
+            self.auth,
+            "profile.html",
+            signed=signed,
+            storyteller=True,
+            **await sheet_context(self.services, character, request_locale(request)),
+            owner=owner,
+            history=history,
+            vocab=nightcap,
+            messages=messages or (),
+        )
+
+    async def act(self, request: web.Request) -> web.Response:
+        signed = await self._storyteller(request)
+        if isinstance(signed, web.Response):
+            return signed
+        form = await self.auth.form(request)
+        async with self.services.vault.transaction() as session:
+            character = await session.get(Character, int(request.match_info["id"]))
+        if character is None or character.retired_at is not None:
+            return not_found(request, self.auth)
+        line = storyteller_line(character.name, {k: str(v) for k, v in form.items()})
+        if line is None:
+            raise web.HTTPBadRequest(text="Unknown action.\n")
+        return await self.profile(request, await self.actor.run(signed, line))
+
+    async def log(self, request: web.Request) -> web.Response:
+        signed = await self._storyteller(request)
+        if isinstance(signed, web.Response):
+            return signed
+        locale = request_locale(request)
+        name = " ".join(request.query.get("name", "").split())[:60]
+        since_text = request.query.get("since", "").strip()[:40]
+        problem, since, character = None, None, None
+        async with self.services.vault.transaction() as session:
+            if name:
+                character = await find_character(session, nightcap.SYSTEM, name)
+                if character is None:
+                    problem = CATALOGUE.t(locale, "log.no_character", name=name)
+            if since_text:
+                try:
+                    since = parse_since(
+                        since_text, self.services.clock(), self.services.settings.gateway.timezone, locale
+                    )
+                except UserError as exc:
+                    problem = exc.message
+            lines = (
+                []
+                if problem
+                else await repo.stlog_entries(
+                    session, character_id=character.id if character else None, since=since, limit=LOG_SHOWN
+                )
+            )
+        stream = "/st/log/stream" + (f"?character={character.id}" if character else "")
+        return page(
+            request,
+            self.auth,
+            "log.html",
+            signed=signed,
+            storyteller=True,
+            lines=list(reversed(lines)),
+            name=name,
+            since=since_text,
+            problem=problem,
+            stream=stream,
+        )
+
+    async def stream(self, request: web.Request) -> web.StreamResponse:
+        signed = await self._storyteller(request)
+        if isinstance(signed, web.Response):
+            return signed
+        wanted = request.query.get("character", "")
+        viewer = self.live.watch(int(wanted) if wanted.isdigit() else None)
+        response = web.StreamResponse(
+            headers={"Content-Type": "text/event-stream", "Cache-Control": "no-store"}
+        )
+        try:
+            await response.prepare(request)
+            await response.write(b": live\n\n")
+            while True:
+                try:
+                    item = await asyncio.wait_for(viewer.queue.get(), HEARTBEAT)
+                except TimeoutError:
+                    if await self._still(request, signed) is False:
+                        break
+                    await response.write(b": ping\n\n")
+                    continue
+                # A short window gathers what follows into one write: at 100 rolls a second a viewer
+                # wakes 20 times, not 100 (it waits on its queue first, so an idle log costs nothing).
+                await asyncio.sleep(GATHER)
+                waiting = [item]
+                while not viewer.queue.empty():
+                    waiting.append(viewer.queue.get_nowait())
+                await response.write(b"".join(waiting))
+        except ConnectionResetError:
+            return response  # the browser went away
+        finally:
+            self.live.leave(viewer)  # also when the server stops (the handler is cancelled)
+        with contextlib.suppress(ConnectionResetError):
+            await response.write_eof()  # the session ended or the role was taken away
+        return response
+
+    async def _still(self, request: web.Request, signed: store.Signed) -> bool:
+        """Whether the stream's session is still live and still a Storyteller's."""
+        token = request.get(TOKEN, "")
+        again = await store.signed_in(
+            self.services.vault, token, self.services.clock(), self.auth.settings.session_days
+        )
+        return again is not None and await self.auth.is_storyteller(again)
+
+    async def storytellers(self, request: web.Request, messages: list[Reply] | None = None) -> web.Response:
+        signed = await self._storyteller(request)
+        if isinstance(signed, web.Response):
+            return signed
+        listed = await self.actor.run(signed, "st list")
+        return page(
+            request,
+            self.auth,
+            "storytellers.html",
+            signed=signed,
+            storyteller=True,
+            listed=listed,
+            messages=messages or (),
+        )
+
+    async def manage(self, request: web.Request) -> web.Response:
+        signed = await self._storyteller(request)
+        if isinstance(signed, web.Response):
+            return signed
+        form = await self.auth.form(request)
+        verb = str(form.get("action", ""))
+        if verb not in ("add", "remove"):
+            raise web.HTTPBadRequest(text="Unknown action.\n")
+        replies = await self.actor.run(signed, f"st {verb} {word(str(form.get('identity', '')))}")
+        if not await self.auth.is_storyteller(signed):  # removed themselves
+            return await self._storyteller(request)  # type: ignore[return-value]
+        return await self.storytellers(request, replies)
+
+
+def storyteller_line(name: str, form: dict[str, str]) -> str | None:
+    """The ``st`` command line a management profile's form stands for; None for no known action."""
+    who = text(name)
+    action = form.get("action", "")
+    value = form.get("value", "")
+    if action == "approve":
+        return f"st approve {who}" + (" force" if form.get("force") else "")
+    if action in ("unapprove", "export"):
+        return f"st {action} {who}"
+    if action == "rollstat":
+        modifier = form.get("modifier", "").strip()
+        extra = (f" {word(modifier)}" if modifier and modifier != "0" else "") + (
+            " wp" if form.get("wp") else ""
+        )
+        return f"st rollstat {who} {word(form.get('trait', ''))}{extra}"
+    if action == "field":
+        return f"st set {who} {word(form.get('field', ''))} {text(value)}"
+    if action == "trait":
+        return f"st trait {who} {word(form.get('trait', ''))} {word(value)}"
+    if action == "power_add":
+        tier, trait = word(form.get("tier", "")), word(form.get("trait", ""))
+        return f"st power {who} add {text(form.get('power', ''))} {tier} {trait}"
+    if action == "power_remove":
+        return f"st power {who} remove {text(form.get('power', ''))}"
+    if action == "pool":
+        return f"st pool {who} {word(form.get('pool', ''))} {word(value)}"
+    return None

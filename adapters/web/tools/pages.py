@@ -1,0 +1,213 @@
+"""The tool pages' handlers: read the form, work it out with the rule system's pure functions (heavy
+odds in the offload pool), render the page or, for the page's script, only its results."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, cast
+
+import aiohttp_jinja2
+from aiohttp import web
+
+from adapters.web import chart
+from adapters.web.locale import request_locale
+from adapters.web.tools.budget import TIER_CHOICES, evaluate
+from adapters.web.tools.forms import number, tool_values
+from adapters.web.tools.roller import Practice, RollerOdds, odds_rows, practice
+from adapters.web.tools_texts import TOOLS_CATALOGUE
+from gateway import AdapterServices
+from gateway.offload import TooLong
+from gateway.services import Services
+from gateway.web_tool import OddsChart, WebTool, in_locale
+from plugins.nightcap.chargen import Budget
+from plugins.nightcap.sheet import TRAITS
+
+Say = Callable[..., str]
+
+
+def sayer(locale: str) -> Say:
+    def say(key: str, **params: Any) -> str:
+        return TOOLS_CATALOGUE.t(locale, key, **params)
+
+    return say
+
+
+def partial(request: web.Request) -> bool:
+    """The page's script asks for the results only (``partial=1``)."""
+    return request.query.get("partial") == "1"
+
+
+class ToolPages:
+    def __init__(self, services: AdapterServices) -> None:
+        # The running gateway's whole services: the tools need its plugins, dice and offload pool.
+        self.core = cast(Services, services)
+        self.tools: dict[str, WebTool] = {}
+        self.core.plugins.pm.hook.gateway_web_tools(register=self._add)
+
+    def _add(self, tool: WebTool) -> None:
+        if tool.slug in self.tools or tool.slug in ("budget", "roller"):
+            raise ValueError(f"two web tools with the slug {tool.slug!r}")
+        self.tools[tool.slug] = tool
+
+    @property
+    def max_pool(self) -> int:
+        return self.core.settings.gateway.max_pool
+
+    async def redirect_index(self, request: web.Request) -> web.StreamResponse:
+        raise web.HTTPFound("/tools/")
+
+    async def index(self, request: web.Request) -> web.Response:
+        locale = request_locale(request)
+        titles = {name: system.title for name, system in self.core.plugins.systems().items()}
+        listed = [
+            (f"/tools/{tool.slug}", in_locale(tool.title, locale), titles.get(tool.system, tool.system))
+            for tool in self.tools.values()
+        ]
+        listed.sort(key=lambda entry: (entry[2], entry[1]))
+        context = {"tt": sayer(locale), "listed": listed}
+        return aiohttp_jinja2.render_template("tools/index.html", request, context)
+
+    # ------------------------------------------------------------ Point budget calculator
+
+    async def budget(self, request: web.Request) -> web.Response:
+        locale = request_locale(request)
+        say = sayer(locale)
+        settings = self.core.plugins.system_settings.get("nightcap")
+        budget = cast(Budget, getattr(settings, "budget", Budget()))
+        shown = evaluate(request.query, budget, say("budget.duplicate", name="{name}"))
+        context = {
+            "tt": say,
+            "view": shown,
+            "budget": budget,
+            "traits": TRAITS,
+            "tiers": TIER_CHOICES,
+        }
+        name = "tools/budget_result.html" if partial(request) else "tools/budget.html"
+        return aiohttp_jinja2.render_template(name, request, context)
+
+    # ------------------------------------------------------------ Dice roller
+
+    async def roller(self, request: web.Request) -> web.Response:
+        locale = request_locale(request)
+        say = sayer(locale)
+        q = request.query
+        top = self.max_pool
+        errors: list[str] = []
+
+        def read(name: str, label: str, default: int | None, low: int, high: int) -> int | None:
+            value, error = number(q, name, say(label), default, low, high, say)
+            if error:
+                errors.append(error)
+            return value
+
+        pool = read("pool", "roller.pool", 3, 0, top)
+        modifier = read("mod", "roller.modifier", 0, -top, top)
+        opposing = read("opp", "roller.opposing", None, 0, top)
+        their = read("their", "roller.their", 0, -top, top)
+        dice = opposition = None
+        if not errors and pool is not None and modifier is not None:
+            dice = pool + modifier
+            if opposing is not None and their is not None:
+                opposition = opposing + their
+            for n in (dice, opposition):
+                if n is not None and n > top:
+                    errors.append(say("err.pool", n=n, max=top))
+        charts: list[OddsChart] = []
+        rolled: Practice | None = None
+        if not errors and dice is not None:
+            try:
+                computed = await self.core.offload.run(odds_rows, dice, opposition)
+            except TooLong:
+                errors.append(say("err.too_long"))
+            else:
+                charts = roller_charts(computed, dice, opposition, say)
+                if q.get("roll") == "1":
+                    rolled = practice(dice, opposition, self.core.dice)
+        context = {
+            "tt": say,
+            "form": {k: q.get(k, "") for k in ("pool", "mod", "opp", "their")},
+            "defaults": {"pool": "3", "mod": "0", "their": "0"},
+            "dice": dice,
+            "opposition": opposition,
+            "dice_words": lambda n: dice_words(n, say),
+            "errors": errors,
+            "charts": chart.figure(charts, locale, "roller"),
+            "rolled": rolled,
+            "outcome": outcome_line(rolled, say) if rolled else "",
+        }
+        name = "tools/roller_result.html" if partial(request) else "tools/roller.html"
+        return aiohttp_jinja2.render_template(name, request, context)
+
+    # ------------------------------------------------------------ the rule systems' own tools
+
+    async def tool(self, request: web.Request) -> web.Response:
+        found = self.tools.get(request.match_info["slug"])
+        locale = request_locale(request)
+        say = sayer(locale)
+        if found is None:
+            return aiohttp_jinja2.render_template("tools/missing.html", request, {"tt": say}, status=404)
+        values, errors = tool_values(found.fields, request.query, locale, self.max_pool, say)
+        charts: list[OddsChart] = []
+        if not errors:
+            try:
+                charts = list(await self.core.offload.run(found.odds, values, locale))
+            except TooLong:
+                errors.append(say("err.too_long"))
+        fields = [
+            {
+                "name": f.name,
+                "label": in_locale(f.label, locale),
+                "value": request.query.get(f.name, str(f.default)) if not f.check else "",
+                "checked": values.get(f.name, f.default) == 1 if f.check else False,
+                "choices": [(v, in_locale(label, locale)) for v, label in f.choices],
+                "check": f.check,
+                "low": f.low,
+                "high": self.max_pool if f.high is None else f.high,
+            }
+            for f in found.fields
+        ]
+        system = self.core.plugins.systems().get(found.system)
+        context = {
+            "tt": say,
+            "tool": found,
+            "title": in_locale(found.title, locale),
+            "intro": in_locale(found.intro, locale) if found.intro else "",
+            "system": system.title if system else found.system,
+            "fields": fields,
+            "errors": errors,
+            "charts": chart.figure(charts, locale, found.slug),
+        }
+        name = "tools/tool_result.html" if partial(request) else "tools/tool.html"
+        return aiohttp_jinja2.render_template(name, request, context)
+
+
+def dice_words(n: int, say: Say) -> str:
+    return say("roller.chance") if n <= 0 else say("roller.count", n=n)
+
+
+def roller_charts(computed: RollerOdds, dice: int, opposition: int | None, say: Say) -> list[OddsChart]:
+    charts = [
+        OddsChart(
+            say("roller.degrees", dice=dice_words(dice, say)),
+            tuple((say(f"degree.{k}"), p) for k, p in computed.degrees),
+        )
+    ]
+    if opposition is not None:
+        charts.append(OddsChart(say("roller.contest"), tuple((say(k), p) for k, p in computed.contest)))
+        charts.append(
+            OddsChart(
+                say("roller.their_degrees", dice=dice_words(opposition, say)),
+                tuple((say(f"degree.{k}"), p) for k, p in computed.their_degrees),
+            )
+        )
+    return charts
+
+
+def outcome_line(rolled: Practice, say: Say) -> str:
+    contest = rolled.contest
+    if contest is None:
+        return ""
+    if contest.outcome in ("deadlock", "both_botch"):
+        return say(f"outcome.{contest.outcome}")
+    side = "left" if contest.winner == 0 else "right"
+    return say(f"outcome.{side}", margin=contest.margin, band=say(f"band.{contest.outcome}"))

@@ -1,0 +1,65 @@
+"""The Dice roller practice table, worked by Nightcap's own pure functions (``plugins.nightcap.odds``
+and ``mechanics``). ``odds_rows`` runs in an offload worker; ``practice`` throws the gateway's dice
+and logs nothing."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+
+from gateway import DiceSource
+from plugins.nightcap import mechanics, odds
+
+CONTEST_ROWS = (
+    ("left", "decisive"),
+    ("left", "clear"),
+    ("left", "narrow"),
+    ("deadlock", None),
+    ("right", "narrow"),
+    ("right", "clear"),
+    ("right", "decisive"),
+    ("both_botch", None),
+)
+
+
+@dataclass(frozen=True)
+class RollerOdds:
+    """Exact fractions by key: each degree of each side, each contest row (``contest.*``)."""
+
+    degrees: tuple[tuple[str, Fraction], ...]
+    their_degrees: tuple[tuple[str, Fraction], ...]
+    contest: tuple[tuple[str, Fraction], ...]
+
+
+def odds_rows(dice: int, opposition: int | None) -> RollerOdds:
+    """In an offload worker: the degrees of ``dice`` (a chance die at 0 or below) and, against an
+    ``opposition``, the contest's outcomes and margin bands."""
+    mine = odds.roll_odds(dice)
+    degrees = tuple(mine.degrees.items())
+    if opposition is None:
+        return RollerOdds(degrees, (), ())
+    theirs = odds.roll_odds(opposition)
+    contest = odds.contest_odds(mine, theirs)
+    rows: list[tuple[str, Fraction]] = []
+    for side, band in CONTEST_ROWS:
+        if band is None:
+            rows.append((f"contest.{side}", contest.outcomes[side]))
+        else:
+            rows.append((f"contest.{side}.{band}", contest.margins[side][band]))
+    return RollerOdds(degrees, tuple(theirs.degrees.items()), tuple(rows))
+
+
+@dataclass(frozen=True)
+class Practice:
+    mine: mechanics.Roll
+    theirs: mechanics.Roll | None
+    contest: mechanics.Contest | None
+
+
+def practice(dice: int, opposition: int | None, source: DiceSource) -> Practice:
+    """One practice roll (and the opposition's), read by the book's rules; nothing is logged."""
+    mine = mechanics.roll(dice, source)
+    if opposition is None:
+        return Practice(mine, None, None)
+    theirs = mechanics.roll(opposition, source)
+    return Practice(mine, theirs, mechanics.contest(mine, theirs))

@@ -1,0 +1,68 @@
+"""Decanter's odds page for the web (``gateway_web_tools``): a pool against a DC with a dice
+quality, worked by ``odds.roll_odds`` (read-only use of today's signature)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from fractions import Fraction
+
+from gateway import hookimpl
+from gateway.web_tool import POOL, OddsChart, ToolField, WebTool, in_locale, successes_chart
+from plugins.decanter import odds
+from plugins.decanter.mechanics import SYSTEM
+from plugins.decanter.messages import CATALOGUE
+from plugins.decanter.parse import MAX_DC
+
+DEGREE_ORDER = ("botch", "setback", "success", "automatic", "extra")
+TITLE = {"en": "Decanter odds", "cs": "Šance v Decanteru", "ru": "Шансы Decanter"}
+DEGREES = {
+    "en": "Chance of each degree against DC {dc}",
+    "cs": "Šance na každý stupeň proti DC {dc}",
+    "ru": "Шанс каждой степени против DC {dc}",
+}
+QUALITIES = (
+    (-2, {"en": "Major disadvantage", "cs": "Velká nevýhoda", "ru": "Большая помеха"}),
+    (-1, {"en": "Disadvantage", "cs": "Nevýhoda", "ru": "Помеха"}),
+    (0, {"en": "Normal dice", "cs": "Běžné kostky", "ru": "Обычные кости"}),
+    (1, {"en": "Advantage", "cs": "Výhoda", "ru": "Преимущество"}),
+    (2, {"en": "Major advantage", "cs": "Velká výhoda", "ru": "Большое преимущество"}),
+)
+FIELDS = (
+    ToolField("pool", POOL, default=4),
+    ToolField(
+        "dc",
+        {"en": "Difficulty Class (DC)", "cs": "Obtížnost (DC)", "ru": "Сложность (DC)"},
+        2,
+        1,
+        MAX_DC,
+    ),
+    ToolField(
+        "quality",
+        {"en": "Dice quality", "cs": "Kvalita kostek", "ru": "Качество костей"},
+        0,
+        choices=QUALITIES,
+    ),
+)
+
+
+def tool_odds(values: Mapping[str, int], locale: str) -> list[OddsChart]:
+    """In an offload worker: the degrees against the DC, and the successes."""
+    chances = odds.roll_odds(values["pool"], dc=values["dc"], quality=values["quality"])
+    degrees: dict[str, Fraction] = chances.degrees
+    rows = tuple(
+        (CATALOGUE.t(locale, f"degree.{name}"), degrees.get(name, Fraction(0)))
+        for name in DEGREE_ORDER
+        if name != "automatic" or name in degrees
+    )
+    return [
+        OddsChart(in_locale(DEGREES, locale).format(dc=values["dc"]), rows),
+        successes_chart(locale, chances.successes),
+    ]
+
+
+TOOL = WebTool(slug="decanter", system=SYSTEM, title=TITLE, fields=FIELDS, odds=tool_odds)
+
+
+@hookimpl
+def gateway_web_tools(register: Callable[[WebTool], None]) -> None:
+    register(TOOL)

@@ -1,0 +1,240 @@
+"""Benchmark: the signed-in web pages and the live Storyteller log.
+
+1. Server time per page (a middleware times each handler, so the client's own work is not counted)
+   with 10 and with 10,000 Nightcap characters in the vault: my characters, a sheet, the roster,
+   a name search, a management profile, the Storyteller log page.
+2. ``--viewers`` (100) live-log streams open at once while rolls arrive through the router at
+   ``--rate`` (100) a second for ``--seconds``: the delay from a roll's command being handed to the
+   router to its event reaching each viewer, p50 / p99 / max over every (viewer, roll).
+
+Run: ``.venv/bin/python -m tests.bench.web_live [--vault URL] [--viewers 100] [--rate 100]
+[--seconds 10] [--requests 30]``. Default vault: a fresh SQLite file. Everything runs in one process
+(server, viewers and the roll driver share one event loop), so the figures include that contention.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import re
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from aiohttp import ClientSession, ClientTimeout, web
+from aiohttp.test_utils import TestClient, TestServer
+from aiohttp.typedefs import Handler
+from sqlmodel import col, select
+
+from adapters.web.account import plugin as account_plugin
+from gateway.app import Gateway, build_app
+from gateway.characters import name_key
+from gateway.logging import configure_logging
+from gateway.settings import Settings
+from gateway.types import Channel, Identity, InboundMessage
+from gateway.vault.models import Character, IdentityLink, Person
+from plugins.nightcap.sheet import new_sheet
+
+LINK = re.compile(r"(/login/[A-Za-z0-9_\-]+)")
+
+
+def say(gateway: Gateway, text: str, who: str, st: bool = False) -> Any:
+    message = InboundMessage(
+        sender=Identity("console", who, who.title()),
+        channel=Channel("console", "bench"),
+        text=text,
+        roles=frozenset({"storyteller"}) if st else frozenset(),
+    )
+    return gateway.services.handle(message)
+
+
+class Served:
+    def __init__(self, url: str) -> None:
+        self.timings: dict[str, list[float]] = {}
+        settings = Settings(vault={"url": url}, dice={"seed": 7})
+        self.gateway = Gateway(settings, extra_plugins=[account_plugin], platforms=("web",))
+        self.app = build_app(self.gateway)
+        self.app.middlewares.insert(0, self._timer)
+        self.client = TestClient(TestServer(self.app, host="127.0.0.1"))
+
+    @web.middleware
+    async def _timer(self, request: web.Request, handler: Handler) -> web.StreamResponse:
+        started = time.perf_counter()
+        response = await handler(request)
+        route = request.match_info.route.resource
+        name = route.canonical if route is not None else request.path
+        self.timings.setdefault(name, []).append(time.perf_counter() - started)
+        return response
+
+    async def start(self) -> None:
+        await self.gateway.upgrade_vault()
+        await self.client.start_server()
+
+    async def sign_in(self, who: str) -> str:
+        (reply,) = await say(self.gateway, "web", who)
+        path = LINK.search(reply.text).group(1)  # type: ignore[union-attr]
+        response = await self.client.post(path, allow_redirects=False)
+        self.client.session.cookie_jar.clear()  # each request names its session itself
+        return response.cookies["gw_session"].value
+
+
+async def fill(served: Served, total: int) -> None:
+    """``total`` Nightcap characters in all (one per person), written in batches."""
+    async with served.gateway.services.vault.transaction() as session:
+        have = len((await session.exec(select(Character.id))).all())
+    for start in range(have, total, 1000):
+        async with served.gateway.services.vault.transaction() as session:
+            for n in range(start, min(total, start + 1000)):
+                person = Person(display_name=f"Player {n}")
+                session.add(person)
+                await session.flush()
+                assert person.id is not None
+                session.add(
+                    IdentityLink(
+                        key=f"console:p{n}", person_id=person.id, platform="console", display_name=f"P{n}"
+                    )
+                )
+                name = f"Character {n:05d}"
+                session.add(
+                    Character(
+                        owner_id=person.id,
+                        system="nightcap",
+                        name=name,
+                        name_key=name_key(name),
+                        sheet=new_sheet(),
+                    )
+                )
+
+
+async def pages(served: Served, count: int, requests: int) -> dict[str, float]:
+    await fill(served, count)
+    st = await served.sign_in("sam")
+    mira = await served.sign_in("mira")
+    async with served.gateway.services.vault.transaction() as session:
+        mine = (await session.exec(select(Character.id).where(col(Character.name) == "Mira"))).one()
+    served.timings.clear()
+    paths = {
+        "/me": mira,
+        f"/me/c/{mine}": mira,
+        "/st?show=all": st,
+        "/st?q=acter 0999": st,
+        f"/st/c/{mine}": st,
+        "/st/log": st,
+    }
+    medians: dict[str, float] = {}
+    for path, cookie in paths.items():
+        before = {k: len(v) for k, v in served.timings.items()}
+        for _ in range(requests):
+            response = await served.client.get(path, headers={"Cookie": f"gw_session={cookie}"})
+            assert response.status == 200, (path, response.status)
+            await response.read()
+        got = [t for k, v in served.timings.items() for t in v[before.get(k, 0) :]]
+        medians[path] = statistics.median(got) * 1000
+    return medians
+
+
+async def watch(url: str, cookie: str, viewers: int, expected: int) -> None:
+    """The viewers' side (a child process): ``viewers`` streams; prints "ready", then, once each has
+    seen ``expected`` rolls, one JSON line of [roll id, wall-clock arrival] per delivery."""
+    arrivals: list[tuple[str, float]] = []
+
+    async def view(http: ClientSession, opened: asyncio.Event) -> None:
+        async with http.get(url, headers={"Cookie": f"gw_session={cookie}"}) as stream:
+            await stream.content.readline()
+            opened.set()
+            seen = 0
+            while seen < expected:
+                line = await stream.content.readline()
+                if line.startswith(b"data: "):
+                    arrivals.append((json.loads(line[6:])["id"], time.time()))
+                    seen += 1
+
+    async with ClientSession(timeout=ClientTimeout(total=None, sock_read=120)) as http:
+        flags = [asyncio.Event() for _ in range(viewers)]
+        tasks = [asyncio.create_task(view(http, flag)) for flag in flags]
+        await asyncio.gather(*(flag.wait() for flag in flags))
+        print("ready", flush=True)
+        await asyncio.gather(*tasks)
+    print(json.dumps(arrivals), flush=True)
+
+
+async def live(served: Served, viewers: int, rate: float, seconds: float) -> dict[str, float]:
+    """Viewers in a child process (their parsing is not the server's load); rolls driven here."""
+    cookie = await served.sign_in("sam")
+    expected = int(rate * seconds)
+    url = str(served.client.make_url("/st/log/stream"))
+    child = await asyncio.create_subprocess_exec(
+        sys.executable,
+        "-m",
+        "tests.bench.web_live",
+        "--watch",
+        url,
+        cookie,
+        str(viewers),
+        str(expected),
+        stdout=asyncio.subprocess.PIPE,
+    )
+    assert child.stdout is not None
+    assert (await child.stdout.readline()).strip() == b"ready"
+    sent: dict[str, float] = {}
+    start = time.perf_counter()
+    for n in range(expected):
+        await asyncio.sleep(max(0.0, start + n / rate - time.perf_counter()))  # pacing the load
+        handed = time.time()
+        replies = await say(served.gateway, "roll 3", f"roller{n % 10}")
+        sent[replies[0].result["id"]] = handed
+    achieved = expected / (time.perf_counter() - start)
+    output, _ = await asyncio.wait_for(child.communicate(), seconds * 10 + 60)
+    arrivals = json.loads(output)
+    delays = sorted(at - sent[roll] for roll, at in arrivals if roll in sent)
+    return {
+        "deliveries": len(delays),
+        "rate": achieved,
+        "p50_ms": delays[len(delays) // 2] * 1000,
+        "p99_ms": delays[int(len(delays) * 0.99) - 1] * 1000,
+        "max_ms": delays[-1] * 1000,
+    }
+
+
+async def main(args: argparse.Namespace) -> None:
+    configure_logging("json", "warning")
+    url = args.vault or f"sqlite+aiosqlite:///{Path(tempfile.mkdtemp()) / 'vault.db'}"
+    served = Served(url)
+    await served.start()
+    try:
+        await say(served.gateway, "st add console:sam", "owner", st=True)
+        await say(served.gateway, "char new Mira", "mira")
+        for count in (10, 10_000):
+            medians = await pages(served, count, args.requests)
+            print(
+                f"characters={count}: median server time per page (ms): "
+                + ", ".join(f"{p} {m:.1f}" for p, m in medians.items())
+            )
+        result = await live(served, args.viewers, args.rate, args.seconds)
+        print(
+            f"live log: {args.viewers} viewers, {args.rate:g} rolls/s asked ({result['rate']:.0f} achieved)"
+            f" for {args.seconds:g} s,"
+            f" {result['deliveries']} deliveries: delay p50 {result['p50_ms']:.1f} ms,"
+            f" p99 {result['p99_ms']:.1f} ms, max {result['max_ms']:.1f} ms"
+        )
+    finally:
+        await served.client.close()
+
+
+if __name__ == "__main__":
+    if sys.argv[1:2] == ["--watch"]:
+        asyncio.run(watch(sys.argv[2], sys.argv[3], int(sys.argv[4]), int(sys.argv[5])))
+        sys.exit(0)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--vault", help="vault URL (default: a fresh SQLite file)")
+    parser.add_argument("--viewers", type=int, default=100)
+    parser.add_argument("--rate", type=float, default=100.0)
+    parser.add_argument("--seconds", type=float, default=10.0)
+    parser.add_argument("--requests", type=int, default=30, help="requests per page and size")
+    asyncio.run(main(parser.parse_args()))
