@@ -72,6 +72,16 @@ def fingerprint(webhook: Webhook) -> str:
     return hashlib.sha256(f"{webhook.id}/{webhook.token}".encode()).hexdigest()[:16]
 
 
+async def _end(tasks: set[Any], grace: float) -> None:
+    """Let ``tasks`` run ``grace`` seconds more, then cancel those still running and wait for them."""
+    if tasks and grace > 0:
+        await asyncio.wait(list(tasks), timeout=grace)
+    for task in list(tasks):
+        task.cancel()
+    if tasks:
+        await asyncio.wait(list(tasks))
+
+
 class DiscordAdapter(Adapter):
     platform = "discord"
     # Discord's rate limits are the bot's across every process, and the limiter learns them in memory:
@@ -127,18 +137,11 @@ class DiscordAdapter(Adapter):
         # Commands still running after a deferral: let them finish and queue their follow-ups. Those
         # that do not finish in time are cancelled (their unit rolls back; the follow-up says so), and
         # every task is awaited: none may hold a vault connection past the vault's dispose.
+        grace = self.config.request_timeout
         if self._pending:
-            await asyncio.wait(list(self._pending), timeout=self.config.request_timeout)
-        for command in list(self._commands):
-            command.cancel()
-        if self._commands:
-            await asyncio.wait(list(self._commands))
-        if self._pending:
-            await asyncio.wait(list(self._pending), timeout=self.config.request_timeout)
-        for follow in list(self._pending):
-            follow.cancel()
-        if self._pending:
-            await asyncio.wait(list(self._pending))
+            await asyncio.wait(list(self._pending), timeout=grace)
+        await _end(self._commands, 0)
+        await _end(self._pending, grace)
         for timer in self._timers:
             timer.cancel()
         if self.http is not None:
