@@ -39,6 +39,14 @@ def gateway_register_cli_commands(register: Callable[[CliCommand], None]) -> Non
     register(CliCommand("discord status", "show the Discord settings and disabled webhooks", cli.run_status))
     register(
         CliCommand(
+            "discord invite",
+            "print the OAuth2 link that adds the bot and its commands to a server",
+            cli.run_invite,
+            cli.configure_invite,
+        )
+    )
+    register(
+        CliCommand(
             "sync discord",
             "Force Web Sync: st sync, then deliver every sheet export with a progress bar",
             cli.run_sync,

@@ -30,10 +30,11 @@ import structlog
 from aiohttp import web
 
 from adapters.body import BadBody, read_limited
-from adapters.discord import complete, render, slash
+from adapters.discord import complete, components, render, slash, texts
 from adapters.discord import interactions as ix
 from adapters.discord.config import DiscordSettings, Webhook
 from adapters.discord.limiter import RateLimiter, WaitTooLong
+from adapters.discord.reader import reader_locale
 from adapters.discord.verify import Verifier
 from gateway import (
     Adapter,
@@ -48,6 +49,7 @@ from gateway import (
     queue,
 )
 from gateway.adapter_state import AdapterState
+from gateway.core_messages import say
 from gateway.queue import claim_lease
 
 log = structlog.get_logger(__name__)
@@ -57,6 +59,8 @@ FOLLOWUP = "interaction/"
 SCOPE_SENT = "discord.sent"
 SCOPE_STATE = "discord"
 SCOPE_DISABLED = "discord.disabled"
+SCOPE_BUTTONS = "discord.buttons"  # command lines too long for a custom_id, by key
+BUTTON_DAYS = 30
 FOLLOWUP_GRACE = 0.5  # let Discord take our HTTP response before the first follow-up arrives
 LEDGER_DAYS = 2
 MAX_INTERACTION = 64 * 1024  # Discord's payloads are a few kB; the app refuses more than this anyway
@@ -66,6 +70,16 @@ INLINE_429_RETRIES = 5
 def fingerprint(webhook: Webhook) -> str:
     """Which URL a disabled record is about: a new URL in the settings enables the name again."""
     return hashlib.sha256(f"{webhook.id}/{webhook.token}".encode()).hexdigest()[:16]
+
+
+async def _end(tasks: set[Any], grace: float) -> None:
+    """Let ``tasks`` run ``grace`` seconds more, then cancel those still running and wait for them."""
+    if tasks and grace > 0:
+        await asyncio.wait(list(tasks), timeout=grace)
+    for task in list(tasks):
+        task.cancel()
+    if tasks:
+        await asyncio.wait(list(tasks))
 
 
 class DiscordAdapter(Adapter):
@@ -86,7 +100,8 @@ class DiscordAdapter(Adapter):
         self.wall = time.time
         self.http: aiohttp.ClientSession | None = None
         self.disabled: dict[str, dict[str, Any]] = {}
-        self._pending: set[asyncio.Task[None]] = set()
+        self._pending: set[asyncio.Task[None]] = set()  # follow-ups of deferred commands
+        self._commands: set[asyncio.Task[list[Reply]]] = set()  # commands being run
         self._sent: set[int] = set()
         self._timers: set[asyncio.TimerHandle] = set()
         vault = services.vault
@@ -98,6 +113,7 @@ class DiscordAdapter(Adapter):
         self.state = AdapterState(vault, SCOPE_STATE, clock=clock)
         self.disabled_state = AdapterState(vault, SCOPE_DISABLED, clock=clock)
         self.sent_state = AdapterState(vault, SCOPE_SENT, clock=clock)
+        self.button_state = AdapterState(vault, SCOPE_BUTTONS, clock=clock)
 
     # ------------------------------------------------------------------ life cycle
 
@@ -114,12 +130,18 @@ class DiscordAdapter(Adapter):
             self.disabled.update(await self.disabled_state.items(db=unit))
             cutoff = self.services.clock() - timedelta(days=LEDGER_DAYS)
             await self.sent_state.prune(cutoff, db=unit)
+            await self.button_state.prune(self.services.clock() - timedelta(days=BUTTON_DAYS), db=unit)
             self._sent.update(int(k) for k in await self.sent_state.items(db=unit) if k.isdigit())
 
     async def stop(self) -> None:
-        pending = list(self._pending)
-        if pending:  # commands still running after a deferral: let them finish and queue their follow-ups
-            await asyncio.wait(pending, timeout=self.config.request_timeout)
+        # Commands still running after a deferral: let them finish and queue their follow-ups. Those
+        # that do not finish in time are cancelled (their unit rolls back; the follow-up says so), and
+        # every task is awaited: none may hold a vault connection past the vault's dispose.
+        grace = self.config.request_timeout
+        if self._pending:
+            await asyncio.wait(list(self._pending), timeout=grace)
+        await _end(self._commands, 0)
+        await _end(self._pending, grace)
         for timer in self._timers:
             timer.cancel()
         if self.http is not None:
@@ -184,6 +206,8 @@ class DiscordAdapter(Adapter):
             return web.json_response(
                 await complete.answer(self.services, interaction, self.config.reply_timeout)
             )
+        if kind == ix.MESSAGE_COMPONENT:
+            return web.json_response(await self._click(interaction))
         if kind != ix.APPLICATION_COMMAND:
             return web.json_response(ix.message_response("This gateway answers slash commands only.", True))
         parsed = slash.command_line(interaction.get("data") or {})
@@ -195,25 +219,68 @@ class DiscordAdapter(Adapter):
             return web.json_response(ix.message_response(text, True))
         return web.json_response(await self._run(interaction, parsed))
 
-    async def _run(self, interaction: Mapping[str, Any], parsed: slash.Parsed) -> dict[str, Any]:
+    async def _run(
+        self, interaction: Mapping[str, Any], parsed: slash.Parsed, *, only_caller: bool = False
+    ) -> dict[str, Any]:
         # An interaction id seen before is answered "Already handled.", not with the first replies
         # (they may be ephemeral, for the first caller only).
         message = dataclasses.replace(ix.inbound(interaction, parsed), refuse_repeat=True)
         received = self.wall()  # the interaction token lasts followup_ttl from now
         task = asyncio.create_task(self._handle(message))
+        self._commands.add(task)
+        task.add_done_callback(self._commands.discard)
         done, _ = await asyncio.wait({task}, timeout=self.config.reply_timeout)
         if task not in done:
-            follow = asyncio.create_task(self._follow_up_later(task, interaction, received))
+            follow = asyncio.create_task(
+                self._follow_up_later(task, interaction, received, parsed.line, only_caller)
+            )
             self._pending.add(follow)
             follow.add_done_callback(self._pending.discard)
             log.info("discord interaction deferred", command=parsed.line[:60])
             return ix.deferral(parsed.private)
-        messages = ix.group(task.result())
-        if not messages:
+        bodies = await self._bodies(interaction, task.result(), parsed.line, only_caller)
+        if not bodies:
             return ix.message_response("Already handled.", True)
-        if len(messages) > 1:
-            await self._enqueue_follow_ups(interaction, messages[1:], received)
-        return ix.message_response(*messages[0])
+        if len(bodies) > 1:
+            await self._enqueue_follow_ups(interaction, bodies[1:], received)
+        return {"type": ix.CHANNEL_MESSAGE, "data": bodies[0]}
+
+    async def _bodies(
+        self, interaction: Mapping[str, Any], replies: list[Reply], line: str, only_caller: bool = False
+    ) -> list[dict[str, Any]]:
+        """The Discord messages for ``replies`` to ``line``: embeds for rolls, buttons for next steps,
+        their labels in the reader's language. ``only_caller``: every message ephemeral (a button
+        whose answer is the clicker's alone)."""
+        grouped = render.group_replies(replies, lambda r: bool(components.actions(line, r)))
+        # Only a reply with an embed or buttons has words of ours: look the language up for those.
+        needed = any(g.result for g in grouped)
+        locale = await reader_locale(self.services, interaction) if needed else "en"
+        bodies = []
+        for reply in grouped:
+            body = render.reply_message(reply.text, reply.private or only_caller, reply.result, locale)
+            buttons = []
+            for action in components.actions(line, reply.result, locale):
+                custom_id, key = components.encode(action)
+                if key is not None:
+                    await self.button_state.put(key, {"line": action.line, "private": action.private})
+                buttons.append((action, custom_id))
+            if buttons:
+                body["components"] = components.rows(buttons)
+            bodies.append(body)
+        return bodies
+
+    async def _click(self, interaction: Mapping[str, Any]) -> dict[str, Any]:
+        """A button of ours was clicked: run its line as the clicker (the router decides what they may)."""
+        click = components.decode(ix.custom_id(interaction))
+        if click is not None and click.key is not None:
+            stored = await self.button_state.get(click.key)
+            line = stored.get("line") if stored else None
+            click = components.Click(line, bool(stored and stored.get("private"))) if line else None
+        if click is None or not click.line:
+            locale = await reader_locale(self.services, interaction)
+            return ix.message_response(texts.t(locale, "button.unknown"), True)
+        parsed = slash.Parsed(line=click.line, private=click.private)
+        return await self._run(interaction, parsed, only_caller=click.private)
 
     async def _handle(self, message: InboundMessage) -> list[Reply]:
         try:
@@ -222,18 +289,32 @@ class DiscordAdapter(Adapter):
             return []
 
     async def _follow_up_later(
-        self, task: asyncio.Task[list[Reply]], interaction: Mapping[str, Any], received: float
+        self,
+        task: asyncio.Task[list[Reply]],
+        interaction: Mapping[str, Any],
+        received: float,
+        line: str,
+        only_caller: bool,
     ) -> None:
         try:
             replies = await task
+        except asyncio.CancelledError:
+            current = asyncio.current_task()
+            if not task.cancelled() or (current is not None and current.cancelling()):
+                raise  # this follow-up itself is being cancelled
+            locale = await reader_locale(self.services, interaction)
+            replies = [Reply(text=texts.t(locale, "interrupted"), error="internal")]
         except Exception:
             log.exception("discord deferred command failed")
-            replies = [Reply(text="Something went wrong on our side; nothing was saved.", error="internal")]
-        messages = ix.group(replies) or [("Done.", True)]
-        await self._enqueue_follow_ups(interaction, messages, received)
+            locale = await reader_locale(self.services, interaction)
+            replies = [Reply(text=say(locale, "internal"), error="internal")]
+        bodies = await self._bodies(interaction, replies, line, only_caller) or [
+            render.text_message("Done.", private=True)
+        ]
+        await self._enqueue_follow_ups(interaction, bodies, received)
 
     async def _enqueue_follow_ups(
-        self, interaction: Mapping[str, Any], messages: list[tuple[str, bool]], received: float
+        self, interaction: Mapping[str, Any], bodies: list[dict[str, Any]], received: float
     ) -> None:
         now = self.services.clock()
         due = now + timedelta(seconds=FOLLOWUP_GRACE)
@@ -246,8 +327,10 @@ class DiscordAdapter(Adapter):
         }
         target = f"{FOLLOWUP}{interaction.get('id')}"
         async with self.services.vault.unit() as unit:
-            for text, private in messages:
-                payload = {**base, "text": text, "private": private}
+            for body in bodies:
+                text = body.get("content") or "\n".join(e.get("description", "") for e in body["embeds"])
+                private = bool(body.get("flags", 0) & render.EPHEMERAL)
+                payload = {**base, "text": text, "private": private, "body": body}
                 await queue.enqueue(unit, self.platform, target, payload, now=now, due=due)
         self._wake_in(FOLLOWUP_GRACE)
 
@@ -268,7 +351,9 @@ class DiscordAdapter(Adapter):
         if not p.get("application_id") or not p.get("token"):
             raise DeliveryFailed("a follow-up without an application id or token")
         url = f"{self.config.api_base}/webhooks/{p['application_id']}/{p['token']}"
-        body = render.text_message(str(p.get("text", "")), private=bool(p.get("private")))
+        body = p.get("body")
+        if not isinstance(body, dict):  # a row queued before follow-ups carried their body
+            body = render.text_message(str(p.get("text", "")), private=bool(p.get("private")))
         route = f"interaction:{message.target[len(FOLLOWUP) :]}"
         status, _data = await self._send(message, route, p.get("channel_id") or None, url, body)
         if status == 404:

@@ -1,4 +1,4 @@
-"""``gateway discord register|status`` and ``gateway sync discord``, added through the CLI hook."""
+"""``gateway discord register|status|invite`` and ``gateway sync discord``, added through the CLI hook."""
 
 from __future__ import annotations
 
@@ -6,9 +6,11 @@ import argparse
 import asyncio
 import getpass
 import json
+import os
 import sys
 import time
 from typing import Any, TextIO
+from urllib.parse import quote, urlencode
 
 import aiohttp
 
@@ -77,18 +79,29 @@ def run_register(args: argparse.Namespace, settings: Settings, out: TextIO | Non
 # --------------------------------------------------------------------------- status
 
 
+def token_source(config: DiscordSettings) -> str:
+    """Where the token ``config.token()`` uses comes from: the setting, or the variable actually set
+    (the first of ``TOKEN_ENV`` that is), naming the others that are set but not used."""
+    if config.bot_token is not None and config.bot_token.get_secret_value():
+        return "from [discord] bot_token"
+    found = [env for env in TOKEN_ENV if os.environ.get(env)]
+    if not found:
+        return f"missing (set {' or '.join(TOKEN_ENV)})"
+    unused = f" ({', '.join(found[1:])} also set, not used)" if found[1:] else ""
+    return f"from ${found[0]}{unused}"
+
+
 def run_status(args: argparse.Namespace, settings: Settings, out: TextIO | None = None) -> int:
     from gateway import Gateway
 
     out = out or sys.stdout
     config = load(settings.section("discord"))
-    token = "setting" if config.bot_token else next((e for e in TOKEN_ENV if config.token()), None)
     print(f"application id: {config.application_id or '-'}", file=out)
     print(
         f"interactions endpoint: {'/discord/interactions' if config.public_key else 'off (no public_key)'}",
         file=out,
     )
-    print(f"bot token: {token or 'missing'}", file=out)
+    print(f"bot token: {token_source(config)}", file=out)
     print(f"API: {config.api_base}", file=out)
 
     async def disabled() -> dict[str, bool]:
@@ -110,6 +123,55 @@ def run_status(args: argparse.Namespace, settings: Settings, out: TextIO | None 
     for name in config.webhooks:
         state = "DISABLED (answered 404)" if states.get(name) else "ok"
         print(f"webhook {name}: {state}", file=out)
+    return 0
+
+
+# --------------------------------------------------------------------------- invite
+
+AUTHORIZE = "https://discord.com/oauth2/authorize"
+# What the bot does in a channel, and nothing more: read it, answer in it, with embeds. Slash
+# commands, their replies and buttons need no permission (they are the application's, not the bot
+# user's); the log webhooks are made by hand in the channel settings, so no Manage Webhooks.
+# Bits: developers/topics/permissions.mdx.
+PERMISSIONS = {"View Channel": 1 << 10, "Send Messages": 1 << 11, "Embed Links": 1 << 14}
+
+
+def invite_url(application_id: str, *, commands_only: bool = False) -> str:
+    """The OAuth2 install link: scopes ``bot applications.commands`` with the permissions above, or
+    ``applications.commands`` alone as a server install (developers/topics/oauth2.mdx)."""
+    if commands_only:
+        query = {"client_id": application_id, "scope": "applications.commands", "integration_type": "0"}
+    else:
+        query = {
+            "client_id": application_id,
+            "scope": "bot applications.commands",
+            "permissions": str(sum(PERMISSIONS.values())),
+            "integration_type": "0",
+        }
+    return f"{AUTHORIZE}?{urlencode(query, quote_via=quote)}"  # %20 between scopes
+
+
+def configure_invite(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--commands-only",
+        action="store_true",
+        help="scope applications.commands only (no bot user): slash commands and buttons still work",
+    )
+
+
+def run_invite(args: argparse.Namespace, settings: Settings, out: TextIO | None = None) -> int:
+    out = out or sys.stdout
+    config = load(settings.section("discord"))
+    if not config.application_id:
+        print("Set [discord] application_id (the application's id) first.", file=sys.stderr)
+        return 2
+    print(invite_url(config.application_id, commands_only=args.commands_only), file=out)
+    if args.commands_only:
+        print("scopes: applications.commands (server install); no bot permissions", file=out)
+    else:
+        granted = ", ".join(f"{name} ({bit})" for name, bit in PERMISSIONS.items())
+        print(f"scopes: bot, applications.commands; permissions: {granted}", file=out)
+    print("Open it as someone with Manage Server on the server, then run gateway discord register.", file=out)
     return 0
 
 

@@ -10,6 +10,7 @@ from adapters.discord.slash import Parsed
 from gateway import Channel, Identity, InboundMessage, Reply
 
 PING, APPLICATION_COMMAND, AUTOCOMPLETE = 1, 2, 4
+MESSAGE_COMPONENT = 3  # a click on a button of ours (see components.py)
 PONG, CHANNEL_MESSAGE, DEFERRED_CHANNEL_MESSAGE, AUTOCOMPLETE_RESULT = 1, 4, 5, 8
 
 # The fields this adapter reads, with the JSON types each may have (None: absent or null). A signed
@@ -140,3 +141,9 @@ def deferral(private: bool) -> dict[str, Any]:
 def autocomplete_response(choices: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
     """AUTOCOMPLETE_RESULT (type 8): the only answer to an autocomplete, at most 25 choices."""
     return {"type": AUTOCOMPLETE_RESULT, "data": {"choices": [dict(c) for c in choices[:25]]}}
+
+
+def custom_id(interaction: Mapping[str, Any]) -> str | None:
+    """The ``custom_id`` of the component a MESSAGE_COMPONENT interaction is about (a string, or None)."""
+    value = (interaction.get("data") or {}).get("custom_id")
+    return value if isinstance(value, str) else None

@@ -10,11 +10,13 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from gateway import Power, RatedTrait, SheetSummary
+from adapters.discord.texts import t
+from gateway import Power, RatedTrait, Reply, SheetSummary
 
 CONTENT = 2000
 EMBEDS = 10
@@ -39,13 +41,23 @@ PLATFORMS = {
     "console": "Console",
     "http": "HTTP API",
 }
+RED, GREY, AMBER, GREEN, BLUE, GOLD = 0xC0392B, 0x7F8C8D, 0xE67E22, 0x2ECC71, 0x3498DB, 0xF1C40F
+# Every rule system's degree words on one scale from botch (red) to the best degree (gold): Nightcap,
+# Decanter, Dramatic, Pravidla and Night Wanderers name them differently, the colours mean the same.
 DEGREE_COLOURS = {
-    "botch": 0xC0392B,
-    "failure": 0x7F8C8D,
-    "marginal": 0xF1C40F,
-    "solid": 0x2ECC71,
-    "strong": 0x3498DB,
-    "overwhelming": 0x9B59B6,
+    "botch": RED,
+    "failure": GREY,
+    "setback": GREY,
+    "marginal": AMBER,
+    "done": AMBER,
+    "success": GREEN,
+    "solid": GREEN,
+    "good": GREEN,
+    "strong": BLUE,
+    "extra": BLUE,
+    "excellent": BLUE,
+    "overwhelming": GOLD,
+    "masterful": GOLD,
 }
 OUTCOME_COLOURS = {"deadlock": 0x7F8C8D, "both_botch": 0xC0392B}
 SHEET_COLOUR = 0x5865F2
@@ -191,6 +203,126 @@ def text_message(text: str, *, private: bool = False, allow_flags: bool = True) 
     return fit_message(message)
 
 
+# --------------------------------------------------------------------------- replies with a result
+
+
+def _pool_words(roll: Mapping[str, Any], locale: str = "en") -> str:
+    pool = roll.get("pool")
+    if roll.get("chance_die"):
+        words = t(locale, "embed.chance_die")
+    elif isinstance(pool, int):
+        words = t(locale, "embed.pool", n=pool)
+    else:
+        words = t(locale, "embed.roll")
+    trait = roll.get("trait")
+    return f"{str(trait).title()} · {words}" if trait else words
+
+
+def _degree(roll: Mapping[str, Any]) -> str:
+    return str(roll.get("degree") or "").replace("_", " ").title() or "-"
+
+
+def _side_value(roll: Mapping[str, Any]) -> str:
+    wp = " +1 WP" if roll.get("willpower") else ""
+    return f"`{_faces(roll)}`{wp} → **{roll.get('total')}** ({escape(_degree(roll))})"
+
+
+def result_embed(result: Mapping[str, Any] | None, locale: str = "en") -> dict[str, Any] | None:
+    """The embed for a reply's roll or contest (Inconnu's and Tzimisce's shape): the roller and pool in
+    the title, dice, total and degree as fields, the colour of the degree, the roll id in the footer;
+    its labels in ``locale``. None for any other result: that reply stays text."""
+    if not isinstance(result, Mapping):
+        return None
+    kind = result.get("kind")
+    embed: dict[str, Any]
+    if kind == "roll" and isinstance(result.get("dice"), list):
+        who = result.get("who")
+        secret = f"{t(locale, 'embed.secret_roll')} · " if result.get("secret") else ""
+        pool = _pool_words(result, locale)
+        title = f"{secret}{who} · {pool}" if who else f"{secret}{pool}"
+        wp = " +1 WP" if result.get("willpower") else ""
+        embed = {
+            "title": escape(title),
+            "color": DEGREE_COLOURS.get(str(result.get("degree") or ""), TEXT_COLOUR),
+            "fields": [
+                {"name": t(locale, "embed.dice"), "value": f"`{_faces(result)}`{wp}", "inline": True},
+                {"name": t(locale, "embed.total"), "value": f"**{result.get('total')}**", "inline": True},
+                {"name": t(locale, "embed.degree"), "value": escape(_degree(result)), "inline": True},
+            ],
+        }
+    elif kind == "contest" and isinstance(result.get("sides"), list) and result["sides"]:
+        sides = [s for s in result["sides"] if isinstance(s, Mapping)]
+        names = result.get("names") if isinstance(result.get("names"), list) else []
+        labels = [str(names[i]) if i < len(names) else str(s.get("who") or "") for i, s in enumerate(sides)]
+        labels = [
+            label or t(locale, "embed.opposition" if i else "embed.roller") for i, label in enumerate(labels)
+        ]
+        outcome = str(result.get("outcome") or "")
+        versus = f" {t(locale, 'embed.vs')} "
+        embed = {
+            "title": escape(versus.join(labels[:2]) + f" · {outcome.replace('_', ' ').title()}"),
+            "color": OUTCOME_COLOURS.get(outcome, DEGREE_COLOURS["solid"]),
+            "fields": [
+                {
+                    "name": escape(f"{label} · {_pool_words(side, locale)}"),
+                    "value": _side_value(side),
+                    "inline": False,
+                }
+                for label, side in zip(labels, sides, strict=False)
+            ]
+            + [{"name": t(locale, "embed.margin"), "value": str(result.get("margin", "-")), "inline": True}],
+        }
+    else:
+        return None
+    if result.get("id"):
+        embed["footer"] = {"text": f"#{clean(result['id'])}"}
+    return embed
+
+
+def reply_message(
+    text: str, private: bool, result: Mapping[str, Any] | None = None, locale: str = "en"
+) -> dict[str, Any]:
+    """A reply: its text as content (what notifications, search and screen readers show) and, for a
+    roll or a contest, the result's embed under it (labels in ``locale``). Private replies and
+    mistakes are ephemeral."""
+    message = text_message(text, private=private)
+    embed = result_embed(result, locale)
+    if embed is not None:
+        message = fit_message({**message, "embeds": [embed, *message.get("embeds", [])]})
+    return message
+
+
+@dataclass(frozen=True)
+class ReplyText:
+    """One Discord message for a run of replies: its text, whether only the caller sees it, and the
+    result it draws as an embed (a roll's or a contest's), if any."""
+
+    text: str
+    private: bool
+    result: Mapping[str, Any] | None = None
+
+
+def group_replies(
+    replies: Sequence[Reply], alone: Callable[[Mapping[str, Any] | None], bool] | None = None
+) -> list[ReplyText]:
+    """Replies as messages: a reply with a roll or contest (or one ``alone`` picks: it has buttons)
+    is a message of its own, its embed and buttons about it alone; other consecutive replies of the
+    same privacy are joined while they fit. Private replies and mistakes are ephemeral (nobody else
+    needs to read those)."""
+    messages: list[ReplyText] = []
+    for reply in replies:
+        private = reply.private or reply.error is not None
+        drawn = result_embed(reply.result) is not None or (alone is not None and alone(reply.result))
+        last = messages[-1] if messages else None
+        if not drawn and last is not None and last.result is None and last.private == private:
+            joined = f"{last.text}\n{reply.text}"
+            if len(escape(joined)) <= CONTENT:
+                messages[-1] = ReplyText(joined, private)
+                continue
+        messages.append(ReplyText(reply.text, private, reply.result if drawn else None))
+    return messages
+
+
 # --------------------------------------------------------------------------- rolls (Storyteller log)
 
 
@@ -205,16 +337,7 @@ def _faces(roll: Mapping[str, Any]) -> str:
 
 
 def _roll_line(roll: Mapping[str, Any], label: str = "") -> str:
-    pool = roll.get("pool")
-    if roll.get("chance_die"):
-        what = "chance die"
-    elif isinstance(pool, int):
-        what = f"{pool} {'die' if pool == 1 else 'dice'}"
-    else:
-        what = "roll"
-    trait = roll.get("trait")
-    if trait:
-        what = f"{escape(str(trait).title())} · {what}"
+    what = escape(_pool_words(roll))
     wp = " +1 WP" if roll.get("willpower") else ""
     degree = str(roll.get("degree") or "").title()
     total = roll.get("total")
@@ -229,6 +352,8 @@ def roll_embed(payload: Mapping[str, Any], when: datetime | None = None) -> dict
     where = str(payload.get("where") or "")
     kind = str(result.get("kind") or payload.get("stlog_kind") or "")
     secret = bool(result.get("secret"))
+    # The author is the character who rolled; the payload's ``who`` (the person) only when none did.
+    who = str(result.get("who") or who)
     embed: dict[str, Any] = {"author": {"name": clean(who)}}
     roll_id = result.get("id")
     if kind == "roll" and result.get("dice") is not None:
@@ -254,13 +379,31 @@ def roll_embed(payload: Mapping[str, Any], when: datetime | None = None) -> dict
         embed["title"] = escape(title.title())
         embed["description"] = escape(payload.get("text", ""))
         embed["color"] = TEXT_COLOUR
-    footer = [clean(where) or "unknown channel", platform_of(where)]
+    embed.update(where_parts(where))
+    footer = [embed.pop("_where"), platform_of(where)]
     if roll_id:
         footer.append(f"#{roll_id}")
-    embed["footer"] = {"text": " · ".join(footer)}
+    embed["footer"] = {"text": " · ".join(f for f in footer if f)}
     if when is not None:
         embed["timestamp"] = when.isoformat()
     return embed
+
+
+def where_parts(where: str) -> dict[str, Any]:
+    """Where a log line happened, for people: a Discord channel as a link (footers render no links,
+    so the title links to it and a field mentions it), another platform's channel by its name."""
+    platform, _, address = where.partition(":")
+    if platform == "discord":
+        guild, _, channel_id = address.partition("/")
+        if guild == "@me":
+            return {"_where": "direct message"}
+        if guild.isdigit() and channel_id.isdigit():
+            return {
+                "_where": "",
+                "url": f"https://discord.com/channels/{guild}/{channel_id}",
+                "fields": [{"name": "Channel", "value": f"<#{channel_id}>", "inline": True}],
+            }
+    return {"_where": clean(address) or "unknown channel"}
 
 
 # --------------------------------------------------------------------------- sheets

@@ -5,12 +5,14 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
 import pytest
+import structlog
 from aiohttp.test_utils import TestClient, TestServer
 from nacl.signing import SigningKey
 from sqlmodel import col, select
@@ -159,6 +161,25 @@ async def start_env(
     client = TestClient(TestServer(build_app(gateway)))
     await client.start_server()
     return DiscordEnv(gateway=gateway, client=client, fake=fake, key=key, dice=dice, hooks=hooks)
+
+
+def logging_now() -> tuple[dict[str, Any], list[logging.Handler]]:
+    return structlog.get_config(), list(logging.getLogger().handlers)
+
+
+@pytest.fixture(autouse=True)
+def _logging_handed_back() -> Iterator[None]:
+    """A test that runs the CLI in-process (``gateway.cli.main`` configures logging to the captured
+    stderr) must hand logging back: left pointing at a closed stream, every later log line raises,
+    an outbox worker or an adapter's stop dies on it and the next tests' vault connections leak
+    past their event loop. Fails the test that left it so, and puts logging back."""
+    before = logging_now()
+    yield
+    after = logging_now()
+    if after != before:
+        structlog.configure(**before[0])
+        logging.getLogger().handlers[:] = before[1]
+        pytest.fail("this test left logging configured to its own captured output")
 
 
 @pytest.fixture

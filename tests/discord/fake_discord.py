@@ -569,3 +569,88 @@ class FakeDiscord:
             stored.append({**c, "id": command_id, "application_id": self.application_id, "version": "1"})
         self.commands[scope] = stored
         return web.json_response(stored)
+
+
+# --------------------------------------------------------------------------- components and responses
+# Added for issue 14 (embeds and buttons). Sources, as summarised in /work/shared/protocols-2.md §1.1
+# and §1.4: discord-api-docs developers/components/reference.mdx (action rows hold up to 5 buttons or
+# one select; a message holds up to 5 rows without IS_COMPONENTS_V2; button styles 1-4 need a
+# custom_id, 5 a url of up to 512 characters; labels up to 80; custom_id 1-100 characters, unique
+# within the message), developers/resources/message.mdx (embed limits; ``color`` an integer RGB) and
+# developers/interactions/receiving-and-responding.mdx (callback types; 6 and 7 for components only).
+
+ROWS, ROW_BUTTONS, CUSTOM_ID, LABEL, LINK_URL = 5, 5, 100, 80, 512
+CALLBACKS = {1, 4, 5, 6, 7, 8, 9}
+COMPONENT_ONLY = {6, 7}
+
+
+def component_problems(components: Any) -> list[str]:
+    """What Discord would refuse in a message's legacy ``components`` (action rows of buttons)."""
+    if components is None:
+        return []
+    if not isinstance(components, list) or len(components) > ROWS:
+        return [f"components: at most {ROWS} action rows"]
+    problems: list[str] = []
+    seen: set[str] = set()
+    for i, row in enumerate(components):
+        if not isinstance(row, dict) or row.get("type") != 1:
+            problems.append(f"components.{i}: not an action row")
+            continue
+        items = row.get("components") or []
+        if not 1 <= len(items) <= ROW_BUTTONS:
+            problems.append(f"components.{i}: 1 to {ROW_BUTTONS} buttons")
+        for j, item in enumerate(items):
+            where = f"components.{i}.components.{j}"
+            if item.get("type") != 2:
+                problems.append(f"{where}: only buttons are checked here")
+                continue
+            style, label = item.get("style"), item.get("label", "")
+            if style not in range(1, 7):
+                problems.append(f"{where}.style")
+            if len(label) > LABEL:
+                problems.append(f"{where}.label over {LABEL}")
+            if style == 5:
+                if "custom_id" in item or not 1 <= len(item.get("url", "")) <= LINK_URL:
+                    problems.append(f"{where}: a link button has a url and no custom_id")
+                continue
+            custom_id = item.get("custom_id")
+            if not isinstance(custom_id, str) or not 1 <= len(custom_id) <= CUSTOM_ID:
+                problems.append(f"{where}.custom_id must be 1-{CUSTOM_ID} characters")
+            elif custom_id in seen:
+                problems.append(f"{where}.custom_id not unique in the message")
+            else:
+                seen.add(custom_id)
+    return problems
+
+
+def embed_shape_problems(body: Any) -> list[str]:
+    """Embed fields the limits check above does not cover: ``color`` an integer 0..0xFFFFFF."""
+    problems = []
+    for i, embed in enumerate((body or {}).get("embeds") or [] if isinstance(body, dict) else []):
+        color = embed.get("color")
+        if color is not None and (not isinstance(color, int) or not 0 <= color <= 0xFFFFFF):
+            problems.append(f"embeds.{i}.color")
+    return problems
+
+
+_limits_problems = message_problems
+
+
+def message_problems(body: Any) -> list[str]:  # type: ignore[no-redef]  # extends the check above
+    """Every documented refusal of a message body: limits, embed shapes and components."""
+    problems = _limits_problems(body)
+    if isinstance(body, dict):
+        problems += embed_shape_problems(body) + component_problems(body.get("components"))
+    return problems
+
+
+def response_problems(response: Any, interaction_type: int = 2) -> list[str]:
+    """What Discord would refuse in the HTTP answer to an interaction of ``interaction_type``."""
+    if not isinstance(response, dict) or response.get("type") not in CALLBACKS:
+        return ["not an interaction callback"]
+    kind = response["type"]
+    if kind in COMPONENT_ONLY and interaction_type != 3:
+        return [f"callback {kind} answers message components only"]
+    if kind in (4, 7):
+        return message_problems(response.get("data"))
+    return []

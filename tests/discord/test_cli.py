@@ -80,8 +80,17 @@ def toml_value(value: Any) -> str:
 
 
 def run(argv: list[str]) -> int:
-    with pytest.raises(SystemExit) as exit_info:
-        main(argv)
+    """``gateway ARGV`` in this process. main() points logging at this test's captured stderr, which
+    closes after the test: logging is handed back as it was, or every later log line (an outbox
+    worker's, an adapter's stop) raises "I/O operation on closed file" and stops what logged it."""
+    structlog_config = structlog.get_config()
+    root_handlers = list(logging.getLogger().handlers)
+    try:
+        with pytest.raises(SystemExit) as exit_info:
+            main(argv)
+    finally:
+        structlog.configure(**structlog_config)
+        logging.getLogger().handlers[:] = root_handlers
     return int(exit_info.value.code or 0)
 
 
@@ -92,12 +101,7 @@ def _clean_env(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     monkeypatch.delenv("GATEWAY_CONFIG")
     for name in ("GATEWAY_DISCORD_BOT_TOKEN", "DISCORD_BOT_TOKEN"):
         monkeypatch.delenv(name, raising=False)
-    # main() points logging at this test's captured stderr, which closes after it: put it back.
-    structlog_config = structlog.get_config()
-    root_handlers = list(logging.getLogger().handlers)
     yield
-    structlog.configure(**structlog_config)
-    logging.getLogger().handlers[:] = root_handlers
 
 
 # --------------------------------------------------------------------------- register

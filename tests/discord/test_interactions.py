@@ -6,12 +6,14 @@ import asyncio
 import json
 import time
 
+import pytest
 from nacl.signing import SigningKey
 from sqlmodel import select
 
 from gateway.commands import Command, CommandContext
 from gateway.types import Invocation, Reply
-from gateway.vault.models import ChannelRow, IdentityLink, RollLog
+from gateway.vault import Vault
+from gateway.vault.models import ChannelRow, IdentityLink, OutboxRow, RollLog
 from tests.discord.conftest import CHANNEL, GUILD, USER, DiscordEnv
 
 EPHEMERAL = 64
@@ -192,7 +194,9 @@ async def test_a_roll_reaches_the_stlog_webhook_as_an_embed(env: DiscordEnv) -> 
     assert embed["author"] == {"name": "Mira"}
     assert embed["title"] == "Solid · total 3"
     assert embed["description"] == "3 dice: `9 5 10` → **3** (Solid)"
-    assert embed["footer"] == {"text": f"discord:{GUILD}/{CHANNEL} · Discord · #{roll.public_id}"}
+    # The channel as a link (issue 14), not raw ids.
+    assert embed["footer"] == {"text": f"Discord · #{roll.public_id}"}
+    assert embed["url"] == f"https://discord.com/channels/{GUILD}/{CHANNEL}"
 
 
 # --------------------------------------------------------------------------- deferral
@@ -228,3 +232,39 @@ def _slow_command(seconds: float) -> Command:
         return [Reply(text=f"slow done: {' '.join(inv.words)}"), Reply(text="psst", private=True)]
 
     return Command("slow", slow, "a slow command", role="anyone")
+
+
+async def test_stop_leaves_no_command_running_and_no_connection_checked_out(env: DiscordEnv) -> None:
+    """A command still running when the gateway stops (past the grace) is cancelled and awaited
+    before the vault is disposed: its unit rolls back and gives its connection back, no task of the
+    adapter outlives the loop, and the reader is told it did not finish."""
+    if env.gateway.services.vault.dialect == "sqlite":
+        # A unit that never ends holds SQLite's one write lock, which the outbox's own stop (before
+        # the adapters') waits for: only PostgreSQL lets the gateway reach the adapter's stop.
+        pytest.skip("a unit held for ever blocks every other SQLite unit")
+    never = asyncio.Event()
+
+    async def hangs(ctx: CommandContext, inv: Invocation) -> list[Reply]:
+        await never.wait()  # inside the router's unit of work: it holds a connection
+        return [Reply(text="never")]
+
+    env.gateway.plugins.registry.add_command(Command("hang", hangs, "never ends", role="anyone"))
+    interaction = env.interaction("gw", [{"name": "text", "type": 3, "value": "hang"}])
+    body = json.dumps(interaction).encode()
+    assert (await (await env.post(body, env.sign(body))).json())["type"] == 5
+    vault = env.gateway.services.vault
+    pool = vault.engine.pool  # dispose() replaces it: keep the one the command's connection is from
+    await env.client.close()
+    assert pool.checkedout() == 0
+    ours = [t for t in asyncio.all_tasks() if "adapters/discord" in t.get_coro().cr_code.co_filename]
+    assert ours == []
+    assert not env.adapter._commands and not env.adapter._pending
+    # The follow-up saying so waits in the vault for the next process (the outbox stopped first).
+    after = Vault(vault.url)
+    try:
+        async with after.transaction() as session:
+            rows = (await session.exec(select(OutboxRow).where(OutboxRow.status == "pending"))).all()
+    finally:
+        await after.dispose()
+    texts = [r.payload["text"] for r in rows if r.target == f"interaction/{interaction['id']}"]
+    assert texts == ["The gateway stopped before this command finished; nothing was saved. Try it again."]

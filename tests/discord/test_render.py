@@ -105,7 +105,7 @@ def test_roll_embed_is_compact_and_complete() -> None:
         "title": "Solid · total 3",
         "description": "Physical · 4 dice: `9 1 10 3` +1 WP → **3** (Solid)",
         "color": render.DEGREE_COLOURS["solid"],
-        "footer": {"text": "secondlife:region/abc · Second Life · #k3f9m"},
+        "footer": {"text": "region/abc · Second Life · #k3f9m"},
     }
 
 
@@ -131,7 +131,7 @@ def test_contest_and_plain_stlog_lines() -> None:
         "Dorian: 4 dice: `7 8 3 1` → **1** (Marginal)",
         "Opposition: 4 dice: `8 6 4 2` → **1** (Marginal)",
     ]
-    assert embed["footer"]["text"] == "irc:libera/#night · IRC · #aaaaa"
+    assert embed["footer"]["text"] == "libera/#night · IRC · #aaaaa"
     plain = {
         "kind": "stlog",
         "stlog_kind": "st_edit",

@@ -1,0 +1,76 @@
+"""The Discord adapter's own words (button labels, embed labels, its few replies) in en, cs and ru;
+``reader.py`` picks whose language they are in."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from gateway.i18n import Catalogue
+
+TEXTS = Catalogue(
+    {
+        "en": {
+            "button.roll_again": "Roll again",
+            "button.odds": "Odds",
+            "button.defend": "Defend: {trait}",
+            "button.concede": "Concede",
+            "embed.dice": "Dice",
+            "embed.total": "Total",
+            "embed.degree": "Degree",
+            "embed.margin": "Margin",
+            "embed.secret_roll": "Secret roll",
+            "embed.roller": "Roller",
+            "embed.opposition": "Opposition",
+            "embed.vs": "vs",
+            "embed.pool": "{n} {n:plural:die:dice}",
+            "embed.chance_die": "chance die",
+            "embed.roll": "roll",
+            "button.unknown": "This button is no longer known here; type the command instead.",
+            "interrupted": "The gateway stopped before this command finished; nothing was saved."
+            " Try it again.",
+        },
+        "cs": {
+            "button.roll_again": "Hodit znovu",
+            "button.odds": "Šance",
+            "button.defend": "Bránit: {trait}",
+            "button.concede": "Vzdát se",
+            "embed.dice": "Kostky",
+            "embed.total": "Celkem",
+            "embed.degree": "Stupeň",
+            "embed.margin": "Rozdíl",
+            "embed.secret_roll": "Tajný hod",
+            "embed.roller": "Házející",
+            "embed.opposition": "Protivník",
+            "embed.vs": "proti",
+            "embed.pool": "{n} {n:plural:kostka:kostky:kostek}",
+            "embed.chance_die": "kostka štěstí",
+            "embed.roll": "hod",
+            "button.unknown": "Toto tlačítko už tu neznáme; napište příkaz.",
+            "interrupted": "Brána se zastavila dřív, než příkaz doběhl; nic se neuložilo. Zkuste to znovu.",
+        },
+        "ru": {
+            "button.roll_again": "Бросить ещё раз",
+            "button.odds": "Шансы",
+            "button.defend": "Защита: {trait}",
+            "button.concede": "Уступить",
+            "embed.dice": "Кости",
+            "embed.total": "Итог",
+            "embed.degree": "Степень",
+            "embed.margin": "Перевес",
+            "embed.secret_roll": "Тайный бросок",
+            "embed.roller": "Бросающий",
+            "embed.opposition": "Противник",
+            "embed.vs": "против",
+            "embed.pool": "{n} {n:plural:кость:кости:костей}",
+            "embed.chance_die": "кость удачи",
+            "embed.roll": "бросок",
+            "button.unknown": "Эта кнопка здесь больше не известна; введите команду.",
+            "interrupted": "Шлюз остановился раньше, чем команда завершилась; ничего не сохранено."
+            " Попробуйте ещё раз.",
+        },
+    }
+)
+
+
+def t(locale: str, key: str, /, **params: Any) -> str:
+    return TEXTS.t(locale, key, **params)
