@@ -121,13 +121,19 @@ class Gateway:
         self.plugins.shutdown(app)
         await self.heartbeat.stop()
         await self.outbox.stop()
-        for adapter in reversed(list(self.adapters.values())):
-            await adapter.stop()
-        if self.listener is not None:
-            await self.listener.stop()
-        await self.services.offload.shutdown()
-        await self.services.events.close()
-        await self.services.vault.dispose()
+        try:
+            for adapter in reversed(list(self.adapters.values())):
+                # One adapter failing to stop must not keep the others running, nor the vault open.
+                try:
+                    await adapter.stop()
+                except Exception:
+                    log.exception("adapter failed to stop", platform=adapter.platform)
+            if self.listener is not None:
+                await self.listener.stop()
+            await self.services.offload.shutdown()
+            await self.services.events.close()
+        finally:
+            await self.services.vault.dispose()
 
 
 async def healthz(request: web.Request) -> web.Response:
