@@ -20,6 +20,7 @@ from gateway import builtin, linking, metrics, storytellers
 from gateway.adapter import Adapter
 from gateway.dice import DiceSource, dice_from_settings
 from gateway.heartbeat import Heartbeat
+from gateway.macros import commands as macro_commands
 from gateway.metrics import Metrics
 from gateway.plugins import Plugins, build_plugin_manager
 from gateway.readiness import Readiness
@@ -59,7 +60,7 @@ class Gateway:
     ) -> None:
         self.settings = settings
         pm = build_plugin_manager(
-            settings.plugins.block, extra=[builtin, linking, storytellers, *extra_plugins]
+            settings.plugins.block, extra=[builtin, linking, storytellers, macro_commands, *extra_plugins]
         )
         self.plugins = Plugins(pm)
         self.plugins.configure(settings)
