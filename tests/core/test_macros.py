@@ -4,6 +4,8 @@ platforms, a channel's shadowed by one's own; refused as typed text would be, an
 
 from __future__ import annotations
 
+import itertools
+
 import pytest
 from sqlmodel import col, select
 
@@ -164,7 +166,7 @@ async def test_loops_depth_and_length_are_refused(chat: Chat) -> None:
     await ok(chat, "macro add b = a")
     assert await refused(chat, "a") == "Macro a calls itself (a → b → a); a macro may not loop."
     names = [f"m{i}" for i in range(MAX_DEPTH + 1)]
-    for name, inner in zip(names, names[1:], strict=False):
+    for name, inner in itertools.pairwise(names):
         await ok(chat, f"macro add {name} = {inner}")
     await ok(chat, f"macro add {names[-1]} = roll 1")
     assert await refused(chat, "m0") == f"Macro m0 nests macros more than {MAX_DEPTH} deep."
