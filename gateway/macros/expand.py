@@ -246,12 +246,13 @@ def _expand(
     if body is None:
         raise MacroError(top, "missing", name=name)
     chain = (*chain, name)
-    for line in bind(top, parse_body(name, body), values):
+    # A body's own mistake names that macro (the one to fix); the bounds name the one invoked.
+    for line in bind(name, parse_body(name, body), values):
         text, own = split_comment(line)
         try:
             words = tokenize(text)
         except UserError:
-            raise MacroError(top, "words", name=name) from None
+            raise MacroError(name, "words", name=name) from None
         note = comment if comment is not None else own
         inner = macro_call(words, bodies, is_command)
         if inner is not None:
