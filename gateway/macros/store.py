@@ -9,7 +9,7 @@ from sqlalchemy import func
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from gateway.vault.models import Macro
+from gateway.vault.models import ChannelRow, IdentityLink, Macro
 
 MAX_PER_OWNER = 100  # macros one owner keeps for one rule system
 
@@ -111,3 +111,16 @@ async def merge(session: AsyncSession, old_person: int, new_person: int) -> None
             row.owner = new
             session.add(row)
     await session.flush()
+
+
+async def names_seen(
+    session: AsyncSession, identity_key: str, channel_key: str, default_system: str
+) -> list[str]:
+    """The macro names an identity sees in a channel (of the channel's rule system, else
+    ``default_system``), for a platform's menu: [] for an identity never seen."""
+    link = await session.get(IdentityLink, identity_key)
+    if link is None:
+        return []
+    channel = await session.get(ChannelRow, channel_key)
+    system = (channel.system if channel is not None else None) or default_system
+    return list(await seen(session, link.person_id, channel_key, system))
