@@ -252,3 +252,13 @@ async def test_macros_are_stored_per_owner_system_and_name(any_chat: Chat) -> No
         ("channel", "nightcap", "hit"),
     ]
     assert found[1][0] == "channel:console:main"
+
+
+async def test_help_shows_the_macro_topic(chat: Chat) -> None:
+    index = await ok(chat, "help")
+    assert "macro (4)" in index, index
+    topic = await ok(chat, "help macro")
+    assert topic.startswith("macro commands (4): macro add: save a macro"), topic
+    assert "Usage: macro add [--chronicle] NAME = COMMAND; COMMAND" in await ok(chat, "help macro add")
+    await ok(chat, "lang cs")
+    assert "uloží makro" in await ok(chat, "help macro")
