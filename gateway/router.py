@@ -60,6 +60,19 @@ class _Line:
     comment: str | None = None
 
 
+@dataclass(frozen=True)
+class _Turn:
+    """What every command of one line shares (a macro's several commands too): its unit, message,
+    sender, rule system, reader's language, and whether the sender is a Storyteller."""
+
+    unit: Unit
+    message: InboundMessage
+    sender: Sender
+    system: RuleSystem
+    locale: str
+    storyteller: bool
+
+
 class _CommentIsText(Exception):
     """A command given a ``# comment`` logged no roll: the ``#`` may be its own text."""
 
@@ -259,39 +272,30 @@ class Router:
             planned = await macro_plan(unit, sender, self.registry, system_name, words, locale)
             if planned is not None:
                 ran.command = "macro"
-                return await self._macro(unit, message, sender, system, locale, planned, comment)
+                storyteller = await self._is_storyteller(unit, message, sender)
+                turn = _Turn(unit, message, sender, system, locale, storyteller)
+                return await self._macro(turn, planned, comment)
             storyteller = await self._is_storyteller(unit, message, sender)
             raise UserError(self._unknown(system_name, words, locale, storyteller), code="unknown_command")
         command, used = found
         storyteller = await self._is_storyteller(unit, message, sender)
-        answer, ctx = await self._command(
-            unit, message, sender, system, locale, storyteller, command, words[used:], line.text, comment
-        )
+        turn = _Turn(unit, message, sender, system, locale, storyteller)
+        answer, ctx = await self._command(turn, command, words[used:], line.text, comment)
         if comment and not ctx.logged:
             raise _CommentIsText()
         return answer if isinstance(answer, Offloaded) else ctx.commented(_as_list(answer))
 
     async def _command(
-        self,
-        unit: Unit,
-        message: InboundMessage,
-        sender: Sender,
-        system: RuleSystem,
-        locale: str,
-        storyteller: bool,
-        command: Command,
-        words: Sequence[str],
-        text: str,
-        comment: str | None,
+        self, turn: _Turn, command: Command, words: Sequence[str], text: str, comment: str | None
     ) -> tuple[Sequence[Reply] | Reply | Offloaded[Any] | None, CommandContext]:
         """One command, authorised and run: its handler's answer and the context it ran in."""
         ctx = CommandContext(
-            message=message,
-            unit=unit,
-            sender=sender,
-            system=system,
-            locale=locale,
-            storyteller=storyteller,
+            message=turn.message,
+            unit=turn.unit,
+            sender=turn.sender,
+            system=turn.system,
+            locale=turn.locale,
+            storyteller=turn.storyteller,
             dice=self.services.dice,
             services=self.services,
             now=self.services.clock(),
@@ -302,40 +306,23 @@ class Router:
         return await command.handler(ctx, invocation), ctx
 
     async def _macro(
-        self,
-        unit: Unit,
-        message: InboundMessage,
-        sender: Sender,
-        system: RuleSystem,
-        locale: str,
-        planned: list[Expanded],
-        comment: str | None,
+        self, turn: _Turn, planned: list[Expanded], comment: str | None
     ) -> list[Reply] | Offloaded[Any]:
         """A macro's commands, each found and authorised as if typed, in this one unit: a refusal of
         any is the macro's one error line, and nothing any of them did is kept."""
-        storyteller = await self._is_storyteller(unit, message, sender)
+        system, locale = turn.system.name, turn.locale
         replies: list[Reply] = []
         logged = False
         for step in planned:
             words = list(step.words)
             try:
-                found = self.registry.find(system.name, words)
+                found = self.registry.find(system, words)
                 if found is None:
-                    raise UserError(
-                        self._unknown(system.name, words, locale, storyteller), code="unknown_command"
-                    )
+                    unknown = self._unknown(system, words, locale, turn.storyteller)
+                    raise UserError(unknown, code="unknown_command")
                 command, used = found
                 answer, ctx = await self._command(
-                    unit,
-                    message,
-                    sender,
-                    system,
-                    locale,
-                    storyteller,
-                    command,
-                    words[used:],
-                    step.text,
-                    comment or step.comment,
+                    turn, command, words[used:], step.text, comment or step.comment
                 )
             except UserError as exc:
                 raise macro_error(locale, step.chain[0], exc) from None

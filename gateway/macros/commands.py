@@ -14,6 +14,7 @@ from gateway.macros import store
 from gateway.macros.expand import MacroError, check_name, parse_body
 from gateway.macros.messages import say
 from gateway.macros.seam import command_words, refusal
+from gateway.spec import Handler
 from gateway.types import Invocation, Reply
 
 CHRONICLE = "--chronicle"
@@ -140,60 +141,55 @@ async def remove_command(ctx: CommandContext, inv: Invocation) -> Reply:
     return Reply(text=say(ctx.locale, key, name=name), private=not chronicle, result=result)
 
 
+# name -> handler, (summary, usage) in en, cs and ru: what ``help macro`` shows.
+HELP: dict[str, tuple[Handler, dict[str, tuple[str, str]]]] = {
+    "macro add": (
+        add_command,
+        {
+            "en": (
+                "save a macro: one or more commands (separated by ;) with {1} or {name=default} values",
+                "macro add [--chronicle] NAME = COMMAND; COMMAND",
+            ),
+            "cs": (
+                "uloží makro: jeden či víc příkazů (oddělených ;) s hodnotami {1} nebo {jméno=výchozí}",
+                "macro add [--chronicle] JMÉNO = PŘÍKAZ; PŘÍKAZ",
+            ),
+            "ru": (
+                "сохранить макрос: одну или несколько команд (через ;)"
+                " со значениями {1} или {имя=по_умолчанию}",
+                "macro add [--chronicle] ИМЯ = КОМАНДА; КОМАНДА",
+            ),
+        },
+    ),
+    "macro list": (
+        list_command,
+        {
+            "en": ("your macros and the channel's; run one as NAME or macro NAME", "macro list"),
+            "cs": ("vaše makra a makra kanálu; spustíte je jako JMÉNO nebo macro JMÉNO", "macro list"),
+            "ru": ("ваши макросы и макросы канала; запуск: ИМЯ или macro ИМЯ", "macro list"),
+        },
+    ),
+    "macro show": (
+        show_command,
+        {
+            "en": ("what a macro runs", "macro show [--chronicle] NAME"),
+            "cs": ("co makro spouští", "macro show [--chronicle] JMÉNO"),
+            "ru": ("что запускает макрос", "macro show [--chronicle] ИМЯ"),
+        },
+    ),
+    "macro remove": (
+        remove_command,
+        {
+            "en": ("delete a macro", "macro remove [--chronicle] NAME"),
+            "cs": ("smaže makro", "macro remove [--chronicle] JMÉNO"),
+            "ru": ("удалить макрос", "macro remove [--chronicle] ИМЯ"),
+        },
+    ),
+}
+
+
 @hookimpl
 def gateway_register_commands(register: Callable[[Command], None]) -> None:
-    register(
-        Command(
-            "macro add",
-            add_command,
-            "save a macro: one or more commands (separated by ;) with {1} or {name=default} values",
-            "macro add [--chronicle] NAME = COMMAND; COMMAND",
-            texts={
-                "cs": (
-                    "uloží makro: jeden či víc příkazů (oddělených ;) s hodnotami {1} nebo {jméno=výchozí}",
-                    "macro add [--chronicle] JMÉNO = PŘÍKAZ; PŘÍKAZ",
-                ),
-                "ru": (
-                    "сохранить макрос: одну или несколько команд (через ;)"
-                    " со значениями {1} или {имя=по_умолчанию}",
-                    "macro add [--chronicle] ИМЯ = КОМАНДА; КОМАНДА",
-                ),
-            },
-        )
-    )
-    register(
-        Command(
-            "macro list",
-            list_command,
-            "your macros and the channel's; run one as NAME or macro NAME",
-            "macro list",
-            texts={
-                "cs": ("vaše makra a makra kanálu; spustíte je jako JMÉNO nebo macro JMÉNO", "macro list"),
-                "ru": ("ваши макросы и макросы канала; запуск: ИМЯ или macro ИМЯ", "macro list"),
-            },
-        )
-    )
-    register(
-        Command(
-            "macro show",
-            show_command,
-            "what a macro runs",
-            "macro show [--chronicle] NAME",
-            texts={
-                "cs": ("co makro spouští", "macro show [--chronicle] JMÉNO"),
-                "ru": ("что запускает макрос", "macro show [--chronicle] ИМЯ"),
-            },
-        )
-    )
-    register(
-        Command(
-            "macro remove",
-            remove_command,
-            "delete a macro",
-            "macro remove [--chronicle] NAME",
-            texts={
-                "cs": ("smaže makro", "macro remove [--chronicle] JMÉNO"),
-                "ru": ("удалить макрос", "macro remove [--chronicle] ИМЯ"),
-            },
-        )
-    )
+    for name, (handler, texts) in HELP.items():
+        summary, usage = texts["en"]
+        register(Command(name, handler, summary, usage, texts={k: v for k, v in texts.items() if k != "en"}))
