@@ -112,6 +112,11 @@ def parse_body(macro: str, body: str) -> Template:
     commands = split_commands(body)
     if not all(commands):
         raise MacroError(macro, "body.empty")
+    for text in commands:
+        try:  # an unclosed quote or a control character is the body's mistake, told when it is saved
+            tokenize(split_comment(text)[0])
+        except UserError:
+            raise MacroError(macro, "words", name=macro) from None
     parsed = [_pieces(macro, text) for text in commands]
     numbered = 0
     named: list[str] = []

@@ -13,6 +13,7 @@ from gateway.macros.expand import (
     MacroError,
     check_name,
     expand,
+    parse_body,
     split_commands,
 )
 from tests.fuzz.profile import ci_settings
@@ -48,6 +49,13 @@ def test_braces_and_names() -> None:
     assert caught.value.key == "value.extra"
     assert check_name("Hit") == "hit" and check_name("hit2-x_y") == "hit2-x_y"
     assert check_name("-x") is None and check_name("list") is None
+
+
+def test_an_unclosed_quote_in_a_body_is_its_mistake() -> None:
+    # The router's tokenizer refuses such a typed line first; a body stored otherwise is still checked.
+    with pytest.raises(MacroError) as caught:
+        parse_body("q", 'roll "1 ; roll 2')
+    assert (caught.value.macro, caught.value.key) == ("q", "words")
 
 
 def test_a_command_word_is_never_a_nested_macro() -> None:
