@@ -12,9 +12,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from gateway import AdapterServices, channels
-from gateway.macros import store
-from gateway.vault.models import IdentityLink
+from gateway import AdapterServices
+from gateway.macros import names_seen
 
 if TYPE_CHECKING:
     from adapters.discord.slash import Slash
@@ -63,10 +62,7 @@ async def choices(
     from adapters.discord.complete import matching
 
     channel, sender = ix.channel(interaction), ix.sender(interaction)
-    system = await channels.system_of(services.vault, channel) or services.settings.gateway.default_system
+    system = services.settings.gateway.default_system  # when the channel has chosen none
     async with services.vault.transaction() as session:
-        link = await session.get(IdentityLink, sender.key)
-        if link is None:
-            return []
-        seen = await store.seen(session, link.person_id, channel.key, system)
-    return matching(((name, name) for name in seen), typed, last_word=False)
+        names = await names_seen(session, sender.key, channel.key, system)
+    return matching(((name, name) for name in names), typed, last_word=False)

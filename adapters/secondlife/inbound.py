@@ -28,7 +28,7 @@ from adapters.secondlife.registry import PLATFORM, ROLES, Registration
 from adapters.secondlife.render import dumps, fit_response, reply_items
 from adapters.secondlife.state import STATUS_FILTERS, hud_state, roster
 from gateway import AdapterServices, Channel, Identity, InboundMessage, Repeated, queue, seen
-from gateway.macros.store import names_seen as macro_names
+from gateway.macros import names_seen as macro_names
 from gateway.pacing import KeyedBuckets
 from gateway.rate_buckets import SharedBuckets
 from gateway.roles import is_storyteller
