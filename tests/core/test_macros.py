@@ -262,3 +262,11 @@ async def test_help_shows_the_macro_topic(chat: Chat) -> None:
     assert "Usage: macro add [--chronicle] NAME = COMMAND; COMMAND" in await ok(chat, "help macro add")
     await ok(chat, "lang cs")
     assert "uloží makro" in await ok(chat, "help macro")
+
+
+async def test_a_heavy_command_runs_alone_in_a_macro(chat: Chat) -> None:
+    await ok(chat, "macro add o = odds 5")
+    assert (await ok(chat, "o")).startswith("Odds for 5 dice: ")  # computed off the loop, as typed
+    await ok(chat, "macro add o2 = odds 5 ; odds 4")
+    text = await refused(chat, "o2")
+    assert text == "Macro o2: odds takes a while, so it runs only as a macro's single command."
