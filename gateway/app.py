@@ -21,6 +21,7 @@ from gateway.adapter import Adapter
 from gateway.dice import DiceSource, dice_from_settings
 from gateway.heartbeat import Heartbeat
 from gateway.house_rules import commands as house_commands
+from gateway.macros import commands as macro_commands
 from gateway.metrics import Metrics
 from gateway.plugins import Plugins, build_plugin_manager
 from gateway.readiness import Readiness
@@ -64,7 +65,15 @@ class Gateway:
         pm = build_plugin_manager(
             settings.plugins.block,
             extra=[
-                *(builtin, linking, storytellers, house_commands, stats_command, transfer_one),
+                *(
+                    builtin,
+                    linking,
+                    storytellers,
+                    house_commands,
+                    macro_commands,
+                    stats_command,
+                    transfer_one,
+                ),
                 *extra_plugins,
             ],
         )

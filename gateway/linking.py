@@ -30,6 +30,7 @@ from gateway.commands import ID_ALPHABET, Command, CommandContext
 from gateway.core_messages import say
 from gateway.errors import UserError
 from gateway.hookspecs import hookimpl
+from gateway.macros import store as macro_store
 from gateway.types import Invocation, Reply
 from gateway.vault.models import (
     Audit,
@@ -212,6 +213,7 @@ async def merge_persons(ctx: CommandContext, survivor: Person, merged: Person) -
     ]
     for model, column in moves:
         await session.exec(update(model).where(col(column) == old).values({column: new}))  # type: ignore[call-overload]
+    await macro_store.merge(session, old, new)  # macros are keyed by person, as "person:<id>"
     survivor.storyteller = survivor.storyteller or merged.storyteller
     survivor.active_character_id = survivor.active_character_id or merged.active_character_id
     survivor.locale = survivor.locale or merged.locale

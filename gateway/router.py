@@ -21,6 +21,10 @@ from gateway.commands import Command, CommandContext
 from gateway.core_messages import listing, locale_for, say
 from gateway.errors import PermissionDenied, Repeated, UserError
 from gateway.house_rules.store import for_channel
+from gateway.macros.expand import Expanded
+from gateway.macros.messages import say as macro_say
+from gateway.macros.seam import macro_error
+from gateway.macros.seam import plan as macro_plan
 from gateway.offload import Offloaded, TooLong
 from gateway.parser import split_comment, strip_prefix, tokenize
 from gateway.payloads import reply_payload
@@ -32,6 +36,7 @@ from gateway.vault.unit import Unit
 
 if TYPE_CHECKING:
     from gateway.services import Services
+    from gateway.spec import RuleSystem
 
 log = structlog.get_logger(__name__)
 
@@ -54,6 +59,19 @@ class _Line:
     text: str
     bare: bool
     comment: str | None = None
+
+
+@dataclass(frozen=True)
+class _Turn:
+    """What every command of one line shares (a macro's several commands too): its unit, message,
+    sender, rule system, reader's language, and whether the sender is a Storyteller."""
+
+    unit: Unit
+    message: InboundMessage
+    sender: Sender
+    system: RuleSystem
+    locale: str
+    storyteller: bool
 
 
 class _CommentIsText(Exception):
@@ -251,29 +269,76 @@ class Router:
         if system is None:
             raise UserError(say(locale, "not_installed", name=system_name))
         if found is None:
+            # The seam of ``gateway.macros``: a line calling a macro runs the commands it stands for.
+            planned = await macro_plan(unit, sender, self.registry, system_name, words, locale)
+            if planned is not None:
+                ran.command = "macro"
+                storyteller = await self._is_storyteller(unit, message, sender)
+                turn = _Turn(unit, message, sender, system, locale, storyteller)
+                return await self._macro(turn, planned, comment)
             storyteller = await self._is_storyteller(unit, message, sender)
             raise UserError(self._unknown(system_name, words, locale, storyteller), code="unknown_command")
         command, used = found
         storyteller = await self._is_storyteller(unit, message, sender)
+        turn = _Turn(unit, message, sender, system, locale, storyteller)
+        answer, ctx = await self._command(turn, command, words[used:], line.text, comment)
+        if comment and not ctx.logged:
+            raise _CommentIsText()
+        return answer if isinstance(answer, Offloaded) else ctx.commented(_as_list(answer))
+
+    async def _command(
+        self, turn: _Turn, command: Command, words: Sequence[str], text: str, comment: str | None
+    ) -> tuple[Sequence[Reply] | Reply | Offloaded[Any] | None, CommandContext]:
+        """One command, authorised and run: its handler's answer and the context it ran in."""
         ctx = CommandContext(
-            message=message,
-            unit=unit,
-            sender=sender,
-            system=system,
-            locale=locale,
-            storyteller=storyteller,
+            message=turn.message,
+            unit=turn.unit,
+            sender=turn.sender,
+            system=turn.system,
+            locale=turn.locale,
+            storyteller=turn.storyteller,
             dice=self.services.dice,
             services=self.services,
             now=self.services.clock(),
             comment=comment or None,
-            house=await for_channel(unit, system, self.services.plugins.system_settings, sender.channel_key),
+            house=await for_channel(
+                turn.unit, turn.system, self.services.plugins.system_settings, turn.sender.channel_key
+            ),
         )
         self._authorise(ctx, command)
-        invocation = Invocation(command.name, tuple(words[used:]), line.text, comment=ctx.comment)
-        answer = await command.handler(ctx, invocation)
-        if comment and not ctx.logged:
+        invocation = Invocation(command.name, tuple(words), text, comment=ctx.comment)
+        return await command.handler(ctx, invocation), ctx
+
+    async def _macro(
+        self, turn: _Turn, planned: list[Expanded], comment: str | None
+    ) -> list[Reply] | Offloaded[Any]:
+        """A macro's commands, each found and authorised as if typed, in this one unit: a refusal of
+        any is the macro's one error line, and nothing any of them did is kept."""
+        system, locale = turn.system.name, turn.locale
+        replies: list[Reply] = []
+        logged = False
+        for step in planned:
+            words = list(step.words)
+            try:
+                found = self.registry.find(system, words)
+                if found is None:
+                    unknown = self._unknown(system, words, locale, turn.storyteller)
+                    raise UserError(unknown, code="unknown_command")
+                command, used = found
+                answer, ctx = await self._command(
+                    turn, command, words[used:], step.text, comment or step.comment
+                )
+            except UserError as exc:
+                raise macro_error(locale, step.chain[0], exc) from None
+            logged = logged or bool(ctx.logged)
+            if isinstance(answer, Offloaded):
+                if len(planned) == 1:
+                    return answer
+                raise UserError(macro_say(locale, "offload", macro=step.chain[0], command=command.name))
+            replies.extend(ctx.commented(_as_list(answer)))
+        if comment and not logged:
             raise _CommentIsText()
-        return answer if isinstance(answer, Offloaded) else ctx.commented(_as_list(answer))
+        return replies
 
     async def _is_storyteller(self, unit: Unit, message: InboundMessage, sender: Sender) -> bool:
         if not message.sender.verified:

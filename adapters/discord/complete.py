@@ -17,7 +17,7 @@ from typing import Any
 import structlog
 
 from adapters.discord import interactions as ix
-from adapters.discord import slash
+from adapters.discord import macro_command, slash
 from gateway import AdapterServices, channels
 from gateway.characters import characters_in, player_characters
 from gateway.summary import SheetSummary
@@ -64,6 +64,8 @@ async def choices(services: AdapterServices, interaction: Mapping[str, Any]) -> 
     focus = slash.focused(interaction.get("data") or {})
     if focus is None:
         return []
+    if focus.option.complete == macro_command.MACRO:
+        return await macro_command.choices(services, interaction, focus.typed)
     channel = ix.channel(interaction)
     sender = ix.sender(interaction)
     system = await channels.system_of(services.vault, channel) or services.settings.gateway.default_system

@@ -18,6 +18,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from adapters.discord import macro_command
+
 SUB_COMMAND, STRING, INTEGER, BOOLEAN, USER = 1, 3, 4, 5, 6
 # default_member_permissions: MANAGE_GUILD (1 << 5). Discord hides the command from members without
 # it until a server admin overrides that per role or channel (Server Settings > Integrations); the
@@ -578,6 +580,7 @@ COMMANDS: tuple[Slash, ...] = (
         texts={"cs": ("", "Libovolný příkaz brány"), "ru": ("", "Любая команда шлюза")},
     ),
 )
+COMMANDS = (*COMMANDS, macro_command.command())  # /macro (issue 18): adapters/discord/macro_command.py
 BY_NAME = {c.name: c for c in COMMANDS}
 # Commands whose answers are private: a deferral for them is ephemeral from the start.
 PRIVATE_WORDS = {

@@ -28,6 +28,7 @@ from adapters.secondlife.registry import PLATFORM, ROLES, Registration
 from adapters.secondlife.render import dumps, fit_response, reply_items
 from adapters.secondlife.state import STATUS_FILTERS, hud_state, roster
 from gateway import AdapterServices, Channel, Identity, InboundMessage, Repeated, queue, seen
+from gateway.macros import names_seen as macro_names
 from gateway.pacing import KeyedBuckets
 from gateway.rate_buckets import SharedBuckets
 from gateway.roles import is_storyteller
@@ -54,6 +55,7 @@ class CommandRequest:
     want_state: bool
     roster: dict[str, Any] | None
     limit: int
+    macros: bool = False  # the names of the sender's macros here, for the Player HUD's Macros page
 
 
 def _display_name(owner_name: str) -> str:
@@ -132,7 +134,7 @@ class Inbound(Part):
             text_body = body.decode("utf-8")
         except UnicodeDecodeError as exc:
             raise BadRequest("the body is not UTF-8") from exc
-        want_state, roster_req, body_max = False, None, 0
+        want_state, roster_req, body_max, macros = False, None, 0, False
         if request.content_type == "application/json" or text_body.lstrip().startswith("{"):
             try:
                 data = orjson.loads(body)
@@ -143,6 +145,7 @@ class Inbound(Part):
             text = data.get("text", "")
             want_state = data.get("state") is True
             roster_req = data.get("roster")
+            macros = data.get("macros") is True
             body_max = data.get("body_max") or 0
             if not isinstance(text, str) or (roster_req is not None and not isinstance(roster_req, dict)):
                 raise BadRequest('"text" must be a string and "roster" an object')
@@ -154,9 +157,9 @@ class Inbound(Part):
         if is_digits(header_max):
             body_max = max(body_max, int(header_max))
         limit = min(max(body_max, SL_BODY_LIMIT), SL_BODY_LIMIT_RAISED)
-        if not text.strip() and not want_state and roster_req is None:
+        if not text.strip() and not want_state and roster_req is None and not macros:
             raise BadRequest("empty command")
-        return CommandRequest(text=text, want_state=want_state, roster=roster_req, limit=limit)
+        return CommandRequest(text=text, want_state=want_state, roster=roster_req, limit=limit, macros=macros)
 
     async def command(self, request: web.Request) -> web.Response:
         admitted = await self._admit(request)
@@ -191,7 +194,7 @@ class Inbound(Part):
                 return web.Response(status=401, text=REPLAYED)
             marked = bool(replies) and not any(r.error for r in replies)
         extra: dict[str, Any] = {}
-        if not marked or req.want_state or req.roster is not None:
+        if not marked or req.want_state or req.roster is not None or req.macros:
             try:
                 async with self.services.vault.transaction() as session:
                     if not marked:
@@ -206,6 +209,9 @@ class Inbound(Part):
                         )
                     if req.roster is not None:
                         extra["roster"] = await self._roster(session, identity.key, req.roster)
+                    if req.macros:
+                        where = Channel(platform=PLATFORM, id=f"region/{signed.region}").key
+                        extra["macros"] = await macro_names(session, identity.key, where, self._system)
             except _Replayed:
                 log.info("second life request refused", reason=REPLAYED, peer=request.remote)
                 return web.Response(status=401, text=REPLAYED)

@@ -301,3 +301,19 @@ class WebSession(SQLModel, table=True):
     agent: str = Field(default="", max_length=200)
     created_at: datetime = _ts()
     seen_at: datetime = _ts()
+
+
+class Macro(SQLModel, table=True):
+    """A saved command line (``gateway.macros``). ``owner`` is ``person:<id>`` (a person's own, seen
+    on every identity linked to them) or ``channel:<channel key>`` (a Storyteller's, for everyone in
+    that channel); a macro belongs to one rule system (revision 0009)."""
+
+    __tablename__ = "macro"
+    __table_args__ = (UniqueConstraint("owner", "system", "name"),)
+    id: int | None = Field(default=None, primary_key=True)
+    owner: str = Field(max_length=320)
+    system: str = Field(max_length=40)
+    name: str = Field(max_length=40)
+    body: str
+    created_at: datetime = _ts()
+    updated_at: datetime = _ts()

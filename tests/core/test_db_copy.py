@@ -146,6 +146,9 @@ async def fill(url: str) -> list[str]:
         code = (await ok(chat, "link", "mira")).result["code"]
         await ok(chat, f"link {code}", "555", platform="discord", channel="table")
         await ok(chat, "link", "bob")
+        # Macros: a person's and a channel's (revision 0009).
+        await ok(chat, "macro add hit = roll {1} ; roll 1 # from the rafters", "mira", channel="nc")
+        await ok(chat, "macro add --chronicle ž-hit = roll 2", "ana", st=True, channel="nc")
         # A processed message with a stored response (a retried request gets the same answer).
         chat.dice.extend([4, 4])
         ids.append((await ok(chat, "roll 2", "bob", channel="nc", message_id="msg-1")).result["id"])

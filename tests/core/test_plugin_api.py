@@ -86,6 +86,7 @@ ADAPTER_MODULES = {
     "gateway.pacing",
     "gateway.progress",
     "gateway.rate_buckets",
+    "gateway.macros",  # names_seen: the macro names a menu offers
 }
 
 

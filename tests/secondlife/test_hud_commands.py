@@ -131,6 +131,8 @@ def player_steps() -> Iterator[Step]:
     for n in P["B_DAMAGE"]:
         yield Step(f"damage {n}", "health", after=(("st", f'st pool "{MIRA}" damage 0'),))
     yield Step("heal 1", "health", before=(("mira", "damage 1"),))
+    # Macros: a click runs "macro NAME" (saved over /7 first).
+    yield Step("macro hit", "macro", before=(("mira", "macro add hit = roll physical"),))
     # Challenge menu.
     assert P["B_CHALLENGE"] == ["Defend", "Concede", "Challenge", "Pending"]
     for t in TRAITS:
@@ -240,6 +242,7 @@ PLAYER_STARTS = {
     "team roll",
     "team status",
     "team cancel",
+    "macro ",
 }
 ST = {
     "st roll ": "st roll 4+1",

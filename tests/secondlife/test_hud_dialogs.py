@@ -32,6 +32,7 @@ BOUNDS = {
     "head": 160,
     "gCharStatus": len("submitted"),  # the roster's header: status, numbers and "Nothing here."
     'st(["char"])': NAME,
+    "(string)llGetListLength(gPick)": NUMBER,  # the Macros page: how many in all
 }
 LITERAL = re.compile(r'"((?:[^"\\]|\\.)*)"')
 

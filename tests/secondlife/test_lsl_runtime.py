@@ -329,6 +329,25 @@ async def test_a_whole_evening_by_clicks(gateway_serve: str, sim: Sim) -> None:
     await says(sim, mira, hud, "Health", "Take Damage", "2")
     await says(sim, mira, hud, "Health", "Heal 1")
 
+    # Macros (issue 18): saved over /7, listed on the Macros page a page at a time, run by a click.
+    await walk(sim, dorian, dhud, "Macros")
+    await sim.until(lambda: sim.open_dialog(dorian).menu == "macros_none")
+    await sim.click(dorian, "Back")
+    await sim.chat_as(mira, 7, "macro add hit = roll physical")
+    for n in range(10):
+        await sim.chat_as(mira, 7, f"macro add m{n} = sheet")
+    await walk(sim, mira, hud, "Macros")
+    await sim.until(lambda: sim.open_dialog(mira).menu == "macros")
+    assert sim.open_dialog(mira).buttons[:2] == ["1. hit", "2. m0"]
+    await sim.click(mira, "More")
+    assert sim.open_dialog(mira).buttons == ["11. m9", "More", "Back"]
+    heard = len(mira.heard)
+    await sim.click(mira, "11. m9")
+    await sim.until(lambda: any("Origin: Mage" in line for line in mira.heard[heard:]))
+    sent = len(sim.exchanges)
+    await says(sim, mira, hud, "Macros", "1. hit", public="Mira rolls Physical")
+    assert [e.text for e in sim.exchanges[sent:] if e.text] == ["macro hit"]
+
     # Challenge: Mira challenges Dorian, he looks it up and defends; then she challenges, he concedes.
     await says(sim, mira, hud, "Challenge", "Challenge", Type("Dorian Gray"), "Physical", "+0", "No WP")
     await says(sim, dorian, dhud, "Challenge", "Pending")
@@ -474,7 +493,7 @@ async def test_a_button_whose_line_the_gateway_refuses_fails_the_walk(gateway_se
 
 @needs_lummao
 async def test_a_dialog_past_the_simulators_limits_fails_the_walk(gateway_serve: str, sim: Sim) -> None:
-    """menu() keeps every dialog to 12 buttons; without its trim the main menu would have 16."""
+    """menu() keeps every dialog to 12 buttons; without its trim the main menu would have 20."""
     mira = sim.avatar("Mira Vance")
     broken = mutated(
         "player_hud.lsl",
@@ -482,7 +501,7 @@ async def test_a_dialog_past_the_simulators_limits_fails_the_walk(gateway_serve:
         "buttons = buttons + buttons + buttons + buttons;",
     )
     hud = await rez(sim, gateway_serve, HUD, mira, "player_hud.lsl", broken)
-    with pytest.raises(Problem, match=r"dialog 'main': 16 buttons \(12 at most\)"):
+    with pytest.raises(Problem, match=r"dialog 'main': 20 buttons \(12 at most\)"):
         await sim.touch(mira, hud)
 
 

@@ -4,6 +4,7 @@
 // menu once a Storyteller approved it (Roll, Use Power, Sheet, Health, Daily Check-In, Refresh, and
 // Challenge, Fight, Extended, Team for contests, combat, extended actions and teamwork).
 // "+prove" in local chat prints the sheet's proof; "/7 <command>" sends any gateway command.
+// Macros lists the wearer's macros (and the region's) and runs the one clicked.
 // Needs the "Nightcap Config" script (nc_config.lsl) in the same object. Wire protocol: README.md.
 
 string ROLE = "player-hud";
@@ -16,9 +17,9 @@ float MIN_GAP = 1.2;                // seconds between requests: under the ~25 p
 integer MAX_QUEUE = 16;             // list entries (8 requests) waiting at most
 integer WINDOW = 120;               // seconds a push's timestamp may be off
 
-list B_CHARGEN = ["Character Info", "Traits", "Powers", "View Sheet"];
+list B_CHARGEN = ["Character Info", "Traits", "Powers", "View Sheet", "Macros"];
 list B_GAMEPLAY = ["Roll", "Use Power", "Sheet", "Health", "Daily Check-In", "Refresh", "Challenge",
-    "Fight", "Extended", "Team"];
+    "Fight", "Extended", "Team", "Macros"];
 list B_INFO = ["Name", "Origin", "Subgroup", "Aptitude", "Advantage", "Weakness", "New Character",
     "Switch Character", "Submit", "Back"];
 list B_TRAITS = ["Physical", "Mental", "Social", "Spirit", "Back"];
@@ -61,6 +62,9 @@ string gA;              // choices made so far in a multi-step menu
 string gB;
 string gCmd;            // the command line being built, before its modifier and Willpower
 integer gAskWp;         // whether the modifier step is followed by "Spend WP?"
+integer gWantMacros;    // a "Macros" click waits for the gateway's list of the wearer's macros
+integer gMacroAt;       // the first macro on the Macros page shown
+integer MACROS_PAGE = 10;   // + More + Back = 12 buttons
 
 // ---------------------------------------------------------------- sizes
 
@@ -115,6 +119,31 @@ command(string text)
         ["text", text, "state", JSON_TRUE, "body_max", 16384, "nonce", gNonce]));
 }
 
+// The names of the macros the wearer sees here (their own and the region's), for the Macros page.
+ask_macros()
+{
+    ++gNonce;
+    gWantMacros = TRUE;
+    send("/sl/v1/command", llList2Json(JSON_OBJECT, ["text", "", "macros", JSON_TRUE, "nonce", gNonce]));
+}
+
+macro_page(integer from)
+{
+    if (gPick == [])
+    {
+        menu("macros_none", "No macros here yet. Save one: /7 macro add NAME = COMMAND", B_NAV);
+        return;
+    }
+    if (from >= llGetListLength(gPick)) from = 0;
+    gMacroAt = from;
+    list labels;
+    integer i;
+    for (i = from; i < llGetListLength(gPick) && i < from + MACROS_PAGE; ++i)
+        labels += [fit((string)(i + 1) + ". " + llList2String(gPick, i), 24)];
+    if (llGetListLength(gPick) > MACROS_PAGE) labels += ["More"];
+    menu("macros", "Run which macro? (" + (string)llGetListLength(gPick) + " in all)", labels + B_NAV);
+}
+
 refresh_state()
 {
     ++gNonce;
@@ -154,6 +183,13 @@ answer(string body)
         if (llJsonGetValue(r, ["private"]) == JSON_TRUE) llOwnerSay(text);
         else llSay(0, text);
         r = llJsonGetValue(body, ["replies", ++i]);
+    }
+    string names = llJsonGetValue(body, ["macros"]);
+    if (gWantMacros && names != JSON_INVALID)
+    {
+        gWantMacros = FALSE;
+        gPick = llJson2List(names);
+        macro_page(0);
     }
     string state_ = llJsonGetValue(body, ["state"]);
     if (state_ != JSON_INVALID) gState = state_;
@@ -356,6 +392,13 @@ chosen(string m)
         else if (m == "Fight") menu("fight", "Combat in this region.", B_FIGHT);
         else if (m == "Extended") menu("extended", "An extended action: successes over several rolls.", B_EXTENDED);
         else if (m == "Team") menu("team", "Teamwork: lead the roll, or help the leader.", B_TEAM);
+        else if (m == "Macros") ask_macros();
+    }
+    else if (id == "macros")
+    {
+        // "macro NAME" runs a macro whatever its name (one named like a command runs only so).
+        if (m == "More") macro_page(gMacroAt + MACROS_PAGE);
+        else if (picked(m) != "") command("macro " + picked(m));
     }
     else if (id == "info")
     {

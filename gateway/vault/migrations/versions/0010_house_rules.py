@@ -1,7 +1,7 @@
 """house_rule: a channel's house rules, one row per switch set away from its rule system's default
 
 Revision ID: 0010_house_rules
-Revises: 0008_retired
+Revises: 0009_macros
 Create Date: 2026-12-01 23:50:00
 
 ``house set NAME VALUE`` keeps a switch of the channel's rule system (``RuleSystem.house_rules``)
@@ -18,7 +18,7 @@ from alembic import op
 from gateway.vault.columns import UTCDateTime
 
 revision: str = "0010_house_rules"
-down_revision: str | Sequence[str] | None = "0008_retired"
+down_revision: str | Sequence[str] | None = "0009_macros"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
