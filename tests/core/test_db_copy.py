@@ -10,6 +10,7 @@ import sqlite3
 import subprocess
 import sys
 from collections.abc import Iterator
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -27,7 +28,7 @@ from gateway.vault import Vault
 from gateway.vault import copy as copy_module
 from gateway.vault.copy import CopyMismatch, CopyRefused, copy_vault
 from gateway.vault.migrate import alembic_config, upgrade
-from gateway.vault.models import KeyValue, ProcessRow, RateBucket, SceneState
+from gateway.vault.models import KeyValue, ProcessRow, RateBucket, SceneState, WebLink, WebSession
 from gateway.vault.name_search import is_index_object
 from tests.nightcap.helpers import build
 
@@ -149,6 +150,8 @@ async def fill(url: str) -> list[str]:
         # Macros: a person's and a channel's (revision 0009).
         await ok(chat, "macro add hit = roll {1} ; roll 1 # from the rafters", "mira", channel="nc")
         await ok(chat, "macro add --chronicle ž-hit = roll 2", "ana", st=True, channel="nc")
+        # A house rule (revision 0010).
+        await ok(chat, "house set botch off", "ana", st=True, channel="dra")
         # A processed message with a stored response (a retried request gets the same answer).
         chat.dice.extend([4, 4])
         ids.append((await ok(chat, "roll 2", "bob", channel="nc", message_id="msg-1")).result["id"])
@@ -175,6 +178,10 @@ async def fill(url: str) -> list[str]:
                 ProcessRow(id="h:1", host="h", pid=1, version="1.0", state={"leases": ["irc:libera"]})
             )
             session.add(RateBucket(key="sl:object", tokens=0.1 + 0.2))
+            # A sign-in link and a web session (revision 0011): only hashes are ever stored.
+            expires = datetime(2026, 11, 30, 20, 10, 0, 654321, tzinfo=UTC)
+            session.add(WebLink(token_hash="a" * 64, identity_key="console:mira", expires_at=expires))
+            session.add(WebSession(token_hash="b" * 64, identity_key="console:mira", agent="Firefox é"))
         async with vault.transaction() as session:  # SQL NULL beside JSON null: both must survive
             await (await session.connection()).execute(
                 text(
