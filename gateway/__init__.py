@@ -36,6 +36,7 @@ _EXPORTS = {
     # an answer worked out off the event loop (exact odds of large pools)
     "Offloaded": "gateway.offload",
     "Speaker": "gateway.offload",
+    "TooLong": "gateway.offload",
     # what a sheet shows, for every platform (the gateway_sheet_summary hook)
     "SheetSummary": "gateway.summary",
     "RatedTrait": "gateway.summary",
@@ -112,6 +113,7 @@ if TYPE_CHECKING:
     from gateway.logging import configure_logging as configure_logging
     from gateway.offload import Offloaded as Offloaded
     from gateway.offload import Speaker as Speaker
+    from gateway.offload import TooLong as TooLong
     from gateway.services import AdapterServices as AdapterServices
     from gateway.services import Services as Services
     from gateway.settings import Settings as Settings

@@ -5,7 +5,6 @@ Their replies come from the core catalogue (``gateway.core_messages``) in the re
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
 
 from gateway.commands import Command, CommandContext
 from gateway.core_messages import language_notice, listing, locale_for, say
@@ -13,15 +12,11 @@ from gateway.errors import PermissionDenied, UserError
 from gateway.help_topics import group, pages
 from gateway.hookspecs import hookimpl
 from gateway.i18n import LANGUAGES
-from gateway.rules.roll_text import roll_text, with_comment
 from gateway.spec import Handler, Role
 from gateway.suggest import closest_commands, runnable_names
 from gateway.types import Invocation, Reply
 from gateway.vault import repo
-
-if TYPE_CHECKING:
-    from gateway.plugins import Plugins
-    from gateway.vault.models import RollLog
+from gateway.verify import not_found, verify_answer
 
 
 async def help_command(ctx: CommandContext, inv: Invocation) -> Reply:
@@ -107,45 +102,8 @@ async def verify_command(ctx: CommandContext, inv: Invocation) -> Reply:
         raise UserError(say(ctx.locale, "verify.usage"))
     row = await repo.find_roll(ctx.session, inv.words[0])
     if row is None:
-        raise UserError(say(ctx.locale, "verify.none", id=inv.words[0][:20]))
-    return verify_answer(ctx.services.plugins, row, ctx.locale)
-
-
-def verify_answer(plugins: Plugins, row: RollLog, locale: str) -> Reply:
-    """What ``verify ID`` answers for a logged roll, in ``locale`` (chat and the web's ``/r/ID``)."""
-    detail = roll_detail(plugins, row, locale)
-    text = say(
-        locale,
-        "verify.line",
-        id=row.public_id,
-        who=row.display_name,
-        identity=row.identity_key,
-        system=row.system,
-        where=row.channel_key,
-        when=row.created_at.strftime("%Y-%m-%d %H:%M:%S UTC"),
-        detail=detail,
-    )
-    result = {
-        "kind": "verify",
-        "id": row.public_id,
-        "who": row.display_name,
-        "identity": row.identity_key,
-        "where": row.channel_key,
-        "when": row.created_at.isoformat(),
-        "roll": row.result,
-    }
-    return Reply(text=text, result=result)
-
-
-def roll_detail(plugins: Plugins, row: RollLog, locale: str) -> str:
-    """The dice part of ``verify``'s line: the roll's own plugin tells it in its book's terms; the
-    core's rendering covers the rest."""
-    roll = row.result or {}
-    detail = plugins.pm.hook.gateway_roll_text(roll={"system": row.system, **roll}, locale=locale)
-    if detail is None:
-        detail = roll_text(locale, roll, row.dice, row.total, row.degree)
-    comment = roll.get("comment")
-    return with_comment(detail, comment if isinstance(comment, str) else None)
+        raise UserError(not_found(ctx.locale, inv.words[0]))
+    return verify_answer(ctx.services, row, ctx.locale)
 
 
 async def system_command(ctx: CommandContext, inv: Invocation) -> Reply:

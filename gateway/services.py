@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from datetime import datetime
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from gateway.dice import DiceSource
 from gateway.events import Events
@@ -21,8 +21,10 @@ if TYPE_CHECKING:
     from sqlmodel.ext.asyncio.session import AsyncSession
 
     from gateway.plugins import Plugins
+    from gateway.spec import RuleSystem
     from gateway.summary import SheetSummary
     from gateway.vault.models import Character
+    from gateway.web_tool import WebTool
 
 
 class Services:
@@ -78,6 +80,26 @@ class Services:
         platforms (Decanter's ``* * *``), in any rule system; else None."""
         return self.plugins.registry.bare_match(text)
 
+    def systems(self) -> Mapping[str, RuleSystem]:
+        """The installed rule systems by name."""
+        return self.plugins.systems()
+
+    def system_settings(self, system: str) -> object | None:
+        """The rule system's validated settings section (``[nightcap]``), None when it has none."""
+        return self.plugins.system_settings.get(system)
+
+    def web_tools(self) -> list[WebTool]:
+        """Every rule system's public web tools (``gateway_web_tools``), in registration order."""
+        tools: list[WebTool] = []
+        self.plugins.pm.hook.gateway_web_tools(register=tools.append)
+        return tools
+
+    def roll_text(self, roll: Mapping[str, Any], locale: str) -> str | None:
+        """How the roll's own rule system tells a logged roll (``gateway_roll_text``); None when
+        none does."""
+        text: str | None = self.plugins.pm.hook.gateway_roll_text(roll=roll, locale=locale)
+        return text
+
 
 class Waker(Protocol):
     def wake(self, platforms: Iterable[str] | None = None) -> None:
@@ -88,7 +110,8 @@ class AdapterServices(Protocol):
     """What an adapter may use of the running gateway (``Services`` is one): run an inbound message,
     read settings and the clock, reach the vault through the core's adapter API (``gateway.queue``,
     ``gateway.adapter_state``, ``gateway.seen``), hold leases, subscribe to events, and wake its
-    outbox worker when something other than a commit makes rows due (a connection came up)."""
+    outbox worker when something other than a commit makes rows due (a connection came up). The web
+    adapter's public tools also use the dice, the offload pool and what the rule systems offer."""
 
     @property
     def settings(self) -> Settings: ...
@@ -102,9 +125,17 @@ class AdapterServices(Protocol):
     def events(self) -> Events: ...
     @property
     def outbox(self) -> Waker: ...
+    @property
+    def dice(self) -> DiceSource: ...
+    @property
+    def offload(self) -> Offload: ...
 
     async def handle(self, message: InboundMessage) -> list[Reply]: ...
     async def sheet_summary(
         self, session: AsyncSession, character: Character, locale: str | None = None
     ) -> SheetSummary: ...
     def bare_command(self, text: str) -> str | None: ...
+    def systems(self) -> Mapping[str, RuleSystem]: ...
+    def system_settings(self, system: str) -> object | None: ...
+    def web_tools(self) -> list[WebTool]: ...
+    def roll_text(self, roll: Mapping[str, Any], locale: str) -> str | None: ...

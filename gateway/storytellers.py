@@ -11,7 +11,7 @@ from __future__ import annotations
 import difflib
 import re
 from collections.abc import Callable
-from datetime import UTC, date, datetime, time, timedelta
+from datetime import datetime
 from typing import Any
 from zoneinfo import ZoneInfo
 
@@ -23,13 +23,12 @@ from gateway.core_messages import listing, say
 from gateway.errors import UserError
 from gateway.hookspecs import hookimpl
 from gateway.rules.numbers import is_digits
+from gateway.since import parse_since
 from gateway.types import Invocation, Reply
 from gateway.vault import repo
 from gateway.vault.models import Audit, IdentityLink, Person
 
 IDENTITY = re.compile(r"^(?P<platform>[a-z][a-z0-9_-]{0,39}):(?P<id>\S{1,250})$")
-RELATIVE = re.compile(r"^([0-9]{1,5})\s*(m|min|h|d|w)$")
-UNITS = {"m": "minutes", "min": "minutes", "h": "hours", "d": "days", "w": "weeks"}
 LOG_PAGE = 20
 LOG_MAX = 200
 
@@ -42,26 +41,6 @@ def parse_identity(word: str, locale: str = "en") -> tuple[str, str]:
     if not match:
         raise UserError(say(locale, "st.identity", word=word[:60]))
     return match.group("platform"), match.group("id")
-
-
-def parse_since(text: str, now: datetime, zone: str, locale: str = "en") -> datetime:
-    """``--since`` values: ``30m``, ``2h``, ``3d``, ``1w`` back from now; ``today``, ``yesterday``;
-    ``2026-11-30`` (local midnight) or ``2026-11-30T18:00`` (local time, or with its own UTC offset)."""
-    folded = text.strip().casefold()
-    tz = ZoneInfo(zone)
-    relative = RELATIVE.match(folded)
-    if relative:
-        return now - timedelta(**{UNITS[relative.group(2)]: int(relative.group(1))})
-    if folded in ("today", "yesterday"):
-        day = now.astimezone(tz).date() - timedelta(days=1 if folded == "yesterday" else 0)
-        return datetime.combine(day, time(0), tzinfo=tz).astimezone(UTC)
-    try:
-        if len(folded) == 10:
-            return datetime.combine(date.fromisoformat(folded), time(0), tzinfo=tz).astimezone(UTC)
-        moment = datetime.fromisoformat(text.strip())
-    except ValueError:
-        raise UserError(say(locale, "st.since", text=text[:40])) from None
-    return (moment if moment.tzinfo else moment.replace(tzinfo=tz)).astimezone(UTC)
 
 
 def local_time(moment: datetime, zone: str) -> str:

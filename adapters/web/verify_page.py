@@ -1,37 +1,31 @@
 """``/r/ID``: the public verify page of a roll, what ``verify ID`` answers in chat (the core's own
-``verify_answer``), in the reader's language, so a player on one platform can show another table a
+``gateway.verify``), in the reader's language, so a player on one platform can show another table a
 roll. Old 5-letter ids, a leading ``#`` and any case work as in chat; an unknown id is a 404 page."""
 
 from __future__ import annotations
-
-from typing import cast
 
 import aiohttp_jinja2
 from aiohttp import web
 
 from adapters.web.locale import request_locale
 from adapters.web.tools.pages import sayer
-from gateway import AdapterServices
-from gateway.builtin import roll_detail, verify_answer
-from gateway.core_messages import say
-from gateway.services import Services
-from gateway.vault import repo
+from gateway import AdapterServices, verify
 
 ID_MAX = 20  # ids are 1 to 16 letters; anything longer is no id
 
 
 class VerifyPage:
     def __init__(self, services: AdapterServices) -> None:
-        self.core = cast(Services, services)
+        self.services = services
 
     async def show(self, request: web.Request) -> web.Response:
         locale = request_locale(request)
         wanted = request.match_info["roll_id"][:ID_MAX]
         context: dict[str, object] = {"tt": sayer(locale)}
-        async with self.core.vault.transaction() as session:
-            row = await repo.find_roll(session, wanted) if wanted.lstrip("#").isalnum() else None
+        async with self.services.vault.transaction() as session:
+            row = await verify.find_roll(session, wanted) if wanted.lstrip("#").isalnum() else None
             if row is not None:  # read while the unit is open
-                system = self.core.plugins.systems().get(row.system)
+                system = self.services.systems().get(row.system)
                 context.update(
                     id=row.public_id,
                     who=row.display_name,
@@ -39,10 +33,10 @@ class VerifyPage:
                     where=row.channel_key,
                     when=row.created_at.strftime("%Y-%m-%d %H:%M:%S UTC"),
                     system=system.title if system else row.system,
-                    line=verify_answer(self.core.plugins, row, locale).text,
-                    detail=roll_detail(self.core.plugins, row, locale),
+                    line=verify.verify_answer(self.services, row, locale).text,
+                    detail=verify.roll_detail(self.services, row, locale),
                 )
         if row is None:
-            context["message"] = say(locale, "verify.none", id=wanted)
+            context["message"] = verify.not_found(locale, wanted)
             return aiohttp_jinja2.render_template("verify_missing.html", request, context, status=404)
         return aiohttp_jinja2.render_template("verify.html", request, context)

@@ -74,6 +74,7 @@ BUILDING_BLOCKS = {
     "gateway.roles",
     "gateway.testing",
     "gateway.rules.numbers",  # the one reader of numbers people type, in a command or a request
+    "gateway.web_tool",  # what a rule system registers with gateway_web_tools, and the web draws
 }
 RULE_SYSTEM_MODULES = {"gateway.rules", "gateway.vault", "gateway.vault.models"}  # sheets live in the vault
 ADAPTER_MODULES = {
@@ -87,6 +88,10 @@ ADAPTER_MODULES = {
     "gateway.progress",
     "gateway.rate_buckets",
     "gateway.macros",  # names_seen: the macro names a menu offers
+    "gateway.web_sessions",  # the web's sign-in links and sessions (token hashes only)
+    "gateway.records",  # read-only rows a page shows: characters, rolls, audit, the Storyteller log
+    "gateway.verify",  # what ``verify ID`` answers, for the web's /r/ID as for chat
+    "gateway.since",  # the one reader of --since values, for the web's Storyteller log as for chat
 }
 
 

@@ -13,7 +13,7 @@ from adapters.web.account.player import PlayerPages
 from adapters.web.account.signin import SignIn
 from adapters.web.account.storyteller import StorytellerPages
 from adapters.web.config import WebSettings
-from gateway.services import AdapterServices
+from gateway import AdapterServices
 
 LIVE_KEY = web.AppKey("web_live", LiveLog)
 

@@ -5,9 +5,7 @@ in chat. Lines are built from form values with ``line``, which keeps each value 
 from __future__ import annotations
 
 from adapters.web.account.store import Signed
-from gateway import channels
-from gateway.services import AdapterServices
-from gateway.types import Channel, Identity, InboundMessage, Reply
+from gateway import AdapterServices, Channel, Identity, InboundMessage, Reply, channels
 
 
 def word(value: str) -> str:

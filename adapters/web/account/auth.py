@@ -16,8 +16,7 @@ from multidict import MultiDictProxy
 from adapters.web.account import store
 from adapters.web.account.tokens import csrf_for, csrf_ok
 from adapters.web.config import WebSettings
-from gateway import roles
-from gateway.services import AdapterServices
+from gateway import AdapterServices, roles
 
 COOKIE = "gw_session"
 SIGNED = web.RequestKey("web_signed", store.Signed)

@@ -15,11 +15,10 @@ from datetime import datetime
 from typing import Any
 
 import orjson
-from sqlmodel import col, select
 
+from gateway import AdapterServices, records
 from gateway.events import RollLogged
-from gateway.services import AdapterServices
-from gateway.vault.models import Character, RollLog
+from gateway.records import RollLog
 
 QUEUE = 500
 
@@ -72,14 +71,7 @@ class LiveLog:
         wanted = {v.character_id for v in self.viewers}
         if None not in wanted and event.character_id not in wanted:
             return
-        async with self.services.vault.transaction() as session:
-            found = (
-                await session.exec(
-                    select(RollLog, Character.name)
-                    .outerjoin(Character, col(Character.id) == col(RollLog.character_id))
-                    .where(col(RollLog.public_id) == event.public_id)
-                )
-            ).first()
+        found = await records.logged_roll(self.services.vault, event.public_id)
         if found is None:
             return
         roll, name = found

@@ -11,7 +11,6 @@ from __future__ import annotations
 from typing import Any
 
 from aiohttp import web
-from sqlmodel import col, select
 
 from adapters.web.account import nightcap
 from adapters.web.account.actor import Actor, text, word
@@ -21,10 +20,8 @@ from adapters.web.account.signin import not_signed_in
 from adapters.web.account.store import Signed
 from adapters.web.account.texts import CATALOGUE
 from adapters.web.locale import request_locale
-from gateway.characters import in_play
-from gateway.services import AdapterServices
-from gateway.types import Reply
-from gateway.vault.models import Character, Person, RollLog
+from gateway import AdapterServices, Reply, records
+from gateway.records import Character
 
 ROLLS_SHOWN = 50
 
@@ -45,18 +42,9 @@ class PlayerPages:
         signed = await self.auth.current(request)
         if signed is None:
             return not_signed_in(request, self.auth)
-        async with self.services.vault.transaction() as session:
-            person = await session.get(Person, signed.person_id)
-            found = await session.exec(
-                select(Character)
-                .where(
-                    col(Character.owner_id) == signed.person_id,
-                    col(Character.system) == nightcap.SYSTEM,
-                    in_play(),
-                )
-                .order_by(col(Character.name_key))
-            )
-            characters = list(found.all())
+        async with self.services.vault.unit() as unit:
+            active = await records.active_character_id(unit, signed.person_id)
+            characters = await records.characters_of(unit, signed.person_id, nightcap.SYSTEM)
         return page(
             request,
             self.auth,
@@ -64,7 +52,7 @@ class PlayerPages:
             signed=signed,
             storyteller=await self.auth.is_storyteller(signed),
             characters=characters,
-            active=person.active_character_id if person else None,
+            active=active,
             messages=messages or (),
         )
 
@@ -77,8 +65,7 @@ class PlayerPages:
         return await self.mine(request, replies)
 
     async def _mine(self, signed: Signed, character_id: int) -> Character | None:
-        async with self.services.vault.transaction() as session:
-            character = await session.get(Character, character_id)
+        character = await records.character(self.services.vault, character_id)
         if character is None or character.owner_id != signed.person_id or character.retired_at is not None:
             return None  # another's sheet is not found, not forbidden: nothing of it shows
         return character
@@ -113,9 +100,7 @@ class PlayerPages:
         line = player_line({k: str(v) for k, v in form.items()})
         if line is None:
             raise web.HTTPBadRequest(text="Unknown action.\n")
-        async with self.services.vault.transaction() as session:
-            person = await session.get(Person, signed.person_id)
-        if person is None or person.active_character_id != character.id:
+        if await records.active_character_id(self.services.vault, signed.person_id) != character.id:
             chosen = await self.actor.run(signed, f"char use {text(character.name)}")
             if any(r.error for r in chosen):
                 return await self.sheet(request, chosen)
@@ -144,13 +129,9 @@ async def sheet_context(services: AdapterServices, character: Character, locale:
     """The sheet as its rule system summarises it, and the character's newest rolls."""
     async with services.vault.transaction() as session:
         summary = await services.sheet_summary(session, character, locale)
-        rolls = await session.exec(
-            select(RollLog)
-            .where(col(RollLog.character_id) == character.id)
-            .order_by(col(RollLog.created_at).desc(), col(RollLog.id).desc())
-            .limit(ROLLS_SHOWN)
-        )
-        return {"character": character, "summary": summary, "rolls": list(rolls.all())}
+        assert character.id is not None
+        rolls = await records.rolls_of(session, character.id, ROLLS_SHOWN)
+        return {"character": character, "summary": summary, "rolls": rolls}
 
 
 def not_found(request: web.Request, auth: Auth) -> web.Response:

@@ -6,16 +6,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from sqlalchemy import delete
-from sqlmodel import col
-
 from adapters.web.account import store
 from adapters.web.account.texts import CATALOGUE
 from adapters.web.config import WebSettings
-from gateway.commands import Command, CommandContext
-from gateway.hookspecs import hookimpl
-from gateway.types import Invocation, Reply
-from gateway.vault.models import WebLink
+from gateway import Command, CommandContext, Invocation, Reply, hookimpl
 
 LOGIN_PATH = "/login/"
 
@@ -35,10 +29,8 @@ async def web_command(ctx: CommandContext, inv: Invocation) -> Reply:
     web = WebSettings.model_validate(ctx.settings.section("web"))
     if not web.enabled:
         raise CATALOGUE.refusal(ctx, "cmd.web.off")
-    key = ctx.sender.identity_key
     # A new link cancels the identity's earlier ones (used or not): one live link per identity.
-    await ctx.session.exec(delete(WebLink).where(col(WebLink.identity_key) == key))  # type: ignore[call-overload]
-    token = await store.issue_link(ctx.session, key, ctx.now, web.link_minutes)
+    token = await store.issue_link(ctx.session, ctx.sender.identity_key, ctx.now, web.link_minutes)
     url = f"{link_base(ctx)}{LOGIN_PATH}{token}"
     return Reply(
         text=CATALOGUE.say(ctx, "cmd.web.link", url=url, minutes=web.link_minutes),

@@ -13,11 +13,9 @@ from adapters.web.account import store
 from adapters.web.account.auth import Auth
 from adapters.web.account.render import notice, page, see_other
 from adapters.web.account.texts import CATALOGUE
-from adapters.web.account.tokens import digest
 from adapters.web.locale import request_locale
+from gateway import AdapterServices
 from gateway.rate_buckets import SharedBuckets
-from gateway.services import AdapterServices
-from gateway.vault.models import WebLink
 
 ATTEMPTS_BURST = 20  # sign-in attempts one address may make at once
 ATTEMPTS_RATE = 0.1  # then one every ten seconds
@@ -65,9 +63,7 @@ class SignIn:
         if limited is not None:
             return limited
         token = request.match_info["token"]
-        async with self.services.vault.transaction() as session:
-            link = await session.get(WebLink, digest(token))
-        if link is None or link.used_at is not None or link.expires_at <= self.services.clock():
+        if not await store.link_is_live(self.services.vault, token, self.services.clock()):
             return self._dead(request)
         return page(request, self.auth, "login.html")
 

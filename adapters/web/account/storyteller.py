@@ -12,7 +12,6 @@ import asyncio
 import contextlib
 
 from aiohttp import web
-from sqlmodel import col, select
 
 from adapters.web.account import nightcap, store
 from adapters.web.account.actor import Actor, text, word
@@ -23,13 +22,9 @@ from adapters.web.account.render import notice, page
 from adapters.web.account.signin import not_signed_in
 from adapters.web.account.texts import CATALOGUE
 from adapters.web.locale import request_locale
+from gateway import AdapterServices, Reply, UserError, records
 from gateway.characters import characters_in, find_character, owner_names
-from gateway.errors import UserError
-from gateway.services import AdapterServices
-from gateway.storytellers import parse_since
-from gateway.types import Reply
-from gateway.vault import repo
-from gateway.vault.models import Audit, Character
+from gateway.since import parse_since
 
 ROSTER_SHOWN = 100
 AUDIT_SHOWN = 50
@@ -103,17 +98,12 @@ class StorytellerPages:
         if isinstance(signed, web.Response):
             return signed
         async with self.services.vault.transaction() as session:
-            character = await session.get(Character, int(request.match_info["id"]))
+            character = await records.character(session, int(request.match_info["id"]))
             if character is None or character.retired_at is not None or character.system != nightcap.SYSTEM:
                 return not_found(request, self.auth)
-            audits = await session.exec(
-                select(Audit)
-                .where(col(Audit.character_id) == character.id)
-                .order_by(col(Audit.id).desc())
-                .limit(AUDIT_SHOWN)
-            )
+            assert character.id is not None
+            history = await records.audit_of(session, character.id, AUDIT_SHOWN)
             owner = (await owner_names(session, [character.owner_id])).get(character.owner_id, "?")
-            history = list(audits.all())
         return page(
             request,
             self.auth,
@@ -132,8 +122,7 @@ class StorytellerPages:
         if isinstance(signed, web.Response):
             return signed
         form = await self.auth.form(request)
-        async with self.services.vault.transaction() as session:
-            character = await session.get(Character, int(request.match_info["id"]))
+        character = await records.character(self.services.vault, int(request.match_info["id"]))
         if character is None or character.retired_at is not None:
             return not_found(request, self.auth)
         line = storyteller_line(character.name, {k: str(v) for k, v in form.items()})
@@ -164,7 +153,7 @@ class StorytellerPages:
             lines = (
                 []
                 if problem
-                else await repo.stlog_entries(
+                else await records.stlog_lines(
                     session, character_id=character.id if character else None, since=since, limit=LOG_SHOWN
                 )
             )

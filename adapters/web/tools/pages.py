@@ -15,9 +15,7 @@ from adapters.web.tools.budget import TIER_CHOICES, evaluate
 from adapters.web.tools.forms import number, tool_values
 from adapters.web.tools.roller import Practice, RollerOdds, odds_rows, practice
 from adapters.web.tools_texts import TOOLS_CATALOGUE
-from gateway import AdapterServices
-from gateway.offload import TooLong
-from gateway.services import Services
+from gateway import AdapterServices, TooLong
 from gateway.web_tool import OddsChart, WebTool, in_locale
 from plugins.nightcap.chargen import Budget
 from plugins.nightcap.sheet import TRAITS
@@ -39,10 +37,10 @@ def partial(request: web.Request) -> bool:
 
 class ToolPages:
     def __init__(self, services: AdapterServices) -> None:
-        # The running gateway's whole services: the tools need its plugins, dice and offload pool.
-        self.core = cast(Services, services)
+        self.services = services
         self.tools: dict[str, WebTool] = {}
-        self.core.plugins.pm.hook.gateway_web_tools(register=self._add)
+        for tool in services.web_tools():
+            self._add(tool)
 
     def _add(self, tool: WebTool) -> None:
         if tool.slug in self.tools or tool.slug in ("budget", "roller"):
@@ -51,14 +49,14 @@ class ToolPages:
 
     @property
     def max_pool(self) -> int:
-        return self.core.settings.gateway.max_pool
+        return self.services.settings.gateway.max_pool
 
     async def redirect_index(self, request: web.Request) -> web.StreamResponse:
         raise web.HTTPFound("/tools/")
 
     async def index(self, request: web.Request) -> web.Response:
         locale = request_locale(request)
-        titles = {name: system.title for name, system in self.core.plugins.systems().items()}
+        titles = {name: system.title for name, system in self.services.systems().items()}
         listed = [
             (f"/tools/{tool.slug}", in_locale(tool.title, locale), titles.get(tool.system, tool.system))
             for tool in self.tools.values()
@@ -72,7 +70,7 @@ class ToolPages:
     async def budget(self, request: web.Request) -> web.Response:
         locale = request_locale(request)
         say = sayer(locale)
-        settings = self.core.plugins.system_settings.get("nightcap")
+        settings = self.services.system_settings("nightcap")
         budget = cast(Budget, getattr(settings, "budget", Budget()))
         shown = evaluate(request.query, budget, say("budget.duplicate", name="{name}"))
         context = {
@@ -116,13 +114,13 @@ class ToolPages:
         rolled: Practice | None = None
         if not errors and dice is not None:
             try:
-                computed = await self.core.offload.run(odds_rows, dice, opposition)
+                computed = await self.services.offload.run(odds_rows, dice, opposition)
             except TooLong:
                 errors.append(say("err.too_long"))
             else:
                 charts = roller_charts(computed, dice, opposition, say)
                 if q.get("roll") == "1":
-                    rolled = practice(dice, opposition, self.core.dice)
+                    rolled = practice(dice, opposition, self.services.dice)
         context = {
             "tt": say,
             "form": {k: q.get(k, "") for k in ("pool", "mod", "opp", "their")},
@@ -150,7 +148,7 @@ class ToolPages:
         charts: list[OddsChart] = []
         if not errors:
             try:
-                charts = list(await self.core.offload.run(found.odds, values, locale))
+                charts = list(await self.services.offload.run(found.odds, values, locale))
             except TooLong:
                 errors.append(say("err.too_long"))
         fields = [
@@ -166,7 +164,7 @@ class ToolPages:
             }
             for f in found.fields
         ]
-        system = self.core.plugins.systems().get(found.system)
+        system = self.services.systems().get(found.system)
         context = {
             "tt": say,
             "tool": found,

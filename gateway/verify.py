@@ -1,0 +1,70 @@
+"""What ``verify ID`` answers for a logged roll: chat's ``verify`` command and the web's ``/r/ID``
+page both tell a roll with these functions, so the two never disagree."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Protocol
+
+from gateway.core_messages import say
+from gateway.rules.roll_text import roll_text, with_comment
+from gateway.types import Reply
+from gateway.vault import repo
+from gateway.vault.models import RollLog
+from gateway.vault.repo import Db, within
+
+ID_SHOWN = 20  # ids are 1 to 16 letters; a refusal quotes no more of what was typed
+
+
+class RollTeller(Protocol):
+    """The running gateway's ``roll_text`` (``Services`` and ``AdapterServices`` have it)."""
+
+    def roll_text(self, roll: Mapping[str, Any], locale: str) -> str | None: ...
+
+
+async def find_roll(db: Db, public_id: str) -> RollLog | None:
+    """The logged roll with this public id (any case, a leading ``#`` allowed), or None."""
+    async with within(db) as unit:
+        return await repo.find_roll(unit.session, public_id)
+
+
+def not_found(locale: str, public_id: str) -> str:
+    """The one line for an id no roll has."""
+    return say(locale, "verify.none", id=public_id[:ID_SHOWN])
+
+
+def verify_answer(teller: RollTeller, row: RollLog, locale: str) -> Reply:
+    """What ``verify ID`` answers for a logged roll, in ``locale`` (chat and the web's ``/r/ID``)."""
+    detail = roll_detail(teller, row, locale)
+    text = say(
+        locale,
+        "verify.line",
+        id=row.public_id,
+        who=row.display_name,
+        identity=row.identity_key,
+        system=row.system,
+        where=row.channel_key,
+        when=row.created_at.strftime("%Y-%m-%d %H:%M:%S UTC"),
+        detail=detail,
+    )
+    result = {
+        "kind": "verify",
+        "id": row.public_id,
+        "who": row.display_name,
+        "identity": row.identity_key,
+        "where": row.channel_key,
+        "when": row.created_at.isoformat(),
+        "roll": row.result,
+    }
+    return Reply(text=text, result=result)
+
+
+def roll_detail(teller: RollTeller, row: RollLog, locale: str) -> str:
+    """The dice part of ``verify``'s line: the roll's own plugin tells it in its book's terms; the
+    core's rendering covers the rest."""
+    roll = row.result or {}
+    detail = teller.roll_text({"system": row.system, **roll}, locale)
+    if detail is None:
+        detail = roll_text(locale, roll, row.dice, row.total, row.degree)
+    comment = roll.get("comment")
+    return with_comment(detail, comment if isinstance(comment, str) else None)
