@@ -6,6 +6,7 @@ from collections.abc import Callable, Iterable, Mapping
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, Protocol
 
+from gateway.core_messages import locale_for
 from gateway.dice import DiceSource
 from gateway.events import Events
 from gateway.leases import Leases
@@ -13,9 +14,10 @@ from gateway.offload import Offload
 from gateway.outbox import Outbox
 from gateway.router import Router
 from gateway.settings import Settings
-from gateway.types import InboundMessage, Reply
+from gateway.types import Channel, Identity, InboundMessage, Reply
 from gateway.vault import Vault
 from gateway.vault.models import utcnow
+from gateway.vault.sender import resolve_sender
 
 if TYPE_CHECKING:
     from sqlmodel.ext.asyncio.session import AsyncSession
@@ -100,6 +102,17 @@ class Services:
         text: str | None = self.plugins.pm.hook.gateway_roll_text(roll=roll, locale=locale)
         return text
 
+    async def reader_locale(self, identity: Identity, channel: Channel, fallback: str | None = None) -> str:
+        """The language the router would answer ``identity`` in, in ``channel``: the person's ``lang``,
+        else the channel's, else the channel's rule system's, else ``fallback`` (an adapter's own guess,
+        such as the Discord client's language) or ``[gateway] locale``. For words an adapter says itself
+        (button labels, its own refusals)."""
+        async with self.vault.unit() as unit:
+            sender = await resolve_sender(unit, identity, channel)
+        system = self.plugins.systems().get(sender.channel_system or self.settings.gateway.default_system)
+        default = fallback or (system.default_locale if system else None) or self.settings.gateway.locale
+        return locale_for(sender.person_locale, sender.channel_locale, default)
+
 
 class Waker(Protocol):
     def wake(self, platforms: Iterable[str] | None = None) -> None:
@@ -139,3 +152,6 @@ class AdapterServices(Protocol):
     def system_settings(self, system: str) -> object | None: ...
     def web_tools(self) -> list[WebTool]: ...
     def roll_text(self, roll: Mapping[str, Any], locale: str) -> str | None: ...
+    async def reader_locale(
+        self, identity: Identity, channel: Channel, fallback: str | None = None
+    ) -> str: ...
