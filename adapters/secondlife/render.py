@@ -59,6 +59,8 @@ def reply_items(replies: list[Any]) -> list[dict[str, Any]]:
             if reply.error:
                 item["error"] = True
             items.append(item)
+        if items and isinstance(reply.result, dict) and reply.result.get("kind") == "web_link":
+            items[-1]["url"] = reply.result["url"]  # the HUD offers it with llLoadURL
     return items
 
 

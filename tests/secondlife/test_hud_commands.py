@@ -133,6 +133,8 @@ def player_steps() -> Iterator[Step]:
     yield Step("heal 1", "health", before=(("mira", "damage 1"),))
     # Macros: a click runs "macro NAME" (saved over /7 first).
     yield Step("macro hit", "macro", before=(("mira", "macro add hit = roll physical"),))
+    # Web: a one-time sign-in link (the HUD opens it with llLoadURL).
+    yield Step("web", "web")
     # Challenge menu.
     assert P["B_CHALLENGE"] == ["Defend", "Concede", "Challenge", "Pending"]
     for t in TRAITS:
@@ -243,6 +245,7 @@ PLAYER_STARTS = {
     "team status",
     "team cancel",
     "macro ",
+    "web",
 }
 ST = {
     "st roll ": "st roll 4+1",

@@ -348,6 +348,18 @@ async def test_a_whole_evening_by_clicks(gateway_serve: str, sim: Sim) -> None:
     await says(sim, mira, hud, "Macros", "1. hit", public="Mira rolls Physical")
     assert [e.text for e in sim.exchanges[sent:] if e.text] == ["macro hit"]
 
+    # Web (issue 17): a one-time sign-in link, told privately and offered with llLoadURL; the page it
+    # opens is the gateway's sign-in page.
+    chat = len(sim.chat)
+    told = await says(sim, mira, hud, "Web", private="Your sign-in link for the web pages")
+    await sim.until(lambda: any(c.channel == -1 for c in sim.chat[chat:]))
+    offered = next(c for c in sim.chat[chat:] if c.channel == -1)
+    assert offered.speaker_key == mira.key, offered
+    url = re.fullmatch(r"load (http://127\.0\.0\.1:\d+/login/\S+): Sign in to the web pages.*", offered.text)
+    assert url and url.group(1) in told, (offered.text, told)
+    with urllib.request.urlopen(url.group(1), timeout=30) as page:  # GET shows the button, spends nothing
+        assert page.status == 200 and "<form" in page.read().decode()
+
     # Challenge: Mira challenges Dorian, he looks it up and defends; then she challenges, he concedes.
     await says(sim, mira, hud, "Challenge", "Challenge", Type("Dorian Gray"), "Physical", "+0", "No WP")
     await says(sim, dorian, dhud, "Challenge", "Pending")
@@ -493,7 +505,7 @@ async def test_a_button_whose_line_the_gateway_refuses_fails_the_walk(gateway_se
 
 @needs_lummao
 async def test_a_dialog_past_the_simulators_limits_fails_the_walk(gateway_serve: str, sim: Sim) -> None:
-    """menu() keeps every dialog to 12 buttons; without its trim the main menu would have 20."""
+    """menu() keeps every dialog to 12 buttons; without its trim the main menu would have 24 (four times CharGen's six)."""
     mira = sim.avatar("Mira Vance")
     broken = mutated(
         "player_hud.lsl",
@@ -501,7 +513,7 @@ async def test_a_dialog_past_the_simulators_limits_fails_the_walk(gateway_serve:
         "buttons = buttons + buttons + buttons + buttons;",
     )
     hud = await rez(sim, gateway_serve, HUD, mira, "player_hud.lsl", broken)
-    with pytest.raises(Problem, match=r"dialog 'main': 20 buttons \(12 at most\)"):
+    with pytest.raises(Problem, match=r"dialog 'main': 24 buttons \(12 at most\)"):
         await sim.touch(mira, hud)
 
 

@@ -4,7 +4,8 @@
 // menu once a Storyteller approved it (Roll, Use Power, Sheet, Health, Daily Check-In, Refresh, and
 // Challenge, Fight, Extended, Team for contests, combat, extended actions and teamwork).
 // "+prove" in local chat prints the sheet's proof; "/7 <command>" sends any gateway command.
-// Macros lists the wearer's macros (and the region's) and runs the one clicked.
+// Macros lists the wearer's macros (and the region's) and runs the one clicked. Web asks for a
+// one-time sign-in link to the gateway's web pages and offers it with llLoadURL.
 // Needs the "Nightcap Config" script (nc_config.lsl) in the same object. Wire protocol: README.md.
 
 string ROLE = "player-hud";
@@ -17,9 +18,9 @@ float MIN_GAP = 1.2;                // seconds between requests: under the ~25 p
 integer MAX_QUEUE = 16;             // list entries (8 requests) waiting at most
 integer WINDOW = 120;               // seconds a push's timestamp may be off
 
-list B_CHARGEN = ["Character Info", "Traits", "Powers", "View Sheet", "Macros"];
+list B_CHARGEN = ["Character Info", "Traits", "Powers", "View Sheet", "Macros", "Web"];
 list B_GAMEPLAY = ["Roll", "Use Power", "Sheet", "Health", "Daily Check-In", "Refresh", "Challenge",
-    "Fight", "Extended", "Team", "Macros"];
+    "Fight", "Extended", "Team", "Macros", "Web"];   // 12: a dialog's most
 list B_INFO = ["Name", "Origin", "Subgroup", "Aptitude", "Advantage", "Weakness", "New Character",
     "Switch Character", "Submit", "Back"];
 list B_TRAITS = ["Physical", "Mental", "Social", "Spirit", "Back"];
@@ -182,6 +183,10 @@ answer(string body)
         string text = llJsonGetValue(r, ["text"]);
         if (llJsonGetValue(r, ["private"]) == JSON_TRUE) llOwnerSay(text);
         else llSay(0, text);
+        // A sign-in link ("web"): the viewer asks the wearer before it opens the page.
+        string url = llJsonGetValue(r, ["url"]);
+        if (url != JSON_INVALID && url != "")
+            llLoadURL(llGetOwner(), "Sign in to the web pages (the link works once).", url);
         r = llJsonGetValue(body, ["replies", ++i]);
     }
     string names = llJsonGetValue(body, ["macros"]);
@@ -393,6 +398,7 @@ chosen(string m)
         else if (m == "Extended") menu("extended", "An extended action: successes over several rolls.", B_EXTENDED);
         else if (m == "Team") menu("team", "Teamwork: lead the roll, or help the leader.", B_TEAM);
         else if (m == "Macros") ask_macros();
+        else if (m == "Web") command("web");
     }
     else if (id == "macros")
     {
