@@ -97,7 +97,7 @@ async def test_lang_cs_on_nightcap_says_nightcap_stays_english_and_the_core_foll
     assert reply.result == {"kind": "lang", "locale": "cs", "system_locales": ["en"]}
     listing_reply = await ok(chat, "help")
     assert listing_reply.text.startswith("Příkazy (Nightcap): ")
-    assert listing_reply.text.endswith(". Nápovědu k jednomu z nich vypíše help PŘÍKAZ.")
+    assert ". Nápovědu k jednomu z nich vypíše help PŘÍKAZ." in listing_reply.text  # then the page, if paged
     assert (await ok(chat, "help verify")).text == (
         "verify: vyhledá hod v záznamu podle jeho ID. Použití: verify ID"
     )

@@ -36,6 +36,7 @@ from gateway import (
     status,
 )
 from gateway.characters import set_pool
+from gateway.house_rules import store as house_store
 from gateway.testing import POSTGRES_URL_VARIABLE, postgres_database
 from gateway.types import Channel, Identity
 from gateway.vault import Vault, notify, repo, sender
@@ -191,6 +192,7 @@ def script(person_id: int, character_id: int = 1) -> list[tuple[Prepared, dict[s
         (repo._TAKE_POOL, willpower | {"amount": 1}),
         (repo._TAKE_POOL, willpower | {"amount": 9}),  # more than is left: no row
         (repo._POOL_STATE, willpower),
+        (house_store._READ, {"channel": CHANNEL.key, "system": "nightcap"}),
     ]
 
 

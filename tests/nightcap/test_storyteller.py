@@ -34,6 +34,7 @@ ARGS = {
     "st announce": "Hello",
     "st emote": "The wind howls",
     "st export": "Mira",
+    "st import": "{}",
     "st sync": "",
 }
 

@@ -505,7 +505,7 @@ async def test_a_button_whose_line_the_gateway_refuses_fails_the_walk(gateway_se
 
 @needs_lummao
 async def test_a_dialog_past_the_simulators_limits_fails_the_walk(gateway_serve: str, sim: Sim) -> None:
-    """menu() keeps every dialog to 12 buttons; without its trim the main menu would have 24 (four times CharGen's six)."""
+    """menu() keeps every dialog to 12 buttons; without its trim the main menu would have 24 (4 × 6)."""
     mira = sim.avatar("Mira Vance")
     broken = mutated(
         "player_hud.lsl",
