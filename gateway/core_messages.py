@@ -274,8 +274,7 @@ CS = {
 RU = {
     "help.list": "Команды ({system}): {names}. Справка по одной из них: help КОМАНДА.",
     "help.index": (
-        "Команды ({system}): {names}; темы: {topics} (help ТЕМА)."
-        " Справка по одной из них: help КОМАНДА."
+        "Команды ({system}): {names}; темы: {topics} (help ТЕМА). Справка по одной из них: help КОМАНДА."
     ),
     "help.topic": "Команды темы {topic} ({n}): {entries}.",
     "help.page": " Страница {page} из {pages}; дальше: {next}",
