@@ -11,6 +11,11 @@ EN = {
     "tools.intro": "Practice tools and odds charts for every rule system here. Nothing is saved.",
     "tools.system": "Rule system",
     "tools.show": "Show the odds",
+    "house.legend": "House rules",
+    "house.intro": (
+        "As the book has them unless your table plays otherwise; a chart link from chat sets your channel's."
+    ),
+    "house.book": "book: {value}",
     "tools.odds": "Odds",
     "tools.live": "The results update as you type.",
     # the Point budget calculator (Player's Guide)
@@ -109,6 +114,11 @@ CS = {
     "tools.intro": "Cvičné nástroje a grafy šancí pro všechny systémy pravidel. Nic se neukládá.",
     "tools.system": "Systém pravidel",
     "tools.show": "Ukázat šance",
+    "house.legend": "Domácí pravidla",
+    "house.intro": (
+        "Podle knihy, pokud váš stůl nehraje jinak; odkaz na graf z chatu nastaví pravidla vašeho kanálu."
+    ),
+    "house.book": "kniha: {value}",
     "tools.odds": "Šance",
     "tools.live": "Výsledky se mění, jak píšete.",
     "budget.title": "Kalkulačka rozpočtu bodů",
@@ -205,6 +215,11 @@ RU = {
     ),
     "tools.system": "Система правил",
     "tools.show": "Показать шансы",
+    "house.legend": "Домашние правила",
+    "house.intro": (
+        "По книге, если ваш стол не играет иначе; ссылка на график из чата задаёт правила вашего канала."
+    ),
+    "house.book": "по книге: {value}",
     "tools.odds": "Шансы",
     "tools.live": "Результаты обновляются по мере ввода.",
     "budget.title": "Калькулятор очков",

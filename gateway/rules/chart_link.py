@@ -4,6 +4,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from urllib.parse import urlencode
 
 from gateway.i18n import Catalogue
@@ -14,18 +15,29 @@ WORDS = Catalogue(
 )
 
 
-def chart_url(settings: Settings, tool: str, **fields: int | bool | None) -> str | None:
+def chart_url(
+    settings: Settings, tool: str, house: Mapping[str, str] | None = None, **fields: int | bool | None
+) -> str | None:
     """``https://dice.example.org/tools/TOOL?pool=5&dc=3`` (fields left None are left out; True is
-    1), or None without a public address or with the web pages off."""
+    1; ``house`` adds the channel's switches, ``gateway.web_tool.house_query``), or None without a
+    public address or with the web pages off."""
     web = settings.section("web")
     base = web.get("public_url")
     if not base or web.get("enabled", True) is False:
         return None
-    query = urlencode({k: int(v) for k, v in fields.items() if v is not None})
+    values: dict[str, str | int] = {k: int(v) for k, v in fields.items() if v is not None}
+    values.update(house or {})
+    query = urlencode(values)
     return f"{str(base).rstrip('/')}/tools/{tool}" + (f"?{query}" if query else "")
 
 
-def chart_link(settings: Settings, locale: str, tool: str, **fields: int | bool | None) -> str:
+def chart_link(
+    settings: Settings,
+    locale: str,
+    tool: str,
+    house: Mapping[str, str] | None = None,
+    **fields: int | bool | None,
+) -> str:
     """`` Chart: URL`` in ``locale`` to append to an odds line, or "" (see ``chart_url``)."""
-    url = chart_url(settings, tool, **fields)
+    url = chart_url(settings, tool, house, **fields)
     return WORDS.t(locale, "chart", url=url) if url else ""

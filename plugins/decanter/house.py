@@ -13,6 +13,9 @@ from gateway.rules.house_rules import HouseRules, changed_result, from_settings,
 from plugins.decanter import mechanics
 from plugins.decanter.config import DecanterSettings
 
+# The switches the web's odds page takes (``odds.roll_odds`` keywords; no aid on the page).
+WEB_HOUSE = ("tens_double", "ones_subtract", "automatic_success")
+
 
 class DecanterHouseRules(HouseRules):
     tens_double: bool = switch(

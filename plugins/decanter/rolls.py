@@ -16,8 +16,9 @@ from gateway.rules.chart_link import chart_link
 from gateway.rules.numbers import is_digits
 from gateway.rules.pool_sum import Pool, PoolExpr
 from gateway.vault.models import Character
+from gateway.web_tool import house_query
 from plugins.decanter import effects, extended, mechanics, odds
-from plugins.decanter.house import house, mark, odds_note
+from plugins.decanter.house import WEB_HOUSE, house, mark, odds_note
 from plugins.decanter.mechanics import QUALITY_STEPS, SYSTEM
 from plugins.decanter.messages import t
 from plugins.decanter.parse import ROLL_USAGE, Opponent, RollRequest, parse_roll
@@ -405,7 +406,15 @@ async def odds_command(ctx: CommandContext, inv: Invocation) -> Offloaded[Any]:
     # The web's chart has the pool, the DC and the quality (no aid, Take Half or NPC reading).
     plain = not (request.aids or request.half or request.force) and dc is not None
     link = (
-        chart_link(ctx.settings, ctx.locale, "decanter", pool=pool, dc=dc, quality=side.quality)
+        chart_link(
+            ctx.settings,
+            ctx.locale,
+            "decanter",
+            house_query(house(ctx), WEB_HOUSE),
+            pool=pool,
+            dc=dc,
+            quality=side.quality,
+        )
         if plain
         else ""
     )
@@ -454,8 +463,7 @@ async def odds_command(ctx: CommandContext, inv: Invocation) -> Offloaded[Any]:
                 extra=_percent(d.get("extra", Fraction(0))),
                 mean=f"{chances.mean:.2f}",
             )
-        noted = odds_note(ctx)
-        # The web's chart shows the book's odds: no link beside odds a house rule moved.
-        return Reply(text=text + noted + ("" if noted else link), private=True, result=result)
+        # The link carries the channel's dice switches (aid_cap only matters with aid: no link then).
+        return Reply(text=text + odds_note(ctx) + link, private=True, result=result)
 
     return Offloaded(single, render)

@@ -5,10 +5,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from fractions import Fraction
+from typing import Any
 
 from gateway import hookimpl
 from gateway.web_tool import POOL, OddsChart, ToolField, WebTool, in_locale, successes_chart
 from plugins.decanter import odds
+from plugins.decanter.house import WEB_HOUSE
 from plugins.decanter.mechanics import SYSTEM
 from plugins.decanter.messages import CATALOGUE
 from plugins.decanter.parse import MAX_DC
@@ -45,9 +47,9 @@ FIELDS = (
 )
 
 
-def tool_odds(values: Mapping[str, int], locale: str) -> list[OddsChart]:
+def tool_odds(values: Mapping[str, int], locale: str, house: Mapping[str, Any]) -> list[OddsChart]:
     """In an offload worker: the degrees against the DC, and the successes."""
-    chances = odds.roll_odds(values["pool"], dc=values["dc"], quality=values["quality"])
+    chances = odds.roll_odds(values["pool"], dc=values["dc"], quality=values["quality"], **house)
     degrees: dict[str, Fraction] = chances.degrees
     rows = tuple(
         (CATALOGUE.t(locale, f"degree.{name}"), degrees.get(name, Fraction(0)))
@@ -60,7 +62,7 @@ def tool_odds(values: Mapping[str, int], locale: str) -> list[OddsChart]:
     ]
 
 
-TOOL = WebTool(slug="decanter", system=SYSTEM, title=TITLE, fields=FIELDS, odds=tool_odds)
+TOOL = WebTool(slug="decanter", system=SYSTEM, title=TITLE, fields=FIELDS, odds=tool_odds, house=WEB_HOUSE)
 
 
 @hookimpl

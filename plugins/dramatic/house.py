@@ -16,6 +16,8 @@ from plugins.dramatic.config import DramaticSettings
 from plugins.dramatic.mechanics import Double, Explode
 
 BOOK = "Dramatic Systems, dice summary"
+# The switches the web's odds page takes (it has no Willpower, and names its difficulty).
+WEB_HOUSE = ("tens_explode", "tens_double", "ones_cancel", "botch")
 
 
 class DramaticHouseRules(HouseRules):

@@ -16,10 +16,11 @@ from gateway.rules.dots_sheet import trait_title
 from gateway.rules.house_rules import changed_result, note, odds_note
 from gateway.vault import repo
 from gateway.vault.models import Character
+from gateway.web_tool import house_query
 from plugins.dramatic import mechanics, odds, retries
 from plugins.dramatic.abilities import PRIMARY, Substitution, kind_of, secondary_key, substitute
 from plugins.dramatic.characters import WP
-from plugins.dramatic.house import DramaticHouseRules
+from plugins.dramatic.house import WEB_HOUSE, DramaticHouseRules
 from plugins.dramatic.mechanics import SYSTEM
 from plugins.dramatic.messages import t
 from plugins.dramatic.parse import ROLL_USAGE, RollRequest, SideRequest, parse_roll
@@ -447,12 +448,13 @@ async def odds_command(ctx: CommandContext, inv: Invocation) -> Offloaded[Any]:
             spread=spread or t(ctx, "odds.at_least", k=1, p=_percent(chances.success)),
         ).replace("; .", ".")
         text += ruled
-        # The web's chart has no Willpower, and shows the book's odds: no link beside house rules.
-        if not request.side.willpower and not ruled:
+        # The web's chart has no Willpower; it takes the channel's dice switches.
+        if not request.side.willpower:
             text += chart_link(
                 ctx.settings,
                 ctx.locale,
                 "dramatic",
+                house_query(house(ctx), WEB_HOUSE),
                 pool=left.dice,
                 difficulty=difficulty,
                 specialty=request.side.specialty,

@@ -4,10 +4,12 @@ with or without a specialty, worked by ``odds.roll_odds`` (read-only use of toda
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from typing import Any
 
 from gateway import hookimpl
 from gateway.web_tool import POOL, OddsChart, ToolField, WebTool, in_locale, successes_chart
 from plugins.dramatic import odds
+from plugins.dramatic.house import WEB_HOUSE
 from plugins.dramatic.mechanics import MAX_DIFFICULTY, MIN_DIFFICULTY, SYSTEM
 from plugins.dramatic.messages import CATALOGUE
 
@@ -39,9 +41,11 @@ FIELDS = (
 )
 
 
-def tool_odds(values: Mapping[str, int], locale: str) -> list[OddsChart]:
+def tool_odds(values: Mapping[str, int], locale: str, house: Mapping[str, Any]) -> list[OddsChart]:
     """In an offload worker: botch, failure and success, and the net successes."""
-    chances = odds.roll_odds(values["pool"], values["difficulty"], specialty=bool(values["specialty"]))
+    chances = odds.roll_odds(
+        values["pool"], values["difficulty"], specialty=bool(values["specialty"]), **house
+    )
     rows = tuple(
         (CATALOGUE.t(locale, f"degree.{name}"), getattr(chances, name))
         for name in ("botch", "failure", "success")
@@ -52,7 +56,7 @@ def tool_odds(values: Mapping[str, int], locale: str) -> list[OddsChart]:
     ]
 
 
-TOOL = WebTool(slug="dramatic", system=SYSTEM, title=TITLE, fields=FIELDS, odds=tool_odds)
+TOOL = WebTool(slug="dramatic", system=SYSTEM, title=TITLE, fields=FIELDS, odds=tool_odds, house=WEB_HOUSE)
 
 
 @hookimpl

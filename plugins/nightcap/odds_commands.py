@@ -10,6 +10,7 @@ from gateway import CommandContext, CommandSet, Invocation, Offloaded, Reply, Us
 from gateway.characters import active_character, find_character
 from gateway.rules.chart_link import chart_link
 from gateway.rules.house_rules import odds_note
+from gateway.web_tool import house_query
 from plugins.nightcap import odds
 from plugins.nightcap.conflict_support import (
     Built,
@@ -84,6 +85,7 @@ async def odds_command(ctx: CommandContext, inv: Invocation) -> Offloaded[Any]:
     left = character_side(ctx, request.sides[0], character, damage)
     result: dict[str, Any] = {"kind": "odds", "system": SYSTEM, "contest": False}
     switches, ruled = dice(ctx), _odds_note(ctx)
+    on_page = house_query(house(ctx), switches)  # the practice table's switches, for its link
     if len(request.sides) == 1:
 
         def render_single(computed: tuple[odds.RollOdds, dict[str, Any]]) -> Reply:
@@ -91,9 +93,9 @@ async def odds_command(ctx: CommandContext, inv: Invocation) -> Offloaded[Any]:
             result.update(data)
             result.update(left.extras())
             text = "Odds for " + _odds_text(_side_label(left), left_odds) + ruled
-            # The book's practice table has no Willpower, and shows the book's odds.
-            if not left.side.spec.willpower and not ruled:
-                text += chart_link(ctx.settings, ctx.locale, "roller", pool=left.pool)
+            # The book's practice table has no Willpower; it takes the channel's dice switches.
+            if not left.side.spec.willpower:
+                text += chart_link(ctx.settings, ctx.locale, "roller", on_page, pool=left.pool)
             return Reply(text=text, private=request.secret, result=result)
 
         return Offloaded(partial(_single, left.pool, left.side.spec.willpower, switches), render_single)
@@ -124,8 +126,8 @@ async def odds_command(ctx: CommandContext, inv: Invocation) -> Offloaded[Any]:
             f" {wins('right')} · deadlock {percent(contest.outcomes['deadlock'])} · both botch"
             f" {percent(contest.outcomes['both_botch'])}{ruled}"
         )
-        if not (left.side.spec.willpower or spec.willpower or ruled):
-            text += chart_link(ctx.settings, ctx.locale, "roller", pool=left.pool, opp=right.pool)
+        if not (left.side.spec.willpower or spec.willpower):
+            text += chart_link(ctx.settings, ctx.locale, "roller", on_page, pool=left.pool, opp=right.pool)
         return Reply(text=text, private=request.secret, result=result)
 
     compute = partial(_contest, left.pool, left.side.spec.willpower, right.pool, spec.willpower, switches)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from fractions import Fraction
+from typing import Any
 
 from gateway import hookimpl
 from gateway.rules import binomial
@@ -32,7 +33,7 @@ FIELDS = (
 )
 
 
-def tool_odds(values: Mapping[str, int], locale: str) -> list[OddsChart]:
+def tool_odds(values: Mapping[str, int], locale: str, house: Mapping[str, Any]) -> list[OddsChart]:
     """In an offload worker: each quality, and the successes."""
     pool, diff, need = values["pool"], values["difficulty"], values["need"]
     chances = odds.qualities(pool, diff, need)

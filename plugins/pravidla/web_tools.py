@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from fractions import Fraction
+from typing import Any
 
 from gateway import hookimpl
 from gateway.rules import binomial
@@ -32,7 +33,7 @@ FIELDS = (
 )
 
 
-def tool_odds(values: Mapping[str, int], locale: str) -> list[OddsChart]:
+def tool_odds(values: Mapping[str, int], locale: str, house: Mapping[str, Any]) -> list[OddsChart]:
     """In an offload worker: success or failure with ``need``, and the successes."""
     pool, target, need = values["pool"], values["target"], values["need"]
     hit = binomial.at_least(pool, target, need, sides=mechanics.SIDES)

@@ -103,7 +103,7 @@ async def test_the_keyboard_alone_works_the_table(site: SiteMaker, new_page: Pag
     await page.keyboard.press("Control+A")
     await page.keyboard.type("2")
     await expect(page.locator("#dice-to-roll")).to_have_text("2 dice")
-    for _ in range(4):  # modifier, opposing pool, their modifier, Show the odds
+    for _ in range(5):  # modifier, opposing pool, their modifier, House rules (closed), Show the odds
         await page.keyboard.press("Tab")
     await page.keyboard.press("Tab")  # Practice roll
     assert await page.evaluate("document.activeElement.textContent") == "Practice roll"

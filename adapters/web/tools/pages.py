@@ -13,10 +13,10 @@ from adapters.web import chart
 from adapters.web.locale import request_locale
 from adapters.web.tools.budget import TIER_CHOICES, evaluate
 from adapters.web.tools.forms import number, tool_values
-from adapters.web.tools.roller import Practice, RollerOdds, odds_rows, practice
+from adapters.web.tools.roller import ROLLER_HOUSE, Practice, RollerOdds, odds_rows, practice
 from adapters.web.tools_texts import TOOLS_CATALOGUE
 from gateway import AdapterServices, TooLong
-from gateway.web_tool import OddsChart, WebTool, in_locale
+from gateway.web_tool import HouseField, OddsChart, WebTool, in_locale, read_house
 from plugins.nightcap.chargen import Budget
 from plugins.nightcap.sheet import TRAITS
 
@@ -50,6 +50,15 @@ class ToolPages:
     @property
     def max_pool(self) -> int:
         return self.services.settings.gateway.max_pool
+
+    def house(
+        self, system: str, names: tuple[str, ...], request: web.Request, locale: str
+    ) -> tuple[dict[str, Any], list[HouseField], list[str]]:
+        """The house-rule fields ``names`` of ``system`` from the query (a chat ``odds`` link
+        carries its channel's): their values, the form's fields, the refusals."""
+        found = self.services.systems().get(system)
+        model = found.house_rules if found else None
+        return read_house(model, self.services.system_settings(system), names, request.query, locale)
 
     async def redirect_index(self, request: web.Request) -> web.StreamResponse:
         raise web.HTTPFound("/tools/")
@@ -98,6 +107,7 @@ class ToolPages:
                 errors.append(error)
             return value
 
+        switches, house_fields, errors = self.house("nightcap", ROLLER_HOUSE, request, locale)
         pool = read("pool", "roller.pool", 3, 0, top)
         modifier = read("mod", "roller.modifier", 0, -top, top)
         opposing = read("opp", "roller.opposing", None, 0, top)
@@ -114,13 +124,13 @@ class ToolPages:
         rolled: Practice | None = None
         if not errors and dice is not None:
             try:
-                computed = await self.services.offload.run(odds_rows, dice, opposition)
+                computed = await self.services.offload.run(odds_rows, dice, opposition, switches)
             except TooLong:
                 errors.append(say("err.too_long"))
             else:
                 charts = roller_charts(computed, dice, opposition, say)
                 if q.get("roll") == "1":
-                    rolled = practice(dice, opposition, self.services.dice)
+                    rolled = practice(dice, opposition, self.services.dice, switches)
         context = {
             "tt": say,
             "form": {k: q.get(k, "") for k in ("pool", "mod", "opp", "their")},
@@ -129,6 +139,7 @@ class ToolPages:
             "opposition": opposition,
             "dice_words": lambda n: dice_words(n, say),
             "errors": errors,
+            "house": house_fields,
             "charts": chart.figure(charts, locale, "roller"),
             "rolled": rolled,
             "outcome": outcome_line(rolled, say) if rolled else "",
@@ -145,10 +156,12 @@ class ToolPages:
         if found is None:
             return aiohttp_jinja2.render_template("tools/missing.html", request, {"tt": say}, status=404)
         values, errors = tool_values(found.fields, request.query, locale, self.max_pool, say)
+        switches, house_fields, wrong = self.house(found.system, found.house, request, locale)
+        errors += wrong
         charts: list[OddsChart] = []
         if not errors:
             try:
-                charts = list(await self.services.offload.run(found.odds, values, locale))
+                charts = list(await self.services.offload.run(found.odds, values, locale, switches))
             except TooLong:
                 errors.append(say("err.too_long"))
         fields = [
@@ -172,6 +185,7 @@ class ToolPages:
             "intro": in_locale(found.intro, locale) if found.intro else "",
             "system": system.title if system else found.system,
             "fields": fields,
+            "house": house_fields,
             "errors": errors,
             "charts": chart.figure(charts, locale, found.slug),
         }

@@ -4,11 +4,16 @@ and logs nothing."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 
 from gateway import DiceSource
 from plugins.nightcap import mechanics, odds
+from plugins.nightcap.house import NightcapHouseRules
+
+# The house rules the table takes: Nightcap's dice switches (``NightcapHouseRules.dice``).
+ROLLER_HOUSE = tuple(NightcapHouseRules().dice())
 
 CONTEST_ROWS = (
     ("left", "decisive"),
@@ -31,14 +36,14 @@ class RollerOdds:
     contest: tuple[tuple[str, Fraction], ...]
 
 
-def odds_rows(dice: int, opposition: int | None) -> RollerOdds:
+def odds_rows(dice: int, opposition: int | None, house: Mapping[str, bool]) -> RollerOdds:
     """In an offload worker: the degrees of ``dice`` (a chance die at 0 or below) and, against an
-    ``opposition``, the contest's outcomes and margin bands."""
-    mine = odds.roll_odds(dice)
+    ``opposition``, the contest's outcomes and margin bands, under the ``house`` dice switches."""
+    mine = odds.roll_odds(dice, **house)
     degrees = tuple(mine.degrees.items())
     if opposition is None:
         return RollerOdds(degrees, (), ())
-    theirs = odds.roll_odds(opposition)
+    theirs = odds.roll_odds(opposition, **house)
     contest = odds.contest_odds(mine, theirs)
     rows: list[tuple[str, Fraction]] = []
     for side, band in CONTEST_ROWS:
@@ -56,10 +61,11 @@ class Practice:
     contest: mechanics.Contest | None
 
 
-def practice(dice: int, opposition: int | None, source: DiceSource) -> Practice:
-    """One practice roll (and the opposition's), read by the book's rules; nothing is logged."""
-    mine = mechanics.roll(dice, source)
+def practice(dice: int, opposition: int | None, source: DiceSource, house: Mapping[str, bool]) -> Practice:
+    """One practice roll (and the opposition's), read by the book's rules with the ``house`` dice
+    switches; nothing is logged."""
+    mine = mechanics.roll(dice, source, **house)
     if opposition is None:
         return Practice(mine, None, None)
-    theirs = mechanics.roll(opposition, source)
+    theirs = mechanics.roll(opposition, source, **house)
     return Practice(mine, theirs, mechanics.contest(mine, theirs))
