@@ -3,8 +3,10 @@
 Builds one vault per size (default 1k, 100k and 1M rolls, with 10, 1k and 10k characters, and
 Storyteller-log and audit rows in proportion) straight into the gateway's own tables (Core ``insert``
 executemany, large transactions, on a migrated vault), then serves each one's HTTP API in this
-process on a loopback port and times commands through ``POST /api/v1/command``: per size the
-median of ``--repeat`` runs of ``--calls`` calls, the sizes interleaved. Prints wall ms and CPU ms
+process on a loopback port and times commands through ``POST /api/v1/command``, and the web's
+signed-in pages that read the logs (a player's sheet with its newest rolls, a Storyteller's profile
+with its audit history, the Storyteller log page) by GET with a session cookie: per size the median
+of ``--repeat`` runs of ``--calls`` calls, the sizes interleaved. Prints wall ms and CPU ms
 (this process: server and client, the same client for every size) per command and size, the
 largest size over the smallest, and the roll-id clash rate (old 5-letter and new ids, measured
 against the built vault's ids and computed for 10M rolls).
@@ -42,6 +44,7 @@ from aiohttp import web
 from sqlalchemy import Table, bindparam, insert, inspect, text
 from sqlalchemy.ext.asyncio import AsyncConnection, create_async_engine
 
+from adapters.web.account.tokens import digest, new_token
 from gateway.app import Gateway, build_app
 from gateway.commands import ID_ALPHABET, new_public_id
 from gateway.logging import configure_logging
@@ -49,6 +52,7 @@ from gateway.settings import Settings
 from gateway.vault.engine import _JSON, Vault  # the gateway's JSON encoding, for the same stored text
 from gateway.vault.migrate import upgrade
 from gateway.vault.models import Audit, Character, IdentityLink, Person, Pool, RollLog, StlogEntry
+from gateway.web_sessions import open_session
 from plugins.nightcap.config import NightcapSettings
 from plugins.nightcap.sheet import DAMAGE, new_sheet, pool_maxima
 from tests.fault.cluster import create_database, drop_database
@@ -333,6 +337,7 @@ class Served:
     url: str  # the API's base URL
     engine: str
     new_id: str = ""
+    cookies: dict[str, str] = field(default_factory=dict)  # who -> their web session's token
 
 
 @asynccontextmanager
@@ -343,7 +348,7 @@ async def serving(vault_url: str) -> AsyncIterator[str]:
         http={"tokens": {name: token for name, token in TOKENS.items()}},
         log={"level": "warning"},
     )
-    gateway = Gateway(settings, platforms=("http",))
+    gateway = Gateway(settings, platforms=("http", "web"))
     runner = web.AppRunner(build_app(gateway))
     await runner.setup()
     port = free_port()
@@ -363,6 +368,37 @@ async def command(http: aiohttp.ClientSession, base: str, who: str, line: str) -
         if response.status != 200 or any(r.get("error") for r in data.get("replies", [])):
             raise SystemExit(f"{line!r} failed: HTTP {response.status} {data}")
         return data
+
+
+async def sign_in(url: str) -> dict[str, str]:
+    """A web session for the player and one for the Storyteller (the vault's owner), as a sign-in
+    link would open them: who -> the cookie's token."""
+    vault = Vault(url)
+    tokens = {who: new_token() for who in TOKENS}
+    try:
+        for who, token in tokens.items():
+            await open_session(vault, f"http:{who}", digest(token), "growth bench", datetime.now(UTC))
+    finally:
+        await vault.dispose()
+    return tokens
+
+
+# The web pages that read the logs: the player's sheet shows Mira Vance's newest rolls, the
+# Storyteller's profile her audit history, the log page the newest lines (character 1 is hers).
+PAGES = (
+    ("web: my sheet /me/c/1", "player", "/me/c/1"),
+    ("web: ST profile /st/c/1", "st", "/st/c/1"),
+    ("web: ST log /st/log", "st", "/st/log"),
+    ("web: ST log of NAME --since today", "st", "/st/log?name=Mira+Vance&since=today"),
+)
+
+
+async def page(http: aiohttp.ClientSession, served: Served, who: str, path: str) -> None:
+    headers = {"Cookie": f"gw_session={served.cookies[who]}"}
+    async with http.get(served.url + path, headers=headers, allow_redirects=False) as response:
+        body = await response.text()
+        if response.status != 200 or (NAME not in body and path != "/st/log"):
+            raise SystemExit(f"GET {path} as {who}: HTTP {response.status} {body[:200]!r}")
 
 
 def commands(served: Served) -> list[tuple[str, str, str]]:
@@ -387,10 +423,13 @@ def commands(served: Served) -> list[tuple[str, str, str]]:
 async def timed(
     http: aiohttp.ClientSession, served: Served, who: str, line: str, calls: int
 ) -> tuple[float, float]:
-    """Mean wall and CPU seconds per call over ``calls`` calls."""
+    """Mean wall and CPU seconds per call over ``calls`` calls (a web page when ``line`` is a path)."""
     wall, cpu = time.perf_counter(), time.process_time()
     for _ in range(calls):
-        await command(http, served.url, who, line)
+        if line.startswith("/"):
+            await page(http, served, who, line)
+        else:
+            await command(http, served.url, who, line)
     return (time.perf_counter() - wall) / calls, (time.process_time() - cpu) / calls
 
 
@@ -414,18 +453,22 @@ async def run_engine(engine: str, args: argparse.Namespace, workdir: Path) -> No
             progress(f"{engine}: built {size} rolls, {built.characters} characters in {built.seconds:.1f} s")
             vaults.append((url, built))
         served = [Served(b, await stack.enter_async_context(serving(url)), engine) for url, b in vaults]
+        for one, (url, _) in zip(served, vaults, strict=True):
+            one.cookies = await sign_in(url)
         http = await stack.enter_async_context(aiohttp.ClientSession())
         for one in served:  # warm up every path once, and make the new id verify looks up
             data = await command(http, one.url, "player", "roll 5")
             one.new_id = next(r["result"]["id"] for r in data["replies"] if (r.get("result") or {}).get("id"))
             for _, who, line in commands(one):
                 await command(http, one.url, who, line)
+            for _, who, path in PAGES:
+                await page(http, one, who, path)
         wall: dict[tuple[str, int], list[float]] = {}
         cpu: dict[tuple[str, int], list[float]] = {}
         for repeat in range(args.repeat):
             progress(f"{engine}: run {repeat + 1} of {args.repeat}")
             for one in served:
-                for label, who, line in commands(one):
+                for label, who, line in [*commands(one), *PAGES]:
                     w, c = await timed(http, one, who, line, args.calls)
                     wall.setdefault((label, one.built.rolls), []).append(w)
                     cpu.setdefault((label, one.built.rolls), []).append(c)
@@ -433,7 +476,7 @@ async def run_engine(engine: str, args: argparse.Namespace, workdir: Path) -> No
             f"\n## {engine}: build times "
             + ", ".join(f"{s.built.rolls} rolls {s.built.seconds:.1f} s" for s in served)
         )
-        labels = [label for label, _, _ in commands(served[0])]
+        labels = [label for label, _, _ in [*commands(served[0]), *PAGES]]
         for what, figures in (("wall ms", wall), ("CPU ms (server and client)", cpu)):
             print(f"\n{engine}, {what} per command, median of {args.repeat} × {args.calls} calls:\n")
             head = "| command | " + " | ".join(f"{s} rolls" for s in sizes) + f" | {sizes[-1]} ÷ {sizes[0]} |"

@@ -12,7 +12,7 @@ import re
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 import pytest
@@ -20,6 +20,7 @@ from sqlalchemy import event, insert, text
 from sqlalchemy.engine import Connection
 from sqlmodel import col, select
 
+from gateway import records
 from gateway.characters import name_key
 from gateway.testing import Chat, Clock, start_chat
 from gateway.vault import Vault, repo
@@ -118,6 +119,11 @@ async def plans(grown: Grown, line: str, case: Case) -> dict[str, list[str]]:
     grown.statements.clear()
     reply = await grown.chat.one(line, **case.who)
     assert reply.error is None, reply.text
+    return await explained(grown, case.off)
+
+
+async def explained(grown: Grown, off: tuple[str, ...]) -> dict[str, list[str]]:
+    """The plan of every SELECT in ``grown.statements`` that reads a table, by table."""
     found: dict[str, list[str]] = {}
     async with grown.chat.services.vault.engine.connect() as conn:
         for statement, parameters in list(grown.statements):
@@ -127,7 +133,7 @@ async def plans(grown: Grown, line: str, case: Case) -> dict[str, list[str]]:
             if grown.dialect == "postgresql":
                 # Whether an index answers the query in its order: on a small table the planner
                 # may rather scan it, or walk the time index and sort ties, as it should there.
-                for setting in case.off:
+                for setting in off:
                     await conn.execute(text(f"SET LOCAL {setting} = off"))
                 rows = await conn.exec_driver_sql("EXPLAIN " + statement, parameters)
                 plan = "\n".join(str(r[0]) for r in rows)
@@ -235,3 +241,33 @@ async def test_a_characters_log_is_the_newest_lines_in_order(grown: Grown) -> No
         recent = await repo.stlog_entries(session, character_id=1, since=since, limit=200)
     assert [line.text for line in newest] == [t for *_, t in lines[-20:]]
     assert [line.text for line in recent] == [t for when, _, _, t in lines if when >= since]
+
+
+async def test_the_web_pages_read_the_logs_through_their_indexes(grown: Grown) -> None:
+    """The signed-in pages that show the logs (``gateway.records``, as their handlers call it): a
+    player's sheet with the character's newest rolls, a Storyteller's profile with its audit history,
+    the Storyteller log page, whole and of one character since a time."""
+    vault, dialect = grown.chat.services.vault, grown.dialect
+    history = {"ix_audit_character_history"} | ({"ix_audit_character_id"} if dialect == "sqlite" else set())
+    since = grown.chat.clock.now - timedelta(hours=6)
+    reads = {
+        "sheet": (records.rolls_of(vault, 1, 50), {"roll_log": {"ix_roll_log_character_created"}}),
+        "profile": (records.audit_of(vault, 1, 50), {"audit": history}),
+        "log": (
+            records.stlog_lines(vault, limit=100),
+            {"roll_log": {"ix_roll_log_created_at"}, "stlog": {"ix_stlog_created_at"}},
+        ),
+        "log of one": (
+            records.stlog_lines(vault, character_id=1, since=since, limit=100),
+            {"roll_log": {"ix_roll_log_character_created"}, "stlog": {"ix_stlog_character_created"}},
+        ),
+    }
+    for page, (read, indexes) in reads.items():
+        grown.statements.clear()
+        assert await read, page  # each shows rows on this vault
+        found = await explained(grown, WHOLE_ORDER if page in ("sheet", "log of one") else IN_ORDER)
+        for table, wanted in indexes.items():
+            assert any(index in plan for plan in found.get(table, []) for index in wanted), (page, found)
+        for table in LOGS:
+            for plan in found.get(table, []):
+                assert problems(dialect, table, plan) == [], (page, table, plan)
