@@ -14,6 +14,7 @@ from gateway.dice import ScriptedDice, SeededDice
 from gateway.rules import binomial
 from gateway.testing import Chat
 from plugins.nightwanderers import mechanics as m
+from tests.helpers.chat import playing
 from tests.helpers.chi_square import binned_chi_square, chi_square_bound
 from tests.helpers.house_rules import house, rolled
 
@@ -159,3 +160,13 @@ async def test_house_lists_the_switch_in_russian(nw: Chat) -> None:
         'contest_ties = reroll (по книге: reroll; "Споры": ничьи перекидываются): ничья в споре: бросок'
         " повторяется (reroll)"
     ) in shown, shown
+
+
+async def test_on_every_engine_the_rule_is_stored_and_logged(vault_url: str) -> None:
+    """The switch goes through the vault (the ``house_rule`` row, the roll log): on each engine."""
+    async with playing(vault_url, "nightwanderers") as chat:
+        await house(chat, "contest_ties attacker")
+        result, _ = await rolled(chat, "roll 1 vs 1", [4, 4])
+        assert (result["winner"], result["tie"]) == (0, "attacker")
+        shown = await chat.one(f"verify {result['id']}", as_="someone")
+        assert "побеждает Alice" in shown.text, shown.text

@@ -14,6 +14,7 @@ from gateway.dice import ScriptedDice, SeededDice
 from gateway.rules import binomial
 from gateway.testing import Chat
 from plugins.pravidla import mechanics as m
+from tests.helpers.chat import playing
 from tests.helpers.chi_square import binned_chi_square, chi_square_bound
 from tests.helpers.house_rules import house, rolled
 
@@ -190,3 +191,13 @@ async def test_house_lists_the_switch_in_czech(pr: Chat) -> None:
         '* contest_ties = standoff (kniha: reroll; "Měření sil": pokud je výsledek stejný, hází se znovu):'
         " shoda v měření sil: hází se znovu (reroll)"
     ) in shown, shown
+
+
+async def test_on_every_engine_the_rule_is_stored_and_logged(vault_url: str) -> None:
+    """The switch goes through the vault (the ``house_rule`` row, the roll log): on each engine."""
+    async with playing(vault_url, "pravidla") as chat:
+        await house(chat, "contest_ties standoff")
+        result, _ = await rolled(chat, "roll 1 vs 1", [2, 2])
+        assert (result["winner"], result["tie"]) == (None, "standoff")
+        shown = await chat.one(f"verify {result['id']}", as_="someone")
+        assert "bez vítěze" in shown.text and "[domácí" not in shown.text, shown.text
