@@ -1,7 +1,8 @@
 """Pools built from a pool term for a command (a number of dice or a trait, with modifiers), the
 other side of a contest, and the contest told in the plugin's words (keys ``side.number``,
 ``side.trait``, ``contest``, ``contest.rerolled``, ``odds.contest``, ``err.no_character``,
-``err.vs_name_needs_trait``)."""
+``err.vs_name_needs_trait``; a system with a tie house rule also ``contest.tie.RULE`` and
+``odds.contest.RULE`` for each rule but ``reroll``)."""
 
 from __future__ import annotations
 
@@ -87,13 +88,17 @@ def contest_line(
     names: tuple[str, str],
     **more: Any,
 ) -> str:
-    """Both sides' dice and successes, the re-rolled ties and the winner; ``more`` fills the
-    system's own fields (the difficulty, the roll's id)."""
+    """Both sides' dice and successes, the re-rolled ties (or the house rule that settled the tie)
+    and the winner; ``more`` fills the system's own fields (the difficulty, the roll's id)."""
     left, right = sides
     a, b = outcome.rounds[-1]
+    if outcome.tie is not None:
+        key = f"contest.tie.{outcome.tie}"
+    else:
+        key = "contest.rerolled" if len(outcome.rounds) > 1 else "contest"
     return words.catalogue.say(
         ctx,
-        "contest.rerolled" if len(outcome.rounds) > 1 else "contest",
+        key,
         left=names[0],
         right=names[1],
         left_pool=left.describe(ctx, words),
@@ -103,7 +108,7 @@ def contest_line(
         ls=outcome.sides[0].successes,
         rs=outcome.sides[1].successes,
         n=len(outcome.rounds) - 1,
-        winner=names[outcome.winner],
+        winner="" if outcome.winner is None else names[outcome.winner],
         **more,
     )
 
@@ -117,13 +122,15 @@ def contest_odds(
     sides: int,
     target: int,
     name: tuple[str, str],
+    ties: str = "reroll",
 ) -> tuple[str, dict[str, Any]]:
     """The chances of a contest at ``target``, which a system calls ``name``: (its parameter in
-    the message, its key in the result), such as ("diff", "difficulty")."""
-    first, second, tie = binomial.contest(pools[0], pools[1], target, sides=sides)
+    the message, its key in the result), such as ("diff", "difficulty"), with a tie settled by
+    ``ties`` (``gateway.rules.ties.TieRule``)."""
+    first, second, tie = binomial.settled(pools[0], pools[1], target, sides=sides, ties=ties)
     text = words.catalogue.say(
         ctx,
-        "odds.contest",
+        "odds.contest" if ties == "reroll" else f"odds.contest.{ties}",
         left=pools[0],
         right=pools[1],
         first=percent(ctx.locale, first),
@@ -139,5 +146,7 @@ def contest_odds(
         "wins": [float(first), float(second)],
         "exact": [str(first), str(second)],
         "tie_per_round": float(tie),
+        "exact_tie": str(tie),
+        "ties": ties,
     }
     return text, result

@@ -1,15 +1,20 @@
-"""Ties broken with dice (pure): two pools rolled again while their successes tie, and tied names
-put in order by rolling again while tied. Dice come in; every face is kept."""
+"""Ties broken with dice (pure): two pools rolled again while their successes tie (or settled by a
+house rule, ``TieRule``), and tied names put in order by rolling again while tied. Dice come in;
+every face is kept."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
-from typing import Any, Generic, Protocol, TypeVar
+from typing import Any, Generic, Literal, Protocol, TypeVar
 
 from gateway.dice import DiceSource
 
 Faces = tuple[int, ...]
+# How a contest's tie is settled: rolled again (Pravidla's and Night Wanderers' books), won by the
+# attacker (the left side, who rolls first), won by the defender, or won by nobody (a standoff).
+TieRule = Literal["reroll", "attacker", "defender", "standoff"]
+TIE_WINNER: dict[str, int | None] = {"attacker": 0, "defender": 1, "standoff": None}
 
 
 class Scored(Protocol):
@@ -31,33 +36,62 @@ def count_successes(faces: Sequence[int], target: int) -> int:
 
 
 def contest_rounds(
-    left: int, right: int, dice: DiceSource, *, sides: int, target: int, max_rounds: int
+    left: int,
+    right: int,
+    dice: DiceSource,
+    *,
+    sides: int,
+    target: int,
+    max_rounds: int,
+    ties: TieRule = "reroll",
 ) -> tuple[list[tuple[Faces, Faces]], int, int]:
     """The attacker (left) rolls, then the defender, at the same target, again while the successes
-    tie: (each round's faces, left's successes, right's successes) of the deciding round."""
+    tie (only when ``ties`` is ``reroll``; any other rule settles the first tie, so one round):
+    (each round's faces, left's successes, right's successes) of the deciding round."""
     rounds: list[tuple[Faces, Faces]] = []
     for _ in range(max_rounds):
         a = tuple(dice.roll(sides) for _ in range(left))
         b = tuple(dice.roll(sides) for _ in range(right))
         rounds.append((a, b))
         sa, sb = count_successes(a, target), count_successes(b, target)
-        if sa != sb:
+        if sa != sb or ties != "reroll":
             return rounds, sa, sb
     raise Stalemate(max_rounds)
+
+
+def decide(sa: int, sb: int, ties: TieRule) -> tuple[int | None, str | None]:
+    """(the winner, 0 left or 1 right or None, and the rule that settled a tie, None when the
+    successes differ) of a deciding round; a ``reroll`` round never ties (``contest_rounds``)."""
+    if sa != sb:
+        return (0 if sa > sb else 1), None
+    return TIE_WINNER[ties], ties
+
+
+def read_rounds(rounds: Sequence[tuple[Faces, Faces]], target: int, ties: TieRule) -> Hashable:
+    """How a contest's rolled ``rounds`` end when read at ``target`` under ``ties`` (for the roll
+    line's house-rule note): (the round that decided it, the winner, the tie rule that settled it),
+    or "rolled again" when every round there is ties and ``ties`` rolls it again."""
+    for index, (a, b) in enumerate(rounds):
+        sa, sb = count_successes(a, target), count_successes(b, target)
+        if sa != sb or ties != "reroll":
+            return (index, *decide(sa, sb, ties))
+    return "rolled again"
 
 
 @dataclass(frozen=True)
 class Contest(Generic[Side]):
     """A contest of two pools: ``sides`` hold every face each side rolled (re-rolls appended) and
-    the deciding round's successes; ``rounds`` keep each round's faces, left first."""
+    the deciding round's successes; ``rounds`` keep each round's faces, left first. ``tie`` is the
+    house rule that settled a tied round (``winner`` None: a standoff), None when none did."""
 
     system: str
     sides: tuple[Side, Side]
     rounds: tuple[tuple[Faces, Faces], ...]
-    winner: int
+    winner: int | None
+    tie: str | None = None
 
     def as_result(self) -> dict[str, Any]:
-        return {
+        result = {
             "kind": "contest",
             "system": self.system,
             "sides": [s.as_result() for s in self.sides],
@@ -65,6 +99,9 @@ class Contest(Generic[Side]):
             "rerolls": len(self.rounds) - 1,
             "winner": self.winner,
         }
+        if self.tie is not None:
+            result["tie"] = self.tie
+        return result
 
 
 def every_face(rounds: Sequence[tuple[Faces, Faces]]) -> tuple[Faces, Faces]:

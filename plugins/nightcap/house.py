@@ -37,6 +37,8 @@ class NightcapHouseRules(HouseRules):
         ru="пул 0 и меньше бросает одну кость шанса (выкл.: ничего не бросает и проваливается)",
         book='"Chance die": at 0 or below the HUD gives you a single chance die',
     )
+    # At most 1: the book spends one point at a time, and Willpower is a yes/no on every path a roll
+    # takes (the HUD's question, Discord's boolean ``wp``, the logged ``willpower``, the stats' odds).
     willpower_per_roll: int = switch(
         1,
         en="Willpower points a roll may spend (0: none on rolls)",

@@ -18,11 +18,12 @@ from gateway.rules import binomial
 from gateway.rules.chart_link import chart_link
 from gateway.rules.roll_words import Term, read_term
 from gateway.rules.term_pools import TermPool, contest_line, contest_odds, contest_result
+from gateway.rules.ties import TieRule
 from gateway.rules.trait_words import TraitWords
 from gateway.vault.models import Character, Pool
 from plugins.nightwanderers import mechanics, odds, pairing
 from plugins.nightwanderers.config import NightWanderersSettings
-from plugins.nightwanderers.house import house
+from plugins.nightwanderers.house import house, mark_contest, odds_note
 from plugins.nightwanderers.messages import CATALOGUE
 from plugins.nightwanderers.sheet import TRAIT_NAMES, WandererSheet, trait_name
 
@@ -325,14 +326,23 @@ async def roll_command(ctx: CommandContext, inv: Invocation) -> Reply:
     right, other = await right_side(ctx, words.right, left, "err.roll_usage")
     try:
         outcome = mechanics.contest(
-            left.dice, right.dice, ctx.dice, diff, (left.pain, right.pain), settings.max_rerolls
+            left.dice,
+            right.dice,
+            ctx.dice,
+            diff,
+            (left.pain, right.pain),
+            settings.max_rerolls,
+            house(ctx).contest_ties,
         )
     except mechanics.Stalemate:
         raise fail(ctx, "err.stalemate", n=settings.max_rerolls) from None
     against = other.name if other else t(ctx, "npc")
     result = contest_result(outcome, left, right, who, against, secret)
     line = contest_line(ctx, WORDS, outcome, (left, right), (who, against), diff=diff)
-    return await log(ctx, result, [line, *pain_sentences(ctx, left, right), *notes], actor, private=secret)
+    sentences = [line, *pain_sentences(ctx, left, right), *notes]
+    # The note naming the house rules that changed the result ends the line, before its id.
+    sentences[-1] += mark_contest(ctx, result, outcome, "difficulty" in words.options)
+    return await log(ctx, result, sentences, actor, private=secret)
 
 
 def _roll_odds(pool: int, diff: int, need: int) -> tuple[dict[str, Fraction], list[Fraction]]:
@@ -340,11 +350,20 @@ def _roll_odds(pool: int, diff: int, need: int) -> tuple[dict[str, Fraction], li
     return odds.qualities(pool, diff, need), binomial.distribution(pool, diff, sides=mechanics.SIDES)
 
 
-def _contest_odds(locale: str, pools: tuple[int, int], diff: int) -> tuple[str, dict[str, Any]]:
-    """In an offload worker: a contest's chances, told in ``locale``."""
+def _contest_odds(
+    locale: str, pools: tuple[int, int], diff: int, ties: TieRule
+) -> tuple[str, dict[str, Any]]:
+    """In an offload worker: a contest's chances with ties settled by ``ties``, told in ``locale``."""
     speaker = cast("CommandContext", Speaker(locale))  # contest_odds reads only its locale
     return contest_odds(
-        speaker, WORDS, SYSTEM, pools, sides=mechanics.SIDES, target=diff, name=("diff", "difficulty")
+        speaker,
+        WORDS,
+        SYSTEM,
+        pools,
+        sides=mechanics.SIDES,
+        target=diff,
+        name=("diff", "difficulty"),
+        ties=ties,
     )
 
 
@@ -394,10 +413,11 @@ async def odds_command(ctx: CommandContext, inv: Invocation) -> Offloaded[Any]:
 
         return Offloaded(partial(_roll_odds, left.dice, diff, need), render_roll, too_long)
     right, _ = await right_side(ctx, words.right, left, "err.odds_usage")
+    noted = odds_note(ctx)
 
     def render_contest(told: tuple[str, dict[str, Any]]) -> Reply:
         text, result = told
-        return Reply(text=join([text, *notes]), result=result)
+        return Reply(text=join([text, *notes]) + noted, result=result)
 
-    compute = partial(_contest_odds, ctx.locale, (left.dice, right.dice), diff)
+    compute = partial(_contest_odds, ctx.locale, (left.dice, right.dice), diff, house(ctx).contest_ties)
     return Offloaded(compute, render_contest, too_long)

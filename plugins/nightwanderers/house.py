@@ -1,5 +1,5 @@
 """Night Wanderers' house rules: the switches a table plays differently from the book, each with
-the book's own rule as its default (002, "Боль" and the dice section)."""
+the book's own rule as its default (002, "Боль", the dice section and "Споры")."""
 
 from __future__ import annotations
 
@@ -8,7 +8,9 @@ from typing import Any
 from pydantic import BaseModel
 
 from gateway import CommandContext
-from gateway.rules.house_rules import HouseRules, from_settings, switch
+from gateway.rules import house_rules
+from gateway.rules.house_rules import HouseRules, changed_result, from_settings, note, switch
+from gateway.rules.ties import Contest, TieRule, read_rounds
 from plugins.nightwanderers import mechanics
 from plugins.nightwanderers.config import NightWanderersSettings
 
@@ -30,6 +32,17 @@ class NightWanderersHouseRules(HouseRules):
         ge=mechanics.MIN_DIFFICULTY,
         le=mechanics.MAX_DIFFICULTY,
     )
+    contest_ties: TieRule = switch(
+        "reroll",
+        en="a tied contest: rolled again (reroll), won by the attacker, who rolls (attacker), won by the"
+        " defender, the side after vs (defender), or won by nobody (standoff)",
+        cs="shoda ve sporu: hází se znovu (reroll), vítězí útočník, tedy ten, kdo hází (attacker),"
+        " vítězí obránce, tedy strana za vs (defender), nebo nevítězí nikdo (standoff)",
+        ru="ничья в споре: бросок повторяется (reroll), побеждает атакующий, то есть тот, кто бросает"
+        " (attacker), побеждает защищающийся, то есть сторона после vs (defender), или не побеждает никто"
+        " (standoff)",
+        book='"Споры": ничьи перекидываются',
+    )
 
     @classmethod
     def configured(cls, settings: BaseModel | None) -> dict[str, Any]:
@@ -39,3 +52,28 @@ class NightWanderersHouseRules(HouseRules):
 
 def house(ctx: CommandContext) -> NightWanderersHouseRules:
     return ctx.house_rules(NightWanderersHouseRules)
+
+
+def mark_contest(
+    ctx: CommandContext, result: dict[str, Any], outcome: Contest[mechanics.Roll], diff_named: bool
+) -> str:
+    """The roll line's note naming the switches whose book value reads the contest's own rounds
+    otherwise ("" for none), also kept in ``result``: ``contest_ties`` when it settled a tie the
+    book rolls again, ``default_difficulty`` when the book's gives another winner on the same faces."""
+    rules = house(ctx)
+    used = outcome.sides[0].difficulty
+
+    def read(variant: NightWanderersHouseRules) -> Any:
+        diff = used if diff_named else mechanics.clamp_difficulty(variant.default_difficulty)
+        return read_rounds(outcome.rounds, diff, variant.contest_ties)
+
+    names = changed_result(rules, read)
+    if not names:
+        return ""
+    result["house_rules"] = {n: getattr(rules, n) for n in names}
+    return note(ctx.locale, rules, names)
+
+
+def odds_note(ctx: CommandContext) -> str:
+    """A contest's odds line names ``contest_ties`` when it is not the book's: it moves the odds."""
+    return house_rules.odds_note(ctx.locale, house(ctx), ["contest_ties"])

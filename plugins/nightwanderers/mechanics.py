@@ -14,7 +14,15 @@ from typing import Any
 
 from gateway import DiceSource
 from gateway.rules.initiative import Order, rank
-from gateway.rules.ties import Contest, break_ties, contest_rounds, count_successes, every_face
+from gateway.rules.ties import (
+    Contest,
+    TieRule,
+    break_ties,
+    contest_rounds,
+    count_successes,
+    decide,
+    every_face,
+)
 from gateway.rules.ties import Stalemate as Stalemate
 
 SYSTEM = "nightwanderers"
@@ -187,15 +195,20 @@ def contest(
     difficulty: int = 4,
     pains: tuple[int, int] = (0, 0),
     max_rounds: int = 100,
+    ties: TieRule = "reroll",
 ) -> Contest[Roll]:
-    """Both roll at the same difficulty, the attacker first; more successes wins; ties roll again."""
-    rounds, sa, sb = contest_rounds(left, right, dice, sides=SIDES, target=difficulty, max_rounds=max_rounds)
+    """Both roll at the same difficulty, the attacker first; more successes wins; ties roll again
+    (the book), or are settled by ``ties``: the attacker or the defender wins, or nobody does."""
+    rounds, sa, sb = contest_rounds(
+        left, right, dice, sides=SIDES, target=difficulty, max_rounds=max_rounds, ties=ties
+    )
+    winner, tie = decide(sa, sb, ties)
     all_a, all_b = every_face(rounds)
     sides = (
-        Roll(left, difficulty, 1, all_a, sa, quality(sa) if sa > sb else "failure", pains[0]),
-        Roll(right, difficulty, 1, all_b, sb, quality(sb) if sb > sa else "failure", pains[1]),
+        Roll(left, difficulty, 1, all_a, sa, quality(sa) if winner == 0 else "failure", pains[0]),
+        Roll(right, difficulty, 1, all_b, sb, quality(sb) if winner == 1 else "failure", pains[1]),
     )
-    return Contest(SYSTEM, sides, tuple(rounds), 0 if sa > sb else 1)
+    return Contest(SYSTEM, sides, tuple(rounds), winner, tie)
 
 
 def attack_hits(attack: int, defence: int) -> bool:

@@ -72,11 +72,30 @@ EN = {
     "contest.rerolled": "{left} ({left_pool}) against {right} ({right_pool}) at difficulty {diff}:"
     " {left_faces} → {ls} {ls:plural:success:successes} against {right_faces} → {rs}"
     " {rs:plural:success:successes}, after {n} {n:plural:tie:ties} rolled again. {winner} wins.",
+    # a tie settled by the house rule contest_ties (plugins.nightwanderers.house)
+    "contest.tie.attacker": "{left} ({left_pool}) against {right} ({right_pool}) at difficulty {diff}:"
+    " {left_faces} → {ls} {ls:plural:success:successes} against {right_faces} → {rs}"
+    " {rs:plural:success:successes}. A tie: {winner} wins it as the attacker.",
+    "contest.tie.defender": "{left} ({left_pool}) against {right} ({right_pool}) at difficulty {diff}:"
+    " {left_faces} → {ls} {ls:plural:success:successes} against {right_faces} → {rs}"
+    " {rs:plural:success:successes}. A tie: {winner} wins it as the defender.",
+    "contest.tie.standoff": "{left} ({left_pool}) against {right} ({right_pool}) at difficulty {diff}:"
+    " {left_faces} → {ls} {ls:plural:success:successes} against {right_faces} → {rs}"
+    " {rs:plural:success:successes}. A tie: nobody wins.",
     "odds.roll": "Odds for {pool} {pool:plural:die:dice} at difficulty {diff}, needing {need}: success"
     " {chance}; Done {done}, Good {good}, Excellent {excellent}, Masterful {masterful}.",
     "odds.contest": "Odds for {left} {left:plural:die:dice} against {right} {right:plural:die:dice} at"
     " difficulty {diff}: the first side wins {first}, the second {second}; a round ties {tie} of the time"
     " and is rolled again.",
+    "odds.contest.attacker": "Odds for {left} {left:plural:die:dice} against {right}"
+    " {right:plural:die:dice} at difficulty {diff}: the first side wins {first} (a tie, {tie}, goes to the"
+    " attacker), the second {second}.",
+    "odds.contest.defender": "Odds for {left} {left:plural:die:dice} against {right}"
+    " {right:plural:die:dice} at difficulty {diff}: the first side wins {first}, the second {second} (a"
+    " tie, {tie}, goes to the defender).",
+    "odds.contest.standoff": "Odds for {left} {left:plural:die:dice} against {right}"
+    " {right:plural:die:dice} at difficulty {diff}: the first side wins {first}, the second {second}; a"
+    " tie, where nobody wins, {tie}.",
     # characters and sheet
     "char.created.vampire": "{name} ({kind}) is made and active: {hp} HP, {blood} BP. A Storyteller sets"
     " the traits: st set {name} TRAIT N.",
@@ -384,11 +403,29 @@ RU = {
     " {ls:plural:успех:успеха:успехов}. Соперник — {right} ({right_pool}): {right_faces} → {rs}"
     " {rs:plural:успех:успеха:успехов}; до этого {n:plural:была:были:было} {n} {n:plural:ничья:ничьи:ничьих},"
     " {n:plural:её:их:их} перекинули. Побеждает {winner}.",
+    "contest.tie.attacker": "Спор, трудность {diff}. {left} ({left_pool}): {left_faces} → {ls}"
+    " {ls:plural:успех:успеха:успехов}. Соперник — {right} ({right_pool}): {right_faces} → {rs}"
+    " {rs:plural:успех:успеха:успехов}. Ничья: побеждает атакующий — {winner}.",
+    "contest.tie.defender": "Спор, трудность {diff}. {left} ({left_pool}): {left_faces} → {ls}"
+    " {ls:plural:успех:успеха:успехов}. Соперник — {right} ({right_pool}): {right_faces} → {rs}"
+    " {rs:plural:успех:успеха:успехов}. Ничья: побеждает защищающийся — {winner}.",
+    "contest.tie.standoff": "Спор, трудность {diff}. {left} ({left_pool}): {left_faces} → {ls}"
+    " {ls:plural:успех:успеха:успехов}. Соперник — {right} ({right_pool}): {right_faces} → {rs}"
+    " {rs:plural:успех:успеха:успехов}. Ничья: никто не побеждает.",
     "odds.roll": "Шансы для {pool} {pool:plural:кубика:кубиков:кубиков}, трудность {diff}, нужно {need}:"
     " успех {chance}; Сделано {done}, Хорошо {good}, Прекрасно {excellent}, Мастерски {masterful}.",
     "odds.contest": "Шансы для {left} {left:plural:кубика:кубиков:кубиков} против {right}"
     " {right:plural:кубика:кубиков:кубиков}, трудность {diff}: первая сторона побеждает с вероятностью"
     " {first}, вторая — {second}; ничья в одном броске — {tie}, тогда бросок повторяется.",
+    "odds.contest.attacker": "Шансы для {left} {left:plural:кубика:кубиков:кубиков} против {right}"
+    " {right:plural:кубика:кубиков:кубиков}, трудность {diff}: первая сторона побеждает с вероятностью"
+    " {first} (включая ничью, {tie}: её выигрывает атакующий), вторая — {second}.",
+    "odds.contest.defender": "Шансы для {left} {left:plural:кубика:кубиков:кубиков} против {right}"
+    " {right:plural:кубика:кубиков:кубиков}, трудность {diff}: первая сторона побеждает с вероятностью"
+    " {first}, вторая — {second} (включая ничью, {tie}: её выигрывает защищающийся).",
+    "odds.contest.standoff": "Шансы для {left} {left:plural:кубика:кубиков:кубиков} против {right}"
+    " {right:plural:кубика:кубиков:кубиков}, трудность {diff}: первая сторона побеждает с вероятностью"
+    " {first}, вторая — {second}; ничья, в которой не побеждает никто, — {tie}.",
     "char.created.vampire": "Персонаж {name} ({kind}) создан и выбран активным: Здоровье {hp}, Запас Крови"
     " {blood} BP. Атрибуты и трюки задаёт Рассказчик: st set {name} АТРИБУТ N.",
     "char.created.mortal": "Персонаж {name} ({kind}) создан и выбран активным: Здоровье {hp}. Атрибуты и"

@@ -14,11 +14,12 @@ from gateway.rules import binomial
 from gateway.rules.chart_link import chart_link
 from gateway.rules.roll_words import Term, read_term
 from gateway.rules.term_pools import TermPool, contest_line, contest_odds, contest_result, read_opponent
+from gateway.rules.ties import TieRule
 from gateway.rules.trait_words import TraitWords
 from gateway.vault.models import Character
 from plugins.pravidla import mechanics
 from plugins.pravidla.config import PravidlaSettings
-from plugins.pravidla.house import PravidlaHouseRules, house, mark, need_for
+from plugins.pravidla.house import house, mark, mark_contest, need_for, odds_note
 from plugins.pravidla.messages import CATALOGUE
 from plugins.pravidla.sheet import CS_INSTRUMENTAL, TRAIT_NAMES, PravidlaSheet, trait_name
 
@@ -119,9 +120,7 @@ async def roll_command(ctx: CommandContext, inv: Invocation) -> Reply:
             raise fail(ctx, "err.need", pool=left.dice)
         rolled = mechanics.roll(left.dice, ctx.dice, target, need)
         result = {**rolled.as_result(), **left.result_fields(), "who": who, "secret": secret}
-        marked = mark(ctx, rolled, "target" in words.options, "need" in words.options)
-        if marked:
-            result["house_rules"] = rules.changed(PravidlaHouseRules())
+        marked = mark(ctx, result, rolled, "target" in words.options, "need" in words.options)
         roll_id = await ctx.log_roll(result, character_id=char_id, name=who)
         key = ("roll.trait" if left.trait else "roll.number") + (".need" if need > 1 else "")
         text = t(
@@ -139,20 +138,23 @@ async def roll_command(ctx: CommandContext, inv: Invocation) -> Reply:
             degree=t(ctx, f"degree.{rolled.degree}"),
             id=roll_id,
         )
-        if marked:
-            text = f"{text.removesuffix(f' #{roll_id}')}{marked} #{roll_id}"
     else:
         if "need" in words.options:
             raise fail(ctx, "err.roll_usage")
         right, other = await right_side(ctx, words.right, left, "err.roll_usage")
         try:
-            outcome = mechanics.contest(left.dice, right.dice, ctx.dice, target, settings.max_rerolls)
+            outcome = mechanics.contest(
+                left.dice, right.dice, ctx.dice, target, settings.max_rerolls, rules.contest_ties
+            )
         except mechanics.Stalemate:
             raise fail(ctx, "err.stalemate", n=settings.max_rerolls) from None
         against = other.name if other else t(ctx, "npc")
         result = contest_result(outcome, left, right, who, against, secret)
+        marked = mark_contest(ctx, result, outcome, "target" in words.options)
         roll_id = await ctx.log_roll(result, character_id=char_id, name=who)
         text = contest_line(ctx, WORDS, outcome, (left, right), (who, against), target=target, id=roll_id)
+    if marked:
+        text = f"{text.removesuffix(f' #{roll_id}')}{marked} #{roll_id}"
     await ctx.stlog(("(secret) " if secret else "") + text, kind="roll", result=result, character_id=char_id)
     return Reply(text=text, private=secret, result=result)
 
@@ -163,11 +165,20 @@ def _roll_odds(pool: int, target: int, need: int) -> tuple[list[Fraction], Fract
     return dist, binomial.at_least(pool, target, need, sides=mechanics.SIDES)
 
 
-def _contest_odds(locale: str, pools: tuple[int, int], target: int) -> tuple[str, dict[str, Any]]:
-    """In an offload worker: a contest's chances, told in ``locale``."""
+def _contest_odds(
+    locale: str, pools: tuple[int, int], target: int, ties: TieRule
+) -> tuple[str, dict[str, Any]]:
+    """In an offload worker: a contest's chances with ties settled by ``ties``, told in ``locale``."""
     speaker = cast("CommandContext", Speaker(locale))  # contest_odds reads only its locale
     return contest_odds(
-        speaker, WORDS, SYSTEM, pools, sides=mechanics.SIDES, target=target, name=("target", "target")
+        speaker,
+        WORDS,
+        SYSTEM,
+        pools,
+        sides=mechanics.SIDES,
+        target=target,
+        name=("target", "target"),
+        ties=ties,
     )
 
 
@@ -212,10 +223,11 @@ async def odds_command(ctx: CommandContext, inv: Invocation) -> Offloaded[Any]:
 
         return Offloaded(partial(_roll_odds, left.dice, target, need), render_roll, too_long)
     right, _ = await right_side(ctx, words.right, left, "err.odds_usage")
+    noted = odds_note(ctx)
 
     def render_contest(told: tuple[str, dict[str, Any]]) -> Reply:
         text, result = told
-        return Reply(text=text, result=result)
+        return Reply(text=text + noted, result=result)
 
-    compute = partial(_contest_odds, ctx.locale, (left.dice, right.dice), target)
+    compute = partial(_contest_odds, ctx.locale, (left.dice, right.dice), target, house(ctx).contest_ties)
     return Offloaded(compute, render_contest, too_long)

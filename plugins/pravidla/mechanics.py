@@ -2,7 +2,8 @@
 
 A pool of d6 against a target number (usually 4): every die showing the target or more is a success,
 and the action succeeds with at least ``need`` successes (usually 1; a Storyteller may ask for 2).
-Contests roll both sides against the same target; a tie is rolled again. A tug of war is a series
+Contests roll both sides against the same target; a tie is rolled again (unless the channel's
+``contest_ties`` house rule settles it). A tug of war is a series
 of contests whose differences move a running balance until one side leads by N. Initiative goes by
 switched-on powers, then Stamina (Kondice), then Wits (Rozum), then a die (higher first, re-rolled
 while tied). Celerity's extra actions come after everyone's first action.
@@ -16,7 +17,15 @@ from typing import Any
 
 from gateway import DiceSource
 from gateway.rules.initiative import Order, rank
-from gateway.rules.ties import Contest, break_ties, contest_rounds, count_successes, every_face
+from gateway.rules.ties import (
+    Contest,
+    TieRule,
+    break_ties,
+    contest_rounds,
+    count_successes,
+    decide,
+    every_face,
+)
 from gateway.rules.ties import Stalemate as Stalemate
 
 SYSTEM = "pravidla"
@@ -58,15 +67,26 @@ def roll(pool: int, dice: DiceSource, target: int = 4, need: int = 1) -> Roll:
     return score(pool, [dice.roll(SIDES) for _ in range(pool)], target, need)
 
 
-def contest(left: int, right: int, dice: DiceSource, target: int = 4, max_rounds: int = 100) -> Contest[Roll]:
-    """The attacker (left) rolls, then the defender; more successes wins; a tie is rolled again."""
-    rounds, sa, sb = contest_rounds(left, right, dice, sides=SIDES, target=target, max_rounds=max_rounds)
+def contest(
+    left: int,
+    right: int,
+    dice: DiceSource,
+    target: int = 4,
+    max_rounds: int = 100,
+    ties: TieRule = "reroll",
+) -> Contest[Roll]:
+    """The attacker (left) rolls, then the defender; more successes wins; a tie is rolled again
+    (the book), or settled by ``ties``: the attacker or the defender wins it, or nobody does."""
+    rounds, sa, sb = contest_rounds(
+        left, right, dice, sides=SIDES, target=target, max_rounds=max_rounds, ties=ties
+    )
+    winner, tie = decide(sa, sb, ties)
     all_a, all_b = every_face(rounds)
     sides = (
-        Roll(left, target, 1, all_a, sa, DEGREES[sa > sb]),
-        Roll(right, target, 1, all_b, sb, DEGREES[sb > sa]),
+        Roll(left, target, 1, all_a, sa, DEGREES[winner == 0]),
+        Roll(right, target, 1, all_b, sb, DEGREES[winner == 1]),
     )
-    return Contest(SYSTEM, sides, tuple(rounds), 0 if sa > sb else 1)
+    return Contest(SYSTEM, sides, tuple(rounds), winner, tie)
 
 
 @dataclass(frozen=True)

@@ -26,6 +26,16 @@ EN = {
     "contest.rerolled": "{left} ({left_pool}) vs {right} ({right_pool}) against {target}: {left_faces} →"
     " {ls} {ls:plural:success:successes} vs {right_faces} → {rs} {rs:plural:success:successes} after"
     " {n} {n:plural:tie:ties} rolled again. {winner} wins. #{id}",
+    # a tie settled by the house rule contest_ties (plugins.pravidla.house)
+    "contest.tie.attacker": "{left} ({left_pool}) vs {right} ({right_pool}) against {target}: {left_faces}"
+    " → {ls} {ls:plural:success:successes} vs {right_faces} → {rs} {rs:plural:success:successes}. A tie:"
+    " {winner} wins it as the attacker. #{id}",
+    "contest.tie.defender": "{left} ({left_pool}) vs {right} ({right_pool}) against {target}: {left_faces}"
+    " → {ls} {ls:plural:success:successes} vs {right_faces} → {rs} {rs:plural:success:successes}. A tie:"
+    " {winner} wins it as the defender. #{id}",
+    "contest.tie.standoff": "{left} ({left_pool}) vs {right} ({right_pool}) against {target}: {left_faces}"
+    " → {ls} {ls:plural:success:successes} vs {right_faces} → {rs} {rs:plural:success:successes}. A tie:"
+    " nobody wins. #{id}",
     "npc": "NPC",
     # odds
     "odds.roll": "Odds for {pool} {pool:plural:die:dice} against {target}: at least {need}"
@@ -33,6 +43,15 @@ EN = {
     "odds.contest": "Odds for {left} {left:plural:die:dice} against {right} {right:plural:die:dice} at"
     " {target}: the first side wins {first}, the second {second}; a round ties {tie} of the time and is"
     " rolled again.",
+    "odds.contest.attacker": "Odds for {left} {left:plural:die:dice} against {right}"
+    " {right:plural:die:dice} at {target}: the first side wins {first} (a tie, {tie}, goes to the"
+    " attacker), the second {second}.",
+    "odds.contest.defender": "Odds for {left} {left:plural:die:dice} against {right}"
+    " {right:plural:die:dice} at {target}: the first side wins {first}, the second {second} (a tie, {tie},"
+    " goes to the defender).",
+    "odds.contest.standoff": "Odds for {left} {left:plural:die:dice} against {right}"
+    " {right:plural:die:dice} at {target}: the first side wins {first}, the second {second}; a tie, where"
+    " nobody wins, {tie}.",
     # tug of war
     "tug.started": "Tug of war: {left} against {right}; the first to lead by {lead} wins. Roll each round"
     " with tug roll.",
@@ -157,12 +176,30 @@ CS = {
     "contest.rerolled": "Měření sil, cílové číslo {target}: {left} ({left_pool}) {left_faces} → {ls}"
     " {ls:plural:úspěch:úspěchy:úspěchů}; {right} ({right_pool}) {right_faces} → {rs}"
     " {rs:plural:úspěch:úspěchy:úspěchů}; předtím {n}× shoda, házelo se znovu. Vítězí {winner}. #{id}",
+    "contest.tie.attacker": "Měření sil, cílové číslo {target}: {left} ({left_pool}) {left_faces} → {ls}"
+    " {ls:plural:úspěch:úspěchy:úspěchů}; {right} ({right_pool}) {right_faces} → {rs}"
+    " {rs:plural:úspěch:úspěchy:úspěchů}. Shoda: vítězí útočník {winner}. #{id}",
+    "contest.tie.defender": "Měření sil, cílové číslo {target}: {left} ({left_pool}) {left_faces} → {ls}"
+    " {ls:plural:úspěch:úspěchy:úspěchů}; {right} ({right_pool}) {right_faces} → {rs}"
+    " {rs:plural:úspěch:úspěchy:úspěchů}. Shoda: vítězí obránce {winner}. #{id}",
+    "contest.tie.standoff": "Měření sil, cílové číslo {target}: {left} ({left_pool}) {left_faces} → {ls}"
+    " {ls:plural:úspěch:úspěchy:úspěchů}; {right} ({right_pool}) {right_faces} → {rs}"
+    " {rs:plural:úspěch:úspěchy:úspěchů}. Shoda: nevítězí nikdo. #{id}",
     "npc": "protivník",
     "odds.roll": "Šance pro {pool} {pool:plural:kostku:kostky:kostek} proti cílovému číslu {target}:"
     " alespoň {need} {need:plural:úspěch:úspěchy:úspěchů}: {chance}. Přesný počet úspěchů: {table}.",
     "odds.contest": "Šance pro {left} {left:plural:kostku:kostky:kostek} proti {right}"
     " {right:plural:kostce:kostkám:kostkám}, cílové číslo {target}: první strana vyhraje {first}, druhá"
     " {second}; shoda v jednom kole {tie}, pak se hází znovu.",
+    "odds.contest.attacker": "Šance pro {left} {left:plural:kostku:kostky:kostek} proti {right}"
+    " {right:plural:kostce:kostkám:kostkám}, cílové číslo {target}: první strana vyhraje {first} (včetně"
+    " shody, {tie}, kterou vyhrává útočník), druhá {second}.",
+    "odds.contest.defender": "Šance pro {left} {left:plural:kostku:kostky:kostek} proti {right}"
+    " {right:plural:kostce:kostkám:kostkám}, cílové číslo {target}: první strana vyhraje {first}, druhá"
+    " {second} (včetně shody, {tie}, kterou vyhrává obránce).",
+    "odds.contest.standoff": "Šance pro {left} {left:plural:kostku:kostky:kostek} proti {right}"
+    " {right:plural:kostce:kostkám:kostkám}, cílové číslo {target}: první strana vyhraje {first}, druhá"
+    " {second}; shoda, v níž nevyhraje nikdo, {tie}.",
     "tug.started": "Přetlačují se {left} a {right}; vyhrává ten, kdo jako první získá náskok {lead}."
     " Každé kolo se hází příkazem tug roll.",
     "tug.round.leads": "Přetlačování, {round}. kolo: {left} {left_faces} → {ls}, {right} {right_faces} →"
