@@ -5,6 +5,7 @@ rule system speaks English only, so the sheet beside the forms and the commands'
 
 from __future__ import annotations
 
+from adapters.web.account import macro_texts
 from gateway.i18n import Catalogue
 
 EN = {
@@ -364,4 +365,4 @@ RU = {
     "sts.remove": "Убрать Рассказчика",
 }
 
-CATALOGUE = Catalogue({"en": EN, "cs": CS, "ru": RU})
+CATALOGUE = Catalogue({"en": EN | macro_texts.EN, "cs": CS | macro_texts.CS, "ru": RU | macro_texts.RU})
