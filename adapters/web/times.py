@@ -27,6 +27,8 @@ def machine(moment: datetime, zone: str) -> str:
 
 
 def time_element(moment: datetime, zone: str, seconds: bool = False) -> Markup:
-    return Markup('<time datetime="{}">{}</time>').format(
-        escape(machine(moment, zone)), escape(shown(moment, zone, seconds))
+    """The date and the time-and-zone each kept whole (a narrow table cell breaks between them)."""
+    day, _, clock = shown(moment, zone, seconds).partition(" ")
+    return Markup('<time datetime="{}"><span>{}</span> <span>{}</span></time>').format(
+        escape(machine(moment, zone)), escape(day), escape(clock)
     )

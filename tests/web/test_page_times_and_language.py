@@ -8,10 +8,12 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from tests.web.conftest import Site
-from tests.web.test_account_helpers import ACCOUNT, client_sign_in, say
+from tests.web.test_account_helpers import ACCOUNT, SCREENS, browser_sign_in, client_sign_in, say
 
 SiteMaker = Callable[..., Awaitable[Site]]
-TIME = re.compile(r'<time datetime="(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d[+-]\d\d:\d\d)">([^<]+)</time>')
+TIME = re.compile(
+    r'<time datetime="(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d[+-]\d\d:\d\d)"><span>([^<]+)</span> <span>([^<]+)</span></time>'
+)
 
 
 async def test_times_are_in_the_gateway_zone_and_name_it(site: SiteMaker) -> None:
@@ -19,13 +21,16 @@ async def test_times_are_in_the_gateway_zone_and_name_it(site: SiteMaker) -> Non
     await say(served, "char new Mira")
     await say(served, "roll 3")
     await client_sign_in(served)
-    sessions = TIME.findall(await (await served.client.get("/me/sessions")).text())
+    sessions = [
+        (at, f"{day} {clock}")
+        for at, day, clock in TIME.findall(await (await served.client.get("/me/sessions")).text())
+    ]
     assert sessions and all(at.endswith("+09:00") and shown.endswith(" JST") for at, shown in sessions)
     at, shown = sessions[0]
     assert shown == f"{at[:10]} {at[11:16]} JST"
     await say(served, "st add console:mira", "owner", st=True)
     logged = TIME.findall(await (await served.client.get("/st/log")).text())
-    assert logged and logged[0][0].endswith("+09:00") and re.fullmatch(r"[\d-]+ [\d:]{8} JST", logged[0][1])
+    assert logged and logged[0][0].endswith("+09:00") and re.fullmatch(r"[\d:]{8} JST", logged[0][2])
 
 
 async def test_switching_language_keeps_the_form_s_values(
@@ -41,3 +46,23 @@ async def test_switching_language_keeps_the_form_s_values(
     await browser.click("a[hreflang=ru]")
     await browser.wait_for_function("document.documentElement.lang === 'ru'")
     assert await browser.input_value("#pool") == "9"
+
+
+async def test_times_in_a_browser_at_both_widths(
+    site: SiteMaker, new_page: Callable[..., Awaitable[Any]]
+) -> None:
+    served = await site(extra_plugins=ACCOUNT, gateway={"timezone": "Europe/Prague"})
+    await say(served, "char new Mira")
+    await say(served, "roll 3")
+    await say(served, "st add console:mira", "owner", st=True)
+    for locale in ("en", "cs", "ru"):
+        for phone in (False, True):
+            page = await new_page(locale=locale, phone=phone)
+            await browser_sign_in(served, page)
+            for path in ("/me/sessions", "/st/log"):
+                await page.goto(served.url(path))
+                shown = await page.locator("main time").first.text_content()
+                assert (shown or "").endswith(" CET"), shown
+                width = "phone" if phone else "desktop"
+                name = path.strip("/").replace("/", "-")
+                await page.screenshot(path=f"{SCREENS}/times-{name}-{locale}-{width}.png", full_page=True)
