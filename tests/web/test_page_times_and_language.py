@@ -12,7 +12,8 @@ from tests.web.test_account_helpers import ACCOUNT, SCREENS, browser_sign_in, cl
 
 SiteMaker = Callable[..., Awaitable[Site]]
 TIME = re.compile(
-    r'<time datetime="(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d[+-]\d\d:\d\d)"><span>([^<]+)</span> <span>([^<]+)</span></time>'
+    r'<time datetime="(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d[+-]\d\d:\d\d)">'
+    r"<span>([^<]+)</span> <span>([^<]+)</span></time>"
 )
 
 
