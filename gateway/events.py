@@ -1,7 +1,8 @@
 """Events: what a unit of work did, told to whoever listens once the unit is kept.
 
 A unit records typed events (``unit.record``: ``repo.audit`` records ``SheetChanged`` and
-``Approved``, the roll log ``RollLogged``) and the vault hands them to this hub in two phases:
+``Approved``, the roll log ``RollLogged``, ``repo.write_stlog`` ``StlogWritten``) and the vault
+hands them to this hub in two phases:
 
 - ``subscribe_in_unit(Type, handler)``: ``await handler(unit, event)`` runs *inside* the unit, just
   before its commit, so what it writes (an outbox row) commits or rolls back with the unit's work:
@@ -79,6 +80,20 @@ class RollLogged:
     system: str
     character_id: int | None
     person_id: int | None
+
+
+@event_type
+@dataclasses.dataclass(frozen=True, slots=True)
+class StlogWritten:
+    """A Storyteller-log line of its own was written (an approval, an ST edit, a heal, a house rule:
+    every line but a roll's, which ``RollLogged`` tells of). It carries the line itself, so a live
+    log shows it without a read."""
+
+    kind: str
+    text: str
+    character_id: int | None
+    channel_key: str
+    at: str  # ISO 8601, UTC
 
 
 @event_type

@@ -1,4 +1,5 @@
-"""Tab completion at the console's prompt: command names, trait names and character names.
+"""Tab completion at the console's prompt: command names, the sender's macros (``!hit``), trait names
+and character names.
 
 The names come from the running gateway (the plugin registry, the vault) and are cached, so a Tab
 never waits on the vault when the cache is fresh. The cache is marked stale when a sheet changes or
@@ -26,11 +27,13 @@ TTL = 30.0  # seconds a cache is trusted when no event says otherwise
 
 @dataclass(frozen=True)
 class Names:
-    """What a Tab can offer: command names (``char new`` is two words), traits, characters."""
+    """What a Tab can offer: command names (``char new`` is two words), traits, characters, and the
+    macros the sender sees here, each as it is typed to run it (``!hit``: with the prefix)."""
 
     commands: tuple[str, ...] = ()
     traits: tuple[str, ...] = ()
     characters: tuple[str, ...] = ()
+    macros: tuple[str, ...] = ()
 
 
 Loader = Callable[[], Awaitable[Names]]
@@ -79,7 +82,7 @@ def completions(text: str, names: Names) -> list[tuple[str, int]]:
     """``(completion, start position)`` pairs for the text before the cursor: the next word of a
     command name while the words typed so far begin one (``char u`` -> ``use``), then trait names
     and character names for the word under the cursor (a character name may hold spaces:
-    ``st approve Mira V`` -> ``Mira Vance``)."""
+    ``st approve Mira V`` -> ``Mira Vance``). A line's first word may be a macro (``!h`` -> ``!hit``)."""
     spans = [m.span() for m in re.finditer(r"\S+", text)]
     current = "" if not spans or spans[-1][1] != len(text) else text[spans[-1][0] :]
     before = [text[a:b].casefold() for a, b in (spans[:-1] if current else spans)]
@@ -88,6 +91,8 @@ def completions(text: str, names: Names) -> list[tuple[str, int]]:
         for parts in (name.split() for name in names.commands)
         if len(parts) > len(before) and parts[: len(before)] == before
     }
+    if not before:
+        next_words |= set(names.macros)
     found = [(w, -len(current)) for w in _matches(current, next_words)]
     if before and not found:  # a command's next word first: `char ` offers `new`, `use`
         found += [(t, -len(current)) for t in _matches(current, names.traits)]

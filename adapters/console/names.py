@@ -14,6 +14,7 @@ from adapters.console.prompt import ConsolePrompt, history_path, make_history
 from gateway import AdapterServices, Channel, Command, Identity, channels
 from gateway.characters import characters_in, player_characters
 from gateway.events import Approved, SheetChanged
+from gateway.macros import names_seen
 
 CHARACTERS = 500  # names offered at most: a Tab menu, not a roster
 
@@ -25,7 +26,8 @@ async def load_names(
 ) -> Names:
     """Command names of the channel's rule system (Storyteller ones for a Storyteller), the trait
     and pool names of the sender's active character (else of the system's first character: the
-    console knows no rules, a sheet shows what a system calls its traits), and every character's name."""
+    console knows no rules, a sheet shows what a system calls its traits), every character's name, and
+    the macros the sender sees in the channel (``gateway.macros.names_seen``), with the prefix."""
     system = await channels.system_of(services.vault, channel) or services.settings.gateway.default_system
     names = sorted(
         {
@@ -44,7 +46,9 @@ async def load_names(
         if shown is not None:
             summary = await services.sheet_summary(session, shown, player.locale if player else None)
             traits = tuple(dict.fromkeys([*(t.key for t in summary.traits), *(p.key for p in summary.pools)]))
-    return Names(tuple(names), traits, tuple(c.name for c in everyone))
+        macros = await names_seen(session, sender.key, channel.key, system)
+    prefix = services.settings.gateway.prefix
+    return Names(tuple(names), traits, tuple(c.name for c in everyone), tuple(prefix + m for m in macros))
 
 
 def visible_commands(services: AdapterServices) -> Commands:

@@ -4,8 +4,10 @@ through the outbox to the web."""
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlencode
 
 import aiohttp_jinja2
 import jinja2
@@ -16,6 +18,7 @@ from adapters.web import account, tools
 from adapters.web.config import WebSettings
 from adapters.web.locale import COOKIE, request_locale
 from adapters.web.texts import CATALOGUE
+from adapters.web.times import time_element
 from gateway import Adapter, AdapterServices, DeliveryFailed, Outbound
 from gateway.i18n import LANGUAGES
 
@@ -34,13 +37,32 @@ HEADERS = {
 LANG_COOKIE_SECONDS = 365 * 24 * 3600
 
 
-async def _page_context(request: web.Request) -> dict[str, Any]:
+def _page_context(timezone: str) -> Callable[[web.Request], Awaitable[dict[str, Any]]]:
+    async def context(request: web.Request) -> dict[str, Any]:
+        return _context(request, timezone)
+
+    return context
+
+
+def _context(request: web.Request, timezone: str) -> dict[str, Any]:
     locale = request_locale(request)
 
     def t(key: str, **params: Any) -> str:
         return CATALOGUE.t(locale, key, **params)
 
-    return {"locale": locale, "t": t, "languages": LANGUAGES, "path": request.path}
+    def lang_href(code: str) -> str:
+        """The language switcher's link: this page's query (a form's values) kept, ``lang`` set."""
+        query = [(k, v) for k, v in request.query.items() if k != "lang"] + [("lang", code)]
+        return "?" + urlencode(query)
+
+    return {
+        "locale": locale,
+        "t": t,
+        "languages": LANGUAGES,
+        "path": request.path,
+        "lang_href": lang_href,
+        "when": lambda moment, seconds=False: time_element(moment, timezone, seconds),
+    }
 
 
 async def _secure_headers(request: web.Request, response: web.StreamResponse) -> None:
@@ -73,7 +95,7 @@ class WebAdapter(Adapter):
             loader=jinja2.PackageLoader("adapters.web", "templates"),
             autoescape=True,  # everything a user typed is escaped, in every template
             undefined=jinja2.StrictUndefined,  # a misspelt variable fails the page, not blanks it
-            context_processors=[_page_context],
+            context_processors=[_page_context(self.services.settings.gateway.timezone)],
         )
         app.on_response_prepare.append(_secure_headers)
         app.middlewares.append(_remember_language)

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from pydantic import BaseModel, ConfigDict, Field
+from ipaddress import ip_network
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 
 class WebSettings(BaseModel):
@@ -17,3 +19,14 @@ class WebSettings(BaseModel):
     link_minutes: int = Field(default=10, ge=1, le=60)
     # A web session lasts this many days without use.
     session_days: int = Field(default=30, ge=1, le=365)
+    # Reverse proxies in front of the gateway, by address ("127.0.0.1", "10.0.0.0/8"). A request
+    # from one of them is keyed (sign-in rate limit) on X-Forwarded-For's right-most address that
+    # is not a trusted proxy; from any other peer the header is ignored. Empty: never trusted.
+    trusted_proxies: list[str] = Field(default_factory=list)
+
+    @field_validator("trusted_proxies")
+    @classmethod
+    def _addresses(cls, value: list[str]) -> list[str]:
+        for entry in value:
+            ip_network(entry.strip(), strict=False)  # ValueError names the entry
+        return value

@@ -8,7 +8,7 @@ import json
 from collections.abc import AsyncIterator, Mapping
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any, cast
 
 from sqlalchemy import Table, bindparam, case, insert, inspect
@@ -17,7 +17,7 @@ from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlmodel import col, select, update
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from gateway.events import Approved, SheetChanged
+from gateway.events import Approved, SheetChanged, StlogWritten
 from gateway.payloads import stlog_payload
 from gateway.types import Channel, Identity
 from gateway.vault.engine import Vault
@@ -251,6 +251,7 @@ async def write_stlog(
             _ROLL_STLOG, {"roll_id": roll_id, "line": text, "line_kind": kind, "final": result}
         )
     else:
+        unit.record(StlogWritten(kind, text, character_id, channel_key, now.astimezone(UTC).isoformat()))
         await unit.execute(
             STLOG_INSERT,
             dict(

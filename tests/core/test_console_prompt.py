@@ -20,7 +20,7 @@ from prompt_toolkit.input import PipeInput, create_pipe_input
 from prompt_toolkit.output.vt100 import Vt100_Output
 
 from adapters.console.adapter import console_message
-from adapters.console.complete import Names, NameSource
+from adapters.console.complete import Names, NameSource, completions
 from adapters.console.prompt import ConsolePrompt, history_path
 from adapters.console.repl import interactive, make_prompt
 from gateway import Gateway, Settings
@@ -144,6 +144,28 @@ async def test_a_character_made_elsewhere_is_offered_at_the_next_tab(tmp_path: P
         await run(c.gateway, "char new Zora", name="ana")
         await c.type("st approve Z\t")
         await c.shows("st approve Zora")
+
+
+async def test_tab_completes_the_sender_s_macro_names(tmp_path: Path, vault_url: str) -> None:
+    """``!h`` -> ``!hit`` (a macro of the person's); one added at the prompt is offered at the next Tab."""
+    async with console(tmp_path, url=vault_url) as c:
+        await run(c.gateway, "macro add hit = roll {1}")
+        await run(c.gateway, "macro add other = roll 1", name="ana")  # another person's: not offered
+        await c.type("!h\t")
+        await c.shows("!hit")
+        await c.type("\x15macro add soak = roll 2\r")
+        await c.entered_line("macro add soak = roll 2")
+        await c.type("!\t")
+        await eventually(lambda: "!soak" in c.prompt.names.current.macros, timeout=10)
+        await c.type("\x15!so\t")
+        await c.shows("!soak")
+        assert "!other" not in c.prompt.names.current.macros
+
+
+def test_a_macro_completes_only_as_the_first_word() -> None:
+    names = Names(commands=("roll",), macros=("!hit", "!heal"))
+    assert sorted(completions("!h", names)) == [("!heal", -2), ("!hit", -2)]
+    assert completions("roll !h", names) == []
 
 
 async def test_up_arrow_recalls_the_previous_line(tmp_path: Path) -> None:

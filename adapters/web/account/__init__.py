@@ -9,6 +9,7 @@ from aiohttp import web
 from adapters.web.account.actor import Actor
 from adapters.web.account.auth import Auth
 from adapters.web.account.live import LiveLog
+from adapters.web.account.macros import MacroPages
 from adapters.web.account.player import PlayerPages
 from adapters.web.account.signin import SignIn
 from adapters.web.account.storyteller import StorytellerPages
@@ -25,3 +26,4 @@ def install(app: web.Application, services: AdapterServices, settings: WebSettin
     SignIn(services, auth).add_routes(app)
     PlayerPages(services, auth, actor).add_routes(app)
     StorytellerPages(services, auth, actor, live).add_routes(app)
+    MacroPages(services, auth, actor).add_routes(app)

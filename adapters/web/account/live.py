@@ -1,4 +1,5 @@
-"""The Storyteller log, live: each roll committed (in this process, or in another on a PostgreSQL
+"""The Storyteller log, live: each roll and each other line (``StlogWritten``: approvals, ST edits,
+house rules) committed (in this process, or in another on a PostgreSQL
 vault through ``gateway.vault.notify``) reaches every open log page as a server-sent event.
 
 Event-driven end to end: the hub's after-commit ``RollLogged`` listener reads the roll's row once and
@@ -16,8 +17,9 @@ from typing import Any
 
 import orjson
 
+from adapters.web import times
 from gateway import AdapterServices, records
-from gateway.events import RollLogged
+from gateway.events import RollLogged, StlogWritten
 from gateway.records import RollLog
 
 QUEUE = 500
@@ -35,20 +37,31 @@ class Viewer:
         self.queue.put_nowait(item)
 
 
-def entry(roll: RollLog, character: str | None) -> dict[str, Any]:
+def entry(roll: RollLog, character: str | None, zone: str) -> dict[str, Any]:
     """What a log line shows: plain values, drawn by the page as text nodes."""
     return {
         "id": roll.public_id,
         "text": roll.text or f"{roll.display_name}: {roll.kind} {roll.total}",
         "character": character,
         "character_id": roll.character_id,
-        "at": _iso(roll.created_at),
+        "at": times.machine(roll.created_at, zone),
+        "shown": times.shown(roll.created_at, zone, seconds=True),
         "platform": roll.identity_key.partition(":")[0],
     }
 
 
-def _iso(moment: datetime) -> str:
-    return moment.isoformat(timespec="seconds")
+def line_entry(event: StlogWritten, zone: str) -> dict[str, Any]:
+    """A line of its own (no roll, so no id and no verify link)."""
+    moment = datetime.fromisoformat(event.at)
+    return {
+        "id": None,
+        "kind": event.kind,
+        "text": event.text,
+        "character_id": event.character_id,
+        "at": times.machine(moment, zone),
+        "shown": times.shown(moment, zone, seconds=True),
+        "platform": event.channel_key.partition(":")[0],
+    }
 
 
 class LiveLog:
@@ -56,6 +69,7 @@ class LiveLog:
         self.services = services
         self.viewers: set[Viewer] = set()
         services.events.subscribe(RollLogged, self.rolled)
+        services.events.subscribe(StlogWritten, self.written)
 
     def watch(self, character_id: int | None) -> Viewer:
         viewer = Viewer(character_id)
@@ -75,7 +89,15 @@ class LiveLog:
         if found is None:
             return
         roll, name = found
-        item = b"data: " + orjson.dumps(entry(roll, name)) + b"\n\n"  # encoded once for every viewer
+        self._send(entry(roll, name, self.services.settings.gateway.timezone), roll.character_id)
+
+    async def written(self, event: StlogWritten) -> None:
+        """A line that is not a roll's: the event carries it, so nothing is read."""
+        if self.viewers:
+            self._send(line_entry(event, self.services.settings.gateway.timezone), event.character_id)
+
+    def _send(self, shown: dict[str, Any], character_id: int | None) -> None:
+        item = b"data: " + orjson.dumps(shown) + b"\n\n"  # encoded once for every viewer
         for viewer in list(self.viewers):
-            if viewer.character_id is None or viewer.character_id == roll.character_id:
+            if viewer.character_id is None or viewer.character_id == character_id:
                 viewer.put(item)

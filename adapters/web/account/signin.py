@@ -13,6 +13,7 @@ from adapters.web.account import store
 from adapters.web.account.auth import Auth
 from adapters.web.account.render import notice, page, see_other
 from adapters.web.account.texts import CATALOGUE
+from adapters.web.client_address import client_address, networks
 from adapters.web.locale import request_locale
 from gateway import AdapterServices
 from gateway.rate_buckets import SharedBuckets
@@ -25,6 +26,7 @@ class SignIn:
     def __init__(self, services: AdapterServices, auth: Auth) -> None:
         self.services = services
         self.auth = auth
+        self.proxies = networks(auth.settings.trusted_proxies)
         self.buckets = SharedBuckets(services.vault, ATTEMPTS_BURST, ATTEMPTS_RATE, prefix="web-login:")
 
     def add_routes(self, app: web.Application) -> None:
@@ -38,7 +40,8 @@ class SignIn:
         return CATALOGUE.t(request_locale(request), key, **params)
 
     async def _limited(self, request: web.Request) -> web.Response | None:
-        wait = await self.buckets.take(request.remote or "?")
+        forwarded = request.headers.getall("X-Forwarded-For", [])
+        wait = await self.buckets.take(client_address(request.remote, forwarded, self.proxies))
         if wait is None:
             return None
         return notice(

@@ -5,6 +5,7 @@ rule system speaks English only, so the sheet beside the forms and the commands'
 
 from __future__ import annotations
 
+from adapters.web.account import macro_texts
 from gateway.i18n import Catalogue
 
 EN = {
@@ -128,7 +129,7 @@ EN = {
     "log.since": "Since",
     "log.filter": "Filter",
     "log.connecting": "Connecting to the live log…",
-    "log.live": "Live: new rolls appear at the top.",
+    "log.live": "Live: new rolls, approvals and edits appear at the top.",
     "log.lost": "The live log lost its connection; reconnecting…",
     "log.verify": "verify",
     "log.no_character": "No Nightcap character called {name}.",
@@ -241,7 +242,7 @@ CS = {
     "log.since": "Od",
     "log.filter": "Filtrovat",
     "log.connecting": "Připojuji živý záznam…",
-    "log.live": "Živě: nové hody se objeví nahoře.",
+    "log.live": "Živě: nové hody, schválení a úpravy se objeví nahoře.",
     "log.lost": "Živý záznam ztratil spojení; připojuji znovu…",
     "log.verify": "ověřit",
     "log.no_character": "Žádná postava Nightcap jménem {name}.",
@@ -354,7 +355,7 @@ RU = {
     "log.since": "С",
     "log.filter": "Отобрать",
     "log.connecting": "Подключаюсь к живому журналу…",
-    "log.live": "В прямом эфире: новые броски появляются сверху.",
+    "log.live": "В прямом эфире: новые броски, одобрения и правки появляются сверху.",
     "log.lost": "Живой журнал потерял связь; переподключаюсь…",
     "log.verify": "проверить",
     "log.no_character": "Нет персонажа Nightcap по имени {name}.",
@@ -364,4 +365,4 @@ RU = {
     "sts.remove": "Убрать Рассказчика",
 }
 
-CATALOGUE = Catalogue({"en": EN, "cs": CS, "ru": RU})
+CATALOGUE = Catalogue({"en": EN | macro_texts.EN, "cs": CS | macro_texts.CS, "ru": RU | macro_texts.RU})

@@ -2,6 +2,15 @@
 // the results are re-asked from the server (the same rules, never a copy here) as the reader types.
 (function () {
   "use strict";
+  // The language switcher keeps what the form holds: its links carry the query the page now shows.
+  function keepInLanguageLinks(shown) {
+    var links = document.querySelectorAll("nav.languages a[hreflang]");
+    Array.prototype.forEach.call(links, function (link) {
+      var params = new URLSearchParams(shown);
+      params.set("lang", link.getAttribute("hreflang"));
+      link.setAttribute("href", "?" + params.toString());
+    });
+  }
   var forms = document.querySelectorAll("form[data-live]");
   Array.prototype.forEach.call(forms, function (form) {
     var target = document.getElementById(form.getAttribute("data-live"));
@@ -26,6 +35,7 @@
           if (window.history && window.history.replaceState) {
             window.history.replaceState(null, "", form.action + "?" + shown);
           }
+          keepInLanguageLinks(shown);
         })
         .catch(function () { /* the submit button still works */ });
     }

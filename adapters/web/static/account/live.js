@@ -1,4 +1,4 @@
-// The live Storyteller log: each server-sent event is one roll, drawn with text nodes only (a
+// The live Storyteller log: each server-sent event is one line (a roll, an approval, an edit), drawn with text nodes only (a
 // character's name is whatever a player typed; it must never become markup).
 "use strict";
 (function () {
@@ -19,18 +19,21 @@
   source.onmessage = function (event) {
     const item = JSON.parse(event.data);
     const entry = document.createElement("li");
-    entry.dataset.id = item.id;
     entry.className = "new";
     const time = document.createElement("time");
     time.dateTime = item.at;
-    time.textContent = item.at.replace("T", " ").slice(0, 19);
+    time.textContent = item.shown;
     const line = document.createElement("span");
     line.className = "line";
     line.textContent = item.text;
-    const link = document.createElement("a");
-    link.href = "/r/" + encodeURIComponent(item.id);
-    link.textContent = list.dataset.verify;
-    entry.append(time, " ", line, " ", link);
+    entry.append(time, " ", line);
+    if (item.id) {  // a roll: its verify link (other lines, approvals and edits, have none)
+      entry.dataset.id = item.id;
+      const link = document.createElement("a");
+      link.href = "/r/" + encodeURIComponent(item.id);
+      link.textContent = list.dataset.verify;
+      entry.append(" ", link);
+    }
     list.prepend(entry);
   };
 })();
