@@ -279,12 +279,16 @@ class DiscordAdapter(Adapter):
         False (answer as before, without the picture) when it cannot be drawn or posted in time."""
         assert self.http is not None, "the adapter is started"
         try:
-            drawn = await asyncio.wait_for(self._picture(body), max(0.05, received + PICTURE_BY - self.wall()))
+            drawn = await asyncio.wait_for(
+                self._picture(body), max(0.05, received + PICTURE_BY - self.wall())
+            )
         except TimeoutError:
             drawn = None
         if drawn is None:
             return False
-        url = f"{self.config.api_base}/interactions/{interaction.get('id')}/{interaction.get('token')}/callback"
+        url = (
+            f"{self.config.api_base}/interactions/{interaction.get('id')}/{interaction.get('token')}/callback"
+        )
         form = multipart({"type": ix.CHANNEL_MESSAGE, "data": render.attach(body, drawn)}, drawn)
         try:
             timeout = aiohttp.ClientTimeout(total=max(0.05, received + ANSWER_BY - self.wall()))

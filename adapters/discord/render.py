@@ -306,7 +306,9 @@ def attach(body: Mapping[str, Any], picture: Picture | None) -> dict[str, Any]:
     if not embed["title"]:
         del embed["title"]
     out["embeds"] = [*out.get("embeds", [])[: EMBEDS - 1], embed]
-    out["attachments"] = [{"id": 0, "filename": picture.filename, "description": safe(chart.get("title") or "odds", 1024)}]
+    out["attachments"] = [
+        {"id": 0, "filename": picture.filename, "description": safe(chart.get("title") or "odds", 1024)}
+    ]
     return fit_message(out)
 
 

@@ -84,7 +84,11 @@ def render(chart: Chart, configured_font: str | None) -> Drawn | NoFont:
             top = y + (ROW - BAR) // 2
             middle = y + ROW // 2
             draw.text(
-                (PAD, middle), _fit(bar.label, text_font, label_width - 12), font=text_font, fill=INK, anchor="lm"
+                (PAD, middle),
+                _fit(bar.label, text_font, label_width - 12),
+                font=text_font,
+                fill=INK,
+                anchor="lm",
             )
             draw.rectangle((bar_left, top, bar_left + bar_width, top + BAR), fill=TRACK)
             filled = round(bar_width * bar.probability)
@@ -93,7 +97,11 @@ def render(chart: Chart, configured_font: str | None) -> Drawn | NoFont:
             if filled:
                 draw.rectangle((bar_left, top, bar_left + filled - 1, top + BAR), fill=colour)
             draw.text(
-                (bar_left + bar_width + 8, middle), percent(bar.probability), font=text_font, fill=INK, anchor="lm"
+                (bar_left + bar_width + 8, middle),
+                percent(bar.probability),
+                font=text_font,
+                fill=INK,
+                anchor="lm",
             )
             y += ROW
         y += 10

@@ -565,8 +565,12 @@ class FakeDiscord:
         problems = upload.problems + response_problems(upload.body) + attachment_problems(data, upload)
         if problems:
             self.refused.append((400, problems))
-            return web.json_response({"message": "Invalid Form Body", "code": 50035, "errors": problems}, status=400)
-        self.callbacks[interaction_id] = Received(interaction_id, channel, upload.body, self.clock(), True, upload.files)
+            return web.json_response(
+                {"message": "Invalid Form Body", "code": 50035, "errors": problems}, status=400
+            )
+        self.callbacks[interaction_id] = Received(
+            interaction_id, channel, upload.body, self.clock(), True, upload.files
+        )
         return web.Response(status=204)
 
     # ------------------------------------------------------------------ commands
@@ -674,7 +678,13 @@ def message_problems(body: Any) -> list[str]:  # type: ignore[no-redef]  # exten
 # show only these image types through ``attachment://``.
 FILE_LIMIT = 10 * 1024 * 1024
 REQUEST_LIMIT = 25 * 1024 * 1024
-EMBED_IMAGE_TYPES = {"png": "image/png", "jpg": "image/jpeg", "jpeg": "image/jpeg", "webp": "image/webp", "gif": "image/gif"}
+EMBED_IMAGE_TYPES = {
+    "png": "image/png",
+    "jpg": "image/jpeg",
+    "jpeg": "image/jpeg",
+    "webp": "image/webp",
+    "gif": "image/gif",
+}
 FILE_PART = re.compile(r"^files\[(\d+)\]$")
 
 
