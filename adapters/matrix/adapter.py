@@ -236,28 +236,38 @@ class MatrixAdapter(Adapter):
         self, account: MatrixAccount, room: str, payload: dict[str, Any], txn_id: str
     ) -> None:
         """After an ``odds`` reply's text, its chart as an ``m.image`` (uploaded to the homeserver's
-        media repository), where the reply carries one. Not in an encrypted room (README: "Odds
-        pictures"). A picture that cannot be drawn or uploaded is left out: the text has gone, and
-        it says everything the picture shows."""
+        media repository), where the reply carries one. In an encrypted room the file is encrypted
+        (mautrix's ``encrypt_attachment``; the event carries ``file``, its key, instead of ``url``)
+        and the event goes encrypted like the text. A picture that cannot be drawn or uploaded is
+        left out: the text has gone, and it says everything the picture shows."""
         result = payload.get("result") if payload.get("kind") == "reply" else None
-        if not isinstance(result, dict) or "chart" not in result or await account.is_encrypted(room):
+        if not isinstance(result, dict) or "chart" not in result:
             return
         drawn = await picture(self.services, result)
         if drawn is None:
             return
-        try:
-            uri = await account.api.upload_media(drawn.png, mime_type=drawn.mimetype, filename=drawn.filename)
-        except (MatrixRequestError, *NETWORK_ERRORS) as exc:
-            log.warning("matrix odds picture not uploaded", room=room, error=f"{type(exc).__name__}")
-            return
         chart = result["chart"] if isinstance(result["chart"], dict) else {}
-        content = {
+        content: dict[str, Any] = {
             "msgtype": "m.image",
             "body": str(chart.get("title") or drawn.filename)[:200],
             "filename": drawn.filename,
-            "url": str(uri),
             "info": {"mimetype": drawn.mimetype, "w": drawn.width, "h": drawn.height, "size": len(drawn.png)},
         }
+        try:
+            if await account.is_encrypted(room):
+                ciphertext, file = crypto.encrypt_attachment(drawn.png)
+                file.url = await account.api.upload_media(
+                    ciphertext, mime_type="application/octet-stream", filename=drawn.filename
+                )
+                content["file"] = file.serialize()
+            else:
+                uri = await account.api.upload_media(
+                    drawn.png, mime_type=drawn.mimetype, filename=drawn.filename
+                )
+                content["url"] = str(uri)
+        except (MatrixRequestError, *NETWORK_ERRORS) as exc:
+            log.warning("matrix odds picture not uploaded", room=room, error=f"{type(exc).__name__}")
+            return
         # Its own fixed transaction id: a retried row sends the text and the picture once each.
         await account.send(room, content, f"{txn_id}-chart")
 
