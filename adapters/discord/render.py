@@ -297,8 +297,9 @@ def attach(body: Mapping[str, Any], picture: Picture | None) -> dict[str, Any]:
     out = {k: v for k, v in body.items() if k != CHART}
     if picture is None:
         return out
-    chart = body.get(CHART) if isinstance(body.get(CHART), Mapping) else {}
-    embed = {
+    raw = body.get(CHART)
+    chart: Mapping[str, Any] = raw if isinstance(raw, Mapping) else {}
+    embed: dict[str, Any] = {
         "title": safe(chart.get("title") or "", 256),
         "color": TEXT_COLOUR,
         "image": {"url": f"attachment://{picture.filename}"},

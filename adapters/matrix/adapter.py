@@ -265,8 +265,11 @@ class MatrixAdapter(Adapter):
                     drawn.png, mime_type=drawn.mimetype, filename=drawn.filename
                 )
                 content["url"] = str(uri)
-        except (MatrixRequestError, *NETWORK_ERRORS) as exc:
-            log.warning("matrix odds picture not uploaded", room=room, error=f"{type(exc).__name__}")
+        except MatrixRequestError as exc:
+            log.warning("matrix odds picture not uploaded", room=room, error=exc.errcode)
+            return
+        except NETWORK_ERRORS as exc:
+            log.warning("matrix odds picture not uploaded", room=room, error=type(exc).__name__)
             return
         # Its own fixed transaction id: a retried row sends the text and the picture once each.
         await account.send(room, content, f"{txn_id}-chart")
