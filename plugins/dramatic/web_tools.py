@@ -42,6 +42,11 @@ FIELDS = (
 def tool_odds(values: Mapping[str, int], locale: str) -> list[OddsChart]:
     """In an offload worker: botch, failure and success, and the net successes."""
     chances = odds.roll_odds(values["pool"], values["difficulty"], specialty=bool(values["specialty"]))
+    return odds_charts(locale, chances)
+
+
+def odds_charts(locale: str, chances: odds.RollOdds) -> list[OddsChart]:
+    """The charts of worked-out odds (the page's, and chat's picture): no computing here."""
     rows = tuple(
         (CATALOGUE.t(locale, f"degree.{name}"), getattr(chances, name))
         for name in ("botch", "failure", "success")
