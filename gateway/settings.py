@@ -58,6 +58,9 @@ class GatewaySection(Section):
     # Seconds one such computation may take, waiting for a worker included; past it, the command
     # is answered with one short line and nothing is kept.
     offload_timeout: float = Field(10.0, gt=0, le=600)
+    # A TrueType font for the odds pictures on Discord and Matrix (``gateway.charts``); None: the
+    # first common system font (DejaVu Sans, Noto Sans, Liberation Sans) with Czech and Cyrillic.
+    chart_font: str | None = None
 
 
 class VaultSection(Section):

@@ -86,7 +86,19 @@ async def gather(settings: Settings) -> dict[str, Any]:
         "processes": [_process(p, now, default_beat) for p in sorted(processes, key=lambda p: p.started_at)],
         "leases": [_lease(lease, now) for lease in leases],
         "outbox": _outbox(backlog, now),
+        "charts": _charts(settings),
     }
+
+
+def _charts(settings: Settings) -> dict[str, Any]:
+    """The font odds pictures are drawn with on this machine, or why there are none (then Discord
+    and Matrix send the text alone)."""
+    try:
+        from gateway.charts import fonts
+    except ImportError as exc:  # Pillow missing from this installation
+        return {"font": None, "problem": f"Pillow cannot be imported ({exc})"}
+    path, why = fonts.find(settings.gateway.chart_font)
+    return {"font": path, "problem": why or None}
 
 
 def _age(now: datetime, then: datetime | None) -> float | None:
@@ -200,6 +212,11 @@ def render(report: dict[str, Any]) -> list[str]:
             for t in entry["targets"]
         ],
     )
+    charts = report.get("charts") or {}
+    if charts.get("font"):
+        lines.append(f"charts  odds pictures drawn with {charts['font']}")
+    elif charts:
+        lines.append(f"charts  no odds pictures (text only): {charts.get('problem')}")
     return lines
 
 

@@ -49,6 +49,7 @@ from gateway import (
     queue,
 )
 from gateway.adapter_state import AdapterState
+from gateway.charts import Picture, picture
 from gateway.core_messages import say
 from gateway.queue import claim_lease
 
@@ -65,6 +66,25 @@ FOLLOWUP_GRACE = 0.5  # let Discord take our HTTP response before the first foll
 LEDGER_DAYS = 2
 MAX_INTERACTION = 64 * 1024  # Discord's payloads are a few kB; the app refuses more than this anyway
 INLINE_429_RETRIES = 5
+
+
+# The picture must be drawn by then (seconds after the interaction arrived) and the callback be
+# answered within Discord's 3 seconds; past the first, the answer goes without it.
+PICTURE_BY = 2.6
+ANSWER_BY = 2.95
+ANSWERED: dict[str, Any] = {}  # the answer went to the callback endpoint: the request gets 202
+
+
+def respond(answer: dict[str, Any]) -> web.Response:
+    return web.Response(status=202) if answer is ANSWERED else web.json_response(answer)
+
+
+def multipart(body: Mapping[str, Any], drawn: Picture) -> aiohttp.FormData:
+    """Discord's file upload: the JSON in ``payload_json``, the file in ``files[0]``."""
+    form = aiohttp.FormData()
+    form.add_field("payload_json", json.dumps(body), content_type="application/json")
+    form.add_field("files[0]", drawn.png, filename=drawn.filename, content_type=drawn.mimetype)
+    return form
 
 
 def fingerprint(webhook: Webhook) -> str:
@@ -207,7 +227,7 @@ class DiscordAdapter(Adapter):
                 await complete.answer(self.services, interaction, self.config.reply_timeout)
             )
         if kind == ix.MESSAGE_COMPONENT:
-            return web.json_response(await self._click(interaction))
+            return respond(await self._click(interaction))
         if kind != ix.APPLICATION_COMMAND:
             return web.json_response(ix.message_response("This gateway answers slash commands only.", True))
         parsed = slash.command_line(interaction.get("data") or {})
@@ -217,7 +237,7 @@ class DiscordAdapter(Adapter):
                 f"/{name} is not a command of this gateway: run `gateway discord register` to refresh them."
             )
             return web.json_response(ix.message_response(text, True))
-        return web.json_response(await self._run(interaction, parsed))
+        return respond(await self._run(interaction, parsed))
 
     async def _run(
         self, interaction: Mapping[str, Any], parsed: slash.Parsed, *, only_caller: bool = False
@@ -243,7 +263,44 @@ class DiscordAdapter(Adapter):
             return ix.message_response("Already handled.", True)
         if len(bodies) > 1:
             await self._enqueue_follow_ups(interaction, bodies[1:], received)
-        return {"type": ix.CHANNEL_MESSAGE, "data": bodies[0]}
+        if render.CHART in bodies[0] and await self._callback_with_picture(interaction, bodies[0], received):
+            return ANSWERED
+        return {"type": ix.CHANNEL_MESSAGE, "data": render.attach(bodies[0], None)}
+
+    async def _picture(self, body: Mapping[str, Any]) -> Picture | None:
+        chart = body.get(render.CHART)
+        return await picture(self.services, {"chart": chart}) if chart is not None else None
+
+    async def _callback_with_picture(
+        self, interaction: Mapping[str, Any], body: dict[str, Any], received: float
+    ) -> bool:
+        """Answer with the picture attached: an HTTP response body cannot carry a file, so the answer
+        goes to the callback endpoint as multipart (the request is then answered 202, no body).
+        False (answer as before, without the picture) when it cannot be drawn or posted in time."""
+        assert self.http is not None, "the adapter is started"
+        try:
+            drawn = await asyncio.wait_for(
+                self._picture(body), max(0.05, received + PICTURE_BY - self.wall())
+            )
+        except TimeoutError:
+            drawn = None
+        if drawn is None:
+            return False
+        url = (
+            f"{self.config.api_base}/interactions/{interaction.get('id')}/{interaction.get('token')}/callback"
+        )
+        form = multipart({"type": ix.CHANNEL_MESSAGE, "data": render.attach(body, drawn)}, drawn)
+        try:
+            timeout = aiohttp.ClientTimeout(total=max(0.05, received + ANSWER_BY - self.wall()))
+            async with self.http.post(url, data=form, timeout=timeout) as response:
+                await response.read()
+                ok = 200 <= response.status < 300
+        except (aiohttp.ClientError, TimeoutError) as exc:
+            log.warning("discord callback with picture failed", error=type(exc).__name__)
+            return False
+        if not ok:
+            log.warning("discord callback with picture refused", status=response.status)
+        return ok
 
     async def _bodies(
         self, interaction: Mapping[str, Any], replies: list[Reply], line: str, only_caller: bool = False
@@ -355,7 +412,9 @@ class DiscordAdapter(Adapter):
         if not isinstance(body, dict):  # a row queued before follow-ups carried their body
             body = render.text_message(str(p.get("text", "")), private=bool(p.get("private")))
         route = f"interaction:{message.target[len(FOLLOWUP) :]}"
-        status, _data = await self._send(message, route, p.get("channel_id") or None, url, body)
+        drawn = await self._picture(body)
+        body = render.attach(body, drawn)
+        status, _data = await self._send(message, route, p.get("channel_id") or None, url, body, drawn)
         if status == 404:
             raise DeliveryFailed("Discord no longer knows this interaction (404)")
 
@@ -368,16 +427,24 @@ class DiscordAdapter(Adapter):
                 f"webhook {webhook.name!r} is disabled: it answered 404; configure a new URL"
             )
         body = render.outbox_message(message.payload, message.created_at)
+        drawn = await self._picture(body)
+        body = render.attach(body, drawn)
         if self.config.username:
             body["username"] = self.config.username
         url = f"{self.config.api_base}/webhooks/{webhook.id}/{webhook.token}"
-        status, data = await self._send(message, f"webhook:{webhook.id}", None, url, body)
+        status, data = await self._send(message, f"webhook:{webhook.id}", None, url, body, drawn)
         if status == 404:
             await self._disable(webhook, data)
             raise DeliveryFailed(f"webhook {webhook.name!r} answered 404 and is now disabled")
 
     async def _send(
-        self, message: Outbound, route: str, channel: str | None, url: str, body: dict[str, Any]
+        self,
+        message: Outbound,
+        route: str,
+        channel: str | None,
+        url: str,
+        body: dict[str, Any],
+        drawn: Picture | None = None,
     ) -> tuple[int, Any]:
         """POST one body, paced by the limiter. Returns (status, data) for 2xx and 404; raises otherwise."""
         assert self.http is not None, "the adapter is started"
@@ -387,7 +454,7 @@ class DiscordAdapter(Adapter):
             except WaitTooLong as exc:
                 self._wake_in(exc.delay)
                 raise Throttled(f"rate limit: next slot in {exc.delay:.2f}s", exc.delay) from None
-            post = asyncio.ensure_future(self._post(url, body, ticket))
+            post = asyncio.ensure_future(self._post(url, body, ticket, drawn))
             try:
                 status, data, retry_after = await asyncio.shield(post)
             except asyncio.CancelledError:
@@ -419,10 +486,14 @@ class DiscordAdapter(Adapter):
             raise RetryLater(f"Discord answered {status}")
         raise RetryLater("rate limited repeatedly")
 
-    async def _post(self, url: str, body: dict[str, Any], ticket: Any) -> tuple[int, Any, float | None]:
+    async def _post(
+        self, url: str, body: dict[str, Any], ticket: Any, drawn: Picture | None = None
+    ) -> tuple[int, Any, float | None]:
         assert self.http is not None
+        # With a picture: multipart/form-data (payload_json and files[0]), built anew each attempt.
+        sent: dict[str, Any] = {"data": multipart(body, drawn)} if drawn is not None else {"json": body}
         try:
-            async with self.http.post(url, params={"wait": "true"}, json=body) as response:
+            async with self.http.post(url, params={"wait": "true"}, **sent) as response:
                 raw = await response.read()
                 status, headers = response.status, response.headers
         except (aiohttp.ClientError, TimeoutError) as exc:

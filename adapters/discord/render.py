@@ -17,6 +17,7 @@ from typing import Any
 
 from adapters.discord.texts import t
 from gateway import Power, RatedTrait, Reply, SheetSummary
+from gateway.charts import Picture, chart_from_result
 
 CONTENT = 2000
 EMBEDS = 10
@@ -279,6 +280,39 @@ def result_embed(result: Mapping[str, Any] | None, locale: str = "en") -> dict[s
     return embed
 
 
+CHART = "_chart"  # a body's chart (``gateway.charts``), drawn and attached when it is sent; not Discord's
+
+
+def with_chart(body: dict[str, Any], result: Mapping[str, Any] | None) -> dict[str, Any]:
+    """``body`` noting the result's chart, if it has one: the picture is drawn when the body is sent
+    (``attach``), so an outbox row or a kept answer holds the chart, never the PNG."""
+    if chart_from_result(result) is None or result is None:
+        return body
+    return {**body, CHART: result["chart"]}
+
+
+def attach(body: Mapping[str, Any], picture: Picture | None) -> dict[str, Any]:
+    """The body to send: without the chart note, and with the picture (when there is one) as an
+    embed's image that references the uploaded file (``attachment://odds.png``)."""
+    out = {k: v for k, v in body.items() if k != CHART}
+    if picture is None:
+        return out
+    raw = body.get(CHART)
+    chart: Mapping[str, Any] = raw if isinstance(raw, Mapping) else {}
+    embed: dict[str, Any] = {
+        "title": safe(chart.get("title") or "", 256),
+        "color": TEXT_COLOUR,
+        "image": {"url": f"attachment://{picture.filename}"},
+    }
+    if not embed["title"]:
+        del embed["title"]
+    out["embeds"] = [*out.get("embeds", [])[: EMBEDS - 1], embed]
+    out["attachments"] = [
+        {"id": 0, "filename": picture.filename, "description": safe(chart.get("title") or "odds", 1024)}
+    ]
+    return fit_message(out)
+
+
 def reply_message(
     text: str, private: bool, result: Mapping[str, Any] | None = None, locale: str = "en"
 ) -> dict[str, Any]:
@@ -289,7 +323,7 @@ def reply_message(
     embed = result_embed(result, locale)
     if embed is not None:
         message = fit_message({**message, "embeds": [embed, *message.get("embeds", [])]})
-    return message
+    return with_chart(message, result)
 
 
 @dataclass(frozen=True)
@@ -312,7 +346,11 @@ def group_replies(
     messages: list[ReplyText] = []
     for reply in replies:
         private = reply.private or reply.error is not None
-        drawn = result_embed(reply.result) is not None or (alone is not None and alone(reply.result))
+        drawn = (
+            result_embed(reply.result) is not None
+            or chart_from_result(reply.result) is not None
+            or (alone is not None and alone(reply.result))
+        )
         last = messages[-1] if messages else None
         if not drawn and last is not None and last.result is None and last.private == private:
             joined = f"{last.text}\n{reply.text}"
@@ -504,4 +542,5 @@ def outbox_message(payload: Mapping[str, Any], when: datetime | None = None) -> 
         return fit_message({"embeds": [payload_sheet_embed(payload, when)]})
     if kind == "stlog":
         return fit_message({"embeds": [roll_embed(payload, when)]})
-    return text_message(str(payload.get("text", "")), allow_flags=False)
+    result = payload.get("result")
+    return with_chart(text_message(str(payload.get("text", "")), allow_flags=False), result)

@@ -41,6 +41,7 @@ from gateway import (
     Throttled,
     queue,
 )
+from gateway.charts import picture
 from gateway.pacing import Backoff
 
 log = structlog.get_logger(__name__)
@@ -231,6 +232,48 @@ class MatrixAdapter(Adapter):
             self._aliases[ref] = str(info.room_id)
         return self._aliases[ref]
 
+    async def _send_picture(
+        self, account: MatrixAccount, room: str, payload: dict[str, Any], txn_id: str
+    ) -> None:
+        """After an ``odds`` reply's text, its chart as an ``m.image`` (uploaded to the homeserver's
+        media repository), where the reply carries one. In an encrypted room the file is encrypted
+        (mautrix's ``encrypt_attachment``; the event carries ``file``, its key, instead of ``url``)
+        and the event goes encrypted like the text. A picture that cannot be drawn or uploaded is
+        left out: the text has gone, and it says everything the picture shows."""
+        result = payload.get("result") if payload.get("kind") == "reply" else None
+        if not isinstance(result, dict) or "chart" not in result:
+            return
+        drawn = await picture(self.services, result)
+        if drawn is None:
+            return
+        chart = result["chart"] if isinstance(result["chart"], dict) else {}
+        content: dict[str, Any] = {
+            "msgtype": "m.image",
+            "body": str(chart.get("title") or drawn.filename)[:200],
+            "filename": drawn.filename,
+            "info": {"mimetype": drawn.mimetype, "w": drawn.width, "h": drawn.height, "size": len(drawn.png)},
+        }
+        try:
+            if await account.is_encrypted(room):
+                ciphertext, file = crypto.encrypt_attachment(drawn.png)
+                file.url = await account.api.upload_media(
+                    ciphertext, mime_type="application/octet-stream", filename=drawn.filename
+                )
+                content["file"] = file.serialize()
+            else:
+                uri = await account.api.upload_media(
+                    drawn.png, mime_type=drawn.mimetype, filename=drawn.filename
+                )
+                content["url"] = str(uri)
+        except MatrixRequestError as exc:
+            log.warning("matrix odds picture not uploaded", room=room, error=exc.errcode)
+            return
+        except NETWORK_ERRORS as exc:
+            log.warning("matrix odds picture not uploaded", room=room, error=type(exc).__name__)
+            return
+        # Its own fixed transaction id: a retried row sends the text and the picture once each.
+        await account.send(room, content, f"{txn_id}-chart")
+
     def _network_backoff(self, account: MatrixAccount) -> Backoff:
         """After a 5xx: 1 s doubling up to the account's ``retry_max_delay``."""
         return Backoff(1.0, account.config.retry_max_delay, (0.75, 1.25), self._rng)
@@ -264,6 +307,7 @@ class MatrixAdapter(Adapter):
                 mentions=mentions,
             )
             await account.send(destination, content, self.txn_id(message.id))
+            await self._send_picture(account, destination, payload, self.txn_id(message.id))
             if opened:
                 await account.point_to_dm(room, str(recipient), f"{self.txn_id(message.id)}-dm")
         except MLimitExceeded as exc:

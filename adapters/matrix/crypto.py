@@ -341,3 +341,12 @@ class AccountCrypto:
 
 def random_pickle_key() -> str:
     return os.urandom(24).hex()
+
+
+def encrypt_attachment(data: bytes) -> tuple[bytes, Any]:
+    """``(ciphertext, EncryptedFile)`` for a file sent into an encrypted room (AES-CTR, its key and
+    hash in the event's ``file``); imported here, lazily, as everything of the crypto extra is. Only
+    called with the olm machine running, so the packages are there."""
+    from mautrix.crypto.attachments import encrypt_attachment as encrypt
+
+    return encrypt(data)

@@ -10,14 +10,15 @@ from typing import Any
 
 from gateway import CommandContext, CommandSet, Invocation, Offloaded, Reply, UserError, faces, scene
 from gateway.characters import active_character, find_character
+from gateway.charts import chart_result
 from gateway.i18n import percent
 from gateway.rules.chart_link import chart_link
 from gateway.rules.dots_sheet import trait_title
 from gateway.rules.house_rules import changed_result, note, odds_note
 from gateway.vault import repo
 from gateway.vault.models import Character
-from gateway.web_tool import house_query
-from plugins.dramatic import mechanics, odds, retries
+from gateway.web_tool import house_query, in_locale
+from plugins.dramatic import mechanics, odds, retries, web_tools
 from plugins.dramatic.abilities import PRIMARY, Substitution, kind_of, secondary_key, substitute
 from plugins.dramatic.characters import WP
 from plugins.dramatic.house import WEB_HOUSE, DramaticHouseRules
@@ -462,6 +463,11 @@ async def odds_command(ctx: CommandContext, inv: Invocation) -> Offloaded[Any]:
         result = {
             "kind": "odds",
             "system": SYSTEM,
+            # The web page's charts (``web_tools.odds_charts``), for Discord's and Matrix's picture.
+            "chart": chart_result(
+                in_locale(web_tools.TITLE, ctx.locale),
+                [(c.title, c.rows) for c in web_tools.odds_charts(ctx.locale, chances)],
+            ),
             "pool": max(left.dice, 0),
             "difficulty": difficulty,
             "willpower": request.side.willpower,

@@ -46,6 +46,11 @@ def tool_odds(values: Mapping[str, int], locale: str, house: Mapping[str, Any]) 
     chances = odds.roll_odds(
         values["pool"], values["difficulty"], specialty=bool(values["specialty"]), **house
     )
+    return odds_charts(locale, chances)
+
+
+def odds_charts(locale: str, chances: odds.RollOdds) -> list[OddsChart]:
+    """The charts of worked-out odds (the page's, and chat's picture): no computing here."""
     rows = tuple(
         (CATALOGUE.t(locale, f"degree.{name}"), getattr(chances, name))
         for name in ("botch", "failure", "success")

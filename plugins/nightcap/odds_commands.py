@@ -11,7 +11,7 @@ from gateway.characters import active_character, find_character
 from gateway.rules.chart_link import chart_link
 from gateway.rules.house_rules import odds_note
 from gateway.web_tool import house_query
-from plugins.nightcap import odds
+from plugins.nightcap import odds, odds_chart
 from plugins.nightcap.conflict_support import (
     Built,
     character_side,
@@ -92,6 +92,9 @@ async def odds_command(ctx: CommandContext, inv: Invocation) -> Offloaded[Any]:
             left_odds, data = computed
             result.update(data)
             result.update(left.extras())
+            result["chart"] = odds_chart.single_chart(
+                ctx.locale, left_odds.pool, left_odds.chance_die, dict(left_odds.degrees)
+            )
             text = "Odds for " + _odds_text(_side_label(left), left_odds) + ruled
             # The book's practice table has no Willpower; it takes the channel's dice switches.
             if not left.side.spec.willpower:
@@ -115,6 +118,15 @@ async def odds_command(ctx: CommandContext, inv: Invocation) -> Offloaded[Any]:
         data["sides"][1].update(right.extras())
         result.update(
             contest=True, degrees=data["sides"][0]["degrees"], totals=data["sides"][0]["totals"], **data
+        )
+        result["chart"] = odds_chart.contest_chart(
+            ctx.locale,
+            (
+                (contest.left.pool, contest.left.chance_die, dict(contest.left.degrees)),
+                (contest.right.pool, contest.right.chance_die, dict(contest.right.degrees)),
+            ),
+            dict(contest.outcomes),
+            {side: dict(bands) for side, bands in contest.margins.items()},
         )
 
         def wins(side: str) -> str:

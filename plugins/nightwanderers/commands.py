@@ -13,6 +13,7 @@ from sqlmodel import col, select, update
 
 from gateway import CommandContext, CommandSet, Invocation, Offloaded, Reply, Speaker, faces
 from gateway.characters import active_character, find_character
+from gateway.charts import chart_result
 from gateway.i18n import percent
 from gateway.rules import binomial
 from gateway.rules.chart_link import chart_link
@@ -21,7 +22,8 @@ from gateway.rules.term_pools import TermPool, contest_line, contest_odds, conte
 from gateway.rules.ties import TieRule
 from gateway.rules.trait_words import TraitWords
 from gateway.vault.models import Character, Pool
-from plugins.nightwanderers import mechanics, odds, pairing
+from gateway.web_tool import in_locale
+from plugins.nightwanderers import mechanics, odds, pairing, web_tools
 from plugins.nightwanderers.config import NightWanderersSettings
 from plugins.nightwanderers.house import house, mark_contest, odds_note
 from plugins.nightwanderers.messages import CATALOGUE
@@ -408,6 +410,11 @@ async def odds_command(ctx: CommandContext, inv: Invocation) -> Offloaded[Any]:
                 "exact": str(chance),
                 "qualities": {q: float(p) for q, p in table.items()},
                 "distribution": [float(p) for p in distribution],
+                # The web page's charts (``web_tools.odds_charts``), for Discord's and Matrix's picture.
+                "chart": chart_result(
+                    in_locale(web_tools.TITLE, ctx.locale),
+                    [(c.title, c.rows) for c in web_tools.odds_charts(ctx.locale, diff, table, distribution)],
+                ),
             }
             return Reply(text=join([text, *pains, *notes]), result=result)
 

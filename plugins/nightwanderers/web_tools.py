@@ -3,7 +3,7 @@ with the successes needed, worked by ``odds.qualities`` (read-only use of today'
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
 from typing import Any
 
@@ -37,8 +37,15 @@ def tool_odds(values: Mapping[str, int], locale: str, house: Mapping[str, Any]) 
     """In an offload worker: each quality, and the successes."""
     pool, diff, need = values["pool"], values["difficulty"], values["need"]
     chances = odds.qualities(pool, diff, need)
-    rows = tuple((CATALOGUE.t(locale, f"degree.{q}"), chances[q]) for q in mechanics.QUALITIES)
     dist = binomial.distribution(pool, diff, sides=mechanics.SIDES)
+    return odds_charts(locale, diff, chances, dist)
+
+
+def odds_charts(
+    locale: str, diff: int, chances: Mapping[str, Fraction], dist: Sequence[Fraction]
+) -> list[OddsChart]:
+    """The charts of worked-out odds (the page's, and chat's picture): no computing here."""
+    rows = tuple((CATALOGUE.t(locale, f"degree.{q}"), chances[q]) for q in mechanics.QUALITIES)
     return [
         OddsChart(in_locale(QUALITY, locale).format(d=diff), rows),
         successes_chart(locale, {k: Fraction(p) for k, p in enumerate(dist)}),

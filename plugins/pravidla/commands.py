@@ -9,6 +9,7 @@ from typing import Any, cast
 
 from gateway import CommandContext, CommandSet, Invocation, Offloaded, Reply, Speaker, faces
 from gateway.characters import active_character, find_character
+from gateway.charts import chart_result
 from gateway.i18n import percent
 from gateway.rules import binomial
 from gateway.rules.chart_link import chart_link
@@ -17,7 +18,8 @@ from gateway.rules.term_pools import TermPool, contest_line, contest_odds, conte
 from gateway.rules.ties import TieRule
 from gateway.rules.trait_words import TraitWords
 from gateway.vault.models import Character
-from plugins.pravidla import mechanics
+from gateway.web_tool import in_locale
+from plugins.pravidla import mechanics, web_tools
 from plugins.pravidla.config import PravidlaSettings
 from plugins.pravidla.house import house, mark, mark_contest, need_for, odds_note
 from plugins.pravidla.messages import CATALOGUE
@@ -218,6 +220,14 @@ async def odds_command(ctx: CommandContext, inv: Invocation) -> Offloaded[Any]:
                 "chance": float(chance),
                 "exact": str(chance),
                 "distribution": [float(p) for p in dist],
+                # The web page's charts (``web_tools.odds_charts``), for Discord's and Matrix's picture.
+                "chart": chart_result(
+                    in_locale(web_tools.TITLE, ctx.locale),
+                    [
+                        (c.title, c.rows)
+                        for c in web_tools.odds_charts(ctx.locale, target, need, chance, dist)
+                    ],
+                ),
             }
             return Reply(text=text, result=result)
 

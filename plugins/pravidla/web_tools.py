@@ -3,7 +3,7 @@ the successes needed, worked by the same ``gateway.rules.binomial`` counts as ``
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
 from typing import Any
 
@@ -38,6 +38,13 @@ def tool_odds(values: Mapping[str, int], locale: str, house: Mapping[str, Any]) 
     pool, target, need = values["pool"], values["target"], values["need"]
     hit = binomial.at_least(pool, target, need, sides=mechanics.SIDES)
     dist = binomial.distribution(pool, target, sides=mechanics.SIDES)
+    return odds_charts(locale, target, need, hit, dist)
+
+
+def odds_charts(
+    locale: str, target: int, need: int, hit: Fraction, dist: Sequence[Fraction]
+) -> list[OddsChart]:
+    """The charts of worked-out odds (the page's, and chat's picture): no computing here."""
     rows = ((CATALOGUE.t(locale, "degree.success"), hit), (CATALOGUE.t(locale, "degree.failure"), 1 - hit))
     return [
         OddsChart(in_locale(VERDICT, locale).format(need=need, tn=target), rows),

@@ -75,6 +75,7 @@ BUILDING_BLOCKS = {
     "gateway.testing",
     "gateway.rules.numbers",  # the one reader of numbers people type, in a command or a request
     "gateway.web_tool",  # what a rule system registers with gateway_web_tools, and the web draws
+    "gateway.charts",  # an odds reply's chart: a rule system builds it, Discord and Matrix send its PNG
 }
 RULE_SYSTEM_MODULES = {"gateway.rules", "gateway.vault", "gateway.vault.models"}  # sheets live in the vault
 ADAPTER_MODULES = {

@@ -21,6 +21,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import math
 import re
 import secrets
@@ -29,6 +30,7 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import Any
 
+import aiohttp
 from aiohttp import web
 
 API = "/api/v10"
@@ -93,6 +95,7 @@ class Received:
     body: dict[str, Any]
     at: float
     follow_up: bool = False
+    files: dict[str, bytes] = field(default_factory=dict)  # filename -> bytes, from a multipart upload
 
 
 class FixedWindow:
@@ -397,6 +400,7 @@ class FakeDiscord:
     rate_limited: int = 0
     not_found: int = 0
     commands: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
+    callbacks: dict[str, Received] = field(default_factory=dict)  # interaction id -> its callback
     command_puts: int = 0
     _windows: dict[str, FixedWindow] = field(default_factory=dict)
     _faults: dict[str, deque[tuple[str, float]]] = field(default_factory=dict)
@@ -446,8 +450,10 @@ class FakeDiscord:
     # ------------------------------------------------------------------ server
 
     async def start(self) -> FakeDiscord:
-        app = web.Application()
+        # Bodies up to Discord's own request limit reach the checks (aiohttp's default stops at 1 MiB).
+        app = web.Application(client_max_size=REQUEST_LIMIT + 1024 * 1024)
         app.router.add_post(API + "/webhooks/{id}/{token}", self._execute)
+        app.router.add_post(API + "/interactions/{id}/{token}/callback", self._callback)
         app.router.add_put(API + "/applications/{app}/commands", self._put_commands)
         app.router.add_put(API + "/applications/{app}/guilds/{guild}/commands", self._put_commands)
         self._runner = web.AppRunner(app, handle_signals=False)
@@ -515,11 +521,9 @@ class FakeDiscord:
             headers.update({"Retry-After": str(math.ceil(retry_after)), "X-RateLimit-Scope": "user"})
             body = {"message": "You are being rate limited.", "retry_after": retry_after, "global": False}
             return web.json_response(body, status=429, headers=headers)
-        try:
-            body = await request.json()
-        except ValueError:
-            body = None
-        problems = message_problems(body)
+        upload = await read_upload(request)
+        body = upload.body
+        problems = upload.problems + message_problems(body) + attachment_problems(body, upload)
         if follow_up and isinstance(body, dict) and "username" in body:
             problems.append("follow-ups cannot set a username")
         if problems:
@@ -528,7 +532,7 @@ class FakeDiscord:
             return web.json_response(error, status=400, headers=self._rate_headers(windows, now))
         for w in windows:
             w.take(now)
-        self.received.append(Received(hook_id, channel, body, now, follow_up))
+        self.received.append(Received(hook_id, channel, body, now, follow_up, upload.files))
         headers = self._rate_headers(windows, now)
         if request.query.get("wait") != "true":
             return web.Response(status=204, headers=headers)
@@ -542,6 +546,32 @@ class FakeDiscord:
             "flags": body.get("flags", 0),
         }
         return web.json_response(message, headers=headers)
+
+    # ------------------------------------------------------------------ interaction callback
+
+    async def _callback(self, request: web.Request) -> web.Response:
+        """Create Interaction Response: once per interaction, for a token Discord issued; the body
+        checked as an HTTP answer would be, plus its files (204, as without ``with_response``)."""
+        interaction_id, token = request.match_info["id"], request.match_info["token"]
+        channel = self.interaction_tokens.get(token)
+        if channel is None:
+            self.not_found += 1
+            return web.json_response({"message": "Unknown interaction", "code": 10062}, status=404)
+        if interaction_id in self.callbacks:
+            error = {"message": "Interaction has already been acknowledged.", "code": 40060}
+            return web.json_response(error, status=400)
+        upload = await read_upload(request)
+        data = upload.body.get("data") if isinstance(upload.body, dict) else None
+        problems = upload.problems + response_problems(upload.body) + attachment_problems(data, upload)
+        if problems:
+            self.refused.append((400, problems))
+            return web.json_response(
+                {"message": "Invalid Form Body", "code": 50035, "errors": problems}, status=400
+            )
+        self.callbacks[interaction_id] = Received(
+            interaction_id, channel, upload.body, self.clock(), True, upload.files
+        )
+        return web.Response(status=204)
 
     # ------------------------------------------------------------------ commands
 
@@ -641,6 +671,97 @@ def message_problems(body: Any) -> list[str]:  # type: ignore[no-redef]  # exten
     problems = _limits_problems(body)
     if isinstance(body, dict):
         problems += embed_shape_problems(body) + component_problems(body.get("components"))
+    return problems
+
+
+# Uploading Files (developers/reference.mdx): 10 MiB a file by default, 25 MiB a request; embeds
+# show only these image types through ``attachment://``.
+FILE_LIMIT = 10 * 1024 * 1024
+REQUEST_LIMIT = 25 * 1024 * 1024
+EMBED_IMAGE_TYPES = {
+    "png": "image/png",
+    "jpg": "image/jpeg",
+    "jpeg": "image/jpeg",
+    "webp": "image/webp",
+    "gif": "image/gif",
+}
+FILE_PART = re.compile(r"^files\[(\d+)\]$")
+
+
+@dataclass
+class Upload:
+    body: Any
+    files: dict[str, bytes]
+    types: dict[str, str]
+    problems: list[str]
+
+
+async def read_upload(request: web.Request) -> Upload:
+    """A request body as Discord reads it: JSON, or multipart/form-data with the JSON in
+    ``payload_json`` and files in ``files[n]`` parts (each with a filename)."""
+    if request.content_type != "multipart/form-data":
+        try:
+            return Upload(await request.json(), {}, {}, [])
+        except ValueError:
+            return Upload(None, {}, {}, [])
+    if (request.content_length or 0) > REQUEST_LIMIT:
+        return Upload(None, {}, {}, ["request entity too large"])
+    body: Any = None
+    files: dict[str, bytes] = {}
+    types: dict[str, str] = {}
+    problems: list[str] = []
+    total = 0
+    reader = await request.multipart()
+    while (part := await reader.next()) is not None:
+        assert isinstance(part, aiohttp.BodyPartReader)
+        data = await part.read(decode=False)
+        total += len(data)
+        if part.name == "payload_json":
+            try:
+                body = json.loads(data)
+            except ValueError:
+                problems.append("payload_json is not JSON")
+        elif part.name and FILE_PART.match(part.name):
+            if not part.filename:
+                problems.append(f"{part.name} without a filename")
+                continue
+            if len(data) > FILE_LIMIT:
+                problems.append(f"{part.name} is larger than {FILE_LIMIT} bytes")
+            files[part.filename] = data
+            types[part.filename] = part.headers.get("Content-Type", "")
+        else:
+            problems.append(f"unknown form part {part.name!r}")
+    if total > REQUEST_LIMIT:
+        problems.append("request entity too large")
+    if body is None and not problems:
+        problems.append("multipart body without payload_json")
+    return Upload(body, files, types, problems)
+
+
+def attachment_problems(body: Any, upload: Upload) -> list[str]:
+    """Every ``attachment://NAME`` an embed references must be a file of this request, of an image
+    type embeds show (by its extension and its part's Content-Type); ``attachments`` may name
+    only uploaded files, by the index of their ``files[n]`` part."""
+    problems: list[str] = []
+    if not isinstance(body, dict):
+        return problems
+    for i, embed in enumerate(body.get("embeds") or []):
+        for key in ("image", "thumbnail"):
+            url = str(((embed or {}).get(key) or {}).get("url") or "")
+            if not url.startswith("attachment://"):
+                continue
+            name = url[len("attachment://") :]
+            if name not in upload.files:
+                problems.append(f"embeds.{i}.{key}.url references {name!r}, which was not uploaded")
+                continue
+            wanted = EMBED_IMAGE_TYPES.get(name.rpartition(".")[2].lower())
+            if wanted is None or upload.types.get(name) != wanted:
+                problems.append(f"embeds.{i}.{key}: {name!r} is not an image embeds show")
+    for j, att in enumerate(body.get("attachments") or []):
+        if not isinstance(att, dict) or str(att.get("filename")) not in upload.files:
+            problems.append(f"attachments.{j} names no uploaded file")
+        elif not isinstance(att.get("id"), int | str) or int(att["id"]) >= len(upload.files):
+            problems.append(f"attachments.{j}.id is not the index of a files[n] part")
     return problems
 
 

@@ -238,3 +238,19 @@ async def test_odds_command(dra: Chat) -> None:
     assert resisted.text.startswith("Odds for 5 dice at difficulty 6 against 4 dice at difficulty 6: you win")
     assert resisted.result is not None
     assert abs(resisted.result["win"] + resisted.result["lose"] - 1) < 1e-12
+
+
+async def test_odds_carry_the_web_pages_chart(dra: Chat) -> None:
+    """Issue 17: the picture Discord and Matrix show is the web page's chart, from the odds the
+    command worked out (``web_tools.odds_charts``), with the specialty as on the page."""
+    from gateway.charts import chart_from_result
+    from plugins.dramatic.web_tools import tool_odds
+
+    reply = await dra.one("odds 6 diff 7 spec")
+    chart = chart_from_result(reply.result)
+    assert chart is not None and chart.title == "Dramatic Systems odds"
+    page = tool_odds({"pool": 6, "difficulty": 7, "specialty": 1}, "en")
+    assert [p.title for p in chart.panels] == [c.title for c in page]
+    assert [[(b.label, b.exact) for b in p.bars] for p in chart.panels] == [
+        [(label, f"{v.numerator}/{v.denominator}") for label, v in c.rows] for c in page
+    ]

@@ -189,3 +189,39 @@ async def test_a_secret_roll_goes_encrypted_to_the_encrypted_direct_chat_the_pla
     assert running.account().dm_rooms == {mira.user_id: direct}  # kept: the bot can write there
     assert mira.received(room, bot.user_id) == []  # no pointer: the direct chat was already there
     assert {e["type"] for e in mira.raw} == {"m.room.encrypted"}
+
+
+async def test_an_odds_picture_goes_encrypted_into_an_encrypted_room(
+    synapse: Synapse, vault: str, crypto_users: Any, gateways: list[Running]
+) -> None:
+    """Issue 17: the chart's PNG is encrypted before upload (the homeserver stores ciphertext), the
+    ``m.image`` carries its key in ``file`` and goes encrypted; Mira decrypts both and reads the PNG."""
+    import io
+
+    from mautrix.crypto.attachments import decrypt_attachment
+    from PIL import Image
+
+    from gateway.charts.draw import COLOURS
+
+    bot, mira, settings = await bot_and_player(synapse, vault, crypto_users)
+    running = await start_gateway(settings, ScriptedDice([]))
+    gateways.append(running)
+    room = await mira.create_encrypted_room(bot.user_id)
+    await mira.wait_joined(room, bot.user_id)
+    await mira.send(room, "!odds 4")
+    text, image = await mira.replies(room, bot.user_id, 2)
+    assert text.content.body.startswith("Odds for 4 dice")
+    content = image.content.serialize()
+    assert content["msgtype"] == "m.image" and "url" not in content
+    file = content["file"]
+    ciphertext = await mira.client.download_media(file["url"])
+    assert not ciphertext.startswith(b"\x89PNG")  # the homeserver never sees the picture
+    png = decrypt_attachment(ciphertext, file["key"]["k"], file["hashes"]["sha256"], file["iv"])
+    assert len(png) == content["info"]["size"]
+    picture = Image.open(io.BytesIO(png))
+    assert picture.format == "PNG" and (picture.width, picture.height) == (
+        content["info"]["w"],
+        content["info"]["h"],
+    )
+    assert COLOURS[0] in {c for _, c in picture.convert("RGB").getcolors(maxcolors=1 << 20) or []}
+    assert [e["type"] for e in mira.raw if e["room_id"] == room] == ["m.room.encrypted"] * 2

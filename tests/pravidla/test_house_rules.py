@@ -65,3 +65,20 @@ async def test_the_setting_is_the_default(vault_url: str) -> None:
         assert "* default_target = 5 (kniha: 4;" in shown.text
     finally:
         await chat.gateway.stop()
+
+
+async def test_odds_carry_the_web_pages_chart_in_the_readers_language(pr: Chat) -> None:
+    """Issue 17: the picture Discord and Matrix show is the web page's chart, drawn from the odds the
+    command worked out (``web_tools.odds_charts``), in Czech here (Pravidla's own language)."""
+    from gateway.charts import chart_from_result
+    from plugins.pravidla.web_tools import tool_odds
+
+    reply = await pr.one("odds 3 need 2")
+    chart = chart_from_result(reply.result)
+    assert chart is not None
+    page = tool_odds({"pool": 3, "target": reply.result["target"], "need": 2}, "cs")  # type: ignore[index]
+    assert [p.title for p in chart.panels] == [c.title for c in page]
+    assert chart.title == "Šance v Pravidlech"
+    assert [[(b.label, b.exact) for b in p.bars] for p in chart.panels] == [
+        [(label, f"{v.numerator}/{v.denominator}") for label, v in c.rows] for c in page
+    ]
