@@ -5,6 +5,7 @@ rule system speaks English only, so the sheet beside the forms and the commands'
 
 from __future__ import annotations
 
+from adapters.web.account import sheets_texts as sheets
 from gateway.i18n import Catalogue
 
 EN = {
@@ -40,7 +41,8 @@ EN = {
     "status.approved": "approved",
     "mine.heading": "My characters",
     "mine.active": "active",
-    "mine.none": "You have no Nightcap characters yet.",
+    "mine.none": "You have no characters yet.",
+    "mine.new_hint": "A character made here is a Nightcap one; for another rule system type char new NAME in a channel that plays it.",
     "mine.new_label": "New character's name",
     "mine.new_button": "Create",
     "sheet.traits": "Traits",
@@ -99,6 +101,7 @@ EN = {
     "roster.search_button": "Search",
     "roster.name": "Name",
     "roster.status": "Status",
+    "roster.system": "Rule system",
     "roster.owner": "Player",
     "roster.none": "No characters here.",
     "roster.more": "The first {n} are shown: search by name to find another.",
@@ -171,7 +174,8 @@ CS = {
     "status.approved": "schválená",
     "mine.heading": "Moje postavy",
     "mine.active": "aktivní",
-    "mine.none": "Zatím nemáte žádnou postavu v systému Nightcap.",
+    "mine.none": "Zatím nemáte žádnou postavu.",
+    "mine.new_hint": "Postava vytvořená zde patří do systému Nightcap; pro jiný systém pravidel napište char new JMÉNO v kanálu, kde se hraje.",
     "mine.new_label": "Jméno nové postavy",
     "mine.new_button": "Vytvořit",
     "sheet.traits": "Vlastnosti",
@@ -212,6 +216,7 @@ CS = {
     "roster.search_button": "Hledat",
     "roster.name": "Jméno",
     "roster.status": "Stav",
+    "roster.system": "Systém pravidel",
     "roster.owner": "Hráč",
     "roster.none": "Žádné postavy.",
     "roster.more": "Zobrazeno prvních {n}: další najdete hledáním podle jména.",
@@ -284,7 +289,8 @@ RU = {
     "status.approved": "утверждён",
     "mine.heading": "Мои персонажи",
     "mine.active": "активный",
-    "mine.none": "У вас пока нет персонажей Nightcap.",
+    "mine.none": "У вас пока нет персонажей.",
+    "mine.new_hint": "Персонаж, созданный здесь, относится к Nightcap; для другой системы правил напишите char new ИМЯ в канале, где в неё играют.",
     "mine.new_label": "Имя нового персонажа",
     "mine.new_button": "Создать",
     "sheet.traits": "Характеристики",
@@ -325,6 +331,7 @@ RU = {
     "roster.search_button": "Найти",
     "roster.name": "Имя",
     "roster.status": "Состояние",
+    "roster.system": "Система правил",
     "roster.owner": "Игрок",
     "roster.none": "Персонажей нет.",
     "roster.more": "Показаны первые {n}: остальных ищите по имени.",
@@ -364,4 +371,4 @@ RU = {
     "sts.remove": "Убрать Рассказчика",
 }
 
-CATALOGUE = Catalogue({"en": EN, "cs": CS, "ru": RU})
+CATALOGUE = Catalogue({"en": EN | sheets.EN, "cs": CS | sheets.CS, "ru": RU | sheets.RU})
