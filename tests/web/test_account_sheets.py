@@ -74,6 +74,7 @@ async def test_a_decanter_player_edits_in_creation_and_a_storyteller_approves(
     st = await new_page()
     await browser_sign_in(served, st, "sam")
     await st.goto(served.url("/st"))
+    await shoot(st, "roster-systems", new_page, served)
     row = st.locator("tr", has_text="Ada Byron")
     assert "Decanter" in ((await row.text_content()) or "")
     await row.locator("a").click()
@@ -179,6 +180,7 @@ async def test_another_player_s_sheet_is_not_found_and_names_are_text(
         system: await _made(served, system, f"char new {evil}", "bob") for system in ("decanter", "pravidla")
     }
     mine = await _made(served, "dramatic", f"char new {evil}")
+    await _made(served, "nightwanderers", "char new Вера")
     await client_sign_in(served)
     for character in theirs.values():
         got = await served.client.get(f"/me/c/{character.id}")
@@ -189,7 +191,9 @@ async def test_another_player_s_sheet_is_not_found_and_names_are_text(
     dialogs: list[str] = []
     page.on("dialog", lambda dialog: dialogs.append(dialog.message))
     await browser_sign_in(served, page)
-    assert evil in ((await page.text_content("main .characters")) or "")
+    listed = (await page.text_content("main .characters")) or ""
+    assert evil in listed and "Dramatic Systems" in listed and "Night Wanderers" in listed
+    await shoot(page, "mine-systems", new_page, served)
     await page.goto(served.url(f"/me/c/{mine.id}"))
     assert evil in ((await page.text_content("h1")) or "")
     assert await page.locator("main img").count() == 0

@@ -9,6 +9,7 @@ unless the page's language was chosen. Every form is the system's chat command (
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 from aiohttp import web
@@ -19,6 +20,7 @@ from adapters.web.account.player import sheet_context
 from adapters.web.account.render import page
 from adapters.web.account.store import Signed
 from adapters.web.account.systems import FORMS, SheetForms
+from adapters.web.account.texts import CATALOGUE
 from adapters.web.locale import COOKIE
 from gateway import AdapterServices, Identity, Reply, records
 from gateway.i18n import LANGUAGES
@@ -54,6 +56,7 @@ class SystemSheets:
             "choices": forms.fields(locale),
             "system_title": known.title if known else character.system,
             "sheet_locale": locale,
+            "sa": partial(CATALOGUE.t, locale),  # the sheet's own headings, in the sheet's language
         }
 
     async def player(

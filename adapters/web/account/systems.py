@@ -10,8 +10,8 @@ VALUE``) and have no approval, so their players' pages show the sheet only.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 from typing import Any
 
 from gateway.rules.dots_sheet import DotsSchema, trait_title
@@ -39,6 +39,10 @@ class SheetForms:
     player_set: bool
     approve: bool
     fields: Callable[[str], Choices]
+    traits: Mapping[str, str] = field(default_factory=dict)  # the book's heading of ungrouped traits
+
+    def traits_heading(self, locale: str) -> str | None:
+        return self.traits.get(locale) or self.traits.get("en")
 
 
 def _dots(schema: DotsSchema[Any], extra: tuple[str, ...]) -> Callable[[str], Choices]:
@@ -64,7 +68,9 @@ FORMS = {
     for forms in (
         SheetForms("decanter", True, True, _dots(DECANTER, ("kind", "specialties", "notes"))),
         SheetForms("dramatic", True, True, _dots(DRAMATIC, ("secondary", "specialties", "notes"))),
-        SheetForms("pravidla", False, False, _pravidla),
-        SheetForms("nightwanderers", False, False, _wanderers),
+        SheetForms("pravidla", False, False, _pravidla, {"cs": "Vlastnosti", "en": "Attributes"}),
+        SheetForms(
+            "nightwanderers", False, False, _wanderers, {"ru": "Атрибуты и трюки", "en": "Attributes and tricks"}
+        ),
     )
 }
