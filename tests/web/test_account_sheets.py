@@ -9,12 +9,14 @@ from typing import Any
 
 from sqlmodel import col, select
 
+from adapters.web.account.sheets import storyteller_line
+from adapters.web.account.systems import FORMS
 from gateway import channels
 from gateway.types import Channel
 from gateway.vault.models import Audit, Character
 from tests.web.conftest import Site
 from tests.web.test_account_flow import shoot
-from tests.web.test_account_helpers import ACCOUNT, browser_sign_in, client_sign_in, say
+from tests.web.test_account_helpers import ACCOUNT, browser_sign_in, client_sign_in, csrf_of, say
 
 SiteMaker = Callable[..., Awaitable[Site]]
 PageMaker = Callable[..., Awaitable[Any]]
@@ -137,6 +139,8 @@ async def test_a_pravidla_sheet_is_czech_and_set_by_a_storyteller(
     assert not refused
     assert "Lovecký instinkt" in ((await st.text_content(".powers")) or "")
     await shoot(st, "pravidla-profile", new_page, served)
+    await st.click("text=Storyteller log of this character")  # the st set lines, in chat's words
+    assert "Anna Nová: Síla 1 → 4" in ((await st.text_content("main")) or "")
     await page.reload()
     assert await _rating(page, "strength") == "4"
     await shoot(page, "pravidla-sheet", new_page, served)
@@ -182,11 +186,19 @@ async def test_another_player_s_sheet_is_not_found_and_names_are_text(
     mine = await _made(served, "dramatic", f"char new {evil}")
     await _made(served, "nightwanderers", "char new Вера")
     await client_sign_in(served)
+    token = await csrf_of(served)
     for character in theirs.values():
+        forged = await served.client.post(
+            f"/me/c/{character.id}", data={"csrf": token, "action": "set", "field": "notes", "value": "x"}
+        )
+        assert forged.status == 404
         got = await served.client.get(f"/me/c/{character.id}")
         assert got.status == 404 and "img" not in await got.text()
         posted = await served.client.post(f"/me/c/{character.id}", data={"action": "set"})
-        assert posted.status in (403, 404)  # no CSRF token here: refused before anything is read
+        assert posted.status == 403  # no CSRF token: refused before anything is read
+    async with served.gateway.services.vault.transaction() as session:
+        actions = (await session.exec(select(Audit.action))).all()
+    assert "decanter.set" not in actions and "sheet.set" not in actions
     page = await new_page()
     dialogs: list[str] = []
     page.on("dialog", lambda dialog: dialogs.append(dialog.message))
@@ -200,3 +212,17 @@ async def test_another_player_s_sheet_is_not_found_and_names_are_text(
     await page.goto(served.url(f"/st/c/{theirs['pravidla'].id}"))
     assert await page.text_content("h1") == "Storytellers only"
     assert dialogs == []
+
+
+def test_a_profile_s_form_is_one_st_command_line_with_the_name_and_value_kept_whole() -> None:
+    form = {"action": "set", "field": "strength", "value": "4 extra"}
+    # Pravidla's st set reads its last two words as field and value: a value stays one word.
+    assert storyteller_line(FORMS["pravidla"], "Anna Nová", form) == 'st set "Anna Nová" strength "4 extra"'
+    notes = {"action": "set", "field": "notes", "value": "a  b"}
+    assert (
+        storyteller_line(FORMS["decanter"], 'Ada "the" Byron', notes)
+        == "st set 'Ada \"the\" Byron' notes a b"
+    )
+    assert storyteller_line(FORMS["decanter"], "Ada", {"action": "approve"}) == "st approve Ada"
+    assert storyteller_line(FORMS["pravidla"], "Anna", {"action": "approve"}) is None  # no approval there
+    assert storyteller_line(FORMS["decanter"], "Ada", {"action": "retire"}) is None

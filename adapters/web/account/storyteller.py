@@ -155,7 +155,13 @@ class StorytellerPages:
         problem, since, character = None, None, None
         async with self.services.vault.transaction() as session:
             if name:
-                character = await find_character(session, nightcap.SYSTEM, name)
+                # A profile's link names the system; a typed name is looked for in Nightcap first.
+                wanted = request.query.get("system", "")
+                systems = [wanted] if wanted in self.services.systems() else list(self.services.systems())
+                for system in sorted(systems, key=lambda known: known != nightcap.SYSTEM):
+                    character = await find_character(session, system, name)
+                    if character is not None:
+                        break
                 if character is None:
                     problem = CATALOGUE.t(locale, "log.no_character", name=name)
             if since_text:

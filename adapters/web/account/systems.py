@@ -70,7 +70,11 @@ FORMS = {
         SheetForms("dramatic", True, True, _dots(DRAMATIC, ("secondary", "specialties", "notes"))),
         SheetForms("pravidla", False, False, _pravidla, {"cs": "Vlastnosti", "en": "Attributes"}),
         SheetForms(
-            "nightwanderers", False, False, _wanderers, {"ru": "Атрибуты и трюки", "en": "Attributes and tricks"}
+            "nightwanderers",
+            False,
+            False,
+            _wanderers,
+            {"ru": "Атрибуты и трюки", "en": "Attributes and tricks"},
         ),
     )
 }
