@@ -62,6 +62,7 @@ class PlayerPages:
             characters=characters,
             titles={name: system.title for name, system in self.services.systems().items()},
             statused=STATUSED,
+            creatable=[name for name in (nightcap.SYSTEM, *FORMS) if name in self.services.systems()],
             active=active,
             messages=messages or (),
         )
@@ -71,6 +72,11 @@ class PlayerPages:
         if signed is None:
             return not_signed_in(request, self.auth)
         form = await self.auth.form(request)
+        system = str(form.get("system", nightcap.SYSTEM))
+        if system != nightcap.SYSTEM and system in FORMS and system in self.services.systems():
+            # Night Wanderers reads words after the name as a clan: the name goes as one word.
+            line = f"char new {word(str(form.get('name', '')))}"
+            return await self.mine(request, await self.actor.run(signed, line, system))
         replies = await self.actor.run(signed, f"char new {text(str(form.get('name', '')))}")
         return await self.mine(request, replies)
 
