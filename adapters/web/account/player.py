@@ -18,6 +18,7 @@ from adapters.web.account.auth import Auth
 from adapters.web.account.render import notice, page
 from adapters.web.account.signin import not_signed_in
 from adapters.web.account.store import Signed
+from adapters.web.account.systems import FORMS
 from adapters.web.account.texts import CATALOGUE
 from adapters.web.locale import request_locale
 from gateway import AdapterServices, Reply, records
@@ -31,6 +32,9 @@ class PlayerPages:
         self.services = services
         self.auth = auth
         self.actor = actor
+        from adapters.web.account.sheets import SystemSheets  # it draws with sheet_context, below
+
+        self.sheets = SystemSheets(services, auth, actor)
 
     def add_routes(self, app: web.Application) -> None:
         app.router.add_get("/me", self.mine)
@@ -44,7 +48,11 @@ class PlayerPages:
             return not_signed_in(request, self.auth)
         async with self.services.vault.unit() as unit:
             active = await records.active_character_id(unit, signed.person_id)
-            characters = await records.characters_of(unit, signed.person_id, nightcap.SYSTEM)
+            characters = [
+                character
+                for system in self.services.systems()
+                for character in await records.characters_of(unit, signed.person_id, system)
+            ]
         return page(
             request,
             self.auth,
@@ -52,6 +60,9 @@ class PlayerPages:
             signed=signed,
             storyteller=await self.auth.is_storyteller(signed),
             characters=characters,
+            titles={name: system.title for name, system in self.services.systems().items()},
+            statused=STATUSED,
+            creatable=[name for name in (nightcap.SYSTEM, *FORMS) if name in self.services.systems()],
             active=active,
             messages=messages or (),
         )
@@ -61,6 +72,11 @@ class PlayerPages:
         if signed is None:
             return not_signed_in(request, self.auth)
         form = await self.auth.form(request)
+        system = str(form.get("system", nightcap.SYSTEM))
+        if system != nightcap.SYSTEM and system in FORMS and system in self.services.systems():
+            # Night Wanderers reads words after the name as a clan: the name goes as one word.
+            line = f"char new {word(str(form.get('name', '')))}"
+            return await self.mine(request, await self.actor.run(signed, line, system))
         replies = await self.actor.run(signed, f"char new {text(str(form.get('name', '')))}")
         return await self.mine(request, replies)
 
@@ -68,7 +84,7 @@ class PlayerPages:
         character = await records.character(self.services.vault, character_id)
         if character is None or character.owner_id != signed.person_id or character.retired_at is not None:
             return None  # another's sheet is not found, not forbidden: nothing of it shows
-        return character
+        return character if shown(character) else None
 
     async def sheet(self, request: web.Request, messages: list[Reply] | None = None) -> web.Response:
         signed = await self.auth.current(request)
@@ -77,6 +93,8 @@ class PlayerPages:
         character = await self._mine(signed, int(request.match_info["id"]))
         if character is None:
             return not_found(request, self.auth)
+        if character.system != nightcap.SYSTEM:
+            return await self.sheets.player(request, signed, character, messages)
         return page(
             request,
             self.auth,
@@ -97,6 +115,10 @@ class PlayerPages:
         character = await self._mine(signed, int(request.match_info["id"]))
         if character is None:
             return not_found(request, self.auth)
+        if character.system != nightcap.SYSTEM:
+            return await self.sheets.player_edit(
+                request, signed, character, {k: str(v) for k, v in form.items()}
+            )
         line = player_line({k: str(v) for k, v in form.items()})
         if line is None:
             raise web.HTTPBadRequest(text="Unknown action.\n")
@@ -105,6 +127,15 @@ class PlayerPages:
             if any(r.error for r in chosen):
                 return await self.sheet(request, chosen)
         return await self.sheet(request, await self.actor.run(signed, line))
+
+
+# Systems whose sheets go from creation to approved; the others' status says nothing.
+STATUSED = frozenset({nightcap.SYSTEM, *(name for name, forms in FORMS.items() if forms.approve)})
+
+
+def shown(character: Character) -> bool:
+    """Whether the web has sheet pages for the character's rule system."""
+    return character.system == nightcap.SYSTEM or character.system in FORMS
 
 
 def player_line(form: dict[str, str]) -> str | None:

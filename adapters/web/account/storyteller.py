@@ -17,8 +17,9 @@ from adapters.web.account import nightcap, store
 from adapters.web.account.actor import Actor, text, word
 from adapters.web.account.auth import TOKEN, Auth
 from adapters.web.account.live import LiveLog
-from adapters.web.account.player import not_found, sheet_context
+from adapters.web.account.player import STATUSED, not_found, sheet_context, shown
 from adapters.web.account.render import notice, page
+from adapters.web.account.sheets import SystemSheets
 from adapters.web.account.signin import not_signed_in
 from adapters.web.account.texts import CATALOGUE
 from adapters.web.locale import request_locale
@@ -39,6 +40,7 @@ class StorytellerPages:
         self.auth = auth
         self.actor = actor
         self.live = live
+        self.sheets = SystemSheets(services, auth, actor)
 
     def add_routes(self, app: web.Application) -> None:
         app.router.add_get("/st", self.roster)
@@ -72,13 +74,19 @@ class StorytellerPages:
         show = show if show in nightcap.STATUSES else "unlocked"
         query = " ".join(request.query.get("q", "").split())[:60]
         async with self.services.vault.transaction() as session:
-            found = await characters_in(
-                session,
-                nightcap.SYSTEM,
-                statuses=None if query else nightcap.STATUSES[show],
-                name_contains=query or None,
-                limit=ROSTER_SHOWN,
-            )
+            found = [
+                character
+                for system in self.services.systems()
+                for character in await characters_in(
+                    session,
+                    system,
+                    statuses=None if query else nightcap.STATUSES[show],
+                    name_contains=query or None,
+                    limit=ROSTER_SHOWN,
+                )
+                if shown(character)
+            ]
+            found = sorted(found, key=lambda c: (c.name.casefold(), c.system))[:ROSTER_SHOWN]
             owners = await owner_names(session, [c.owner_id for c in found])
         return page(
             request,
@@ -88,6 +96,8 @@ class StorytellerPages:
             storyteller=True,
             characters=found,
             owners=owners,
+            titles={name: system.title for name, system in self.services.systems().items()},
+            statused=STATUSED,
             show=show,
             query=query,
             shown=ROSTER_SHOWN,
@@ -99,11 +109,14 @@ class StorytellerPages:
             return signed
         async with self.services.vault.transaction() as session:
             character = await records.character(session, int(request.match_info["id"]))
-            if character is None or character.retired_at is not None or character.system != nightcap.SYSTEM:
+            if character is None or character.retired_at is not None or not shown(character):
                 return not_found(request, self.auth)
             assert character.id is not None
             history = await records.audit_of(session, character.id, AUDIT_SHOWN)
             owner = (await owner_names(session, [character.owner_id])).get(character.owner_id, "?")
+        if character.system != nightcap.SYSTEM:
+            extra = {"owner": owner, "history": history}
+            return await self.sheets.profile(request, signed, character, extra, messages)
         return page(
             request,
             self.auth,
@@ -123,8 +136,10 @@ class StorytellerPages:
             return signed
         form = await self.auth.form(request)
         character = await records.character(self.services.vault, int(request.match_info["id"]))
-        if character is None or character.retired_at is not None:
+        if character is None or character.retired_at is not None or not shown(character):
             return not_found(request, self.auth)
+        if character.system != nightcap.SYSTEM:
+            return await self.profile(request, await self.sheets.act(signed, character, dict(form)))
         line = storyteller_line(character.name, {k: str(v) for k, v in form.items()})
         if line is None:
             raise web.HTTPBadRequest(text="Unknown action.\n")
@@ -140,7 +155,13 @@ class StorytellerPages:
         problem, since, character = None, None, None
         async with self.services.vault.transaction() as session:
             if name:
-                character = await find_character(session, nightcap.SYSTEM, name)
+                # A profile's link names the system; a typed name is looked for in Nightcap first.
+                wanted = request.query.get("system", "")
+                systems = [wanted] if wanted in self.services.systems() else list(self.services.systems())
+                for system in sorted(systems, key=lambda known: known != nightcap.SYSTEM):
+                    character = await find_character(session, system, name)
+                    if character is not None:
+                        break
                 if character is None:
                     problem = CATALOGUE.t(locale, "log.no_character", name=name)
             if since_text:

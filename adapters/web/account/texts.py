@@ -6,6 +6,7 @@ rule system speaks English only, so the sheet beside the forms and the commands'
 from __future__ import annotations
 
 from adapters.web.account import macro_texts
+from adapters.web.account import sheets_texts as sheets
 from gateway.i18n import Catalogue
 
 EN = {
@@ -41,7 +42,7 @@ EN = {
     "status.approved": "approved",
     "mine.heading": "My characters",
     "mine.active": "active",
-    "mine.none": "You have no Nightcap characters yet.",
+    "mine.none": "You have no characters yet.",
     "mine.new_label": "New character's name",
     "mine.new_button": "Create",
     "sheet.traits": "Traits",
@@ -100,6 +101,7 @@ EN = {
     "roster.search_button": "Search",
     "roster.name": "Name",
     "roster.status": "Status",
+    "roster.system": "Rule system",
     "roster.owner": "Player",
     "roster.none": "No characters here.",
     "roster.more": "The first {n} are shown: search by name to find another.",
@@ -132,7 +134,7 @@ EN = {
     "log.live": "Live: new rolls, approvals and edits appear at the top.",
     "log.lost": "The live log lost its connection; reconnecting…",
     "log.verify": "verify",
-    "log.no_character": "No Nightcap character called {name}.",
+    "log.no_character": "No character called {name}.",
     "sts.heading": "Manage STs",
     "sts.identity": "Identity",
     "sts.add": "Add Storyteller",
@@ -172,7 +174,7 @@ CS = {
     "status.approved": "schválená",
     "mine.heading": "Moje postavy",
     "mine.active": "aktivní",
-    "mine.none": "Zatím nemáte žádnou postavu v systému Nightcap.",
+    "mine.none": "Zatím nemáte žádnou postavu.",
     "mine.new_label": "Jméno nové postavy",
     "mine.new_button": "Vytvořit",
     "sheet.traits": "Vlastnosti",
@@ -213,6 +215,7 @@ CS = {
     "roster.search_button": "Hledat",
     "roster.name": "Jméno",
     "roster.status": "Stav",
+    "roster.system": "Systém pravidel",
     "roster.owner": "Hráč",
     "roster.none": "Žádné postavy.",
     "roster.more": "Zobrazeno prvních {n}: další najdete hledáním podle jména.",
@@ -245,7 +248,7 @@ CS = {
     "log.live": "Živě: nové hody, schválení a úpravy se objeví nahoře.",
     "log.lost": "Živý záznam ztratil spojení; připojuji znovu…",
     "log.verify": "ověřit",
-    "log.no_character": "Žádná postava Nightcap jménem {name}.",
+    "log.no_character": "Žádná postava jménem {name}.",
     "sts.heading": "Správa Vypravěčů",
     "sts.identity": "Identita",
     "sts.add": "Přidat Vypravěče",
@@ -285,7 +288,7 @@ RU = {
     "status.approved": "утверждён",
     "mine.heading": "Мои персонажи",
     "mine.active": "активный",
-    "mine.none": "У вас пока нет персонажей Nightcap.",
+    "mine.none": "У вас пока нет персонажей.",
     "mine.new_label": "Имя нового персонажа",
     "mine.new_button": "Создать",
     "sheet.traits": "Характеристики",
@@ -326,6 +329,7 @@ RU = {
     "roster.search_button": "Найти",
     "roster.name": "Имя",
     "roster.status": "Состояние",
+    "roster.system": "Система правил",
     "roster.owner": "Игрок",
     "roster.none": "Персонажей нет.",
     "roster.more": "Показаны первые {n}: остальных ищите по имени.",
@@ -358,11 +362,17 @@ RU = {
     "log.live": "В прямом эфире: новые броски, одобрения и правки появляются сверху.",
     "log.lost": "Живой журнал потерял связь; переподключаюсь…",
     "log.verify": "проверить",
-    "log.no_character": "Нет персонажа Nightcap по имени {name}.",
+    "log.no_character": "Нет персонажа по имени {name}.",
     "sts.heading": "Рассказчики",
     "sts.identity": "Учётная запись",
     "sts.add": "Добавить Рассказчика",
     "sts.remove": "Убрать Рассказчика",
 }
 
-CATALOGUE = Catalogue({"en": EN | macro_texts.EN, "cs": CS | macro_texts.CS, "ru": RU | macro_texts.RU})
+CATALOGUE = Catalogue(
+    {
+        "en": EN | macro_texts.EN | sheets.EN,
+        "cs": CS | macro_texts.CS | sheets.CS,
+        "ru": RU | macro_texts.RU | sheets.RU,
+    }
+)
