@@ -45,6 +45,11 @@ class DotsSchema(Generic[Sheet]):
     def names(self) -> tuple[str, ...]:
         return (*self.attributes, *self.learned)
 
+    @staticmethod
+    def trait_title(trait: str) -> str:
+        """A trait's name as the messages write it (``animal_ken`` -> ``Animal Ken``)."""
+        return trait_title(trait)
+
     def load(self, data: dict[str, Any]) -> Sheet:
         try:
             return self.model.model_validate(data or {})

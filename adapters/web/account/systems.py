@@ -12,9 +12,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Protocol
 
-from gateway.rules.dots_sheet import DotsSchema, trait_title
 from plugins.decanter.sheet import SCHEMA as DECANTER
 from plugins.dramatic.sheet import SCHEMA as DRAMATIC
 from plugins.nightwanderers import characters as wanderers
@@ -45,9 +44,17 @@ class SheetForms:
         return self.traits.get(locale) or self.traits.get("en")
 
 
-def _dots(schema: DotsSchema[Any], extra: tuple[str, ...]) -> Callable[[str], Choices]:
+class _DotsSchema(Protocol):
+    """What the forms read of Decanter's and Dramatic's sheet schema (``DotsSchema``)."""
+
+    @property
+    def names(self) -> tuple[str, ...]: ...
+    def trait_title(self, trait: str) -> str: ...
+
+
+def _dots(schema: _DotsSchema, extra: tuple[str, ...]) -> Callable[[str], Choices]:
     def fields(locale: str) -> Choices:  # the dots books are English only
-        return tuple((key, trait_title(key)) for key in (*schema.names, *extra))
+        return tuple((key, schema.trait_title(key)) for key in (*schema.names, *extra))
 
     return fields
 
