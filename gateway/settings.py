@@ -58,6 +58,9 @@ class GatewaySection(Section):
     # Seconds one such computation may take, waiting for a worker included; past it, the command
     # is answered with one short line and nothing is kept.
     offload_timeout: float = Field(10.0, gt=0, le=600)
+    # Seconds ``stats`` waits for a first count of a large scope's rolls; past it, it answers how
+    # far the count is while the count goes on in the background (``gateway.stats.store``).
+    stats_wait: float = Field(5.0, ge=0, le=600)
 
 
 class VaultSection(Section):

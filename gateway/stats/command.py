@@ -8,17 +8,22 @@ from the roll log alone (``gateway.stats.store``), so anyone holding the log can
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable, Mapping
+from datetime import datetime
 from typing import Any
 
 from gateway.characters import find_character
 from gateway.commands import Command, CommandContext
 from gateway.errors import PermissionDenied, UserError
 from gateway.hookspecs import hookimpl
+from gateway.offload import Awaited
 from gateway.rules.roll_distribution import RollDistribution
+from gateway.stats import store
 from gateway.stats.messages import CATALOGUE, decimal, p_value, whole
 from gateway.stats.report import FaceTest, Report, ResultTest, report
-from gateway.stats.store import Scope, tally
+from gateway.stats.store import Scope
+from gateway.stats.tally import Tally
 from gateway.storytellers import _split_flags, local_time, parse_since
 from gateway.types import Invocation, Reply
 
@@ -135,7 +140,35 @@ async def stats_command(ctx: CommandContext, inv: Invocation) -> Reply:
     scope, scope_text = await _scope(ctx, rest, system)
 
     shape = Shapes(ctx.services.plugins.pm.hook.gateway_roll_distribution)
-    counted = await tally(ctx.session, ctx.services.vault, scope, shape, ctx.now, since)
+    vault = ctx.services.vault
+    counted = await store.quick(ctx.session, vault, scope, shape, ctx.now, since)
+    if counted is not None:
+        return _reply(ctx, system, scope_text, since, counted)
+    # A long backlog (a first count of a large scope): folded in the background, waited for out of
+    # this unit (which on SQLite holds the vault), at most ``stats_wait`` seconds.
+    fold = store.folds(vault).ensure(scope, shape, ctx.services.clock)
+    locale, wait = ctx.locale, ctx.settings.gateway.stats_wait
+
+    async def later() -> Reply:
+        assert fold.task is not None
+        await asyncio.wait({fold.task}, timeout=wait)
+        if fold.task.done():
+            async with vault.transaction() as session:
+                now = ctx.services.clock()
+                again = await store.quick(session, vault, scope, shape, now, since, 4 * store.QUICK_SECONDS)
+            if again is not None:
+                return _reply(ctx, system, scope_text, since, again)
+        kept, expected = whole(locale, fold.kept), whole(locale, max(fold.kept, fold.expected))
+        text = CATALOGUE.t(locale, "counting", scope=scope_text, done=kept, all=expected)
+        return Reply(text=text, private=True, result={"kind": "stats", "counting": True, "kept": fold.kept})
+
+    return Awaited(later)
+
+
+def _reply(
+    ctx: CommandContext, system: str, scope_text: str, since: datetime | None, counted: Tally
+) -> Reply:
+    zone = ctx.settings.gateway.timezone
     title = ctx.services.plugins.registry.systems[system].title
     since_text = CATALOGUE.t(ctx.locale, "since", when=local_time(since, zone)) if since else ""
     t = CATALOGUE.t
