@@ -132,7 +132,7 @@ def _system(ctx: CommandContext, flags: Mapping[str, str]) -> str:
     return wanted
 
 
-async def stats_command(ctx: CommandContext, inv: Invocation) -> Reply:
+async def stats_command(ctx: CommandContext, inv: Invocation) -> Reply | Awaited:
     rest, flags = _split_flags(inv.words, ("--since", "--system"), ctx.locale)
     zone = ctx.settings.gateway.timezone
     system = _system(ctx, flags)
@@ -141,12 +141,12 @@ async def stats_command(ctx: CommandContext, inv: Invocation) -> Reply:
 
     shape = Shapes(ctx.services.plugins.pm.hook.gateway_roll_distribution)
     vault = ctx.services.vault
-    counted = await store.quick(ctx.session, vault, scope, shape, ctx.now, since)
-    if counted is not None:
+    counted = await store.quick(ctx.session, vault, scope, shape, ctx.now, since, store.QUICK_SECONDS)
+    if isinstance(counted, Tally):
         return _reply(ctx, system, scope_text, since, counted)
     # A long backlog (a first count of a large scope): folded in the background, waited for out of
     # this unit (which on SQLite holds the vault), at most ``stats_wait`` seconds.
-    fold = store.folds(vault).ensure(scope, shape, ctx.services.clock)
+    fold = store.folds(vault).ensure(scope, shape, ctx.services.clock, counted)
     locale, wait = ctx.locale, ctx.settings.gateway.stats_wait
 
     async def later() -> Reply:
@@ -156,7 +156,7 @@ async def stats_command(ctx: CommandContext, inv: Invocation) -> Reply:
             async with vault.transaction() as session:
                 now = ctx.services.clock()
                 again = await store.quick(session, vault, scope, shape, now, since, 4 * store.QUICK_SECONDS)
-            if again is not None:
+            if isinstance(again, Tally):
                 return _reply(ctx, system, scope_text, since, again)
         kept, expected = whole(locale, fold.kept), whole(locale, max(fold.kept, fold.expected))
         text = CATALOGUE.t(locale, "counting", scope=scope_text, done=kept, all=expected)

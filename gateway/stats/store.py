@@ -145,7 +145,8 @@ def _remember(owner: Any, scope: Scope, saved: Saved) -> None:
 
 
 def _saved(owner: Any, scope: Scope, through: int, data: str) -> Saved:
-    known = _DECODED.get(owner, {}).get(scope)
+    scopes = _DECODED.get(owner)
+    known = scopes.get(scope) if scopes is not None else None
     if known is not None and known.through == through:
         return known
     total, kinds = decode(data)
@@ -295,22 +296,28 @@ async def quick(
     shape: Shape,
     now: datetime,
     since: datetime | None,
-    seconds: float | None = QUICK_SECONDS,
-) -> Tally | None:
-    """The scope's rolls (at ``since`` or later), counted in this unit; None when more rows are
-    left to fold than ``seconds`` of reading (None: no bound) covers: ``Folds`` folds them."""
+    seconds: float | None,
+) -> Tally | Progress:
+    """The scope's rolls (at ``since`` or later), counted in this unit; how far the count is when
+    more rows are left to fold than ``seconds`` of reading (None: no bound) covers (``Folds``
+    folds them)."""
     first_day = since.astimezone(UTC).date() if since else None
     saved, days = await load(session, owner, scope, first_day)
     folded = Folded(saved.through, saved.through)
     began = time.perf_counter()
     settled = now - SETTLE
-    while not folded.done:
+    while True:
+        await read_chunk(session, scope, shape, folded, settled)
+        if folded.done:
+            break
         if seconds is not None and time.perf_counter() - began > seconds:
             await save(session, owner, scope, saved, folded)  # progress, for whoever folds next
-            return None
-        await read_chunk(session, scope, shape, folded, settled)
-        if not folded.done:
-            await asyncio.sleep(0)
+            newest = (await session.exec(select(func.max(RollLog.id)))).one() or 0
+            kept = saved.total.rolls + saved.total.other + folded.kept_rows
+            read = folded.kept_rows + len(folded.fresh)
+            density = min(1.0, read / max(1, folded.after - saved.through))
+            return Progress(kept, kept + int(max(0, newest - folded.after) * density))
+        await asyncio.sleep(0)
     await save(session, owner, scope, saved, folded)  # lost to another fold: answer from what was read
     return await _answer(session, scope, shape, saved, days, folded, since, first_day)
 
@@ -359,8 +366,16 @@ async def tally(
     """The scope's rolls (at ``since`` or later), counted in this unit however many rows that reads
     (tests; ``stats`` itself uses ``quick`` and ``Folds``)."""
     counted = await quick(session, owner, scope, shape, now, since, None)
-    assert counted is not None
+    assert isinstance(counted, Tally)
     return counted
+
+
+@dataclass(frozen=True)
+class Progress:
+    """A count not finished: rows kept so far, of about ``expected``."""
+
+    kept: int
+    expected: int
 
 
 @dataclass
@@ -381,10 +396,15 @@ class Folds:
         self.vault = vault
         self.running: dict[Scope, Fold] = {}
 
-    def ensure(self, scope: Scope, shape: Shape, clock: Callable[[], datetime]) -> Fold:
+    def ensure(
+        self, scope: Scope, shape: Shape, clock: Callable[[], datetime], known: Progress | None = None
+    ) -> Fold:
+        """The scope's fold, started unless running; ``known``: how far the caller saw it."""
         fold = self.running.get(scope)
         if fold is None:
             fold = self.running[scope] = Fold(scope)
+            if known is not None:
+                fold.kept, fold.expected = known.kept, known.expected
             # A context of its own: not the command's (its unit, its log fields).
             task = asyncio.get_running_loop().create_task(self._run(fold, shape, clock), context=Context())
             fold.task = task
