@@ -48,6 +48,7 @@ CHUNK_SECONDS = 0.010  # loop time one read-and-fold of the log may take; the lo
 MIN_CHUNK, MAX_CHUNK = 16, 5000
 QUICK_SECONDS = 0.05  # a command folds this long in its own unit; a longer backlog goes to the background
 SAVE_EVERY = 0.5  # seconds of background folding between saves of its progress
+SAVE_DAYS = 8  # or as many days' tallies changed: each is read, merged and written in the save's unit
 MAX_SCOPES = 256
 WHOLE = ""  # the ``day`` of a scope's whole-tally row
 
@@ -437,7 +438,8 @@ class Folds:
             density = read / max(1, folded.after - start)
             fold.expected = fold.kept + int(max(0, newest - folded.after) * min(1.0, density))
             finished = folded.done or bool(folded.fresh)
-            if finished or time.monotonic() - last_save >= SAVE_EVERY:
+            due = time.monotonic() - last_save >= SAVE_EVERY or len(folded.days) >= SAVE_DAYS
+            if finished or due:
                 async with self.vault.transaction() as session:
                     moved = await save(session, self.vault, scope, saved, folded)
                 if moved is None:
