@@ -18,7 +18,7 @@ from gateway.commands import Command, CommandContext
 from gateway.errors import PermissionDenied, UserError
 from gateway.hookspecs import hookimpl
 from gateway.offload import Awaited
-from gateway.rules.roll_distribution import RollDistribution
+from gateway.rules.roll_distribution import RollDistribution, degree_name
 from gateway.stats import store
 from gateway.stats.messages import CATALOGUE, decimal, p_value, whole
 from gateway.stats.report import FaceTest, Report, ResultTest, report
@@ -62,7 +62,8 @@ def _fit_text(locale: str, test: FaceTest | ResultTest) -> str:
     return CATALOGUE.t(locale, "fit", statistic=statistic, df=fit.df, p=p_value(locale, fit.p))
 
 
-def render(locale: str, shown: Report, head: str) -> str:
+def render(locale: str, shown: Report, head: str, extra: Mapping[str, Any] | None = None) -> str:
+    """``extra``: the rule system's, naming its result labels (``roll_distribution.degree_name``)."""
     t = CATALOGUE.t
     lines = [head]
     for test in shown.faces:
@@ -74,7 +75,13 @@ def render(locale: str, shown: Report, head: str) -> str:
     results = shown.results
     if results is not None:
         cells = [
-            t(locale, "result", label=label, observed=whole(locale, o), expected=decimal(locale, e, 1))
+            t(
+                locale,
+                "result",
+                label=degree_name(extra or {}, locale, label),
+                observed=whole(locale, o),
+                expected=decimal(locale, e, 1),
+            )
             for label, o, e in zip(results.labels, results.observed, results.expected, strict=True)
         ]
         n = shown.tally.judged
@@ -192,7 +199,9 @@ def _reply(
         dice=counted.dice,
         dice_shown=whole(ctx.locale, counted.dice),
     )
-    return Reply(text=render(ctx.locale, shown, head + other), private=True, result=as_result(shown, system))
+    extra = ctx.services.plugins.registry.systems[system].extra
+    text = render(ctx.locale, shown, head + other, extra)
+    return Reply(text=text, private=True, result=as_result(shown, system))
 
 
 def as_result(shown: Report, system: str) -> dict[str, Any]:

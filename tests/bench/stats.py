@@ -118,20 +118,21 @@ class Stalls:
         self._task: asyncio.Task[None] | None = None
 
     async def _tick(self) -> None:
-        last = time.perf_counter()
         while True:
             await asyncio.sleep(0.001)
             now = time.perf_counter()
-            self.longest = max(self.longest, now - last - 0.001)
-            last = now
+            self.longest = max(self.longest, now - self._last - 0.001)
+            self._last = now
 
     def __enter__(self) -> Stalls:
+        self._last = time.perf_counter()
         self._task = asyncio.get_running_loop().create_task(self._tick())
         return self
 
     def __exit__(self, *_: object) -> None:
         assert self._task is not None
         self._task.cancel()
+        self.longest = max(self.longest, time.perf_counter() - self._last - 0.001)
 
 
 async def measure(url: str, calls: int, phase: str) -> dict[str, float]:

@@ -219,3 +219,22 @@ async def test_asks_at_once_count_each_roll_once(any_chat: Chat, monkeypatch: py
     monkeypatch.setattr(store.PACE, "rows", 7)
     assert await asyncio.gather(ask(), ask()) == [100, 100]
     assert await ask() == 100
+
+
+@pytest.mark.parametrize(
+    ("system", "lang", "faces", "shown"),
+    [
+        ("pravidla", "cs", [4, 1, 6], "podařilo se 1 (čeká se "),
+        ("nightwanderers", "ru", [4, 1, 6], "Хорошо 1 (ожидается "),
+        ("nightwanderers", "en", [4, 1, 6], "Good 1 (expected "),
+        ("nightcap", "cs", [7, 1, 10], "solid 1 (čeká se "),  # Nightcap's book has English words only
+    ],
+)
+async def test_results_are_named_in_the_readers_language(
+    chat: Chat, system: str, lang: str, faces: list[int], shown: str
+) -> None:
+    assert (await chat.one(f"system {system}", as_="st", st=True)).error is None
+    assert (await chat.one(f"lang {lang}", as_="mira")).error is None
+    await roll(chat, "roll 3", faces)
+    text = (await chat.one("stats", as_="mira")).text
+    assert shown in text, text
