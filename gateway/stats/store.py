@@ -30,7 +30,7 @@ from typing import Any
 
 import orjson
 import structlog
-from sqlalchemy import ColumnElement, Text, cast, delete, func, or_, update
+from sqlalchemy import ColumnElement, Text, bindparam, cast, delete, func, or_, update
 from sqlalchemy.dialects.postgresql import insert as postgresql_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlmodel import col, select
@@ -47,8 +47,8 @@ SETTLE = timedelta(seconds=60)
 CHUNK_SECONDS = 0.010  # loop time one read-and-fold of the log may take; the loop is given back after
 MIN_CHUNK, MAX_CHUNK = 16, 5000
 QUICK_SECONDS = 0.05  # a command folds this long in its own unit; a longer backlog goes to the background
-SAVE_EVERY = 0.5  # seconds of background folding between saves of its progress
-SAVE_DAYS = 8  # or as many days' tallies changed: each is read, merged and written in the save's unit
+SAVE_EVERY = 2.0  # seconds of background folding between saves of its progress
+SAVE_DAYS = 16  # or as many days' tallies changed: each is read, merged and written in the save's unit
 MAX_SCOPES = 256
 WHOLE = ""  # the ``day`` of a scope's whole-tally row
 
@@ -268,23 +268,26 @@ async def save(session: AsyncSession, owner: Any, scope: Scope, saved: Saved, fo
     names = [d.isoformat() for d in folded.days]
     query = select(StatsTally.day, StatsTally.data).where(*scope.key(), col(StatsTally.day).in_(names))
     stored = {d: decode(text, kinds)[0] for d, text in (await session.exec(query)).all()}
+    rows = []
     for day, counted in folded.days.items():
         merged = stored.get(day.isoformat()) or Tally()
         merged.merge(counted)
+        rows.append({"day": day.isoformat(), "data": encode(merged, kinds=False)})
+    if rows:
         insert = _insert(session)(StatsTally).values(
             kind=scope.kind,
             scope=str(scope.value),
             system=scope.system,
-            day=day.isoformat(),
+            day=bindparam("day"),
             through=folded.through,
-            data=encode(merged, kinds=False),
+            data=bindparam("data"),
             updated_at=now,
         )
         upsert = insert.on_conflict_do_update(
             index_elements=["kind", "scope", "system", "day"],
             set_={"through": insert.excluded.through, "data": insert.excluded.data, "updated_at": now},
         )
-        await session.exec(upsert)  # type: ignore[call-overload]
+        await session.exec(upsert, params=rows)  # type: ignore[call-overload]  # one executemany
     new = Saved(folded.through, fresh, kinds)
     _remember(owner, scope, new)
     return new
