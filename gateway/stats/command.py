@@ -148,12 +148,15 @@ async def stats_command(ctx: CommandContext, inv: Invocation) -> Reply | Awaited
 
     shape = Shapes(ctx.services.plugins.pm.hook.gateway_roll_distribution)
     vault = ctx.services.vault
-    counted = await store.quick(ctx.session, vault, scope, shape, ctx.now, since, store.QUICK_SECONDS)
-    if isinstance(counted, Tally):
-        return _reply(ctx, system, scope_text, since, counted)
+    known: store.Progress | None = None
+    if scope not in store.folds(vault).running:  # else its next save would lose to this one's
+        counted = await store.quick(ctx.session, vault, scope, shape, ctx.now, since, store.QUICK_SECONDS)
+        if isinstance(counted, Tally):
+            return _reply(ctx, system, scope_text, since, counted)
+        known = counted
     # A long backlog (a first count of a large scope): folded in the background, waited for out of
     # this unit (which on SQLite holds the vault), at most ``stats_wait`` seconds.
-    fold = store.folds(vault).ensure(scope, shape, ctx.services.clock, counted)
+    fold = store.folds(vault).ensure(scope, shape, ctx.services.clock, known)
     locale, wait = ctx.locale, ctx.settings.gateway.stats_wait
 
     async def later() -> Reply:
