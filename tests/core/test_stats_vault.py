@@ -8,12 +8,16 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator
+from fractions import Fraction
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from sqlalchemy import insert
 from sqlmodel import col, select
 
+from gateway.rules.roll_distribution import RollDistribution
 from gateway.stats import store
 from gateway.stats.command import Shapes, as_result
 from gateway.stats.persist import decode, encode
@@ -203,3 +207,54 @@ async def test_a_saved_tally_reports_what_the_one_in_memory_does(chat: Chat, see
     assert as_result(report(back), "nightcap") == as_result(report(whole), "nightcap")
     day_back, _ = decode(encode(day, kinds=False), kinds)
     assert as_result(report(day_back), "nightcap") == as_result(report(day), "nightcap")
+
+
+KINDS = [
+    (("failure", "success"), {"failure": Fraction(1, 3), "success": Fraction(2, 3)}),
+    (
+        ("botch", "failure", "success"),
+        {"botch": Fraction(1, 10), "failure": Fraction(1, 2), "success": Fraction(2, 5)},
+    ),
+    (("failure", "success"), {"failure": Fraction(7, 10**9), "success": Fraction(10**9 - 7, 10**9)}),
+]
+
+
+@st.composite
+def rolls(draw: st.DrawFn) -> list[RollDistribution | None]:
+    out: list[RollDistribution | None] = []
+    for _ in range(draw(st.integers(0, 40))):
+        if draw(st.booleans()) and draw(st.booleans()):
+            out.append(None)  # a kind of roll not counted
+            continue
+        sides = draw(st.sampled_from([6, 10]))
+        faces = tuple(draw(st.lists(st.integers(0, sides + 1), max_size=6)))
+        if draw(st.booleans()):
+            out.append(RollDistribution(sides, faces))
+            continue
+        labels, odds = draw(st.sampled_from(KINDS))
+        out.append(RollDistribution(sides, faces, draw(st.sampled_from(labels)), odds, labels))
+    return out
+
+
+@settings(max_examples=60, deadline=None)
+@given(rolls(), st.integers(0, 40))
+def test_any_tally_saved_and_read_back_is_the_same(seen: list[RollDistribution | None], cut: int) -> None:
+    """Split into a whole tally and a day's (read with the whole one's kinds), as the vault keeps them."""
+    whole, day = Tally(), Tally()
+    for i, shape in enumerate(seen):
+        whole.add(shape)
+        if i < cut:
+            day.add(shape)
+    back, kinds = decode(encode(whole, kinds=True))
+    day_back, _ = decode(encode(day, kinds=False), kinds)
+    for original, read in ((whole, back), (day, day_back)):
+        assert (read.rolls, read.other, read.impossible, read.faces) == (
+            original.rolls,
+            original.other,
+            original.impossible,
+            {s: c for s, c in original.faces.items()},
+        )
+        assert {k: (g.labels, dict(g.odds), g.rolls, g.observed) for k, g in read.groups.items()} == {
+            k: (g.labels, dict(g.odds), g.rolls, g.observed) for k, g in original.groups.items()
+        }
+        assert report(read) == report(original)
