@@ -28,6 +28,7 @@ from gateway.readiness import Readiness
 from gateway.services import Services
 from gateway.settings import Settings
 from gateway.stats import command as stats_command
+from gateway.stats.store import stop_folds
 from gateway.transfer import one as transfer_one
 from gateway.vault.migrate import upgrade
 from gateway.vault.models import utcnow
@@ -140,6 +141,7 @@ class Gateway:
             if self.listener is not None:
                 await self.listener.stop()
             await self.services.offload.shutdown()
+            await stop_folds(self.services.vault)
             await self.services.events.close()
         finally:
             await self.services.vault.dispose()

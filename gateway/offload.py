@@ -20,7 +20,7 @@ import pickle
 import signal
 import time
 from collections import OrderedDict
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
@@ -75,6 +75,16 @@ class Offloaded(Generic[T]):
     compute: Callable[[], T]
     render: Callable[[T], Reply | Sequence[Reply]]
     too_long: str = TOO_LONG
+
+
+@dataclass(frozen=True)
+class Awaited:
+    """A handler's answer that waits on the loop for work running elsewhere (a background count):
+    ``run()`` is awaited after the unit of work has ended, so the wait holds no transaction (on
+    SQLite, the write lock); it opens a unit of its own if it needs the vault. Like ``Offloaded``,
+    what the handler wrote in its unit is rolled back."""
+
+    run: Callable[[], Awaitable[Reply | Sequence[Reply]]]
 
 
 @dataclass(frozen=True)

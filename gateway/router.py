@@ -25,7 +25,7 @@ from gateway.macros.expand import Expanded
 from gateway.macros.messages import say as macro_say
 from gateway.macros.seam import macro_error
 from gateway.macros.seam import plan as macro_plan
-from gateway.offload import Offloaded, TooLong
+from gateway.offload import Awaited, Offloaded, TooLong
 from gateway.parser import split_comment, strip_prefix, tokenize
 from gateway.payloads import reply_payload
 from gateway.suggest import closest_commands, runnable_names
@@ -81,7 +81,7 @@ class _CommentIsText(Exception):
 class _Later(Exception):
     """A handler answered with an ``Offloaded``: its unit is rolled back before the computation."""
 
-    def __init__(self, deferred: Offloaded[Any]) -> None:
+    def __init__(self, deferred: Offloaded[Any] | Awaited) -> None:
         self.deferred = deferred
 
 
@@ -192,7 +192,7 @@ class Router:
                 if known is not None:
                     return known
                 answer = await self._run(unit, message, line, ran)
-                if isinstance(answer, Offloaded):
+                if isinstance(answer, Offloaded | Awaited):
                     raise _Later(answer)  # out of the unit: it must not hold the vault meanwhile
                 await self._keep(unit, message, answer)
             # The vault wakes the outbox for what the unit queued once it is committed.
@@ -225,14 +225,18 @@ class Router:
             replies_json = [r.as_json() for r in replies]
             await repo.store_response(unit, message.sender.platform, message.message_id, digest, replies_json)
 
-    async def _finish(self, message: InboundMessage, deferred: Offloaded[Any]) -> list[Reply]:
-        """A deferred answer: computed off the loop with no unit open, then kept in a unit of its
-        own, unless a racer with the same message id kept one first (then that one is the answer)."""
-        try:
-            value = await self.services.offload.run(deferred.compute)
-        except TooLong:
-            raise UserError(deferred.too_long, code="too_long") from None
-        replies = _as_list(deferred.render(value))
+    async def _finish(self, message: InboundMessage, deferred: Offloaded[Any] | Awaited) -> list[Reply]:
+        """A deferred answer: computed off the loop (or awaited) with no unit open, then kept in a
+        unit of its own, unless a racer with the same message id kept one first (then that one is
+        the answer)."""
+        if isinstance(deferred, Awaited):
+            replies = _as_list(await deferred.run())
+        else:
+            try:
+                value = await self.services.offload.run(deferred.compute)
+            except TooLong:
+                raise UserError(deferred.too_long, code="too_long") from None
+            replies = _as_list(deferred.render(value))
         if message.sync_reply and not message.message_id:
             return replies  # nothing to keep
         for attempt in range(1, ATTEMPTS + 1):
@@ -250,7 +254,7 @@ class Router:
 
     async def _run(
         self, unit: Unit, message: InboundMessage, line: _Line, ran: _Ran
-    ) -> list[Reply] | Offloaded[Any]:
+    ) -> list[Reply] | Offloaded[Any] | Awaited:
         """Run the command the line's words name; a command given a comment that logs no roll
         raises ``_CommentIsText`` (its unit rolls back)."""
         settings = self.services.settings
@@ -284,11 +288,11 @@ class Router:
         answer, ctx = await self._command(turn, command, words[used:], line.text, comment)
         if comment and not ctx.logged:
             raise _CommentIsText()
-        return answer if isinstance(answer, Offloaded) else ctx.commented(_as_list(answer))
+        return answer if isinstance(answer, Offloaded | Awaited) else ctx.commented(_as_list(answer))
 
     async def _command(
         self, turn: _Turn, command: Command, words: Sequence[str], text: str, comment: str | None
-    ) -> tuple[Sequence[Reply] | Reply | Offloaded[Any] | None, CommandContext]:
+    ) -> tuple[Sequence[Reply] | Reply | Offloaded[Any] | Awaited | None, CommandContext]:
         """One command, authorised and run: its handler's answer and the context it ran in."""
         ctx = CommandContext(
             message=turn.message,
@@ -311,7 +315,7 @@ class Router:
 
     async def _macro(
         self, turn: _Turn, planned: list[Expanded], comment: str | None
-    ) -> list[Reply] | Offloaded[Any]:
+    ) -> list[Reply] | Offloaded[Any] | Awaited:
         """A macro's commands, each found and authorised as if typed, in this one unit: a refusal of
         any is the macro's one error line, and nothing any of them did is kept."""
         system, locale = turn.system.name, turn.locale
@@ -331,7 +335,7 @@ class Router:
             except UserError as exc:
                 raise macro_error(locale, step.chain[0], exc) from None
             logged = logged or bool(ctx.logged)
-            if isinstance(answer, Offloaded):
+            if isinstance(answer, Offloaded | Awaited):
                 if len(planned) == 1:
                     return answer
                 raise UserError(macro_say(locale, "offload", macro=step.chain[0], command=command.name))

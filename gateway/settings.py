@@ -61,6 +61,9 @@ class GatewaySection(Section):
     # A TrueType font for the odds pictures on Discord and Matrix (``gateway.charts``); None: the
     # first common system font (DejaVu Sans, Noto Sans, Liberation Sans) with Czech and Cyrillic.
     chart_font: str | None = None
+    # Seconds ``stats`` waits for a first count of a large scope's rolls; past it, it answers how
+    # far the count is while the count goes on in the background (``gateway.stats.store``).
+    stats_wait: float = Field(5.0, ge=0, le=600)
 
 
 class VaultSection(Section):

@@ -15,14 +15,15 @@ if TYPE_CHECKING:
 
     from gateway.adapter import Adapter
     from gateway.commands import CommandContext
-    from gateway.offload import Offloaded
+    from gateway.offload import Awaited, Offloaded
     from gateway.services import AdapterServices
     from gateway.types import Invocation, Reply
 
 Role = Literal["anyone", "player", "storyteller"]
-# A ``Offloaded`` answer is computed off the event loop once the handler's unit has ended.
+# An ``Offloaded`` answer is computed off the event loop (an ``Awaited`` one awaited) once the
+# handler's unit has ended.
 Handler = Callable[
-    ["CommandContext", "Invocation"], Awaitable["Sequence[Reply] | Reply | Offloaded[Any] | None"]
+    ["CommandContext", "Invocation"], Awaitable["Sequence[Reply] | Reply | Offloaded[Any] | Awaited | None"]
 ]
 
 

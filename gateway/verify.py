@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from typing import Any, Protocol
 
 from gateway.core_messages import say
+from gateway.house_rules.notes import logged_note
 from gateway.rules.roll_text import roll_text, with_comment
 from gateway.types import Reply
 from gateway.vault import repo
@@ -66,5 +67,9 @@ def roll_detail(teller: RollTeller, row: RollLog, locale: str) -> str:
     detail = teller.roll_text({"system": row.system, **roll}, locale)
     if detail is None:
         detail = roll_text(locale, roll, row.dice, row.total, row.degree)
+    # The house rules that changed the result, as the roll line named them (``[house: ...]``).
+    house = logged_note(locale, roll.get("house_rules"))
+    if house and house not in detail:
+        detail += house
     comment = roll.get("comment")
     return with_comment(detail, comment if isinstance(comment, str) else None)

@@ -37,3 +37,12 @@ def odds_note(locale: str, house: HouseRules, names: Iterable[str] | None = None
     changed = house.changed(type(house)())
     wanted = changed if names is None else [n for n in changed if n in set(names)]
     return note(locale, house, list(wanted))
+
+
+def logged_note(locale: str, recorded: object) -> str:
+    """The note of a logged roll (``result["house_rules"]``: switch -> the value that changed its
+    result), as its roll line showed it; empty when there is none (or it is not such a mapping)."""
+    if not isinstance(recorded, dict) or not recorded:
+        return ""
+    parts = ", ".join(f"{n}={shown(locale, v)}" for n, v in recorded.items())
+    return t(locale, "roll.note", names=parts)

@@ -77,3 +77,16 @@ def distribution_hook(system: str, sides: int, single: Single) -> Callable[..., 
         return single(roll, dice)
 
     return answer
+
+
+# ``RuleSystem.extra[DEGREE_NAMES]``: the system's ``Catalogue`` whose ``degree.<label>`` keys name
+# its result labels in each language (``stats`` shows them so); a label it lacks is shown as logged.
+DEGREE_NAMES = "degree_names"
+
+
+def degree_name(extra: Mapping[str, Any], locale: str, label: str) -> str:
+    catalogue = extra.get(DEGREE_NAMES)
+    key = f"degree.{label}"
+    if catalogue is None or key not in catalogue.messages.get(catalogue.fallback, {}):
+        return label
+    return str(catalogue.t(locale, key))

@@ -8,17 +8,22 @@ from the roll log alone (``gateway.stats.store``), so anyone holding the log can
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable, Mapping
+from datetime import datetime
 from typing import Any
 
 from gateway.characters import find_character
 from gateway.commands import Command, CommandContext
 from gateway.errors import PermissionDenied, UserError
 from gateway.hookspecs import hookimpl
-from gateway.rules.roll_distribution import RollDistribution
+from gateway.offload import Awaited
+from gateway.rules.roll_distribution import RollDistribution, degree_name
+from gateway.stats import store
 from gateway.stats.messages import CATALOGUE, decimal, p_value, whole
 from gateway.stats.report import FaceTest, Report, ResultTest, report
-from gateway.stats.store import Scope, tally
+from gateway.stats.store import Scope
+from gateway.stats.tally import Tally
 from gateway.storytellers import _split_flags, local_time, parse_since
 from gateway.types import Invocation, Reply
 
@@ -57,7 +62,8 @@ def _fit_text(locale: str, test: FaceTest | ResultTest) -> str:
     return CATALOGUE.t(locale, "fit", statistic=statistic, df=fit.df, p=p_value(locale, fit.p))
 
 
-def render(locale: str, shown: Report, head: str) -> str:
+def render(locale: str, shown: Report, head: str, extra: Mapping[str, Any] | None = None) -> str:
+    """``extra``: the rule system's, naming its result labels (``roll_distribution.degree_name``)."""
     t = CATALOGUE.t
     lines = [head]
     for test in shown.faces:
@@ -69,7 +75,13 @@ def render(locale: str, shown: Report, head: str) -> str:
     results = shown.results
     if results is not None:
         cells = [
-            t(locale, "result", label=label, observed=whole(locale, o), expected=decimal(locale, e, 1))
+            t(
+                locale,
+                "result",
+                label=degree_name(extra or {}, locale, label),
+                observed=whole(locale, o),
+                expected=decimal(locale, e, 1),
+            )
             for label, o, e in zip(results.labels, results.observed, results.expected, strict=True)
         ]
         n = shown.tally.judged
@@ -127,7 +139,7 @@ def _system(ctx: CommandContext, flags: Mapping[str, str]) -> str:
     return wanted
 
 
-async def stats_command(ctx: CommandContext, inv: Invocation) -> Reply:
+async def stats_command(ctx: CommandContext, inv: Invocation) -> Reply | Awaited:
     rest, flags = _split_flags(inv.words, ("--since", "--system"), ctx.locale)
     zone = ctx.settings.gateway.timezone
     system = _system(ctx, flags)
@@ -135,7 +147,38 @@ async def stats_command(ctx: CommandContext, inv: Invocation) -> Reply:
     scope, scope_text = await _scope(ctx, rest, system)
 
     shape = Shapes(ctx.services.plugins.pm.hook.gateway_roll_distribution)
-    counted = await tally(ctx.session, ctx.services.vault, scope, shape, ctx.now, since)
+    vault = ctx.services.vault
+    known: store.Progress | None = None
+    if scope not in store.folds(vault).running:  # else its next save would lose to this one's
+        counted = await store.quick(ctx.session, vault, scope, shape, ctx.now, since, store.QUICK_SECONDS)
+        if isinstance(counted, Tally):
+            return _reply(ctx, system, scope_text, since, counted)
+        known = counted
+    # A long backlog (a first count of a large scope): folded in the background, waited for out of
+    # this unit (which on SQLite holds the vault), at most ``stats_wait`` seconds.
+    fold = store.folds(vault).ensure(scope, shape, ctx.services.clock, known)
+    locale, wait = ctx.locale, ctx.settings.gateway.stats_wait
+
+    async def later() -> Reply:
+        assert fold.task is not None
+        await asyncio.wait({fold.task}, timeout=wait)
+        if fold.task.done():
+            async with vault.transaction() as session:
+                now = ctx.services.clock()
+                again = await store.quick(session, vault, scope, shape, now, since, 4 * store.QUICK_SECONDS)
+            if isinstance(again, Tally):
+                return _reply(ctx, system, scope_text, since, again)
+        kept, expected = whole(locale, fold.kept), whole(locale, max(fold.kept, fold.expected))
+        text = CATALOGUE.t(locale, "counting", scope=scope_text, done=kept, all=expected)
+        return Reply(text=text, private=True, result={"kind": "stats", "counting": True, "kept": fold.kept})
+
+    return Awaited(later)
+
+
+def _reply(
+    ctx: CommandContext, system: str, scope_text: str, since: datetime | None, counted: Tally
+) -> Reply:
+    zone = ctx.settings.gateway.timezone
     title = ctx.services.plugins.registry.systems[system].title
     since_text = CATALOGUE.t(ctx.locale, "since", when=local_time(since, zone)) if since else ""
     t = CATALOGUE.t
@@ -159,7 +202,9 @@ async def stats_command(ctx: CommandContext, inv: Invocation) -> Reply:
         dice=counted.dice,
         dice_shown=whole(ctx.locale, counted.dice),
     )
-    return Reply(text=render(ctx.locale, shown, head + other), private=True, result=as_result(shown, system))
+    extra = ctx.services.plugins.registry.systems[system].extra
+    text = render(ctx.locale, shown, head + other, extra)
+    return Reply(text=text, private=True, result=as_result(shown, system))
 
 
 def as_result(shown: Report, system: str) -> dict[str, Any]:

@@ -45,6 +45,9 @@ CATALOGUE = Catalogue(
                 "fair dice cannot give."
             ),
             "verdict.too_few": "Too few rolls to judge the dice yet.",
+            "counting": (
+                "Counting {scope} for the first time: {done} of about {all} so far; ask again in a minute."
+            ),
         },
         "cs": {
             "usage": "Napište stats [me|JMÉNO|channel] [--since 2h|today|2026-11-30] [--system NÁZEV].",
@@ -90,6 +93,7 @@ CATALOGUE = Catalogue(
                 "stěny:výsledků nebo stěn}, které poctivé kostky dát nemohou."
             ),
             "verdict.too_few": "Na posouzení kostek je zatím málo hodů.",
+            "counting": "Poprvé počítám {scope}: zatím {done} z asi {all}; zeptejte se znovu za minutu.",
         },
         "ru": {
             "usage": "Напишите stats [me|ИМЯ|channel] [--since 2h|today|2026-11-30] [--system НАЗВАНИЕ].",
@@ -132,6 +136,7 @@ CATALOGUE = Catalogue(
                 "грани:результатов или граней}, которых честные кости дать не могут."
             ),
             "verdict.too_few": "Пока слишком мало бросков, чтобы судить о костях.",
+            "counting": "Впервые считаю {scope}: пока {done} из примерно {all}; спросите снова через минуту.",
         },
     }
 )

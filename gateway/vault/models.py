@@ -317,3 +317,20 @@ class Macro(SQLModel, table=True):
     body: str
     created_at: datetime = _ts()
     updated_at: datetime = _ts()
+
+
+class StatsTally(SQLModel, table=True):
+    """``stats``'s tallies of the roll log, kept in the vault so that every gateway process on it
+    reads old rows once (``gateway.stats.store``): one row per scope (a channel's, a person's or a
+    character's rolls of one system) and UTC day, and one with ``day`` empty holding the scope's
+    whole tally and ``through``, the id of the last roll folded in (moved forward by a guarded
+    update: two folds at once never both count a row). ``data`` is the tally as JSON text."""
+
+    __tablename__ = "stats_tally"
+    kind: str = Field(primary_key=True, max_length=20)  # channel | person | character
+    scope: str = Field(primary_key=True, max_length=300)
+    system: str = Field(primary_key=True, max_length=40)
+    day: str = Field(primary_key=True, max_length=10)  # YYYY-MM-DD; "" for the whole scope's row
+    through: int = 0
+    data: str
+    updated_at: datetime = _ts()

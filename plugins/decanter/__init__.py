@@ -42,6 +42,11 @@ def gateway_register_rule_systems(register: Callable[[RuleSystem], None]) -> Non
 gateway_register_commands = COMMANDS.hookimpl()
 
 
+# ``stats`` names the results as the book does (``degree.<label>`` in the catalogue).
+from gateway.rules.roll_distribution import DEGREE_NAMES  # noqa: E402
+from plugins.decanter.messages import CATALOGUE as _NAMES  # noqa: E402
 from plugins.decanter.stats import gateway_roll_distribution as gateway_roll_distribution  # noqa: E402
 from plugins.decanter.summary import gateway_sheet_summary as gateway_sheet_summary  # noqa: E402
 from plugins.decanter.web_tools import gateway_web_tools as gateway_web_tools  # noqa: E402
+
+DECANTER.extra[DEGREE_NAMES] = _NAMES

@@ -35,6 +35,11 @@ def gateway_register_rule_systems(register: Callable[[RuleSystem], None]) -> Non
 gateway_register_commands = COMMANDS.hookimpl()
 
 
+# ``stats`` names the results as the book does (``degree.<label>`` in the catalogue).
+from gateway.rules.roll_distribution import DEGREE_NAMES  # noqa: E402
+from plugins.dramatic.messages import CATALOGUE as _NAMES  # noqa: E402
 from plugins.dramatic.stats import gateway_roll_distribution as gateway_roll_distribution  # noqa: E402
 from plugins.dramatic.summary import gateway_sheet_summary as gateway_sheet_summary  # noqa: E402
 from plugins.dramatic.web_tools import gateway_web_tools as gateway_web_tools  # noqa: E402
+
+DRAMATIC.extra[DEGREE_NAMES] = _NAMES

@@ -83,4 +83,9 @@ from plugins.nightwanderers.summary import gateway_sheet_summary as gateway_shee
 
 # ``verify`` with the degree in the reader's language (the core's line keeps the stored word).
 gateway_roll_text = roll_text_hook(SYSTEM, CATALOGUE)
+# ``stats`` names the results as the book does (``degree.<label>`` in the catalogue).
+from gateway.rules.roll_distribution import DEGREE_NAMES  # noqa: E402
+from plugins.nightwanderers.messages import CATALOGUE as _NAMES  # noqa: E402
 from plugins.nightwanderers.web_tools import gateway_web_tools as gateway_web_tools  # noqa: E402
+
+NIGHT_WANDERERS.extra[DEGREE_NAMES] = _NAMES

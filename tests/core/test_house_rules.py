@@ -175,3 +175,28 @@ def test_changed_result_names_only_the_switches_that_mattered() -> None:
     assert changed_result(house, lambda r: r.level) == ["level"]
     assert changed_result(house, lambda r: (r.flag, r.level)) == ["flag", "level"]
     assert changed_result(Demo(), lambda r: r.level) == []
+
+
+@pytest.mark.parametrize(
+    ("lang", "note"),
+    [
+        ("en", " [house: tens_double=off]"),
+        ("cs", " [domácí pravidla: tens_double=vypnuto]"),
+        ("ru", " [домашние правила: tens_double=выкл.]"),
+    ],
+)
+async def test_verify_names_the_house_rule_that_changed_the_roll(chat: Chat, lang: str, note: str) -> None:
+    """``verify ID`` (and the web's ``/r/ID``, which tells a roll with the same functions) shows
+    the ``[house: ...]`` note the roll line carried, in the reader's language."""
+    from gateway import verify
+
+    assert (await chat.one("house set tens_double off", as_="st", st=True)).error is None
+    chat.dice.extend([10, 7, 3])
+    rolled = await chat.one("roll 3", as_="mira")
+    assert rolled.result is not None and "[house: tens_double=off]" in rolled.text
+    assert (await chat.one(f"lang {lang}", as_="olga")).error is None
+    told = await chat.one(f"verify {rolled.result['id']}", as_="olga")
+    assert told.error is None and note in told.text, told.text
+    async with chat.services.vault.transaction() as session:
+        row = await verify.find_roll(session, rolled.result["id"])
+    assert row is not None and note in verify.roll_detail(chat.services, row, lang)

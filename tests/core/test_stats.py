@@ -193,7 +193,7 @@ async def test_a_roll_amended_by_a_story_point_is_counted_once(chat: Chat) -> No
     assert (results["success"], results.get("setback", 0)) == (1, 0)
 
 
-async def test_asks_at_once_count_each_roll_once(any_chat: Chat) -> None:
+async def test_asks_at_once_count_each_roll_once(any_chat: Chat, monkeypatch: pytest.MonkeyPatch) -> None:
     """Two reads of one scope in flight together (a first read of the log is many reads) fold each
     roll into the kept tally once (on PostgreSQL the two transactions run side by side)."""
     import asyncio
@@ -214,10 +214,27 @@ async def test_asks_at_once_count_each_roll_once(any_chat: Chat) -> None:
         async with vault.transaction() as session:
             return (await store.tally(session, vault, scope, shape, chat.clock.now, None)).rolls
 
-    small = store.CHUNK
-    store.CHUNK = 7  # many reads, so that the two asks interleave
-    try:
-        assert await asyncio.gather(ask(), ask()) == [100, 100]
-    finally:
-        store.CHUNK = small
+    monkeypatch.setattr(store, "MIN_CHUNK", 7)  # many reads, so that the two asks interleave
+    monkeypatch.setattr(store, "MAX_CHUNK", 7)
+    monkeypatch.setattr(store.PACE, "rows", 7)
+    assert await asyncio.gather(ask(), ask()) == [100, 100]
     assert await ask() == 100
+
+
+@pytest.mark.parametrize(
+    ("system", "lang", "faces", "shown"),
+    [
+        ("pravidla", "cs", [4, 1, 6], "podařilo se 1 (čeká se "),
+        ("nightwanderers", "ru", [4, 1, 6], "Хорошо 1 (ожидается "),
+        ("nightwanderers", "en", [4, 1, 6], "Good 1 (expected "),
+        ("nightcap", "cs", [7, 1, 10], "solid 1 (čeká se "),  # Nightcap's book has English words only
+    ],
+)
+async def test_results_are_named_in_the_readers_language(
+    chat: Chat, system: str, lang: str, faces: list[int], shown: str
+) -> None:
+    assert (await chat.one(f"system {system}", as_="st", st=True)).error is None
+    assert (await chat.one(f"lang {lang}", as_="mira")).error is None
+    await roll(chat, "roll 3", faces)
+    text = (await chat.one("stats", as_="mira")).text
+    assert shown in text, text

@@ -26,7 +26,8 @@ PAGES = {
     "decanter": "/tools/decanter?pool=5&dc=3&quality=1",
     "dramatic": "/tools/dramatic?pool=5&difficulty=7&specialty=1",
     "roller-house": "/tools/roller?pool=5&house.tens_double=off&house.ones_subtract=off",
-    "dramatic-house": "/tools/dramatic?pool=5&difficulty=6&specialty=0&house.tens_explode=always&house.botch=off",
+    "dramatic-house": "/tools/dramatic?pool=5&difficulty=6&specialty=0&house.tens_explode=always"
+    "&house.botch=off",
     "pravidla": "/tools/pravidla?pool=6&target=5&need=2",
     "nightwanderers": "/tools/nightwanderers?pool=4&difficulty=4&need=1",
     "verify-missing": "/r/zzzzzzz",
