@@ -11,13 +11,14 @@ from typing import Any
 
 from gateway import CommandContext, CommandSet, Invocation, Offloaded, Reply, UserError
 from gateway.characters import active_character, find_character
+from gateway.charts import chart_result
 from gateway.i18n import percent
 from gateway.rules.chart_link import chart_link
 from gateway.rules.numbers import is_digits
 from gateway.rules.pool_sum import Pool, PoolExpr
 from gateway.vault.models import Character
-from gateway.web_tool import house_query
-from plugins.decanter import effects, extended, mechanics, odds
+from gateway.web_tool import house_query, in_locale
+from plugins.decanter import effects, extended, mechanics, odds, web_tools
 from plugins.decanter.house import WEB_HOUSE, house, mark, odds_note
 from plugins.decanter.mechanics import QUALITY_STEPS, SYSTEM
 from plugins.decanter.messages import t
@@ -309,17 +310,20 @@ class _RollSummary:
     degrees: dict[str, Fraction]
     mean: float
     at_least: list[Fraction]  # P(at least k successes) for k = 1 .. min(most, 8)
+    chart: dict[str, Any]  # ``result["chart"]``: the web page's charts, for Discord's and Matrix's picture
 
 
-def _roll_odds(pool: int, **options: Any) -> _RollSummary:
-    """In an offload worker: ``odds.roll_odds``, summed up."""
+def _roll_odds(pool: int, locale: str, **options: Any) -> _RollSummary:
+    """In an offload worker: ``odds.roll_odds``, summed up, with its chart in ``locale``."""
     chances = odds.roll_odds(pool, **options)
     top = max(chances.successes) if chances.successes else 0
+    charts = web_tools.odds_charts(locale, options.get("dc"), chances.degrees, chances.successes)
     return _RollSummary(
         successes={str(k): float(v) for k, v in chances.successes.items()},
         degrees=chances.degrees,
         mean=float(chances.mean),
         at_least=[chances.at_least(k) for k in range(1, min(top, 8) + 1)],
+        chart=chart_result(in_locale(web_tools.TITLE, locale), [(c.title, c.rows) for c in charts]),
     )
 
 
@@ -387,6 +391,7 @@ async def odds_command(ctx: CommandContext, inv: Invocation) -> Offloaded[Any]:
     single = partial(
         _roll_odds,
         pool,
+        ctx.locale,
         dc=dc,
         quality=side.quality,
         half=request.half,
@@ -431,6 +436,7 @@ async def odds_command(ctx: CommandContext, inv: Invocation) -> Offloaded[Any]:
             "successes": chances.successes,
             "degrees": {k: float(v) for k, v in chances.degrees.items()},
             "mean": chances.mean,
+            "chart": chances.chart,
         }
         if dc is None:
             spread = ", ".join(

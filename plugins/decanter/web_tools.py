@@ -50,16 +50,23 @@ FIELDS = (
 def tool_odds(values: Mapping[str, int], locale: str, house: Mapping[str, Any]) -> list[OddsChart]:
     """In an offload worker: the degrees against the DC, and the successes."""
     chances = odds.roll_odds(values["pool"], dc=values["dc"], quality=values["quality"], **house)
-    degrees: dict[str, Fraction] = chances.degrees
-    rows = tuple(
-        (CATALOGUE.t(locale, f"degree.{name}"), degrees.get(name, Fraction(0)))
-        for name in DEGREE_ORDER
-        if name != "automatic" or name in degrees
-    )
-    return [
-        OddsChart(in_locale(DEGREES, locale).format(dc=values["dc"]), rows),
-        successes_chart(locale, chances.successes),
-    ]
+    return odds_charts(locale, values["dc"], chances.degrees, chances.successes)
+
+
+def odds_charts(
+    locale: str, dc: int | None, degrees: Mapping[str, Fraction], successes: Mapping[int, Fraction]
+) -> list[OddsChart]:
+    """The charts of worked-out odds (the page's, and chat's picture; in the offload worker, where
+    the fractions' long terms are): the degrees against ``dc`` (none without one), the successes."""
+    charts = [successes_chart(locale, successes)]
+    if dc is not None:
+        rows = tuple(
+            (CATALOGUE.t(locale, f"degree.{name}"), degrees.get(name, Fraction(0)))
+            for name in DEGREE_ORDER
+            if name != "automatic" or name in degrees
+        )
+        charts.insert(0, OddsChart(in_locale(DEGREES, locale).format(dc=dc), rows))
+    return charts
 
 
 TOOL = WebTool(slug="decanter", system=SYSTEM, title=TITLE, fields=FIELDS, odds=tool_odds, house=WEB_HOUSE)

@@ -152,6 +152,9 @@ async def fill(url: str) -> list[str]:
         await ok(chat, "macro add --chronicle ž-hit = roll 2", "ana", st=True, channel="nc")
         # A house rule (revision 0010).
         await ok(chat, "house set botch off", "ana", st=True, channel="dra")
+        # Kept statistics (revision 0012): the rolls settle, then a count keeps its tallies.
+        chat.clock.advance(seconds=61)
+        await ok(chat, "stats channel", "ana", st=True, channel="nc")
         # A processed message with a stored response (a retried request gets the same answer).
         chat.dice.extend([4, 4])
         ids.append((await ok(chat, "roll 2", "bob", channel="nc", message_id="msg-1")).result["id"])
@@ -201,6 +204,7 @@ async def answers(url: str, ids: list[str]) -> list[tuple[str, str | None, Any]]
     lines: list[tuple[str, str, dict[str, Any]]] = [(f"verify {i}", "bob", {}) for i in ids]
     lines += [
         ("st log --limit 100", "ana", {"st": True}),
+        ("stats channel", "ana", {"st": True, "channel": "nc"}),
         (f"st show {HEROES['nc']}", "ana", {"st": True, "channel": "nc"}),
     ]
     for ch in SYSTEMS.values():

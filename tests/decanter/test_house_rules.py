@@ -104,3 +104,24 @@ async def test_odds_obey(dec: Chat) -> None:
     exact = odds.roll_odds(4, dc=2, tens_double=False)
     assert reply.result is not None
     assert reply.result["successes"] == {str(k): float(v) for k, v in exact.successes.items()}
+
+
+async def test_odds_carry_the_web_pages_chart_with_the_channel_s_switches(dec: Chat) -> None:
+    """Issue 17: the picture Discord and Matrix show is the web page's chart (``web_tools.odds_charts``),
+    made in the offload worker from the odds the command worked out, house rules included; without a
+    DC only the successes."""
+    from gateway.charts import chart_from_result
+    from plugins.decanter.web_tools import tool_odds
+
+    await house(dec, "ones_subtract off")
+    reply = await dec.one("odds 5 dc 3")
+    chart = chart_from_result(reply.result)
+    assert chart is not None and chart.title == "Decanter odds"
+    page = tool_odds({"pool": 5, "dc": 3, "quality": 0}, "en", {"ones_subtract": False})
+    book = tool_odds({"pool": 5, "dc": 3, "quality": 0}, "en", {})
+    drawn = [[(b.label, b.exact) for b in p.bars] for p in chart.panels]
+    assert drawn == [[(label, f"{v.numerator}/{v.denominator}") for label, v in c.rows] for c in page]
+    assert drawn != [[(label, f"{v.numerator}/{v.denominator}") for label, v in c.rows] for c in book]
+    reply = await dec.one("odds 5")
+    chart = chart_from_result(reply.result)
+    assert chart is not None and [p.title for p in chart.panels] == ["Chance of exactly this many successes"]

@@ -249,7 +249,7 @@ async def test_odds_carry_the_web_pages_chart(dra: Chat) -> None:
     reply = await dra.one("odds 6 diff 7 spec")
     chart = chart_from_result(reply.result)
     assert chart is not None and chart.title == "Dramatic Systems odds"
-    page = tool_odds({"pool": 6, "difficulty": 7, "specialty": 1}, "en")
+    page = tool_odds({"pool": 6, "difficulty": 7, "specialty": 1}, "en", {})
     assert [p.title for p in chart.panels] == [c.title for c in page]
     assert [[(b.label, b.exact) for b in p.bars] for p in chart.panels] == [
         [(label, f"{v.numerator}/{v.denominator}") for label, v in c.rows] for c in page

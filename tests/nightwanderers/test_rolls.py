@@ -136,7 +136,7 @@ async def test_odds_carry_the_web_pages_chart_in_russian(nw: Chat) -> None:
     reply = await nw.one("odds 4 diff 5")
     chart = chart_from_result(reply.result)
     assert chart is not None and chart.title == "Шансы «Ночных скитальцев»"
-    page = tool_odds({"pool": 4, "difficulty": 5, "need": 1}, "ru")
+    page = tool_odds({"pool": 4, "difficulty": 5, "need": 1}, "ru", {})
     assert [p.title for p in chart.panels] == [c.title for c in page]
     assert [[(b.label, b.exact) for b in p.bars] for p in chart.panels] == [
         [(label, f"{v.numerator}/{v.denominator}") for label, v in c.rows] for c in page

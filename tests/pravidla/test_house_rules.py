@@ -76,7 +76,7 @@ async def test_odds_carry_the_web_pages_chart_in_the_readers_language(pr: Chat) 
     reply = await pr.one("odds 3 need 2")
     chart = chart_from_result(reply.result)
     assert chart is not None
-    page = tool_odds({"pool": 3, "target": reply.result["target"], "need": 2}, "cs")  # type: ignore[index]
+    page = tool_odds({"pool": 3, "target": reply.result["target"], "need": 2}, "cs", {})  # type: ignore[index]
     assert [p.title for p in chart.panels] == [c.title for c in page]
     assert chart.title == "Šance v Pravidlech"
     assert [[(b.label, b.exact) for b in p.bars] for p in chart.panels] == [
