@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from gateway.characters import find_character
+from gateway.charts.contest import contest_chart
 from gateway.commands import CommandContext
 from gateway.dice import faces
 from gateway.i18n import percent
@@ -123,6 +124,7 @@ def contest_odds(
     target: int,
     name: tuple[str, str],
     ties: str = "reroll",
+    title: str = "",
 ) -> tuple[str, dict[str, Any]]:
     """The chances of a contest at ``target``, which a system calls ``name``: (its parameter in
     the message, its key in the result), such as ("diff", "difficulty"), with a tie settled by
@@ -148,5 +150,7 @@ def contest_odds(
         "tie_per_round": float(tie),
         "exact_tie": str(tie),
         "ties": ties,
+        # The picture Discord and Matrix show; a standoff leaves the tie to nobody.
+        "chart": contest_chart(ctx.locale, title, first, second, tie if ties == "standoff" else 0),
     }
     return text, result

@@ -11,7 +11,7 @@ from typing import Any
 
 from gateway import CommandContext, CommandSet, Invocation, Offloaded, Reply, UserError
 from gateway.characters import active_character, find_character
-from gateway.charts import chart_result
+from gateway.charts import chart_result, contest_chart
 from gateway.i18n import percent
 from gateway.rules.chart_link import chart_link
 from gateway.rules.numbers import is_digits
@@ -371,6 +371,13 @@ async def odds_command(ctx: CommandContext, inv: Invocation) -> Offloaded[Any]:
                 "win": float(chances.left),
                 "lose": float(chances.right),
                 "unbroken": float(chances.unbroken),
+                "chart": contest_chart(
+                    ctx.locale,
+                    in_locale(web_tools.TITLE, ctx.locale),
+                    float(chances.left),
+                    float(chances.right),
+                    float(chances.unbroken),
+                ),
             }
             return Reply(text=text + odds_note(ctx), private=True, result=result)
 

@@ -10,7 +10,7 @@ from typing import Any
 
 from gateway import CommandContext, CommandSet, Invocation, Offloaded, Reply, UserError, faces, scene
 from gateway.characters import active_character, find_character
-from gateway.charts import chart_result
+from gateway.charts import chart_result, contest_chart
 from gateway.i18n import percent
 from gateway.rules.chart_link import chart_link
 from gateway.rules.dots_sheet import trait_title
@@ -418,6 +418,12 @@ async def odds_command(ctx: CommandContext, inv: Invocation) -> Offloaded[Any]:
                 "win": float(chances.attacker),
                 "lose": float(chances.defender),
                 "error": float(chances.error),
+                "chart": contest_chart(
+                    ctx.locale,
+                    in_locale(web_tools.TITLE, ctx.locale),
+                    float(chances.attacker),
+                    float(chances.defender),
+                ),
             }
             return Reply(text=text, private=True, result=result)
 

@@ -366,6 +366,7 @@ def _contest_odds(
         target=diff,
         name=("diff", "difficulty"),
         ties=ties,
+        title=in_locale(web_tools.TITLE, locale),
     )
 
 

@@ -181,6 +181,7 @@ def _contest_odds(
         target=target,
         name=("target", "target"),
         ties=ties,
+        title=in_locale(web_tools.TITLE, locale),
     )
 
 
