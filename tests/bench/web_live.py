@@ -30,7 +30,6 @@ from aiohttp.test_utils import TestClient, TestServer
 from aiohttp.typedefs import Handler
 from sqlmodel import col, select
 
-from adapters.web.account import plugin as account_plugin
 from gateway.app import Gateway, build_app
 from gateway.characters import name_key
 from gateway.logging import configure_logging
@@ -38,6 +37,7 @@ from gateway.settings import Settings
 from gateway.types import Channel, Identity, InboundMessage
 from gateway.vault.models import Character, IdentityLink, Person
 from plugins.nightcap.sheet import new_sheet
+from tests.web.test_account_helpers import ACCOUNT
 
 LINK = re.compile(r"(/login/[A-Za-z0-9_\-]+)")
 
@@ -56,7 +56,7 @@ class Served:
     def __init__(self, url: str) -> None:
         self.timings: dict[str, list[float]] = {}
         settings = Settings(vault={"url": url}, dice={"seed": 7})
-        self.gateway = Gateway(settings, extra_plugins=[account_plugin], platforms=("web",))
+        self.gateway = Gateway(settings, extra_plugins=ACCOUNT, platforms=("web",))
         self.app = build_app(self.gateway)
         self.app.middlewares.insert(0, self._timer)
         self.client = TestClient(TestServer(self.app, host="127.0.0.1"))
