@@ -26,8 +26,10 @@ _READ = Prepared(
         _TABLE.c.channel_key == bindparam("channel"), _TABLE.c.system == bindparam("system")
     )
 )
-# (model, settings, rows) -> the validated switches. Channels share few distinct sets of rows.
-_BUILT: dict[tuple[int, int, tuple[tuple[str, Any], ...]], HouseRules] = {}
+# (model, settings, rows) -> the validated switches. Channels share few distinct sets of rows. The
+# key holds ids; the value keeps the model and settings themselves, so neither can be collected and
+# its id reused by another object (a later gateway's settings) while the entry lives.
+_BUILT: dict[tuple[int, int, tuple[tuple[str, Any], ...]], tuple[object, object, HouseRules]] = {}
 _MAX_BUILT = 4096
 
 
@@ -38,11 +40,13 @@ def _hashable(value: Any) -> Any:
 def built(model: type[HouseRules], settings: BaseModel | None, rows: dict[str, Any]) -> HouseRules:
     key = (id(model), id(settings), tuple(sorted((n, _hashable(v)) for n, v in rows.items())))
     found = _BUILT.get(key)
-    if found is None:
-        if len(_BUILT) >= _MAX_BUILT:
-            _BUILT.clear()
-        found = _BUILT[key] = build(model, settings, rows)
-    return found
+    if found is not None and found[0] is model and found[1] is settings:
+        return found[2]
+    if len(_BUILT) >= _MAX_BUILT:
+        _BUILT.clear()
+    rules = build(model, settings, rows)
+    _BUILT[key] = (model, settings, rules)
+    return rules
 
 
 async def stored(unit: Unit, channel_key: str, system: str) -> dict[str, Any]:
