@@ -4,6 +4,7 @@ every language the gateway ships. Refusals of a build are not here: they are cha
 from __future__ import annotations
 
 from gateway.i18n import Catalogue
+from plugins.nightcap.odds_chart import WORDS as CHART_WORDS
 
 EN = {
     "nav.tools": "Tools",
@@ -70,20 +71,6 @@ EN = {
     "roller.total": "Total",
     "roller.you": "You",
     "roller.them": "They",
-    "degree.botch": "Botch",
-    "degree.failure": "Failure",
-    "degree.marginal": "Marginal",
-    "degree.solid": "Solid",
-    "degree.strong": "Strong",
-    "degree.overwhelming": "Overwhelming",
-    "contest.left.narrow": "You win, narrow (1)",
-    "contest.left.clear": "You win, clear (2–3)",
-    "contest.left.decisive": "You win, decisive (4+)",
-    "contest.deadlock": "Deadlock (0)",
-    "contest.right.narrow": "They win, narrow (1)",
-    "contest.right.clear": "They win, clear (2–3)",
-    "contest.right.decisive": "They win, decisive (4+)",
-    "contest.both_botch": "Both botch",
     "outcome.left": "You win by {margin} ({band})",
     "outcome.right": "They win by {margin} ({band})",
     "outcome.deadlock": "Deadlock",
@@ -171,20 +158,6 @@ CS = {
     "roller.total": "Celkem",
     "roller.you": "Vy",
     "roller.them": "Protivník",
-    "degree.botch": "Fiasko",
-    "degree.failure": "Neúspěch",
-    "degree.marginal": "Těsný úspěch",
-    "degree.solid": "Solidní úspěch",
-    "degree.strong": "Silný úspěch",
-    "degree.overwhelming": "Drtivý úspěch",
-    "contest.left.narrow": "Vyhráváte těsně (1)",
-    "contest.left.clear": "Vyhráváte jasně (2–3)",
-    "contest.left.decisive": "Vyhráváte rozhodně (4+)",
-    "contest.deadlock": "Pat (0)",
-    "contest.right.narrow": "Protivník vyhrává těsně (1)",
-    "contest.right.clear": "Protivník vyhrává jasně (2–3)",
-    "contest.right.decisive": "Protivník vyhrává rozhodně (4+)",
-    "contest.both_botch": "Fiasko obou",
     "outcome.left": "Vyhráváte o {margin} ({band})",
     "outcome.right": "Protivník vyhrává o {margin} ({band})",
     "outcome.deadlock": "Pat",
@@ -275,20 +248,6 @@ RU = {
     "roller.total": "Итог",
     "roller.you": "Вы",
     "roller.them": "Противник",
-    "degree.botch": "Катастрофа",
-    "degree.failure": "Неудача",
-    "degree.marginal": "Минимальный успех",
-    "degree.solid": "Уверенный успех",
-    "degree.strong": "Сильный успех",
-    "degree.overwhelming": "Подавляющий успех",
-    "contest.left.narrow": "Вы побеждаете с трудом (1)",
-    "contest.left.clear": "Вы побеждаете уверенно (2–3)",
-    "contest.left.decisive": "Вы побеждаете решительно (4+)",
-    "contest.deadlock": "Ничья (0)",
-    "contest.right.narrow": "Противник побеждает с трудом (1)",
-    "contest.right.clear": "Противник побеждает уверенно (2–3)",
-    "contest.right.decisive": "Противник побеждает решительно (4+)",
-    "contest.both_botch": "Катастрофа у обоих",
     "outcome.left": "Вы побеждаете с перевесом {margin} ({band})",
     "outcome.right": "Противник побеждает с перевесом {margin} ({band})",
     "outcome.deadlock": "Ничья",
@@ -311,4 +270,10 @@ RU = {
     "verify.missing": "Такого броска нет",
 }
 
-TOOLS_CATALOGUE = Catalogue({"en": EN, "cs": CS, "ru": RU})
+# The degree and contest words are Nightcap's chart words (``plugins.nightcap.odds_chart``): one
+# source for this page's charts and practice table and for the picture chat shows of the same odds.
+_CHART = {
+    locale: {k: v for k, v in table.items() if k.startswith(("degree.", "contest."))}
+    for locale, table in CHART_WORDS.messages.items()
+}
+TOOLS_CATALOGUE = Catalogue({"en": _CHART["en"] | EN, "cs": _CHART["cs"] | CS, "ru": _CHART["ru"] | RU})

@@ -11,20 +11,10 @@ from fractions import Fraction
 from gateway import DiceSource
 from plugins.nightcap import mechanics, odds
 from plugins.nightcap.house import NightcapHouseRules
+from plugins.nightcap.odds_chart import CONTEST_ROWS
 
 # The house rules the table takes: Nightcap's dice switches (``NightcapHouseRules.dice``).
 ROLLER_HOUSE = tuple(NightcapHouseRules().dice())
-
-CONTEST_ROWS = (
-    ("left", "decisive"),
-    ("left", "clear"),
-    ("left", "narrow"),
-    ("deadlock", None),
-    ("right", "narrow"),
-    ("right", "clear"),
-    ("right", "decisive"),
-    ("both_botch", None),
-)
 
 
 @dataclass(frozen=True)
