@@ -1,9 +1,10 @@
 """The vault's engine and its unit of work.
 
 On SQLite every transaction starts with ``BEGIN IMMEDIATE``: a transaction that will write takes the
-write lock up front, so concurrent commands queue on the busy timeout instead of failing when a read
-lock cannot be upgraded. WAL lets readers go on meanwhile; ``synchronous=FULL`` (or the group commit
-below) makes each commit durable, because a logged roll must survive a power cut.
+write lock up front, so concurrent commands queue (in this process on the vault's own lock, behind
+another connection for up to ``[vault] busy_timeout_ms``, with the event loop free) instead of failing
+when a read lock cannot be upgraded. WAL lets readers go on meanwhile; ``synchronous=FULL`` (or the
+group commit below) makes each commit durable, because a logged roll must survive a power cut.
 
 With ``[vault] group_commit``, a unit that ends leaves its SQLite transaction open: the units that
 end in the same turn of the event loop, or while the WAL is being fsynced, join it (each as a
@@ -232,6 +233,7 @@ class Vault:
         events: Events | None = None,
     ) -> None:
         self.url = url
+        self.busy_timeout = busy_timeout_ms / 1000
         self.engine = create_engine(url, busy_timeout_ms=busy_timeout_ms, group_commit=group_commit)
         self.events = events if events is not None else Events()
         # On SQLite one process is the whole world; on PostgreSQL others may share the vault.
@@ -270,6 +272,9 @@ class Vault:
             driver = (await connection.get_raw_connection()).driver_connection
             assert isinstance(driver, sqlite_inline.Connection)
             driver.rollback_hook = writer_rollback
+            # No busy handler on the writer: it would sleep on the event loop, and the lock's holder
+            # may be a connection that needs this loop to finish (see ``SQLiteUnit.begin``).
+            driver.sqlite.execute("PRAGMA busy_timeout=0")
             self._writer = (connection, driver)
         return self._writer
 
@@ -292,7 +297,7 @@ class Vault:
             chain = self._chain = _Chain()
         chain.units += 1
         try:
-            unit = SQLiteUnit(*await self._sqlite_writer())
+            unit = SQLiteUnit(*await self._sqlite_writer(), patience=self.busy_timeout)
             await unit.begin()
         except BaseException:
             await self._leave_sqlite(chain, kept=False)

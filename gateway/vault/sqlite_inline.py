@@ -4,9 +4,9 @@ Why: SQLAlchemy's aiosqlite adapter makes four thread hops per statement (cursor
 close); measured here at about 200 µs a statement against 17 µs for the same statement through
 synchronous SQLAlchemy (see ``tests/bench/router.py``). SQLite calls take microseconds, so running
 them inline is cheaper than any hand-off. Blocking is bounded because the vault lets only one unit of
-work at a time hold the SQLite write lock in a process (``Vault.transaction``), so the busy handler
-only ever waits for *another process* (say ``gateway console`` beside ``gateway serve``), and the
-commit's fsync is the one real wait.
+work at a time hold the SQLite write lock in a process (``Vault.transaction``), and the writer has no
+busy handler: a unit waits for a lock held by another connection (another process, or mautrix's store
+in this one) with the loop free (``unit.begin_immediate``). The commit's fsync is the one real wait.
 
 It is handed to SQLAlchemy through ``create_async_engine(..., async_creator=...)`` and speaks exactly
 the subset of aiosqlite's API that SQLAlchemy's aiosqlite dialect uses.

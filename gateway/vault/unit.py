@@ -8,6 +8,7 @@ both kinds of write commit or roll back together.
 
 from __future__ import annotations
 
+import asyncio
 import sqlite3
 from collections.abc import Mapping
 from typing import Any
@@ -21,6 +22,10 @@ from gateway.vault import sqlite_inline
 from gateway.vault.prepared import Prepared
 
 _UNIT_KEY = "gateway_unit"
+# The write lock is asked for again after these pauses (seconds), doubling from the first to the last.
+BUSY_FIRST_PAUSE = 0.001
+BUSY_LAST_PAUSE = 0.05
+_BUSY = {sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED}
 
 
 class Unit:
@@ -125,8 +130,11 @@ class SQLiteUnit(Unit):
     commit and rolled back to on failure, so it never touches the work of the units before it. A unit
     that begins the transaction needs none: failing, it rolls the whole of it back."""
 
-    def __init__(self, connection: AsyncConnection, driver: sqlite_inline.Connection) -> None:
+    def __init__(
+        self, connection: AsyncConnection, driver: sqlite_inline.Connection, patience: float
+    ) -> None:
         super().__init__(connection)
+        self.patience = patience
         self.driver = driver
         self.raw = driver.sqlite
         self._open = False
@@ -153,9 +161,13 @@ class SQLiteUnit(Unit):
         return [compiled.row(row) for row in self.raw.execute(compiled.sql, compiled.parameters(params))]
 
     async def begin(self) -> None:
+        """Join the open transaction, or begin one taking the write lock up front (see ``engine``),
+        waiting at most ``patience`` seconds for another connection to let it go."""
         self._joined = self.raw.in_transaction
-        # A transaction that will write takes the write lock up front (see ``engine``).
-        self.raw.execute("SAVEPOINT unit" if self._joined else "BEGIN IMMEDIATE")
+        if self._joined:
+            self.raw.execute("SAVEPOINT unit")
+        else:
+            await begin_immediate(self.raw, self.patience)
         self._open = True
         self.driver.rollback_hook = self._undo
 
@@ -194,6 +206,27 @@ class SQLiteUnit(Unit):
                     await self._session.close()
             finally:
                 self.driver.rollback_hook = writer_rollback
+
+
+async def begin_immediate(raw: sqlite3.Connection, patience: float) -> None:
+    """``BEGIN IMMEDIATE`` on a connection without a busy handler, waiting for the write lock with the
+    event loop free. SQLite's own busy handler sleeps inside the call, on the loop: when the lock's
+    holder is in this process too (mautrix's crypto store, whose transactions span awaits, or a
+    second gateway in one test), it cannot finish until the wait gives up, so every task stalled for
+    the whole busy timeout and the unit then failed with "database is locked"."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + patience
+    pause = BUSY_FIRST_PAUSE
+    while True:
+        try:
+            raw.execute("BEGIN IMMEDIATE")
+            return
+        except sqlite3.OperationalError as exc:
+            left = deadline - loop.time()
+            if getattr(exc, "sqlite_errorcode", None) not in _BUSY or left <= 0:
+                raise
+        await asyncio.sleep(min(pause, left))
+        pause = min(pause * 2, BUSY_LAST_PAUSE)
 
 
 def writer_rollback() -> None:
