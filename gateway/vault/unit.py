@@ -223,7 +223,7 @@ async def begin_immediate(raw: sqlite3.Connection, patience: float) -> None:
             return
         except sqlite3.OperationalError as exc:
             left = deadline - loop.time()
-            if getattr(exc, "sqlite_errorcode", None) not in _BUSY or left <= 0:
+            if exc.sqlite_errorcode not in _BUSY or left <= 0:
                 raise
         await asyncio.sleep(min(pause, left))
         pause = min(pause * 2, BUSY_LAST_PAUSE)
