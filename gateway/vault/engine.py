@@ -22,7 +22,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
+import queue
 import sqlite3
+import threading
 import time
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
@@ -118,6 +120,66 @@ def _fsync_file(path: str) -> None:
         os.close(fd)
 
 
+def _settle(future: asyncio.Future[None], error: BaseException | None) -> None:
+    if future.cancelled():
+        return
+    if error is None:
+        future.set_result(None)
+    else:
+        future.set_exception(error)
+
+
+class _SyncThread:
+    """fdatasync of one file in a thread of its own. Not ``asyncio.to_thread``: under load the
+    group commit syncs hundreds of times a second, and the executor's futures, locks and context
+    copy were a few per cent of the event loop's CPU (``adapters.secondlife.bench``). The thread
+    ends after a minute without work and starts again on the next request."""
+
+    IDLE = 60.0
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        self._requests: queue.SimpleQueue[asyncio.Future[None] | None] = queue.SimpleQueue()
+        self._lock = threading.Lock()  # guards starting and ending the thread
+        self._thread: threading.Thread | None = None
+
+    def sync(self) -> asyncio.Future[None]:
+        """A future that resolves once an fsync begun after this call has finished."""
+        future = asyncio.get_running_loop().create_future()
+        with self._lock:
+            self._requests.put(future)
+            if self._thread is None:
+                self._thread = threading.Thread(target=self._run, name="vault-fsync", daemon=True)
+                self._thread.start()
+        return future
+
+    def _run(self) -> None:
+        while True:
+            try:
+                future = self._requests.get(timeout=self.IDLE)
+            except queue.Empty:
+                with self._lock:
+                    if self._requests.empty():
+                        self._thread = None
+                        return
+                continue
+            if future is None:
+                return
+            error: BaseException | None = None
+            try:
+                _fsync_file(self.path)
+            except BaseException as exc:  # handed to the waiting unit, which fails with it
+                error = exc
+            with contextlib.suppress(RuntimeError):  # the loop is closed: nobody waits any more
+                future.get_loop().call_soon_threadsafe(_settle, future, error)
+
+    def close(self) -> None:
+        with self._lock:
+            if self._thread is not None:
+                self._requests.put(None)
+                self._thread = None
+
+
 class _GroupCommit:
     """Durability for units that commit with ``synchronous=NORMAL``: a unit's commit writes its WAL
     frames without an fsync (microseconds, on the loop), then the unit waits here until an fsync of
@@ -135,6 +197,7 @@ class _GroupCommit:
         self._flush_soon = False
         self._checkpoint: asyncio.Future[None] | None = None
         self._checkpointed_at = 0.0
+        self._syncer = _SyncThread(self.wal)
 
     @property
     def syncing(self) -> bool:
@@ -170,7 +233,7 @@ class _GroupCommit:
 
     async def _sync(self, upto: int) -> None:
         try:
-            await asyncio.to_thread(_fsync_file, self.wal)
+            await self._syncer.sync()
             self.synced = max(self.synced, upto)
         finally:
             self._running = None
@@ -192,6 +255,7 @@ class _GroupCommit:
             log.warning("vault checkpoint failed", error=repr(task.exception()))
 
     async def close(self) -> None:
+        self._syncer.close()
         if self._checkpoint is not None:
             with contextlib.suppress(Exception):
                 await self._checkpoint

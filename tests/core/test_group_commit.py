@@ -305,3 +305,33 @@ async def test_every_fsync_runs_off_the_loop_a_lone_unit_s_too(
     assert where == [False, False]  # one fsync for the three, off the loop
     assert await _saved_keys(vault, "w") == {"alone", "one", "two", "three"}
     await vault.dispose()
+
+
+async def test_the_fsync_thread_reports_failures_ends_when_idle_and_starts_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from gateway.vault import engine
+
+    wal = tmp_path / "vault.db-wal"
+    wal.write_bytes(b"frames")
+    syncer = engine._SyncThread(str(wal))
+    monkeypatch.setattr(syncer, "IDLE", 0.05)
+    await syncer.sync()
+    first = syncer._thread
+    assert first is not None and first.is_alive()
+    await asyncio.sleep(0.3)  # idle past IDLE: the thread is gone
+    assert syncer._thread is None and not first.is_alive()
+
+    def broken(path: str) -> None:
+        raise OSError(5, "Input/output error", path)
+
+    monkeypatch.setattr(engine, "_fsync_file", broken)
+    with pytest.raises(OSError, match="Input/output error"):
+        await syncer.sync()  # a new thread, and the unit waiting on it hears of the failure
+    monkeypatch.undo()
+    await syncer.sync()
+    second = syncer._thread
+    assert second is not None and second is not first
+    syncer.close()
+    second.join(timeout=2)
+    assert not second.is_alive()
