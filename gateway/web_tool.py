@@ -80,7 +80,7 @@ def house_query(house: HouseRules, names: Iterable[str]) -> dict[str, str]:
     """The fields (``house.NAME`` -> value) of the switches among ``names`` set away from the book:
     what a link to a tool needs to show the odds a channel with ``house`` rolls with."""
     wanted = set(names)
-    changed = house.changed(type(house)())
+    changed = house.away_from_book()
     return {HOUSE_FIELD.format(name=n): house_word(v) for n, v in changed.items() if n in wanted}
 
 

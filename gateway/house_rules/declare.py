@@ -30,6 +30,32 @@ class HouseRules(BaseModel):
         """The switches whose value differs from ``book``'s, by name."""
         return {n: v for n, v in self if getattr(book, n) != v}
 
+    def away_from_book(self) -> dict[str, Any]:
+        """``changed`` against the book's own rules, kept per instance: every roll asks it, and the
+        router hands a channel the same (frozen) instance for as long as its rows are the same.
+        Do not change the dict returned."""
+        found = _AWAY.get(id(self))
+        if found is not None and found[0] is self:
+            return found[1]
+        if len(_AWAY) >= _MAX_AWAY:
+            _AWAY.clear()
+        away = self.changed(book_rules(type(self)))
+        _AWAY[id(self)] = (self, away)  # the instance itself is kept, so its id is not reused
+        return away
+
+
+_AWAY: dict[int, tuple[HouseRules, dict[str, Any]]] = {}
+_MAX_AWAY = 4096
+_BOOKS: dict[type[HouseRules], HouseRules] = {}
+
+
+def book_rules(model: type[HouseRules]) -> HouseRules:
+    """The book's own switches of ``model`` (its defaults), built once."""
+    book = _BOOKS.get(model)
+    if book is None:
+        book = _BOOKS[model] = model()
+    return book
+
 
 def from_settings(settings: BaseModel | None, model: type[BaseModel], **names: str) -> dict[str, Any]:
     """For ``configured``: switch -> the value of the setting it names, when ``settings`` is a

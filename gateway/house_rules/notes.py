@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable, Iterable
 from typing import TypeVar
 
-from gateway.house_rules.declare import HouseRules
+from gateway.house_rules.declare import HouseRules, book_rules
 from gateway.house_rules.messages import shown, t
 
 H = TypeVar("H", bound=HouseRules)
@@ -15,8 +15,8 @@ H = TypeVar("H", bound=HouseRules)
 def changed_result(house: H, read: Callable[[H], Hashable]) -> list[str]:
     """The switches set away from the book whose book value would have read the roll otherwise
     (``read(switches)``: the roll's outcome under those switches, on the dice it showed)."""
-    book = type(house)()
-    differ = house.changed(book)
+    book = book_rules(type(house))
+    differ = house.away_from_book()
     if not differ:
         return []
     outcome = read(house)
@@ -34,7 +34,7 @@ def note(locale: str, house: HouseRules, names: list[str]) -> str:
 def odds_note(locale: str, house: HouseRules, names: Iterable[str] | None = None) -> str:
     """The note an ``odds`` line ends with: every switch set away from the book (of ``names``,
     when given: the ones that move the odds), since each moves them."""
-    changed = house.changed(type(house)())
+    changed = house.away_from_book()
     wanted = changed if names is None else [n for n in changed if n in set(names)]
     return note(locale, house, list(wanted))
 

@@ -17,3 +17,15 @@ def test_an_entry_answers_only_for_the_very_settings_it_was_built_from() -> None
         del first
         second = PravidlaSettings(default_target=6)
         assert built(PravidlaHouseRules, second, {}).default_target == 6
+
+
+def test_the_switches_away_from_the_book_are_those_of_that_very_instance() -> None:
+    book = PravidlaHouseRules()
+    assert book.away_from_book() == {}
+    for i in range(50):  # new instances take freed ids: each must get its own answer
+        target = 5 + i % 2
+        house = PravidlaHouseRules(default_target=target)
+        away = house.away_from_book()
+        assert away == {"default_target": target}
+        assert house.away_from_book() is away  # kept: every roll asks it
+        del house
