@@ -469,11 +469,6 @@ def main() -> None:
         port, vault = args.serve_gateway
         stlog = bool(args.stlog)
         served = serve_gateway(int(port), vault, args.group_commit, stlog, args.trace, args.profile)
-        if os.environ.get("BENCH_UVLOOP"):
-            import uvloop
-            with asyncio.Runner(loop_factory=uvloop.new_event_loop) as runner:
-                runner.run(served)
-            return
         asyncio.run(served)
         return
     if args.serve_bare:
