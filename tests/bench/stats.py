@@ -183,9 +183,8 @@ async def measure(url: str, calls: int, phase: str) -> dict[str, float]:
 
 
 def in_new_process(url: str, calls: int, phase: str) -> dict[str, float]:
-    """``measure(url, calls, phase)`` in a new Python process: nothing of this one's caches, and
-    not the heap the vault's builder left (a gateway freezes the heap it starts with; the
-    builder's leftovers in it made full collections of ~90 ms inside the first-ever fold)."""
+    """``measure(url, calls, phase)`` in a new Python process, as a gateway that starts and is
+    asked: nothing of this one's caches, nor the heap the vault's builder left."""
     done = subprocess.run(
         [sys.executable, "-m", "tests.bench.stats", f"--{phase}", url, "--calls", str(calls)],
         check=True,
