@@ -142,7 +142,7 @@ async def challenge_command(ctx: CommandContext, inv: Invocation) -> list[Reply]
         return [*replies, await _list_challenges(ctx, challenger)]
     if len(words) == 1 and words[0].casefold() in ("cancel", "withdraw"):
         return [*replies, await _withdraw(ctx, challenger)]
-    damage = await ensure_can_act(ctx.session, challenger)
+    damage = await ensure_can_act(ctx.session, challenger, "challenge")
     target, rest = await match_character_prefix(ctx, words)
     if target is None:
         raise UserError(
@@ -158,7 +158,7 @@ async def redirected_challenge(
 ) -> list[Reply]:
     """``roll TRAIT vs NAME TRAIT`` against another player's character, opened as a challenge: the
     other player states their own trait and Willpower with defend (or concedes)."""
-    damage = await ensure_can_act(ctx.session, challenger)
+    damage = await ensure_can_act(ctx.session, challenger, "roll")
     if target.id == challenger.id:
         raise UserError("A character cannot challenge themselves.")
     return redirected(await open_challenge(ctx, challenger, target, damage, spec=spec), target.name, "roll")
@@ -184,7 +184,7 @@ async def open_challenge(
     """Open a challenge with a trait (``spec``) or a power (choice, modifiers, Willpower). Willpower and
     Essence are paid now, when declared; both come back if the challenge ends without a roll."""
     replies = await sweep_challenges(ctx)
-    await ensure_can_act(ctx.session, target)
+    await ensure_can_act(ctx.session, target, "challenge", own=False)
     power_data: dict[str, Any] | None = None
     if power is not None:
         choice, mods, wp = power
@@ -295,7 +295,7 @@ async def defend_command(ctx: CommandContext, inv: Invocation) -> list[Reply]:
     if not words:
         raise UserError(f"Defend with which trait? Write {DEFEND_USAGE}.")
     data = await _claim_challenge_against(ctx, defender)
-    defender_damage = await ensure_can_act(ctx.session, defender)
+    defender_damage = await ensure_can_act(ctx.session, defender, "defend")
     defence: PowerChoice | None = None
     if words[0].casefold() == "power":
         require_approved(defender, "power use")

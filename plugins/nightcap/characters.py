@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from gateway import CommandContext, CommandSet, Invocation, Reply, UserError
+from gateway import CommandContext, CommandSet, Invocation, PermissionDenied, Reply, UserError
 from gateway.characters import (
     create_character,
     find_character,
@@ -50,6 +50,12 @@ def parse_number(word: str, usage: str) -> int:
     if abs(value) > 1000:
         raise UserError(f"Numbers here stop at 1000. Write {usage}.")
     return value
+
+
+def nothing_after(inv: Invocation, command: str, why: str = "") -> None:
+    """Refuse words a command does not take, rather than drop them silently."""
+    if inv.words:
+        raise UserError(f"{command} takes nothing after it{why}. Write {command}.")
 
 
 async def write_field(ctx: CommandContext, character: Character, field: str, text: str) -> tuple[Any, str]:
@@ -111,6 +117,7 @@ async def char_use(ctx: CommandContext, inv: Invocation) -> Reply:
 
 @COMMANDS.command("char list", "your characters", "char list")
 async def char_list(ctx: CommandContext, inv: Invocation) -> Reply:
+    nothing_after(inv, "char list")
     assert ctx.person.id is not None
     mine = await owned_characters(ctx.session, ctx.person.id, SYSTEM)
     if not mine:
@@ -258,6 +265,7 @@ async def power_remove(ctx: CommandContext, inv: Invocation) -> Reply:
 
 @COMMANDS.command("char budget", "trait points and power dots left", "char budget")
 async def char_budget(ctx: CommandContext, inv: Invocation) -> Reply:
+    nothing_after(inv, "char budget")
     character = await my_character(ctx)
     sheet = sheet_of(character)
     budget = ctx.settings_for(NightcapSettings).budget
@@ -277,6 +285,7 @@ async def char_budget(ctx: CommandContext, inv: Invocation) -> Reply:
 
 @COMMANDS.command("char submit", "hand a finished sheet to the Storytellers", "char submit")
 async def char_submit(ctx: CommandContext, inv: Invocation) -> Reply:
+    nothing_after(inv, "char submit")
     character = await my_character(ctx, lock=True)
     if character.status == APPROVED:
         raise UserError(f"{character.name} is already approved.")
@@ -303,18 +312,41 @@ async def char_submit(ctx: CommandContext, inv: Invocation) -> Reply:
     )
 
 
-@COMMANDS.command("sheet", "your whole sheet, privately", "sheet")
+async def own_or_named(ctx: CommandContext, words: tuple[str, ...], command: str, others: str) -> Character:
+    """The character ``command NAME`` is about: the caller's active one without NAME, else the one
+    named, if it is the caller's own or the caller is a Storyteller; ``others`` says what the
+    player of someone else's character may do instead. A name is never ignored."""
+    if not words:
+        return await my_character(ctx)
+    name = " ".join(words)
+    character = await find_character(ctx.session, SYSTEM, name)
+    if character is None:
+        raise UserError(f"No Nightcap character called {name[:60]}. Write {command} [NAME].")
+    if character.owner_id != ctx.person.id and not ctx.storyteller:
+        raise PermissionDenied(f"{character.name} is another player's character: {others}")
+    return character
+
+
+@COMMANDS.command("sheet", "your whole sheet (or one of your characters'), privately", "sheet [NAME]")
 async def sheet_command(ctx: CommandContext, inv: Invocation) -> Reply:
-    character = await my_character(ctx)
-    text, structured = await render(ctx, character, owner=ctx.person.display_name)
+    character = await own_or_named(
+        ctx, inv.words, "sheet", "ask their player to prove it, or a Storyteller to read it."
+    )
+    owner = ctx.person.display_name if character.owner_id == ctx.person.id else None
+    text, structured = await render(ctx, character, owner=owner)
     return Reply(text=text, private=True, result={"kind": "sheet", "sheet": structured})
 
 
 @COMMANDS.command(
-    "prove", "show traits, Willpower and Essence to the scene (approved sheets)", "prove", aliases=("+prove",)
+    "prove",
+    "show traits, Willpower and Essence to the scene (approved sheets)",
+    "prove [NAME]",
+    aliases=("+prove",),
 )
 async def prove_command(ctx: CommandContext, inv: Invocation) -> Reply:
-    character = await my_character(ctx)
+    # The book: "+prove Prints your core traits ...": a player proves their own; a Storyteller, who
+    # would otherwise "Ask for +prove", may print anyone's.
+    character = await own_or_named(ctx, inv.words, "prove", "only their player proves it (ask them).")
     require_approved(character, "prove")
     sheet = sheet_of(character)
     pools = await pool_values(ctx, character)

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace as dc_replace
 from typing import Any
 
 from gateway import CommandContext, CommandSet, Invocation, PermissionDenied, Reply, UserError
@@ -11,13 +12,16 @@ from gateway.rules.numbers import is_digits
 from gateway.vault import repo
 from gateway.vault.models import Character, SceneState
 from plugins.nightcap import combat, initiative, mechanics, render, rulings
-from plugins.nightcap.acting import incapacitated_refusal
+from plugins.nightcap.acting import check_in_play, incapacitated_refusal
+from plugins.nightcap.characters import nothing_after
 from plugins.nightcap.combat import HEALTH_LEVELS
 from plugins.nightcap.conflict_support import (
     DAMAGE,
+    WILLPOWER,
     Built,
     character_side,
     damage_pool,
+    ensure_can_act,
     health_of,
     load_scene,
     match_character_prefix,
@@ -34,7 +38,8 @@ from plugins.nightcap.rolls import SYSTEM, spend_willpower
 COMMANDS = CommandSet(SYSTEM)
 COMBAT = "combat"
 INIT_USAGE = (
-    "init start | init join [NAME N] | init roll | init next | init list | init move NAME POS | init end"
+    "init start | init join [NAME N] | init roll | init next | init list | init move NAME POS | init wp [off]"
+    " | init end"
 )
 ATTACK_USAGE = "attack TARGET [TRAIT] [+weapon] [-N] [wp] [vs TRAIT [+N|-N]] [as NAME]"
 MAX_NPC_RATING = 20
@@ -143,6 +148,7 @@ def _order_text(result: dict[str, Any]) -> str:
 
 @COMMANDS.command("init start", "open a fight in this channel", INIT_USAGE)
 async def init_start(ctx: CommandContext, inv: Invocation) -> Reply:
+    nothing_after(inv, "init start")
     row, fight = await _load(ctx)
     if fight is not None:
         raise UserError(f"A fight is already on here (round {fight.round}): init end closes it first.")
@@ -194,6 +200,7 @@ async def init_join(ctx: CommandContext, inv: Invocation) -> Reply:
             False,
         )
         char_id: int | None = character.id
+        check_in_play(character, "init join")
     else:
         character, rest = await match_character_prefix(ctx, words)
         if character is not None and not rest:
@@ -208,6 +215,7 @@ async def init_join(ctx: CommandContext, inv: Invocation) -> Reply:
                 False,
             )
             char_id = character.id
+            check_in_play(character, "init join", own=character.owner_id == ctx.person.id)
         else:
             if not ctx.storyteller:
                 raise PermissionDenied("Adding an NPC (init join NAME PHYSICAL) needs the Storyteller role.")
@@ -234,6 +242,8 @@ async def init_join(ctx: CommandContext, inv: Invocation) -> Reply:
 
 @COMMANDS.command("init roll", "roll Physical for order, for everyone not yet rolled", "init roll")
 async def init_roll(ctx: CommandContext, inv: Invocation) -> Reply:
+    # The book: "Each combatant rolls Physical with no modifiers" (so no +N, no wp, no other trait).
+    nothing_after(inv, "init roll", ": each combatant rolls Physical with no modifiers and no Willpower")
     row, fight = await _require(ctx)
     people = initiative.unrolled(fight)
     if not fight.combatants:
@@ -248,6 +258,7 @@ async def init_roll(ctx: CommandContext, inv: Invocation) -> Reply:
 
 @COMMANDS.command("init next", "pass the turn on", "init next")
 async def init_next(ctx: CommandContext, inv: Invocation) -> Reply:
+    nothing_after(inv, "init next")
     row, fight = await _require(ctx)
     current = fight.find(fight.current) if fight.current else None
     mine = current is not None and current.character_id is not None and await _owns(ctx, current.character_id)
@@ -275,6 +286,7 @@ async def _owns(ctx: CommandContext, character_id: int) -> bool:
 
 @COMMANDS.command("init list", "show the order and the round", "init list", role="anyone")
 async def init_list(ctx: CommandContext, inv: Invocation) -> Reply:
+    nothing_after(inv, "init list")
     _, fight = await _require(ctx)
     result = await _order_result(ctx, fight)
     return Reply(text=_order_text(result), result=result)
@@ -302,6 +314,7 @@ async def init_move(ctx: CommandContext, inv: Invocation) -> Reply:
 
 @COMMANDS.command("init end", "end the fight", "init end")
 async def init_end(ctx: CommandContext, inv: Invocation) -> Reply:
+    nothing_after(inv, "init end")
     row, fight = await _require(ctx)
     if not _runs_fight(ctx, fight):
         raise PermissionDenied("init end needs the Storyteller role (or to have started this fight).")
@@ -309,7 +322,56 @@ async def init_end(ctx: CommandContext, inv: Invocation) -> Reply:
     assert row is not None
     await ctx.session.delete(row)
     text = f"The fight ends after {max(fight.round, 0)} round{'s' if fight.round != 1 else ''}."
+    back = [c for c in fight.combatants if c.willpower and c.character_id is not None]
+    for c in back:  # declared for a defence that never came
+        assert c.character_id is not None
+        await repo.gain_pool(ctx.session, c.character_id, WILLPOWER, 1)
+    if back:
+        text += f" Willpower declared for a defence is returned to {', '.join(c.name for c in back)}."
     await ctx.stlog(text, kind="combat", result=result)
+    return Reply(text=text, result=result)
+
+
+@COMMANDS.command("init wp", "declare Willpower for your next defence in this fight", "init wp [off]")
+async def init_wp(ctx: CommandContext, inv: Invocation) -> Reply:
+    """The book's contest: "Willpower may be spent by either, and is declared before the dice"; an
+    attack comes on someone else's turn, so the defender declares it beforehand. The point is paid
+    now (as a challenger's is) and returned by init wp off or when the fight ends unused."""
+    words = [w.casefold() for w in inv.words]
+    if words not in ([], ["off"]):
+        raise UserError(
+            "Write init wp to spend Willpower on your next defence in this fight, or init wp off to"
+            " take it back."
+        )
+    row, fight = await _require(ctx)
+    character = await require_active(ctx, SYSTEM)
+    assert character.id is not None
+    me = fight.find(f"c:{character.id}")
+    if me is None:
+        raise UserError(f"{character.name} is not in this fight: init join first.")
+    if words:
+        if not me.willpower:
+            raise UserError(f"{character.name} has no Willpower declared for a defence.")
+        await repo.gain_pool(ctx.session, character.id, WILLPOWER, 1)
+        text = (
+            f"{character.name} takes back the Willpower declared for the next defence; the point is returned."
+        )
+    else:
+        if me.willpower:
+            raise UserError(
+                f"{character.name} has already declared Willpower for the next defence (init wp off takes"
+                " it back)."
+            )
+        await ensure_can_act(ctx.session, character, "init wp")
+        await spend_willpower(ctx, character)  # declared and paid before any die
+        text = (
+            f"{character.name} declares Willpower for the next defence: 1 point spent now, +1 to the roll"
+            " against the next attack in this fight (init wp off takes it back)."
+        )
+    fight = initiative.set_npc(fight, me.key, willpower=not words)
+    await _save(ctx, row, fight)
+    result = {"kind": "defence_willpower", "system": SYSTEM, "name": character.name, "declared": not words}
+    await ctx.stlog(text, kind="combat", result=result, character_id=character.id)
     return Reply(text=text, result=result)
 
 
@@ -412,6 +474,60 @@ async def _attacker(ctx: CommandContext, as_words: list[str] | None, fight: Comb
     return fighter
 
 
+def _key_in(fighter: Fighter, fight: Combat) -> str | None:
+    """The fighter's key in ``fight``, or None when they are not in it."""
+    if fighter.npc is not None:
+        return fighter.npc.key
+    if fighter.character is not None and fight.find(f"c:{fighter.character.id}") is not None:
+        return f"c:{fighter.character.id}"
+    return None
+
+
+def _check_turn(ctx: CommandContext, attacker: Fighter, defender: Fighter, fight: Combat | None) -> bool:
+    """Hold a player's attack in a fight to the book's turn: "Your turn. One meaningful action — a
+    strike, a power, a run for the door". True when this attack is the acting combatant's action on
+    their turn (it is then marked taken). A Storyteller's attacks are not held: they may override."""
+    if fight is None:
+        return False
+    key = _key_in(attacker, fight)
+    if key is None:
+        if not ctx.storyteller and attacker.character is not None and _key_in(defender, fight) is not None:
+            raise UserError(f"{attacker.name} is not in this fight: init join first, then act on your turn.")
+        return False
+    if not ctx.storyteller:
+        refusal = initiative.turn_refusal(fight, key, attacker.name)
+        if refusal is not None:
+            raise UserError(refusal)
+    return fight.rolled and fight.current == key
+
+
+def _declared(defender: Fighter, fight: Combat | None) -> str | None:
+    """The defender's key when they declared Willpower for this defence with init wp."""
+    if fight is None:
+        return None
+    key = _key_in(defender, fight)
+    found = fight.find(key) if key is not None else None
+    return key if found is not None and found.willpower else None
+
+
+def _check_defence_willpower(
+    ctx: CommandContext, defender: Fighter, written: bool, declared: str | None
+) -> None:
+    """``vs TRAIT wp`` spends the defender's point: for whoever rolls the defender's dice (their own
+    character, any as a Storyteller); another player's character declares it with init wp."""
+    if not written:
+        return
+    if defender.character is None:
+        raise UserError("An NPC cannot spend Willpower; its pool is just dice.")
+    if declared is not None:
+        raise UserError(f"{defender.name} has already declared Willpower for this defence (init wp).")
+    if defender.character.owner_id != ctx.person.id and not ctx.storyteller:
+        raise UserError(
+            f"{defender.name}'s player declares their own Willpower, before the dice: with init wp in the"
+            " fight, spent on the next attack on them."
+        )
+
+
 def _hit_text(attacker: str, defender: str, hit: combat.Hit, after: int, levels: int) -> str:
     if not hit.hit:
         return "no damage"
@@ -456,24 +572,35 @@ async def attack_command(ctx: CommandContext, inv: Invocation) -> Reply:
     defender, attack_words = await _find_fighter(ctx, words, fight)
     if defender.name == attacker.name:
         raise UserError("Nobody attacks themselves here.")
-    attacker_health = await attacker.health(ctx)
-    if combat.incapacitated(*attacker_health):
-        raise incapacitated_refusal(attacker.name, *attacker_health)
+    if attacker.character is not None:
+        own = attacker.character.owner_id == ctx.person.id
+        await ensure_can_act(ctx.session, attacker.character, "attack", own=own)
+    else:
+        attacker_health = await attacker.health(ctx)
+        if combat.incapacitated(*attacker_health):
+            raise incapacitated_refusal(attacker.name, *attacker_health)
+    if defender.character is not None:
+        check_in_play(defender.character, "attack", own=False)
     _refuse_outside_fight(ctx, attacker, defender, fight)
+    on_turn = _check_turn(ctx, attacker, defender, fight)
     before, levels = await defender.health(ctx)
     if combat.incapacitated(before, levels):
         raise UserError(f"{defender.name} is already Incapacitated.")
     left = await attacker.side(ctx, _with_default_trait(attack_words), ruled=True)
-    defence = _with_default_trait(vs_words or [])
-    if any(w.casefold() in ("wp", "willpower") for w in defence):
-        raise UserError("Defending costs nothing and takes no Willpower; only the attacker may write wp.")
-    right = await defender.side(ctx, defence)
+    right = await defender.side(ctx, _with_default_trait(vs_words or []))
+    declared = _declared(defender, fight)
+    _check_defence_willpower(ctx, defender, right.side.spec.willpower, declared)
     if left.side.spec.willpower:
         if attacker.character is None:
             raise UserError("An NPC cannot spend Willpower; its pool is just dice.")
         await spend_willpower(ctx, attacker.character)
+    if right.side.spec.willpower:
+        assert defender.character is not None
+        await spend_willpower(ctx, defender.character)
+    # Both declarations are fixed (a standing one was paid with init wp); only now the dice.
+    defence_wp = right.side.spec.willpower or declared is not None
     left_roll = mechanics.roll(left.pool, ctx.dice, left.side.spec.willpower, **dice(ctx))
-    right_roll = mechanics.roll(right.pool, ctx.dice, **dice(ctx))
+    right_roll = mechanics.roll(right.pool, ctx.dice, defence_wp, **dice(ctx))
     outcome = mechanics.contest(left_roll, right_roll)
     hit = combat.attack_damage(outcome, defender.soak())
     after = combat.take_damage(before, hit.damage, levels)
@@ -482,10 +609,14 @@ async def attack_command(ctx: CommandContext, inv: Invocation) -> Reply:
             await damage_pool(ctx.session, defender.character)
             assert defender.character.id is not None
             await repo.gain_pool(ctx.session, defender.character.id, DAMAGE, hit.damage)
-    else:
-        if fight is not None and defender.npc is not None and hit.damage:
-            fight = initiative.set_npc(fight, defender.npc.key, damage=after)
-            await _save(ctx, row, fight)
+    elif fight is not None and defender.npc is not None and hit.damage:
+        fight = initiative.set_npc(fight, defender.npc.key, damage=after)
+    if fight is not None:
+        if declared is not None:
+            fight = initiative.set_npc(fight, declared, willpower=False)  # spent on this defence
+        if on_turn:
+            fight = dc_replace(fight, action_taken=True)  # "Your turn. One meaningful action"
+        await _save(ctx, row, fight)
     result = outcome.as_result()
     result.update(
         kind="attack",

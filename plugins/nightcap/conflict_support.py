@@ -15,7 +15,7 @@ from gateway import CommandContext, UserError
 from gateway.characters import active_character, find_character, pools_of, take_character
 from gateway.vault.models import Character, KeyValue, Pool, RollLog, SceneState
 from plugins.nightcap import combat, mechanics, wounds
-from plugins.nightcap.acting import incapacitated_refusal
+from plugins.nightcap.acting import check_in_play, incapacitated_refusal
 from plugins.nightcap.pools import PoolSpec
 from plugins.nightcap.rolls import SYSTEM, Side, build_side
 from plugins.nightcap.sheet import match_trait
@@ -152,8 +152,10 @@ async def damage_of(session: AsyncSession, character: Character) -> int:
     return (await health_of(session, character))[0]
 
 
-async def ensure_can_act(session: AsyncSession, character: Character) -> int:
-    """Refuse an Incapacitated character; return the damage they carry."""
+async def ensure_can_act(session: AsyncSession, character: Character, what: str, *, own: bool = True) -> int:
+    """Refuse ``what`` for a sheet not approved or an Incapacitated character; return the damage they
+    carry. ``own``: the caller's character acting (else the other side of a contest or an attack)."""
+    check_in_play(character, what, own=own)
     damage, levels = await health_of(session, character)
     if combat.incapacitated(damage, levels):
         raise incapacitated_refusal(character.name, damage, levels)

@@ -94,7 +94,7 @@ async def extended_start(ctx: CommandContext, inv: Invocation) -> Reply:
         character_side(ctx, spec, character, 0)  # checks the trait (and that there is a character)
         pool_word = spec.base
     if character is not None:
-        await ensure_can_act(ctx.session, character)
+        await ensure_can_act(ctx.session, character, "extended start")
     if await kv_get(ctx.session, EXTENDED, key) is not None:
         raise UserError(f"{name} already has an extended action under way: extended abandon ends it first.")
     try:
@@ -126,7 +126,7 @@ async def extended_roll(ctx: CommandContext, inv: Invocation) -> Reply:
     elif not words:
         raise UserError("Roll what? Write extended roll TRAIT [+N|-N] [wp] (or fix it at extended start).")
     spec = parse_side(words)
-    damage = await ensure_can_act(ctx.session, character) if character else 0
+    damage = await ensure_can_act(ctx.session, character, "extended roll") if character else 0
     spec, ruling = await rulings.overrule(ctx, character, spec)
     built = character_side(ctx, spec, character, damage)
     if spec.willpower:

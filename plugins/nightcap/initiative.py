@@ -5,6 +5,10 @@ rating first; still tied, they are listed as tied in joining order for the Story
 (``move``). The order holds for the whole fight. A round ends when everyone who can act has acted;
 Incapacitated combatants are skipped. Someone who joins after the roll rolls on joining and is slotted
 in by the same rule, after everyone who ranks the same, without disturbing the Storyteller's moves.
+
+"Your turn. One meaningful action": ``action_taken`` says the current combatant has used theirs; it
+clears when the turn passes. "Willpower may be spent by either, and is declared before the dice": a
+character's standing declaration for their next defence is ``willpower`` (paid when declared).
 """
 
 from __future__ import annotations
@@ -27,6 +31,7 @@ class Combatant:
     tied: bool = False
     soak: int = 0  # NPCs only: a character's soak is on their sheet
     damage: int = 0  # NPCs only: a character's damage is on their Health pool
+    willpower: bool = False  # a point declared (and paid) for the next defence
 
     @property
     def rank(self) -> tuple[int, int]:
@@ -41,6 +46,7 @@ class Combat:
     acted: tuple[str, ...] = ()
     joins: int = 0
     started_by: str = ""
+    action_taken: bool = False  # the current combatant has taken this turn's action
 
     @property
     def rolled(self) -> bool:
@@ -72,6 +78,7 @@ class Combat:
             acted=tuple(data.get("acted", ())),
             joins=data.get("joins", len(combatants)),
             started_by=data.get("started_by", ""),
+            action_taken=data.get("action_taken", False),
         )
 
 
@@ -132,7 +139,9 @@ def record_rolls(
         order = rank_order([c for c in updated if c.initiative is not None])
         waiting = [c for c in updated if c.initiative is None]
         first = next((c.key for c in order if c.key not in out), None)
-        return replace(combat, combatants=(*order, *waiting), round=1, current=first, acted=())
+        return replace(
+            combat, combatants=(*order, *waiting), round=1, current=first, acted=(), action_taken=False
+        )
     order = [c for c in updated if c.initiative is not None and c.key not in rolls]
     newcomers = sorted(
         (c for c in updated if c.key in rolls), key=lambda c: (-(c.initiative or 0), -c.physical, c.joined)
@@ -150,7 +159,8 @@ def record_rolls(
     current = combat.current
     if current is None or current in out:
         current = next((c.key for c in marked if c.key not in out and c.key not in combat.acted), None)
-    return replace(combat, combatants=(*marked, *waiting), current=current)
+    taken = combat.action_taken and current == combat.current
+    return replace(combat, combatants=(*marked, *waiting), current=current, action_taken=taken)
 
 
 def move(combat: Combat, key: str, position: int, out: frozenset[str] = frozenset()) -> Combat:
@@ -173,7 +183,8 @@ def move(combat: Combat, key: str, position: int, out: frozenset[str] = frozense
     current = combat.current
     if not combat.acted:
         current = next((c.key for c in order if c.key not in out), current)
-    return replace(combat, combatants=(*order, *waiting), current=current)
+    taken = combat.action_taken and current == combat.current
+    return replace(combat, combatants=(*order, *waiting), current=current, action_taken=taken)
 
 
 def advance(combat: Combat, out: frozenset[str] = frozenset()) -> tuple[Combat, bool]:
@@ -187,9 +198,28 @@ def advance(combat: Combat, out: frozenset[str] = frozenset()) -> tuple[Combat, 
     start = order.index(combat.current) + 1 if combat.current in order else 0
     for key in order[start:] + order[:start]:
         if key not in acted and key not in out:
-            return replace(combat, current=key, acted=tuple(acted)), False
+            return replace(combat, current=key, acted=tuple(acted), action_taken=False), False
     first = next((k for k in order if k not in out), None)
-    return replace(combat, round=combat.round + 1, current=first, acted=()), True
+    return replace(combat, round=combat.round + 1, current=first, acted=(), action_taken=False), True
+
+
+def turn_refusal(combat: Combat, key: str, name: str) -> str | None:
+    """Why ``key`` may not take an action now, or None: in a fight with an order, "Your turn. One
+    meaningful action". Defending is not an action, so this is asked of the one acting only."""
+    if not combat.rolled:
+        return f"The order is not rolled yet: init roll first; then {name} acts on their turn."
+    if combat.current != key:
+        now = combat.find(combat.current) if combat.current else None
+        whose = f"It is {now.name}'s turn" if now else "It is nobody's turn"
+        return (
+            f"{whose}, not {name}'s: one meaningful action a turn, on your own (init list shows the order)."
+        )
+    if combat.action_taken:
+        return (
+            f"{name} has taken this turn's one meaningful action: init next passes the turn (a Storyteller"
+            " may still act for them)."
+        )
+    return None
 
 
 def set_npc(combat: Combat, key: str, **changes: Any) -> Combat:

@@ -13,12 +13,13 @@ from gateway import CommandContext, CommandSet, Invocation, Reply, UserError
 from gateway.rules.numbers import clamped
 from gateway.vault import repo
 from plugins.nightcap import checkin, health, mechanics, render, rulings, wounds
-from plugins.nightcap.characters import parse_number
+from plugins.nightcap.characters import own_or_named, parse_number
 from plugins.nightcap.config import timezone
 from plugins.nightcap.conflict_support import ensure_can_act
 from plugins.nightcap.house import dice
 from plugins.nightcap.pools import PoolSpec
 from plugins.nightcap.powers import TIERS, cost_refusal, match_tier, use_cost
+from plugins.nightcap.roll_texts import say
 from plugins.nightcap.rolls import SYSTEM, spend_willpower
 from plugins.nightcap.sheet import DAMAGE, ESSENCE, WILLPOWER, find_power, trait
 from plugins.nightcap.store import my_character, pool_values, require_approved, sheet_of
@@ -76,7 +77,7 @@ async def power_use(ctx: CommandContext, inv: Invocation) -> Reply:
     character = await my_character(ctx)
     require_approved(character, "power use")
     assert character.id is not None
-    await ensure_can_act(ctx.session, character)  # before any Essence is spent
+    await ensure_can_act(ctx.session, character, "power use")  # before any Essence is spent
     sheet = sheet_of(character)
     power = find_power(sheet, " ".join(rest))
     if power is None:
@@ -130,9 +131,11 @@ async def power_use(ctx: CommandContext, inv: Invocation) -> Reply:
     return Reply(text=text, private=secret, result=result)
 
 
-@COMMANDS.command("health", "your Health track", "health")
+@COMMANDS.command("health", "your Health track (or one of your characters')", "health [NAME]")
 async def health_command(ctx: CommandContext, inv: Invocation) -> Reply:
-    character = await my_character(ctx)
+    character = await own_or_named(
+        ctx, inv.words, "health", "ask their player, or a Storyteller, how they fare."
+    )
     damage, levels = (await pool_values(ctx, character))[DAMAGE]
     state = " Incapacitated." if health.incapacitated(damage, levels) else ""
     return Reply(
@@ -182,6 +185,9 @@ async def heal_command(ctx: CommandContext, inv: Invocation) -> Reply:
     pools = await pool_values(ctx, character)
     damage, levels = pools[DAMAGE]
     essence, essence_max = pools[ESSENCE]
+    if health.incapacitated(damage, levels):
+        # "No more actions": spending one's own Essence to heal is one; the scene decides.
+        raise UserError(say("incapacitated.heal", name=character.name, damage=damage, levels=levels))
     health.check_heal(character.name, damage, essence, amount)
     spent = await repo.spend_pool(ctx.session, character.id, ESSENCE, amount)
     healed = spent and await repo.spend_pool(ctx.session, character.id, DAMAGE, amount)

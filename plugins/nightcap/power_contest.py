@@ -66,7 +66,7 @@ async def power_contest(ctx: CommandContext, inv: Invocation) -> Reply | list[Re
         raise UserError(f"Write {POWER_VS_USAGE}.")
     character = await my_character(ctx)
     require_approved(character, "power use")
-    damage = await ensure_can_act(ctx.session, character)
+    damage = await ensure_can_act(ctx.session, character, "power use")
     left = choose_power(character, name_words, chosen)
 
     if is_digits(right_words[0][:1]):
@@ -89,19 +89,21 @@ async def power_contest(ctx: CommandContext, inv: Invocation) -> Reply | list[Re
     if not rest:
         # Their Essence is theirs to spend: the other player answers with defend power ... or a trait.
         return await open_challenge(ctx, character, other, damage, power=(left, mods, wp))
-    other_damage = await ensure_can_act(ctx.session, other)
+    other_damage = await ensure_can_act(ctx.session, other, "power use", own=False)
     rest_words, other_mods, other_wp, _ = play.split_roll_words(rest)
-    if other_wp:
+    rolls_other = other.owner_id == ctx.person.id or ctx.storyteller
+    if other_wp and not rolls_other:
         raise UserError(
-            "Only you declare Willpower here; the other side declares theirs through a challenge."
+            f"{other.name}'s player declares their own Willpower, before the dice: they answer with"
+            " defend and write wp there."
         )
     trait = match_trait(rest_words[0]) if len(rest_words) == 1 else None
-    if trait is not None and other.owner_id != ctx.person.id and not ctx.storyteller:
+    if trait is not None and not rolls_other:
         # "Both roll. Willpower may be spent by either": another player resists for themselves.
         replies = await open_challenge(ctx, character, other, damage, power=(left, mods, wp))
         return redirected(replies, other.name, "power")
     if trait is not None:
-        spec = PoolSpec(base=trait, modifiers=tuple(other_mods))
+        spec = PoolSpec(base=trait, modifiers=tuple(other_mods), willpower=other_wp)
         right_side = character_side(ctx, spec, other, other_damage)
         return await _resolve(ctx, left, mods, wp, secret, damage, None, other, right_side, other.name)
     if other.owner_id != ctx.person.id and not ctx.storyteller:
@@ -112,7 +114,7 @@ async def power_contest(ctx: CommandContext, inv: Invocation) -> Reply | list[Re
     require_approved(other, "power use")
     other_names, other_tier, _, _, _ = split_power_words(rest_words)
     right = choose_power(other, other_names, other_tier)
-    right_side = power_side(ctx, right, other_mods, False, other_damage)
+    right_side = power_side(ctx, right, other_mods, other_wp, other_damage)
     return await _resolve(ctx, left, mods, wp, secret, damage, right, other, right_side, other.name)
 
 
@@ -135,10 +137,14 @@ async def _resolve(
     await pay(ctx, left)
     if right is not None:
         await pay(ctx, right)
+    right_wp = right_side.side.spec.willpower
     if wp:
         await spend_willpower(ctx, left.character)
+    if right_wp:  # "Willpower may be spent by either": the other character's own point
+        assert other is not None
+        await spend_willpower(ctx, other)
     left_roll = mechanics.roll(left_side.pool, ctx.dice, wp, **dice(ctx))
-    right_roll = mechanics.roll(right_side.pool, ctx.dice, **dice(ctx))
+    right_roll = mechanics.roll(right_side.pool, ctx.dice, right_wp, **dice(ctx))
     outcome = mechanics.contest(left_roll, right_roll)
     who = left.character.name
     result = outcome.as_result()

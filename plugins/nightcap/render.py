@@ -32,6 +32,20 @@ def roll_line(who: str, roll: Roll, roll_id: str, label: str = "") -> str:
     return f"{who} rolls {roll_body(roll, label)} #{roll_id}"
 
 
+def lifted_botch_note(result: Contest, names: tuple[str, str]) -> str:
+    """Why two rolls that both read Botch are not a both-botch: Willpower "does not stop a botch from
+    being a botch — it only moves the total by one", and "if both totals fall below zero, nobody
+    wins"; so a point that lifts one total to 0 or more leaves a winner (or a deadlock)."""
+    if result.outcome == "both_botch" or any(side.degree != "botch" for side in result.sides):
+        return ""
+    lifted = [(name, side.total) for name, side in zip(names, result.sides, strict=True) if side.total >= 0]
+    lifts = " and ".join(f"{name}'s total to {total}" for name, total in lifted)
+    return (
+        f" (both sides botch on the dice, a complication each, but Willpower lifts {lifts}; only two"
+        " totals below zero are a both-botch with no winner)"
+    )
+
+
 def contest_line(
     who: str,
     result: Contest,
@@ -44,12 +58,12 @@ def contest_line(
     Mental: "Social 2 wins")."""
     left, right = result.sides
     outcome = OUTCOME_TITLES[result.outcome]
+    names = winner_names or (who, against)
     if result.winner is None:
         verdict = f"{outcome}, margin {result.margin}"
     else:
-        names = winner_names or (who, against)
-        winner = names[result.winner]
-        verdict = f"{outcome}: {winner} wins by {result.margin}"
+        verdict = f"{outcome}: {names[result.winner]} wins by {result.margin}"
+    verdict += lifted_botch_note(result, names)
     return (
         f"{who} rolls {roll_body(left, labels[0])} vs {against} {roll_body(right, labels[1])}: {verdict}"
         f" #{roll_id}"

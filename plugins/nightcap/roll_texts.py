@@ -19,6 +19,9 @@ TEXTS = Catalogue(
             "extended.done": "Done: {accumulated}/{target} after {made} {made:plural:roll:rolls}.",
             "incapacitated": "{name} is Incapacitated ({damage}/{levels} damage) and can take no actions:"
             " their fate is in the scene's hands.",
+            "incapacitated.heal": "{name} is Incapacitated ({damage}/{levels} damage) and can take no"
+            " actions, healing included: their fate is in the scene's hands. A Storyteller lifts it with"
+            " st pool {name} damage N (another's healing, first aid, the scene's turn).",
             "st_roll.no_willpower": "An NPC's pool is just dice and has no Willpower to spend;"
             " st rollstat NAME TRAIT wp spends a character's.",
             "st_roll.usage": "st roll N [+N|-N ...] [LABEL] [vs N [+N|-N ...] [LABEL]] [secret],"

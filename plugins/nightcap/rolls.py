@@ -75,11 +75,6 @@ async def spend_willpower(ctx: CommandContext, character: Character | None) -> N
         raise UserError(f"{character.name} has no Willpower left to spend.")
 
 
-async def _wound(ctx: CommandContext, spec: PoolSpec, character: Character | None) -> int:
-    """The wound penalty on a side's pool: none on a bare number, which is then not read at all."""
-    return 0 if spec.number is not None else await wounds.penalty(ctx, character)
-
-
 async def _roller_wound(ctx: CommandContext, specs: list[PoolSpec], character: Character | None) -> int:
     """The wound penalty on the roller's own trait sides, refusing an Incapacitated character's roll
     ("no more actions"). A roll from the sheet, or one spending the character's Willpower, is the
@@ -87,7 +82,22 @@ async def _roller_wound(ctx: CommandContext, specs: list[PoolSpec], character: C
     NPC's, the book's practice table), so a roll of numbers only reads nothing."""
     if character is None or all(s.number is not None and not s.willpower for s in specs):
         return 0
-    return wounds.penalty_for_damage(ctx, await acting.able_damage(ctx, character))
+    return wounds.penalty_for_damage(ctx, await acting.able_damage(ctx, character, "roll"))
+
+
+def _right_willpower(sides: list[Side], opponent: Character | None, character: Character | None) -> Character:
+    """Whose Willpower ``wp`` on the right of ``vs`` spends: the named character's, or the roller's
+    own when the right side is their own trait; an NPC's bare pool has none."""
+    if sides[1].trait is None:
+        raise UserError(
+            "An NPC's pool is just dice and has no Willpower to spend: write wp on your own side, left of vs."
+        )
+    if opponent is not None:
+        return opponent
+    assert character is not None  # build_side refused a trait without a character
+    if sides[0].spec.willpower:
+        raise UserError(f"Both sides are {character.name}'s: declare Willpower on one side only.")
+    return character
 
 
 def _side_result(side: Side, roll: mechanics.Roll) -> dict[str, Any]:
@@ -207,14 +217,14 @@ async def roll_command(ctx: CommandContext, inv: Invocation) -> Reply | list[Rep
     if len(request.sides) == 2:
         other = opponent or character
         if opponent is not None:
-            wound = await _wound(ctx, request.sides[1], opponent)
+            damage = await acting.able_damage(ctx, opponent, "roll", own=False)
+            wound = wounds.penalty_for_damage(ctx, damage)  # ``vs NAME TRAIT``: always a trait
         sides.append(build_side(request.sides[1], other, max_pool, wound=wound))
-        if sides[1].spec.willpower:
-            raise UserError(
-                "Only the roller declares Willpower, on the left of vs; the other side's pool is just dice."
-            )
+    # "Willpower may be spent by either, and is declared before the dice": each side's own point.
     if sides[0].spec.willpower:
         await spend_willpower(ctx, character)
+    if len(sides) == 2 and sides[1].spec.willpower:
+        await spend_willpower(ctx, _right_willpower(sides, opponent, character))
     who = character.name if character else ctx.name
     # The other side: a named character, the roller's own trait, or an NPC's bare pool.
     against = (opponent.name if opponent else who) if len(sides) == 2 and sides[1].trait else "NPC"

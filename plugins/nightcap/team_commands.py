@@ -56,7 +56,7 @@ async def team_start(ctx: CommandContext, inv: Invocation) -> Reply:
     spec = parse_side(list(inv.words))
     if spec.willpower:
         raise UserError("The leader declares Willpower on the roll itself: team roll wp.")
-    damage = await ensure_can_act(ctx.session, character) if character else 0
+    damage = await ensure_can_act(ctx.session, character, "team start") if character else 0
     built = character_side(ctx, spec, character, damage)
     row, teams = await _teams(ctx)
     if key in teams:
@@ -100,7 +100,7 @@ async def assist_command(ctx: CommandContext, inv: Invocation) -> Reply:
         leaders = ", ".join(t["leader_name"] for t in teams.values())
         raise UserError(f"Several team actions are open here ({leaders}): write assist LEADER [wp].")
     if character is not None:
-        await ensure_can_act(ctx.session, character)
+        await ensure_can_act(ctx.session, character, "assist")
     team = teamwork.Team.from_dict(teams[leader])
     helper = teamwork.Helper(
         key=key, name=name, willpower=wp, character_id=character.id if character else None
@@ -134,7 +134,7 @@ async def team_roll(ctx: CommandContext, inv: Invocation) -> Reply:
         raise UserError("Write team roll, or team roll wp to spend Willpower.")
     wp = bool(words)
     row, teams, key, team = await _leader_team(ctx)
-    damage = await ensure_can_act(ctx.session, character) if character else 0
+    damage = await ensure_can_act(ctx.session, character, "team roll") if character else 0
     spec = PoolSpec(base=team.pool_word, modifiers=team.modifiers, willpower=wp)
     built = character_side(ctx, spec, character, damage, extra=team.dice_bonus)
     if wp:

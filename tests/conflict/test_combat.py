@@ -91,14 +91,20 @@ async def test_ten_damage_incapacitates(chat: Chat) -> None:
 async def test_npc_damage_and_soak_are_tracked_in_the_fight(chat: Chat) -> None:
     await ghoul_scene(chat)
     await make_character(chat, "mira", "Mira", physical=3)
+    await chat.one("init join", as_="mira")
+    chat.dice.extend([2, 2, 2, 2, 2, 2, 10, 10, 10])  # order: Mira 6, Ghoul 0 (Physical 4), Dorian 0
+    await chat.one("init roll", as_="st", st=True)
     await chat.one("st soak Ghoul 1", as_="st", st=True)
     chat.dice.extend([10, 9, 8, 2, 2, 2, 2])  # Mira 4 vs Ghoul 0: margin 4, soak 1
     r = (await chat.one("attack ghoul", as_="mira")).result
     assert r is not None and (r["damage"], r["health"]["after"]) == (3, 3)
-    chat.dice.extend([2, 2, 2, 2, 2, 2])
-    listing = await chat.one("init roll", as_="mira")
+    listing = await chat.one("init list", as_="mira")
     assert listing.result is not None
-    assert [(e["name"], e["damage"]) for e in listing.result["order"]] == [("Ghoul", 3), ("Dorian", 0)]
+    assert [(e["name"], e["damage"]) for e in listing.result["order"]] == [
+        ("Mira", 0),
+        ("Ghoul", 3),
+        ("Dorian", 0),
+    ]
 
 
 async def test_ties_are_marked_and_moved_by_the_storyteller(chat: Chat) -> None:
@@ -194,7 +200,10 @@ async def test_wound_penalty_applies_to_attacks(wounded_chat: Chat) -> None:
     await make_character(chat, "mira", "Mira", physical=3, damage=7)
     await make_character(chat, "bo", "Bo", physical=2, damage=4)
     await chat.one("init start", as_="mira")
+    await chat.one("init join", as_="mira")
     await chat.one("init join", as_="bo")  # another player's character is attacked in a fight
+    chat.dice.extend([10, 10, 10, 2, 2])  # order (no modifiers, no wounds): Mira 6, Bo 0
+    await chat.one("init roll", as_="mira")
     chat.dice.extend([9, 8])  # Mira 3-2 = 1 die; Bo 2-1 = 1 die
     reply = await chat.one("attack Bo", as_="mira")
     r = reply.result

@@ -43,6 +43,9 @@ async def test_a_longer_health_track_from_the_pool(chat: Chat) -> None:
     await make_character(chat, "mira", "Mira", physical=3)
     await chat.one("init start", as_="mira")
     await chat.one("init join", as_="dorian")  # another player's character is attacked in a fight
+    await chat.one("init join", as_="mira")
+    chat.dice.extend([2, 10, 10, 10])  # order: Mira 6, Dorian 0
+    await chat.one("init roll", as_="mira")
     async with chat.services.vault.transaction() as session:
         row = await session.get(Pool, (dorian, "damage"))
         assert row is not None
@@ -53,6 +56,8 @@ async def test_a_longer_health_track_from_the_pool(chat: Chat) -> None:
     assert r is not None and r["health"] == {"before": 9, "after": 11, "levels": 12}
     assert r["incapacitated"] is False
     assert await pool(chat, dorian, "damage") == 11
+    await chat.one("init next", as_="mira")  # one meaningful action a turn: round 2 for the next
+    await chat.one("init next", as_="dorian")
     chat.dice.extend([10, 10, 2, 5])
     r = (await chat.one("attack Dorian", as_="mira")).result
     assert r is not None and r["health"]["after"] == 12 and r["incapacitated"] is True

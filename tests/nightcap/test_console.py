@@ -103,7 +103,7 @@ def test_gateway_console_piped_as_a_program(tmp_path: Path) -> None:
     env.pop("GATEWAY_CONFIG", None)
     done = subprocess.run(
         [sys.executable, "-m", "gateway", "console", "--as", "mira", "--json"],
-        input="char new Mira\ntrait physical 9\nroll physical +1\nsheet\n",
+        input="char new Mira\ntrait physical 9\nroll 1 +1\nsheet\n",
         capture_output=True,
         text=True,
         cwd=tmp_path,

@@ -224,9 +224,15 @@ async def test_contest_against_another_characters_trait(chat: Chat) -> None:
         " vs TRAIT for your own,"
         " or vs N for an NPC pool."
     )
-    assert await refused(chat, "roll social vs dorian gray mental wp") == (
-        "Only the roller declares Willpower, on the left of vs; the other side's pool is just dice."
+    # "Willpower may be spent by either, and is declared before the dice": Dorian's own point.
+    chat.dice.extend([7, 2, 10, 1, 2, 3])
+    both = await ok(chat, "roll social vs dorian gray mental wp")
+    assert both.text == (
+        "Mira rolls Social 2: 7 2 → 1 (Marginal) vs Dorian Gray Mental 4: 10 1 2 3 +1 WP → 2 (Solid):"
+        f" Narrow: Dorian Gray wins by 1 #{both.result['id']}"  # type: ignore[index]
     )
+    assert (await pools(chat, "Dorian Gray"))["willpower"] == (5, 6)
+    assert (await pools(chat, "Mira"))["willpower"] == (4, 5)
 
 
 async def test_secret_roll_goes_privately_to_the_roller_and_to_the_stlog(make_chat: MakeChat) -> None:

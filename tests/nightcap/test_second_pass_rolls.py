@@ -20,7 +20,8 @@ ST = {"as_": "ana", "st": True}
 
 async def mira_bob_and_a_rat(chat: Chat) -> tuple[int, int]:
     """Mira (Physical 3, Mental 3, Social 2, Spirit 2, Shadow Step at Adept) and Bob, another
-    player's character (all 2), both in a fight here with a Rat (Physical 2)."""
+    player's character (all 2), both in a fight here with a Rat (Physical 2); the order is rolled and
+    it is Mira's turn."""
     bob = await make_character(chat, "bob", "Bob", physical=2, mental=2, social=2, spirit=2)
     mira = await make_character(
         chat, "mira", "Mira", physical=3, mental=3, social=2, spirit=2, powers=[SHADOW_STEP]
@@ -33,6 +34,9 @@ async def mira_bob_and_a_rat(chat: Chat) -> tuple[int, int]:
     ):
         reply = await chat.one(line, **kw)
         assert reply.error is None, reply.text
+    chat.dice.extend([10, 10, 10, 2, 2, 2, 2])  # order: Mira 6, Bob 0, Rat 0
+    reply = await chat.one("init roll", **ST)
+    assert reply.result is not None and reply.result["current"] == "Mira", reply.text
     return mira, bob
 
 
@@ -388,7 +392,7 @@ async def test_attacks_on_another_players_character_happen_in_a_fight(chat: Chat
     ``attack Eve`` worked outside any fight and wrote damage to her sheet."""
     await make_character(chat, "mira", "Mira", physical=4)
     eve = await make_character(chat, "eve", "Eve", physical=1)
-    chat.dice.extend([10, 10, 10, 10, 2])
+    chat.dice.extend([10, 10, 10, 10, 2, 10, 10, 10, 10, 2])
     refused = await chat.one("attack Eve", as_="mira")
     assert refused.error == "invalid" and refused.text == (
         "Eve is not in a fight here: an attack is a turn in a fight (init start, then Mira and Eve init"
@@ -398,8 +402,9 @@ async def test_attacks_on_another_players_character_happen_in_a_fight(chat: Chat
     assert (await chat.one("init join", as_="mira")).error is None
     refused = await chat.one("attack Eve", as_="mira")
     assert refused.error == "invalid" and refused.text.startswith("Eve is not in this fight")
-    assert chat.dice.remaining == 5 and await pool(chat, eve, "damage") == 0
+    assert chat.dice.remaining == 10 and await pool(chat, eve, "damage") == 0
     assert (await chat.one("init join", as_="eve")).error is None
+    assert (await chat.one("init roll", as_="mira")).error is None  # Mira 4, Eve 0: Mira's turn
     reply = await chat.one("attack Eve", as_="mira")
     assert reply.result is not None and reply.result["damage"] == 8, reply.text
     assert await pool(chat, eve, "damage") == 8
