@@ -15,6 +15,7 @@ from gateway.payloads import reply_payload
 from gateway.vault import repo
 from gateway.vault.models import Character
 from plugins.nightcap import mechanics, render, rulings
+from plugins.nightcap.characters import nothing_after
 from plugins.nightcap.config import NightcapSettings
 from plugins.nightcap.conflict_support import (
     ESSENCE,
@@ -356,6 +357,7 @@ async def defend_command(ctx: CommandContext, inv: Invocation) -> list[Reply]:
 
 @COMMANDS.command("concede", "give a challenge up without rolling", "concede")
 async def concede_command(ctx: CommandContext, inv: Invocation) -> list[Reply]:
+    nothing_after(inv, "concede")
     replies = await sweep_challenges(ctx)
     defender = await require_active(ctx, SYSTEM)
     data = await _claim_challenge_against(ctx, defender)

@@ -375,6 +375,22 @@ async def init_wp(ctx: CommandContext, inv: Invocation) -> Reply:
     return Reply(text=text, result=result)
 
 
+async def take_turn(ctx: CommandContext, character: Character) -> None:
+    """A power used by a character in this channel's fight with an order is their turn's "one
+    meaningful action — a strike, a power": held to their turn as an attack is, and marked taken.
+    Outside a fight, or for a Storyteller, nothing is held."""
+    row, fight = await _load(ctx)
+    key = f"c:{character.id}"
+    if fight is None or fight.find(key) is None:
+        return
+    if not ctx.storyteller:
+        refusal = initiative.turn_refusal(fight, key, character.name)
+        if refusal is not None:
+            raise UserError(refusal)
+    if fight.rolled and fight.current == key:
+        await _save(ctx, row, dc_replace(fight, action_taken=True))
+
+
 # --- attack -----------------------------------------------------------------------------------
 
 

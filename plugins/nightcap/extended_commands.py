@@ -7,6 +7,7 @@ from typing import Any
 from gateway import CommandContext, CommandSet, Invocation, Reply, UserError
 from gateway.rules.numbers import is_digits
 from plugins.nightcap import extended, mechanics, render, rulings
+from plugins.nightcap.characters import nothing_after
 from plugins.nightcap.conflict_support import (
     actor,
     character_side,
@@ -166,6 +167,7 @@ async def extended_roll(ctx: CommandContext, inv: Invocation) -> Reply:
 
 @COMMANDS.command("extended status", "show your extended action", "extended status")
 async def extended_status(ctx: CommandContext, inv: Invocation) -> Reply:
+    nothing_after(inv, "extended status")
     _, key, name = await actor(ctx)
     row = await kv_get(ctx.session, EXTENDED, key)
     if row is None:
@@ -176,6 +178,7 @@ async def extended_status(ctx: CommandContext, inv: Invocation) -> Reply:
 
 @COMMANDS.command("extended abandon", "give your extended action up", "extended abandon")
 async def extended_abandon(ctx: CommandContext, inv: Invocation) -> Reply:
+    nothing_after(inv, "extended abandon")
     character, key, name = await actor(ctx)
     row = await kv_get(ctx.session, EXTENDED, key)
     if row is None or not await kv_claim(ctx.session, EXTENDED, key):

@@ -14,6 +14,7 @@ from gateway.rules.numbers import clamped
 from gateway.vault import repo
 from plugins.nightcap import checkin, health, mechanics, render, rulings, wounds
 from plugins.nightcap.characters import own_or_named, parse_number
+from plugins.nightcap.combat_commands import take_turn
 from plugins.nightcap.config import timezone
 from plugins.nightcap.conflict_support import ensure_can_act
 from plugins.nightcap.house import dice
@@ -78,6 +79,7 @@ async def power_use(ctx: CommandContext, inv: Invocation) -> Reply:
     require_approved(character, "power use")
     assert character.id is not None
     await ensure_can_act(ctx.session, character, "power use")  # before any Essence is spent
+    await take_turn(ctx, character)
     sheet = sheet_of(character)
     power = find_power(sheet, " ".join(rest))
     if power is None:

@@ -23,6 +23,7 @@ from gateway.rules.numbers import is_digits
 from gateway.vault.models import Character
 from plugins.nightcap import mechanics, play, render
 from plugins.nightcap.challenge_commands import notify, open_challenge, redirected
+from plugins.nightcap.combat_commands import take_turn
 from plugins.nightcap.conflict_support import Built, character_side, ensure_can_act, last_channel, rating_side
 from plugins.nightcap.house import dice
 from plugins.nightcap.pools import PoolSpec, parse_side
@@ -67,6 +68,7 @@ async def power_contest(ctx: CommandContext, inv: Invocation) -> Reply | list[Re
     character = await my_character(ctx)
     require_approved(character, "power use")
     damage = await ensure_can_act(ctx.session, character, "power use")
+    await take_turn(ctx, character)
     left = choose_power(character, name_words, chosen)
 
     if is_digits(right_words[0][:1]):

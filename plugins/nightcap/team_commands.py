@@ -8,6 +8,7 @@ from typing import Any
 from gateway import CommandContext, CommandSet, Invocation, PermissionDenied, Reply, UserError
 from gateway.vault import repo
 from plugins.nightcap import mechanics, render, teamwork
+from plugins.nightcap.characters import nothing_after
 from plugins.nightcap.conflict_support import (
     WILLPOWER,
     actor,
@@ -167,6 +168,7 @@ async def team_roll(ctx: CommandContext, inv: Invocation) -> Reply:
 
 @COMMANDS.command("team status", "show the open team actions here", "team status", role="anyone")
 async def team_status(ctx: CommandContext, inv: Invocation) -> Reply:
+    nothing_after(inv, "team status")
     _, teams = await _teams(ctx)
     if not teams:
         return Reply(

@@ -25,7 +25,7 @@ async def mira_bo_and_a_ghoul(chat: Chat) -> tuple[int, int]:
 
 
 async def test_one_meaningful_action_a_turn(chat: Chat) -> None:
-    """"Your turn. One meaningful action — a strike, a power, a run for the door" and "Defence.
+    """ "Your turn. One meaningful action — a strike, a power, a run for the door" and "Defence.
     Defending is not an action. You roll against every attack that comes at you, on other people's
     turns." The Storyteller "has the final say on every rule in this book"."""
     await mira_bo_and_a_ghoul(chat)
@@ -51,7 +51,7 @@ async def test_one_meaningful_action_a_turn(chat: Chat) -> None:
 
 
 async def test_an_attack_before_the_order_is_rolled_waits_for_it(chat: Chat) -> None:
-    """"Combat is a contest run in turns. When it starts, everyone involved rolls once for order.\""""
+    """ "Combat is a contest run in turns. When it starts, everyone involved rolls once for order.\""""
     await make_character(chat, "mira", "Mira", physical=3)
     await make_character(chat, "bo", "Bo", physical=2)
     await chat.one("init start", as_="mira")
@@ -64,7 +64,7 @@ async def test_an_attack_before_the_order_is_rolled_waits_for_it(chat: Chat) -> 
 
 
 async def test_the_defender_declares_willpower_before_the_dice(chat: Chat) -> None:
-    """"Both roll. Willpower may be spent by either, and is declared before the dice"; "An attack is
+    """ "Both roll. Willpower may be spent by either, and is declared before the dice"; "An attack is
     a contested roll". The attack comes on Mira's turn, so Bo declares beforehand: init wp."""
     _, bo = await mira_bo_and_a_ghoul(chat)
     declared = await chat.one("init wp", as_="bo")
@@ -111,7 +111,7 @@ async def test_only_the_defenders_player_spends_their_willpower(chat: Chat) -> N
 
 
 async def test_willpower_on_the_right_of_vs_is_that_sides_own(chat: Chat) -> None:
-    """"Willpower may be spent by either": the other side's point, where the roller rolls both."""
+    """ "Willpower may be spent by either": the other side's point, where the roller rolls both."""
     mira = await make_character(chat, "mira", "Mira", physical=3, mental=2, spirit=2)
     npc = await chat.one("roll 3 vs 3 wp", as_="mira")
     assert npc.text == (
@@ -125,3 +125,33 @@ async def test_willpower_on_the_right_of_vs_is_that_sides_own(chat: Chat) -> Non
     assert reply.result is not None, reply.text
     assert [s["willpower"] for s in reply.result["sides"]] == [False, True]
     assert await pool(chat, mira, "willpower") == 3
+
+
+async def test_a_power_is_the_turns_action_too(chat: Chat) -> None:
+    """ "One meaningful action — a strike, a power, a run for the door": in a fight, a power is used on
+    one's own turn and is that turn's action."""
+    ward = [{"name": "Ward", "tier": "basic", "trait": "spirit"}]
+    mira = await make_character(chat, "mira", "Mira", physical=3, powers=ward)
+    bo = await make_character(chat, "bo", "Bo", physical=2, powers=ward)
+    await chat.one("init start", **ST)
+    await chat.one("init join", as_="mira")
+    await chat.one("init join", as_="bo")
+    chat.dice.extend([10, 10, 10, 2, 2])  # Mira 6, Bo 0
+    await chat.one("init roll", **ST)
+    early = await chat.one("power use Ward", as_="bo")
+    assert early.text.startswith("It is Mira's turn, not Bo's")
+    chat.dice.extend([7])
+    assert (await chat.one("power use Ward", as_="mira")).error is None
+    chat.dice.extend([7, 2, 2])
+    strike = await chat.one("attack Bo", as_="mira")
+    assert strike.text.startswith("Mira has taken this turn's one meaningful action")
+    assert chat.dice.remaining == 3 and await pool(chat, bo, "damage") == 0
+    assert await pool(chat, mira, "essence") == 10  # Basic is free
+
+
+async def test_words_after_commands_that_take_none_are_refused(chat: Chat) -> None:
+    await make_character(chat, "mira", "Mira")
+    for line in ("concede now", "extended status please", "extended abandon it", "team status here"):
+        reply = await chat.one(line, as_="mira")
+        command = line.rsplit(" ", 1)[0]
+        assert reply.text == f"{command} takes nothing after it. Write {command}.", line

@@ -149,8 +149,10 @@ def player_steps() -> Iterator[Step]:
     yield Step("init join", "fight", after=(("dorian", "init join"),))
     yield Step("init roll", "fight")
     yield Step("init list", "fight")
+    # "Your turn. One meaningful action": the turn goes round to Mira again after each attack.
+    round_again = (("mira", "init next"), ("dorian", "init next"))
     for t in TRAITS:
-        yield from rolled("attack", f'attack "{FOE}" {t}', after=(HEAL_HIM,))
+        yield from rolled("attack", f'attack "{FOE}" {t}', after=(HEAL_HIM, *round_again))
     yield Step("init next", "fight", after=(("st", "init end"),))
     # Extended menu.
     assert P["B_EXTENDED"] == ["Start", "Roll", "Status", "Abandon"]
