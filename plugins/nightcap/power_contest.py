@@ -68,7 +68,6 @@ async def power_contest(ctx: CommandContext, inv: Invocation) -> Reply | list[Re
     character = await my_character(ctx)
     require_approved(character, "power use")
     damage = await ensure_can_act(ctx.session, character, "power use")
-    await take_turn(ctx, character)
     left = choose_power(character, name_words, chosen)
 
     if is_digits(right_words[0][:1]):
@@ -90,6 +89,7 @@ async def power_contest(ctx: CommandContext, inv: Invocation) -> Reply | list[Re
         raise UserError("A character cannot contest their own power.")
     if not rest:
         # Their Essence is theirs to spend: the other player answers with defend power ... or a trait.
+        await take_turn(ctx, character)  # once the words are read: the turn's one action
         return await open_challenge(ctx, character, other, damage, power=(left, mods, wp))
     other_damage = await ensure_can_act(ctx.session, other, "power use", own=False)
     rest_words, other_mods, other_wp, _ = play.split_roll_words(rest)
@@ -102,6 +102,7 @@ async def power_contest(ctx: CommandContext, inv: Invocation) -> Reply | list[Re
     trait = match_trait(rest_words[0]) if len(rest_words) == 1 else None
     if trait is not None and not rolls_other:
         # "Both roll. Willpower may be spent by either": another player resists for themselves.
+        await take_turn(ctx, character)
         replies = await open_challenge(ctx, character, other, damage, power=(left, mods, wp))
         return redirected(replies, other.name, "power")
     if trait is not None:
@@ -132,6 +133,7 @@ async def _resolve(
     right_side: Built,
     against: str,
 ) -> Reply:
+    await take_turn(ctx, left.character)
     # Both sides must be able to pay before either pays.
     left_before = await check_can_pay(ctx, left)
     right_before = await check_can_pay(ctx, right) if right is not None else None

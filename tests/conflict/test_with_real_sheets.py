@@ -35,6 +35,8 @@ async def test_made_characters_fight_contest_and_clash_powers(chat: Chat) -> Non
     assert r is not None and (r["margin"], r["soak"], r["damage"]) == (5, 1, 4)
     health = await ok(chat, "health", "dorian")
     assert health.result is not None and (health.result["damage"], health.result["levels"]) == (4, 10)
+    await ok(chat, "init next", "mira")  # "One meaningful action" a turn: round 2 for the power
+    await ok(chat, "init next", "dorian")
 
     # Powers against powers: Mira's Shadow Step (Adept) against Dorian's Mental, a mundane defence.
     # Dorian is another player's character, so he rolls his defence himself, answering the challenge.
