@@ -84,6 +84,8 @@ async def _told(
 
 @COMMANDS.command("wake", "wake for the night: -1 BP (once a night)", "wake")
 async def wake_command(ctx: CommandContext, inv: Invocation) -> Reply:
+    if inv.words:  # ``wake 5`` is a typo, not five nights
+        raise fail(ctx, "err.wake_usage")
     actor = await vampire(ctx, able=False)
     night, next_night = night_of(ctx, ctx.now)
     if actor.sheet.last_wake == night:

@@ -307,6 +307,9 @@ class WandererCharacters(StorytellerSheets):
                 raise self.bad_value(ctx, field_word, kinds, value)
             old, new = sheet.kind, kind
             sheet.kind = new
+            if kind == "vampire" and await ctx.session.get(Pool, (actor.id, "blood")) is None:
+                full = ctx.settings_for(NightWanderersSettings).blood_max  # a new vampire's pool
+                ctx.session.add(Pool(character_id=actor.id, name="blood", current=full, maximum=full))
         elif field == "clan":
             clan = match_clan(value)
             if clan is None:

@@ -86,10 +86,12 @@ async def load_actor(ctx: CommandContext, character: Character, *, lock: bool = 
         query = query.with_for_update()
     rows = {name: (current, maximum) for name, current, maximum in (await ctx.session.exec(query)).all()}
     hp, hp_max = rows.get("hp", (0, 0))
-    blood = rows.get("blood")
+    sheet = WandererSheet.of(character.sheet)
+    # Blood is the vampire's: a vampire made human by st set keeps its row, unread until made one again.
+    blood = rows.get("blood") if sheet.kind == "vampire" else None
     return Actor(
         character,
-        WandererSheet.of(character.sheet),
+        sheet,
         hp,
         hp_max,
         blood[0] if blood else None,

@@ -356,6 +356,8 @@ EN = {
     "degree.unseen": "unseen",
     "degree.noticed": "noticed",
     "degree.heard": "heard something",
+    "err.wake_usage": "Write wake, with nothing after it: -1 BP, once a night.",
+    "err.scene_end_usage": "Write scene end (or * * *), with nothing after it.",
 }
 
 RU = {
@@ -718,6 +720,8 @@ RU = {
     "degree.unseen": "не замечено",
     "degree.noticed": "замечено",
     "degree.heard": "что-то послышалось",
+    "err.wake_usage": "Пишите wake без слов после команды: −1 BP, раз за ночь.",
+    "err.scene_end_usage": "Пишите scene end (или * * *) без слов после команды.",
 }
 
 CATALOGUE = Catalogue({"en": EN, "ru": RU})

@@ -120,6 +120,8 @@ async def scene_end_command(ctx: CommandContext, inv: Invocation) -> Reply:
     this channel's initiative) leave frenzy, their blood boost fades (a reading: the book gives the
     boost no length) and the odd turn of slow exposure is forgotten; the initiative, holds, tug of
     war, alerts, blood drunk and dismemberment under way end."""
+    if inv.words:
+        raise fail(ctx, "err.scene_end_usage")
     data = await episode.load(ctx)
     order = await scene.load(ctx, "initiative") or {}
     fighters = [e["character_id"] for e in order.get("entries", []) if e.get("character_id")]

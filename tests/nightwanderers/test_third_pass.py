@@ -392,3 +392,37 @@ async def test_no_character_row_is_left_by_a_refusal(nw: Chat) -> None:
     await nw.one("init add Максина быстрота 3", as_="dm", st=True)
     await nw.one("st set Максина невооруженный 3 бой", as_="dm", st=True)
     assert await count(nw, Character) == before
+
+
+# --- others of the same kind found on the way ----------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("line", "said"),
+    [
+        ("wake 5", "Пишите wake без слов после команды: −1 BP, раз за ночь."),
+        ("scene end банан", "Пишите scene end (или * * *) без слов после команды."),
+        ("frenzy end сейчас", "Пишите frenzy, frenzy кровь"),
+        ("boost end сейчас", "Пишите boost N"),
+    ],
+)
+async def test_words_after_a_command_that_takes_none_are_refused(nw: Chat, line: str, said: str) -> None:
+    """«Каждую ночь, просыпаясь, вампир теряет 1 BP»: ``wake 5`` is not five nights, and nothing is spent."""
+    await maxina_and_flavius(nw)
+    reply = await nw.one(line, as_="olga")
+    assert reply.error is not None and reply.text.startswith(said), reply.text
+    assert {p.name: p.current for p in await rows(nw, Pool) if p.character_id == 1}["blood"] == 10
+
+
+async def test_blood_follows_the_kind(nw: Chat) -> None:
+    """Blood is a vampire's (the book's humans hold blood only as victims): made human, Флавиус shows no
+    Запас Крови and cannot spend it; a human made a vampire gets a pool."""
+    await maxina_and_flavius(nw)
+    await nw.one("st set Флавиус вид человек", as_="dm", st=True)
+    human = (await nw.one("sheet Флавиус", as_="dm", st=True)).text
+    assert human.startswith("Флавиус: человек, Гуманность 8.") and "Запас Крови" not in human, human
+    assert (await nw.one("char new Смертный человек", as_="ivan")).error is None
+    await nw.one("st set Смертный вид вампир", as_="dm", st=True)
+    vampire = (await nw.one("sheet Смертный", as_="dm", st=True)).text
+    assert "Запас Крови 10 из 10 BP (Жажды нет)." in vampire, vampire
+    assert (await nw.one("wake", as_="ivan")).error is None
