@@ -58,7 +58,7 @@ RU = {
     "usage": "Напишите house, house set ИМЯ ЗНАЧЕНИЕ или house reset ИМЯ.",
     "unknown": "В системе {system} нет домашнего правила {name}; список покажет house.",
     "unknown.suggest": "В системе {system} нет домашнего правила {name}; может быть, {suggestion}?",
-    "wrong.bool": "{name} принимает только on или off, а не «{value}».",
+    "wrong.bool": "{name} принимает только вкл или выкл (on или off), а не «{value}».",
     "wrong.int": "{name} — целое число от {low} до {high}, а не «{value}».",
     "wrong.choice": "{name} принимает одно из значений: {choices}, а не «{value}».",
     "set": "Домашнее правило здесь: {name} = {value} (было {old}; по книге {book}), установил(а) {who}.",

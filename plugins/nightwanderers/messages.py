@@ -591,7 +591,8 @@ RU = {
     "err.char_not_yours": "У вас нет персонажа по имени {name}.",
     "err.no_active": "У вас нет активного персонажа: char new ИМЯ создаёт, char use ИМЯ выбирает.",
     "err.st_usage": "Пишите st set ИМЯ ПОЛЕ ЗНАЧЕНИЕ; ПОЛЕ — атрибут или трюк ({traits}), здоровье (hp),"
-    " hpmax, кровь (blood), bloodmax, вид (kind), клан (clan), гуманность (humanity), быстрота (celerity),"
+    " максимум Здоровья (hpmax), кровь (blood), максимум крови (bloodmax), вид (kind), клан (clan),"
+    " гуманность (humanity), быстрота (celerity),"
     " могущество (potence), инстинкт (hunting), стойкость (fortitude), безумие (frenzy), усиление (boost),"
     " опыт (xp) или смерть (dead).",
     "err.st_value": "Значение «{value}» не подходит для поля «{field}»: допустимо {allowed}.",

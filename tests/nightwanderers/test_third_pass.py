@@ -363,6 +363,13 @@ async def test_usage_lines_name_the_russian_words(nw: Chat, line: str, words: st
         assert english not in reply.text, (line, english, reply.text)
 
 
+async def test_st_set_names_its_russian_fields(nw: Chat) -> None:
+    """The English field names stay beside them in brackets, as alternatives."""
+    await maxina_and_flavius(nw)
+    reply = await nw.one("st set Максина", as_="dm", st=True)
+    assert "максимум Здоровья (hpmax), кровь (blood), максимум крови (bloodmax)" in reply.text, reply.text
+
+
 async def test_russian_help_and_texts_use_the_books_terms(nw: Chat) -> None:
     """The book says DM («за Флавиуса играет DM») and «уровень Здоровья», and «кубики» for dice."""
     from plugins.nightwanderers.helptexts import RU as HELP
@@ -382,7 +389,8 @@ async def test_house_quotes_the_book_in_russian_and_quotes_a_wrong_value(nw: Cha
     assert "«Боль»: «Потеряв Здоровье до Нормального уровня, персонаж … теряет один кубик" in shown, shown
     assert "the Normal level" not in shown and "the dice section" not in shown
     wrong = await nw.one("house set pain может", as_="dm", st=True)
-    assert wrong.text == "pain принимает только on или off, а не «может».", wrong.text
+    assert wrong.text == "pain принимает только вкл или выкл (on или off), а не «может».", wrong.text
+    assert (await nw.one("house set pain выкл", as_="dm", st=True)).error is None
 
 
 async def test_no_character_row_is_left_by_a_refusal(nw: Chat) -> None:
