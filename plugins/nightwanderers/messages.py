@@ -392,7 +392,7 @@ RU = {
     "band.medium": "Средний",
     "band.dangerous": "Опасный",
     "band.critical": "Критический",
-    "band.none": "здоровья не осталось",
+    "band.none": "уровней Здоровья не осталось",
     "hunger.sated": "Жажды нет",
     "hunger.hungry": "Жажда",
     "hunger.ravenous": "ненасытность",

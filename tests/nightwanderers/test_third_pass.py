@@ -181,6 +181,7 @@ async def test_torpor_at_zero_health_with_blood_says_what_brings_it_out(nw: Chat
     await maxina_and_flavius(nw)
     await nw.one("damage 25 Флавиус", as_="dm", st=True)
     sheet = (await nw.one("sheet Флавиус", as_="dm", st=True)).text
+    assert "Здоровье 0 из 25 (уровней Здоровья не осталось)." in sheet, sheet
     assert sheet.endswith(
         "Флавиус: Оцепенение — уровней Здоровья не осталось, паралич, пока вампир не получит кровь (другой"
         " вампир: give N ИМЯ; первый BP сразу восстанавливает 1 уровень Здоровья)."
