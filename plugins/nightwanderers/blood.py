@@ -326,7 +326,7 @@ async def give_command(ctx: CommandContext, inv: Invocation) -> Reply:
         raise fail(ctx, "err.no_character", name=" ".join(words[1:])[:60])
     target = await load_actor(ctx, character, lock=True)
     if target.id == giver.id:
-        raise fail(ctx, "err.give_usage")
+        raise fail(ctx, "err.self_target", name=giver.name)
     if target.blood is None:
         raise fail(ctx, "err.not_vampire", name=target.name)
     if target.status == "dead":

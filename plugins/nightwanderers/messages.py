@@ -358,6 +358,7 @@ EN = {
     "degree.heard": "heard something",
     "err.wake_usage": "Write wake, with nothing after it: -1 BP, once a night.",
     "err.scene_end_usage": "Write scene end (or * * *), with nothing after it.",
+    "err.self_target": "That is done to another character, not to {name} itself.",
 }
 
 RU = {
@@ -723,6 +724,7 @@ RU = {
     "degree.heard": "что-то послышалось",
     "err.wake_usage": "Пишите wake без слов после команды: −1 BP, раз за ночь.",
     "err.scene_end_usage": "Пишите scene end (или * * *) без слов после команды.",
+    "err.self_target": "Это делают с другим персонажем, а не с тем же самым ({name}).",
 }
 
 CATALOGUE = Catalogue({"en": EN, "ru": RU})

@@ -57,6 +57,16 @@ async def test_a_character_never_contests_itself(nw: Chat, line: str) -> None:
     assert set(hp.values()) == {25}
 
 
+@pytest.mark.parametrize("line", ["give 1 Максина", "dismember Максина"])
+async def test_blood_and_the_blade_are_for_another(nw: Chat, line: str) -> None:
+    """«Вампиры могут пить кровь других вампиров»; blood is given to another, a body dismembered is
+    another's."""
+    await maxina_and_flavius(nw)
+    reply = await nw.one(line, as_="olga")
+    assert reply.error is not None
+    assert reply.text == "Это делают с другим персонажем, а не с тем же самым (Максина).", reply.text
+
+
 async def test_the_same_lines_against_another_are_played(nw: Chat) -> None:
     """The refusal is for oneself only: against Флавиус each line is played."""
     await maxina_and_flavius(nw)
