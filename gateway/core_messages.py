@@ -320,9 +320,9 @@ RU = {
     "verify.usage": "Напишите verify ID, где ID — код в конце броска (например, verify k3f9m2x).",
     "verify.none": "В журнале нет броска с кодом «{id}».",
     "verify.line": "#{id}: {who} ({identity}) — бросок по системе {system}, канал {where}, {when}: {detail}",
-    "verify.no_dice": "без костей",
+    "verify.no_dice": "кубики не бросались",
     "verify.side": "сторона {n}",
-    "verify.vs": "против",
+    "verify.vs": "—",  # not «против»: it wants the genitive, which a name cannot be put in
     "verify.wins": "побеждает {winner}, разница {margin}",
     "verify.wins_plain": "побеждает {winner}",
     "verify.no_winner": "без победителя",

@@ -243,7 +243,7 @@ HELP = {
         "stats [me|JMÉNO|channel] [--since 2h|today|2026-11-30] [--system NÁZEV]",
     ),
     "ru": (
-        "статистика костей и проверка честности",
+        "статистика кубиков и проверка честности",
         "stats [me|ИМЯ|channel] [--since 2h|today|2026-11-30] [--system НАЗВАНИЕ]",
     ),
 }

@@ -84,6 +84,8 @@ async def _told(
 
 @COMMANDS.command("wake", "wake for the night: -1 BP (once a night)", "wake")
 async def wake_command(ctx: CommandContext, inv: Invocation) -> Reply:
+    if inv.words:  # ``wake 5`` is a typo, not five nights
+        raise fail(ctx, "err.wake_usage")
     actor = await vampire(ctx, able=False)
     night, next_night = night_of(ctx, ctx.now)
     if actor.sheet.last_wake == night:
@@ -184,6 +186,10 @@ async def boost_command(ctx: CommandContext, inv: Invocation) -> Reply:
 @COMMANDS.command("boost end", "let the blood boost fade", "boost end")
 async def boost_end_command(ctx: CommandContext, inv: Invocation) -> Reply:
     actor = await vampire(ctx, able=False)
+    if inv.words:
+        raise fail(ctx, "err.boost_usage")
+    if not actor.sheet.boost:
+        raise fail(ctx, "err.no_boost", name=actor.name)
     actor.sheet.boost = 0
     actor.save_sheet(ctx)
     return Reply(
@@ -203,8 +209,10 @@ async def feed_command(ctx: CommandContext, inv: Invocation) -> Reply:
         raise fail(ctx, "err.feed_usage")
     holds = mechanics.VICTIM_BLOOD[source]
     turns = int(words[0]) if words else (holds if source != "human" else 1)
-    if not 1 <= turns <= holds:
+    if turns < 1:
         raise fail(ctx, "err.feed_usage")
+    if turns > holds:  # "Выпив всю кровь коровы ... вампир получает только 5 BP, собака дает 2 BP, кошка 1"
+        raise fail(ctx, "err.feed_too_much", source=t(ctx, f"source.{source}"), holds=holds)
     actor = await vampire(ctx, able=False)
     refuse_in_torpor(ctx, actor)
     before = actor.blood or 0
@@ -285,6 +293,10 @@ async def frenzy_command(ctx: CommandContext, inv: Invocation) -> Reply:
 async def frenzy_end_command(ctx: CommandContext, inv: Invocation) -> Reply:
     actor = await my_actor(ctx, able=False)
     assert actor is not None
+    if inv.words:
+        raise fail(ctx, "err.frenzy_usage")
+    if not actor.sheet.frenzy:
+        raise fail(ctx, "err.not_in_frenzy", name=actor.name)
     actor.sheet.frenzy = False
     actor.save_sheet(ctx)
     return Reply(
@@ -314,12 +326,14 @@ async def give_command(ctx: CommandContext, inv: Invocation) -> Reply:
         raise fail(ctx, "err.no_character", name=" ".join(words[1:])[:60])
     target = await load_actor(ctx, character, lock=True)
     if target.id == giver.id:
-        raise fail(ctx, "err.give_usage")
+        raise fail(ctx, "err.self_target", name=giver.name)
     if target.blood is None:
         raise fail(ctx, "err.not_vampire", name=target.name)
     if target.status == "dead":
         check_able(ctx, target)
     room = (target.blood_max or 0) - (target.blood or 0) + (1 if target.hp <= 0 else 0)
+    if room <= 0:
+        raise fail(ctx, "err.give_full.pool", name=target.name, bp=target.blood, max=target.blood_max)
     if amount > room:
         raise fail(ctx, "err.give_full", name=target.name, room=room)
     was = target.status

@@ -4,14 +4,16 @@
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from typing import Any
 
-from gateway import CommandContext, UserError
+from gateway import CommandContext, Invocation, Reply, UserError
+from gateway.characters import find_character
 from gateway.rules.numbers import is_digits, is_signed
 from gateway.rules.storyteller_sheets import NewCharacter, StorytellerSheets
 from gateway.vault.models import Character, Pool
 from plugins.nightwanderers import mechanics
-from plugins.nightwanderers.commands import WORDS, Actor, fail, join, load_actor, t
+from plugins.nightwanderers.commands import WORDS, Actor, fail, join, load_actor, t, torpor_key
 from plugins.nightwanderers.config import NightWanderersSettings
 from plugins.nightwanderers.mechanics import SYSTEM
 from plugins.nightwanderers.sheet import (
@@ -69,6 +71,7 @@ FIELDS = (
 )
 # What set_field hands bad_value, said in the reader's words.
 ALLOWED = {"yes / no": "allowed.yes_no", "0 / 1 / 2": "allowed.levels"}
+MAX_POOL = 1000  # the largest Health or blood maximum st set takes
 RANGE = re.compile(r"(-?\d+)(?:-|\.\.)(-?\d+)")
 
 
@@ -80,13 +83,15 @@ def sheet_text(ctx: CommandContext, actor: Actor) -> str:
     sheet = actor.sheet
     settings = ctx.settings_for(NightWanderersSettings)
     traits = ", ".join(f"{trait_name(tr, ctx.locale)} {sheet.rating(tr)}" for tr in sheet.traits)
+    # A clan is a vampire's: a human is not of "клан Человек" (the Humanity table's row for mortals).
+    clan = sheet.clan if sheet.kind == "vampire" else None
     sentences = [
         t(
             ctx,
-            "sheet.head",
+            "sheet.head" if clan else "sheet.head.kind",
             name=actor.name,
             kind=t(ctx, f"kind.{sheet.kind}"),
-            clan=clan_name(sheet.clan, ctx.locale),
+            clan=clan_name(clan, ctx.locale),
             humanity=sheet.humanity,
         ),
         t(ctx, "sheet.traits", traits=traits),
@@ -108,8 +113,10 @@ def sheet_text(ctx: CommandContext, actor: Actor) -> str:
             ctx,
             "sheet.powers",
             celerity=t(ctx, f"level.{sheet.celerity}"),
+            potence=t(ctx, f"level.potence.{sheet.potence}"),
             hunting=t(ctx, "yes" if sheet.hunting else "no"),
             fortitude=t(ctx, "yes" if sheet.fortitude else "no"),
+            xp=sheet.xp,
         )
     )
     if sheet.boost:
@@ -117,7 +124,8 @@ def sheet_text(ctx: CommandContext, actor: Actor) -> str:
     if sheet.frenzy:
         sentences.append(t(ctx, "sheet.frenzy"))
     if actor.status != "active":
-        sentences.append(t(ctx, f"status.{actor.status}", name=actor.name))
+        key = torpor_key(actor) if actor.status == "torpor" else f"status.{actor.status}"
+        sentences.append(t(ctx, key, name=actor.name))
     return join(sentences)
 
 
@@ -142,8 +150,10 @@ def shown_value(ctx: CommandContext, field: str, value: str) -> str:
         return t(ctx, f"kind.{value}")
     if field == "clan":
         return clan_name(None if value == "None" else value, ctx.locale)
-    if field in ("celerity", "potence") and value in ("0", "1", "2"):
+    if field == "celerity" and value in ("0", "1", "2"):
         return t(ctx, f"level.{value}")
+    if field == "potence" and value in ("0", "1", "2"):  # Могущество is neuter: «начальное»
+        return t(ctx, f"level.potence.{value}")
     return value
 
 
@@ -205,6 +215,47 @@ class WandererCharacters(StorytellerSheets):
         actor = await load_actor(ctx, character)
         return sheet_text(ctx, actor), sheet_result(actor)
 
+    def check_pool(
+        self, ctx: CommandContext, actor: Actor, field: str, field_word: str, value: str, row: Pool
+    ) -> None:
+        """A current value runs from the lowest the book allows (a vampire's Health and any blood stop
+        at 0, a mortal's Health at -10, final death) to the maximum; a maximum is 1 to 1000 and never
+        below the current value (lowered first, so nothing reads «Здоровье 30 из 5»)."""
+        if field in ("hpmax", "bloodmax"):
+            if not is_digits(value) or not 1 <= int(value) <= MAX_POOL:
+                raise self.bad_value(ctx, field_word, f"1..{MAX_POOL}", value)
+            if row.current > int(value):
+                current = field.removesuffix("max")
+                raise fail(
+                    ctx,
+                    "err.st_max_below",
+                    name=actor.name,
+                    field=t(ctx, f"field.{current}"),
+                    current=row.current,
+                    value=int(value),
+                    pool=current,
+                )
+            return
+        low = mechanics.DEATH_AT if field == "hp" and actor.sheet.kind != "vampire" else 0
+        if not is_signed(value) or not low <= int(value) <= row.maximum:
+            raise self.bad_value(ctx, field_word, f"{low}..{row.maximum}", value)
+
+    async def st_set(self, ctx: CommandContext, inv: Invocation) -> Reply:
+        """``st set NAME FIELD VALUE`` where FIELD may take two or three words (``невооруженный бой``,
+        ``Физ. Защита``, ``максимум Здоровья``): when the words before them name a character, those
+        words are the field, else the shared reading (the last two words are field and value)."""
+        words = list(inv.words)
+        for size in (3, 2):
+            if len(words) < size + 2:
+                continue
+            field_word = " ".join(words[-1 - size : -1])
+            if field_of(field_word) not in FIELDS and WORDS.traits.match(field_word)[0] is None:
+                continue
+            name = " ".join(words[: -1 - size])
+            if await find_character(ctx.session, SYSTEM, name) is not None:
+                return await super().st_set(ctx, replace(inv, words=(name, field_word, words[-1])))
+        return await super().st_set(ctx, inv)
+
     async def set_field(
         self, ctx: CommandContext, character: Character, field_word: str, value: str
     ) -> tuple[str, Any, Any]:
@@ -217,11 +268,12 @@ class WandererCharacters(StorytellerSheets):
         new: Any
         if field in POOLS:
             pool_name, column = POOLS[field]
-            if not is_signed(value) or not -10 <= int(value) <= 1000:
-                raise self.bad_value(ctx, field_word, "-10..1000", value)
             row = await ctx.session.get(Pool, (actor.id, pool_name))
+            if pool_name == "blood" and sheet.kind != "vampire":
+                raise fail(ctx, "err.not_vampire", name=actor.name)
             if row is None:
                 row = Pool(character_id=actor.id, name=pool_name, current=0, maximum=0)
+            self.check_pool(ctx, actor, field, field_word, value, row)
             old, new = getattr(row, column), int(value)
             setattr(row, column, new)
             ctx.session.add(row)
@@ -255,6 +307,9 @@ class WandererCharacters(StorytellerSheets):
                 raise self.bad_value(ctx, field_word, kinds, value)
             old, new = sheet.kind, kind
             sheet.kind = new
+            if kind == "vampire" and await ctx.session.get(Pool, (actor.id, "blood")) is None:
+                full = ctx.settings_for(NightWanderersSettings).blood_max  # a new vampire's pool
+                ctx.session.add(Pool(character_id=actor.id, name="blood", current=full, maximum=full))
         elif field == "clan":
             clan = match_clan(value)
             if clan is None:

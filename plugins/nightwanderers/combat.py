@@ -23,6 +23,7 @@ from plugins.nightwanderers.commands import (
     log,
     my_actor,
     pain_sentences,
+    refuse_self,
     roll_result,
     set_pool,
     t,
@@ -117,10 +118,18 @@ async def defender_of(
 
 
 def fighter_pool(ctx: CommandContext, fighter: Fighter, trait: str, bonus: int = 0) -> RolledPool:
+    """A bonus (a dodge's +2) is a modifier of the pool, so the line shows it: «Уворачиваться 3+2»."""
+    bonuses = (bonus,) if bonus else ()
     if fighter.actor is not None:
-        return trait_pool(ctx, fighter.actor, trait, bonus=bonus)
+        return trait_pool(ctx, fighter.actor, trait, Term(trait, bonuses))
     assert fighter.pool is not None
-    return build_pool(ctx, Term(str(fighter.pool)), None, bonus)
+    return build_pool(ctx, Term(str(fighter.pool), bonuses), None)
+
+
+def refuse_own_target(ctx: CommandContext, attacker: Fighter, defender: Fighter) -> None:
+    """A character does not attack or grapple itself (the book's fights are with another)."""
+    if attacker.actor is not None and defender.actor is not None:
+        refuse_self(ctx, attacker.actor, defender.actor.character)
 
 
 async def soak_and_harm(
@@ -139,6 +148,9 @@ async def soak_and_harm(
             pool = build_pool(ctx, Term(str(defender.soak)), None)
         soak = mechanics.roll(pool.dice, ctx.dice, settings.soak_difficulty, 1, pool.pain)
         result["soak"] = {**soak.as_result(), **pool.result_fields()}
+        if "dice" not in result and "sides" not in result:
+            # Harm with no attack roll (sun, fire, a hold): the soak's dice are the roll's, for verify.
+            result.update(dice=list(soak.dice), successes=soak.successes, total=soak.successes)
         if soak.successes >= 1:
             damage = mechanics.halve(damage)
             key = "soak.halved"
@@ -230,6 +242,7 @@ async def attack_command(ctx: CommandContext, inv: Invocation) -> Reply:
     )
     attacker = await attacker_of(ctx, numbers)
     defender = await defender_of(ctx, rest, numbers, seen, "err.attack_usage")
+    refuse_own_target(ctx, attacker, defender)
     diff = settings.melee_difficulty
     dodge = "dodge" in seen
     attack_pool = fighter_pool(ctx, attacker, "brawl")
@@ -317,6 +330,7 @@ async def shoot_command(ctx: CommandContext, inv: Invocation) -> Reply:
         numbers["def"] = 0  # an NPC target that does not dodge needs no defence dice
     attacker = await attacker_of(ctx, numbers)
     defender = await defender_of(ctx, rest, numbers, seen, "err.shoot_usage")
+    refuse_own_target(ctx, attacker, defender)
     diff = mechanics.RANGE_DIFFICULTY[distance]
     attack_pool = fighter_pool(ctx, attacker, "shooting")
     a = mechanics.roll(attack_pool.dice, ctx.dice, diff, 1, attack_pool.pain)

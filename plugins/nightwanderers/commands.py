@@ -86,10 +86,12 @@ async def load_actor(ctx: CommandContext, character: Character, *, lock: bool = 
         query = query.with_for_update()
     rows = {name: (current, maximum) for name, current, maximum in (await ctx.session.exec(query)).all()}
     hp, hp_max = rows.get("hp", (0, 0))
-    blood = rows.get("blood")
+    sheet = WandererSheet.of(character.sheet)
+    # Blood is the vampire's: a vampire made human by st set keeps its row, unread until made one again.
+    blood = rows.get("blood") if sheet.kind == "vampire" else None
     return Actor(
         character,
-        WandererSheet.of(character.sheet),
+        sheet,
         hp,
         hp_max,
         blood[0] if blood else None,
@@ -139,9 +141,24 @@ async def named_actor(ctx: CommandContext, name: str) -> Actor:
     return await load_actor(ctx, character)
 
 
+def refuse_self(ctx: CommandContext, me: Actor | None, other: Character | None) -> None:
+    """Refuse a contest, attack or chase whose other side is the actor's own character: «Иногда
+    персонаж вступает в конфликт с другой личностью» (Споры)."""
+    if me is not None and other is not None and other.id == me.id:
+        raise fail(ctx, "err.self_contest", name=me.name)
+
+
+def torpor_key(actor: Actor) -> str:
+    """A vampire in torpor for want of Health (its blood still in it) is told so; the book's "at least
+    one BP" is for one drained of blood."""
+    return "status.torpor.hp" if actor.blood and actor.hp <= 0 else "status.torpor"
+
+
 def health_sentences(ctx: CommandContext, actor: Actor) -> list[str]:
     current = actor.status
-    if current in ("dead", "torpor", "unconscious"):
+    if current == "torpor":
+        return [t(ctx, torpor_key(actor), name=actor.name)]
+    if current in ("dead", "unconscious"):
         return [t(ctx, f"status.{current}", name=actor.name)]
     band = mechanics.band(actor.hp, actor.hp_max) or "none"
     return [t(ctx, "harm.hp", name=actor.name, hp=actor.hp, max=actor.hp_max, band=t(ctx, f"band.{band}"))]
@@ -288,7 +305,7 @@ async def opponent(
 
 
 async def right_side(
-    ctx: CommandContext, words: tuple[str, ...], left: RolledPool, usage: str
+    ctx: CommandContext, words: tuple[str, ...], left: RolledPool, usage: str, me: Actor | None
 ) -> tuple[RolledPool, Actor | None]:
     """``vs 2`` (an NPC's dice), ``vs NAME TRAIT`` (that character's trait) or ``vs NAME`` (the
     trait the book pairs with the left side's, ``pairing``), with the character's pain."""
@@ -296,6 +313,7 @@ async def right_side(
     if isinstance(found, Term):
         return build_pool(ctx, found, None), None
     character, term = found
+    refuse_self(ctx, me, character)
     if term is None and left.trait is None:
         raise fail(ctx, "err.vs_name_needs_trait")
     other = await load_actor(ctx, character)
@@ -325,7 +343,7 @@ async def roll_command(ctx: CommandContext, inv: Invocation) -> Reply:
         return await log(ctx, result, sentences, actor, private=secret)
     if "need" in words.options:
         raise fail(ctx, "err.roll_usage")
-    right, other = await right_side(ctx, words.right, left, "err.roll_usage")
+    right, other = await right_side(ctx, words.right, left, "err.roll_usage", actor)
     try:
         outcome = mechanics.contest(
             left.dice,
@@ -420,7 +438,7 @@ async def odds_command(ctx: CommandContext, inv: Invocation) -> Offloaded[Any]:
             return Reply(text=join([text, *pains, *notes]), result=result)
 
         return Offloaded(partial(_roll_odds, left.dice, diff, need), render_roll, too_long)
-    right, _ = await right_side(ctx, words.right, left, "err.odds_usage")
+    right, _ = await right_side(ctx, words.right, left, "err.odds_usage", actor)
     noted = odds_note(ctx)
 
     def render_contest(told: tuple[str, dict[str, Any]]) -> Reply:

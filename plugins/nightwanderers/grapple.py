@@ -18,6 +18,7 @@ from plugins.nightwanderers.combat import (
     exchange,
     fighter_pool,
     read_fight_words,
+    refuse_own_target,
     soak_and_harm,
     strength_of,
 )
@@ -61,7 +62,8 @@ async def grapple_command(ctx: CommandContext, inv: Invocation) -> Reply:
     attacker = await attacker_of(ctx, numbers)
     defender = await defender_of(ctx, rest, numbers, seen, USAGE_KEY)
     if attacker.name.casefold() == defender.name.casefold():
-        raise fail(ctx, "err.grapple_usage")
+        raise fail(ctx, "err.self_contest", name=attacker.name)
+    refuse_own_target(ctx, attacker, defender)
     diff = settings.melee_difficulty
     attack_pool = fighter_pool(ctx, attacker, "strength")
     defence_pool = fighter_pool(ctx, defender, "defence")

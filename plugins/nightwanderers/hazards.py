@@ -173,6 +173,8 @@ async def dismember_command(ctx: CommandContext, inv: Invocation) -> Reply:
     target = await load_actor(ctx, character, lock=True)
     check_dead(ctx, target)
     cutter = await my_actor(ctx, required=not ctx.storyteller)
+    if cutter is not None and cutter.id == target.id:
+        raise fail(ctx, "err.self_target", name=target.name)
     if not ctx.storyteller and target.status == "active":
         holds = await episode.holds(ctx)
         assert cutter is not None

@@ -21,14 +21,16 @@ class NightWanderersHouseRules(HouseRules):
         en="pain takes dice: 1 in the Normal band, 2 in Medium and worse (off: no pain)",
         cs="bolest bere kostky: 1 v pásmu Normální, 2 v pásmu Střední a horších (vypnuto: bez bolesti)",
         ru="боль отнимает кубики: 1 на Нормальном уровне, 2 на Среднем и ниже (выкл.: без боли)",
-        book='"Боль": the Normal level loses one die, the Medium level two',
+        # The book is Russian: ``house`` quotes it as written, in every language.
+        book="«Боль»: «Потеряв Здоровье до Нормального уровня, персонаж … теряет один кубик …; до Среднего"
+        " уровня … уже два кубика»",
     )
     default_difficulty: int = switch(
         4,
         en="the difficulty of a roll that names none",
         cs="obtížnost hodu, který žádnou neuvádí",
         ru="Трудность броска, в котором она не названа",
-        book="the dice section: the DM sets a difficulty from 2 to 6",
+        book="«Правила»: «DM … устанавливает Трудность (число в пределах от 2 до 6)»",
         ge=mechanics.MIN_DIFFICULTY,
         le=mechanics.MAX_DIFFICULTY,
     )
@@ -39,9 +41,9 @@ class NightWanderersHouseRules(HouseRules):
         cs="shoda ve sporu: hází se znovu (reroll), vítězí útočník, tedy ten, kdo hází (attacker),"
         " vítězí obránce, tedy strana za vs (defender), nebo nevítězí nikdo (standoff)",
         ru="ничья в споре: бросок повторяется (reroll), побеждает атакующий, то есть тот, кто бросает"
-        " (attacker), побеждает защищающийся, то есть сторона после vs (defender), или не побеждает никто"
-        " (standoff)",
-        book='"Споры": ничьи перекидываются',
+        " (attacker), побеждает защищающийся, то есть сторона после «против» (defender), или не побеждает"
+        " никто (standoff)",
+        book="«Споры»: «Ничьи перекидываются»",
     )
 
     @classmethod

@@ -16,6 +16,7 @@ from plugins.nightwanderers.commands import (
     log,
     pain_sentences,
     pool_or_trait,
+    refuse_self,
     roll_result,
     t,
     trait_pool,
@@ -101,6 +102,7 @@ async def sneak_command(ctx: CommandContext, inv: Invocation) -> Reply:
         character = await find_character(ctx.session, SYSTEM, name)
         if character is None:
             raise fail(ctx, "err.no_character", name=name[:60])
+        refuse_self(ctx, actor, character)
         other = await load_actor(ctx, character)
         watch_pool, watcher = trait_pool(ctx, other, "inspection"), other.name
     alerts = (await state.load(ctx, STEALTH)) or {}

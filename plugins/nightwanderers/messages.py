@@ -108,7 +108,8 @@ EN = {
     "sheet.traits": "Traits: {traits}.",
     "sheet.health": "Health {hp} of {max} ({band}).",
     "sheet.blood": "Blood {bp} of {max} BP ({hunger}).",
-    "sheet.powers": "Celerity: {celerity}. Hunting Instinct: {hunting}. Fortitude: {fortitude}.",
+    "sheet.powers": "Celerity: {celerity}. Potence: {potence}. Hunting Instinct: {hunting}. Fortitude:"
+    " {fortitude}. Experience: {xp}.",
     "sheet.boost": "Blood boost: +{n} to Strength and Physical.",
     "sheet.frenzy": "In frenzy (pain is ignored).",
     "status.torpor": "{name} is in torpor: paralysed until at least 1 BP is back (another vampire:"
@@ -305,7 +306,7 @@ EN = {
     "power.potence.1": "Basic Potence",
     "power.potence.2": "Advanced Potence",
     "err.tug_usage": "Write tug start OPPONENT N POOL vs POOL [diff 2-6], for example tug start Tragander 3"
-    " strength vs strength; then tug roll each turn.",
+    " strength vs strength; then tug roll each turn, tug to see it, tug stop to call it off.",
     "err.tug_goal": "The lead that wins is 1 to {max} successes.",
     "err.tug_running": "A tug of war is already on here: tug stop calls it off.",
     "tug.started": "Tug of war: {left} ({lp} {lp:plural:die:dice}) against {right} ({rp}"
@@ -316,7 +317,8 @@ EN = {
     "tug.none": "There is no tug of war here.",
     "tug.round": "Turn {round}: {left} {left_faces} → {ls} {ls:plural:success:successes}, {right}"
     " {right_faces} → {rs} {rs:plural:success:successes}.",
-    "tug.won": "{winner} wins with a lead of {goal} {goal:plural:success:successes}.",
+    "tug.won": "{winner} wins with a lead of {n} {n:plural:success:successes}.",
+    "tug.won.more": "{winner} wins with a lead of {n} {n:plural:success:successes} ({goal} needed).",
     "tug.stopped": "The tug of war is called off.",
     "episode.end": "The episode ends here.",
     "episode.end.effects": "The episode ends here. Frenzy, blood boosts and the episode's other effects end"
@@ -335,6 +337,28 @@ EN = {
     " experience left.",
     "shoot.run": "A dodge on the run: no bonus to Dodge.",
     "err.give_full": "{name} can take only {room} BP now.",
+    # --- issue 31, third pass: who may act, input that slips through ---
+    "err.self_contest": "{name} cannot be their own opponent: a contest is a conflict with another person.",
+    "err.feed_too_much": "A {source} holds at most {holds} BP (the book: a cow gives 5 BP, a dog 2, a cat 1;"
+    " a human holds 10).",
+    "err.st_max_below": "{name} has {field} {current} now, above the new maximum {value}: lower it first"
+    " (st set {name} {pool} {value}).",
+    "err.init_power_level": "{power} is basic or advanced (1 or 2), not {value}.",
+    "level.potence.0": "none",
+    "level.potence.1": "basic",
+    "level.potence.2": "advanced",
+    "err.not_in_frenzy": "{name} is not in frenzy.",
+    "err.no_boost": "{name} has no blood boost to end.",
+    "status.torpor.hp": "{name} is in torpor: no Health left, paralysed until blood comes back (another"
+    " vampire: give N NAME; the first BP heals 1 Health level at once).",
+    "sheet.head.kind": "{name}: {kind}, Humanity {humanity}.",
+    "err.give_full.pool": "{name}'s blood pool is full ({bp} of {max} BP).",
+    "degree.unseen": "unseen",
+    "degree.noticed": "noticed",
+    "degree.heard": "heard something",
+    "err.wake_usage": "Write wake, with nothing after it: -1 BP, once a night.",
+    "err.scene_end_usage": "Write scene end (or * * *), with nothing after it.",
+    "err.self_target": "That is done to another character, not to {name} itself.",
 }
 
 RU = {
@@ -369,7 +393,7 @@ RU = {
     "band.medium": "Средний",
     "band.dangerous": "Опасный",
     "band.critical": "Критический",
-    "band.none": "здоровья не осталось",
+    "band.none": "уровней Здоровья не осталось",
     "hunger.sated": "Жажды нет",
     "hunger.hungry": "Жажда",
     "hunger.ravenous": "ненасытность",
@@ -427,9 +451,9 @@ RU = {
     " {right:plural:кубика:кубиков:кубиков}, трудность {diff}: первая сторона побеждает с вероятностью"
     " {first}, вторая — {second}; ничья, в которой не побеждает никто, — {tie}.",
     "char.created.vampire": "Персонаж {name} ({kind}) создан и выбран активным: Здоровье {hp}, Запас Крови"
-    " {blood} BP. Атрибуты и трюки задаёт Рассказчик: st set {name} АТРИБУТ N.",
+    " {blood} BP. Атрибуты и трюки задаёт DM: st set {name} АТРИБУТ N.",
     "char.created.mortal": "Персонаж {name} ({kind}) создан и выбран активным: Здоровье {hp}. Атрибуты и"
-    " трюки задаёт Рассказчик: st set {name} АТРИБУТ N.",
+    " трюки задаёт DM: st set {name} АТРИБУТ N.",
     "char.used": "Активный персонаж: {name}.",
     "char.list": "Ваши персонажи в Ночных скитальцах: {names}.",
     "char.list.none": "У вас ещё нет персонажа в Ночных скитальцах: его создаёт char new ИМЯ [КЛАН].",
@@ -437,7 +461,8 @@ RU = {
     "sheet.traits": "Атрибуты и трюки: {traits}.",
     "sheet.health": "Здоровье {hp} из {max} ({band}).",
     "sheet.blood": "Запас Крови {bp} из {max} BP ({hunger}).",
-    "sheet.powers": "Быстрота: {celerity}. Охотничий Инстинкт: {hunting}. Стойкость: {fortitude}.",
+    "sheet.powers": "Быстрота: {celerity}. Могущество: {potence}. Охотничий Инстинкт: {hunting}. Стойкость:"
+    " {fortitude}. Опыт: {xp} {xp:plural:очко:очка:очков}.",
     "sheet.boost": "Усиление кровью: +{n} к Силе и ФА.",
     "sheet.frenzy": "В Безумии: боль не ощущается.",
     "status.torpor": "{name}: Оцепенение — паралич, пока не вернётся хотя бы 1 BP (другой вампир:"
@@ -445,7 +470,7 @@ RU = {
     "status.unconscious": "{name} без сознания и теряет по уровню Здоровья за ход; на -10 наступает"
     " Окончательная Смерть.",
     "status.dead": "{name}: Окончательная Смерть.",
-    "st.set": "{name}: {field} {old} → {new}.",
+    "st.set": "{name}: {field}: {old} → {new}.",
     "wake": "{name} просыпается и теряет 1 BP: осталось {bp} из {max}.",
     "wake.empty": "{name} просыпается, но терять уже нечего: крови нет.",
     "heal": "{name} тратит {n} BP на лечение ({n} {n:plural:ход:хода:ходов}): Здоровье {hp} из {hpmax}, Запас"
@@ -531,18 +556,18 @@ RU = {
     "power.hunting": "Охотничий Инстинкт",
     "power.celerity.1": "Начальная Быстрота",
     "power.celerity.2": "Продвинутая Быстрота",
-    "init.waiting": "В инициативе: {names}. Порядок определит Рассказчик командой init roll.",
+    "init.waiting": "В инициативе: {names}. Порядок определит DM командой init roll.",
     "init.empty": "Здесь пока никого нет в инициативе. Вступить: init join.",
     "init.order": "Инициатива: {order}.",
     "init.extra": "Дополнительные действия (Быстрота), после первых действий всех: {passes}.",
     "init.dice": "Кубики (меньшая сумма ходит первой): {rolls}.",
     "init.cleared": "Инициатива сброшена.",
     "init.removed": "{name} выходит из инициативы.",
-    "err.roll_usage": "Пишите roll ПУЛ [+N|-N] [diff 2-6] [need N] [vs ПУЛ|vs ИМЯ [АТРИБУТ]] [secret],"
-    " например roll 2 diff 4, roll убеждение или roll убеждение vs Смертный па.",
+    "err.roll_usage": "Пишите roll ПУЛ [+N|-N] [трудность 2-6] [нужно N] [против ПУЛ|против ИМЯ [АТРИБУТ]]"
+    " [тайно], например roll 2 трудность 4, roll убеждение или roll убеждение против Смертный па.",
     "err.too_long": "Эти шансы считать здесь слишком долго; попробуйте пулы поменьше.",
-    "err.odds_usage": "Пишите odds ПУЛ [diff 2-6] [need N] [vs ПУЛ|vs ИМЯ [АТРИБУТ]], например odds 4"
-    " diff 5.",
+    "err.odds_usage": "Пишите odds ПУЛ [трудность 2-6] [нужно N] [против ПУЛ|против ИМЯ [АТРИБУТ]], например"
+    " odds 4 трудность 5.",
     "err.bad_pool": "Не понимаю «{word}»: напишите число кубиков или атрибут ({traits}).",
     "err.unknown_trait": "Неизвестный атрибут или трюк «{word}». Есть: {traits}.",
     "err.unknown_trait.suggest": (
@@ -551,14 +576,15 @@ RU = {
     "err.ambiguous_trait": "«{word}» может означать: {options}; напишите подробнее.",
     "err.trait_needs_character": "{trait} — атрибут, а активного персонажа здесь нет: бросьте число или"
     " создайте персонажа командой char new ИМЯ.",
-    "err.need": "need — число нужных успехов от 1 до размера пула ({pool}): напишите need 2.",
+    "err.need": "нужно — число нужных успехов от 1 до размера пула ({pool}): напишите нужно 2.",
     "err.option": "После {word} нужно число: напишите {word} {example}.",
     "err.pool_max": "Пул из {pool} {pool:plural:кубика:кубиков:кубиков} больше максимума ({max}).",
     "err.pool_min": "В пуле должен быть хотя бы один кубик; здесь {pool}.",
-    "err.two_vs": "У спора две стороны: напишите vs один раз.",
+    "err.two_vs": "У спора две стороны: напишите «против» (или vs) один раз.",
     "err.no_character": "Персонажа по имени {name} в Ночных скитальцах нет.",
-    "err.vs_name_needs_trait": "vs ИМЯ без атрибута отвечает на ваш атрибут: бросьте атрибут (roll соблазн vs"
-    " Равенвуд), назовите атрибут соперника (roll 3 vs Равенвуд па) или напишите vs и число кубиков.",
+    "err.vs_name_needs_trait": "«против ИМЯ» без атрибута отвечает на ваш атрибут: бросьте атрибут (roll"
+    " соблазн против Равенвуд), назовите атрибут соперника (roll 3 против Равенвуд па) или напишите"
+    " «против» и число кубиков.",
     "err.stalemate": "Ничья и после {n} бросков; попробуйте ещё раз.",
     "err.char_usage": "Пишите char new ИМЯ [КЛАН], char use ИМЯ или просто char для списка. Кланы: {clans}.",
     "err.char_name": "Имя персонажа — от 1 до 60 знаков.",
@@ -566,7 +592,8 @@ RU = {
     "err.char_not_yours": "У вас нет персонажа по имени {name}.",
     "err.no_active": "У вас нет активного персонажа: char new ИМЯ создаёт, char use ИМЯ выбирает.",
     "err.st_usage": "Пишите st set ИМЯ ПОЛЕ ЗНАЧЕНИЕ; ПОЛЕ — атрибут или трюк ({traits}), здоровье (hp),"
-    " hpmax, кровь (blood), bloodmax, вид (kind), клан (clan), гуманность (humanity), быстрота (celerity),"
+    " максимум Здоровья (hpmax), кровь (blood), максимум крови (bloodmax), вид (kind), клан (clan),"
+    " гуманность (humanity), быстрота (celerity),"
     " могущество (potence), инстинкт (hunting), стойкость (fortitude), безумие (frenzy), усиление (boost),"
     " опыт (xp) или смерть (dead).",
     "err.st_value": "Значение «{value}» не подходит для поля «{field}»: допустимо {allowed}.",
@@ -594,12 +621,12 @@ RU = {
     "err.fire_usage": "Пишите fire небольшой|большой ХОДЫ|внезапно [ИМЯ].",
     "err.damage_usage": "Пишите damage N [глубокие] ИМЯ.",
     "err.hunt_usage": "Пишите hunt МЕСТНОСТЬ [ПУЛ]; МЕСТНОСТЬ: {terrains}.",
-    "err.sneak_usage": "Пишите sneak [ПУЛ] vs ИНСПЕКЦИЯ|ИМЯ, например sneak vs 3.",
+    "err.sneak_usage": "Пишите sneak [ПУЛ] против ИНСПЕКЦИЯ|ИМЯ, например sneak против 3.",
     "err.init_usage": "Пишите init, init join [инстинкт] [быстрота начальная|продвинутая], init add ИМЯ"
     " [инстинкт] [быстрота начальная|продвинутая], init roll, init remove ИМЯ или init clear.",
     "err.init_missing_power": "У персонажа {name} на листе нет способности: {power}.",
     "err.init_not_in": "{name} не участвует в инициативе.",
-    "err.storyteller_other": "Только Рассказчик может делать это с чужим персонажем.",
+    "err.storyteller_other": "Только DM может делать это с чужим персонажем.",
     # --- nw-mech (issue 19, second pass): увертка и инициатива, Оцепенение, солнце, укус, захват, погоня,
     # противоборство, конец эпизода, ходы, расчленение, Гуманность за опыт ---
     "init.dodge_bonus": "{name}: {bonus} к броску 2d6 на инициативу за удачную увертку в прошлом ходу.",
@@ -615,7 +642,7 @@ RU = {
     "give": "{giver} отдаёт {n} BP своей крови, получатель — {target}: теперь {bp} из {max} BP.",
     "give.heals": "{name}: первый BP сразу восстанавливает 1 уровень Здоровья.",
     "give.wakes": "{name} выходит из Оцепенения.",
-    "err.grapple_usage": "Пишите grapple ЦЕЛЬ, для НПС grapple [pool N] [str N] [def N] [ЦЕЛЬ].",
+    "err.grapple_usage": "Пишите grapple ЦЕЛЬ, для НПС grapple [пул N] [сила N] [защита N] [ЦЕЛЬ].",
     "grapple.line": "{attacker} ({attack_pool}) пытается сделать захват, защищается {defender}"
     " ({defence_pool}), трудность {diff}: {attack_faces} → {a} против {defence_faces} → {d}.",
     "grapple.held": "Захват удался: {holder} держит цель ({target}) и каждый ход наносит повреждения (grapple"
@@ -634,16 +661,16 @@ RU = {
     "drink.npc": "{holder} пьёт кровь {n} {n:plural:ход:хода:ходов}, жертва — {target}.",
     "drink.diablerie": "{target}: выпита вся кровь вампира. Это Диаблери.",
     "grapple.released": "{holder} разжимает захват, цель ({target}) свободна.",
-    "err.pursue_usage": "Пишите pursue [celerity basic|advanced] vs ДОБЫЧА [celerity basic|advanced] [potence"
-    " basic|advanced]; Могущество персонажа берётся из листа.",
+    "err.pursue_usage": "Пишите pursue [быстрота начальная|продвинутая] против ДОБЫЧА [быстрота"
+    " начальная|продвинутая] [могущество начальное|продвинутое]; Могущество персонажа берётся из листа.",
     "pursue.dice": "Силы равны, бросаются 2d6, меньшее побеждает: {rolls}.",
     "pursue.power": "Решает {power}.",
     "pursue.caught": "{pursuer} настигает добычу: {quarry}.",
     "pursue.escaped": "Погоня не удалась: {quarry} уходит (преследует {pursuer}).",
     "power.potence.1": "Начальное Могущество",
     "power.potence.2": "Продвинутое Могущество",
-    "err.tug_usage": "Пишите tug start ПРОТИВНИК N ПУЛ vs ПУЛ [diff 2-6], например tug start Трагандер 3 сила"
-    " vs сила; затем tug roll каждый ход.",
+    "err.tug_usage": "Пишите tug start ПРОТИВНИК N ПУЛ против ПУЛ [трудность 2-6], например tug start"
+    " Трагандер 3 сила против сила; затем tug roll каждый ход, tug — положение, tug stop — прекратить.",
     "err.tug_goal": "Перевес для победы — от 1 до {max} успехов.",
     "err.tug_running": "Здесь уже идёт противоборство: tug stop его прекращает.",
     "tug.started": "Противоборство: {left} ({lp} {lp:plural:кубик:кубика:кубиков}) и {right} ({rp}"
@@ -654,7 +681,9 @@ RU = {
     "tug.none": "Здесь нет противоборства.",
     "tug.round": "Ход {round}: {left} {left_faces} → {ls} {ls:plural:успех:успеха:успехов}, {right}"
     " {right_faces} → {rs} {rs:plural:успех:успеха:успехов}.",
-    "tug.won": "Побеждает {winner}: перевес в {goal} {goal:plural:успех:успеха:успехов}.",
+    "tug.won": "Побеждает {winner}: перевес в {n} {n:plural:успех:успеха:успехов}.",
+    "tug.won.more": "Побеждает {winner}: перевес в {n} {n:plural:успех:успеха:успехов} (для победы нужно было"
+    " {goal}).",
     "tug.stopped": "Противоборство прекращено.",
     "episode.end": "Эпизод окончен.",
     "episode.end.effects": "Эпизод окончен. Безумие, усиление кровью и прочие эффекты эпизода прошли:"
@@ -672,7 +701,30 @@ RU = {
     "humanity.bought": "{name}: +{n} Гуманности за {cost} {cost:plural:очко:очка:очков} опыта; Гуманность"
     " теперь {humanity}, опыта осталось {xp}.",
     "shoot.run": "Увертка на бегу: без бонуса к Уворачиванию.",
-    "err.give_full": "{name}: сейчас можно принять только {room} BP.",
+    "err.give_full": "{name}: Запас Крови почти полон, можно принять не больше {room} BP.",
+    # --- issue 31, третий проход: кто может действовать, ввод, который проскальзывал ---
+    "err.self_contest": "Соперником не может быть тот же персонаж ({name}): спор — это конфликт с другой"
+    " личностью.",
+    "err.feed_too_much": "Из {source} можно выпить не больше {holds} BP: корова даёт 5 BP, собака 2, кошка 1;"
+    " в человеке 10 BP.",
+    "err.st_max_below": "{name}: {field} сейчас {current}, это больше нового максимума {value}; сначала"
+    " снизьте его (st set {name} {pool} {value}).",
+    "err.init_power_level": "{power} бывает только начальной или продвинутой (1 или 2), а не «{value}».",
+    "level.potence.0": "нет",
+    "level.potence.1": "начальное",
+    "level.potence.2": "продвинутое",
+    "err.not_in_frenzy": "{name} не в Безумии.",
+    "err.no_boost": "У персонажа {name} нет усиления кровью.",
+    "status.torpor.hp": "{name}: Оцепенение — уровней Здоровья не осталось, паралич, пока вампир не получит"
+    " кровь (другой вампир: give N ИМЯ; первый BP сразу восстанавливает 1 уровень Здоровья).",
+    "sheet.head.kind": "{name}: {kind}, Гуманность {humanity}.",
+    "err.give_full.pool": "Запас Крови персонажа {name} полон: {bp} из {max} BP.",
+    "degree.unseen": "не замечено",
+    "degree.noticed": "замечено",
+    "degree.heard": "что-то послышалось",
+    "err.wake_usage": "Пишите wake без слов после команды: −1 BP, раз за ночь.",
+    "err.scene_end_usage": "Пишите scene end (или * * *) без слов после команды.",
+    "err.self_target": "Это делают с другим персонажем, а не с тем же самым ({name}).",
 }
 
 CATALOGUE = Catalogue({"en": EN, "ru": RU})

@@ -9,14 +9,17 @@ from gateway import CommandContext, CommandSet, Invocation, Reply, faces
 from gateway.characters import find_character
 from gateway.rules.power_words import NotPowerWords, PowerWords
 from plugins.nightwanderers import tactics
-from plugins.nightwanderers.commands import SYSTEM, fail, load_actor, log, my_actor, t
+from plugins.nightwanderers.commands import SYSTEM, fail, load_actor, log, my_actor, refuse_self, t
 from plugins.nightwanderers.config import NightWanderersSettings
 from plugins.nightwanderers.registry import command
 from plugins.nightwanderers.sheet import WandererSheet, norm
 
 COMMANDS = CommandSet(SYSTEM)
 USAGE = "pursue [celerity basic|advanced] vs QUARRY [celerity basic|advanced] [potence basic|advanced]"
-RU_USAGE = "pursue [celerity basic|advanced] vs ДОБЫЧА [celerity basic|advanced] [potence basic|advanced]"
+RU_USAGE = (
+    "pursue [быстрота начальная|продвинутая] против ДОБЫЧА [быстрота начальная|продвинутая]"
+    " [могущество начальное|продвинутое]"
+)
 POWERS = PowerWords(
     fold=norm,
     flags={},
@@ -81,6 +84,7 @@ async def pursue_command(ctx: CommandContext, inv: Invocation) -> Reply:
     pursuer = runner(ctx, actor.name, read(ctx, mine), actor.sheet)
     name = " ".join(name_words)[:60]
     character = await find_character(ctx.session, SYSTEM, name)
+    refuse_self(ctx, actor, character)
     if character is not None:
         other = await load_actor(ctx, character)
         quarry = runner(ctx, other.name, read(ctx, tail), other.sheet)

@@ -79,6 +79,13 @@ async def init_add_command(ctx: CommandContext, inv: Invocation) -> Reply:
     name = " ".join(words)
     if not name:
         raise fail(ctx, "err.init_usage")
+    for i, word in enumerate(words[1:], start=1):
+        # ``init add Максина быстрота 3``: Celerity's level is 0/1/2, never part of a name.
+        if norm(word) in POWERS.levelled["celerity"]:
+            if i + 1 >= len(words):
+                raise fail(ctx, "err.init_usage")
+            power = t(ctx, "field.celerity")
+            raise fail(ctx, "err.init_power_level", power=power, value=words[i + 1][:20])
     powers = INITIATIVE.read_powers(ctx, tail)
     character = await find_character(ctx.session, SYSTEM, name)
     if character is not None:
@@ -113,6 +120,8 @@ async def scene_end_command(ctx: CommandContext, inv: Invocation) -> Reply:
     this channel's initiative) leave frenzy, their blood boost fades (a reading: the book gives the
     boost no length) and the odd turn of slow exposure is forgotten; the initiative, holds, tug of
     war, alerts, blood drunk and dismemberment under way end."""
+    if inv.words:
+        raise fail(ctx, "err.scene_end_usage")
     data = await episode.load(ctx)
     order = await scene.load(ctx, "initiative") or {}
     fighters = [e["character_id"] for e in order.get("entries", []) if e.get("character_id")]
@@ -140,7 +149,10 @@ async def scene_end_command(ctx: CommandContext, inv: Invocation) -> Reply:
     "turn",
     "Storyteller: N turns pass here: the dying lose 1 HP a turn, the initiative is rolled again",
     "turn [N]",
-    ("Рассказчик: проходит N ходов: умирающие теряют 1 HP за ход, инициатива бросается заново", "turn [N]"),
+    (
+        "DM: проходит N ходов: умирающие теряют по уровню Здоровья за ход, инициатива бросается заново",
+        "turn [N]",
+    ),
     role="storyteller",
 )
 async def turn_command(ctx: CommandContext, inv: Invocation) -> list[Reply]:

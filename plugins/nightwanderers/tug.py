@@ -8,6 +8,7 @@ from typing import Any
 from gateway import CommandContext, CommandSet, Invocation, Reply, faces, scene
 from gateway.characters import find_character
 from gateway.rules.numbers import is_digits
+from gateway.vault.models import Character
 from plugins.nightwanderers import tactics
 from plugins.nightwanderers.commands import (
     ROLL_OPTIONS,
@@ -20,6 +21,7 @@ from plugins.nightwanderers.commands import (
     load_actor,
     log,
     my_actor,
+    refuse_self,
     t,
     trait_pool,
 )
@@ -32,15 +34,22 @@ START_USAGE = "tug start OPPONENT N POOL vs POOL [diff 2-6]"
 MAX_GOAL = 20
 
 
-async def opponent_pool(ctx: CommandContext, name: str, words: tuple[str, ...]) -> RolledPool:
+async def opponent_pool(
+    ctx: CommandContext, name: str, character: Character | None, words: tuple[str, ...]
+) -> RolledPool:
     """``vs 4`` (dice) or ``vs TRAIT`` (the opponent's, when the opponent is a character)."""
     term = WORDS.term(ctx, words, "err.tug_usage")
     if term.number is not None:
         return build_pool(ctx, term, None)
-    character = await find_character(ctx.session, SYSTEM, name)
     if character is None:
         raise fail(ctx, "err.no_character", name=name[:60])
     return trait_pool(ctx, await load_actor(ctx, character), WORDS.resolve(ctx, term.base), term)
+
+
+def no_words(ctx: CommandContext, inv: Invocation) -> None:
+    """``tug``, ``tug roll`` and ``tug stop`` take no words: ``tug strat …`` is a typo, not a look."""
+    if inv.words:
+        raise fail(ctx, "err.tug_usage")
 
 
 @command(
@@ -50,7 +59,7 @@ async def opponent_pool(ctx: CommandContext, name: str, words: tuple[str, ...]) 
     START_USAGE,
     (
         "начать противоборство: побеждает первый, кто наберёт перевес в N успехов",
-        "tug start ПРОТИВНИК N ПУЛ vs ПУЛ [diff 2-6]",
+        "tug start ПРОТИВНИК N ПУЛ против ПУЛ [трудность 2-6]",
     ),
 )
 async def tug_start_command(ctx: CommandContext, inv: Invocation) -> Reply:
@@ -70,8 +79,12 @@ async def tug_start_command(ctx: CommandContext, inv: Invocation) -> Reply:
         raise fail(ctx, "err.tug_usage")
     term = WORDS.term(ctx, split.left, "err.tug_usage")
     actor = await my_actor(ctx, required=term.number is None)
+    character = await find_character(ctx.session, SYSTEM, name)
+    refuse_self(ctx, actor, character)
+    if actor is not None and name.casefold() == actor.name.casefold():
+        raise fail(ctx, "err.self_contest", name=actor.name)
     left = build_pool(ctx, term, actor)
-    right = await opponent_pool(ctx, name, split.right)
+    right = await opponent_pool(ctx, name, character, split.right)
     diff, _ = difficulty_of(ctx, split.options.get("difficulty", house(ctx).default_difficulty))
     data: dict[str, Any] = {
         "left": actor.name if actor else ctx.name,
@@ -100,6 +113,7 @@ def standing(ctx: CommandContext, data: dict[str, Any]) -> str:
 
 @command(COMMANDS, "tug", "show the tug of war here", "tug", ("показать противоборство здесь", "tug"))
 async def tug_command(ctx: CommandContext, inv: Invocation) -> Reply:
+    no_words(ctx, inv)
     data = await scene.load(ctx, TUG)
     if data is None:
         return Reply(text=t(ctx, "tug.none"), result={"kind": "tug", "system": SYSTEM, "tug": None})
@@ -114,6 +128,7 @@ async def tug_command(ctx: CommandContext, inv: Invocation) -> Reply:
     ("следующий ход противоборства", "tug roll"),
 )
 async def tug_roll_command(ctx: CommandContext, inv: Invocation) -> Reply:
+    no_words(ctx, inv)
     data = await scene.load(ctx, TUG)
     if data is None:
         raise fail(ctx, "tug.none")
@@ -123,6 +138,8 @@ async def tug_roll_command(ctx: CommandContext, inv: Invocation) -> Reply:
     )
     data = {**data, "balance": outcome.balance, "round": int(data["round"]) + 1}
     result = {**outcome.as_result(), "round": data["round"], "left": data["left"], "right": data["right"]}
+    for side, who in zip(result["sides"], (data["left"], data["right"]), strict=True):
+        side["who"] = who  # ``verify`` names each side
     line = t(
         ctx,
         "tug.round",
@@ -139,9 +156,10 @@ async def tug_roll_command(ctx: CommandContext, inv: Invocation) -> Reply:
         after = standing(ctx, data)
     else:
         await scene.drop(ctx, TUG)
-        after = t(
-            ctx, "tug.won", winner=data["left"] if outcome.winner == 0 else data["right"], goal=data["goal"]
-        )
+        winner = data["left"] if outcome.winner == 0 else data["right"]
+        lead = abs(outcome.balance)  # a last round may overshoot the goal: the lead is told as it is
+        key = "tug.won" if lead == data["goal"] else "tug.won.more"
+        after = t(ctx, key, winner=winner, n=lead, goal=data["goal"])
     actor = await my_actor(ctx, required=False, able=False)
     return await log(ctx, result, [line, after], actor)
 
@@ -150,6 +168,7 @@ async def tug_roll_command(ctx: CommandContext, inv: Invocation) -> Reply:
     COMMANDS, "tug stop", "call the tug of war off", "tug stop", ("прекратить противоборство", "tug stop")
 )
 async def tug_stop_command(ctx: CommandContext, inv: Invocation) -> Reply:
+    no_words(ctx, inv)
     if await scene.load(ctx, TUG) is None:
         raise fail(ctx, "tug.none")
     await scene.drop(ctx, TUG)

@@ -89,6 +89,8 @@ _OPTIONS: dict[str, dict[str, str]] = {
     "roll": {"против": "vs", "тайно": "secret", "секретно": "secret"},
     "odds": {"против": "vs"},
     "sneak": {"против": "vs"},
+    "pursue": {"против": "vs"},
+    "tug start": {"против": "vs"},
 }  # fmt: skip
 # command -> Russian word -> the canonical option, only when a number follows (``сила 3`` is
 # ``str 3`` in an NPC's attack, but ``сила`` alone may be a name).
@@ -97,6 +99,7 @@ _NUMBERED: dict[str, dict[str, str]] = {
     "shoot": {"пул": "pool", "защита": "def", "поглощение": "soak"},
     "roll": {"трудность": "diff", "тр": "diff", "сложность": "diff", "нужно": "need"},
     "odds": {"трудность": "diff", "тр": "diff", "сложность": "diff", "нужно": "need"},
+    "tug start": {"трудность": "diff", "тр": "diff", "сложность": "diff"},
 }  # fmt: skip
 
 
@@ -153,6 +156,8 @@ _FIELDS = {
     "гуманность": "humanity", "быстрота": "celerity", "инстинкт": "hunting",
     "охотничийинстинкт": "hunting", "стойкость": "fortitude", "безумие": "frenzy",
     "усиление": "boost", "смерть": "dead", "могущество": "potence", "опыт": "xp",
+    "максимумздоровья": "hpmax", "максздоровья": "hpmax", "максимумкрови": "bloodmax",
+    "максимумзапасакрови": "bloodmax", "макскрови": "bloodmax",
 }  # fmt: skip
 _KINDS = {"вампир": "vampire", "человек": "human", "оборотень": "werewolf"}
 
@@ -171,7 +176,7 @@ KINDS = _spelled(_KINDS)
 
 def field_of(word: str) -> str:
     """``st set``'s field word, canonical (``гуманность`` -> ``humanity``); other words folded."""
-    folded = fold(word).replace(".", "")
+    folded = fold(word).replace(".", "").replace(" ", "")
     return FIELDS.get(folded, folded)
 
 

@@ -73,7 +73,7 @@ async def test_the_reply_reads_in_each_language(chat: Chat) -> None:
     assert "Stěny k10 (u každé se čeká 0,3)" in czech
     assert (await chat.one("lang ru", as_="mira")).error is None
     russian = (await chat.one("stats", as_="mira")).text
-    assert russian.startswith("Статистика костей, ваши броски (Nightcap): 1 бросок, 3 кости.\n")
+    assert russian.startswith("Статистика кубиков, ваши броски (Nightcap): 1 бросок, 3 кубика.\n")
 
 
 def uniform_faces(seed: int, count: int) -> list[int]:

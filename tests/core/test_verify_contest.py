@@ -88,7 +88,7 @@ async def test_night_wanderers_contest_read_in_russian(chat: Chat) -> None:
     chat.dice.extend([4, 1, 5, 2, 6])
     reply = await ok(chat, "roll 3 vs 2", "olga")
     assert await detail(chat, reply.result["id"], "ivan") == (
-        "Olga 4 1 5 → 2 (Хорошо) против НПС 2 6 → 1 (Провал): побеждает Olga"
+        "Olga 4 1 5 → 2 (Хорошо) — НПС 2 6 → 1 (Провал): побеждает Olga"
     )
 
 
@@ -127,9 +127,7 @@ def test_rows_without_sides_or_numbers() -> None:
     assert roll_text("en", {}, [], None, None) == "no dice"
     assert roll_text("cs", {}, [2, 4], None, "ok") == "2 4 (ok)"
     two = {"sides": [{"dice": [1]}, {"dice": [2], "total": 0}], "winner": 1}
-    assert (
-        roll_text("ru", two, [1, 2], None, None) == "сторона 1 1 против сторона 2 2 → 0: побеждает сторона 2"
-    )
+    assert roll_text("ru", two, [1, 2], None, None) == "сторона 1 1 — сторона 2 2 → 0: побеждает сторона 2"
 
 
 class Own:

@@ -34,7 +34,7 @@ async def test_the_clicker_s_language_not_the_roller_s(env: DiscordEnv) -> None:
     env.dice.extend([9, 5, 10, 3, 3])
     first = await gw(env, "roll 5")
     assert labels(first) == {"Бросить ещё раз", "Шансы"}
-    assert "5 костей" in first["data"]["embeds"][0]["title"]
+    assert "5 кубиков" in first["data"]["embeds"][0]["title"]
     env.dice.extend([2, 2, 7, 1, 1])
     again = await click(env, buttons(first)["Бросить ещё раз"]["custom_id"], user=BOB, username="bob")
     assert labels(again) == {"Roll again", "Odds"}
@@ -48,7 +48,7 @@ async def test_the_discord_client_language_when_nobody_chose_one(env: DiscordEnv
     body = json.dumps(payload).encode()
     answer = await (await env.post(body, env.sign(body))).json()
     assert labels(answer) == {"Бросить ещё раз", "Шансы"}
-    assert embed_fields(answer) == ["Кости", "Итог", "Степень"]
+    assert embed_fields(answer) == ["Кубики", "Итог", "Степень"]
 
 
 async def test_an_unknown_button_is_refused_in_the_reader_s_language(env: DiscordEnv) -> None:

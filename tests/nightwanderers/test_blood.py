@@ -176,7 +176,7 @@ async def test_storyteller_edits_are_audited(nw: Chat) -> None:
     await maxina(nw)
     assert (await nw.one("st set Maxina hp 12", as_="olga")).error == "forbidden"
     edit = await nw.one("st set Maxina hp 12", as_="st", st=True)
-    assert edit.text == "Maxina: Здоровье 25 → 12." and edit.result["band"] == "medium"
+    assert edit.text == "Maxina: Здоровье: 25 → 12." and edit.result["band"] == "medium"
     await nw.one("st set Maxina fortitude да", as_="st", st=True)
     await nw.one("st set Maxina celerity 2", as_="st", st=True)
     await nw.one("st set Maxina clan tragander", as_="st", st=True)

@@ -140,11 +140,11 @@ async def test_the_russian_odds_line(nw: Chat) -> None:
     [
         (
             "house set contest_ties ничья",
-            "contest_ties принимает одно из значений: reroll, attacker, defender, standoff, а не ничья.",
+            "contest_ties принимает одно из значений: reroll, attacker, defender, standoff, а не «ничья».",
         ),
         (
             "house set contest_ties on",
-            "contest_ties принимает одно из значений: reroll, attacker, defender, standoff, а не on.",
+            "contest_ties принимает одно из значений: reroll, attacker, defender, standoff, а не «on».",
         ),
         ("house reset contest_ties", "contest_ties здесь уже по умолчанию: reroll."),
     ],
@@ -157,7 +157,7 @@ async def test_refusals(nw: Chat, line: str, expected: str) -> None:
 async def test_house_lists_the_switch_in_russian(nw: Chat) -> None:
     shown = (await nw.one("house")).text
     assert (
-        'contest_ties = reroll (по книге: reroll; "Споры": ничьи перекидываются): ничья в споре: бросок'
+        "contest_ties = reroll (по книге: reroll; «Споры»: «Ничьи перекидываются»): ничья в споре: бросок"
         " повторяется (reroll)"
     ) in shown, shown
 

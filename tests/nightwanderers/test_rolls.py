@@ -108,7 +108,7 @@ async def test_bad_input(nw: Chat) -> None:
         ("roll магия", "Неизвестный атрибут"),
         ("roll 0", "хотя бы один кубик"),
         ("roll 99", "максимума"),
-        ("roll 2 need 3", "need"),
+        ("roll 2 need 3", "нужно"),
         ("roll", "Пишите roll"),
     ]:
         reply = await nw.one(line)

@@ -79,7 +79,10 @@ async def test_in_torpor_a_vampire_cannot_heal_or_feed_and_blood_given_brings_it
     assert (await nw.one("sheet", as_="olga")).result["hp"] == 0
     await nw.one("st set Maxina blood 8", as_="st", st=True)
     full = await nw.one("give 4 Maxina", as_="tom")  # 1 for health, 2 for the pool: room for 3
-    assert full.error is not None and full.text == "Maxina: сейчас можно принять только 3 BP."
+    assert (
+        full.error is not None
+        and full.text == "Maxina: Запас Крови почти полон, можно принять не больше 3 BP."
+    )
     given = await nw.one("give 2 Maxina", as_="tom")
     assert given.error is None, given.text
     assert given.result["hp"] == 1 and given.result["blood"] == 9 and given.result["status"] == "active"

@@ -257,7 +257,7 @@ async def test_rerolled_ties_are_counted_in_russian(nw: Chat, ties: int, said: s
 async def test_one_entry_in_the_initiative(nw: Chat) -> None:
     await nw.one("init add Крыса", as_="st", st=True)
     reply = await nw.one("init")
-    assert reply.text == "В инициативе: Крыса. Порядок определит Рассказчик командой init roll."
+    assert reply.text == "В инициативе: Крыса. Порядок определит DM командой init roll."
 
 
 async def test_the_sheet_has_the_books_terms(nw: Chat) -> None:
@@ -271,12 +271,12 @@ async def test_the_sheet_has_the_books_terms(nw: Chat) -> None:
 async def test_storyteller_edits_are_told_in_russian(nw: Chat) -> None:
     await make_character(nw, "olga", "Maxina")
     for line, said in [
-        ("st set Maxina fortitude yes", "Maxina: Стойкость нет → да."),
-        ("st set Maxina hunting да", "Maxina: Охотничий Инстинкт нет → да."),
-        ("st set Maxina гуманность 7", "Maxina: Гуманность 8 → 7."),
-        ("st set Maxina clan Драгазар", "Maxina: клан — → Драгазар."),
-        ("st set Maxina celerity 1", "Maxina: Быстрота нет → начальная."),
-        ("st set Maxina вид человек", "Maxina: вид вампир → человек."),
+        ("st set Maxina fortitude yes", "Maxina: Стойкость: нет → да."),
+        ("st set Maxina hunting да", "Maxina: Охотничий Инстинкт: нет → да."),
+        ("st set Maxina гуманность 7", "Maxina: Гуманность: 8 → 7."),
+        ("st set Maxina clan Драгазар", "Maxina: клан: — → Драгазар."),
+        ("st set Maxina celerity 1", "Maxina: Быстрота: нет → начальная."),
+        ("st set Maxina вид человек", "Maxina: вид: вампир → человек."),
     ]:
         reply = await nw.one(line, as_="st", st=True)
         assert reply.text == said, (line, reply.text)
