@@ -54,17 +54,33 @@ def check_target(ctx: CommandContext, target: int) -> int:
     return target
 
 
+def not_self(ctx: CommandContext, roller: Character | None, other: Character | None, key: str) -> None:
+    """The book's contest is "porovnán s výkonem jiného upíra nebo člověka": never the roller itself."""
+    if roller is not None and other is not None and other.id == roller.id:
+        raise fail(ctx, key, name=roller.name)
+
+
 async def right_side(
-    ctx: CommandContext, words: tuple[str, ...], left: TermPool, usage: str, opponent: str | None = None
+    ctx: CommandContext,
+    words: tuple[str, ...],
+    left: TermPool,
+    usage: str,
+    opponent: str | None = None,
+    *,
+    roller: Character | None,
 ) -> tuple[TermPool, Character | None]:
     """``vs 2`` (an NPC's dice), ``vs NAME`` (that character's same trait, as the book says), or
-    ``vs TRAIT`` when the command names the ``opponent`` (a tug of war): their rating of it."""
+    ``vs TRAIT`` when the command names the ``opponent`` (a tug of war): their rating of it. The
+    other character is never the ``roller``."""
     term = await _trait_term(ctx, words)
     if term is not None:
-        return await _opponent_trait(ctx, term, left, opponent)
+        pool, found = await _opponent_trait(ctx, term, left, opponent)
+        not_self(ctx, roller, found, "err.self_contest")
+        return pool, found
     other = await read_opponent(ctx, WORDS, SYSTEM, words, left.trait, usage)
     if isinstance(other, Term):
         return build_pool(ctx, other, None), None
+    not_self(ctx, roller, other, "err.self_contest")
     assert left.trait is not None
     base = PravidlaSheet.of(other.sheet).rating(left.trait)
     pool = TermPool(base, base, Term(left.trait), left.trait)
@@ -143,7 +159,7 @@ async def roll_command(ctx: CommandContext, inv: Invocation) -> Reply:
     else:
         if "need" in words.options:
             raise fail(ctx, "err.roll_usage")
-        right, other = await right_side(ctx, words.right, left, "err.roll_usage")
+        right, other = await right_side(ctx, words.right, left, "err.roll_usage", roller=character)
         try:
             outcome = mechanics.contest(
                 left.dice, right.dice, ctx.dice, target, settings.max_rerolls, rules.contest_ties
@@ -233,7 +249,7 @@ async def odds_command(ctx: CommandContext, inv: Invocation) -> Offloaded[Any]:
             return Reply(text=text, result=result)
 
         return Offloaded(partial(_roll_odds, left.dice, target, need), render_roll, too_long)
-    right, _ = await right_side(ctx, words.right, left, "err.odds_usage")
+    right, _ = await right_side(ctx, words.right, left, "err.odds_usage", roller=character)
     noted = odds_note(ctx)
 
     def render_contest(told: tuple[str, dict[str, Any]]) -> Reply:

@@ -18,6 +18,7 @@ from plugins.pravidla.commands import (
     build_pool,
     check_target,
     fail,
+    not_self,
     right_side,
     t,
     who_of,
@@ -68,9 +69,11 @@ async def _tug_pools(
     character = await active_character(ctx, SYSTEM)
     left = build_pool(ctx, WORDS.term(ctx, split.left, "err.tug_usage"), character)
     if split.right is not None:
-        right, _ = await right_side(ctx, split.right, left, "err.tug_usage", opponent=against)
+        right, _ = await right_side(
+            ctx, split.right, left, "err.tug_usage", opponent=against, roller=character
+        )
     elif left.trait and await find_character(ctx.session, SYSTEM, against) is not None:
-        right, _ = await right_side(ctx, tuple(against.split()), left, "err.tug_usage")
+        right, _ = await right_side(ctx, tuple(against.split()), left, "err.tug_usage", roller=character)
     else:
         raise fail(ctx, "err.tug_pools")
     return left, right
@@ -102,6 +105,10 @@ async def tug_start_command(ctx: CommandContext, inv: Invocation) -> Reply:
     if existing is not None:
         raise fail(ctx, "err.tug_running", left=existing["left"], right=existing["right"])
     character = await active_character(ctx, SYSTEM)
+    # The book's tug of war is a contest "s výkonem jiného upíra nebo člověka": not oneself.
+    if against.casefold() == who_of(ctx, character).casefold():
+        raise fail(ctx, "err.self_tug", name=who_of(ctx, character))
+    not_self(ctx, character, await find_character(ctx.session, SYSTEM, against), "err.self_tug")
     pools = await _tug_pools(ctx, tuple(words[at + 1 :]), against)
     data: dict[str, Any] = {
         "left": who_of(ctx, character),

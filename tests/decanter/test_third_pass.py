@@ -98,3 +98,15 @@ async def test_an_extended_contest_adds_no_negative_roll(dec: Chat) -> None:
     last = await roll(dec, "roll 3 ext", [10, 6, 7])
     assert (last["extended"]["rolls"], last["extended"]["total"]) == ([-2, 4], 4)
     assert last["_text"].endswith("Extended contest over: 4 of 4 → Success.")
+
+
+async def test_char_list_exists(dec: Chat) -> None:
+    """``char retire``'s refusal names ``char list``: it lists, as ``char`` does."""
+    assert (
+        await dec.one("char list")
+    ).text == "You have no Decanter characters yet: char new NAME makes one."
+    await mira(dec)
+    assert (await dec.one("char list")).text == "Your Decanter characters: Mira. Active: Mira."
+    assert (await dec.one("char retire Nobody")).text == (
+        "You have no Decanter character called Nobody: char list shows yours."
+    )

@@ -78,3 +78,15 @@ async def test_a_character_does_not_resist_itself(dra: Chat) -> None:
     await mira(dra, as_="bob", name="Bob", dexterity=2)
     result = await roll(dra, "roll dex vs Bob dex", [7, 2, 2, 2, 2])
     assert [s["who"] for s in result["sides"]] == ["Mira", "Bob"]
+
+
+async def test_char_list_exists(dra: Chat) -> None:
+    """``char retire``'s refusal names ``char list``: it lists, as ``char`` does; ``char banana`` is no list."""
+    await mira(dra)
+    listed = await dra.one("char list")
+    assert listed.text == "Your Dramatic Systems characters: Mira. Active: Mira."
+    assert (await dra.one("char")).text == listed.text
+    wrong = await dra.one("char banana")
+    assert wrong.error is not None and wrong.text.startswith(
+        "Write char or char list to list your characters"
+    )
