@@ -3,6 +3,7 @@ Characters and the sheet: characters.py."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from functools import partial
 from typing import Any, cast
@@ -13,7 +14,7 @@ from gateway.charts import chart_result
 from gateway.i18n import percent
 from gateway.rules import binomial
 from gateway.rules.chart_link import chart_link
-from gateway.rules.roll_words import Term, read_term
+from gateway.rules.roll_words import RollWords, Term, read_term
 from gateway.rules.term_pools import TermPool, contest_line, contest_odds, contest_result, read_opponent
 from gateway.rules.ties import TieRule
 from gateway.rules.trait_words import TraitWords
@@ -46,6 +47,24 @@ def build_pool(ctx: CommandContext, term: Term, character: Character | None) -> 
         pool = TermPool(base + sum(term.modifiers), base, term, trait)
     WORDS.check_pool(ctx, pool.dice)
     return pool
+
+
+def split_words(
+    ctx: CommandContext,
+    words: Sequence[str],
+    options: Mapping[str, str],
+    flags: tuple[str, ...] = ("secret",),
+) -> RollWords:
+    """``WORDS.split``, refusing an option or flag said twice (``roll 3 tn 5 tn 6`` kept the last)."""
+    seen: set[str] = set()
+    for word in words:
+        folded = word.casefold()
+        name = options.get(folded) or (folded if folded in flags else None)
+        if name is not None:
+            if name in seen:
+                raise fail(ctx, "err.option_twice", word=folded)
+            seen.add(name)
+    return WORDS.split(ctx, words, options, flags)
 
 
 def check_target(ctx: CommandContext, target: int) -> int:
@@ -124,7 +143,7 @@ def who_of(ctx: CommandContext, character: Character | None) -> str:
 @COMMANDS.command("roll", "roll a d6 pool against a target number, or a contest", ROLL_USAGE, role="anyone")
 async def roll_command(ctx: CommandContext, inv: Invocation) -> Reply:
     settings = ctx.settings_for(PravidlaSettings)
-    words = WORDS.split(ctx, inv.words, ROLL_OPTIONS)
+    words = split_words(ctx, inv.words, ROLL_OPTIONS)
     character = await active_character(ctx, SYSTEM)
     left = build_pool(ctx, WORDS.term(ctx, words.left, "err.roll_usage"), character)
     rules = house(ctx)  # its default_target defaults to ``[pravidla] default_target``
@@ -206,7 +225,7 @@ def _contest_odds(
 )
 async def odds_command(ctx: CommandContext, inv: Invocation) -> Offloaded[Any]:
     """Reads the pools here; the chances are worked out off the event loop (``gateway.offload``)."""
-    words = WORDS.split(ctx, inv.words, ROLL_OPTIONS, flags=())
+    words = split_words(ctx, inv.words, ROLL_OPTIONS, flags=())
     character = await active_character(ctx, SYSTEM)
     left = build_pool(ctx, WORDS.term(ctx, words.left, "err.odds_usage"), character)
     target = check_target(ctx, words.options.get("target", house(ctx).default_target))

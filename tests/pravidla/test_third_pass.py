@@ -110,3 +110,27 @@ async def test_char_list_exists(pr: Chat) -> None:
     assert (await pr.one("help char list", as_="klara")).text.startswith(
         "char list: seznam vašich postav v Pravidlech."
     )
+
+
+@pytest.mark.parametrize(
+    ("line", "word"),
+    [("roll 3 tn 5 tn 6", "tn"), ("roll 3 tn 5 cc 6", "cc"), ("roll 3 need 1 need 2", "need"),
+     ("roll 3 secret secret", "secret"), ("odds 3 tn 5 tn 6", "tn"), ("tug start Vlk 3 tn 5 cc 6", "tn")],
+)  # fmt: skip
+async def test_an_option_said_twice_is_refused(pr: Chat, line: str, word: str) -> None:
+    """``roll 3 tn 5 tn 6`` rolled against 6, the first tn dropped without a word."""
+    reply = await pr.one(line)
+    assert (reply.error, reply.text) == ("invalid", f"Napište {word} jen jednou.")
+    assert (await pr.one("tug")).text.startswith("V tomto kanálu neprobíhá žádné přetlačování.")
+
+
+async def test_a_tug_round_reads_each_sides_own_sheet(pr: Chat) -> None:
+    """EXAMPLE 3's arm-wrestling: Maxin's Kondice, whoever types the round (a third player's was used)."""
+    await make_character(pr, "klara", "Maxin", kondice=4)
+    await make_character(pr, "nina", "Nosferatu", kondice=3)
+    await make_character(pr, "ivo", "Ivo", kondice=1)
+    assert (await pr.one("tug start Nosferatu 3", as_="klara")).error is None
+    pr.dice.extend([4, 5, 1, 2, 6, 1, 1])
+    rolled = await pr.one("tug roll kondice vs kondice", as_="ivo")
+    assert rolled.error is None, rolled.text
+    assert [s["pool"] for s in rolled.result["sides"]] == [4, 3]
