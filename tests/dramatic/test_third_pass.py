@@ -81,7 +81,7 @@ async def test_a_character_does_not_resist_itself(dra: Chat) -> None:
 
 
 async def test_char_list_exists(dra: Chat) -> None:
-    """``char retire``'s refusal names ``char list``: it lists, as ``char`` does; ``char banana`` is no list."""
+    """``char retire``'s refusal names ``char list``: it lists, as ``char`` does; ``char banana`` does not."""
     await mira(dra)
     listed = await dra.one("char list")
     assert listed.text == "Your Dramatic Systems characters: Mira. Active: Mira."
