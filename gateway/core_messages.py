@@ -188,7 +188,7 @@ CS = {
     "verify.line": "#{id}: {who} ({identity}) – hod v systému {system}, kanál {where}, {when}: {detail}",
     "verify.no_dice": "bez kostek",
     "verify.side": "strana {n}",
-    "verify.vs": "proti",
+    "verify.vs": "vs.",  # "proti" would need the dative ("proti protivníkovi"); names are not declined
     "verify.wins": "vítězí {winner}, rozdíl {margin}",
     "verify.wins_plain": "vítězí {winner}",
     "verify.no_winner": "bez vítěze",

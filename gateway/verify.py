@@ -9,6 +9,7 @@ from typing import Any, Protocol
 from gateway.core_messages import say
 from gateway.house_rules.notes import logged_note
 from gateway.rules.roll_text import roll_text, with_comment
+from gateway.spec import RuleSystem
 from gateway.types import Reply
 from gateway.vault import repo
 from gateway.vault.models import RollLog
@@ -18,9 +19,11 @@ ID_SHOWN = 20  # ids are 1 to 16 letters; a refusal quotes no more of what was t
 
 
 class RollTeller(Protocol):
-    """The running gateway's ``roll_text`` (``Services`` and ``AdapterServices`` have it)."""
+    """The running gateway's ``roll_text`` and rule systems (``Services`` and ``AdapterServices``
+    have them)."""
 
     def roll_text(self, roll: Mapping[str, Any], locale: str) -> str | None: ...
+    def systems(self) -> Mapping[str, RuleSystem]: ...
 
 
 async def find_roll(db: Db, public_id: str) -> RollLog | None:
@@ -37,13 +40,14 @@ def not_found(locale: str, public_id: str) -> str:
 def verify_answer(teller: RollTeller, row: RollLog, locale: str) -> Reply:
     """What ``verify ID`` answers for a logged roll, in ``locale`` (chat and the web's ``/r/ID``)."""
     detail = roll_detail(teller, row, locale)
+    system = teller.systems().get(row.system)  # its name ("Pravidla"), not its key; a removed one's key
     text = say(
         locale,
         "verify.line",
         id=row.public_id,
         who=row.display_name,
         identity=row.identity_key,
-        system=row.system,
+        system=system.title if system is not None else row.system,
         where=row.channel_key,
         when=row.created_at.strftime("%Y-%m-%d %H:%M:%S UTC"),
         detail=detail,

@@ -88,6 +88,8 @@ class PlayerSheets:
 
         return [
             command("char", self.char_list, f"list your {self.title} characters", "char"),
+            # What replies name (``char retire``'s refusals, Nightcap's): the same list.
+            command("char list", self.char_list, f"list your {self.title} characters", "char list"),
             command(
                 "char new",
                 self.char_new,
@@ -141,6 +143,11 @@ class PlayerSheets:
         return self._named_reply(ctx, "char.used", character)
 
     async def char_list(self, ctx: CommandContext, inv: Invocation) -> Reply:
+        if inv.words:  # ``char banana`` is no list
+            raise UserError(
+                f"Write char or char list to list your characters; char new NAME makes one, char use NAME"
+                f" picks one. No char {inv.words[0][:20]!r}."
+            )
         assert ctx.person.id is not None
         mine = await owned_characters(ctx.session, ctx.person.id, self.system)
         if not mine:

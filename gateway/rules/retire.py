@@ -30,9 +30,9 @@ CS = {
         "Postava {name} je vyřazena ze hry: v seznamech postav už není, její hody a záznamy zůstávají"
         " a jméno je volné pro novou postavu."
     ),
-    "err.char_usage": "Napiš char retire JMÉNO, se jménem některé ze svých postav (char list).",
-    "err.st_usage": "Napiš st retire JMÉNO.",
-    "err.not_yours": "Postavu se jménem {name} ({title}) nemáš: své postavy vypíšeš příkazem char list.",
+    "err.char_usage": "Napište char retire JMÉNO se jménem některé ze svých postav (char list).",
+    "err.st_usage": "Napište st retire JMÉNO.",
+    "err.not_yours": "Postavu se jménem {name} ({title}) nemáte: své postavy vypíšete příkazem char list.",
     "err.no_such": "Postava se jménem {name} ({title}) ve hře není.",
 }
 RU = {
@@ -48,7 +48,7 @@ RU = {
 CATALOGUE = Catalogue({"en": EN, "cs": CS, "ru": RU})
 
 CHAR_TEXTS = {
-    "cs": ("vyřadí tvou postavu ze hry (hody a záznamy zůstanou, jméno se uvolní)", "char retire JMÉNO"),
+    "cs": ("vyřadí vaši postavu ze hry (hody a záznamy zůstanou, jméno se uvolní)", "char retire JMÉNO"),
     "ru": (
         "вывести своего персонажа из игры (броски и журнал сохраняются, имя освобождается)",
         "char retire ИМЯ",

@@ -74,6 +74,8 @@ class StorytellerSheets:
 
         return [
             command("char", self.char_list, f"list your {title} characters", "char"),
+            # What replies name (``char retire``'s refusals, Nightcap's): the same list.
+            command("char list", self.char_list, f"list your {title} characters", "char list"),
             command("char new", self.char_new, new_summary, new_usage),
             command("char use", self.char_use, "pick your active character", "char use NAME"),
             command("sheet", self.sheet, sheet_summary, "sheet [NAME]"),

@@ -74,8 +74,8 @@ def _store(ctx: CommandContext, row: SceneState, data: dict[str, Any]) -> None:
 def advance(ctx: CommandContext, row: SceneState, successes: int) -> dict[str, Any]:
     """Add a roll's successes to the contest; its summary."""
     extended = dict(row.data)
-    extended["rolls"] = [*extended["rolls"], successes]
-    extended["total"] = int(extended["total"]) + successes
+    extended["rolls"] = [*extended["rolls"], successes]  # as rolled; the total counts none below 0
+    extended["total"] = mechanics.extended_total(int(r) for r in extended["rolls"])
     if len(extended["rolls"]) >= int(extended["multiplier"]):
         extended["done"] = True
         extended["outcome"] = mechanics.degree(extended["total"], int(extended["target"]))
@@ -93,7 +93,7 @@ async def amend(ctx: CommandContext, character: Character, result: dict[str, Any
     rolls = list(data["rolls"])
     rolls[ext["roll"] - 1] += amount
     data["rolls"] = rolls
-    data["total"] = int(data["total"]) + amount
+    data["total"] = mechanics.extended_total(int(r) for r in rolls)
     if data.get("done"):
         data["outcome"] = mechanics.degree(data["total"], int(data["target"]))
     _store(ctx, row, data)

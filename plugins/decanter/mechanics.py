@@ -402,6 +402,12 @@ def extended_target(dc: int, multiplier: int) -> int:
     return dc * multiplier
 
 
+def extended_total(rolls: Iterable[int]) -> int:
+    """An extended contest "adds up their total successes": each roll adds its net successes, and a
+    roll below zero (a botch, which has none) adds nothing rather than taking earlier ones away."""
+    return sum(max(successes, 0) for successes in rolls)
+
+
 def gain_points(current: int, amount: int, cap: int) -> tuple[int, int]:
     """Story Points after gaining ``amount`` with a cap: (new total, points lost over the cap)."""
     total = current + amount

@@ -23,6 +23,8 @@ ROLL_USAGE = (
     " e.g. roll 3+2 dc 4, roll dex+firearms dc hard adv, roll 5 vs npc 6"
 )
 KEYWORDS = {"dc", "vs", "half", "force", "aid", "ext", "secret", *QUALITY_STEPS}
+# Words that switch something on: once is all they mean (qualities add up, so they may repeat).
+FLAGS = {"half", "force", "ext", "secret"}
 MAX_DC = 100
 _DC_KEYS = {title.replace(" ", ""): title for title in DC_TABLE}
 OPPONENT_USAGE = "vs POOL or vs CHARACTER POOL, e.g. vs 4 or vs Bob dex+stealth"
@@ -138,7 +140,10 @@ def _aid(args: list[str]) -> tuple[int, bool]:
     expr = parse_pool(rest, "aid N or aid npc N, with the helper's pool as a number")
     if not expr.numeric:
         raise UserError("Write a helper's pool as a number: aid 4, or aid npc 6 for an NPC (who takes half).")
-    return _not_negative(expr, "A helper's pool"), npc
+    pool = _not_negative(expr, "A helper's pool")
+    if pool < 1:  # the book: "roll their dice pool" (an NPC takes half of it): a helper has dice
+        raise UserError("A helper's pool needs at least one die: aid 4, or aid npc 6 for an NPC.")
+    return pool, npc
 
 
 def parse_roll(words: tuple[str, ...] | list[str], flags: tuple[str, ...] = ()) -> RollRequest:
@@ -158,6 +163,7 @@ def parse_roll(words: tuple[str, ...] | list[str], flags: tuple[str, ...] = ()) 
     steps: list[str] = []
     half = force = ext = secret = False
     aids: list[tuple[int, bool]] = []
+    said: set[str] = set()
     for keyword, args in segments:
         if keyword == "dc":
             if dc is not None:
@@ -168,6 +174,11 @@ def parse_roll(words: tuple[str, ...] | list[str], flags: tuple[str, ...] = ()) 
             aids.append(_aid(args))
             continue
         _no_args(keyword, args)
+        if keyword in FLAGS:
+            # ``roll 3 dc 2 half half`` is a slip, not more of it: say so rather than guess.
+            if keyword in said:
+                raise UserError(f"{keyword} is said once per roll: write it one time.")
+            said.add(keyword)
         if keyword in QUALITY_STEPS:
             steps.append(keyword)
         elif keyword == "half":

@@ -22,7 +22,7 @@ from plugins.decanter import effects, extended, mechanics, odds, web_tools
 from plugins.decanter.house import WEB_HOUSE, house, mark, odds_note
 from plugins.decanter.mechanics import QUALITY_STEPS, SYSTEM
 from plugins.decanter.messages import t
-from plugins.decanter.parse import ROLL_USAGE, Opponent, RollRequest, parse_roll
+from plugins.decanter.parse import OPPONENT_USAGE, ROLL_USAGE, Opponent, RollRequest, parse_roll
 from plugins.decanter.render import (
     against_text,
     aid_text,
@@ -35,7 +35,7 @@ from plugins.decanter.render import (
 from plugins.decanter.sheet import SCHEMA
 
 COMMANDS = CommandSet(SYSTEM)
-ODDS_USAGE = "odds " + ROLL_USAGE[5:]
+ODDS_USAGE = ROLL_USAGE.replace("roll ", "odds ")  # its examples too
 
 
 def resolve_pool(expr: PoolExpr, character: Character | None, who: str = "you") -> Pool:
@@ -70,13 +70,34 @@ def with_conditions(expr: PoolExpr, base: Pool, character: Character | None, ste
     return Side(pool, quality, applied)
 
 
-async def _opponent(ctx: CommandContext, opponent: Opponent) -> tuple[Character | None, Side]:
-    """The other side of a contest: a character named first (with more words after it), or a pool."""
+async def _opponent(
+    ctx: CommandContext, opponent: Opponent, roller: Character | None, usage: str = ROLL_USAGE
+) -> tuple[Character | None, Side]:
+    """The other side of a contest: a character named first (with more words after it), or a pool.
+    Never the roller's own character: the book's "PC vs. PC" is "two PCs roll dice against each other"."""
     other: Character | None = None
     if len(opponent.words) > 1:
         other = await find_character(ctx.session, SYSTEM, opponent.words[0])
+    if other is not None and roller is not None and other.id == roller.id:
+        raise UserError(
+            f"{roller.name} cannot roll against {roller.name}: a contest is two characters. Name the other"
+            f" one, or give their pool: {OPPONENT_USAGE}."
+        )
     _, expr = opponent.split(other is not None)
-    return other, with_conditions(expr, resolve_pool(expr, other, "they"), other, opponent.qualities)
+    side = with_conditions(expr, resolve_pool(expr, other, "they"), other, opponent.qualities)
+    rollable(side, expr, usage)
+    return other, side
+
+
+def rollable(side: Side, expr: PoolExpr, usage: str) -> None:
+    """The book rolls "a number of 10-sided dice equal to your total dots": a pool of no dice (typed
+    so, or a Condition's penalty taking the last die) is refused, not rolled as nothing and a botch."""
+    if side.pool.dice < 1:
+        shown = side.pool.label or expr.text
+        named = f" ({', '.join(n for n, _ in side.applied.effects)})" if side.applied.dice else ""
+        raise UserError(
+            f"A pool needs at least one die; {shown[:60]}{named} makes {side.pool.dice}. Write {usage}."
+        )
 
 
 def _half_check(half: bool, side: Side) -> None:
@@ -96,6 +117,7 @@ async def roll_command(ctx: CommandContext, inv: Invocation) -> Reply | list[Rep
     character = await active_character(ctx, SYSTEM)
     who = character.name if character else ctx.name
     side = with_conditions(request.pool, resolve_pool(request.pool, character), character, request.qualities)
+    rollable(side, request.pool, ROLL_USAGE)
     base = side.pool
     if request.opponent is not None:
         return await _contest(ctx, request, character, who, side)
@@ -229,7 +251,7 @@ async def _contest(
         raise UserError(
             "A contest between characters has no DC, Take Half, force, aid or ext: write roll POOL vs POOL."
         )
-    other, right_side = await _opponent(ctx, opponent)
+    other, right_side = await _opponent(ctx, opponent, character)
     base, right = left.pool, right_side.pool
     max_pool = ctx.settings.gateway.max_pool
     for dice in (base.dice, right.dice):
@@ -335,10 +357,11 @@ async def odds_command(ctx: CommandContext, inv: Invocation) -> Offloaded[Any]:
     request = parse_roll(inv.words)
     character = await active_character(ctx, SYSTEM)
     side = with_conditions(request.pool, resolve_pool(request.pool, character), character, request.qualities)
+    rollable(side, request.pool, ODDS_USAGE)
     base = side.pool
     max_pool = ctx.settings.gateway.max_pool
     if request.opponent is not None:
-        _, right_side = await _opponent(ctx, request.opponent)
+        _, right_side = await _opponent(ctx, request.opponent, character, ODDS_USAGE)
         right = right_side.pool
         if max(base.dice, right.dice) > max_pool:
             raise UserError(f"Odds stop at pools of {max_pool} dice.")

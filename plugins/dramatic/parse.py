@@ -24,6 +24,14 @@ ROLL_USAGE = (
 OPPONENT_USAGE = "vs POOL [diff N] [spec] or vs CHARACTER POOL, e.g. vs 4 or vs Bob dex+dodge"
 DIFF_WORDS = {"diff", "difficulty", "dif"}
 KEYWORDS = {*DIFF_WORDS, "wp", "willpower", "spec", "specialty", "retry", "vs", "secret", "for", "reflex"}
+# The words that switch something on, each by its short name (said twice on one side is refused).
+FLAGS = {
+    "spec": "spec",
+    "specialty": "spec",
+    "retry": "retry",
+    "reflex": "reflex",
+    "secret": "secret",
+}
 
 
 @dataclass(frozen=True)
@@ -82,11 +90,18 @@ def _side(words: list[str], *, attacker: bool) -> tuple[SideRequest, bool, bool]
         elif keyword is not None and args:
             raise UserError(f"{keyword} takes nothing after it; I cannot read {' '.join(args)[:40]!r} there.")
 
+    said: set[str] = set()
     for word in words:
         folded = word.casefold()
         if folded in KEYWORDS:
             close()
             keyword, args = folded, []
+            flag = FLAGS.get(folded)
+            if flag is not None:
+                # ``roll 3 spec spec`` is a slip, not a second specialty: say so rather than guess.
+                if flag in said:
+                    raise UserError(f"{flag} is said once per side: write it one time.")
+                said.add(flag)
             if folded in ("wp", "willpower"):
                 if not attacker:
                     raise UserError("Only you can spend Willpower on this roll; the other side is a pool.")

@@ -24,12 +24,12 @@ from plugins.dramatic.characters import WP
 from plugins.dramatic.house import WEB_HOUSE, DramaticHouseRules
 from plugins.dramatic.mechanics import SYSTEM
 from plugins.dramatic.messages import t
-from plugins.dramatic.parse import ROLL_USAGE, RollRequest, SideRequest, parse_roll
+from plugins.dramatic.parse import OPPONENT_USAGE, ROLL_USAGE, RollRequest, SideRequest, parse_roll
 from plugins.dramatic.pools import ReadPool, read_pool
 from plugins.dramatic.sheet import SCHEMA
 
 COMMANDS = CommandSet(SYSTEM)
-ODDS_USAGE = "odds " + ROLL_USAGE[5:]
+ODDS_USAGE = ROLL_USAGE.replace("roll ", "odds ")  # its examples too
 SCENE_MARKER = "* * *"
 
 
@@ -60,14 +60,25 @@ class Side:
 
 
 def read_side(
-    ctx: CommandContext, side: SideRequest, character: Character | None, skip_name: bool, who: str = "you"
+    ctx: CommandContext,
+    side: SideRequest,
+    character: Character | None,
+    skip_name: bool,
+    who: str = "you",
+    usage: str = ROLL_USAGE,
 ) -> Side:
-    """The pool of ``side`` from ``character``'s sheet, its substitution, and the pool cap checked."""
+    """The pool of ``side`` from ``character``'s sheet, its substitution, and the pool's bounds checked:
+    the book rolls "a number of d10's equal to your dice pool", so a pool of no dice is refused, not
+    rolled as nothing."""
     sheet = SCHEMA.load(character.sheet) if character is not None else None
-    pool = read_pool(side.pool(skip_name), sheet, who)
+    expr = side.pool(skip_name)
+    pool = read_pool(expr, sheet, who)
     max_pool = ctx.settings.gateway.max_pool
     if pool.dice > max_pool:
         raise UserError(f"A pool of {pool.dice} is above the maximum of {max_pool} dice.")
+    if pool.dice < 1:
+        shown = pool.label or expr.text
+        raise UserError(f"A pool needs at least one die; {shown[:60]} makes {pool.dice}. Write {usage}.")
     substitution = None
     if side.stated is not None:
         kind = kind_of(side.stated)
@@ -170,10 +181,20 @@ def house_note(
     return note(ctx.locale, rules, names), names
 
 
-async def _opponent_character(ctx: CommandContext, side: SideRequest) -> Character | None:
-    if len(side.words) > 1:
-        return await find_character(ctx.session, SYSTEM, side.words[0])
-    return None
+async def _opponent_character(
+    ctx: CommandContext, side: SideRequest, roller: Character | None
+) -> Character | None:
+    """The character named first on the defender's side, if any; never the roller itself (the book:
+    "Resisted rolls: Two characters roll")."""
+    if len(side.words) < 2:
+        return None
+    other = await find_character(ctx.session, SYSTEM, side.words[0])
+    if other is not None and roller is not None and other.id == roller.id:
+        raise UserError(
+            f"{roller.name} cannot resist {roller.name}: a resisted roll is two characters. Name the"
+            f" other one, or give the defender's pool: {OPPONENT_USAGE}."
+        )
+    return other
 
 
 @dataclass(frozen=True)
@@ -189,11 +210,17 @@ class Attempt:
 
 
 async def attempt(
-    ctx: CommandContext, request: RollRequest, character: Character | None, who: str, *, lock: bool
+    ctx: CommandContext,
+    request: RollRequest,
+    character: Character | None,
+    who: str,
+    *,
+    lock: bool,
+    usage: str = ROLL_USAGE,
 ) -> Attempt:
     plan = await retries.plan(ctx, request.side, request.retry, character, who, lock)
     side_request = plan.side
-    side = read_side(ctx, side_request, character, False)
+    side = read_side(ctx, side_request, character, False, usage=usage)
     if plan.base is not None:
         assert plan.row is not None
         retries.check_same(who, plan.row, side.action, side_request)
@@ -272,7 +299,7 @@ async def _resisted(
     act: Attempt,
     request: RollRequest,
 ) -> Reply:
-    other = await _opponent_character(ctx, opponent)
+    other = await _opponent_character(ctx, opponent, character)
     left = act.side
     right = read_side(ctx, opponent, other, other is not None, "they")
     right_asked = asked_difficulty(ctx, opponent)
@@ -373,14 +400,14 @@ async def odds_command(ctx: CommandContext, inv: Invocation) -> Offloaded[Any]:
     request = parse_roll(inv.words)
     character = await active_character(ctx, SYSTEM)
     who = character.name if character else ctx.name
-    act = await attempt(ctx, request, character, who, lock=False)
+    act = await attempt(ctx, request, character, who, lock=False, usage=ODDS_USAGE)
     left, difficulty = act.side, act.difficulty
     request = replace(request, side=act.request)
     wp = t(ctx, "willpower") if request.side.willpower else ""
     ruled = _odds_note(ctx)
     if request.opponent is not None:
-        other = await _opponent_character(ctx, request.opponent)
-        right = read_side(ctx, request.opponent, other, other is not None, "they")
+        other = await _opponent_character(ctx, request.opponent, character)
+        right = read_side(ctx, request.opponent, other, other is not None, "they", ODDS_USAGE)
         right_base = mechanics.clamp_difficulty(asked_difficulty(ctx, request.opponent))
         right_difficulty = mechanics.clamp_difficulty(right_base + right.adjustment)
         resisted = partial(

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from gateway import CommandContext, UserError
-from gateway.rules.numbers import is_digits
+from gateway.rules.numbers import is_signed
 from gateway.rules.storyteller_sheets import NewCharacter, StorytellerSheets
 from gateway.vault.models import Character
 from plugins.pravidla.commands import WORDS, t
@@ -105,7 +105,7 @@ class PravidlaCharacters(StorytellerSheets):
             return self.fail(ctx, "err.st_choice", field=field, value=value)
         if allowed == LEVELLED:
             return self.fail(ctx, "err.st_levels", field=field, value=value)
-        key = "err.st_range" if is_digits(value) else "err.st_not_number"
+        key = "err.st_range" if is_signed(value) else "err.st_not_number"  # -1 is a number, out of range
         return self.fail(ctx, key, field=field, low=0, high=MAX_RATING, value=value)
 
     def t(self, ctx: CommandContext, key: str, /, **params: Any) -> str:

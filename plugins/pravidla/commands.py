@@ -3,6 +3,7 @@ Characters and the sheet: characters.py."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from functools import partial
 from typing import Any, cast
@@ -13,7 +14,7 @@ from gateway.charts import chart_result
 from gateway.i18n import percent
 from gateway.rules import binomial
 from gateway.rules.chart_link import chart_link
-from gateway.rules.roll_words import Term, read_term
+from gateway.rules.roll_words import RollWords, Term, read_term
 from gateway.rules.term_pools import TermPool, contest_line, contest_odds, contest_result, read_opponent
 from gateway.rules.ties import TieRule
 from gateway.rules.trait_words import TraitWords
@@ -48,23 +49,57 @@ def build_pool(ctx: CommandContext, term: Term, character: Character | None) -> 
     return pool
 
 
+def split_words(
+    ctx: CommandContext,
+    words: Sequence[str],
+    options: Mapping[str, str],
+    flags: tuple[str, ...] = ("secret",),
+) -> RollWords:
+    """``WORDS.split``, refusing an option or flag said twice (``roll 3 tn 5 tn 6`` kept the last)."""
+    seen: set[str] = set()
+    for word in words:
+        folded = word.casefold()
+        name = options.get(folded) or (folded if folded in flags else None)
+        if name is not None:
+            if name in seen:
+                raise fail(ctx, "err.option_twice", word=folded)
+            seen.add(name)
+    return WORDS.split(ctx, words, options, flags)
+
+
 def check_target(ctx: CommandContext, target: int) -> int:
     if not mechanics.MIN_TARGET <= target <= mechanics.MAX_TARGET:
         raise fail(ctx, "err.target")
     return target
 
 
+def not_self(ctx: CommandContext, roller: Character | None, other: Character | None, key: str) -> None:
+    """The book's contest is "porovnán s výkonem jiného upíra nebo člověka": never the roller itself."""
+    if roller is not None and other is not None and other.id == roller.id:
+        raise fail(ctx, key, name=roller.name)
+
+
 async def right_side(
-    ctx: CommandContext, words: tuple[str, ...], left: TermPool, usage: str, opponent: str | None = None
+    ctx: CommandContext,
+    words: tuple[str, ...],
+    left: TermPool,
+    usage: str,
+    opponent: str | None = None,
+    *,
+    roller: Character | None,
 ) -> tuple[TermPool, Character | None]:
     """``vs 2`` (an NPC's dice), ``vs NAME`` (that character's same trait, as the book says), or
-    ``vs TRAIT`` when the command names the ``opponent`` (a tug of war): their rating of it."""
+    ``vs TRAIT`` when the command names the ``opponent`` (a tug of war): their rating of it. The
+    other character is never the ``roller``."""
     term = await _trait_term(ctx, words)
     if term is not None:
-        return await _opponent_trait(ctx, term, left, opponent)
+        pool, found = await _opponent_trait(ctx, term, left, opponent)
+        not_self(ctx, roller, found, "err.self_contest")
+        return pool, found
     other = await read_opponent(ctx, WORDS, SYSTEM, words, left.trait, usage)
     if isinstance(other, Term):
         return build_pool(ctx, other, None), None
+    not_self(ctx, roller, other, "err.self_contest")
     assert left.trait is not None
     base = PravidlaSheet.of(other.sheet).rating(left.trait)
     pool = TermPool(base, base, Term(left.trait), left.trait)
@@ -108,7 +143,7 @@ def who_of(ctx: CommandContext, character: Character | None) -> str:
 @COMMANDS.command("roll", "roll a d6 pool against a target number, or a contest", ROLL_USAGE, role="anyone")
 async def roll_command(ctx: CommandContext, inv: Invocation) -> Reply:
     settings = ctx.settings_for(PravidlaSettings)
-    words = WORDS.split(ctx, inv.words, ROLL_OPTIONS)
+    words = split_words(ctx, inv.words, ROLL_OPTIONS)
     character = await active_character(ctx, SYSTEM)
     left = build_pool(ctx, WORDS.term(ctx, words.left, "err.roll_usage"), character)
     rules = house(ctx)  # its default_target defaults to ``[pravidla] default_target``
@@ -143,7 +178,7 @@ async def roll_command(ctx: CommandContext, inv: Invocation) -> Reply:
     else:
         if "need" in words.options:
             raise fail(ctx, "err.roll_usage")
-        right, other = await right_side(ctx, words.right, left, "err.roll_usage")
+        right, other = await right_side(ctx, words.right, left, "err.roll_usage", roller=character)
         try:
             outcome = mechanics.contest(
                 left.dice, right.dice, ctx.dice, target, settings.max_rerolls, rules.contest_ties
@@ -190,7 +225,7 @@ def _contest_odds(
 )
 async def odds_command(ctx: CommandContext, inv: Invocation) -> Offloaded[Any]:
     """Reads the pools here; the chances are worked out off the event loop (``gateway.offload``)."""
-    words = WORDS.split(ctx, inv.words, ROLL_OPTIONS, flags=())
+    words = split_words(ctx, inv.words, ROLL_OPTIONS, flags=())
     character = await active_character(ctx, SYSTEM)
     left = build_pool(ctx, WORDS.term(ctx, words.left, "err.odds_usage"), character)
     target = check_target(ctx, words.options.get("target", house(ctx).default_target))
@@ -233,7 +268,7 @@ async def odds_command(ctx: CommandContext, inv: Invocation) -> Offloaded[Any]:
             return Reply(text=text, result=result)
 
         return Offloaded(partial(_roll_odds, left.dice, target, need), render_roll, too_long)
-    right, _ = await right_side(ctx, words.right, left, "err.odds_usage")
+    right, _ = await right_side(ctx, words.right, left, "err.odds_usage", roller=character)
     noted = odds_note(ctx)
 
     def render_contest(told: tuple[str, dict[str, Any]]) -> Reply:

@@ -20,13 +20,14 @@ CS: dict[str, tuple[str, str]] = {
         "tug start JMÉNO N [POČET|VLASTNOST vs POČET|VLASTNOST] [tn 2-6]",
     ),
     "tug roll": ("hodí další kolo přetlačování", "tug roll [POČET|VLASTNOST vs POČET|VLASTNOST]"),
-    "tug stop": ("odvolá přetlačování (ten, kdo ho začal, nebo Vypravěč)", "tug stop"),
-    "char": ("seznam tvých postav v Pravidlech", "char"),
+    "tug stop": ("ukončí přetlačování (ten, kdo ho začal, nebo Vypravěč)", "tug stop"),
+    "char": ("seznam vašich postav v Pravidlech", "char"),
+    "char list": ("seznam vašich postav v Pravidlech", "char list"),
     "char new": ("vytvoří postavu v Pravidlech a udělá ji aktivní", "char new JMÉNO"),
-    "char use": ("vybere tvou aktivní postavu", "char use JMÉNO"),
+    "char use": ("vybere vaši aktivní postavu", "char use JMÉNO"),
     # gateway.rules.retire (its own Czech texts are the same)
     "char retire": (
-        "vyřadí tvou postavu ze hry (hody a záznamy zůstanou, jméno se uvolní)",
+        "vyřadí vaši postavu ze hry (hody a záznamy zůstanou, jméno se uvolní)",
         "char retire JMÉNO",
     ),
     "st retire": ("Vypravěč: vyřadí kteroukoli postavu ze hry (zapisuje se do auditu)", "st retire JMÉNO"),
@@ -37,7 +38,7 @@ CS: dict[str, tuple[str, str]] = {
     ),
     "init": ("ukáže pořadí iniciativy", "init"),
     "init join": (
-        "přidá tvou aktivní postavu do iniciativy",
+        "přidá vaši aktivní postavu do iniciativy",
         "init join [lovecký] [celerita základní|pokročilá]",
     ),
     "init add": (

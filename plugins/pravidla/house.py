@@ -1,6 +1,7 @@
 """Pravidla's house rules: the book's own knobs made a channel's standing choice (004, "Množství
 úspěchů": the target number is usually 4, the Storyteller may raise it to 5 or 6 or ask for 2
-successes), and how a contest's tie is settled ("Měření sil": the book rolls it again)."""
+successes), and how a contest's tie is settled ("Měření sil": the book rolls it again). Where the book
+says so is quoted in its own words, Czech, as the "Měření sil" one always was."""
 
 from __future__ import annotations
 
@@ -24,7 +25,7 @@ class PravidlaHouseRules(HouseRules):
         en="the target number of a roll that names none",
         cs="cílové číslo hodu, který žádné neuvádí",
         ru="целевое число броска, в котором оно не названо",
-        book=f"{BOOK}: the target number is usually 4 (the Storyteller may set 5 or 6)",
+        book=f"{BOOK}: cílové číslo je obvykle 4 (Vypravěč může určit 5 nebo 6)",
         ge=mechanics.MIN_TARGET,
         le=mechanics.MAX_TARGET,
     )
@@ -33,7 +34,7 @@ class PravidlaHouseRules(HouseRules):
         en="successes a roll needs when it names none (a smaller pool needs all its dice)",
         cs="kolik úspěchů hod potřebuje, když to neuvádí (menší pool potřebuje všechny své kostky)",
         ru="сколько успехов нужно броску, если это не указано (меньшему пулу нужны все его кости)",
-        book=f"{BOOK}: one success is usually enough (the Storyteller may ask for 2)",
+        book=f"{BOOK}: ve většině případů stačí jen jeden úspěch (Vypravěč může požadovat 2)",
         ge=1,
         le=10,
     )

@@ -115,6 +115,7 @@ EN = {
     "err.target": "The target number is 2 to 6 (a d6 shows 1 to 6): write tn 5.",
     "err.need": "need is a number of successes from 1 to the pool ({pool}): write need 2.",
     "err.option": "{word} needs a number after it: write {word} {example}.",
+    "err.option_twice": "{word} is said once per roll: write it one time.",
     "err.pool_max": "A pool of {pool} is above the maximum of {max} dice.",
     "err.pool_min": "A pool needs at least one die; this one has {pool}.",
     "err.two_vs": "A contest has two sides: write vs once.",
@@ -134,7 +135,8 @@ EN = {
     "err.init_rating": "Stamina and Wits are rated 0 to {max}: write init add Ghoul 3 2.",
     "err.init_missing_power": "{name} has no {power} on the sheet.",
     "err.init_not_in": "{name} is not in the initiative.",
-    "err.char_usage": "Write char new NAME, char use NAME, or char to list your characters.",
+    "err.char_usage": "Write char new NAME, char use NAME, or char list (or just char) to list your"
+    " characters.",
     "err.char_name": "A character name is 1 to 60 characters long.",
     "err.char_taken": "There is already a Pravidla character called {name}.",
     "err.char_not_yours": "You have no Pravidla character called {name}.",
@@ -151,6 +153,10 @@ EN = {
     " stamina vs Nosferatu, or roll stamina vs 3.",
     "err.same_trait": "In a contest the opponent rolls the same trait (the book: the same Attribute against"
     " the same target): write {word} vs {word}, or vs and a number of dice.",
+    "err.self_contest": "{name} cannot contest {name}: a contest compares a character with another vampire"
+    " or a human. Write another character's name after vs, or a number of dice.",
+    "err.self_tug": "{name} cannot tug against {name}: a tug of war is a contest with another vampire or a"
+    " human. Write tug start and the opponent's name.",
     "err.opponent_sheet": "There is no Pravidla character called {name}, so their {trait} is unknown: write a"
     " number of dice after vs (tug start {name} 3 {word} vs 4).",
 }
@@ -215,8 +221,8 @@ CS = {
     "tug.status.new": "Přetlačují se {left} a {right} (na náskok {lead}); zatím se nehodilo žádné kolo,"
     " první se hází příkazem tug roll.",
     "tug.none": "V tomto kanálu neprobíhá žádné přetlačování. Začíná se příkazem tug start JMÉNO N.",
-    "tug.stopped": "Přetlačování je odvoláno: {left} a {right} se už nepřetlačují.",
-    "err.tug_stop": "Přetlačování může odvolat jen ten, kdo ho začal, nebo Vypravěč.",
+    "tug.stopped": "Přetlačování je ukončeno: {left} a {right} se už nepřetlačují.",
+    "err.tug_stop": "Přetlačování může ukončit jen ten, kdo ho začal, nebo Vypravěč.",
     "init.joined": "{name} je v iniciativě: Kondice {stamina}, Rozum {wits}{powers}.",
     "init.powers": ", zapnuto: {powers}",
     "power.hunting": "Lovecký instinkt",
@@ -236,8 +242,8 @@ CS = {
     "char.created": "Postava {name} je vytvořena a aktivní. Vypravěč nastaví deník: st set {name}"
     " VLASTNOST N.",
     "char.used": "Aktivní postava je teď {name}.",
-    "char.list": "Tvoje postavy v Pravidlech: {names}.",
-    "char.list.none": "Zatím nemáš žádnou postavu: vytvoříš ji příkazem char new JMÉNO.",
+    "char.list": "Vaše postavy v Pravidlech: {names}.",
+    "char.list.none": "Zatím nemáte žádnou postavu v Pravidlech: vytvoříte ji příkazem char new JMÉNO.",
     "sheet": "{name}: {traits}. Celerita: {celerity}. Lovecký instinkt: {hunting}. Potence: {potence}.",
     "level.0": "žádná",
     "level.1": "základní",
@@ -248,55 +254,62 @@ CS = {
     "field.celerity": "Celerita",
     "field.hunting": "Lovecký instinkt",
     "field.potence": "Potence",
-    "err.roll_usage": "Napiš roll POČET [+N|-N] [tn 2-6] [need N] [vs POČET|vs JMÉNO] [secret], například"
+    "err.roll_usage": "Napište roll POČET [+N|-N] [tn 2-6] [need N] [vs POČET|vs JMÉNO] [secret], například"
     " roll 4 tn 5 nebo roll šarm vs 2.",
-    "err.too_long": "Výpočet těchto šancí by tu trval příliš dlouho; zkus menší počty kostek.",
-    "err.odds_usage": "Napiš odds POČET [tn 2-6] [need N] [vs POČET], například odds 4 tn 5.",
-    "err.bad_pool": "{word} nelze přečíst jako počet kostek: napiš číslo nebo vlastnost ({traits}).",
-    "err.unknown_trait": "Neznámá vlastnost {word}. Vlastnosti: {traits}.",
-    "err.unknown_trait.suggest": "Neznámá vlastnost {word}. Myslíš vlastnost {name}?",
-    "err.ambiguous_trait": "{word} může být {options}; napiš víc písmen.",
-    "err.trait_needs_character": "{trait} je vlastnost a ty tady nemáš aktivní postavu: hoď zadaným počtem"
-    " kostek (roll 3), nebo si postavu vytvoř příkazem char new JMÉNO.",
-    "err.target": "Cílové číslo může být 2 až 6 (na k6 padne 1 až 6): napiš například tn 5.",
-    "err.need": "Za need patří počet potřebných úspěchů od 1 do počtu kostek ({pool}): napiš need 2.",
-    "err.option": "Za {word} patří číslo: napiš {word} {example}.",
+    "err.too_long": "Výpočet těchto šancí by tu trval příliš dlouho; zkuste menší počty kostek.",
+    "err.odds_usage": "Napište odds POČET [tn 2-6] [need N] [vs POČET], například odds 4 tn 5.",
+    "err.bad_pool": "„{word}“ nelze přečíst jako počet kostek: napište číslo nebo vlastnost ({traits}).",
+    "err.unknown_trait": "Neznámá vlastnost „{word}“. Vlastnosti: {traits}.",
+    "err.unknown_trait.suggest": "Neznámá vlastnost „{word}“. Nemysleli jste vlastnost {name}?",
+    "err.ambiguous_trait": "„{word}“ může být {options}; napište víc písmen.",
+    "err.trait_needs_character": "{trait} je vlastnost a vy tu nemáte aktivní postavu: hoďte zadaným počtem"
+    " kostek (roll 3), nebo si postavu vytvořte příkazem char new JMÉNO.",
+    "err.target": "Cílové číslo může být 2 až 6 (na k6 padne 1 až 6): napište například tn 5.",
+    "err.need": "Za need patří počet potřebných úspěchů od 1 do počtu kostek ({pool}): napište need 2.",
+    "err.option": "Za {word} patří číslo: napište {word} {example}.",
+    "err.option_twice": "Napište {word} jen jednou.",
     "err.pool_max": "Počet kostek {pool} je nad povoleným maximem {max}.",
     "err.pool_min": "Hází se aspoň jednou kostkou; tady jich vychází {pool}.",
-    "err.two_vs": "Měření sil má dvě strany: napiš vs jen jednou.",
+    "err.two_vs": "Měření sil má dvě strany: napište vs jen jednou.",
     "err.no_character": "Postava {name} v Pravidlech neexistuje.",
-    "err.vs_name_needs_trait": "vs JMÉNO hází stejnou vlastností té postavy: hoď vlastností (roll šarm vs"
-    " Ravenwood), nebo napiš vs a počet kostek.",
-    "err.stalemate": "Ani po {n} hodech není rozhodnuto; zkus to znovu.",
-    "err.tug_usage": "Napiš tug start JMÉNO N [POČET vs POČET] [tn 2-6], tug roll [POČET vs POČET], tug"
+    "err.vs_name_needs_trait": "vs JMÉNO hází stejnou vlastností té postavy: hoďte vlastností (roll šarm vs"
+    " Ravenwood), nebo napište vs a počet kostek.",
+    "err.stalemate": "Ani po {n} hodech není rozhodnuto; zkuste to znovu.",
+    "err.tug_usage": "Napište tug start JMÉNO N [POČET vs POČET] [tn 2-6], tug roll [POČET vs POČET], tug"
     " nebo tug stop.",
-    "err.tug_lead": "Náskok k vítězství je číslo od 1 do {max}: napiš tug start Nosferatu 3.",
+    "err.tug_lead": "Náskok k vítězství je číslo od 1 do {max}: napište tug start Nosferatu 3.",
     "err.tug_running": "Tady se už přetlačují {left} a {right}: tug roll hodí další kolo, tug stop"
-    " přetlačování odvolá.",
-    "err.tug_pools": "Jakými kostkami se přetlačuje? Napiš tug roll 4 vs 4 (nebo je zadej už při tug start).",
-    "err.init_usage": "Napiš init, init join [lovecký] [celerita základní|pokročilá], init add JMÉNO KONDICE"
-    " ROZUM [lovecký] [celerita základní|pokročilá], init roll, init remove JMÉNO nebo init clear.",
-    "err.init_rating": "Kondice a Rozum mají hodnotu 0 až {max}: napiš init add Ghúl 3 2.",
+    " přetlačování ukončí.",
+    "err.tug_pools": "Jakými kostkami se přetlačuje? Napište tug roll 4 vs 4 (nebo je zadejte už při tug"
+    " start).",
+    "err.init_usage": "Napište init, init join [lovecký] [celerita základní|pokročilá], init add JMÉNO"
+    " KONDICE ROZUM [lovecký] [celerita základní|pokročilá], init roll, init remove JMÉNO nebo init clear.",
+    "err.init_rating": "Kondice a Rozum mají hodnotu 0 až {max}: napište init add Ghúl 3 2.",
     "err.init_missing_power": "{name} nemá v deníku {power}.",
     "err.init_not_in": "{name} není v iniciativě.",
-    "err.char_usage": "Napiš char new JMÉNO, char use JMÉNO, nebo jen char pro seznam postav.",
+    "err.char_usage": "Napište char new JMÉNO, char use JMÉNO, nebo char list (stačí i char) pro seznam"
+    " postav.",
     "err.char_name": "Jméno postavy má 1 až 60 znaků.",
     "err.char_taken": "Postava {name} v Pravidlech už existuje.",
-    "err.char_not_yours": "Nemáš žádnou postavu jménem {name}.",
-    "err.no_active": "Nemáš aktivní postavu: char new JMÉNO ji vytvoří, char use JMÉNO ji vybere.",
-    "err.st_usage": "Napiš st set JMÉNO POLE HODNOTA, kde POLE je vlastnost ({traits}), celerita 0–2,"
+    "err.char_not_yours": "Nemáte žádnou postavu jménem {name}.",
+    "err.no_active": "Nemáte aktivní postavu: char new JMÉNO ji vytvoří, char use JMÉNO ji vybere.",
+    "err.st_usage": "Napište st set JMÉNO POLE HODNOTA, kde POLE je vlastnost ({traits}), celerita 0–2,"
     " lovecký ano|ne nebo potence 0–2.",
-    "err.st_value": "{field} může být {allowed}; {value} mezi tím není.",
+    "err.st_value": "{field} může být {allowed}; „{value}“ mezi tím není.",
     "err.st_range": "{field} může být {low}–{high}; {value} je mimo rozsah.",
     "err.st_levels": "{field} může být 0–2 (žádná, základní, pokročilá); „{value}“ mezi nimi není.",
     "err.st_choice": "{field} může být jen ano, nebo ne; hodnotu „{value}“ nelze použít.",
     "err.st_not_number": "{field} může být {low}–{high}; „{value}“ není číslo.",
     "err.vs_trait": "Za vs patří jméno postavy (ta hází stejnou vlastností), nebo počet kostek: roll kondice"
     " vs Nosferatu, nebo roll kondice vs 3.",
-    "err.same_trait": "Při měření sil hází protivník stejnou vlastností proti stejnému cílovému číslu: napiš"
-    " {word} vs {word}, nebo za vs počet kostek.",
+    "err.same_trait": "Při měření sil hází protivník stejnou vlastností proti stejnému cílovému číslu:"
+    " napište {word} vs {word}, nebo za vs počet kostek.",
+    "err.self_contest": "Postava {name} nemůže měřit síly sama se sebou: podle knihy se výkon postavy"
+    " porovnává s výkonem jiného upíra nebo člověka. Za vs napište jméno jiné postavy, nebo počet kostek.",
+    "err.self_tug": "Postava {name} se nemůže přetlačovat sama se sebou: přetlačování je měření sil s jiným"
+    " upírem nebo člověkem. Napište tug start a jméno protivníka.",
     "err.opponent_sheet": "Postava {name} v Pravidlech není, takže hodnotu vlastnosti {trait} nelze zjistit:"
-    " napiš za vs počet kostek (tug start {name} 3 {word} vs 4).",
+    " napište za vs počet kostek (tug start {name} 3 {word} vs 4).",
 }
 
 CATALOGUE = Catalogue({"en": EN, "cs": CS})

@@ -10,6 +10,7 @@ from gateway.characters import active_character, find_character
 from gateway.rules.initiative_tracker import InitiativeTracker
 from gateway.rules.numbers import is_digits
 from gateway.rules.power_words import PowerWords
+from gateway.vault.models import Character
 from plugins.pravidla import mechanics
 from plugins.pravidla.commands import (
     SYSTEM,
@@ -18,7 +19,9 @@ from plugins.pravidla.commands import (
     build_pool,
     check_target,
     fail,
+    not_self,
     right_side,
+    split_words,
     t,
     who_of,
 )
@@ -58,19 +61,20 @@ async def tug_command(ctx: CommandContext, inv: Invocation) -> Reply:
 
 
 async def _tug_pools(
-    ctx: CommandContext, words: tuple[str, ...], against: str
+    ctx: CommandContext, words: tuple[str, ...], against: str, character: Character | None
 ) -> tuple[TermPool, TermPool] | None:
     """``4 vs 4``, ``stamina vs 4``, ``stamina vs stamina`` or ``stamina`` (the last two: the
-    opponent's same trait, from their sheet)."""
+    opponent's same trait, from their sheet); the left side is ``character``'s."""
     if not words:
         return None
-    split = WORDS.split(ctx, words, {})
-    character = await active_character(ctx, SYSTEM)
+    split = split_words(ctx, words, {})
     left = build_pool(ctx, WORDS.term(ctx, split.left, "err.tug_usage"), character)
     if split.right is not None:
-        right, _ = await right_side(ctx, split.right, left, "err.tug_usage", opponent=against)
+        right, _ = await right_side(
+            ctx, split.right, left, "err.tug_usage", opponent=against, roller=character
+        )
     elif left.trait and await find_character(ctx.session, SYSTEM, against) is not None:
-        right, _ = await right_side(ctx, tuple(against.split()), left, "err.tug_usage")
+        right, _ = await right_side(ctx, tuple(against.split()), left, "err.tug_usage", roller=character)
     else:
         raise fail(ctx, "err.tug_pools")
     return left, right
@@ -84,6 +88,8 @@ async def tug_start_command(ctx: CommandContext, inv: Invocation) -> Reply:
     words = list(inv.words)
     target = house(ctx).default_target  # the channel's; its default is ``[pravidla] default_target``
     lowered = [w.casefold() for w in words]
+    if lowered.count("tn") + lowered.count("cc") > 1:
+        raise fail(ctx, "err.option_twice", word="tn")
     for option in ("tn", "cc"):
         if option in lowered:
             where = lowered.index(option)
@@ -102,7 +108,11 @@ async def tug_start_command(ctx: CommandContext, inv: Invocation) -> Reply:
     if existing is not None:
         raise fail(ctx, "err.tug_running", left=existing["left"], right=existing["right"])
     character = await active_character(ctx, SYSTEM)
-    pools = await _tug_pools(ctx, tuple(words[at + 1 :]), against)
+    # The book's tug of war is a contest "s výkonem jiného upíra nebo člověka": not oneself.
+    if against.casefold() == who_of(ctx, character).casefold():
+        raise fail(ctx, "err.self_tug", name=who_of(ctx, character))
+    not_self(ctx, character, await find_character(ctx.session, SYSTEM, against), "err.self_tug")
+    pools = await _tug_pools(ctx, tuple(words[at + 1 :]), against, character)
     data: dict[str, Any] = {
         "left": who_of(ctx, character),
         "right": against,
@@ -125,7 +135,10 @@ async def tug_roll_command(ctx: CommandContext, inv: Invocation) -> Reply:
     data = await state.load(ctx, TUG)
     if data is None:
         raise fail(ctx, "tug.none")
-    pools = await _tug_pools(ctx, inv.words, data["right"]) if inv.words else None
+    # Anyone at the table may roll a round; a trait is read from each side's own sheet (the left
+    # side's, not the typer's: ``tug roll kondice vs kondice`` typed by a third player).
+    left = await find_character(ctx.session, SYSTEM, str(data["left"]))
+    pools = await _tug_pools(ctx, inv.words, data["right"], left) if inv.words else None
     sizes = [pools[0].dice, pools[1].dice] if pools else data.get("pools")
     if not sizes:
         raise fail(ctx, "err.tug_pools")

@@ -134,7 +134,7 @@ async def test_czech_and_russian(dra: Chat) -> None:
     )
     assert "* botch = выкл. (по книге: вкл.;" in shown.text
     wrong = await dra.one("house set botch может", as_="gm", st=True)
-    assert wrong.text == "botch může být jen zapnuto nebo vypnuto (on/off), ne может."
+    assert wrong.text == "botch může být jen zapnuto nebo vypnuto (on/off), ne „может“."
 
 
 @pytest.mark.parametrize("system", ["nightcap", "decanter", "dramatic", "pravidla", "nightwanderers"])

@@ -156,7 +156,7 @@ async def test_past_the_bound_in_the_users_language(hasty: Chat) -> None:
     hasty.services.offload.timeout = 1e-6  # no odds finish in a microsecond
     reply = await hasty.one("odds 20 vs 20")  # Pravidla speaks Czech unless told otherwise
     assert (reply.text, reply.error) == (
-        "Výpočet těchto šancí by tu trval příliš dlouho; zkus menší počty kostek.",
+        "Výpočet těchto šancí by tu trval příliš dlouho; zkuste menší počty kostek.",
         "too_long",
     )
 

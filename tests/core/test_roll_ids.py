@@ -47,7 +47,7 @@ async def test_an_old_five_letter_id_still_verifies(any_chat: Chat, monkeypatch:
     monkeypatch.undo()
     for typed in ("k3f9m", "#k3f9m", "K3F9M"):
         found = await ok(any_chat, f"verify {typed}", "someone")
-        assert found.text.startswith("#k3f9m: Mira (console:mira) rolled nightcap"), found.text
+        assert found.text.startswith("#k3f9m: Mira (console:mira) rolled Nightcap"), found.text
         assert (found.result or {})["id"] == "k3f9m"
     any_chat.dice.extend([1, 1, 1])
     assert NEW_ID.fullmatch(((await ok(any_chat, "roll 3")).result or {})["id"])

@@ -59,6 +59,6 @@ async def test_night_wanderers_suggests_the_trait_in_russian_and_english(chat: C
 async def test_pravidla_suggests_the_trait_in_czech(chat: Chat) -> None:
     await play(chat, "pravidla", as_="st")
     text = await _refused(chat, "roll obratnst")
-    assert text == "Neznámá vlastnost obratnst. Myslíš vlastnost Obratnost?", text
+    assert text == "Neznámá vlastnost „obratnst“. Nemysleli jste vlastnost Obratnost?", text
     await chat.one("lang en", as_="mira")
     assert await _refused(chat, "roll dexteriti") == "Unknown trait dexteriti. Did you mean Dexterity?"

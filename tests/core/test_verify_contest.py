@@ -34,7 +34,7 @@ async def test_nightcap_roll_against_a_pool(chat: Chat) -> None:
     assert reply.text.startswith("Alice rolls 3 dice: 7 3 8 → 2 (Solid) vs NPC 2 dice: 6 5 → 0 (Failure)")
     shown = await ok(chat, f"verify {reply.result['id']}", "someone")
     assert shown.text == (
-        f"#{reply.result['id']}: Alice (console:alice) rolled nightcap in console:main at {WHEN}:"
+        f"#{reply.result['id']}: Alice (console:alice) rolled Nightcap in console:main at {WHEN}:"
         " Alice 7 3 8 → 2 (solid) vs NPC 6 5 → 0 (failure): Alice wins by 2 (clear)"
     )
 
@@ -77,8 +77,8 @@ async def test_pravidla_contest_with_a_rerolled_tie_read_in_czech(chat: Chat) ->
     # degree is Pravidla's own word (its gateway_roll_text), not the stored "success".
     shown = await ok(chat, f"verify {roll_id}", "klara")
     assert shown.text == (
-        f"#{roll_id}: Alice (console:alice) – hod v systému pravidla, kanál console:main, {WHEN}:"
-        " Alice 4 1 6 6 → 2 (podařilo se) proti protivník 5 2 1 1 → 0 (nepodařilo se): vítězí Alice;"
+        f"#{roll_id}: Alice (console:alice) – hod v systému Pravidla, kanál console:main, {WHEN}:"
+        " Alice 4 1 6 6 → 2 (podařilo se) vs. protivník 5 2 1 1 → 0 (nepodařilo se): vítězí Alice;"
         " předtím 1× shoda, házelo se znovu"
     )
 

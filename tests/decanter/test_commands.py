@@ -402,7 +402,7 @@ async def test_every_roll_is_logged_and_sent_to_the_storyteller_log(dec: Chat) -
     stlog = [s for s in await dec.stlog() if s.kind == "roll"]
     assert stlog[-1].text.startswith("(secret) Alice rolls 3 dice")
     verified = await dec.one(f"verify {result['id']}", as_="bob")
-    assert "rolled decanter" in verified.text
+    assert "rolled Decanter" in verified.text
 
 
 async def test_bad_input(dec: Chat) -> None:

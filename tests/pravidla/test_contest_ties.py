@@ -165,11 +165,11 @@ async def test_the_english_odds_line(pr: Chat) -> None:
     [
         (
             "house set contest_ties loser",
-            "contest_ties může být jen jedno z: reroll, attacker, defender, standoff, ne loser.",
+            "contest_ties může být jen jedno z: reroll, attacker, defender, standoff, ne „loser“.",
         ),
         (
             "house set contest_ties 1",
-            "contest_ties může být jen jedno z: reroll, attacker, defender, standoff, ne 1.",
+            "contest_ties může být jen jedno z: reroll, attacker, defender, standoff, ne „1“.",
         ),
         (
             "house set contest_tie defender",

@@ -118,7 +118,7 @@ async def test_bad_input_is_one_line_and_writes_nothing(pr: Chat) -> None:
         ("roll 2 need 3", "Za need patří počet"),
         ("roll 2 vs 1 vs 1", "vs jen jednou"),
         ("roll 2 vs Nikdo", "neexistuje"),
-        ("roll", "Napiš roll"),
+        ("roll", "Napište roll"),
     ]:
         reply = await pr.one(line)
         assert reply.error is not None, line
@@ -150,4 +150,4 @@ async def test_verify_shows_the_roll_from_the_log(pr: Chat) -> None:
     roll = await pr.one("roll 3", as_="mira")
     shown = await pr.one(f"verify {roll.result['id']}", as_="someone", platform="irc", channel="#x")
     assert shown.result["roll"]["dice"] == [6, 2, 5]
-    assert "rolled pravidla" in shown.text and "6 2 5 → 2 (Success)" in shown.text
+    assert "rolled Pravidla" in shown.text and "6 2 5 → 2 (Success)" in shown.text

@@ -150,6 +150,6 @@ async def test_characters_sheet_and_audited_storyteller_edits(pr: Chat) -> None:
     assert (await pr.one("sheet Maxin", as_="st", st=True)).error is None
     await pr.one("char new Druhý", as_="klara")
     listing = await pr.one("char", as_="klara")
-    assert listing.text == "Tvoje postavy v Pravidlech: Maxin, Druhý *."
+    assert listing.text == "Vaše postavy v Pravidlech: Maxin, Druhý *."
     assert (await pr.one("char use Maxin", as_="klara")).error is None
-    assert (await pr.one("char", as_="klara")).text == "Tvoje postavy v Pravidlech: Maxin *, Druhý."
+    assert (await pr.one("char", as_="klara")).text == "Vaše postavy v Pravidlech: Maxin *, Druhý."

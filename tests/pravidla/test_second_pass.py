@@ -36,7 +36,7 @@ async def test_tug_trait_against_an_npc_or_another_trait_is_refused_in_czech(pr:
     await make_character(pr, "klara", "Maxin", kondice=4)
     npc = await pr.one("tug start Nosferatu 3 kondice vs kondice", as_="klara")
     assert npc.text == (
-        "Postava Nosferatu v Pravidlech není, takže hodnotu vlastnosti Kondice nelze zjistit: napiš za vs"
+        "Postava Nosferatu v Pravidlech není, takže hodnotu vlastnosti Kondice nelze zjistit: napište za vs"
         " počet kostek (tug start Nosferatu 3 kondice vs 4)."
     )
     await make_character(pr, "nina", "Nosferatu", kondice=4)
@@ -113,13 +113,13 @@ async def test_tug_lines_need_no_declined_names(pr: Chat) -> None:
     )
     running = await pr.one("tug start Vlk 2", as_="klara")
     assert running.text == (
-        "Tady se už přetlačují Maxin a Nosferatu: tug roll hodí další kolo, tug stop přetlačování odvolá."
+        "Tady se už přetlačují Maxin a Nosferatu: tug roll hodí další kolo, tug stop přetlačování ukončí."
     )
     assert (await pr.one("tug stop", as_="mira")).text == (
-        "Přetlačování může odvolat jen ten, kdo ho začal, nebo Vypravěč."
+        "Přetlačování může ukončit jen ten, kdo ho začal, nebo Vypravěč."
     )
     assert (await pr.one("tug stop", as_="klara")).text == (
-        "Přetlačování je odvoláno: Maxin a Nosferatu se už nepřetlačují."
+        "Přetlačování je ukončeno: Maxin a Nosferatu se už nepřetlačují."
     )
 
 

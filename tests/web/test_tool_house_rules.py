@@ -126,7 +126,7 @@ async def test_a_wrong_house_value_is_one_line_in_the_reader_s_language(site: Si
             "/tools/dramatic", params={"house.tens_explode": "<b>x</b>"}, headers={"Accept-Language": "cs"}
         )
     ).text()
-    assert "tens_explode může být jen jedno z: specialty, always, never, ne &lt;b&gt;x&lt;/b&gt;." in page
+    assert "tens_explode může být jen jedno z: specialty, always, never, ne „&lt;b&gt;x&lt;/b&gt;“." in page
     assert "<b>x</b>" not in page
 
 
