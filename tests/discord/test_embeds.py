@@ -60,8 +60,10 @@ async def test_the_colour_follows_the_degree(
     assert embed["color"] == colour
 
 
-def test_every_rule_systems_degree_words_have_a_colour() -> None:
-    """Generic, not Nightcap's alone: each system's own degree words map onto the one scale."""
+async def test_every_rule_systems_degree_words_have_a_colour(env: DiscordEnv) -> None:
+    """Generic, not Nightcap's alone: each system declares its own degree words' colours on the one
+    scale (``RuleSystem.degree_colours``), and the adapter draws them knowing no system."""
+    systems = env.gateway.plugins.systems()
     for module, name in (
         ("plugins.nightcap.mechanics", "DEGREES"),
         ("plugins.decanter.mechanics", "DEGREES"),
@@ -70,9 +72,15 @@ def test_every_rule_systems_degree_words_have_a_colour() -> None:
         ("plugins.nightwanderers.mechanics", "QUALITIES"),
     ):
         words = getattr(importlib.import_module(module), name)
-        assert set(words) <= set(render.DEGREE_COLOURS), (module, words)
-    assert render.DEGREE_COLOURS["botch"] == render.RED
-    assert render.DEGREE_COLOURS["overwhelming"] == render.DEGREE_COLOURS["masterful"] == render.GOLD
+        system = module.split(".")[1]
+        assert set(words) == set(systems[system].degree_colours), (module, words)
+        for word in words:
+            assert env.adapter.colours.of({"system": system, "degree": word}) != render.TEXT_COLOUR
+    colours = env.adapter.colours
+    assert colours.of({"system": "nightcap", "degree": "botch"}) == render.RED
+    assert colours.of({"system": "nightcap", "degree": "overwhelming"}) == render.GOLD
+    assert colours.of({"system": "nightwanderers", "degree": "masterful"}) == render.GOLD
+    assert colours.of({"system": "nightcap", "degree": "no such word"}) == render.TEXT_COLOUR
 
 
 async def test_a_contest_embed_shows_both_sides_and_the_outcome(env: DiscordEnv) -> None:
@@ -153,7 +161,7 @@ async def test_a_deferred_roll_follows_up_with_its_embed(env: DiscordEnv) -> Non
     await env.until(lambda: any(r.follow_up for r in env.fake.received), timeout=15)
     [follow_up] = [r.body for r in env.fake.received if r.follow_up]
     assert follow_up["content"] == "Mira rolls late"
-    assert follow_up["embeds"] == [render.result_embed(result)]
+    assert follow_up["embeds"] == [render.result_embed(result, colours=env.adapter.colours)]
     assert follow_up["embeds"][0]["footer"] == {"text": "#q1"}
 
 
