@@ -24,7 +24,7 @@ if TYPE_CHECKING:
     from gateway.commands import CommandContext
     from gateway.rules.roll_distribution import RollDistribution
     from gateway.settings import Settings
-    from gateway.web_tool import WebTool
+    from gateway.web_pages import WebPage
 
 log = structlog.get_logger(__name__)
 
@@ -132,10 +132,12 @@ class Plugins:
         system = self.registry.systems.get(str(roll.get("system")))
         return system.roll_distribution(roll) if system is not None else None
 
-    def web_tools(self) -> list[WebTool]:
+    def web_tools(self) -> list[WebPage]:
         """Every public web tool: each rule system's (``RuleSystem.web_tools``), then those of
         ``gateway_web_tools`` (tools of no rule system), in registration order."""
-        tools = [tool for system in self.registry.systems.values() for tool in system.web_tools]
+        tools: list[WebPage] = [
+            tool for system in self.registry.systems.values() for tool in system.web_tools
+        ]
         self.pm.hook.gateway_web_tools(register=tools.append)
         return tools
 

@@ -26,7 +26,7 @@ if TYPE_CHECKING:
     from gateway.spec import RuleSystem
     from gateway.summary import SheetSummary
     from gateway.vault.models import Character
-    from gateway.web_tool import WebTool
+    from gateway.web_pages import WebPage
 
 
 class Services:
@@ -90,7 +90,7 @@ class Services:
         """The rule system's validated settings section (``[nightcap]``), None when it has none."""
         return self.plugins.system_settings.get(system)
 
-    def web_tools(self) -> list[WebTool]:
+    def web_tools(self) -> list[WebPage]:
         """Every public web tool: each rule system's, then the system-free ones (``gateway_web_tools``)."""
         return self.plugins.web_tools()
 
@@ -147,7 +147,7 @@ class AdapterServices(Protocol):
     def bare_command(self, text: str) -> str | None: ...
     def systems(self) -> Mapping[str, RuleSystem]: ...
     def system_settings(self, system: str) -> object | None: ...
-    def web_tools(self) -> list[WebTool]: ...
+    def web_tools(self) -> list[WebPage]: ...
     def roll_text(self, roll: Mapping[str, Any], locale: str) -> str | None: ...
     async def reader_locale(
         self, identity: Identity, channel: Channel, fallback: str | None = None

@@ -22,7 +22,7 @@ if TYPE_CHECKING:
     from gateway.summary import SheetSummary
     from gateway.types import Invocation, Reply
     from gateway.vault.models import Character
-    from gateway.web_tool import WebTool
+    from gateway.web_pages import WebPage
 
 Role = Literal["anyone", "player", "storyteller"]
 # An ``Offloaded`` answer is computed off the event loop (an ``Awaited`` one awaited) once the
@@ -131,8 +131,9 @@ class RuleSystem:
     field's default is the book's rule); a channel's are changed with ``house set`` and handlers
     read them as ``ctx.house_rules(Model)``. None: the system has none.
 
-    ``web_tools``: its public pages under ``/tools/`` (``gateway.web_tool.WebTool``), each naming
-    this system.
+    ``web_tools``: its public pages under ``/tools/``, each naming this system: odds forms
+    (``gateway.web_tool.WebTool``), a dice roller practice table or a budget calculator
+    (``gateway.web_pages``).
 
     ``defences``: the traits a character answers a challenge with (a Defend button each on Discord);
     empty when the system has no challenges."""
@@ -153,7 +154,7 @@ class RuleSystem:
         sheet_model: type[BaseModel] | None = None,
         sheet_forms: SheetForms | None = None,
         house_rules: type[BaseModel] | None = None,
-        web_tools: Sequence[WebTool] = (),
+        web_tools: Sequence[WebPage] = (),
         defences: tuple[str, ...] = (),
     ) -> None:
         self.name = name

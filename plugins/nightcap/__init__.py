@@ -30,6 +30,7 @@ from plugins.nightcap import (
     storyteller,
     summary,
     team_commands,
+    web_tools,
 )
 from plugins.nightcap.config import NightcapSettings
 from plugins.nightcap.house import NightcapHouseRules
@@ -79,6 +80,7 @@ NIGHTCAP = Nightcap(
     house_rules=NightcapHouseRules,
     sheet_model=NightcapSheet,
     defences=TRAITS,
+    web_tools=(web_tools.BUDGET, web_tools.ROLLER),
 )
 
 

@@ -7,12 +7,15 @@ from __future__ import annotations
 import importlib
 
 import pytest
+from nacl.signing import SigningKey
 from sqlmodel import select
 
 from adapters.discord import render
+from gateway import Command, CommandContext, DegreeColour, Invocation, Reply, RuleSystem
+from gateway.testing import rule_system_plugin
 from gateway.vault.models import RollLog
-from tests.discord.conftest import DiscordEnv
-from tests.discord.fake_discord import message_problems, response_problems
+from tests.discord.conftest import DiscordEnv, start_env
+from tests.discord.fake_discord import FakeDiscord, message_problems, response_problems
 
 EPHEMERAL = 64
 
@@ -145,8 +148,8 @@ async def test_a_deferred_roll_follows_up_with_its_embed(env: DiscordEnv) -> Non
     """A reply after the deferral goes through the outbox: the follow-up carries the same embed."""
     import asyncio
 
-    from gateway.commands import Command, CommandContext
-    from gateway.types import Invocation, Reply
+    from gateway.commands import Command
+    from gateway.types import Reply
 
     delay = env.adapter.config.reply_timeout + 0.3
     result = {"kind": "roll", "who": "Mira", "dice": [7, 10], "total": 3, "degree": "solid", "id": "q1"}
@@ -198,3 +201,54 @@ def test_the_log_embed_links_the_channel_and_names_the_character() -> None:
     direct = {**payload, "where": "discord:@me/42"}
     [embed] = render.outbox_message(direct)["embeds"]
     assert embed["footer"] == {"text": "direct message · Discord · #z9"}
+
+
+# --------------------------------------------------------------------------- a system Discord never heard of
+
+
+async def tarot_draw(ctx: CommandContext, inv: Invocation) -> Reply:
+    """A roll of a system the adapter knows nothing of, with a degree word no built-in system has."""
+    face = ctx.dice.roll(6)
+    result = {"kind": "roll", "system": "tarot", "who": "Mira", "dice": [face], "total": face}
+    result["degree"] = "fortune" if face == 6 else "omen"
+    await ctx.log_roll(result)
+    return Reply(text=f"Mira draws {face}", result=result)
+
+
+async def tarot_challenge(ctx: CommandContext, inv: Invocation) -> Reply:
+    return Reply(text="A challenge", result={"kind": "challenge", "system": "tarot", "status": "pending"})
+
+
+TAROT = RuleSystem(
+    "tarot",
+    "Tarot",
+    "one d6",
+    commands=[
+        Command("draw", tarot_draw, "draw a card", role="anyone"),
+        Command("dare", tarot_challenge, "dare someone", role="anyone"),
+    ],
+    degree_colours={"omen": DegreeColour.FAILURE, "fortune": DegreeColour.BEST},
+    defences=("heart", "mind"),
+)
+
+
+async def test_a_new_systems_colours_and_defences_come_from_its_object(
+    sqlite_url: str, fake: FakeDiscord, key: SigningKey
+) -> None:
+    """A sixth system registered as one object gets its degree colours and Defend buttons on
+    Discord with no change to the adapter."""
+    hooks = {"stlog": fake.add_webhook("200")}
+    sections = {"gateway": {"default_system": "tarot"}}
+    env = await start_env(sqlite_url, fake, key, hooks, sections, extra_plugins=[rule_system_plugin(TAROT)])
+    try:
+        env.dice.extend([6, 2])
+        for colour in (render.GOLD, render.GREY):
+            [embed] = (await env.command("gw", [{"name": "text", "type": 3, "value": "draw"}]))["data"][
+                "embeds"
+            ]
+            assert embed["color"] == colour
+        answer = await env.command("gw", [{"name": "text", "type": 3, "value": "dare"}])
+        buttons = [b["label"] for row in answer["data"]["components"] for b in row["components"]]
+        assert buttons[:2] == ["Defend: Heart", "Defend: Mind"] and len(buttons) == 3
+    finally:
+        await env.client.close()
