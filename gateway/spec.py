@@ -114,7 +114,8 @@ class RuleSystem:
 
     ``locales``: its message languages, ``default_locale`` the book's. ``catalogue``: its message
     catalogue (``gateway.i18n.Catalogue``); its ``degree.<word>`` keys name the degree words a
-    roll logs, which ``verify`` and ``stats`` show in the reader's language.
+    roll logs, which ``stats`` shows in the reader's language (``verify`` too, where ``roll_text``
+    answers with ``gateway.rules.roll_text.catalogue_roll_text``).
 
     ``degree_colours``: each degree word a roll of the system logs -> its colour
     (``DegreeColour``); adapters colour a roll with it (Discord's embeds).

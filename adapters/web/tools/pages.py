@@ -162,7 +162,7 @@ class ToolPages:
             "dice_words": lambda n: dice_words(n, say),
             "errors": errors,
             "house": house_fields,
-            "charts": chart.figure(charts, locale, "roller"),
+            "charts": chart.figure(charts, locale, tool.slug),
             "rolled": rolled,
             "outcome": outcome_line(rolled, say) if rolled else "",
         }
