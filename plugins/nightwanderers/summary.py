@@ -21,7 +21,6 @@ from plugins.nightwanderers.mechanics import SYSTEM
 from plugins.nightwanderers.messages import CATALOGUE
 from plugins.nightwanderers.sheet import TRAITS, WandererSheet, clan_name, trait_name
 
-BOOK_LOCALE = "ru"  # the system's default_locale: the book's own terms
 # The words of the sheet's own sentences (sheet.head, sheet.health, sheet.blood, sheet.powers).
 LABELS = {
     "ru": {

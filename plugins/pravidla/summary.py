@@ -12,8 +12,6 @@ from plugins.pravidla.mechanics import SYSTEM
 from plugins.pravidla.messages import CATALOGUE
 from plugins.pravidla.sheet import MAX_RATING, POWER_WORDS, TRAITS, PravidlaSheet, trait_name
 
-BOOK_LOCALE = "cs"  # the system's default_locale: the book's own terms
-
 
 def powers(sheet: PravidlaSheet, locale: str) -> tuple[Power, ...]:
     celerity = CATALOGUE.t(locale, f"power.celerity.{sheet.celerity or 1}")
