@@ -21,6 +21,8 @@ _EXPORTS = {
     # declaring things (gateway.spec is a leaf: no import cycle)
     "hookimpl": "gateway.hookspecs",
     "RuleSystem": "gateway.spec",
+    "SheetForms": "gateway.spec",
+    "DegreeColour": "gateway.spec",
     "Command": "gateway.spec",
     "Role": "gateway.spec",
     "Handler": "gateway.spec",
@@ -37,13 +39,12 @@ _EXPORTS = {
     "Offloaded": "gateway.offload",
     "Speaker": "gateway.offload",
     "TooLong": "gateway.offload",
-    # what a sheet shows, for every platform (the gateway_sheet_summary hook)
+    # what a sheet shows, for every platform (RuleSystem.summary)
     "SheetSummary": "gateway.summary",
     "RatedTrait": "gateway.summary",
     "PoolMeter": "gateway.summary",
     "Power": "gateway.summary",
     "FreeField": "gateway.summary",
-    "summary_hook": "gateway.summary",
     # adapters
     "Adapter": "gateway.adapter",
     "Identity": "gateway.types",
@@ -120,15 +121,16 @@ if TYPE_CHECKING:
     from gateway.spec import AdapterSpec as AdapterSpec
     from gateway.spec import CliCommand as CliCommand
     from gateway.spec import Command as Command
+    from gateway.spec import DegreeColour as DegreeColour
     from gateway.spec import Handler as Handler
     from gateway.spec import Role as Role
     from gateway.spec import RuleSystem as RuleSystem
+    from gateway.spec import SheetForms as SheetForms
     from gateway.summary import FreeField as FreeField
     from gateway.summary import PoolMeter as PoolMeter
     from gateway.summary import Power as Power
     from gateway.summary import RatedTrait as RatedTrait
     from gateway.summary import SheetSummary as SheetSummary
-    from gateway.summary import summary_hook as summary_hook
     from gateway.types import Channel as Channel
     from gateway.types import Identity as Identity
     from gateway.types import InboundMessage as InboundMessage

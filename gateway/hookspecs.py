@@ -9,8 +9,8 @@ entry-point group ``gateway.plugins``.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 import pluggy
 
@@ -18,11 +18,8 @@ if TYPE_CHECKING:
     from aiohttp import web
 
     from gateway.commands import CommandContext
-    from gateway.rules.roll_distribution import RollDistribution
     from gateway.settings import Settings
     from gateway.spec import AdapterSpec, CliCommand, Command, RuleSystem
-    from gateway.summary import SheetSummary
-    from gateway.vault.models import Character
     from gateway.web_tool import WebTool
 
 PROJECT = "gateway"
@@ -32,15 +29,20 @@ hookimpl = pluggy.HookimplMarker(PROJECT)
 
 @hookspec
 def gateway_register_rule_systems(register: Callable[[RuleSystem], None]) -> None:
-    """Register rule systems: ``register(RuleSystem(name=..., title=..., ...))``.
+    """Register rule systems, one object each: ``register(RuleSystem(name=..., title=...,
+    commands=...))``, or an instance of a ``RuleSystem`` subclass that answers its methods.
 
-    A rule system owns the commands registered with its ``system`` name; a channel uses one system.
+    The object carries everything of the system: its commands, sheet model and web forms, house
+    rules, settings, web tools, degree words and colours, message catalogue. The core calls its
+    methods for a character's sheet summary, a logged roll's ``verify`` text and ``stats``
+    distribution, dispatching on the character's or roll's ``system``; a channel uses one system.
     """
 
 
 @hookspec
 def gateway_register_commands(register: Callable[[Command], None]) -> None:
-    """Register commands: ``register(Command(name="roll", handler=..., system="nightcap"))``.
+    """Register commands: ``register(Command(name="help", handler=...))``. A rule system's own
+    commands come with its object (``RuleSystem(commands=...)``); this hook is for the rest.
 
     A command with ``system=None`` works in every channel (``help``, ``verify``, ``link``). A command
     tied to a system wins over a system-free command of the same name in channels of that system.
@@ -78,49 +80,13 @@ def gateway_permission(ctx: CommandContext, command: Command) -> bool | None:
     """
 
 
-@hookspec(firstresult=True)
-def gateway_sheet_summary(
-    character: Character, pools: Mapping[str, tuple[int, int]], locale: str | None
-) -> SheetSummary | None:
-    """What ``character``'s sheet shows, as a ``gateway.summary.SheetSummary``; None when the
-    character is not of this plugin's system (``character.system``). The first answer wins.
-
-    ``pools`` are the character's ``Pool`` rows as ``name -> (current, maximum)``; ``locale`` is the
-    reader's language, None for the system's own (``RuleSystem.default_locale``). Read the sheet as
-    the commands do; keep labels in the book's terms. Pure and quick: it runs for every HUD refresh.
-    Adapters render the summary (a Discord embed, a Second Life HUD's menus) without knowing the
-    system; with no answer the core gives name, system and status only.
-    """
-
-
-@hookspec(firstresult=True)
-def gateway_roll_text(roll: Mapping[str, Any], locale: str) -> str | None:
-    """How ``verify`` shows a logged roll of this plugin's system: ``roll`` is the result the command
-    logged (``RollLog.result``; its ``system`` names the system), ``locale`` the reader's language.
-    Return the dice part of the line (each side of a contest with its dice, total and degree, and
-    the outcome, in the book's terms), or None for another system's roll. With no answer the core
-    renders the result itself (``gateway.rules.roll_text``; ``roll_text_hook`` builds an answer
-    from a catalogue's degree words). Pure and quick.
-    """
-
-
-@hookspec(firstresult=True)
-def gateway_roll_distribution(roll: Mapping[str, Any]) -> RollDistribution | None:
-    """What ``stats`` counts of a logged roll of this plugin's system: ``roll`` is the result the
-    command logged (``RollLog.result``, with ``system``), as ``gateway_roll_text`` gets it. Return a
-    ``gateway.rules.roll_distribution.RollDistribution`` (the dice's sides, every face drawn, the
-    result's label and the exact odds of each label for that kind of roll), or None for another
-    system's roll; ``distribution_hook`` there builds one.
-    Pure and quick: it runs once per roll counted (cache the exact odds by the roll's parameters).
-    """
-
-
 @hookspec
 def gateway_web_tools(register: Callable[[WebTool], None]) -> None:
-    """Register this plugin's public web tools (``gateway.web_tool.WebTool``), each served at
-    ``/tools/<slug>`` and listed on ``/tools/``: a title per language, whole-number form fields
-    (``ToolField``: label per language, default, bounds, or choices), and a module-level pure
-    function ``odds(values, locale)`` from the validated form to ``OddsChart`` rows (label, exact
+    """Register public web tools that belong to no rule system (a rule system's own come with its
+    object, ``RuleSystem.web_tools``): ``gateway.web_tool.WebTool``, each served at
+    ``/tools/<slug>`` and listed on ``/tools/``: a title per language, form fields (``ToolField``:
+    label per language, default, bounds, or choices), and a module-level pure function
+    ``odds(values, locale, house)`` from the validated form to ``OddsChart`` rows (label, exact
     ``Fraction``). The web adapter validates the form (one short line per bad field, nothing
     computed), bounds pools by ``[gateway] max_pool``, runs ``odds`` in the offload pool (its time
     bound and message, as ``odds`` in chat) and draws each chart as an SVG bar chart with its

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
 import pluggy
@@ -22,7 +22,9 @@ if TYPE_CHECKING:
     from pydantic import BaseModel
 
     from gateway.commands import CommandContext
+    from gateway.rules.roll_distribution import RollDistribution
     from gateway.settings import Settings
+    from gateway.web_pages import WebPage
 
 log = structlog.get_logger(__name__)
 
@@ -100,9 +102,10 @@ class Plugins:
     def sheet_summary(
         self, character: Character, pools: dict[str, tuple[int, int]], locale: str | None = None
     ) -> SheetSummary:
-        """The character's system summarises its sheet (``gateway_sheet_summary``); else the core's
-        name, system and status."""
-        found = self.pm.hook.gateway_sheet_summary(character=character, pools=pools, locale=locale)
+        """The character's system summarises its sheet (``RuleSystem.summary``, in the book's
+        language for a reader without one); else the core's name, system and status."""
+        system = self.registry.systems.get(character.system)
+        found = system.summary(character, pools, locale or system.default_locale) if system else None
         return (
             found if found is not None else bare_summary(character.name, character.system, character.status)
         )
@@ -117,6 +120,26 @@ class Plugins:
         )
         pools = {name: (int(current), int(maximum)) for name, current, maximum in found.all()}
         return self.sheet_summary(character, pools, locale)
+
+    def roll_text(self, roll: Mapping[str, Any], locale: str) -> str | None:
+        """How the roll's own system tells a logged roll (``RuleSystem.roll_text``); None when it
+        does not (the core's line) or is not installed."""
+        system = self.registry.systems.get(str(roll.get("system")))
+        return system.roll_text(roll, locale) if system is not None else None
+
+    def roll_distribution(self, roll: Mapping[str, Any]) -> RollDistribution | None:
+        """What ``stats`` counts of a logged roll (``RuleSystem.roll_distribution`` of its system)."""
+        system = self.registry.systems.get(str(roll.get("system")))
+        return system.roll_distribution(roll) if system is not None else None
+
+    def web_tools(self) -> list[WebPage]:
+        """Every public web tool: each rule system's (``RuleSystem.web_tools``), then those of
+        ``gateway_web_tools`` (tools of no rule system), in registration order."""
+        tools: list[WebPage] = [
+            tool for system in self.registry.systems.values() for tool in system.web_tools
+        ]
+        self.pm.hook.gateway_web_tools(register=tools.append)
+        return tools
 
     def configure(self, settings: Settings) -> None:
         self.system_settings = validate_system_settings(self.registry.systems.values(), settings)

@@ -18,9 +18,15 @@ class Registry:
         self.bare_names: set[str] = set()
 
     def add_system(self, system: RuleSystem) -> None:
+        """A rule system, with its commands; the core dispatches on ``system.name`` to it."""
         if system.name in self.systems:
             raise ValueError(f"rule system {system.name!r} registered twice")
+        for tool in system.web_tools:
+            if tool.system != system.name:
+                raise ValueError(f"web tool {tool.slug!r} of {tool.system!r} given to {system.name!r}")
         self.systems[system.name] = system
+        for command in system.commands():
+            self.add_command(command)
 
     def add_command(self, command: Command) -> None:
         for name in (command.name, *command.aliases):

@@ -26,7 +26,7 @@ if TYPE_CHECKING:
     from gateway.spec import RuleSystem
     from gateway.summary import SheetSummary
     from gateway.vault.models import Character
-    from gateway.web_tool import WebTool
+    from gateway.web_pages import WebPage
 
 
 class Services:
@@ -74,7 +74,7 @@ class Services:
     async def sheet_summary(
         self, session: AsyncSession, character: Character, locale: str | None = None
     ) -> SheetSummary:
-        """What the character's rule system says its sheet shows (``gateway_sheet_summary``)."""
+        """What the character's rule system says its sheet shows (``RuleSystem.summary``)."""
         return await self.plugins.load_summary(session, character, locale)
 
     def bare_command(self, text: str) -> str | None:
@@ -90,17 +90,14 @@ class Services:
         """The rule system's validated settings section (``[nightcap]``), None when it has none."""
         return self.plugins.system_settings.get(system)
 
-    def web_tools(self) -> list[WebTool]:
-        """Every rule system's public web tools (``gateway_web_tools``), in registration order."""
-        tools: list[WebTool] = []
-        self.plugins.pm.hook.gateway_web_tools(register=tools.append)
-        return tools
+    def web_tools(self) -> list[WebPage]:
+        """Every public web tool: each rule system's, then the system-free ones (``gateway_web_tools``)."""
+        return self.plugins.web_tools()
 
     def roll_text(self, roll: Mapping[str, Any], locale: str) -> str | None:
-        """How the roll's own rule system tells a logged roll (``gateway_roll_text``); None when
+        """How the roll's own rule system tells a logged roll (``RuleSystem.roll_text``); None when
         none does."""
-        text: str | None = self.plugins.pm.hook.gateway_roll_text(roll=roll, locale=locale)
-        return text
+        return self.plugins.roll_text(roll, locale)
 
     async def reader_locale(self, identity: Identity, channel: Channel, fallback: str | None = None) -> str:
         """The language the router would answer ``identity`` in, in ``channel``: the person's ``lang``,
@@ -150,7 +147,7 @@ class AdapterServices(Protocol):
     def bare_command(self, text: str) -> str | None: ...
     def systems(self) -> Mapping[str, RuleSystem]: ...
     def system_settings(self, system: str) -> object | None: ...
-    def web_tools(self) -> list[WebTool]: ...
+    def web_tools(self) -> list[WebPage]: ...
     def roll_text(self, roll: Mapping[str, Any], locale: str) -> str | None: ...
     async def reader_locale(
         self, identity: Identity, channel: Channel, fallback: str | None = None

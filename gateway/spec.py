@@ -7,17 +7,22 @@ these and any module can import them without an import cycle.
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Mapping, Sequence
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Literal
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING, Any, Literal, Protocol, runtime_checkable
 
 if TYPE_CHECKING:
     from pydantic import BaseModel
 
     from gateway.adapter import Adapter
     from gateway.commands import CommandContext
+    from gateway.i18n import Catalogue
     from gateway.offload import Awaited, Offloaded
+    from gateway.rules.roll_distribution import RollDistribution
     from gateway.services import AdapterServices
+    from gateway.summary import SheetSummary
     from gateway.types import Invocation, Reply
+    from gateway.vault.models import Character
+    from gateway.web_pages import WebPage
 
 Role = Literal["anyone", "player", "storyteller"]
 # An ``Offloaded`` answer is computed off the event loop (an ``Awaited`` one awaited) once the
@@ -55,9 +60,65 @@ class Command:
         return self.texts[locale][1] if locale in self.texts else self.usage
 
 
+@runtime_checkable
+class HasCommands(Protocol):
+    """A set of commands read when the system is registered (``gateway.CommandSet``)."""
+
+    def commands(self) -> list[Command]: ...
+
+
+CommandSource = HasCommands | Sequence[Command]
+
+
+Choices = tuple[tuple[str, str], ...]  # (a command's word, its label in the reader's language)
+
+
 @dataclass(frozen=True)
+class SheetForms:
+    """What the web's sheet editor offers for a system (the page only builds command lines; the
+    rules, ranges and refusals stay the commands'). ``player_set``: players edit an unapproved sheet
+    with ``set FIELD VALUE`` (Storytellers with ``st set NAME FIELD VALUE`` in every system);
+    ``approve``: ``st approve NAME`` exists; ``fields(locale)``: the FIELD words those commands take,
+    named in the system's own words; ``traits``: the book's heading of ungrouped traits by locale."""
+
+    player_set: bool
+    approve: bool
+    fields: Callable[[str], Choices]
+    traits: Mapping[str, str] = field(default_factory=dict)
+
+    def traits_heading(self, locale: str) -> str | None:
+        return self.traits.get(locale) or self.traits.get("en")
+
+
+class DegreeColour:
+    """The one scale every system's degree words are coloured on (``RuleSystem.degree_colours``),
+    from a botch to the book's best degree, as 0xRRGGBB: each system names its degrees differently,
+    the colours mean the same on every platform."""
+
+    BOTCH = 0xC0392B
+    FAILURE = 0x7F8C8D
+    PARTIAL = 0xE67E22
+    SUCCESS = 0x2ECC71
+    STRONG = 0x3498DB
+    BEST = 0xF1C40F
+
+
 class RuleSystem:
-    """A game system. ``sheet_fields`` documents the sheet; ``locales`` are its message languages.
+    """A game system, registered as one object (``gateway_register_rule_systems``): the core
+    dispatches on a channel's, a character's or a logged roll's ``system`` to it and calls its
+    methods. Give the declarations to the constructor; subclass to answer the methods (``summary``,
+    ``roll_text``, ``roll_distribution``), whose defaults leave the core's generic answer.
+
+    ``commands``: the system's commands (a ``CommandSet`` or ``Command`` objects; a command with no
+    ``system`` is given this one); they run in channels of this system only.
+
+    ``locales``: its message languages, ``default_locale`` the book's. ``catalogue``: its message
+    catalogue (``gateway.i18n.Catalogue``); its ``degree.<word>`` keys name the degree words a
+    roll logs, which ``stats`` shows in the reader's language (``verify`` too, where ``roll_text``
+    answers with ``gateway.rules.roll_text.catalogue_roll_text``).
+
+    ``degree_colours``: each degree word a roll of the system logs -> its colour
+    (``DegreeColour``); adapters colour a roll with it (Discord's embeds).
 
     ``settings_model``: a pydantic model of the system's ``[<name>]`` settings table, validated at
     start (a bad table stops the gateway naming the field); handlers read it with
@@ -65,21 +126,103 @@ class RuleSystem:
 
     ``sheet_model``: a pydantic model a stored sheet document (``Character.sheet``) must satisfy;
     ``gateway import characters`` refuses a sheet it rejects. None: any JSON object is taken.
+    ``sheet_forms``: what the web's sheet editor offers (``SheetForms``); None: no web editor.
 
     ``house_rules``: a ``gateway.house_rules.HouseRules`` model of the system's switches (each
     field's default is the book's rule); a channel's are changed with ``house set`` and handlers
-    read them as ``ctx.house_rules(Model)``. None: the system has none."""
+    read them as ``ctx.house_rules(Model)``. None: the system has none.
 
-    name: str
-    title: str
-    dice: str
-    default_locale: str = "en"
-    locales: tuple[str, ...] = ("en",)
-    describe: str = ""
-    extra: dict[str, Any] = field(default_factory=dict)
-    settings_model: type[BaseModel] | None = None
-    sheet_model: type[BaseModel] | None = None
-    house_rules: type[BaseModel] | None = None
+    ``web_tools``: its public pages under ``/tools/``, each naming this system: odds forms
+    (``gateway.web_tool.WebTool``), a dice roller practice table or a budget calculator
+    (``gateway.web_pages``).
+
+    ``defences``: the traits a character answers a challenge with (a Defend button each on Discord);
+    empty when the system has no challenges."""
+
+    def __init__(
+        self,
+        name: str,
+        title: str,
+        dice: str,
+        *,
+        default_locale: str = "en",
+        locales: tuple[str, ...] = ("en",),
+        describe: str = "",
+        commands: CommandSource = (),
+        catalogue: Catalogue | None = None,
+        degree_colours: Mapping[str, int] | None = None,
+        settings_model: type[BaseModel] | None = None,
+        sheet_model: type[BaseModel] | None = None,
+        sheet_forms: SheetForms | None = None,
+        house_rules: type[BaseModel] | None = None,
+        web_tools: Sequence[WebPage] = (),
+        defences: tuple[str, ...] = (),
+    ) -> None:
+        self.name = name
+        self.title = title
+        self.dice = dice
+        self.default_locale = default_locale
+        self.locales = locales
+        self.describe = describe
+        self.catalogue = catalogue
+        self.degree_colours: Mapping[str, int] = dict(degree_colours or {})
+        self.settings_model = settings_model
+        self.sheet_model = sheet_model
+        self.sheet_forms = sheet_forms
+        self.house_rules = house_rules
+        self.web_tools = tuple(web_tools)
+        self.defences = defences
+        self._commands = commands
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.name!r}>"
+
+    def commands(self) -> list[Command]:
+        """The system's commands, each tied to it."""
+        found = self._commands.commands() if isinstance(self._commands, HasCommands) else self._commands
+        out: list[Command] = []
+        for command in found:
+            if command.system not in (None, self.name):
+                raise ValueError(f"command {command.name!r} of {command.system!r} given to {self.name!r}")
+            out.append(command if command.system == self.name else replace(command, system=self.name))
+        return out
+
+    def summary(
+        self, character: Character, pools: Mapping[str, tuple[int, int]], locale: str
+    ) -> SheetSummary | None:
+        """What ``character``'s sheet shows (a ``gateway.summary.SheetSummary``), for a character of
+        this system. ``pools`` are its ``Pool`` rows as ``name -> (current, maximum)``; ``locale``
+        the reader's language (the book's when the reader has none). Read the sheet as the commands
+        do; keep labels in the book's terms. Pure and quick: it runs for every HUD refresh. Adapters
+        draw it (a Discord embed, a Second Life HUD's menus, a web page) without knowing the system.
+        None (the default): the core shows name, system and status only."""
+        return None
+
+    def roll_text(self, roll: Mapping[str, Any], locale: str) -> str | None:
+        """How ``verify`` shows a logged roll of this system: ``roll`` is the result the command logged
+        (``RollLog.result``), ``locale`` the reader's language. Return the dice part of the line (each
+        side of a contest with its dice, total and degree, and the outcome, in the book's terms);
+        None (the default) leaves the core's line with the stored words (``gateway.rules.roll_text``).
+        ``gateway.rules.roll_text.catalogue_roll_text`` is the core's line with each degree word read
+        from the catalogue's ``degree.<word>`` in the reader's language. Pure and quick."""
+        return None
+
+    def roll_distribution(self, roll: Mapping[str, Any]) -> RollDistribution | None:
+        """What ``stats`` counts of a logged roll of this system (``roll`` as ``roll_text`` gets it):
+        a ``gateway.rules.roll_distribution.RollDistribution`` (the die size, every face drawn, the
+        result's label and the exact odds of each label for that kind of roll; ``distribution``
+        there builds one), or None for a roll it does not count (the default: none). Pure and
+        quick: it runs once per roll counted (cache the exact odds by the roll's parameters)."""
+        return None
+
+    def degree_name(self, locale: str, label: str) -> str:
+        """A logged degree word as the catalogue names it in ``locale`` (``degree.<label>``); the
+        word itself when the catalogue has no such key."""
+        catalogue = self.catalogue
+        key = f"degree.{label}"
+        if catalogue is None or key not in catalogue.messages.get(catalogue.fallback, {}):
+            return label
+        return str(catalogue.t(locale, key))
 
 
 @dataclass(frozen=True)

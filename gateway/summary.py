@@ -1,6 +1,6 @@
 """What a character sheet shows, in a shape every platform can draw: ``SheetSummary``.
 
-A rule system answers the ``gateway_sheet_summary`` hook with one, read from its own sheet; adapters
+A rule system answers ``RuleSystem.summary`` with one, read from its own sheet; adapters
 (a Discord embed, a Second Life HUD) render the summary and know no rules. The value is small,
 frozen and JSON-serialisable (``as_json`` / ``from_json``): it travels in outbox payloads and in a
 HUD's state. ``key`` fields are the words commands take (``physical``, ``hp``); ``label`` fields are
@@ -11,14 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
-
-from gateway.hookspecs import hookimpl
-
-if TYPE_CHECKING:
-    from gateway.vault.models import Character
-
-Summarise = Callable[["Character", Mapping[str, tuple[int, int]], str], "SheetSummary"]
+from typing import Any
 
 
 @dataclass(frozen=True)
@@ -130,16 +123,3 @@ def powers_held(levels: Mapping[str, int | bool], names: Mapping[str, str]) -> t
         for power, level in levels.items()
         if level
     )
-
-
-def summary_hook(system: str, summarise: Summarise, book_locale: str = "en") -> Callable[..., Any]:
-    """A rule system's ``gateway_sheet_summary``: ``summarise(character, pools, locale)`` for the
-    characters of ``system`` (a reader without a locale gets ``book_locale``), None for the rest."""
-
-    @hookimpl(specname="gateway_sheet_summary")
-    def answer(
-        character: Character, pools: Mapping[str, tuple[int, int]], locale: str | None
-    ) -> SheetSummary | None:
-        return summarise(character, pools, locale or book_locale) if character.system == system else None
-
-    return answer

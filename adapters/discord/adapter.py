@@ -118,6 +118,10 @@ class DiscordAdapter(Adapter):
             margin=config.reset_margin,
         )
         self.wall = time.time
+        # What the rule systems say of their rolls and challenges: degree colours, Defend buttons.
+        systems = services.systems()
+        self.colours = render.Colours.of_systems(systems.values())
+        self.defences = {name: system.defences for name, system in systems.items() if system.defences}
         self.http: aiohttp.ClientSession | None = None
         self.disabled: dict[str, dict[str, Any]] = {}
         self._pending: set[asyncio.Task[None]] = set()  # follow-ups of deferred commands
@@ -308,15 +312,18 @@ class DiscordAdapter(Adapter):
         """The Discord messages for ``replies`` to ``line``: embeds for rolls, buttons for next steps,
         their labels in the reader's language. ``only_caller``: every message ephemeral (a button
         whose answer is the clicker's alone)."""
-        grouped = render.group_replies(replies, lambda r: bool(components.actions(line, r)))
+        grouped = render.group_replies(
+            replies, lambda r: bool(components.actions(line, r, defences=self.defences))
+        )
         # Only a reply with an embed or buttons has words of ours: look the language up for those.
         needed = any(g.result for g in grouped)
         locale = await reader_locale(self.services, interaction) if needed else "en"
         bodies = []
         for reply in grouped:
-            body = render.reply_message(reply.text, reply.private or only_caller, reply.result, locale)
+            private = reply.private or only_caller
+            body = render.reply_message(reply.text, private, reply.result, locale, self.colours)
             buttons = []
-            for action in components.actions(line, reply.result, locale):
+            for action in components.actions(line, reply.result, locale, self.defences):
                 custom_id, key = components.encode(action)
                 if key is not None:
                     await self.button_state.put(key, {"line": action.line, "private": action.private})
@@ -426,7 +433,7 @@ class DiscordAdapter(Adapter):
             raise DeliveryFailed(
                 f"webhook {webhook.name!r} is disabled: it answered 404; configure a new URL"
             )
-        body = render.outbox_message(message.payload, message.created_at)
+        body = render.outbox_message(message.payload, message.created_at, self.colours)
         drawn = await self._picture(body)
         body = render.attach(body, drawn)
         if self.config.username:

@@ -26,9 +26,9 @@ PREFIX = "gw"
 PUBLIC, PRIVATE, STORED = "1", "p", "k"
 KEY_CHARS = 24
 
-# The traits a Nightcap character defends a challenge with (only Nightcap has challenges); a Defend
-# button per trait, and Concede, fit one row of five.
-DEFENCES: dict[str, tuple[str, ...]] = {"nightcap": ("physical", "mental", "social", "spirit")}
+# Defences: rule system -> the traits its characters answer a challenge with (``RuleSystem.defences``);
+# a Defend button per trait (four at most), and Concede, fit one row of five.
+Defences = Mapping[str, tuple[str, ...]]
 
 
 @dataclass(frozen=True)
@@ -41,14 +41,17 @@ class Action:
     style: int = SECONDARY
 
 
-def actions(line: str, result: Mapping[str, Any] | None, locale: str = "en") -> list[Action]:
-    """The next steps a reply offers: answer a pending challenge, or roll the same pool again and
-    see its odds. ``line`` is the command line that produced the reply; labels in ``locale``."""
+def actions(
+    line: str, result: Mapping[str, Any] | None, locale: str = "en", defences: Defences | None = None
+) -> list[Action]:
+    """The next steps a reply offers: answer a pending challenge (with the traits of ``defences``
+    for the challenge's system), or roll the same pool again and see its odds. ``line`` is the
+    command line that produced the reply; labels in ``locale``."""
     if not isinstance(result, Mapping):
         return []
     kind = result.get("kind")
     if kind == "challenge" and result.get("status") == "pending":
-        traits = DEFENCES.get(str(result.get("system") or ""), ())
+        traits = (defences or {}).get(str(result.get("system") or ""), ())
         defend = [
             Action(t(locale, "button.defend", trait=trait.title()), f"defend {trait}", style=PRIMARY)
             for trait in traits

@@ -1,6 +1,7 @@
 """Discord message bodies: roll lines as compact embeds, sheets as one embed with fields, replies as text.
 
-A sheet is drawn from the rule system's ``SheetSummary`` (any system, no rules known here).
+A sheet is drawn from the rule system's ``SheetSummary``, a roll in the colour its system gives its
+degree (any system, no rules known here).
 Everything a user typed (names, sheet fields, command text) is sanitised: control and bidi characters
 go, Markdown is escaped, mentions are defused, and every body carries ``allowed_mentions: {"parse": []}``
 so nothing we post can ping anyone. Every body is cut to Discord's limits here, before it leaves.
@@ -8,6 +9,7 @@ so nothing we post can ping anyone. Every body is cut to Discord's limits here, 
 
 from __future__ import annotations
 
+import dataclasses
 import re
 import unicodedata
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -16,7 +18,7 @@ from datetime import datetime
 from typing import Any
 
 from adapters.discord.texts import t
-from gateway import Power, RatedTrait, Reply, SheetSummary
+from gateway import DegreeColour, Power, RatedTrait, Reply, RuleSystem, SheetSummary
 from gateway.charts import Picture, chart_from_result
 
 CONTENT = 2000
@@ -42,28 +44,37 @@ PLATFORMS = {
     "console": "Console",
     "http": "HTTP API",
 }
-RED, GREY, AMBER, GREEN, BLUE, GOLD = 0xC0392B, 0x7F8C8D, 0xE67E22, 0x2ECC71, 0x3498DB, 0xF1C40F
-# Every rule system's degree words on one scale from botch (red) to the best degree (gold): Nightcap,
-# Decanter, Dramatic, Pravidla and Night Wanderers name them differently, the colours mean the same.
-DEGREE_COLOURS = {
-    "botch": RED,
-    "failure": GREY,
-    "setback": GREY,
-    "marginal": AMBER,
-    "done": AMBER,
-    "success": GREEN,
-    "solid": GREEN,
-    "good": GREEN,
-    "strong": BLUE,
-    "extra": BLUE,
-    "excellent": BLUE,
-    "overwhelming": GOLD,
-    "masterful": GOLD,
-}
-OUTCOME_COLOURS = {"deadlock": 0x7F8C8D, "both_botch": 0xC0392B}
+# The one scale every rule system colours its degree words on (``RuleSystem.degree_colours``).
+RED, GREY, AMBER = DegreeColour.BOTCH, DegreeColour.FAILURE, DegreeColour.PARTIAL
+GREEN, BLUE, GOLD = DegreeColour.SUCCESS, DegreeColour.STRONG, DegreeColour.BEST
+OUTCOME_COLOURS = {"deadlock": GREY, "both_botch": RED}
+CONTEST_COLOUR = GREEN  # a contest someone won
 SHEET_COLOUR = 0x5865F2
 REASONS = {"approve": "approved", "export": "exported by a Storyteller", "sync": "Force Web Sync"}
 TEXT_COLOUR = 0x99AAB5
+
+
+@dataclass(frozen=True)
+class Colours:
+    """Each rule system's degree words and their colours, as the systems declare them: a roll takes
+    the colour its own system gives its degree (a result naming no system: the first system's that
+    knows the word); a word no system colours is drawn in the text colour."""
+
+    by_system: Mapping[str, Mapping[str, int]] = dataclasses.field(default_factory=dict)
+
+    @classmethod
+    def of_systems(cls, systems: Iterable[RuleSystem]) -> Colours:
+        return cls({system.name: system.degree_colours for system in systems})
+
+    def of(self, roll: Mapping[str, Any]) -> int:
+        degree = str(roll.get("degree") or "")
+        own = self.by_system.get(str(roll.get("system") or ""))
+        if own is not None and degree in own:
+            return own[degree]
+        return next((c[degree] for c in self.by_system.values() if degree in c), TEXT_COLOUR)
+
+
+NO_COLOURS = Colours()
 
 _BIDI = {chr(c) for c in (*range(0x202A, 0x202F), *range(0x2066, 0x206A), 0x200E, 0x200F, 0x061C)}
 _MARKDOWN = re.compile(r"([\\*_~`|\[\]<>])")
@@ -228,10 +239,13 @@ def _side_value(roll: Mapping[str, Any]) -> str:
     return f"`{_faces(roll)}`{wp} → **{roll.get('total')}** ({escape(_degree(roll))})"
 
 
-def result_embed(result: Mapping[str, Any] | None, locale: str = "en") -> dict[str, Any] | None:
+def result_embed(
+    result: Mapping[str, Any] | None, locale: str = "en", colours: Colours = NO_COLOURS
+) -> dict[str, Any] | None:
     """The embed for a reply's roll or contest (Inconnu's and Tzimisce's shape): the roller and pool in
-    the title, dice, total and degree as fields, the colour of the degree, the roll id in the footer;
-    its labels in ``locale``. None for any other result: that reply stays text."""
+    the title, dice, total and degree as fields, the colour of the degree (``colours``: the rule
+    systems'), the roll id in the footer; its labels in ``locale``. None for any other result: that
+    reply stays text."""
     if not isinstance(result, Mapping):
         return None
     kind = result.get("kind")
@@ -244,7 +258,7 @@ def result_embed(result: Mapping[str, Any] | None, locale: str = "en") -> dict[s
         wp = " +1 WP" if result.get("willpower") else ""
         embed = {
             "title": escape(title),
-            "color": DEGREE_COLOURS.get(str(result.get("degree") or ""), TEXT_COLOUR),
+            "color": colours.of(result),
             "fields": [
                 {"name": t(locale, "embed.dice"), "value": f"`{_faces(result)}`{wp}", "inline": True},
                 {"name": t(locale, "embed.total"), "value": f"**{result.get('total')}**", "inline": True},
@@ -262,7 +276,7 @@ def result_embed(result: Mapping[str, Any] | None, locale: str = "en") -> dict[s
         versus = f" {t(locale, 'embed.vs')} "
         embed = {
             "title": escape(versus.join(labels[:2]) + f" · {outcome.replace('_', ' ').title()}"),
-            "color": OUTCOME_COLOURS.get(outcome, DEGREE_COLOURS["solid"]),
+            "color": OUTCOME_COLOURS.get(outcome, CONTEST_COLOUR),
             "fields": [
                 {
                     "name": escape(f"{label} · {_pool_words(side, locale)}"),
@@ -314,13 +328,17 @@ def attach(body: Mapping[str, Any], picture: Picture | None) -> dict[str, Any]:
 
 
 def reply_message(
-    text: str, private: bool, result: Mapping[str, Any] | None = None, locale: str = "en"
+    text: str,
+    private: bool,
+    result: Mapping[str, Any] | None = None,
+    locale: str = "en",
+    colours: Colours = NO_COLOURS,
 ) -> dict[str, Any]:
     """A reply: its text as content (what notifications, search and screen readers show) and, for a
     roll or a contest, the result's embed under it (labels in ``locale``). Private replies and
     mistakes are ephemeral."""
     message = text_message(text, private=private)
-    embed = result_embed(result, locale)
+    embed = result_embed(result, locale, colours)
     if embed is not None:
         message = fit_message({**message, "embeds": [embed, *message.get("embeds", [])]})
     return with_chart(message, result)
@@ -383,7 +401,9 @@ def _roll_line(roll: Mapping[str, Any], label: str = "") -> str:
     return f"{prefix}{what}: `{_faces(roll)}`{wp} → **{total}** ({escape(degree)})"
 
 
-def roll_embed(payload: Mapping[str, Any], when: datetime | None = None) -> dict[str, Any]:
+def roll_embed(
+    payload: Mapping[str, Any], when: datetime | None = None, colours: Colours = NO_COLOURS
+) -> dict[str, Any]:
     """A compact embed for a Storyteller-log line: faces, total, degree, who, where, which platform."""
     result = payload.get("result") or {}
     who = str(payload.get("who") or result.get("who") or "someone")
@@ -400,7 +420,7 @@ def roll_embed(payload: Mapping[str, Any], when: datetime | None = None) -> dict
             "Secret roll · " if secret else ""
         ) + f"{degree.title()} · total {result.get('total')}"
         embed["description"] = _roll_line(result)
-        embed["color"] = DEGREE_COLOURS.get(degree, TEXT_COLOUR)
+        embed["color"] = colours.of(result)
     elif kind == "contest" and result.get("sides"):
         sides = result["sides"]
         outcome = str(result.get("outcome") or "").replace("_", " ")
@@ -411,7 +431,7 @@ def roll_embed(payload: Mapping[str, Any], when: datetime | None = None) -> dict
         embed["description"] = "\n".join(
             _roll_line(side, labels[i] if i < 2 else f"Side {i + 1}") for i, side in enumerate(sides)
         )
-        embed["color"] = OUTCOME_COLOURS.get(str(result.get("outcome")), DEGREE_COLOURS["solid"])
+        embed["color"] = OUTCOME_COLOURS.get(str(result.get("outcome")), CONTEST_COLOUR)
     else:
         title = str(payload.get("stlog_kind") or kind or "Storyteller log").replace("_", " ")
         embed["title"] = escape(title.title())
@@ -535,12 +555,15 @@ def payload_sheet_embed(payload: Mapping[str, Any], when: datetime | None = None
 # --------------------------------------------------------------------------- outbox rows
 
 
-def outbox_message(payload: Mapping[str, Any], when: datetime | None = None) -> dict[str, Any]:
-    """The webhook body for one outbox row (a Storyteller-log line, a sheet, or any text)."""
+def outbox_message(
+    payload: Mapping[str, Any], when: datetime | None = None, colours: Colours = NO_COLOURS
+) -> dict[str, Any]:
+    """The webhook body for one outbox row (a Storyteller-log line, a sheet, or any text); a roll's
+    embed in its system's degree colour (``colours``)."""
     kind = payload.get("kind")
     if kind == "sheet" and isinstance(payload.get("summary"), Mapping):
         return fit_message({"embeds": [payload_sheet_embed(payload, when)]})
     if kind == "stlog":
-        return fit_message({"embeds": [roll_embed(payload, when)]})
+        return fit_message({"embeds": [roll_embed(payload, when, colours)]})
     result = payload.get("result")
     return with_chart(text_message(str(payload.get("text", "")), allow_flags=False), result)

@@ -4,7 +4,6 @@ every language the gateway ships. Refusals of a build are not here: they are cha
 from __future__ import annotations
 
 from gateway.i18n import Catalogue
-from plugins.nightcap.odds_chart import WORDS as CHART_WORDS
 
 EN = {
     "nav.tools": "Tools",
@@ -270,10 +269,6 @@ RU = {
     "verify.missing": "Такого броска нет",
 }
 
-# The degree and contest words are Nightcap's chart words (``plugins.nightcap.odds_chart``): one
-# source for this page's charts and practice table and for the picture chat shows of the same odds.
-_CHART = {
-    locale: {k: v for k, v in table.items() if k.startswith(("degree.", "contest."))}
-    for locale, table in CHART_WORDS.messages.items()
-}
-TOOLS_CATALOGUE = Catalogue({"en": _CHART["en"] | EN, "cs": _CHART["cs"] | CS, "ru": _CHART["ru"] | RU})
+# A practice table's degree and contest words are its system's (``PracticeRoller.words``, the words
+# of chat's charts): one source for the page and for the picture chat shows of the same odds.
+TOOLS_CATALOGUE = Catalogue({"en": EN, "cs": CS, "ru": RU})

@@ -1,4 +1,4 @@
-"""What a rule system tells ``stats`` about one logged roll (the ``gateway_roll_distribution`` hook's
+"""What a rule system tells ``stats`` about one logged roll (``RuleSystem.roll_distribution``'s
 answer), and the building block that answers it. Pure: no vault, no I/O."""
 
 from __future__ import annotations
@@ -7,8 +7,6 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
-
-from gateway.hookspecs import hookimpl
 
 
 @dataclass(frozen=True)
@@ -58,35 +56,16 @@ def contest_faces(roll: Mapping[str, Any], sides: int) -> RollDistribution | Non
 Single = Callable[[Mapping[str, Any], tuple[int, ...]], RollDistribution]
 
 
-def distribution_hook(system: str, sides: int, single: Single) -> Callable[..., RollDistribution | None]:
-    """A rule system's ``gateway_roll_distribution``: None for other systems' rolls, for kinds
-    other than ``roll`` and contests, and for a roll logged again with a change (``amends``: a
-    Decanter Story Point bonus re-reads a logged roll and logs it anew, its dice already counted);
-    a contest's faces (``contest_faces``) for a result with
-    ``sides``; ``single(roll, dice)`` for a single roll with its logged faces."""
-
-    @hookimpl(specname="gateway_roll_distribution")
-    def answer(roll: Mapping[str, Any]) -> RollDistribution | None:
-        if roll.get("system") != system or roll.get("amends"):
-            return None
-        if isinstance(roll.get("sides"), list):
-            return contest_faces(roll, sides)
-        dice = face_list(roll.get("dice"))
-        if roll.get("kind") != "roll" or dice is None:
-            return None
-        return single(roll, dice)
-
-    return answer
-
-
-# ``RuleSystem.extra[DEGREE_NAMES]``: the system's ``Catalogue`` whose ``degree.<label>`` keys name
-# its result labels in each language (``stats`` shows them so); a label it lacks is shown as logged.
-DEGREE_NAMES = "degree_names"
-
-
-def degree_name(extra: Mapping[str, Any], locale: str, label: str) -> str:
-    catalogue = extra.get(DEGREE_NAMES)
-    key = f"degree.{label}"
-    if catalogue is None or key not in catalogue.messages.get(catalogue.fallback, {}):
-        return label
-    return str(catalogue.t(locale, key))
+def distribution(roll: Mapping[str, Any], sides: int, single: Single) -> RollDistribution | None:
+    """A rule system's ``roll_distribution`` for dice of ``sides`` faces: None for kinds other than
+    ``roll`` and contests, and for a roll logged again with a change (``amends``: a Decanter Story
+    Point bonus re-reads a logged roll and logs it anew, its dice already counted); a contest's faces
+    (``contest_faces``); ``single(roll, dice)`` for a single roll with its logged faces."""
+    if roll.get("amends"):
+        return None
+    if isinstance(roll.get("sides"), list):
+        return contest_faces(roll, sides)
+    dice = face_list(roll.get("dice"))
+    if roll.get("kind") != "roll" or dice is None:
+        return None
+    return single(roll, dice)

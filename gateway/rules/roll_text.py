@@ -1,8 +1,8 @@
 """``verify``'s account of a logged roll: from the result the command logged (``RollLog.result``),
 each side of a contest with its own dice, total and degree, and the outcome; one roll as its dice,
-total and degree. The core uses it when a roll's plugin gives no ``gateway_roll_text``; a plugin may
-answer that hook with it too, passing ``words`` to show its stored degree and outcome words in the
-reader's language. Pure: no vault, no I/O."""
+total and degree. The core uses it when a roll's system gives no ``RuleSystem.roll_text``; a system
+answers with it too, passing ``words`` to show its stored degree and outcome words in the reader's
+language (``catalogue_roll_text``, the default). Pure: no vault, no I/O."""
 
 from __future__ import annotations
 
@@ -10,7 +10,6 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from gateway.core_messages import say
-from gateway.hookspecs import hookimpl
 from gateway.i18n import Catalogue
 
 
@@ -104,21 +103,16 @@ def roll_text(
     return _scored(locale, dice, total, degree, words)
 
 
-def roll_text_hook(system: str, catalogue: Catalogue, prefix: str = "degree.") -> Callable[..., Any]:
-    """A rule system's ``gateway_roll_text``: ``verify`` of ``system``'s rolls as the core tells them,
-    with each stored degree or outcome word (``success``) read from ``catalogue``'s ``prefix + word``
-    in the reader's language where the catalogue has it; None for other systems' rolls."""
+def catalogue_roll_text(
+    catalogue: Catalogue, roll: Mapping[str, Any], locale: str, prefix: str = "degree."
+) -> str:
+    """``verify`` of a roll as the core tells it, with each stored degree or outcome word
+    (``success``) read from ``catalogue``'s ``prefix + word`` in the reader's language where the
+    catalogue has it (``RuleSystem.roll_text``'s default)."""
     known = catalogue.messages[catalogue.fallback]
 
-    @hookimpl(specname="gateway_roll_text")
-    def answer(roll: Mapping[str, Any], locale: str) -> str | None:
-        if roll.get("system") != system:
-            return None
+    def words(word: str) -> str:
+        return catalogue.t(locale, prefix + word) if prefix + word in known else word
 
-        def words(word: str) -> str:
-            return catalogue.t(locale, prefix + word) if prefix + word in known else word
-
-        total = roll.get("successes", roll.get("total"))
-        return roll_text(locale, roll, roll.get("dice") or [], total, roll.get("degree"), words)
-
-    return answer
+    total = roll.get("successes", roll.get("total"))
+    return roll_text(locale, roll, roll.get("dice") or [], total, roll.get("degree"), words)

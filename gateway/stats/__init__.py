@@ -1,5 +1,5 @@
 """Roll statistics and the fair-dice test (``stats``): counts from the roll log against exact odds.
 
 ``pvalue`` and ``fit`` are the tests (pure), ``tally`` and ``report`` the counts and figures,
-``store`` the reading of the log, ``command`` the command. What a rule system says of one roll (the
-``gateway_roll_distribution`` hook) is ``gateway.rules.roll_distribution``, a plugin building block."""
+``store`` the reading of the log, ``command`` the command. What a rule system says of one roll
+(``RuleSystem.roll_distribution``) is ``gateway.rules.roll_distribution``, a plugin building block."""

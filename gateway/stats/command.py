@@ -18,7 +18,7 @@ from gateway.commands import Command, CommandContext
 from gateway.errors import PermissionDenied, UserError
 from gateway.hookspecs import hookimpl
 from gateway.offload import Awaited
-from gateway.rules.roll_distribution import RollDistribution, degree_name
+from gateway.spec import RuleSystem
 from gateway.stats import store
 from gateway.stats.messages import CATALOGUE, decimal, p_value, whole
 from gateway.stats.report import FaceTest, Report, ResultTest, report
@@ -30,30 +30,6 @@ from gateway.types import Invocation, Reply
 USAGE = "stats [me|NAME|channel] [--since 2h|today|2026-11-30] [--system NAME]"
 
 
-class Shapes:
-    """The ``gateway_roll_distribution`` hook for many rolls: the plugin that answered for a
-    system's roll is asked first for that system's next ones (pluggy's loop over every plugin was
-    most of the cost of a roll); the whole hook when it does not answer."""
-
-    def __init__(self, hook: Any) -> None:
-        self.hook = hook
-        self.by_system: dict[str, Callable[..., RollDistribution | None]] = {}
-
-    def __call__(self, roll: Mapping[str, Any]) -> RollDistribution | None:
-        system = str(roll.get("system"))
-        known = self.by_system.get(system)
-        if known is not None:
-            found = known(roll=roll)
-            if found is not None:
-                return found
-        for impl in reversed(self.hook.get_hookimpls()):  # pluggy's calling order
-            found = impl.function(roll=roll)
-            if found is not None:
-                self.by_system[system] = impl.function
-                return found
-        return None
-
-
 def _fit_text(locale: str, test: FaceTest | ResultTest) -> str:
     fit = test.fit
     if fit is None:
@@ -62,8 +38,8 @@ def _fit_text(locale: str, test: FaceTest | ResultTest) -> str:
     return CATALOGUE.t(locale, "fit", statistic=statistic, df=fit.df, p=p_value(locale, fit.p))
 
 
-def render(locale: str, shown: Report, head: str, extra: Mapping[str, Any] | None = None) -> str:
-    """``extra``: the rule system's, naming its result labels (``roll_distribution.degree_name``)."""
+def render(locale: str, shown: Report, head: str, system: RuleSystem | None = None) -> str:
+    """``system``: the rolls' rule system, naming its result labels (``RuleSystem.degree_name``)."""
     t = CATALOGUE.t
     lines = [head]
     for test in shown.faces:
@@ -78,7 +54,7 @@ def render(locale: str, shown: Report, head: str, extra: Mapping[str, Any] | Non
             t(
                 locale,
                 "result",
-                label=degree_name(extra or {}, locale, label),
+                label=system.degree_name(locale, label) if system is not None else label,
                 observed=whole(locale, o),
                 expected=decimal(locale, e, 1),
             )
@@ -146,7 +122,7 @@ async def stats_command(ctx: CommandContext, inv: Invocation) -> Reply | Awaited
     since = parse_since(flags["--since"], ctx.now, zone, ctx.locale) if "--since" in flags else None
     scope, scope_text = await _scope(ctx, rest, system)
 
-    shape = Shapes(ctx.services.plugins.pm.hook.gateway_roll_distribution)
+    shape = ctx.services.plugins.roll_distribution
     vault = ctx.services.vault
     known: store.Progress | None = None
     if scope not in store.folds(vault).running:  # else its next save would lose to this one's
@@ -202,8 +178,7 @@ def _reply(
         dice=counted.dice,
         dice_shown=whole(ctx.locale, counted.dice),
     )
-    extra = ctx.services.plugins.registry.systems[system].extra
-    text = render(ctx.locale, shown, head + other, extra)
+    text = render(ctx.locale, shown, head + other, ctx.services.plugins.registry.systems[system])
     return Reply(text=text, private=True, result=as_result(shown, system))
 
 

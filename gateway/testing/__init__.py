@@ -33,6 +33,7 @@ from gateway.hookspecs import hookimpl
 from gateway.registry import AdapterSpec
 from gateway.services import Services
 from gateway.settings import Settings
+from gateway.spec import RuleSystem
 from gateway.types import Channel, Identity, InboundMessage, Outbound, Reply
 from gateway.vault.repo import StlogLine, stlog_entries
 
@@ -45,6 +46,7 @@ __all__ = [
     "eventually",
     "make_settings",
     "postgres_database",
+    "rule_system_plugin",
     "start_chat",
 ]
 
@@ -207,6 +209,22 @@ def adapter_plugin(adapter: Adapter) -> object:
     return _AdapterPlugin(adapter)
 
 
+class _RuleSystemPlugin:
+    def __init__(self, systems: tuple[RuleSystem, ...]) -> None:
+        self.systems = systems
+
+    @hookimpl
+    def gateway_register_rule_systems(self, register: Callable[[RuleSystem], None]) -> None:
+        for system in self.systems:
+            register(system)
+
+
+def rule_system_plugin(*systems: RuleSystem) -> object:
+    """A plugin that registers ``systems`` (for ``Gateway(extra_plugins=...)``; ``start_chat(systems=...)``
+    does it for you): a rule system is one object, its commands with it."""
+    return _RuleSystemPlugin(systems)
+
+
 async def eventually(
     done: Callable[[], bool],
     *,
@@ -235,6 +253,7 @@ async def start_chat(
     url: str,
     *,
     extra_plugins: Iterable[object] = (),
+    systems: Iterable[RuleSystem] = (),
     adapters: Iterable[Adapter] = (),
     platforms: Iterable[str] = (),
     **sections: Any,
@@ -243,17 +262,22 @@ async def start_chat(
     ``await chat.stop()`` when done (the fixtures do).
 
     Installed plugins (entry points) are loaded as in production, and ``extra_plugins`` too (a module
-    or object with ``@hookimpl`` functions). No installed adapter runs unless its platform is named
+    or object with ``@hookimpl`` functions), and the rule systems ``systems`` (a ``RuleSystem`` object
+    each, as an uninstalled plugin would register it). No installed adapter runs unless its platform is named
     in ``platforms``; ``adapters`` (a ``FakeAdapter``, say) run as they are. ``sections`` are settings
     tables, as for ``make_settings``."""
-    adapters = list(adapters)
+    adapters, systems = list(adapters), tuple(systems)
     clock = Clock()
     dice = ScriptedDice([])
     gateway = Gateway(
         make_settings(url, **sections),
         dice=dice,
         clock=clock,
-        extra_plugins=[*extra_plugins, *(adapter_plugin(a) for a in adapters)],
+        extra_plugins=[
+            *extra_plugins,
+            *([rule_system_plugin(*systems)] if systems else []),
+            *(adapter_plugin(a) for a in adapters),
+        ],
         platforms=(*platforms, *(a.platform for a in adapters)),
     )
     await gateway.upgrade_vault()

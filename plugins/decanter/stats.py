@@ -1,4 +1,4 @@
-"""What ``stats`` counts of a Decanter roll (``gateway_roll_distribution``): every d10 drawn
+"""What ``stats`` counts of a Decanter roll (``RuleSystem.roll_distribution``): every d10 drawn
 (Advantage's second roll and Major qualities' re-rolls included), and a roll's degree against its
 Difficulty Class with its exact odds. Automatic successes and Take Half draw no dice and have no
 odds; a roll without a DC has no degree. Pure."""
@@ -10,8 +10,8 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import Any
 
-from gateway.rules.roll_distribution import RollDistribution, distribution_hook, integer
-from plugins.decanter.mechanics import DEGREES, QUALITY_NAMES, SIDES, SYSTEM, degree
+from gateway.rules.roll_distribution import RollDistribution, distribution, integer
+from plugins.decanter.mechanics import DEGREES, QUALITY_NAMES, SIDES, degree
 from plugins.decanter.odds import pool_distribution
 
 QUALITY_OF = {name: value for value, name in QUALITY_NAMES.items()}
@@ -33,4 +33,5 @@ def single(roll: Mapping[str, Any], dice: tuple[int, ...]) -> RollDistribution:
     return RollDistribution(SIDES, dice, str(roll["degree"]), degree_odds(pool, quality, dc), DEGREES)
 
 
-gateway_roll_distribution = distribution_hook(SYSTEM, SIDES, single)
+def roll_distribution(roll: Mapping[str, Any]) -> RollDistribution | None:
+    return distribution(roll, SIDES, single)

@@ -1,13 +1,12 @@
-"""Decanter's answer to ``gateway_sheet_summary``: Attributes and Skills, Story Points, Conditions."""
+"""Decanter's answer to ``RuleSystem.summary``: Attributes and Skills, Story Points, Conditions."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 
 from gateway.rules.dots_summary import dots_summary
-from gateway.summary import FreeField, SheetSummary, summary_hook
+from gateway.summary import FreeField, SheetSummary
 from gateway.vault.models import Character
-from plugins.decanter.mechanics import SYSTEM
 from plugins.decanter.sheet import SCHEMA
 from plugins.decanter.state import SP
 
@@ -23,4 +22,7 @@ def summarise(character: Character, pools: Mapping[str, tuple[int, int]], locale
     return dots_summary(SCHEMA, character, pools, POOL_LABELS, conditions(character))
 
 
-gateway_sheet_summary = summary_hook(SYSTEM, summarise)
+def sheet_fields(locale: str) -> tuple[tuple[str, str], ...]:
+    """The FIELD words ``set`` and ``st set`` take, as the web's sheet editor offers them (the book
+    is English only)."""
+    return tuple((key, SCHEMA.trait_title(key)) for key in (*SCHEMA.names, "kind", "specialties", "notes"))

@@ -1,13 +1,12 @@
-"""Decanter's odds page for the web (``gateway_web_tools``): a pool against a DC with a dice
+"""Decanter's odds page for the web (``RuleSystem.web_tools``): a pool against a DC with a dice
 quality, worked by ``odds.roll_odds`` (read-only use of today's signature)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from fractions import Fraction
 from typing import Any
 
-from gateway import hookimpl
 from gateway.web_tool import POOL, OddsChart, ToolField, WebTool, in_locale, successes_chart
 from plugins.decanter import odds
 from plugins.decanter.house import WEB_HOUSE
@@ -70,8 +69,3 @@ def odds_charts(
 
 
 TOOL = WebTool(slug="decanter", system=SYSTEM, title=TITLE, fields=FIELDS, odds=tool_odds, house=WEB_HOUSE)
-
-
-@hookimpl
-def gateway_web_tools(register: Callable[[WebTool], None]) -> None:
-    register(TOOL)

@@ -1,4 +1,4 @@
-"""What ``stats`` counts of a Dramatic Systems roll (``gateway_roll_distribution``): every d10
+"""What ``stats`` counts of a Dramatic Systems roll (``RuleSystem.roll_distribution``): every d10
 drawn (specialty dice included), and a single roll's degree against its exact odds. Pure."""
 
 from __future__ import annotations
@@ -8,8 +8,8 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import Any
 
-from gateway.rules.roll_distribution import RollDistribution, distribution_hook, face_list, integer
-from plugins.dramatic.mechanics import DEGREES, SIDES, SYSTEM
+from gateway.rules.roll_distribution import RollDistribution, distribution, face_list, integer
+from plugins.dramatic.mechanics import DEGREES, SIDES
 from plugins.dramatic.odds import roll_odds
 
 
@@ -29,4 +29,5 @@ def single(roll: Mapping[str, Any], dice: tuple[int, ...]) -> RollDistribution:
     return RollDistribution(SIDES, dice, str(degree), exact, DEGREES)
 
 
-gateway_roll_distribution = distribution_hook(SYSTEM, SIDES, single)
+def roll_distribution(roll: Mapping[str, Any]) -> RollDistribution | None:
+    return distribution(roll, SIDES, single)

@@ -1,12 +1,11 @@
-"""Dramatic Systems' odds page for the web (``gateway_web_tools``): a pool against a difficulty,
+"""Dramatic Systems' odds page for the web (``RuleSystem.web_tools``): a pool against a difficulty,
 with or without a specialty, worked by ``odds.roll_odds`` (read-only use of today's signature)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from typing import Any
 
-from gateway import hookimpl
 from gateway.web_tool import POOL, OddsChart, ToolField, WebTool, in_locale, successes_chart
 from plugins.dramatic import odds
 from plugins.dramatic.house import WEB_HOUSE
@@ -62,8 +61,3 @@ def odds_charts(locale: str, chances: odds.RollOdds) -> list[OddsChart]:
 
 
 TOOL = WebTool(slug="dramatic", system=SYSTEM, title=TITLE, fields=FIELDS, odds=tool_odds, house=WEB_HOUSE)
-
-
-@hookimpl
-def gateway_web_tools(register: Callable[[WebTool], None]) -> None:
-    register(TOOL)

@@ -10,10 +10,13 @@ Pure rules: ``mechanics`` (dice), ``chargen`` (the creation budget), ``powers`` 
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from typing import Any
 
-from gateway import CommandSet, RuleSystem, hookimpl
+from gateway import CommandSet, DegreeColour, RuleSystem, SheetSummary, hookimpl
 from gateway.rules.retire import retire_commands
+from gateway.rules.roll_distribution import RollDistribution
+from gateway.vault.models import Character
 from plugins.nightcap import (
     challenge_commands,
     characters,
@@ -23,23 +26,16 @@ from plugins.nightcap import (
     play,
     power_contest,
     rolls,
+    stats,
     storyteller,
+    summary,
     team_commands,
+    web_tools,
 )
 from plugins.nightcap.config import NightcapSettings
 from plugins.nightcap.house import NightcapHouseRules
 from plugins.nightcap.rolls import SYSTEM
-from plugins.nightcap.sheet import NightcapSheet
-
-NIGHTCAP = RuleSystem(
-    name=SYSTEM,
-    title="Nightcap",
-    dice="d10, 7+ succeeds, 10 counts twice, 1 takes one away",
-    describe="Modern supernatural stories after midnight.",
-    settings_model=NightcapSettings,
-    house_rules=NightcapHouseRules,
-    sheet_model=NightcapSheet,
-)
+from plugins.nightcap.sheet import TRAITS, NightcapSheet
 
 COMMANDS = CommandSet(SYSTEM).include(
     rolls.COMMANDS,
@@ -56,13 +52,38 @@ COMMANDS = CommandSet(SYSTEM).include(
 )
 
 
+class Nightcap(RuleSystem):
+    def summary(
+        self, character: Character, pools: Mapping[str, tuple[int, int]], locale: str
+    ) -> SheetSummary:
+        return summary.summarise(character, pools, locale)
+
+    def roll_distribution(self, roll: Mapping[str, Any]) -> RollDistribution | None:
+        return stats.roll_distribution(roll)
+
+
+NIGHTCAP = Nightcap(
+    SYSTEM,
+    "Nightcap",
+    "d10, 7+ succeeds, 10 counts twice, 1 takes one away",
+    describe="Modern supernatural stories after midnight.",
+    commands=COMMANDS,
+    degree_colours={
+        "botch": DegreeColour.BOTCH,
+        "failure": DegreeColour.FAILURE,
+        "marginal": DegreeColour.PARTIAL,
+        "solid": DegreeColour.SUCCESS,
+        "strong": DegreeColour.STRONG,
+        "overwhelming": DegreeColour.BEST,
+    },
+    settings_model=NightcapSettings,
+    house_rules=NightcapHouseRules,
+    sheet_model=NightcapSheet,
+    defences=TRAITS,
+    web_tools=(web_tools.BUDGET, web_tools.ROLLER),
+)
+
+
 @hookimpl
 def gateway_register_rule_systems(register: Callable[[RuleSystem], None]) -> None:
     register(NIGHTCAP)
-
-
-gateway_register_commands = COMMANDS.hookimpl()
-
-
-from plugins.nightcap.stats import gateway_roll_distribution as gateway_roll_distribution  # noqa: E402
-from plugins.nightcap.summary import gateway_sheet_summary as gateway_sheet_summary  # noqa: E402

@@ -1,4 +1,4 @@
-"""What ``stats`` counts of a Nightcap roll (``gateway_roll_distribution``): every d10 drawn, and a
+"""What ``stats`` counts of a Nightcap roll (``RuleSystem.roll_distribution``): every d10 drawn, and a
 single roll's degree against its exact odds (the dice total's distribution, Willpower's +1 on the
 total, the botch read from the dice alone, as ``mechanics.degree``). Pure."""
 
@@ -9,7 +9,7 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import Any
 
-from gateway.rules.roll_distribution import RollDistribution, distribution_hook, integer
+from gateway.rules.roll_distribution import RollDistribution, distribution, integer
 from plugins.nightcap.mechanics import DEGREES, SIDES, degree
 from plugins.nightcap.odds import dice_total_distribution
 
@@ -33,4 +33,5 @@ def single(roll: Mapping[str, Any], dice: tuple[int, ...]) -> RollDistribution:
     return RollDistribution(SIDES, dice, str(roll["degree"]), exact, DEGREES)
 
 
-gateway_roll_distribution = distribution_hook(SYSTEM, SIDES, single)
+def roll_distribution(roll: Mapping[str, Any]) -> RollDistribution | None:
+    return distribution(roll, SIDES, single)

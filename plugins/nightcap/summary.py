@@ -1,11 +1,11 @@
-"""Nightcap's answer to ``gateway_sheet_summary``: four traits, powers with tier and trait, the
+"""Nightcap's answer to ``RuleSystem.summary``: four traits, powers with tier and trait, the
 narrative fields, and the Willpower, Essence and Damage pools."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 
-from gateway.summary import FreeField, Power, SheetSummary, pool_meters, rated_group, summary_hook
+from gateway.summary import FreeField, Power, SheetSummary, pool_meters, rated_group
 from gateway.vault.models import Character
 from plugins.nightcap.rolls import SYSTEM
 from plugins.nightcap.sheet import FIELDS, POOLS, TRAITS, normalise
@@ -25,6 +25,3 @@ def summarise(character: Character, pools: Mapping[str, tuple[int, int]], locale
         powers=tuple(Power(str(p["name"]), p.get("tier"), p.get("trait")) for p in sheet["powers"]),
         fields=tuple(FreeField(f.title(), str(fields[f])) for f in FIELDS if fields.get(f)),
     )
-
-
-gateway_sheet_summary = summary_hook(SYSTEM, summarise)

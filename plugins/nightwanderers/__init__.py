@@ -4,10 +4,14 @@ Russian by default (``lang en`` for English)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from typing import Any
 
-from gateway import CommandSet, RuleSystem, hookimpl
+from gateway import CommandSet, DegreeColour, RuleSystem, SheetForms, SheetSummary, hookimpl
 from gateway.rules.retire import retire_commands
+from gateway.rules.roll_distribution import RollDistribution
+from gateway.rules.roll_text import catalogue_roll_text
+from gateway.vault.models import Character
 from plugins.nightwanderers import (
     blood,
     combat,
@@ -18,26 +22,18 @@ from plugins.nightwanderers import (
     hunting,
     pursuit,
     scene,
+    stats,
+    summary,
     tug,
+    web_tools,
 )
 from plugins.nightwanderers.characters import CHARACTERS
 from plugins.nightwanderers.config import NightWanderersSettings
 from plugins.nightwanderers.entry import EntrySet
 from plugins.nightwanderers.house import NightWanderersHouseRules
 from plugins.nightwanderers.mechanics import SYSTEM
+from plugins.nightwanderers.messages import CATALOGUE
 from plugins.nightwanderers.sheet import WandererSheet
-
-NIGHT_WANDERERS = RuleSystem(
-    name=SYSTEM,
-    title="Night Wanderers",
-    dice="d6 pool against a difficulty of 2-6",
-    default_locale="ru",
-    locales=("ru", "en"),
-    describe="Ночные скитальцы: vampires of an imperial city, their blood and their Beast.",
-    settings_model=NightWanderersSettings,
-    house_rules=NightWanderersHouseRules,
-    sheet_model=WandererSheet,
-)
 
 COMMANDS = CommandSet(SYSTEM).include(
     commands.COMMANDS,
@@ -67,25 +63,52 @@ COMMANDS = CommandSet(SYSTEM).include(
 COMMANDS.include(retire_commands(SYSTEM))  # char retire, st retire (gateway.rules.retire)
 
 
+class NightWanderers(RuleSystem):
+    def summary(
+        self, character: Character, pools: Mapping[str, tuple[int, int]], locale: str
+    ) -> SheetSummary:
+        return summary.summarise(character, pools, locale)
+
+    def roll_text(self, roll: Mapping[str, Any], locale: str) -> str:
+        # ``verify`` with the degree in the reader's language (the core's line keeps the stored word).
+        return catalogue_roll_text(CATALOGUE, roll, locale)
+
+    def roll_distribution(self, roll: Mapping[str, Any]) -> RollDistribution | None:
+        return stats.roll_distribution(roll)
+
+
+NIGHT_WANDERERS = NightWanderers(
+    SYSTEM,
+    "Night Wanderers",
+    "d6 pool against a difficulty of 2-6",
+    default_locale="ru",
+    locales=("ru", "en"),
+    describe="Ночные скитальцы: vampires of an imperial city, their blood and their Beast.",
+    # Through entry.py: every command reads Russian option words and has Russian help.
+    commands=EntrySet(SYSTEM).include(COMMANDS),
+    # ``stats`` and ``verify`` name the results as the book does (``degree.<label>``).
+    catalogue=CATALOGUE,
+    degree_colours={
+        "failure": DegreeColour.FAILURE,
+        "done": DegreeColour.PARTIAL,
+        "good": DegreeColour.SUCCESS,
+        "excellent": DegreeColour.STRONG,
+        "masterful": DegreeColour.BEST,
+    },
+    settings_model=NightWanderersSettings,
+    house_rules=NightWanderersHouseRules,
+    sheet_model=WandererSheet,
+    # Set by a Storyteller (``st set NAME FIELD VALUE``), no approval: players see the sheet only.
+    sheet_forms=SheetForms(
+        player_set=False,
+        approve=False,
+        fields=summary.sheet_fields,
+        traits={"ru": "Атрибуты и трюки", "en": "Attributes and tricks"},
+    ),
+    web_tools=(web_tools.TOOL,),
+)
+
+
 @hookimpl
 def gateway_register_rule_systems(register: Callable[[RuleSystem], None]) -> None:
     register(NIGHT_WANDERERS)
-
-
-# Registered through entry.py: every command reads Russian option words and has Russian help.
-gateway_register_commands = EntrySet(SYSTEM).include(COMMANDS).hookimpl()
-
-
-from gateway.rules.roll_text import roll_text_hook  # noqa: E402
-from plugins.nightwanderers.messages import CATALOGUE  # noqa: E402
-from plugins.nightwanderers.stats import gateway_roll_distribution as gateway_roll_distribution  # noqa: E402
-from plugins.nightwanderers.summary import gateway_sheet_summary as gateway_sheet_summary  # noqa: E402
-
-# ``verify`` with the degree in the reader's language (the core's line keeps the stored word).
-gateway_roll_text = roll_text_hook(SYSTEM, CATALOGUE)
-# ``stats`` names the results as the book does (``degree.<label>`` in the catalogue).
-from gateway.rules.roll_distribution import DEGREE_NAMES  # noqa: E402
-from plugins.nightwanderers.messages import CATALOGUE as _NAMES  # noqa: E402
-from plugins.nightwanderers.web_tools import gateway_web_tools as gateway_web_tools  # noqa: E402
-
-NIGHT_WANDERERS.extra[DEGREE_NAMES] = _NAMES

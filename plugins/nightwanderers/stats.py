@@ -1,4 +1,4 @@
-"""What ``stats`` counts of a Night Wanderers roll (``gateway_roll_distribution``): every d6 drawn
+"""What ``stats`` counts of a Night Wanderers roll (``RuleSystem.roll_distribution``): every d6 drawn
 (contests' re-rolled ties included), and a single roll's quality against its exact odds. Pure."""
 
 from __future__ import annotations
@@ -8,8 +8,8 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import Any
 
-from gateway.rules.roll_distribution import RollDistribution, distribution_hook, integer
-from plugins.nightwanderers.mechanics import QUALITIES, SIDES, SYSTEM
+from gateway.rules.roll_distribution import RollDistribution, distribution, integer
+from plugins.nightwanderers.mechanics import QUALITIES, SIDES
 from plugins.nightwanderers.odds import qualities
 
 
@@ -28,4 +28,5 @@ def single(roll: Mapping[str, Any], dice: tuple[int, ...]) -> RollDistribution:
     return RollDistribution(SIDES, dice, str(roll["degree"]), exact, QUALITIES)
 
 
-gateway_roll_distribution = distribution_hook(SYSTEM, SIDES, single)
+def roll_distribution(roll: Mapping[str, Any]) -> RollDistribution | None:
+    return distribution(roll, SIDES, single)

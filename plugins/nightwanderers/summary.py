@@ -1,4 +1,4 @@
-"""Night Wanderers' answer to ``gateway_sheet_summary``: attributes and tricks under the book's
+"""Night Wanderers' answer to ``RuleSystem.summary``: attributes and tricks under the book's
 Russian names (English for an English reader), Health and Blood, clan and Humanity, Celerity, the
 Hunting Instinct and Fortitude."""
 
@@ -14,14 +14,13 @@ from gateway.summary import (
     pool_meters,
     powers_held,
     rated_group,
-    summary_hook,
 )
 from gateway.vault.models import Character
+from plugins.nightwanderers import characters
 from plugins.nightwanderers.mechanics import SYSTEM
 from plugins.nightwanderers.messages import CATALOGUE
 from plugins.nightwanderers.sheet import TRAITS, WandererSheet, clan_name, trait_name
 
-BOOK_LOCALE = "ru"  # the system's default_locale: the book's own terms
 # The words of the sheet's own sentences (sheet.head, sheet.health, sheet.blood, sheet.powers).
 LABELS = {
     "ru": {
@@ -70,4 +69,9 @@ def summarise(character: Character, pools: Mapping[str, tuple[int, int]], locale
     )
 
 
-gateway_sheet_summary = summary_hook(SYSTEM, summarise, BOOK_LOCALE)
+def sheet_fields(locale: str) -> tuple[tuple[str, str], ...]:
+    """The FIELD words ``st set`` takes, named in ``locale`` as the commands name them (the web's
+    sheet editor offers these)."""
+    traits = tuple((key, trait_name(key, locale=locale)) for key in TRAITS)
+    others = dict.fromkeys(characters.FIELDS)  # in order, once each
+    return traits + tuple((key, CATALOGUE.t(locale, f"field.{key}")) for key in others)

@@ -4,29 +4,22 @@ by default (``lang en`` for English)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from typing import Any
 
-from gateway import CommandSet, RuleSystem, hookimpl
+from gateway import CommandSet, DegreeColour, RuleSystem, SheetForms, SheetSummary, hookimpl
 from gateway.rules.retire import retire_commands
-from plugins.pravidla import commands, scene
+from gateway.rules.roll_distribution import RollDistribution
+from gateway.rules.roll_text import catalogue_roll_text
+from gateway.vault.models import Character
+from plugins.pravidla import commands, scene, stats, summary, web_tools
 from plugins.pravidla.characters import CHARACTERS
 from plugins.pravidla.config import PravidlaSettings
 from plugins.pravidla.help import in_czech
 from plugins.pravidla.house import PravidlaHouseRules
 from plugins.pravidla.mechanics import SYSTEM
+from plugins.pravidla.messages import CATALOGUE
 from plugins.pravidla.sheet import PravidlaSheet
-
-PRAVIDLA = RuleSystem(
-    name=SYSTEM,
-    title="Pravidla",
-    dice="d6 pool against a target number (usually 4)",
-    default_locale="cs",
-    locales=("cs", "en"),
-    describe="Czech vampire rules: count the dice that reach the target number.",
-    settings_model=PravidlaSettings,
-    sheet_model=PravidlaSheet,
-    house_rules=PravidlaHouseRules,
-)
 
 # Every command with its Czech help (``plugins.pravidla.help``): the decorated sets are complete
 # once their modules are imported, above.
@@ -56,24 +49,45 @@ COMMANDS = CommandSet(SYSTEM).include(
 COMMANDS.include(retire_commands(SYSTEM))  # char retire, st retire (gateway.rules.retire)
 
 
+class Pravidla(RuleSystem):
+    def summary(
+        self, character: Character, pools: Mapping[str, tuple[int, int]], locale: str
+    ) -> SheetSummary:
+        return summary.summarise(character, pools, locale)
+
+    def roll_text(self, roll: Mapping[str, Any], locale: str) -> str:
+        # ``verify`` with the degree in the reader's language (the core's line keeps the stored word).
+        return catalogue_roll_text(CATALOGUE, roll, locale)
+
+    def roll_distribution(self, roll: Mapping[str, Any]) -> RollDistribution | None:
+        return stats.roll_distribution(roll)
+
+
+PRAVIDLA = Pravidla(
+    SYSTEM,
+    "Pravidla",
+    "d6 pool against a target number (usually 4)",
+    default_locale="cs",
+    locales=("cs", "en"),
+    describe="Czech vampire rules: count the dice that reach the target number.",
+    commands=COMMANDS,
+    # ``stats`` and ``verify`` name the results as the book does (``degree.<label>``).
+    catalogue=CATALOGUE,
+    degree_colours={"failure": DegreeColour.FAILURE, "success": DegreeColour.SUCCESS},
+    settings_model=PravidlaSettings,
+    sheet_model=PravidlaSheet,
+    house_rules=PravidlaHouseRules,
+    # Set by a Storyteller (``st set NAME FIELD VALUE``), no approval: players see the sheet only.
+    sheet_forms=SheetForms(
+        player_set=False,
+        approve=False,
+        fields=summary.sheet_fields,
+        traits={"cs": "Vlastnosti", "en": "Attributes"},
+    ),
+    web_tools=(web_tools.TOOL,),
+)
+
+
 @hookimpl
 def gateway_register_rule_systems(register: Callable[[RuleSystem], None]) -> None:
     register(PRAVIDLA)
-
-
-gateway_register_commands = COMMANDS.hookimpl()
-
-
-from gateway.rules.roll_text import roll_text_hook  # noqa: E402
-from plugins.pravidla.messages import CATALOGUE  # noqa: E402
-from plugins.pravidla.stats import gateway_roll_distribution as gateway_roll_distribution  # noqa: E402
-from plugins.pravidla.summary import gateway_sheet_summary as gateway_sheet_summary  # noqa: E402
-
-# ``verify`` with the degree in the reader's language (the core's line keeps the stored word).
-gateway_roll_text = roll_text_hook(SYSTEM, CATALOGUE)
-# ``stats`` names the results as the book does (``degree.<label>`` in the catalogue).
-from gateway.rules.roll_distribution import DEGREE_NAMES  # noqa: E402
-from plugins.pravidla.messages import CATALOGUE as _NAMES  # noqa: E402
-from plugins.pravidla.web_tools import gateway_web_tools as gateway_web_tools  # noqa: E402
-
-PRAVIDLA.extra[DEGREE_NAMES] = _NAMES

@@ -1,4 +1,4 @@
-"""What ``stats`` counts of a Pravidla roll (``gateway_roll_distribution``): every d6 drawn (a
+"""What ``stats`` counts of a Pravidla roll (``RuleSystem.roll_distribution``): every d6 drawn (a
 contest's re-rolled ties included), and a single roll's degree against its exact (binomial) odds."""
 
 from __future__ import annotations
@@ -9,8 +9,8 @@ from functools import lru_cache
 from typing import Any
 
 from gateway.rules.binomial import counts
-from gateway.rules.roll_distribution import RollDistribution, distribution_hook, integer
-from plugins.pravidla.mechanics import DEGREES, SIDES, SYSTEM
+from gateway.rules.roll_distribution import RollDistribution, distribution, integer
+from plugins.pravidla.mechanics import DEGREES, SIDES
 
 
 @lru_cache(maxsize=1024)
@@ -29,4 +29,5 @@ def single(roll: Mapping[str, Any], dice: tuple[int, ...]) -> RollDistribution:
     return RollDistribution(SIDES, dice, str(roll["degree"]), degree_odds(pool, target, need), DEGREES)
 
 
-gateway_roll_distribution = distribution_hook(SYSTEM, SIDES, single)
+def roll_distribution(roll: Mapping[str, Any]) -> RollDistribution | None:
+    return distribution(roll, SIDES, single)

@@ -1,4 +1,4 @@
-"""Pravidla's answer to ``gateway_sheet_summary``: the nine Attributes under their Czech names
+"""Pravidla's answer to ``RuleSystem.summary``: the nine Attributes under their Czech names
 (English for an English reader), and Celerity, the Hunting Instinct and Potence as powers."""
 
 from __future__ import annotations
@@ -6,13 +6,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from functools import partial
 
-from gateway.summary import Power, SheetSummary, powers_held, rated_group, summary_hook
+from gateway.summary import Power, SheetSummary, powers_held, rated_group
 from gateway.vault.models import Character
 from plugins.pravidla.mechanics import SYSTEM
 from plugins.pravidla.messages import CATALOGUE
-from plugins.pravidla.sheet import MAX_RATING, TRAITS, PravidlaSheet, trait_name
-
-BOOK_LOCALE = "cs"  # the system's default_locale: the book's own terms
+from plugins.pravidla.sheet import MAX_RATING, POWER_WORDS, TRAITS, PravidlaSheet, trait_name
 
 
 def powers(sheet: PravidlaSheet, locale: str) -> tuple[Power, ...]:
@@ -34,4 +32,8 @@ def summarise(character: Character, pools: Mapping[str, tuple[int, int]], locale
     )
 
 
-gateway_sheet_summary = summary_hook(SYSTEM, summarise, BOOK_LOCALE)
+def sheet_fields(locale: str) -> tuple[tuple[str, str], ...]:
+    """The FIELD words ``st set`` takes, named in ``locale`` as the commands name them (the web's
+    sheet editor offers these)."""
+    traits = tuple((key, trait_name(key, locale=locale)) for key in TRAITS)
+    return traits + tuple((key, CATALOGUE.t(locale, f"field.{key}")) for key in POWER_WORDS)

@@ -1,13 +1,12 @@
-"""Pravidla's odds page for the web (``gateway_web_tools``): a pool against a target number, with
+"""Pravidla's odds page for the web (``RuleSystem.web_tools``): a pool against a target number, with
 the successes needed, worked by the same ``gateway.rules.binomial`` counts as ``odds`` in chat."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from typing import Any
 
-from gateway import hookimpl
 from gateway.rules import binomial
 from gateway.web_tool import NEED, POOL, OddsChart, ToolField, WebTool, in_locale, successes_chart
 from plugins.pravidla import mechanics
@@ -53,8 +52,3 @@ def odds_charts(
 
 
 TOOL = WebTool(slug="pravidla", system=SYSTEM, title=TITLE, fields=FIELDS, odds=tool_odds)
-
-
-@hookimpl
-def gateway_web_tools(register: Callable[[WebTool], None]) -> None:
-    register(TOOL)

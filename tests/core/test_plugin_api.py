@@ -74,7 +74,8 @@ BUILDING_BLOCKS = {
     "gateway.roles",
     "gateway.testing",
     "gateway.rules.numbers",  # the one reader of numbers people type, in a command or a request
-    "gateway.web_tool",  # what a rule system registers with gateway_web_tools, and the web draws
+    "gateway.web_tool",  # the odds forms a rule system declares (RuleSystem.web_tools), the web draws
+    "gateway.web_pages",  # its practice table and budget calculator, likewise
     "gateway.charts",  # an odds reply's chart: a rule system builds it, Discord and Matrix send its PNG
 }
 RULE_SYSTEM_MODULES = {"gateway.rules", "gateway.vault", "gateway.vault.models"}  # sheets live in the vault
@@ -129,6 +130,49 @@ def test_plugins_and_adapters_use_only_the_public_api(root: str) -> None:
     """The core's other modules (router, outbox worker, vault engine, registry, ...) may change
     between releases; a plugin or adapter that reached into them would break with it."""
     assert _imports_of_the_core(root) == []
+
+
+# Who may not import whom: the core neither side; a rule system no adapter, an adapter no rule system
+# (what an adapter shows of a system comes from the system objects, ``services.systems()``).
+FORBIDDEN = {"gateway": ("plugins", "adapters"), "plugins": ("adapters",), "adapters": ("plugins",)}
+
+
+def _crossings(root: str, base: Path = ROOT) -> list[str]:
+    """``file:line: the import`` for each import in ``root`` of a package ``FORBIDDEN`` keeps from it
+    (nested imports and ``TYPE_CHECKING`` blocks too)."""
+    wrong = []
+    for path in sorted((base / root).rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(), str(path))):
+            if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+                modules = [node.module]
+            elif isinstance(node, ast.Import):
+                modules = [alias.name for alias in node.names]
+            else:
+                continue
+            if any(m.split(".")[0] in FORBIDDEN[root] for m in modules):
+                wrong.append(f"{path.relative_to(base).as_posix()}:{node.lineno}: {ast.unparse(node)}")
+    return wrong
+
+
+@pytest.mark.parametrize("root", sorted(FORBIDDEN))
+def test_the_core_plugins_and_adapters_do_not_import_across(root: str) -> None:
+    assert _crossings(root) == []
+
+
+def test_a_crossing_is_named_with_file_and_line(tmp_path: Path) -> None:
+    (tmp_path / "adapters" / "web").mkdir(parents=True)
+    (tmp_path / "adapters" / "web" / "page.py").write_text(
+        "from plugins.nightcap.sheet import TRAITS\nimport os, plugins.pravidla\n"
+        "def f():\n    import plugins\n"
+    )
+    (tmp_path / "plugins" / "x").mkdir(parents=True)
+    (tmp_path / "plugins" / "x" / "y.py").write_text("from adapters.discord import render\nfrom . import z\n")
+    assert _crossings("adapters", tmp_path) == [
+        "adapters/web/page.py:1: from plugins.nightcap.sheet import TRAITS",
+        "adapters/web/page.py:2: import os, plugins.pravidla",
+        "adapters/web/page.py:4: import plugins",
+    ]
+    assert _crossings("plugins", tmp_path) == ["plugins/x/y.py:1: from adapters.discord import render"]
 
 
 def test_an_adapter_touching_the_vault_is_named_with_file_and_line(tmp_path: Path) -> None:

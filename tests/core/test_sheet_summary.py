@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+from gateway.spec import RuleSystem
 from gateway.summary import FreeField, PoolMeter, Power, RatedTrait, SheetSummary, bare_summary
 from gateway.testing import Chat
 from gateway.vault.models import Character
@@ -40,10 +41,20 @@ async def test_no_system_answers_for_an_unknown_one_so_the_core_does(chat: Chat)
     )
 
 
-async def test_every_system_answers_for_its_own_characters_only(chat: Chat) -> None:
-    hook = chat.services.plugins.pm.hook.gateway_sheet_summary
+async def test_every_system_answers_for_its_own_characters(chat: Chat) -> None:
+    """The core dispatches on the character's ``system`` to that system's object."""
+    plugins = chat.services.plugins
     for system in SYSTEMS:
-        answers = [impl.function(character(system), {}, None) for impl in hook.get_hookimpls()]
-        mine = [a for a in answers if a is not None]
-        assert len(mine) == 1 and mine[0].system == system, (system, answers)
-        assert mine[0].name == "Mira" and mine[0].status == "approved"
+        assert type(plugins.systems()[system]).summary is not RuleSystem.summary, system
+        summary = plugins.sheet_summary(character(system), {})
+        assert (summary.name, summary.system, summary.status) == ("Mira", system, "approved")
+        assert summary != bare_summary("Mira", system, "approved"), system  # the system's own, not the core's
+    # A reader without a language reads the book's (Pravidla's Czech), one with a language reads that.
+    pravidla = plugins.systems()["pravidla"]
+    sheet = {"strength": 3}
+    assert plugins.sheet_summary(character("pravidla", sheet), {}) == pravidla.summary(
+        character("pravidla", sheet), {}, "cs"
+    )
+    assert plugins.sheet_summary(character("pravidla", sheet), {}, "en") != plugins.sheet_summary(
+        character("pravidla", sheet), {}
+    )

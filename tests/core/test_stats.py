@@ -200,14 +200,13 @@ async def test_asks_at_once_count_each_roll_once(any_chat: Chat, monkeypatch: py
 
     chat = any_chat
     from gateway.stats import store
-    from gateway.stats.command import Shapes
 
     faces = uniform_faces(3, 300)
     for i in range(0, len(faces), 3):
         await roll(chat, "roll 3", faces[i : i + 3])
     chat.clock.advance(minutes=5)
     vault = chat.services.vault
-    shape = Shapes(chat.gateway.plugins.pm.hook.gateway_roll_distribution)
+    shape = chat.gateway.plugins.roll_distribution
     scope = store.Scope("channel", "console:main", "nightcap")
 
     async def ask() -> int:

@@ -19,7 +19,7 @@ from sqlmodel import col, select
 
 from gateway.rules.roll_distribution import RollDistribution
 from gateway.stats import store
-from gateway.stats.command import Shapes, as_result
+from gateway.stats.command import as_result
 from gateway.stats.persist import decode, encode
 from gateway.stats.report import report
 from gateway.stats.tally import Tally
@@ -66,8 +66,8 @@ async def ask(chat: Chat, text: str = "stats channel") -> dict[str, Any]:
     return reply.result
 
 
-def shape_of(chat: Chat) -> Shapes:
-    return Shapes(chat.gateway.plugins.pm.hook.gateway_roll_distribution)
+def shape_of(chat: Chat) -> store.Shape:
+    return chat.gateway.plugins.roll_distribution
 
 
 async def fresh_count(chat: Chat) -> dict[str, Any]:

@@ -2,7 +2,7 @@
 2 7 3 8 6 5 1 → None (clear)` merges both sides' dice; show both sides as the original line did").
 
 Every system with contests keeps them in ``RollLog.result["sides"]``; verify renders each side's
-dice, total and degree, and the winner, unless the plugin answers ``gateway_roll_text`` itself.
+dice, total and degree, and the winner, unless the system answers ``RuleSystem.roll_text`` itself.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from gateway.hookspecs import hookimpl
+from gateway import Command, CommandContext, Invocation, Reply, RuleSystem
 from gateway.rules.roll_text import roll_text
 from gateway.testing import Chat, start_chat
 from tests.conflict.helpers import make_character
@@ -74,7 +74,7 @@ async def test_pravidla_contest_with_a_rerolled_tie_read_in_czech(chat: Chat) ->
     reply = await ok(chat, "roll 2 vs 2", "alice")
     roll_id = reply.result["id"]
     # Read in Czech, the channel's language: each side keeps its dice from every round, and the
-    # degree is Pravidla's own word (its gateway_roll_text), not the stored "success".
+    # degree is Pravidla's own word (its RuleSystem.roll_text), not the stored "success".
     shown = await ok(chat, f"verify {roll_id}", "klara")
     assert shown.text == (
         f"#{roll_id}: Alice (console:alice) – hod v systému Pravidla, kanál console:main, {WHEN}:"
@@ -130,26 +130,35 @@ def test_rows_without_sides_or_numbers() -> None:
     assert roll_text("ru", two, [1, 2], None, None) == "сторона 1 1 — сторона 2 2 → 0: побеждает сторона 2"
 
 
-class Own:
-    """A plugin telling its own rolls in its own words (and leaving others' to the core)."""
+async def duel(ctx: CommandContext, inv: Invocation) -> Reply:
+    """A contest logged with two sides, as every system with contests logs one."""
+    sides = [{"dice": [7, 3, 8], "total": 2}, {"dice": [6, 5], "total": 0}]
+    result = {"kind": "contest", "system": "own", "sides": sides, "winner": 0}
+    roll_id = await ctx.log_roll(result)
+    return Reply(text=f"duel #{roll_id}", result={**result, "id": roll_id})
 
-    @hookimpl
-    def gateway_roll_text(self, roll: Mapping[str, Any], locale: str) -> str | None:
-        if roll.get("system") != "nightcap":
-            return None
+
+class Own(RuleSystem):
+    """A system telling its own rolls in its own words."""
+
+    def roll_text(self, roll: Mapping[str, Any], locale: str) -> str | None:
         sides = roll.get("sides") or []
         return f"[{locale}] " + " | ".join(str(s.get("total")) for s in sides)
 
 
-async def test_a_plugin_renders_its_own_rolls(tmp_path: Path) -> None:
-    chat = await start_chat(f"sqlite+aiosqlite:///{tmp_path / 'own.db'}", extra_plugins=[Own()])
+async def test_a_system_renders_its_own_rolls(tmp_path: Path) -> None:
+    own = Own("own", "Own", "none", commands=[Command("duel", duel, "a contest", role="anyone")])
+    chat = await start_chat(f"sqlite+aiosqlite:///{tmp_path / 'own.db'}", systems=[own])
     try:
-        chat.dice.extend([7, 3, 8, 6, 5, 9])
-        contest = await ok(chat, "roll 3 vs 2", "alice")
+        await play(chat, "own", as_="st")
+        contest = await ok(chat, "duel", "alice")
         assert await detail(chat, contest.result["id"]) == "[en] 2 | 0"
         await ok(chat, "lang cs", "eva")
         assert await detail(chat, contest.result["id"], "eva") == "[cs] 2 | 0"
-        single = await ok(chat, "roll 1", "alice")
-        assert await detail(chat, single.result["id"]) == "[en] "
+        # Another system's roll keeps the core's line: the dispatch is by the roll's system.
+        await play(chat, "nightcap", as_="st")
+        chat.dice.extend([7, 3])
+        single = await ok(chat, "roll 2", "alice")
+        assert await detail(chat, single.result["id"]) == "7 3 → 1 (marginal)"
     finally:
         await chat.stop()

@@ -5,7 +5,7 @@ from __future__ import annotations
 from gateway.summary import FreeField, PoolMeter, RatedTrait
 from gateway.vault.models import Character
 from plugins.decanter.sheet import SCHEMA, Condition, DecanterSheet
-from plugins.decanter.summary import gateway_sheet_summary
+from plugins.decanter.summary import summarise
 
 
 def test_the_summary_reads_the_decanter_sheet() -> None:
@@ -17,7 +17,7 @@ def test_the_summary_reads_the_decanter_sheet() -> None:
     )
     sheet.attributes["wits"] = 3
     ana = Character(owner_id=1, system="decanter", name="Ana", name_key="ana", sheet=SCHEMA.dump(sheet))
-    summary = gateway_sheet_summary(ana, {"story_points": (1, 3)}, None)
+    summary = summarise(ana, {"story_points": (1, 3)}, "en")
     assert summary is not None
     assert summary.traits[7] == RatedTrait("wits", "Wits", 3, None, "Attributes")
     assert summary.traits[9:] == (RatedTrait("animal_ken", "Animal Ken", 2, None, "Skills"),)
@@ -32,5 +32,5 @@ def test_the_summary_reads_the_decanter_sheet() -> None:
 
 def test_a_damaged_sheet_still_summarises_name_and_status() -> None:
     broken = Character(owner_id=1, system="decanter", name="Ana", name_key="ana", sheet={"attributes": "x"})
-    summary = gateway_sheet_summary(broken, {}, None)
+    summary = summarise(broken, {}, "en")
     assert summary is not None and summary.name == "Ana" and summary.traits == ()

@@ -7,7 +7,7 @@ import asyncio
 import json
 import logging
 import time
-from collections.abc import AsyncIterator, Callable, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -152,11 +152,12 @@ async def start_env(
     key: SigningKey,
     hooks: dict[str, FakeWebhook],
     sections: dict[str, Any] | None = None,
+    extra_plugins: Sequence[object] = (),
     **discord: Any,
 ) -> DiscordEnv:
     dice = ScriptedDice([])
     settings = discord_settings(url, fake, key, hooks, sections, **discord)
-    gateway = Gateway(settings, dice=dice, platforms=("discord",))
+    gateway = Gateway(settings, dice=dice, platforms=("discord",), extra_plugins=extra_plugins)
     await gateway.upgrade_vault()
     client = TestClient(TestServer(build_app(gateway)))
     await client.start_server()

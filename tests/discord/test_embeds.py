@@ -7,12 +7,15 @@ from __future__ import annotations
 import importlib
 
 import pytest
+from nacl.signing import SigningKey
 from sqlmodel import select
 
 from adapters.discord import render
+from gateway import Command, CommandContext, DegreeColour, Invocation, Reply, RuleSystem
+from gateway.testing import rule_system_plugin
 from gateway.vault.models import RollLog
-from tests.discord.conftest import DiscordEnv
-from tests.discord.fake_discord import message_problems, response_problems
+from tests.discord.conftest import DiscordEnv, start_env
+from tests.discord.fake_discord import FakeDiscord, message_problems, response_problems
 
 EPHEMERAL = 64
 
@@ -60,8 +63,10 @@ async def test_the_colour_follows_the_degree(
     assert embed["color"] == colour
 
 
-def test_every_rule_systems_degree_words_have_a_colour() -> None:
-    """Generic, not Nightcap's alone: each system's own degree words map onto the one scale."""
+async def test_every_rule_systems_degree_words_have_a_colour(env: DiscordEnv) -> None:
+    """Generic, not Nightcap's alone: each system declares its own degree words' colours on the one
+    scale (``RuleSystem.degree_colours``), and the adapter draws them knowing no system."""
+    systems = env.gateway.plugins.systems()
     for module, name in (
         ("plugins.nightcap.mechanics", "DEGREES"),
         ("plugins.decanter.mechanics", "DEGREES"),
@@ -70,9 +75,15 @@ def test_every_rule_systems_degree_words_have_a_colour() -> None:
         ("plugins.nightwanderers.mechanics", "QUALITIES"),
     ):
         words = getattr(importlib.import_module(module), name)
-        assert set(words) <= set(render.DEGREE_COLOURS), (module, words)
-    assert render.DEGREE_COLOURS["botch"] == render.RED
-    assert render.DEGREE_COLOURS["overwhelming"] == render.DEGREE_COLOURS["masterful"] == render.GOLD
+        system = module.split(".")[1]
+        assert set(words) == set(systems[system].degree_colours), (module, words)
+        for word in words:
+            assert env.adapter.colours.of({"system": system, "degree": word}) != render.TEXT_COLOUR
+    colours = env.adapter.colours
+    assert colours.of({"system": "nightcap", "degree": "botch"}) == render.RED
+    assert colours.of({"system": "nightcap", "degree": "overwhelming"}) == render.GOLD
+    assert colours.of({"system": "nightwanderers", "degree": "masterful"}) == render.GOLD
+    assert colours.of({"system": "nightcap", "degree": "no such word"}) == render.TEXT_COLOUR
 
 
 async def test_a_contest_embed_shows_both_sides_and_the_outcome(env: DiscordEnv) -> None:
@@ -137,8 +148,8 @@ async def test_a_deferred_roll_follows_up_with_its_embed(env: DiscordEnv) -> Non
     """A reply after the deferral goes through the outbox: the follow-up carries the same embed."""
     import asyncio
 
-    from gateway.commands import Command, CommandContext
-    from gateway.types import Invocation, Reply
+    from gateway.commands import Command
+    from gateway.types import Reply
 
     delay = env.adapter.config.reply_timeout + 0.3
     result = {"kind": "roll", "who": "Mira", "dice": [7, 10], "total": 3, "degree": "solid", "id": "q1"}
@@ -153,7 +164,7 @@ async def test_a_deferred_roll_follows_up_with_its_embed(env: DiscordEnv) -> Non
     await env.until(lambda: any(r.follow_up for r in env.fake.received), timeout=15)
     [follow_up] = [r.body for r in env.fake.received if r.follow_up]
     assert follow_up["content"] == "Mira rolls late"
-    assert follow_up["embeds"] == [render.result_embed(result)]
+    assert follow_up["embeds"] == [render.result_embed(result, colours=env.adapter.colours)]
     assert follow_up["embeds"][0]["footer"] == {"text": "#q1"}
 
 
@@ -190,3 +201,54 @@ def test_the_log_embed_links_the_channel_and_names_the_character() -> None:
     direct = {**payload, "where": "discord:@me/42"}
     [embed] = render.outbox_message(direct)["embeds"]
     assert embed["footer"] == {"text": "direct message · Discord · #z9"}
+
+
+# --------------------------------------------------------------------------- a system Discord never heard of
+
+
+async def tarot_draw(ctx: CommandContext, inv: Invocation) -> Reply:
+    """A roll of a system the adapter knows nothing of, with a degree word no built-in system has."""
+    face = ctx.dice.roll(6)
+    result = {"kind": "roll", "system": "tarot", "who": "Mira", "dice": [face], "total": face}
+    result["degree"] = "fortune" if face == 6 else "omen"
+    await ctx.log_roll(result)
+    return Reply(text=f"Mira draws {face}", result=result)
+
+
+async def tarot_challenge(ctx: CommandContext, inv: Invocation) -> Reply:
+    return Reply(text="A challenge", result={"kind": "challenge", "system": "tarot", "status": "pending"})
+
+
+TAROT = RuleSystem(
+    "tarot",
+    "Tarot",
+    "one d6",
+    commands=[
+        Command("draw", tarot_draw, "draw a card", role="anyone"),
+        Command("dare", tarot_challenge, "dare someone", role="anyone"),
+    ],
+    degree_colours={"omen": DegreeColour.FAILURE, "fortune": DegreeColour.BEST},
+    defences=("heart", "mind"),
+)
+
+
+async def test_a_new_systems_colours_and_defences_come_from_its_object(
+    sqlite_url: str, fake: FakeDiscord, key: SigningKey
+) -> None:
+    """A sixth system registered as one object gets its degree colours and Defend buttons on
+    Discord with no change to the adapter."""
+    hooks = {"stlog": fake.add_webhook("200")}
+    sections = {"gateway": {"default_system": "tarot"}}
+    env = await start_env(sqlite_url, fake, key, hooks, sections, extra_plugins=[rule_system_plugin(TAROT)])
+    try:
+        env.dice.extend([6, 2])
+        for colour in (render.GOLD, render.GREY):
+            [embed] = (await env.command("gw", [{"name": "text", "type": 3, "value": "draw"}]))["data"][
+                "embeds"
+            ]
+            assert embed["color"] == colour
+        answer = await env.command("gw", [{"name": "text", "type": 3, "value": "dare"}])
+        buttons = [b["label"] for row in answer["data"]["components"] for b in row["components"]]
+        assert buttons[:2] == ["Defend: Heart", "Defend: Mind"] and len(buttons) == 3
+    finally:
+        await env.client.close()

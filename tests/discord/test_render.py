@@ -99,12 +99,14 @@ def test_roll_embed_is_compact_and_complete() -> None:
             "trait": "physical",
         },
     }
-    [embed] = render.outbox_message(payload)["embeds"]
+    [embed] = render.outbox_message(payload, colours=render.Colours({"nightcap": {"solid": render.GREEN}}))[
+        "embeds"
+    ]
     assert embed == {
         "author": {"name": "Mira"},
         "title": "Solid · total 3",
         "description": "Physical · 4 dice: `9 1 10 3` +1 WP → **3** (Solid)",
-        "color": render.DEGREE_COLOURS["solid"],
+        "color": render.GREEN,
         "footer": {"text": "region/abc · Second Life · #k3f9m"},
     }
 

@@ -5,13 +5,13 @@ from __future__ import annotations
 from gateway.summary import PoolMeter, RatedTrait
 from gateway.vault.models import Character
 from plugins.dramatic.sheet import SCHEMA, DramaticSheet
-from plugins.dramatic.summary import gateway_sheet_summary
+from plugins.dramatic.summary import summarise
 
 
 def test_the_summary_reads_the_dramatic_sheet() -> None:
     sheet = DramaticSheet(abilities={"alertness": 2}, notes="")
     ana = Character(owner_id=1, system="dramatic", name="Ana", name_key="ana", sheet=SCHEMA.dump(sheet))
-    summary = gateway_sheet_summary(ana, {"willpower": (3, 5)}, None)
+    summary = summarise(ana, {"willpower": (3, 5)}, "en")
     assert summary is not None
     assert summary.traits[0] == RatedTrait("strength", "Strength", 1, None, "Attributes")
     assert summary.traits[9:] == (RatedTrait("alertness", "Alertness", 2, None, "Abilities"),)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from gateway.summary import FreeField, PoolMeter, Power, RatedTrait
 from gateway.vault.models import Character
 from plugins.nightcap.sheet import new_sheet
-from plugins.nightcap.summary import gateway_sheet_summary
+from plugins.nightcap.summary import summarise
 
 
 def test_the_summary_reads_the_nightcap_sheet() -> None:
@@ -17,7 +17,7 @@ def test_the_summary_reads_the_nightcap_sheet() -> None:
         owner_id=1, system="nightcap", name="Mira", name_key="mira", status="creation", sheet=sheet
     )
     pools = {"damage": (1, 10), "willpower": (4, 5), "essence": (9, 10), "other": (1, 1)}
-    summary = gateway_sheet_summary(mira, pools, None)
+    summary = summarise(mira, pools, "en")
     assert summary is not None and (summary.name, summary.status) == ("Mira", "creation")
     assert summary.traits == (
         RatedTrait("physical", "Physical", 3),
@@ -32,7 +32,3 @@ def test_the_summary_reads_the_nightcap_sheet() -> None:
     )
     assert summary.powers == (Power("Veil", "adept", "spirit"),)
     assert summary.fields == (FreeField("Origin", "Human"), FreeField("Weakness", "Debts"))
-    assert (
-        gateway_sheet_summary(Character(owner_id=1, system="decanter", name="x", name_key="x"), {}, None)
-        is None
-    )

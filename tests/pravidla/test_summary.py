@@ -5,7 +5,7 @@ from __future__ import annotations
 from gateway.summary import Power, RatedTrait
 from gateway.vault.models import Character
 from plugins.pravidla.sheet import PravidlaSheet
-from plugins.pravidla.summary import gateway_sheet_summary
+from plugins.pravidla.summary import summarise
 
 
 def test_the_summary_speaks_the_books_czech_unless_asked_for_english() -> None:
@@ -13,11 +13,11 @@ def test_the_summary_speaks_the_books_czech_unless_asked_for_english() -> None:
     sheet.traits["charm"] = 4
     sheet.celerity, sheet.hunting, sheet.potence = 1, True, 2
     eva = Character(owner_id=1, system="pravidla", name="Eva", name_key="eva", sheet=sheet.dump())
-    czech = gateway_sheet_summary(eva, {}, None)
+    czech = summarise(eva, {}, "cs")
     assert czech is not None
     assert czech.traits[3] == RatedTrait("charm", "Šarm", 4, 10)
     assert [t.label for t in czech.traits[:3]] == ["Síla", "Obratnost", "Kondice"]
     assert czech.powers == (Power("Základní Celerita", 1), Power("Lovecký instinkt"), Power("Potence", 2))
-    english = gateway_sheet_summary(eva, {}, "en")
+    english = summarise(eva, {}, "en")
     assert english is not None and english.traits[3].label == "Charm"
     assert english.powers[:2] == (Power("Basic Celerity", 1), Power("Hunting Instinct"))

@@ -5,15 +5,19 @@ profile, chat's own replies and refusals, and who may see which sheet."""
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
+from pathlib import Path
 from typing import Any
 
 from sqlmodel import col, select
 
+from adapters.web.account.player import creatable, shown, statused
 from adapters.web.account.sheets import storyteller_line
-from adapters.web.account.systems import FORMS
-from gateway import channels
+from gateway import RuleSystem, SheetForms, channels
+from gateway.testing import start_chat
 from gateway.types import Channel
 from gateway.vault.models import Audit, Character
+from plugins.decanter import DECANTER
+from plugins.pravidla import PRAVIDLA
 from tests.web.conftest import Site
 from tests.web.test_account_flow import shoot
 from tests.web.test_account_helpers import ACCOUNT, browser_sign_in, client_sign_in, csrf_of, say
@@ -218,14 +222,33 @@ async def test_another_player_s_sheet_is_not_found_and_names_are_text(
 
 
 def test_a_profile_s_form_is_one_st_command_line_with_the_name_and_value_kept_whole() -> None:
+    # The forms are the systems' own declarations (RuleSystem.sheet_forms), not the adapter's.
+    decanter, pravidla = DECANTER.sheet_forms, PRAVIDLA.sheet_forms
+    assert decanter is not None and pravidla is not None
     form = {"action": "set", "field": "strength", "value": "4 extra"}
     # Pravidla's st set reads its last two words as field and value: a value stays one word.
-    assert storyteller_line(FORMS["pravidla"], "Anna Nová", form) == 'st set "Anna Nová" strength "4 extra"'
+    assert storyteller_line(pravidla, "Anna Nová", form) == 'st set "Anna Nová" strength "4 extra"'
     notes = {"action": "set", "field": "notes", "value": "a  b"}
-    assert (
-        storyteller_line(FORMS["decanter"], 'Ada "the" Byron', notes)
-        == "st set 'Ada \"the\" Byron' notes a b"
-    )
-    assert storyteller_line(FORMS["decanter"], "Ada", {"action": "approve"}) == "st approve Ada"
-    assert storyteller_line(FORMS["pravidla"], "Anna", {"action": "approve"}) is None  # no approval there
-    assert storyteller_line(FORMS["decanter"], "Ada", {"action": "retire"}) is None
+    assert storyteller_line(decanter, 'Ada "the" Byron', notes) == "st set 'Ada \"the\" Byron' notes a b"
+    assert storyteller_line(decanter, "Ada", {"action": "approve"}) == "st approve Ada"
+    assert storyteller_line(pravidla, "Anna", {"action": "approve"}) is None  # no approval there
+    assert storyteller_line(decanter, "Ada", {"action": "retire"}) is None
+
+
+async def test_a_new_systems_sheet_pages_come_from_its_object(tmp_path: Path) -> None:
+    """A system the web adapter never heard of gets sheet pages, a place in the "new character"
+    list and a status, from its ``sheet_forms`` alone."""
+    forms = SheetForms(player_set=True, approve=True, fields=lambda locale: (("luck", "Luck"),))
+    tarot = RuleSystem("tarot", "Tarot", "one d6", sheet_forms=forms)
+    bare = RuleSystem("coins", "Coins", "a coin")
+    chat = await start_chat(f"sqlite+aiosqlite:///{tmp_path / 'v.db'}", systems=[tarot, bare])
+    try:
+        services = chat.services
+        assert "tarot" in creatable(services) and "coins" not in creatable(services)
+        assert creatable(services)[0] == "nightcap"
+        assert "tarot" in statused(services) and "coins" not in statused(services)
+        for system, has_pages in (("tarot", True), ("coins", False), ("nightcap", True)):
+            character = Character(owner_id=1, system=system, name="Mira", name_key="mira")
+            assert shown(services, character) is has_pages, system
+    finally:
+        await chat.stop()

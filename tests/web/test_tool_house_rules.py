@@ -15,13 +15,13 @@ import pytest
 from playwright.async_api import expect
 
 from adapters.web.chart import share
-from adapters.web.tools.roller import odds_rows, practice
 from gateway.dice import ScriptedDice
 from gateway.web_tool import read_house
 from plugins.decanter.web_tools import TOOL as DECANTER
 from plugins.dramatic.web_tools import TOOL as DRAMATIC
 from plugins.nightcap import mechanics, odds
 from plugins.nightcap.house import NightcapHouseRules
+from plugins.nightcap.web_tools import odds_rows, practice
 from tests.web.conftest import Site
 from tests.web.watch import complaints, say
 

@@ -18,10 +18,9 @@ from adapters.web.account.auth import Auth
 from adapters.web.account.render import notice, page
 from adapters.web.account.signin import not_signed_in
 from adapters.web.account.store import Signed
-from adapters.web.account.systems import FORMS
 from adapters.web.account.texts import CATALOGUE
 from adapters.web.locale import request_locale
-from gateway import AdapterServices, Reply, records
+from gateway import AdapterServices, Reply, SheetForms, records
 from gateway.records import Character
 
 ROLLS_SHOWN = 50
@@ -61,8 +60,8 @@ class PlayerPages:
             storyteller=await self.auth.is_storyteller(signed),
             characters=characters,
             titles={name: system.title for name, system in self.services.systems().items()},
-            statused=STATUSED,
-            creatable=[name for name in (nightcap.SYSTEM, *FORMS) if name in self.services.systems()],
+            statused=statused(self.services),
+            creatable=creatable(self.services),
             active=active,
             messages=messages or (),
         )
@@ -73,7 +72,7 @@ class PlayerPages:
             return not_signed_in(request, self.auth)
         form = await self.auth.form(request)
         system = str(form.get("system", nightcap.SYSTEM))
-        if system != nightcap.SYSTEM and system in FORMS and system in self.services.systems():
+        if system != nightcap.SYSTEM and forms_of(self.services, system) is not None:
             # Night Wanderers reads words after the name as a clan: the name goes as one word.
             line = f"char new {word(str(form.get('name', '')))}"
             return await self.mine(request, await self.actor.run(signed, line, system))
@@ -84,7 +83,7 @@ class PlayerPages:
         character = await records.character(self.services.vault, character_id)
         if character is None or character.owner_id != signed.person_id or character.retired_at is not None:
             return None  # another's sheet is not found, not forbidden: nothing of it shows
-        return character if shown(character) else None
+        return character if shown(self.services, character) else None
 
     async def sheet(self, request: web.Request, messages: list[Reply] | None = None) -> web.Response:
         signed = await self.auth.current(request)
@@ -129,13 +128,31 @@ class PlayerPages:
         return await self.sheet(request, await self.actor.run(signed, line))
 
 
-# Systems whose sheets go from creation to approved; the others' status says nothing.
-STATUSED = frozenset({nightcap.SYSTEM, *(name for name, forms in FORMS.items() if forms.approve)})
+def forms_of(services: AdapterServices, system: str) -> SheetForms | None:
+    """What the web's sheet pages offer for a system other than Nightcap (its ``sheet_forms``); None
+    for a system without them, or one not installed."""
+    found = services.systems().get(system)
+    return found.sheet_forms if found is not None else None
 
 
-def shown(character: Character) -> bool:
+def statused(services: AdapterServices) -> frozenset[str]:
+    """Systems whose sheets go from creation to approved; the others' status says nothing."""
+    systems = services.systems()
+    approved = (name for name, system in systems.items() if system.sheet_forms and system.sheet_forms.approve)
+    return frozenset({nightcap.SYSTEM, *approved})
+
+
+def creatable(services: AdapterServices) -> list[str]:
+    """The systems a player may make a character of here: Nightcap first, then every system with
+    sheet forms, in the order they were registered."""
+    systems = services.systems()
+    rest = [name for name, system in systems.items() if name != nightcap.SYSTEM and system.sheet_forms]
+    return [nightcap.SYSTEM, *rest] if nightcap.SYSTEM in systems else rest
+
+
+def shown(services: AdapterServices, character: Character) -> bool:
     """Whether the web has sheet pages for the character's rule system."""
-    return character.system == nightcap.SYSTEM or character.system in FORMS
+    return character.system == nightcap.SYSTEM or forms_of(services, character.system) is not None
 
 
 def player_line(form: dict[str, str]) -> str | None:

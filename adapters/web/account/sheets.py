@@ -1,7 +1,9 @@
-"""The sheet pages of the rule systems other than Nightcap (``systems``): the player's sheet and
-editor at ``/me/c/ID`` and the Storyteller's profile at ``/st/c/ID`` hand their characters here.
+"""The sheet pages of the rule systems other than Nightcap: the player's sheet and editor at
+``/me/c/ID`` and the Storyteller's profile at ``/st/c/ID`` hand their characters here. What the
+forms offer comes from the system object (``RuleSystem.sheet_forms``: which FIELD words ``set`` and
+``st set`` take, named in the system's own words, and whether players edit before approval).
 
-The sheet is the system's ``SheetSummary`` (``gateway_sheet_summary``) drawn generically, in the
+The sheet is the system's ``SheetSummary`` (``RuleSystem.summary``) drawn generically, in the
 language chat answers that person in for that system (Pravidla's Czech, Night Wanderers' Russian)
 unless the page's language was chosen. Every form is the system's chat command (``set``, ``st set``,
 ``st approve``) run in a web channel of the character's system, so refusals are chat's.
@@ -16,13 +18,12 @@ from aiohttp import web
 
 from adapters.web.account.actor import Actor, text, word
 from adapters.web.account.auth import Auth
-from adapters.web.account.player import sheet_context
+from adapters.web.account.player import forms_of, sheet_context
 from adapters.web.account.render import page
 from adapters.web.account.store import Signed
-from adapters.web.account.systems import FORMS, SheetForms
 from adapters.web.account.texts import CATALOGUE
 from adapters.web.locale import COOKIE
-from gateway import AdapterServices, Identity, Reply, records
+from gateway import AdapterServices, Identity, Reply, SheetForms, records
 from gateway.i18n import LANGUAGES
 from gateway.records import Character
 from gateway.summary import RatedTrait, SheetSummary
@@ -44,8 +45,15 @@ class SystemSheets:
         channel = self.actor.channel(signed, system)
         return await self.services.reader_locale(identity, channel, known.default_locale if known else None)
 
+    def forms(self, character: Character) -> SheetForms:
+        """The sheet forms of the character's system (the pages are only reached for such systems)."""
+        forms = forms_of(self.services, character.system)
+        if forms is None:
+            raise web.HTTPNotFound(text="No sheet pages for this rule system.\n")
+        return forms
+
     async def context(self, request: web.Request, signed: Signed, character: Character) -> dict[str, Any]:
-        forms = FORMS[character.system]
+        forms = self.forms(character)
         locale = await self.locale(request, signed, character.system)
         known = self.services.systems().get(character.system)
         drawn = await sheet_context(self.services, character, locale)
@@ -62,7 +70,7 @@ class SystemSheets:
     async def player(
         self, request: web.Request, signed: Signed, character: Character, messages: list[Reply] | None = None
     ) -> web.Response:
-        forms = FORMS[character.system]
+        forms = self.forms(character)
         return page(
             request,
             self.auth,
@@ -78,7 +86,7 @@ class SystemSheets:
         self, request: web.Request, signed: Signed, character: Character, form: dict[str, str]
     ) -> web.Response:
         """``set FIELD VALUE`` on the character, made active first with ``char use`` as in chat."""
-        if form.get("action") != "set" or not FORMS[character.system].player_set:
+        if form.get("action") != "set" or not self.forms(character).player_set:
             raise web.HTTPBadRequest(text="Unknown action.\n")
         system = character.system
         if await records.active_character_id(self.services.vault, signed.person_id) != character.id:
@@ -110,7 +118,7 @@ class SystemSheets:
         )
 
     async def act(self, signed: Signed, character: Character, form: dict[str, str]) -> list[Reply]:
-        line = storyteller_line(FORMS[character.system], character.name, form)
+        line = storyteller_line(self.forms(character), character.name, form)
         if line is None:
             raise web.HTTPBadRequest(text="Unknown action.\n")
         return await self.actor.run(signed, line, character.system)

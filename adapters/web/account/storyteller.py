@@ -17,7 +17,7 @@ from adapters.web.account import nightcap, store
 from adapters.web.account.actor import Actor, text, word
 from adapters.web.account.auth import TOKEN, Auth
 from adapters.web.account.live import LiveLog
-from adapters.web.account.player import STATUSED, not_found, sheet_context, shown
+from adapters.web.account.player import not_found, sheet_context, shown, statused
 from adapters.web.account.render import notice, page
 from adapters.web.account.sheets import SystemSheets
 from adapters.web.account.signin import not_signed_in
@@ -84,7 +84,7 @@ class StorytellerPages:
                     name_contains=query or None,
                     limit=ROSTER_SHOWN,
                 )
-                if shown(character)
+                if shown(self.services, character)
             ]
             found = sorted(found, key=lambda c: (c.name.casefold(), c.system))[:ROSTER_SHOWN]
             owners = await owner_names(session, [c.owner_id for c in found])
@@ -97,7 +97,7 @@ class StorytellerPages:
             characters=found,
             owners=owners,
             titles={name: system.title for name, system in self.services.systems().items()},
-            statused=STATUSED,
+            statused=statused(self.services),
             show=show,
             query=query,
             shown=ROSTER_SHOWN,
@@ -109,7 +109,7 @@ class StorytellerPages:
             return signed
         async with self.services.vault.transaction() as session:
             character = await records.character(session, int(request.match_info["id"]))
-            if character is None or character.retired_at is not None or not shown(character):
+            if character is None or character.retired_at is not None or not shown(self.services, character):
                 return not_found(request, self.auth)
             assert character.id is not None
             history = await records.audit_of(session, character.id, AUDIT_SHOWN)
@@ -136,7 +136,7 @@ class StorytellerPages:
             return signed
         form = await self.auth.form(request)
         character = await records.character(self.services.vault, int(request.match_info["id"]))
-        if character is None or character.retired_at is not None or not shown(character):
+        if character is None or character.retired_at is not None or not shown(self.services, character):
             return not_found(request, self.auth)
         if character.system != nightcap.SYSTEM:
             return await self.profile(request, await self.sheets.act(signed, character, dict(form)))

@@ -1,5 +1,6 @@
-"""The public tools (no sign-in): ``/tools/`` lists them; Nightcap's Point budget calculator and
-Dice roller practice table; every rule system's own tools from ``gateway_web_tools``; and ``/r/ID``,
+"""The public tools (no sign-in): ``/tools/`` lists them; every rule system's own pages
+(``RuleSystem.web_tools``: odds forms, Nightcap's Point budget calculator and Dice roller practice
+table) and the system-free ones (``gateway_web_tools``); and ``/r/ID``,
 the public verify page of a roll. Each page is a plain GET form (it works without script); a static
 script re-asks the server for the results as the reader types. Nothing here writes to the vault."""
 
@@ -20,7 +21,5 @@ def add_routes(app: web.Application, services: AdapterServices) -> None:
     aiohttp_jinja2.get_env(app).globals["tools_text"] = TOOLS_CATALOGUE.t
     app.router.add_get("/tools", pages.redirect_index)
     app.router.add_get("/tools/", pages.index, name="tools")
-    app.router.add_get("/tools/budget", pages.budget, name="tools.budget")
-    app.router.add_get("/tools/roller", pages.roller, name="tools.roller")
     app.router.add_get("/tools/{slug}", pages.tool, name="tools.tool")
     app.router.add_get("/r/{roll_id}", VerifyPage(services).show, name="verify")

@@ -4,27 +4,32 @@ odds in the offload pool), render the page or, for the page's script, only its r
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, cast
+from typing import Any
 
 import aiohttp_jinja2
 from aiohttp import web
 
 from adapters.web import chart
 from adapters.web.locale import request_locale
-from adapters.web.tools.budget import TIER_CHOICES, evaluate
 from adapters.web.tools.forms import number, tool_values
-from adapters.web.tools.roller import ROLLER_HOUSE, Practice, RollerOdds, odds_rows, practice
 from adapters.web.tools_texts import TOOLS_CATALOGUE
 from gateway import AdapterServices, TooLong
+from gateway.i18n import Catalogue
+from gateway.web_pages import BudgetCalculator, Practice, PracticeRoller, RollerOdds, WebPage
 from gateway.web_tool import HouseField, OddsChart, WebTool, in_locale, read_house
-from plugins.nightcap.chargen import Budget
-from plugins.nightcap.sheet import TRAITS
 
 Say = Callable[..., str]
+# The words of a practice table's charts that are its system's (``PracticeRoller.words``).
+SYSTEM_WORDS = ("degree.", "contest.")
 
 
-def sayer(locale: str) -> Say:
+def sayer(locale: str, words: Catalogue | None = None) -> Say:
+    """The tool pages' words in ``locale``; a practice table's degree and contest words from its
+    system's ``words``."""
+
     def say(key: str, **params: Any) -> str:
+        if words is not None and key.startswith(SYSTEM_WORDS):
+            return words.t(locale, key, **params)
         return TOOLS_CATALOGUE.t(locale, key, **params)
 
     return say
@@ -36,16 +41,17 @@ def partial(request: web.Request) -> bool:
 
 
 class ToolPages:
+    """Every rule system's pages (``RuleSystem.web_tools``) and the system-free odds forms
+    (``gateway_web_tools``), each at ``/tools/<slug>``, drawn by kind: an odds form, a practice
+    table, a budget calculator."""
+
     def __init__(self, services: AdapterServices) -> None:
         self.services = services
-        self.tools: dict[str, WebTool] = {}
+        self.pages: dict[str, WebPage] = {}
         for tool in services.web_tools():
-            self._add(tool)
-
-    def _add(self, tool: WebTool) -> None:
-        if tool.slug in self.tools or tool.slug in ("budget", "roller"):
-            raise ValueError(f"two web tools with the slug {tool.slug!r}")
-        self.tools[tool.slug] = tool
+            if tool.slug in self.pages:
+                raise ValueError(f"two web tools with the slug {tool.slug!r}")
+            self.pages[tool.slug] = tool
 
     @property
     def max_pool(self) -> int:
@@ -64,39 +70,55 @@ class ToolPages:
         raise web.HTTPFound("/tools/")
 
     async def index(self, request: web.Request) -> web.Response:
-        locale = request_locale(request)
-        titles = {name: system.title for name, system in self.services.systems().items()}
-        listed = [
-            (f"/tools/{tool.slug}", in_locale(tool.title, locale), titles.get(tool.system, tool.system))
-            for tool in self.tools.values()
-        ]
-        listed.sort(key=lambda entry: (entry[2], entry[1]))
-        context = {"tt": sayer(locale), "listed": listed}
-        return aiohttp_jinja2.render_template("tools/index.html", request, context)
-
-    # ------------------------------------------------------------ Point budget calculator
-
-    async def budget(self, request: web.Request) -> web.Response:
+        """The practice pages (a budget calculator, a practice table) first, then the odds forms by
+        system and title."""
         locale = request_locale(request)
         say = sayer(locale)
-        settings = self.services.system_settings("nightcap")
-        budget = cast(Budget, getattr(settings, "budget", Budget()))
-        shown = evaluate(request.query, budget, say("budget.duplicate", name="{name}"))
+        titles = {name: system.title for name, system in self.services.systems().items()}
+        practice: list[tuple[str, str, str]] = []
+        listed: list[tuple[str, str, str]] = []
+        for tool in self.pages.values():
+            system = titles.get(tool.system, tool.system)
+            if isinstance(tool, BudgetCalculator):
+                practice.append((f"/tools/{tool.slug}", say("budget.title"), system))
+            elif isinstance(tool, PracticeRoller):
+                practice.append((f"/tools/{tool.slug}", say("roller.title"), system))
+            else:
+                listed.append((f"/tools/{tool.slug}", in_locale(tool.title, locale), system))
+        listed.sort(key=lambda entry: (entry[2], entry[1]))
+        context = {"tt": say, "listed": practice + listed}
+        return aiohttp_jinja2.render_template("tools/index.html", request, context)
+
+    async def tool(self, request: web.Request) -> web.Response:
+        found = self.pages.get(request.match_info["slug"])
+        if isinstance(found, BudgetCalculator):
+            return await self.budget(request, found)
+        if isinstance(found, PracticeRoller):
+            return await self.roller(request, found)
+        return await self.odds_form(request, found)
+
+    # ------------------------------------------------------------ a budget calculator
+
+    async def budget(self, request: web.Request, tool: BudgetCalculator) -> web.Response:
+        locale = request_locale(request)
+        say = sayer(locale)
+        budget = tool.limits(self.services.system_settings(tool.system))
+        shown = tool.evaluate(request.query, budget, say("budget.duplicate", name="{name}"))
         context = {
             "tt": say,
             "view": shown,
             "budget": budget,
-            "traits": TRAITS,
-            "tiers": TIER_CHOICES,
+            "traits": tool.traits,
+            "tiers": tool.tiers,
         }
         name = "tools/budget_result.html" if partial(request) else "tools/budget.html"
         return aiohttp_jinja2.render_template(name, request, context)
 
-    # ------------------------------------------------------------ Dice roller
+    # ------------------------------------------------------------ a dice roller practice table
 
-    async def roller(self, request: web.Request) -> web.Response:
+    async def roller(self, request: web.Request, tool: PracticeRoller) -> web.Response:
         locale = request_locale(request)
-        say = sayer(locale)
+        say = sayer(locale, tool.words)
         q = request.query
         top = self.max_pool
         errors: list[str] = []
@@ -107,7 +129,7 @@ class ToolPages:
                 errors.append(error)
             return value
 
-        switches, house_fields, errors = self.house("nightcap", ROLLER_HOUSE, request, locale)
+        switches, house_fields, errors = self.house(tool.system, tool.house, request, locale)
         pool = read("pool", "roller.pool", 3, 0, top)
         modifier = read("mod", "roller.modifier", 0, -top, top)
         opposing = read("opp", "roller.opposing", None, 0, top)
@@ -124,13 +146,13 @@ class ToolPages:
         rolled: Practice | None = None
         if not errors and dice is not None:
             try:
-                computed = await self.services.offload.run(odds_rows, dice, opposition, switches)
+                computed = await self.services.offload.run(tool.odds, dice, opposition, switches)
             except TooLong:
                 errors.append(say("err.too_long"))
             else:
                 charts = roller_charts(computed, dice, opposition, say)
                 if q.get("roll") == "1":
-                    rolled = practice(dice, opposition, self.services.dice, switches)
+                    rolled = tool.practice(dice, opposition, self.services.dice, switches)
         context = {
             "tt": say,
             "form": {k: q.get(k, "") for k in ("pool", "mod", "opp", "their")},
@@ -140,17 +162,16 @@ class ToolPages:
             "dice_words": lambda n: dice_words(n, say),
             "errors": errors,
             "house": house_fields,
-            "charts": chart.figure(charts, locale, "roller"),
+            "charts": chart.figure(charts, locale, tool.slug),
             "rolled": rolled,
             "outcome": outcome_line(rolled, say) if rolled else "",
         }
         name = "tools/roller_result.html" if partial(request) else "tools/roller.html"
         return aiohttp_jinja2.render_template(name, request, context)
 
-    # ------------------------------------------------------------ the rule systems' own tools
+    # ------------------------------------------------------------ an odds form
 
-    async def tool(self, request: web.Request) -> web.Response:
-        found = self.tools.get(request.match_info["slug"])
+    async def odds_form(self, request: web.Request, found: WebTool | None) -> web.Response:
         locale = request_locale(request)
         say = sayer(locale)
         if found is None:

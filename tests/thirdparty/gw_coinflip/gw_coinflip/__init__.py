@@ -4,7 +4,16 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from gateway import Command, CommandContext, Invocation, Reply, RuleSystem, UserError, hookimpl
+from gateway import (
+    Command,
+    CommandContext,
+    DegreeColour,
+    Invocation,
+    Reply,
+    RuleSystem,
+    UserError,
+    hookimpl,
+)
 
 SYSTEM = "coinflip"
 
@@ -33,11 +42,15 @@ async def flip(ctx: CommandContext, inv: Invocation) -> Reply:
     return Reply(text=text, result=result)
 
 
+COINFLIP = RuleSystem(
+    SYSTEM,
+    "Coin Flip",
+    "d2 coins, heads succeed",
+    commands=[Command("flip", flip, "flip coins", "flip [N]", role="anyone")],
+    degree_colours={"failure": DegreeColour.FAILURE, "success": DegreeColour.SUCCESS},
+)
+
+
 @hookimpl
 def gateway_register_rule_systems(register: Callable[[RuleSystem], None]) -> None:
-    register(RuleSystem(name=SYSTEM, title="Coin Flip", dice="d2 coins, heads succeed"))
-
-
-@hookimpl
-def gateway_register_commands(register: Callable[[Command], None]) -> None:
-    register(Command("flip", flip, "flip coins", "flip [N]", system=SYSTEM, role="anyone"))
+    register(COINFLIP)
