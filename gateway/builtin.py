@@ -47,7 +47,7 @@ async def help_command(ctx: CommandContext, inv: Invocation) -> Reply:
     key = "help.index" if topics else "help.list"
 
     def frame(body: str, page: int, count: int) -> str:
-        text = say(locale, key, system=ctx.system.title, names=body, topics=topics)
+        text = say(locale, key, system=ctx.system.title_in(locale), names=body, topics=topics)
         return text + page_footer(locale, page, count, "help")
 
     wanted = int(inv.words[0]) if inv.words else 1
@@ -111,7 +111,7 @@ async def system_command(ctx: CommandContext, inv: Invocation) -> Reply:
     if not inv.words:
         installed = ", ".join(f"{s.name} ({s.title})" for s in sorted(systems.values(), key=lambda s: s.name))
         return Reply(
-            text=say(ctx.locale, "system.show", title=ctx.system.title, listing=installed),
+            text=say(ctx.locale, "system.show", title=ctx.system.title_in(ctx.locale), listing=installed),
             result={"kind": "systems", "current": ctx.system.name, "installed": sorted(systems)},
         )
     if not ctx.storyteller:
@@ -127,7 +127,7 @@ async def system_command(ctx: CommandContext, inv: Invocation) -> Reply:
     # Said in the language the channel speaks from now on (a Pravidla channel's is Czech).
     locale = locale_for(ctx.sender.person_locale, ctx.channel.locale, systems[wanted].default_locale)
     return Reply(
-        text=say(locale, "system.set", title=systems[wanted].title),
+        text=say(locale, "system.set", title=systems[wanted].title_in(locale)),
         result={"kind": "systems", "current": wanted, "installed": sorted(systems)},
     )
 

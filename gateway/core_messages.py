@@ -319,7 +319,9 @@ RU = {
     "system.command": "system НАЗВАНИЕ",
     "verify.usage": "Напишите verify ID, где ID — код в конце броска (например, verify k3f9m2x).",
     "verify.none": "В журнале нет броска с кодом «{id}».",
-    "verify.line": "#{id}: {who} ({identity}) — бросок по системе {system}, канал {where}, {when}: {detail}",
+    "verify.line": (
+        "#{id}: {who} ({identity}) — бросок по системе «{system}», канал {where}, {when}: {detail}"
+    ),
     "verify.no_dice": "кубики не бросались",
     "verify.side": "сторона {n}",
     "verify.vs": "—",  # not «против»: it wants the genitive, which a name cannot be put in

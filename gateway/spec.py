@@ -112,6 +112,9 @@ class RuleSystem:
     ``commands``: the system's commands (a ``CommandSet`` or ``Command`` objects; a command with no
     ``system`` is given this one); they run in channels of this system only.
 
+    ``titles``: its name in other languages (locale -> title, ``title_in``), where a book has one
+    (Night Wanderers is «Ночные скитальцы» in Russian); ``title`` otherwise.
+
     ``locales``: its message languages, ``default_locale`` the book's. ``catalogue``: its message
     catalogue (``gateway.i18n.Catalogue``); its ``degree.<word>`` keys name the degree words a
     roll logs, which ``stats`` shows in the reader's language (``verify`` too, where ``roll_text``
@@ -148,6 +151,7 @@ class RuleSystem:
         default_locale: str = "en",
         locales: tuple[str, ...] = ("en",),
         describe: str = "",
+        titles: Mapping[str, str] | None = None,
         commands: CommandSource = (),
         catalogue: Catalogue | None = None,
         degree_colours: Mapping[str, int] | None = None,
@@ -164,6 +168,7 @@ class RuleSystem:
         self.default_locale = default_locale
         self.locales = locales
         self.describe = describe
+        self.titles: Mapping[str, str] = dict(titles or {})
         self.catalogue = catalogue
         self.degree_colours: Mapping[str, int] = dict(degree_colours or {})
         self.settings_model = settings_model
@@ -176,6 +181,10 @@ class RuleSystem:
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.name!r}>"
+
+    def title_in(self, locale: str) -> str:
+        """The system's name as a reader of ``locale`` knows it."""
+        return self.titles.get(locale, self.title)
 
     def commands(self) -> list[Command]:
         """The system's commands, each tied to it."""

@@ -47,7 +47,7 @@ def verify_answer(teller: RollTeller, row: RollLog, locale: str) -> Reply:
         id=row.public_id,
         who=row.display_name,
         identity=row.identity_key,
-        system=system.title if system is not None else row.system,
+        system=system.title_in(locale) if system is not None else row.system,
         where=row.channel_key,
         when=row.created_at.strftime("%Y-%m-%d %H:%M:%S UTC"),
         detail=detail,

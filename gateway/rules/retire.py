@@ -89,7 +89,7 @@ async def _char_retire(ctx: CommandContext, inv: Invocation) -> Reply:
         raise CATALOGUE.refusal(ctx, "err.char_usage")
     character = await find_character(ctx.session, ctx.system.name, name)
     if character is None or character.owner_id != ctx.person.id:
-        raise CATALOGUE.refusal(ctx, "err.not_yours", title=ctx.system.title, name=name[:60])
+        raise CATALOGUE.refusal(ctx, "err.not_yours", title=ctx.system.title_in(ctx.locale), name=name[:60])
     return await _retire(ctx, character.id, "char.retire", private=True)
 
 
@@ -99,7 +99,7 @@ async def _st_retire(ctx: CommandContext, inv: Invocation) -> Reply:
         raise CATALOGUE.refusal(ctx, "err.st_usage")
     character = await find_character(ctx.session, ctx.system.name, name)
     if character is None:
-        raise CATALOGUE.refusal(ctx, "err.no_such", title=ctx.system.title, name=name[:60])
+        raise CATALOGUE.refusal(ctx, "err.no_such", title=ctx.system.title_in(ctx.locale), name=name[:60])
     return await _retire(ctx, character.id, "st.retire", private=False)
 
 
@@ -107,7 +107,9 @@ async def _retire(ctx: CommandContext, character_id: int | None, action: str, *,
     assert character_id is not None  # a row read from the vault
     character = await lock_character(ctx.session, character_id)
     if character.retired_at is not None:  # retired meanwhile by another command
-        raise CATALOGUE.refusal(ctx, "err.no_such", title=ctx.system.title, name=character.name)
+        raise CATALOGUE.refusal(
+            ctx, "err.no_such", title=ctx.system.title_in(ctx.locale), name=character.name
+        )
     if ctx.person.active_character_id == character.id:
         ctx.person.active_character_id = None
         ctx.session.add(ctx.person)

@@ -83,6 +83,7 @@ NIGHT_WANDERERS = NightWanderers(
     "d6 pool against a difficulty of 2-6",
     default_locale="ru",
     locales=("ru", "en"),
+    titles={"ru": "Ночные скитальцы"},
     describe="Ночные скитальцы: vampires of an imperial city, their blood and their Beast.",
     # Through entry.py: every command reads Russian option words and has Russian help.
     commands=EntrySet(SYSTEM).include(COMMANDS),

@@ -187,7 +187,7 @@ async def test_a_person_who_chose_english_keeps_it_on_a_pravidla_channel(chat: C
 async def test_night_wanderers_players_read_russian_core_text(chat: Chat) -> None:
     """Issue 19 (Night Wanderers): "help texts and "Unknown command …" in English"."""
     await play(chat, "nightwanderers", as_="st")
-    assert (await ok(chat, "help", "olga")).text.startswith("Команды (Night Wanderers): ")
+    assert (await ok(chat, "help", "olga")).text.startswith("Команды (Ночные скитальцы): ")
     assert await refused(chat, "rol 3", "olga") == (
         "Неизвестная команда «rol». Может быть, вы имели в виду roll? Список команд: help."
     )

@@ -105,7 +105,7 @@ async def test_night_wanderers_answer_in_russian(chat: Chat) -> None:
     await play(chat, "nightwanderers", as_="ana")
     assert (await chat.one("char new Лена", "lena")).error is None
     assert (await chat.one("char retire Вера", "lena")).text == (
-        "У вас нет персонажа с именем Вера (Night Wanderers): ваших персонажей покажет char list."
+        "У вас нет персонажа с именем Вера (Ночные скитальцы): ваших персонажей покажет char list."
     )
     done = await chat.one("st retire Лена", **ST)
     assert done.text.startswith("Персонаж Лена выведен из игры")

@@ -323,6 +323,9 @@ async def test_verify_of_stealth_reads_the_outcome_in_russian(nw: Chat) -> None:
         "Максина 6 1 1 → 1 (Сделано) — Флавиус 6 1 1 → 1 (Сделано): без победителя (что-то послышалось)"
     ), told.text
     assert "(heard)" not in told.text and "против" not in told.text
+    # The system by the book's own name, not its key.
+    assert "бросок по системе «Ночные скитальцы»" in told.text, told.text
+    assert "nightwanderers" not in told.text
 
 
 # --- Russian: usage lines in Russian words, each one accepted ---------------------------------
