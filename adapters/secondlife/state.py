@@ -1,8 +1,10 @@
 """The structured fields a HUD draws its menus from: ``state`` (the wearer's sheet) and ``roster``.
 
-These are read after the command's own transaction: the character from the core tables, its
-traits, powers and pools from the rule system's ``SheetSummary`` (the adapter knows no rules), so a
-HUD never has to parse reply text to know whether it shows CharGen or Gameplay.
+With a command, ``state`` is read inside the command's own unit of work (``hud_state_in``, the
+router's callback) from the sender the router resolved; alone, in a unit of its own. The character
+comes from the core tables, its traits, powers and pools from the rule system's ``SheetSummary``
+(the adapter knows no rules), so a HUD never has to parse reply text to know whether it shows
+CharGen or Gameplay.
 ``state`` is small on purpose (it shares a 2048-byte body with the replies):
 
     {"mode": "none" | "chargen" | "gameplay", "st": bool, "chars": ["Mira", ...],
@@ -13,14 +15,17 @@ HUD never has to parse reply text to know whether it shows CharGen or Gameplay.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from adapters.secondlife.render import cut_bytes
-from gateway import AdapterServices, SheetSummary
+from gateway import AdapterServices, Reading, SheetSummary
 from gateway.characters import player_characters, roster_page
 from gateway.roles import is_storyteller
+
+if TYPE_CHECKING:
+    from gateway.vault.models import Character
 
 LABEL_BYTES = 24
 ROSTER_PAGE = 9  # + Prev, Next, Back = 12 dialog buttons
@@ -51,10 +56,31 @@ async def hud_state(
     if player is None:
         return state
     state["chars"] = player.names
-    character = player.active
-    if character is None:
+    if player.active is None:
         return state
-    summary = await services.sheet_summary(session, character, player.locale)
+    return await _with_character(state, session, services, player.active, player.locale)
+
+
+async def hud_state_in(reading: Reading, services: AdapterServices, system: str) -> dict[str, Any]:
+    """``hud_state`` inside the router's unit (its ``state`` callback), from what the router resolved:
+    the names and the active character by two prepared reads, the Storyteller flag as it found it."""
+    sender = reading.sender
+    state: dict[str, Any] = {"mode": "none", "st": reading.storyteller}
+    state["chars"] = await sender.character_names(system, CHARS_LISTED)
+    character = await sender.active_character(None)
+    if character is None or character.retired_at is not None:
+        return state
+    return await _with_character(state, reading.unit.session, services, character, sender.person_locale)
+
+
+async def _with_character(
+    state: dict[str, Any],
+    session: AsyncSession,
+    services: AdapterServices,
+    character: Character,
+    locale: str | None,
+) -> dict[str, Any]:
+    summary = await services.sheet_summary(session, character, locale)
     state.update(
         mode="gameplay" if character.status == "approved" else "chargen",
         char=character.name,

@@ -40,7 +40,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from gateway.events import Events
 from gateway.vault import notify, pg_inline, sqlite_inline
-from gateway.vault.unit import SQLiteUnit, Unit, writer_rollback
+from gateway.vault.unit import SQLiteReadUnit, SQLiteUnit, Unit, writer_rollback
 
 
 def _json_dumps(value: Any) -> str:
@@ -51,6 +51,8 @@ def _json_dumps(value: Any) -> str:
 _JSON = {"json_serializer": _json_dumps, "json_deserializer": orjson.loads}
 # Idle PostgreSQL connections the units keep between them (the engine's pool_size).
 PG_KEEP = 10
+# Idle SQLite reader connections kept for read-only units (``Vault.read``).
+READERS_KEEP = 2
 
 
 def create_engine(url: str, *, busy_timeout_ms: int = 5000, group_commit: bool = False) -> AsyncEngine:
@@ -310,6 +312,7 @@ class Vault:
         # keeps the event loop free while they wait, and lets every unit share one connection.
         self._write_lock: asyncio.Lock | None = asyncio.Lock() if self.dialect == "sqlite" else None
         self._writer: tuple[AsyncConnection, sqlite_inline.Connection] | None = None
+        self._readers: list[tuple[AsyncConnection, sqlite_inline.Connection]] = []
         self._chain: _Chain | None = None
         self._tasks: set[asyncio.Task[None]] = set()
         # On asyncpg, units keep their connections between them (``pg_inline.Connections``).
@@ -329,6 +332,27 @@ class Vault:
         """``async with vault.unit() as unit``: one unit of work, committed when the block ends,
         rolled back on any exception."""
         return _UnitScope(self)
+
+    def read(self) -> _UnitScope:
+        """``async with vault.read() as unit``: a unit that only reads. On SQLite it takes no write
+        lock (its own connection, a deferred ``BEGIN``: it neither waits for the units of work nor
+        holds them up); on PostgreSQL it is ``BEGIN READ ONLY``. A write in it fails on both."""
+        return _UnitScope(self, read_only=True)
+
+    async def _sqlite_reader(self) -> tuple[AsyncConnection, sqlite_inline.Connection]:
+        if self._readers:
+            return self._readers.pop()
+        connection = await self.engine.connect()
+        driver = (await connection.get_raw_connection()).driver_connection
+        assert isinstance(driver, sqlite_inline.Connection)
+        driver.sqlite.execute("PRAGMA query_only=1")
+        return connection, driver
+
+    async def _sqlite_reader_back(self, reader: tuple[AsyncConnection, sqlite_inline.Connection]) -> None:
+        if reader[1].sqlite.in_transaction or len(self._readers) >= READERS_KEEP:
+            await reader[0].close()
+        else:
+            self._readers.append(reader)
 
     async def _sqlite_writer(self) -> tuple[AsyncConnection, sqlite_inline.Connection]:
         """The one connection every SQLite unit of work in this process uses, opened on first need."""
@@ -350,6 +374,9 @@ class Vault:
             await self._pg.close()
         if self._writer is not None:
             connection, self._writer = self._writer[0], None
+            await connection.close()
+        readers, self._readers = self._readers, []
+        for connection, _driver in readers:
             await connection.close()
         await self.engine.dispose()
 
@@ -443,12 +470,14 @@ class _UnitScope:
     """The context manager behind ``Vault.unit`` (a class, not a generator: it runs for every
     message, and this way costs a few microseconds less)."""
 
-    __slots__ = ("_chain", "_connection", "_token", "_unit", "_vault")
+    __slots__ = ("_chain", "_connection", "_read_only", "_reader", "_token", "_unit", "_vault")
 
-    def __init__(self, vault: Vault) -> None:
+    def __init__(self, vault: Vault, *, read_only: bool = False) -> None:
         self._vault = vault
+        self._read_only = read_only
         self._chain: _Chain | None = None
         self._connection: AsyncConnection | None = None
+        self._reader: tuple[AsyncConnection, sqlite_inline.Connection] | None = None
 
     async def __aenter__(self) -> Unit:
         if _IN_UNIT.get():
@@ -457,13 +486,16 @@ class _UnitScope:
         vault = self._vault
         unit: Unit  # a SQLiteUnit on SQLite, a PostgresUnit on asyncpg, a plain Unit elsewhere
         try:
-            if vault._write_lock is not None:
+            if vault._write_lock is not None and self._read_only:
+                self._reader = await vault._sqlite_reader()
+                unit = SQLiteReadUnit(*self._reader, patience=vault.busy_timeout)
+            elif vault._write_lock is not None:
                 self._chain, unit = await vault._enter_sqlite()
                 self._unit: Unit = unit
                 return unit
-            if vault._pg is not None:
+            elif vault._pg is not None:
                 self._connection = connection = await vault._pg.take()
-                unit = pg_inline.PostgresUnit(connection)
+                unit = pg_inline.PostgresUnit(connection, read_only=self._read_only)
             else:
                 self._connection = connection = await vault.engine.connect()
                 unit = Unit(connection)
@@ -513,6 +545,9 @@ class _UnitScope:
 
     async def _release(self) -> None:
         try:
+            if self._reader is not None:
+                reader, self._reader = self._reader, None
+                await self._vault._sqlite_reader_back(reader)
             if self._connection is not None:
                 connection, self._connection = self._connection, None
                 if self._vault._pg is not None:
