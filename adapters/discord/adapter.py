@@ -40,6 +40,7 @@ from gateway import (
     Adapter,
     AdapterServices,
     DeliveryFailed,
+    Handled,
     InboundMessage,
     Outbound,
     Repeated,
@@ -121,7 +122,7 @@ class DiscordAdapter(Adapter):
         self.http: aiohttp.ClientSession | None = None
         self.disabled: dict[str, dict[str, Any]] = {}
         self._pending: set[asyncio.Task[None]] = set()  # follow-ups of deferred commands
-        self._commands: set[asyncio.Task[list[Reply]]] = set()  # commands being run
+        self._commands: set[asyncio.Task[tuple[list[Reply], str | None]]] = set()  # commands being run
         self._sent: set[int] = set()
         self._timers: set[asyncio.TimerHandle] = set()
         vault = services.vault
@@ -352,7 +353,7 @@ class DiscordAdapter(Adapter):
         """The replies, and the reader's language as the command's own unit found it (None when no
         unit resolved the sender: ``_bodies`` looks it up then)."""
         try:
-            handled = await self.services.run(message)
+            handled: Handled[None] = await self.services.run(message)
         except Repeated:
             return [], None
         if handled.sender is None:
