@@ -35,17 +35,21 @@ async def rolls_in_unit(reading: Reading) -> int:
 
 
 async def units_opened(chat: Chat, run: Any) -> tuple[Any, int]:
-    """``run()``'s answer and how many units of work (read or write) it opened."""
+    """``run()``'s answer and how many units of work (read or write) it opened (the outbox workers
+    and leases open theirs in tasks of their own meanwhile)."""
     vault = chat.services.vault
     opened: list[str] = []
     unit, read = vault.unit, vault.read
+    mine = asyncio.current_task()
 
     def counting_unit() -> Any:
-        opened.append("unit")
+        if asyncio.current_task() is mine:
+            opened.append("unit")
         return unit()
 
     def counting_read() -> Any:
-        opened.append("read")
+        if asyncio.current_task() is mine:
+            opened.append("read")
         return read()
 
     vault.unit, vault.read = counting_unit, counting_read  # type: ignore[method-assign]

@@ -10,13 +10,15 @@ from tests.secondlife.conftest import World
 
 
 class UnitCount:
-    """The units of work each task opens on the world's vault (the outbox workers run their own)."""
+    """The units of work a request opens from the router's run on (the outbox workers run their own;
+    on PostgreSQL the object's shared rate bucket is spent before, in a transaction of its own, so
+    that a refused command spends its token too)."""
 
     def __init__(self, world: World) -> None:
         self.vault = world.services.vault
         self.by_task: dict[asyncio.Task[Any] | None, list[str]] = {}
         self.router = world.services.router
-        self.request_tasks: list[asyncio.Task[Any] | None] = []
+        self.request_tasks: list[tuple[asyncio.Task[Any] | None, int]] = []
         unit, read, run = self.vault.unit, self.vault.read, self.router.run
 
         def counted(kind: str, open_: Any) -> Any:
@@ -27,14 +29,15 @@ class UnitCount:
             return opening
 
         async def running(*args: Any, **kw: Any) -> Any:
-            self.request_tasks.append(asyncio.current_task())
+            task = asyncio.current_task()
+            self.request_tasks.append((task, len(self.by_task.get(task, []))))
             return await run(*args, **kw)
 
         self.vault.unit, self.vault.read = counted("unit", unit), counted("read", read)
         self.router.run = running
 
     def of_requests(self) -> list[list[str]]:
-        return [self.by_task.get(task, []) for task in self.request_tasks]
+        return [self.by_task.get(task, [])[before:] for task, before in self.request_tasks]
 
     def close(self) -> None:
         del self.vault.unit, self.vault.read, self.router.run
