@@ -14,7 +14,11 @@ before its work is durable.
 A unit's events (``gateway.events``) run their in-unit handlers just before its commit; once the
 commit is durable the vault wakes the outbox workers of the platforms it queued for and fires the
 after-commit listeners, and on PostgreSQL the same news reaches the other processes on the vault
-(``gateway.vault.notify``, sent in the transaction so it goes out exactly when it commits).
+(``gateway.vault.notify``: on asyncpg right after the commit, batched, see ``notify.AfterCommit``).
+
+``Vault.read`` opens a unit that only reads: on SQLite on a ``query_only`` connection of its own
+with a deferred ``BEGIN`` (no write lock, no wait behind the units of work), on PostgreSQL
+``BEGIN READ ONLY``.
 """
 
 from __future__ import annotations
@@ -317,6 +321,8 @@ class Vault:
         self._tasks: set[asyncio.Task[None]] = set()
         # On asyncpg, units keep their connections between them (``pg_inline.Connections``).
         self._pg = pg_inline.Connections(self.engine, PG_KEEP) if pg_inline.runs_inline(self.engine) else None
+        # On asyncpg, other processes hear of a unit right after its commit (``notify.AfterCommit``).
+        self._notices = notify.AfterCommit(self._send_notices) if self._pg is not None else None
 
     @property
     def dialect(self) -> str:
@@ -367,7 +373,17 @@ class Vault:
             self._writer = (connection, driver)
         return self._writer
 
+    async def _send_notices(self, payloads: list[str]) -> None:
+        assert self._pg is not None
+        connection = await self._pg.take()
+        try:
+            await pg_inline.notify_now(connection, notify.CHANNEL, payloads)
+        finally:
+            await self._pg.give_back(connection)
+
     async def dispose(self) -> None:
+        if self._notices is not None:
+            await self._notices.close()
         if self._group is not None:
             await self._group.close()
         if self._pg is not None:
@@ -514,14 +530,10 @@ class _UnitScope:
                 try:
                     if unit.events:
                         await self._vault.events.before_commit(unit)
-                    if self._vault.notifies and (unit.events or unit.queued):
-                        if isinstance(unit, pg_inline.PostgresUnit):  # sent with its COMMIT
-                            process = self._vault.events.process
-                            unit.notify_on_commit(
-                                notify.CHANNEL, notify.payloads(process, unit.events, unit.queued)
-                            )
-                        else:
-                            await notify.notify(unit, self._vault.events.process)
+                    # On asyncpg the notices go after the commit (``notify.AfterCommit``); else in it.
+                    notices = self._vault.notifies and (unit.events or unit.queued)
+                    if notices and self._vault._notices is None:
+                        await notify.notify(unit, self._vault.events.process)
                     await unit.commit()
                 except BaseException:
                     failed = True
@@ -541,6 +553,9 @@ class _UnitScope:
         # Here with ``failed`` False only when the unit is committed (and durable); a failed
         # commit raised above.
         if not failed and (unit.events or unit.queued):
+            if self._vault.notifies and self._vault._notices is not None:
+                process = self._vault.events.process
+                self._vault._notices.add(notify.payloads(process, unit.events, unit.queued))
             self._vault.events.committed(unit.events, unit.queued)
 
     async def _release(self) -> None:

@@ -258,6 +258,17 @@ class PostgresUnit(Unit):
         return error
 
 
+async def notify_now(connection: AsyncConnection, channel: str, payloads: list[str]) -> None:
+    """``NOTIFY`` these in one transaction of their own (one simple query), outside any unit."""
+    driver = _driver(connection)
+    raw = driver.raw
+    if raw.get_settings().standard_conforming_strings != "on":
+        raise RuntimeError("the vault needs standard_conforming_strings = on")
+    script = "".join(f"NOTIFY {channel}, {_quote(p)};" for p in payloads)
+    async with driver.mutex:
+        await raw.execute(script)
+
+
 def runs_inline(engine: AsyncEngine) -> bool:
     """Whether units on this engine can be ``PostgresUnit``s (asyncpg under SQLAlchemy)."""
     return engine.dialect.name == "postgresql" and engine.dialect.driver == "asyncpg"
