@@ -15,7 +15,7 @@ CharGen or Gameplay.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from sqlmodel.ext.asyncio.session import AsyncSession
 
@@ -23,9 +23,6 @@ from adapters.secondlife.render import cut_bytes
 from gateway import AdapterServices, Reading, SheetSummary
 from gateway.characters import player_characters, roster_page
 from gateway.roles import is_storyteller
-
-if TYPE_CHECKING:
-    from gateway.vault.models import Character
 
 LABEL_BYTES = 24
 ROSTER_PAGE = 9  # + Prev, Next, Back = 12 dialog buttons
@@ -56,9 +53,11 @@ async def hud_state(
     if player is None:
         return state
     state["chars"] = player.names
-    if player.active is None:
+    character = player.active
+    if character is None:
         return state
-    return await _with_character(state, session, services, player.active, player.locale)
+    summary = await services.sheet_summary(session, character, player.locale)
+    return _with_sheet(state, character.name, character.status, character.system, summary)
 
 
 async def hud_state_in(reading: Reading, services: AdapterServices, system: str) -> dict[str, Any]:
@@ -70,22 +69,18 @@ async def hud_state_in(reading: Reading, services: AdapterServices, system: str)
     character = await sender.active_character(None)
     if character is None or character.retired_at is not None:
         return state
-    return await _with_character(state, reading.unit.session, services, character, sender.person_locale)
+    summary = await services.sheet_summary(reading.unit.session, character, sender.person_locale)
+    return _with_sheet(state, character.name, character.status, character.system, summary)
 
 
-async def _with_character(
-    state: dict[str, Any],
-    session: AsyncSession,
-    services: AdapterServices,
-    character: Character,
-    locale: str | None,
+def _with_sheet(
+    state: dict[str, Any], name: str, status: str, system: str, summary: SheetSummary
 ) -> dict[str, Any]:
-    summary = await services.sheet_summary(session, character, locale)
     state.update(
-        mode="gameplay" if character.status == "approved" else "chargen",
-        char=character.name,
-        status=character.status,
-        system=character.system,
+        mode="gameplay" if status == "approved" else "chargen",
+        char=name,
+        status=status,
+        system=system,
         **_wire(summary),
     )
     return state
