@@ -60,6 +60,8 @@ _EXPORTS = {
     "Settled": "gateway.errors",
     "Repeated": "gateway.errors",
     "Services": "gateway.services",
+    "Handled": "gateway.router",
+    "Reading": "gateway.router",
     "AdapterServices": "gateway.services",
     # dice: handlers get a DiceSource; ScriptedDice and SeededDice are for tests and demos
     "DiceSource": "gateway.dice",
@@ -115,6 +117,8 @@ if TYPE_CHECKING:
     from gateway.offload import Offloaded as Offloaded
     from gateway.offload import Speaker as Speaker
     from gateway.offload import TooLong as TooLong
+    from gateway.router import Handled as Handled
+    from gateway.router import Reading as Reading
     from gateway.services import AdapterServices as AdapterServices
     from gateway.services import Services as Services
     from gateway.settings import Settings as Settings

@@ -9,9 +9,9 @@ answers with an ``Offloaded`` (heavy pure work) has its unit rolled back; the wo
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 import structlog
 from sqlalchemy.exc import IntegrityError
@@ -31,7 +31,7 @@ from gateway.payloads import reply_payload
 from gateway.suggest import closest_commands, runnable_names
 from gateway.types import InboundMessage, Invocation, Reply
 from gateway.vault import repo
-from gateway.vault.sender import Sender, resolve_sender
+from gateway.vault.sender import Sender, SenderValues, resolve_sender
 from gateway.vault.unit import Unit
 
 if TYPE_CHECKING:
@@ -44,6 +44,52 @@ log = structlog.get_logger(__name__)
 # new id clashes about once per thousand rolls, so two clashes running do happen in a long campaign
 # (the Second Life benchmark, filling one vault with tens of thousands of rolls, met them).
 ATTEMPTS = 5
+
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class Reading:
+    """What an adapter's callback (``Router.run``'s ``state``) is given, inside the message's unit
+    after its command ran: the unit (``unit.session`` for ORM reads), the resolved sender, the
+    channel's rule system, the reader's language and whether the sender is a Storyteller."""
+
+    unit: Unit
+    sender: Sender
+    system: str
+    locale: str
+    storyteller: bool
+
+
+@dataclass(frozen=True)
+class Handled(Generic[T]):
+    """What ``Router.run`` hands an adapter, all read in the message's own unit: the replies; the
+    sender as the unit resolved it (None when the line never reached the vault: chat, or a failure
+    before the look-up); the language the replies are in; whether the sender is a Storyteller (None
+    when the unit failed before that was known); and what the adapter's ``state`` callback returned
+    (None when it did not run: no callback, or a command refused and rolled back)."""
+
+    replies: list[Reply]
+    sender: SenderValues | None
+    locale: str
+    storyteller: bool | None
+    state: T | None
+    # The channel's rule system's language (else ``[gateway] locale``): ``reader_locale``'s last resort.
+    default_locale: str
+
+    def reader_locale(self, fallback: str | None = None) -> str:
+        """The language for words the adapter says itself: the person's, else the channel's, else
+        ``fallback`` (the adapter's own guess, such as a Discord client's language), else the
+        rule system's (as ``AdapterServices.reader_locale``, without a unit of its own)."""
+        if self.sender is None:
+            return fallback or self.locale
+        default = fallback or self.default_locale
+        return locale_for(self.sender.person_locale, self.sender.channel_locale, default)
+
+
+# An adapter's read inside the message's unit (``Router.run``).
+StateOf = Callable[[Reading], Awaitable[T]]
 
 
 class _ChatLine(Exception):
@@ -93,12 +139,20 @@ NONE = "-"  # the system or command label of a message that failed before either
 class _Ran:
     """Which command one message ran, for ``Router.observe`` (filled in by ``_run``)."""
 
-    __slots__ = ("command", "locale", "system")
+    __slots__ = ("command", "default_locale", "locale", "sender", "state", "storyteller", "system", "values")
 
-    def __init__(self) -> None:
+    def __init__(self, locale: str) -> None:
         self.system = NONE
         self.command: str | None = None
-        self.locale = "en"  # the sender's language, once known: for a failure's reply
+        self.locale = locale  # the sender's language, once known: for a failure's reply
+        self.default_locale = locale  # the channel's rule system's, once known
+        self.sender: Sender | None = None  # live only inside the unit that resolved it
+        self.values: SenderValues | None = None  # its values, read inside that unit
+        self.storyteller: bool | None = None
+        self.state: Any = None
+
+    def handled(self, replies: list[Reply]) -> Handled[Any]:
+        return Handled(replies, self.values, self.locale, self.storyteller, self.state, self.default_locale)
 
 
 class Router:
@@ -109,11 +163,20 @@ class Router:
         self.observe: Observer | None = None
 
     async def handle(self, message: InboundMessage) -> list[Reply]:
+        return (await self.run(message)).replies
+
+    async def run(self, message: InboundMessage, state: StateOf[T] | None = None) -> Handled[T]:
+        """Run one inbound message; the replies with what the unit learnt on the way (``Handled``).
+        ``state``, when given, runs inside the unit once the command succeeded, so an adapter's own
+        reads (a HUD's sheet state) share the command's transaction instead of opening another."""
+        ran = _Ran(self.services.settings.gateway.locale)
+        replies = await self._handle(message, ran, state)
+        return ran.handled(replies)
+
+    async def _handle(self, message: InboundMessage, ran: _Ran, state: StateOf[Any] | None) -> list[Reply]:
         # Every adapter's text passes here: what the vault cannot store is replaced before any of it runs.
         message = message.storable()
         started = time.perf_counter()
-        ran = _Ran()
-        ran.locale = self.services.settings.gateway.locale
         settings = self.services.settings
         try:
             text = strip_prefix(message.text, settings.gateway.prefix, required=message.prefixed)
@@ -130,8 +193,8 @@ class Router:
                 return []
             line = _Line(tuple(words), text, bare, comment)
             if comment is None:
-                return await self._attempts(message, line, ran, started)
-            return await self._commented(message, line, ran, started)
+                return await self._attempts(message, line, ran, started, state)
+            return await self._commented(message, line, ran, started, state)
         except _ChatLine:
             return []  # raised inside the transaction, so nothing it touched is kept
         except Repeated:
@@ -151,31 +214,33 @@ class Router:
         return [reply]
 
     async def _commented(
-        self, message: InboundMessage, line: _Line, ran: _Ran, started: float
+        self, message: InboundMessage, line: _Line, ran: _Ran, started: float, state: StateOf[Any] | None
     ) -> list[Reply]:
         """A line with a ``# comment``. A command that logs a roll keeps the comment with it; one
         that logs none is run again with the whole line, ``#`` and all, as its text (``announce
         Room # 3``); when it cannot read that, its first reading stands, the comment left out."""
         try:
-            return await self._attempts(message, line, ran, started)
+            return await self._attempts(message, line, ran, started, state)
         except _CommentIsText:
             first: UserError | None = None
         except UserError as exc:
             first = exc  # ``announce # hello`` has no text before the comment: the whole line may do
         whole = replace(line, words=tuple(tokenize(line.text)), comment=None)
         try:
-            return await self._attempts(message, whole, ran, started)
+            return await self._attempts(message, whole, ran, started, state)
         except UserError:
             if first is not None:
                 raise first from None
-        return await self._attempts(message, replace(line, comment=""), ran, started)
+        return await self._attempts(message, replace(line, comment=""), ran, started, state)
 
-    async def _attempts(self, message: InboundMessage, line: _Line, ran: _Ran, started: float) -> list[Reply]:
+    async def _attempts(
+        self, message: InboundMessage, line: _Line, ran: _Ran, started: float, state: StateOf[Any] | None
+    ) -> list[Reply]:
         """The message's unit of work, run again while a unique key clashes."""
         for attempt in range(1, ATTEMPTS + 1):
             ran.command = None  # a retry that finds the message handled by a racer ran nothing
             try:
-                replies = await self._unit_of_work(message, line, ran)
+                replies = await self._unit_of_work(message, line, ran, state)
                 if self.observe is not None and ran.command is not None:  # None: a stored answer
                     self.observe(ran.system, ran.command, "ok", time.perf_counter() - started)
                 return replies
@@ -185,21 +250,50 @@ class Router:
                     raise
         raise AssertionError("unreachable")
 
-    async def _unit_of_work(self, message: InboundMessage, line: _Line, ran: _Ran) -> list[Reply]:
+    async def _unit_of_work(
+        self, message: InboundMessage, line: _Line, ran: _Ran, state: StateOf[Any] | None
+    ) -> list[Reply]:
         try:
             async with self.services.vault.unit() as unit:
                 known = await self._answered(unit, message)
                 if known is not None:
+                    await self._read(unit, message, ran, state)
                     return known
                 answer = await self._run(unit, message, line, ran)
                 if isinstance(answer, Offloaded | Awaited):
                     raise _Later(answer)  # out of the unit: it must not hold the vault meanwhile
                 await self._keep(unit, message, answer)
+                await self._read(unit, message, ran, state)
             # The vault wakes the outbox for what the unit queued once it is committed.
             return answer
         except _Later as later:
             deferred = later.deferred
-        return await self._finish(message, deferred)
+        return await self._finish(message, deferred, ran, state)
+
+    async def _read(self, unit: Unit, message: InboundMessage, ran: _Ran, state: StateOf[Any] | None) -> None:
+        """What the adapter learns from this unit: the sender's values (read again, a handler may
+        have changed them: ``lang``), and its ``state`` callback's answer. A unit that answered
+        from the stored replies resolved no sender yet: it does here."""
+        sender = ran.sender
+        if sender is None or ran.storyteller is None:
+            sender = await self._resolve(unit, message, ran)
+            ran.storyteller = await self._is_storyteller(unit, message, sender)
+        ran.values = sender.values()
+        if state is not None:
+            ran.state = await state(Reading(unit, sender, ran.system, ran.locale, ran.storyteller))
+
+    async def _resolve(self, unit: Unit, message: InboundMessage, ran: _Ran) -> Sender:
+        """The sender, its channel's rule system and the reader's language, kept in ``ran``."""
+        settings = self.services.settings
+        sender = await resolve_sender(unit, message.sender, message.channel)
+        ran.sender, ran.values = sender, sender.values()
+        system_name = sender.channel_system or settings.gateway.default_system
+        system = self.registry.systems.get(system_name)
+        ran.system = system_name
+        # ``[gateway] locale`` speaks for a channel whose rule system is not installed.
+        ran.default_locale = system.default_locale if system else settings.gateway.locale
+        ran.locale = locale_for(sender.person_locale, sender.channel_locale, ran.default_locale)
+        return sender
 
     async def _answered(self, unit: Unit, message: InboundMessage) -> list[Reply] | None:
         """The first run's answer to a message id seen before (Stripe-style), else None; records
@@ -225,10 +319,17 @@ class Router:
             replies_json = [r.as_json() for r in replies]
             await repo.store_response(unit, message.sender.platform, message.message_id, digest, replies_json)
 
-    async def _finish(self, message: InboundMessage, deferred: Offloaded[Any] | Awaited) -> list[Reply]:
+    async def _finish(
+        self,
+        message: InboundMessage,
+        deferred: Offloaded[Any] | Awaited,
+        ran: _Ran,
+        state: StateOf[Any] | None,
+    ) -> list[Reply]:
         """A deferred answer: computed off the loop (or awaited) with no unit open, then kept in a
         unit of its own, unless a racer with the same message id kept one first (then that one is
-        the answer)."""
+        the answer). The adapter's reads run in that unit, the sender resolved in it again (the
+        first unit rolled back)."""
         if isinstance(deferred, Awaited):
             replies = _as_list(await deferred.run())
         else:
@@ -237,12 +338,14 @@ class Router:
             except TooLong:
                 raise UserError(deferred.too_long, code="too_long") from None
             replies = _as_list(deferred.render(value))
-        if message.sync_reply and not message.message_id:
-            return replies  # nothing to keep
+        if message.sync_reply and not message.message_id and state is None:
+            return replies  # nothing to keep, nothing to read
         for attempt in range(1, ATTEMPTS + 1):
+            ran.sender, ran.storyteller = None, None
             try:
                 async with self.services.vault.unit() as unit:
                     known = await self._answered(unit, message)
+                    await self._read(unit, message, ran, state)
                     if known is not None:
                         return known
                     await self._keep(unit, message, replies)
@@ -257,19 +360,15 @@ class Router:
     ) -> list[Reply] | Offloaded[Any] | Awaited:
         """Run the command the line's words name; a command given a comment that logs no roll
         raises ``_CommentIsText`` (its unit rolls back)."""
-        settings = self.services.settings
         words, bare, comment = list(line.words), line.bare, line.comment
-        sender = await resolve_sender(unit, message.sender, message.channel)
-        system_name = sender.channel_system or settings.gateway.default_system
+        ran.sender, ran.storyteller = None, None  # a retry's unit resolves its own
+        sender = await self._resolve(unit, message, ran)
+        system_name, locale = ran.system, ran.locale
         system = self.registry.systems.get(system_name)
         found = self.registry.find(system_name, words) if system is not None else None
         if bare and (found is None or not found[0].bare):
             raise _ChatLine()
-        ran.system, ran.command = system_name, NONE if found is None else found[0].name
-        # ``[gateway] locale`` speaks for a channel whose rule system is not installed.
-        fallback = system.default_locale if system else settings.gateway.locale
-        locale = locale_for(sender.person_locale, sender.channel_locale, fallback)
-        ran.locale = locale
+        ran.command = NONE if found is None else found[0].name
         if system is None:
             raise UserError(say(locale, "not_installed", name=system_name))
         if found is None:
@@ -277,13 +376,13 @@ class Router:
             planned = await macro_plan(unit, sender, self.registry, system_name, words, locale)
             if planned is not None:
                 ran.command = "macro"
-                storyteller = await self._is_storyteller(unit, message, sender)
+                storyteller = ran.storyteller = await self._is_storyteller(unit, message, sender)
                 turn = _Turn(unit, message, sender, system, locale, storyteller)
                 return await self._macro(turn, planned, comment)
-            storyteller = await self._is_storyteller(unit, message, sender)
+            storyteller = ran.storyteller = await self._is_storyteller(unit, message, sender)
             raise UserError(self._unknown(system_name, words, locale, storyteller), code="unknown_command")
         command, used = found
-        storyteller = await self._is_storyteller(unit, message, sender)
+        storyteller = ran.storyteller = await self._is_storyteller(unit, message, sender)
         turn = _Turn(unit, message, sender, system, locale, storyteller)
         answer, ctx = await self._command(turn, command, words[used:], line.text, comment)
         if comment and not ctx.logged:

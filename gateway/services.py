@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
 from datetime import datetime
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from gateway.core_messages import locale_for
 from gateway.dice import DiceSource
@@ -12,12 +12,12 @@ from gateway.events import Events
 from gateway.leases import Leases
 from gateway.offload import Offload
 from gateway.outbox import Outbox
-from gateway.router import Router
+from gateway.router import Handled, Router, StateOf
 from gateway.settings import Settings
 from gateway.types import Channel, Identity, InboundMessage, Reply
 from gateway.vault import Vault
 from gateway.vault.models import utcnow
-from gateway.vault.sender import resolve_sender
+from gateway.vault.sender import read_locales
 
 if TYPE_CHECKING:
     from sqlmodel.ext.asyncio.session import AsyncSession
@@ -27,6 +27,8 @@ if TYPE_CHECKING:
     from gateway.summary import SheetSummary
     from gateway.vault.models import Character
     from gateway.web_pages import WebPage
+
+T = TypeVar("T")
 
 
 class Services:
@@ -71,6 +73,11 @@ class Services:
         """Run one inbound message through the router; the outbox wakes for what it queued."""
         return await self.router.handle(message)
 
+    async def run(self, message: InboundMessage, state: StateOf[T] | None = None) -> Handled[T]:
+        """``handle``, with what the message's unit learnt: the sender, the reader's language, the
+        Storyteller flag, and ``state``'s answer, a read the adapter runs inside that same unit."""
+        return await self.router.run(message, state)
+
     async def sheet_summary(
         self, session: AsyncSession, character: Character, locale: str | None = None
     ) -> SheetSummary:
@@ -104,11 +111,11 @@ class Services:
         else the channel's, else the channel's rule system's, else ``fallback`` (an adapter's own guess,
         such as the Discord client's language) or ``[gateway] locale``. For words an adapter says itself
         (button labels, its own refusals)."""
-        async with self.vault.unit() as unit:
-            sender = await resolve_sender(unit, identity, channel)
-        system = self.plugins.systems().get(sender.channel_system or self.settings.gateway.default_system)
+        async with self.vault.read() as unit:
+            person, channel_locale, channel_system = await read_locales(unit, identity, channel)
+        system = self.plugins.systems().get(channel_system or self.settings.gateway.default_system)
         default = fallback or (system.default_locale if system else None) or self.settings.gateway.locale
-        return locale_for(sender.person_locale, sender.channel_locale, default)
+        return locale_for(person, channel_locale, default)
 
 
 class Waker(Protocol):
@@ -141,6 +148,7 @@ class AdapterServices(Protocol):
     def offload(self) -> Offload: ...
 
     async def handle(self, message: InboundMessage) -> list[Reply]: ...
+    async def run(self, message: InboundMessage, state: StateOf[T] | None = None) -> Handled[T]: ...
     async def sheet_summary(
         self, session: AsyncSession, character: Character, locale: str | None = None
     ) -> SheetSummary: ...

@@ -40,6 +40,7 @@ from gateway import (
     Adapter,
     AdapterServices,
     DeliveryFailed,
+    Handled,
     InboundMessage,
     Outbound,
     Repeated,
@@ -125,7 +126,7 @@ class DiscordAdapter(Adapter):
         self.http: aiohttp.ClientSession | None = None
         self.disabled: dict[str, dict[str, Any]] = {}
         self._pending: set[asyncio.Task[None]] = set()  # follow-ups of deferred commands
-        self._commands: set[asyncio.Task[list[Reply]]] = set()  # commands being run
+        self._commands: set[asyncio.Task[tuple[list[Reply], str | None]]] = set()  # commands being run
         self._sent: set[int] = set()
         self._timers: set[asyncio.TimerHandle] = set()
         vault = services.vault
@@ -250,7 +251,7 @@ class DiscordAdapter(Adapter):
         # (they may be ephemeral, for the first caller only).
         message = dataclasses.replace(ix.inbound(interaction, parsed), refuse_repeat=True)
         received = self.wall()  # the interaction token lasts followup_ttl from now
-        task = asyncio.create_task(self._handle(message))
+        task = asyncio.create_task(self._handle(message, interaction))
         self._commands.add(task)
         task.add_done_callback(self._commands.discard)
         done, _ = await asyncio.wait({task}, timeout=self.config.reply_timeout)
@@ -262,7 +263,8 @@ class DiscordAdapter(Adapter):
             follow.add_done_callback(self._pending.discard)
             log.info("discord interaction deferred", command=parsed.line[:60])
             return ix.deferral(parsed.private)
-        bodies = await self._bodies(interaction, task.result(), parsed.line, only_caller)
+        replies, locale = task.result()
+        bodies = await self._bodies(interaction, replies, parsed.line, only_caller, locale)
         if not bodies:
             return ix.message_response("Already handled.", True)
         if len(bodies) > 1:
@@ -307,17 +309,23 @@ class DiscordAdapter(Adapter):
         return ok
 
     async def _bodies(
-        self, interaction: Mapping[str, Any], replies: list[Reply], line: str, only_caller: bool = False
+        self,
+        interaction: Mapping[str, Any],
+        replies: list[Reply],
+        line: str,
+        only_caller: bool = False,
+        locale: str | None = None,
     ) -> list[dict[str, Any]]:
         """The Discord messages for ``replies`` to ``line``: embeds for rolls, buttons for next steps,
-        their labels in the reader's language. ``only_caller``: every message ephemeral (a button
-        whose answer is the clicker's alone)."""
+        their labels in the reader's language (``locale``, when the command's unit told it).
+        ``only_caller``: every message ephemeral (a button whose answer is the clicker's alone)."""
         grouped = render.group_replies(
             replies, lambda r: bool(components.actions(line, r, defences=self.defences))
         )
         # Only a reply with an embed or buttons has words of ours: look the language up for those.
-        needed = any(g.result for g in grouped)
-        locale = await reader_locale(self.services, interaction) if needed else "en"
+        if locale is None:
+            needed = any(g.result for g in grouped)
+            locale = await reader_locale(self.services, interaction) if needed else "en"
         bodies = []
         for reply in grouped:
             private = reply.private or only_caller
@@ -346,22 +354,30 @@ class DiscordAdapter(Adapter):
         parsed = slash.Parsed(line=click.line, private=click.private)
         return await self._run(interaction, parsed, only_caller=click.private)
 
-    async def _handle(self, message: InboundMessage) -> list[Reply]:
+    async def _handle(
+        self, message: InboundMessage, interaction: Mapping[str, Any]
+    ) -> tuple[list[Reply], str | None]:
+        """The replies, and the reader's language as the command's own unit found it (None when no
+        unit resolved the sender: ``_bodies`` looks it up then)."""
         try:
-            return await self.services.handle(message)
+            handled: Handled[None] = await self.services.run(message)
         except Repeated:
-            return []
+            return [], None
+        if handled.sender is None:
+            return handled.replies, None
+        return handled.replies, handled.reader_locale(ix.locale(interaction))
 
     async def _follow_up_later(
         self,
-        task: asyncio.Task[list[Reply]],
+        task: asyncio.Task[tuple[list[Reply], str | None]],
         interaction: Mapping[str, Any],
         received: float,
         line: str,
         only_caller: bool,
     ) -> None:
+        locale: str | None = None
         try:
-            replies = await task
+            replies, locale = await task
         except asyncio.CancelledError:
             current = asyncio.current_task()
             if not task.cancelled() or (current is not None and current.cancelling()):
@@ -372,7 +388,7 @@ class DiscordAdapter(Adapter):
             log.exception("discord deferred command failed")
             locale = await reader_locale(self.services, interaction)
             replies = [Reply(text=say(locale, "internal"), error="internal")]
-        bodies = await self._bodies(interaction, replies, line, only_caller) or [
+        bodies = await self._bodies(interaction, replies, line, only_caller, locale) or [
             render.text_message("Done.", private=True)
         ]
         await self._enqueue_follow_ups(interaction, bodies, received)

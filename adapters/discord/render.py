@@ -203,7 +203,8 @@ def text_message(text: str, *, private: bool = False, allow_flags: bool = True) 
     if len(body) <= CONTENT:
         message = {"content": body}
     else:
-        chunks, rest = [], body
+        chunks: list[str] = []
+        rest = body
         while rest and len(chunks) < 2:  # 2 x 4096 stays under the 6000 budget once cut
             chunks.append(rest[:DESCRIPTION])
             rest = rest[DESCRIPTION:]
@@ -267,7 +268,8 @@ def result_embed(
         }
     elif kind == "contest" and isinstance(result.get("sides"), list) and result["sides"]:
         sides = [s for s in result["sides"] if isinstance(s, Mapping)]
-        names = result.get("names") if isinstance(result.get("names"), list) else []
+        given = result.get("names")
+        names = given if isinstance(given, list) else []
         labels = [str(names[i]) if i < len(names) else str(s.get("who") or "") for i, s in enumerate(sides)]
         labels = [
             label or t(locale, "embed.opposition" if i else "embed.roller") for i, label in enumerate(labels)

@@ -18,7 +18,7 @@ import json
 import logging
 import time
 from collections import Counter, defaultdict
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 import aiohttp
 import structlog
@@ -31,7 +31,18 @@ from mautrix.errors import (
     MNotFound,
     MUnknownToken,
 )
-from mautrix.types import EventType, RoomCreatePreset
+from mautrix.types import (
+    JSON,
+    DeviceID,
+    EventContent,
+    EventType,
+    FilterID,
+    RoomAlias,
+    RoomCreatePreset,
+    RoomID,
+    SyncToken,
+    UserID,
+)
 
 from adapters.matrix import notices
 from adapters.matrix.crypto import AccountCrypto, LostStore
@@ -54,6 +65,9 @@ NETWORK_ERRORS: tuple[type[BaseException], ...] = (
     TimeoutError,
     ConnectionError,
 )
+# For ``except``: mypy reads a tuple constant, not a starred one written in place.
+LIMIT_OR_NETWORK: tuple[type[BaseException], ...] = (MLimitExceeded, *NETWORK_ERRORS)
+REQUEST_OR_NETWORK: tuple[type[BaseException], ...] = (MatrixRequestError, *NETWORK_ERRORS)
 # Events per room in one sync response; a longer gap is filled from /messages.
 TIMELINE_LIMIT = 50
 GAP_PAGE = 100
@@ -249,13 +263,13 @@ class MatrixAccount:
         same = stored.get("user_id") == self.user_id and stored.get("homeserver") == self.config.homeserver
         if same and stored.get("access_token"):
             api.api.token = stored["access_token"]
-            api.device_id = stored.get("device_id") or ""
+            api.device_id = DeviceID(stored.get("device_id") or "")
             return
         if not self.config.password:
             raise ConfigurationError("no stored session and no password to log in with")
         device = self.config.device_id or (stored.get("device_id") if same else None)
         response = await api.login(
-            identifier=self.user_id,
+            identifier=UserID(self.user_id),
             password=self.config.password,
             device_id=device,
             device_name=self.config.device_name,
@@ -289,7 +303,7 @@ class MatrixAccount:
         with contextlib.suppress(MatrixRequestError, *NETWORK_ERRORS):
             await self.api.logout()
         self.api.api.token = ""
-        self.api.device_id = ""
+        self.api.device_id = DeviceID("")
         await self.state.put("session", {"user_id": self.user_id, "homeserver": self.config.homeserver})
 
     # -- end-to-end encryption -------------------------------------------------------------------------
@@ -301,7 +315,7 @@ class MatrixAccount:
             return
         assert isinstance(self.client, Client)
         if not self.api.device_id:
-            self.api.device_id = (await self.api.whoami()).device_id or ""
+            self.api.device_id = DeviceID((await self.api.whoami()).device_id or "")
         e2ee = AccountCrypto(self.adapter.crypto_database(), self.client, await self.adapter.pickle_key())
         await e2ee.open()
         self.e2ee = e2ee
@@ -322,7 +336,7 @@ class MatrixAccount:
         known = await self.e2ee.database.state_store.is_encrypted(room_id)
         if known is None:
             try:
-                await self.api.get_state_event(room_id, EventType.ROOM_ENCRYPTION)
+                await self.api.get_state_event(RoomID(room_id), EventType.ROOM_ENCRYPTION)
                 known = True
             except MNotFound:
                 known = False
@@ -363,9 +377,10 @@ class MatrixAccount:
         for ref in dict.fromkeys([*self.config.rooms, *stlog]):
             is_log = ref in stlog
             try:
-                room_id = (
-                    ref if ref.startswith("!") else str((await self.api.resolve_room_alias(ref)).room_id)
-                )
+                if ref.startswith("!"):
+                    room_id = ref
+                else:
+                    room_id = str((await self.api.resolve_room_alias(RoomAlias(ref))).room_id)
                 if is_log:
                     self.adapter.log_room(ref, room_id)
                 if room_id in self.joined:
@@ -375,10 +390,11 @@ class MatrixAccount:
                     if is_log:
                         self._unreachable(ref, f"the bot was removed from it; invite {self.user_id} again")
                     continue
-                await self.api.join_room(ref, max_retries=0)
+                target = RoomID(ref) if ref.startswith("!") else RoomAlias(ref)
+                await self.api.join_room(target, max_retries=0)
                 self.joined.add(room_id)
                 log.info("matrix joined configured room", account=self.name, room=room_id)
-            except (MLimitExceeded, *NETWORK_ERRORS):
+            except LIMIT_OR_NETWORK:
                 raise
             except MatrixRequestError as exc:
                 if is_log:
@@ -399,13 +415,13 @@ class MatrixAccount:
 
     async def _sync(self, since: str | None, timeout: float) -> dict[str, Any]:
         data = await self.api.sync(
-            since=since,
+            since=None if since is None else SyncToken(since),
             timeout=int(timeout * 1000),
-            filter_id=json.dumps(sync_filter(), separators=(",", ":")),
+            filter_id=FilterID(json.dumps(sync_filter(), separators=(",", ":"))),
         )
         return data if isinstance(data, dict) else {}
 
-    async def _sync_forever(self, backoff: Backoff) -> None:
+    async def _sync_forever(self, backoff: Streak) -> None:
         stored = await self.state.get("sync") or {}
         since = stored.get("next_batch") if stored.get("user_id") == self.user_id else None
         if since is None:
@@ -503,7 +519,7 @@ class MatrixAccount:
     async def _fill_gap(self, room_id: str, prev_batch: str, since: str) -> list[dict[str, Any]]:
         """Events between the stored token and the start of a cut-short timeline, oldest first."""
         events: list[dict[str, Any]] = []
-        token: str | None = prev_batch
+        token: str = prev_batch  # a page without an ``end`` is the last
         query_filter = json.dumps({"types": MESSAGE_TYPES, "lazy_load_members": True})
         for _ in range(GAP_MAX_PAGES):
             response = await self.api.api.request(
@@ -577,7 +593,7 @@ class MatrixAccount:
         )
         try:
             await self.send(room_id, notices.notice(notices.ENCRYPTED), f"encrypted-{_tag(room_id)}")
-        except (MLimitExceeded, *NETWORK_ERRORS):
+        except LIMIT_OR_NETWORK:
             raise  # the batch is read again after the back-off, and the notice sent then
         except MatrixRequestError as exc:
             log.warning("matrix: encrypted-room notice not sent", room=room_id, error=repr(exc))
@@ -648,7 +664,7 @@ class MatrixAccount:
                 direct = content.get("is_direct") is True
         try:
             if self.invite_allowed(inviter, room_id):
-                await self.api.join_room_by_id(room_id)
+                await self.api.join_room_by_id(RoomID(room_id))
                 self.joined.add(room_id)
                 if room_id in self.left:
                     self.left.discard(room_id)
@@ -664,7 +680,7 @@ class MatrixAccount:
                 self.stats["invites_refused"] += 1  # before: the inviter may see the leave at once
                 await self._refuse(room_id, inviter)
                 log.info("matrix invite refused", account=self.name, room=room_id, inviter=inviter)
-        except (MLimitExceeded, *NETWORK_ERRORS):
+        except LIMIT_OR_NETWORK:
             raise  # the batch is read again after the back-off
         except MatrixRequestError as exc:
             log.warning("matrix invite not handled", account=self.name, room=room_id, error=repr(exc))
@@ -677,20 +693,20 @@ class MatrixAccount:
         if inviter and (last is None or now - last > REFUSAL_NOTICE_EVERY):
             self._refusal_noticed[inviter] = now
             try:
-                await self.api.join_room_by_id(room_id)
+                await self.api.join_room_by_id(RoomID(room_id))
                 name = self.names[room_id].get(inviter) or inviter[1:].split(":", 1)[0]
                 refusal = notices.notice(notices.REFUSED, inviter, name)
                 await self.send(room_id, refusal, f"refuse-{_tag(room_id)}-{int(time.time())}")
             except MatrixRequestError as exc:
                 log.info("matrix: refusal notice not sent", room=room_id, error=repr(exc))
-        await self.api.leave_room(room_id, reason=notices.REFUSE_REASON)
+        await self.api.leave_room(RoomID(room_id), reason=notices.REFUSE_REASON)
 
     async def point_to_dm(self, room_id: str, user: str, txn_id: str) -> None:
         """Best effort: a private reply has just opened a direct room; say so where the command was."""
         name = self.names[room_id].get(user) or user[1:].split(":", 1)[0]
         try:
             await self.send(room_id, notices.pointer(user, name), txn_id)
-        except (MatrixRequestError, *NETWORK_ERRORS) as exc:
+        except REQUEST_OR_NETWORK as exc:
             log.info("matrix: direct-room pointer not sent", room=room_id, error=repr(exc))
 
     async def _on_own_membership(self, room_id: str, event: dict[str, Any]) -> None:
@@ -711,7 +727,7 @@ class MatrixAccount:
             if dm == room_id:
                 await self._drop_dm(user, room_id, leave=False)
         with contextlib.suppress(MatrixRequestError, *NETWORK_ERRORS):
-            await self.api.forget_room(room_id)
+            await self.api.forget_room(RoomID(room_id))
         log.info(
             "matrix: removed from room", account=self.name, room=room_id, by=sender, membership=membership
         )
@@ -721,7 +737,7 @@ class MatrixAccount:
         await self.state.delete(f"dm:{user}")
         if leave:
             with contextlib.suppress(MatrixRequestError, *NETWORK_ERRORS):
-                await self.api.leave_room(room_id)
+                await self.api.leave_room(RoomID(room_id))
             self.joined.discard(room_id)
 
     # -- sending ---------------------------------------------------------------------------------------
@@ -750,7 +766,7 @@ class MatrixAccount:
                 await self.api.create_room(
                     preset=RoomCreatePreset.TRUSTED_PRIVATE,
                     is_direct=True,
-                    invitees=[user],
+                    invitees=[UserID(user)],
                 )
             )
             await self.state.put(f"dm:{user}", {"room_id": room})
@@ -767,12 +783,12 @@ class MatrixAccount:
             try:
                 current = await self.api.get_account_data(EventType.DIRECT)
             except MatrixRequestError:
-                current = {}
+                current = JSON({})
             data = {k: list(v) for k, v in (current or {}).items() if isinstance(v, list)}
             if room not in data.get(user, []):
                 data[user] = [*data.get(user, []), room]
             await self.api.set_account_data(EventType.DIRECT, data)
-        except (MatrixRequestError, *NETWORK_ERRORS) as exc:
+        except REQUEST_OR_NETWORK as exc:
             log.info("matrix m.direct not updated", account=self.name, error=repr(exc))
 
     async def send(self, room_id: str, content: dict[str, Any], txn_id: str) -> str:
@@ -781,9 +797,9 @@ class MatrixAccount:
         async with self._room_locks[room_id]:
             encrypted = await self.is_encrypted(room_id)
             event_id = await self.api.send_message_event(  # type: ignore[call-arg]
-                room_id,
+                RoomID(room_id),
                 EventType.ROOM_MESSAGE,
-                content,
+                cast(EventContent, content),  # mautrix sends a plain dict as it is
                 txn_id=txn_id,
                 disable_encryption=not encrypted,
             )

@@ -24,6 +24,7 @@ from typing import Any
 
 import structlog
 from mautrix.errors import EncryptionError, MatrixRequestError, MLimitExceeded, MUnknownToken
+from mautrix.types import RoomAlias
 
 from adapters.matrix import crypto
 from adapters.matrix.account import NETWORK_ERRORS, MatrixAccount, retry_after
@@ -222,7 +223,7 @@ class MatrixAdapter(Adapter):
             return ref
         if ref not in self._aliases:
             try:
-                info = await account.api.resolve_room_alias(ref)
+                info = await account.api.resolve_room_alias(RoomAlias(ref))
             except NETWORK_ERRORS as exc:
                 raise TargetAbsent(f"{NETWORK}{exc!r}", account.config.retry_max_delay) from exc
             except MatrixRequestError as exc:

@@ -285,12 +285,12 @@ class AccountCrypto:
     async def on_state(self, room_id: str, raw: dict[str, Any]) -> None:
         """A state event (from ``state`` or the timeline): the room state store learns encryption and
         memberships, and a membership change in an encrypted room retires the outbound session."""
-        from mautrix.types import EventType, StateEvent
+        from mautrix.types import JSON, EventType, StateEvent
 
         if self.machine is None or raw.get("state_key") is None:
             return
         try:
-            event = StateEvent.deserialize({**raw, "room_id": room_id})
+            event = StateEvent.deserialize(JSON({**raw, "room_id": room_id}))
             await self.database.state_store.update_state(event)
             if event.type == EventType.ROOM_MEMBER:
                 await self.machine.handle_member_event(event)
@@ -303,11 +303,11 @@ class AccountCrypto:
         """The decrypted event (as a sync event: type, content, sender, event_id), or None: kept for
         later when its key has not arrived yet, dropped (and counted) when it can never be read."""
         from mautrix.errors import DecryptionError, SessionNotFound
-        from mautrix.types import EncryptedEvent
+        from mautrix.types import JSON, EncryptedEvent
 
         assert self.machine is not None
         try:
-            event = EncryptedEvent.deserialize({**raw, "room_id": room_id})
+            event = EncryptedEvent.deserialize(JSON({**raw, "room_id": room_id}))
             decrypted = await self.machine.decrypt_megolm_event(event)
         except SessionNotFound:
             if not any(p.event.get("event_id") == raw.get("event_id") for p in self.pending):

@@ -158,16 +158,21 @@ def peak_rss_mb(pid: int) -> float:
 
 
 class Client:
-    """HUDs sending ``roll 5``: signed, simulator headers, a new nonce per request."""
+    """HUDs sending ``roll 5``: signed, simulator headers, a new nonce per request; with ``state``,
+    asking for the HUD state as the Player HUD does with every command."""
 
-    def __init__(self, huds: int = 50) -> None:
+    def __init__(self, huds: int = 50, state: bool = False) -> None:
         self.huds = [(str(uuid.uuid4()), str(uuid.uuid4())) for _ in range(huds)]
         self.sent = 0
+        self.state = state
 
     def request(self) -> tuple[bytes, dict[str, str]]:
         self.sent += 1
         obj, owner = self.huds[self.sent % len(self.huds)]
-        body = json.dumps({"text": "roll 5", "nonce": self.sent}).encode()
+        request: dict[str, Any] = {"text": "roll 5", "nonce": self.sent}
+        if self.state:
+            request["state"] = True
+        body = json.dumps(request).encode()
         ts = str(int(time.time()))
         headers = {
             "Content-Type": "application/json",
@@ -297,6 +302,7 @@ async def run(
     url: str | None = None,
     trace: bool = False,
     profile: str | None = None,
+    state: bool = False,
 ) -> dict[str, Any]:
     vault = url or str(Path(tempfile.mkdtemp(prefix="sl-bench-")) / "vault.db")
     gw_port, bare_port = free_port(), free_port()
@@ -317,7 +323,7 @@ async def run(
         *(["--profile", profile] if profile else []),
     )
     bare = start_child("--serve-bare", str(bare_port))
-    client = Client()
+    client = Client(state=state)
     gw_ok, bare_ok = [0], [0]
     gw_url = f"http://127.0.0.1:{gw_port}/sl/v1/command"
     bare_url = f"http://127.0.0.1:{bare_port}/sl/v1/command"
@@ -461,6 +467,11 @@ def main() -> None:
     parser.add_argument(
         "--profile", metavar="FILE", help="cProfile the gateway process (CPU time) into FILE (pstats)"
     )
+    parser.add_argument(
+        "--state",
+        action="store_true",
+        help='every request asks for the HUD state ("state": true), as the Player HUD does',
+    )
     parser.add_argument("--vault-url", help="a PostgreSQL vault to run the gateway on (default: SQLite)")
     parser.add_argument("--serve-gateway", nargs=2, metavar=("PORT", "VAULT"), help=argparse.SUPPRESS)
     parser.add_argument("--serve-bare", metavar="PORT", help=argparse.SUPPRESS)
@@ -487,6 +498,7 @@ def main() -> None:
                     args.vault_url,
                     args.trace,
                     args.profile,
+                    args.state,
                 )
             )
             results.append(result)

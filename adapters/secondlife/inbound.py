@@ -26,8 +26,8 @@ from adapters.secondlife.common import IDENTITY_PLATFORM, Part
 from adapters.secondlife.config import SL_BODY_LIMIT, SL_BODY_LIMIT_RAISED, SecondLifeConfig
 from adapters.secondlife.registry import PLATFORM, ROLES, Registration
 from adapters.secondlife.render import dumps, fit_response, reply_items
-from adapters.secondlife.state import STATUS_FILTERS, hud_state, roster
-from gateway import AdapterServices, Channel, Identity, InboundMessage, Repeated, queue, seen
+from adapters.secondlife.state import STATUS_FILTERS, hud_state, hud_state_in, roster
+from gateway import AdapterServices, Channel, Identity, InboundMessage, Reading, Repeated, queue, seen
 from gateway.macros import names_seen as macro_names
 from gateway.pacing import KeyedBuckets
 from gateway.rate_buckets import SharedBuckets
@@ -175,10 +175,27 @@ class Inbound(Part):
         )
         replies = []
         marked = False  # whether the router's unit recorded the signature with the command's effect
+        extra: dict[str, Any] = {}
+        wanted = req.want_state or req.roster is not None or req.macros
+        where = Channel(platform=PLATFORM, id=f"region/{signed.region}")
+
+        async def read(reading: Reading) -> dict[str, Any]:
+            """What the HUD asked for besides the replies, read in the command's own unit."""
+            found: dict[str, Any] = {}
+            if req.want_state:
+                found["state"] = await hud_state_in(reading, self.services, self._system)
+            if req.roster is not None:
+                session = reading.unit.session
+                found["roster"] = await self._roster(session, identity.key, req.roster, reading.storyteller)
+            if req.macros:
+                session = reading.unit.session
+                found["macros"] = await macro_names(session, identity.key, where.key, self._system)
+            return found
+
         if req.text.strip():
             message = InboundMessage(
                 sender=identity,
-                channel=Channel(platform=PLATFORM, id=f"region/{signed.region}"),
+                channel=where,
                 text=req.text,
                 message_id=f"hmac:{signed.signature}",
                 prefixed=False,
@@ -188,13 +205,15 @@ class Inbound(Part):
                 refuse_repeat=True,
             )
             try:
-                replies = await self.services.handle(message)
+                handled = await self.services.run(message, read if wanted else None)
             except Repeated:
                 log.info("second life request refused", reason=REPLAYED, peer=request.remote)
                 return web.Response(status=401, text=REPLAYED)
+            replies = handled.replies
             marked = bool(replies) and not any(r.error for r in replies)
-        extra: dict[str, Any] = {}
-        if not marked or req.want_state or req.roster is not None or req.macros:
+            if handled.state is not None:  # the unit committed: the signature is marked with it
+                extra, wanted, marked = handled.state, False, True
+        if not marked or wanted:
             try:
                 async with self.services.vault.transaction() as session:
                     if not marked:
@@ -210,8 +229,7 @@ class Inbound(Part):
                     if req.roster is not None:
                         extra["roster"] = await self._roster(session, identity.key, req.roster)
                     if req.macros:
-                        where = Channel(platform=PLATFORM, id=f"region/{signed.region}").key
-                        extra["macros"] = await macro_names(session, identity.key, where, self._system)
+                        extra["macros"] = await macro_names(session, identity.key, where.key, self._system)
             except _Replayed:
                 log.info("second life request refused", reason=REPLAYED, peer=request.remote)
                 return web.Response(status=401, text=REPLAYED)
@@ -229,8 +247,12 @@ class Inbound(Part):
         PostgreSQL a concurrent request with the same signature waits for this one's outcome."""
         return await seen.mark(session, IDENTITY_PLATFORM, f"hmac:{signed.signature}", self._now())
 
-    async def _roster(self, session: Any, identity_key: str, spec: dict[str, Any]) -> dict[str, Any]:
-        if not await is_storyteller(session, identity_key, self._owner):
+    async def _roster(
+        self, session: Any, identity_key: str, spec: dict[str, Any], storyteller: bool | None = None
+    ) -> dict[str, Any]:
+        if storyteller is None:
+            storyteller = await is_storyteller(session, identity_key, self._owner)
+        if not storyteller:
             return {"error": "the roster needs the Storyteller role"}
         status_word = str(spec.get("status") or "all").casefold()
         if status_word not in STATUS_FILTERS:

@@ -1,8 +1,10 @@
 """The structured fields a HUD draws its menus from: ``state`` (the wearer's sheet) and ``roster``.
 
-These are read after the command's own transaction: the character from the core tables, its
-traits, powers and pools from the rule system's ``SheetSummary`` (the adapter knows no rules), so a
-HUD never has to parse reply text to know whether it shows CharGen or Gameplay.
+With a command, ``state`` is read inside the command's own unit of work (``hud_state_in``, the
+router's callback) from the sender the router resolved; alone, in a unit of its own. The character
+comes from the core tables, its traits, powers and pools from the rule system's ``SheetSummary``
+(the adapter knows no rules), so a HUD never has to parse reply text to know whether it shows
+CharGen or Gameplay.
 ``state`` is small on purpose (it shares a 2048-byte body with the replies):
 
     {"mode": "none" | "chargen" | "gameplay", "st": bool, "chars": ["Mira", ...],
@@ -18,7 +20,7 @@ from typing import Any
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from adapters.secondlife.render import cut_bytes
-from gateway import AdapterServices, SheetSummary
+from gateway import AdapterServices, Reading, SheetSummary
 from gateway.characters import player_characters, roster_page
 from gateway.roles import is_storyteller
 
@@ -55,11 +57,30 @@ async def hud_state(
     if character is None:
         return state
     summary = await services.sheet_summary(session, character, player.locale)
+    return _with_sheet(state, character.name, character.status, character.system, summary)
+
+
+async def hud_state_in(reading: Reading, services: AdapterServices, system: str) -> dict[str, Any]:
+    """``hud_state`` inside the router's unit (its ``state`` callback), from what the router resolved:
+    the names and the active character by two prepared reads, the Storyteller flag as it found it."""
+    sender = reading.sender
+    state: dict[str, Any] = {"mode": "none", "st": reading.storyteller}
+    state["chars"] = await sender.character_names(system, CHARS_LISTED)
+    character = await sender.active_character(None)
+    if character is None or character.retired_at is not None:
+        return state
+    summary = await services.sheet_summary(reading.unit.session, character, sender.person_locale)
+    return _with_sheet(state, character.name, character.status, character.system, summary)
+
+
+def _with_sheet(
+    state: dict[str, Any], name: str, status: str, system: str, summary: SheetSummary
+) -> dict[str, Any]:
     state.update(
-        mode="gameplay" if character.status == "approved" else "chargen",
-        char=character.name,
-        status=character.status,
-        system=character.system,
+        mode="gameplay" if status == "approved" else "chargen",
+        char=name,
+        status=status,
+        system=system,
         **_wire(summary),
     )
     return state

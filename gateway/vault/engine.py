@@ -14,7 +14,11 @@ before its work is durable.
 A unit's events (``gateway.events``) run their in-unit handlers just before its commit; once the
 commit is durable the vault wakes the outbox workers of the platforms it queued for and fires the
 after-commit listeners, and on PostgreSQL the same news reaches the other processes on the vault
-(``gateway.vault.notify``, sent in the transaction so it goes out exactly when it commits).
+(``gateway.vault.notify``: on asyncpg right after the commit, batched, see ``notify.AfterCommit``).
+
+``Vault.read`` opens a unit that only reads: on SQLite on a ``query_only`` connection of its own
+with a deferred ``BEGIN`` (no write lock, no wait behind the units of work), on PostgreSQL
+``BEGIN READ ONLY``.
 """
 
 from __future__ import annotations
@@ -40,7 +44,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from gateway.events import Events
 from gateway.vault import notify, pg_inline, sqlite_inline
-from gateway.vault.unit import SQLiteUnit, Unit, writer_rollback
+from gateway.vault.unit import SQLiteReadUnit, SQLiteUnit, Unit, writer_rollback
 
 
 def _json_dumps(value: Any) -> str:
@@ -51,6 +55,8 @@ def _json_dumps(value: Any) -> str:
 _JSON = {"json_serializer": _json_dumps, "json_deserializer": orjson.loads}
 # Idle PostgreSQL connections the units keep between them (the engine's pool_size).
 PG_KEEP = 10
+# Idle SQLite reader connections kept for read-only units (``Vault.read``).
+READERS_KEEP = 2
 
 
 def create_engine(url: str, *, busy_timeout_ms: int = 5000, group_commit: bool = False) -> AsyncEngine:
@@ -310,10 +316,13 @@ class Vault:
         # keeps the event loop free while they wait, and lets every unit share one connection.
         self._write_lock: asyncio.Lock | None = asyncio.Lock() if self.dialect == "sqlite" else None
         self._writer: tuple[AsyncConnection, sqlite_inline.Connection] | None = None
+        self._readers: list[tuple[AsyncConnection, sqlite_inline.Connection]] = []
         self._chain: _Chain | None = None
         self._tasks: set[asyncio.Task[None]] = set()
         # On asyncpg, units keep their connections between them (``pg_inline.Connections``).
         self._pg = pg_inline.Connections(self.engine, PG_KEEP) if pg_inline.runs_inline(self.engine) else None
+        # On asyncpg, other processes hear of a unit right after its commit (``notify.AfterCommit``).
+        self._notices = notify.AfterCommit(self._send_notices) if self._pg is not None else None
 
     @property
     def dialect(self) -> str:
@@ -330,6 +339,27 @@ class Vault:
         rolled back on any exception."""
         return _UnitScope(self)
 
+    def read(self) -> _UnitScope:
+        """``async with vault.read() as unit``: a unit that only reads. On SQLite it takes no write
+        lock (its own connection, a deferred ``BEGIN``: it neither waits for the units of work nor
+        holds them up); on PostgreSQL it is ``BEGIN READ ONLY``. A write in it fails on both."""
+        return _UnitScope(self, read_only=True)
+
+    async def _sqlite_reader(self) -> tuple[AsyncConnection, sqlite_inline.Connection]:
+        if self._readers:
+            return self._readers.pop()
+        connection = await self.engine.connect()
+        driver = (await connection.get_raw_connection()).driver_connection
+        assert isinstance(driver, sqlite_inline.Connection)
+        driver.sqlite.execute("PRAGMA query_only=1")
+        return connection, driver
+
+    async def _sqlite_reader_back(self, reader: tuple[AsyncConnection, sqlite_inline.Connection]) -> None:
+        if reader[1].sqlite.in_transaction or len(self._readers) >= READERS_KEEP:
+            await reader[0].close()
+        else:
+            self._readers.append(reader)
+
     async def _sqlite_writer(self) -> tuple[AsyncConnection, sqlite_inline.Connection]:
         """The one connection every SQLite unit of work in this process uses, opened on first need."""
         if self._writer is None:
@@ -343,13 +373,26 @@ class Vault:
             self._writer = (connection, driver)
         return self._writer
 
+    async def _send_notices(self, payloads: list[str]) -> None:
+        assert self._pg is not None
+        connection = await self._pg.take()
+        try:
+            await pg_inline.notify_now(connection, notify.CHANNEL, payloads)
+        finally:
+            await self._pg.give_back(connection)
+
     async def dispose(self) -> None:
+        if self._notices is not None:
+            await self._notices.close()
         if self._group is not None:
             await self._group.close()
         if self._pg is not None:
             await self._pg.close()
         if self._writer is not None:
             connection, self._writer = self._writer[0], None
+            await connection.close()
+        readers, self._readers = self._readers, []
+        for connection, _driver in readers:
             await connection.close()
         await self.engine.dispose()
 
@@ -443,12 +486,14 @@ class _UnitScope:
     """The context manager behind ``Vault.unit`` (a class, not a generator: it runs for every
     message, and this way costs a few microseconds less)."""
 
-    __slots__ = ("_chain", "_connection", "_token", "_unit", "_vault")
+    __slots__ = ("_chain", "_connection", "_read_only", "_reader", "_token", "_unit", "_vault")
 
-    def __init__(self, vault: Vault) -> None:
+    def __init__(self, vault: Vault, *, read_only: bool = False) -> None:
         self._vault = vault
+        self._read_only = read_only
         self._chain: _Chain | None = None
         self._connection: AsyncConnection | None = None
+        self._reader: tuple[AsyncConnection, sqlite_inline.Connection] | None = None
 
     async def __aenter__(self) -> Unit:
         if _IN_UNIT.get():
@@ -457,13 +502,16 @@ class _UnitScope:
         vault = self._vault
         unit: Unit  # a SQLiteUnit on SQLite, a PostgresUnit on asyncpg, a plain Unit elsewhere
         try:
-            if vault._write_lock is not None:
+            if vault._write_lock is not None and self._read_only:
+                self._reader = await vault._sqlite_reader()
+                unit = SQLiteReadUnit(*self._reader, patience=vault.busy_timeout)
+            elif vault._write_lock is not None:
                 self._chain, unit = await vault._enter_sqlite()
                 self._unit: Unit = unit
                 return unit
-            if vault._pg is not None:
+            elif vault._pg is not None:
                 self._connection = connection = await vault._pg.take()
-                unit = pg_inline.PostgresUnit(connection)
+                unit = pg_inline.PostgresUnit(connection, read_only=self._read_only)
             else:
                 self._connection = connection = await vault.engine.connect()
                 unit = Unit(connection)
@@ -482,14 +530,10 @@ class _UnitScope:
                 try:
                     if unit.events:
                         await self._vault.events.before_commit(unit)
-                    if self._vault.notifies and (unit.events or unit.queued):
-                        if isinstance(unit, pg_inline.PostgresUnit):  # sent with its COMMIT
-                            process = self._vault.events.process
-                            unit.notify_on_commit(
-                                notify.CHANNEL, notify.payloads(process, unit.events, unit.queued)
-                            )
-                        else:
-                            await notify.notify(unit, self._vault.events.process)
+                    # On asyncpg the notices go after the commit (``notify.AfterCommit``); else in it.
+                    notices = self._vault.notifies and (unit.events or unit.queued)
+                    if notices and self._vault._notices is None:
+                        await notify.notify(unit, self._vault.events.process)
                     await unit.commit()
                 except BaseException:
                     failed = True
@@ -509,10 +553,16 @@ class _UnitScope:
         # Here with ``failed`` False only when the unit is committed (and durable); a failed
         # commit raised above.
         if not failed and (unit.events or unit.queued):
+            if self._vault.notifies and self._vault._notices is not None:
+                process = self._vault.events.process
+                self._vault._notices.add(notify.payloads(process, unit.events, unit.queued))
             self._vault.events.committed(unit.events, unit.queued)
 
     async def _release(self) -> None:
         try:
+            if self._reader is not None:
+                reader, self._reader = self._reader, None
+                await self._vault._sqlite_reader_back(reader)
             if self._connection is not None:
                 connection, self._connection = self._connection, None
                 if self._vault._pg is not None:

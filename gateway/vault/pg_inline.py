@@ -111,8 +111,10 @@ def _quote(value: str) -> str:
 class PostgresUnit(Unit):
     """On PostgreSQL with asyncpg: ``Prepared`` statements, BEGIN and COMMIT on the driver itself."""
 
-    def __init__(self, connection: AsyncConnection) -> None:
+    def __init__(self, connection: AsyncConnection, *, read_only: bool = False) -> None:
         super().__init__(connection)
+        # A read-only unit (``Vault.read``): the server refuses its writes, as SQLite's does.
+        self._begin = "BEGIN READ ONLY" if read_only else "BEGIN"
         self.driver = _driver(connection)
         self._dialect: Dialect = connection.dialect
         self._open = False
@@ -127,7 +129,7 @@ class PostgresUnit(Unit):
         # SQLAlchemy's own transaction first (no I/O on asyncpg): the ORM session joins it.
         self.connection.sync_connection.begin()  # type: ignore[union-attr]
         async with self.driver.mutex:
-            await self._run("BEGIN", self.driver.raw.execute, "BEGIN")
+            await self._run(self._begin, self.driver.raw.execute, self._begin)
             self._open = True
             adapted._transaction = _Transaction(self)
 
@@ -254,6 +256,17 @@ class PostgresUnit(Unit):
                 dialect=self._dialect,
             )
         return error
+
+
+async def notify_now(connection: AsyncConnection, channel: str, payloads: list[str]) -> None:
+    """``NOTIFY`` these in one transaction of their own (one simple query), outside any unit."""
+    driver = _driver(connection)
+    raw = driver.raw
+    if raw.get_settings().standard_conforming_strings != "on":
+        raise RuntimeError("the vault needs standard_conforming_strings = on")
+    script = "".join(f"NOTIFY {channel}, {_quote(p)};" for p in payloads)
+    async with driver.mutex:
+        await raw.execute(script)
 
 
 def runs_inline(engine: AsyncEngine) -> bool:

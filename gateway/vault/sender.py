@@ -9,6 +9,7 @@ and most commands do not, is read on demand the same way (``Sender.active_charac
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from functools import cached_property
 from typing import Any, cast
 
@@ -41,11 +42,45 @@ _CHARACTER_NAMES, _CHARACTER_COLUMNS = _columns(Character)
 _CHARACTER_QUERY = Prepared(
     select(*_CHARACTER_COLUMNS).where(cast(Table, inspect(Character).local_table).c.id == bindparam("id"))
 )
+# What a reader's language is decided from, for a read-only unit (no rows created on first sight).
+_LOCALES = Prepared(
+    select(
+        select(_PERSON.c.locale)
+        .join_from(_IDENTITY, _PERSON, _PERSON.c.id == _IDENTITY.c.person_id)
+        .where(_IDENTITY.c.key == bindparam("key"))
+        .scalar_subquery(),
+        select(_CHANNEL.c.locale).where(_CHANNEL.c.key == bindparam("channel")).scalar_subquery(),
+        select(_CHANNEL.c.system).where(_CHANNEL.c.key == bindparam("channel")).scalar_subquery(),
+    )
+)
+_CHARACTER_TABLE = cast(Table, inspect(Character).local_table)
+_NAMES_QUERY = Prepared(
+    select(_CHARACTER_TABLE.c.name)
+    .where(
+        _CHARACTER_TABLE.c.owner_id == bindparam("person"),
+        _CHARACTER_TABLE.c.system == bindparam("system"),
+        _CHARACTER_TABLE.c.retired_at.is_(None),
+    )
+    .order_by(_CHARACTER_TABLE.c.id)
+    .limit(bindparam("limit"))
+)
 _REFRESH_IDENTITY = Prepared(
     update(_IDENTITY)
     .where(_IDENTITY.c.key == bindparam("link_key"))
     .values(display_name=bindparam("new_name"), verified=bindparam("new_verified"))
 )
+
+
+@dataclass(frozen=True)
+class SenderValues:
+    """A sender's plain values, read inside its unit: safe to keep once the unit has ended."""
+
+    identity_key: str
+    person_id: int
+    channel_key: str
+    person_locale: str | None
+    channel_locale: str | None
+    channel_system: str | None
 
 
 class Sender:
@@ -101,9 +136,25 @@ class Sender:
     def channel_locale(self) -> str | None:
         return self._value(ChannelRow, "channel", "locale")  # type: ignore[no-any-return]
 
-    async def active_character(self, system: str) -> Character | None:
-        """The sender's active character if it is a ``system`` one, else None; as ``session.get``
-        gives it, with one prepared read in place of the ORM's (see ``_load``)."""
+    def values(self) -> SenderValues:
+        return SenderValues(
+            self.identity_key,
+            self.person_id,
+            self.channel_key,
+            self.person_locale,
+            self.channel_locale,
+            self.channel_system,
+        )
+
+    async def character_names(self, system: str, limit: int) -> list[str]:
+        """The names of the sender's first ``limit`` characters in play of ``system``, oldest first."""
+        params = {"person": self.person_id, "system": system, "limit": limit}
+        rows = await self._unit.all(_NAMES_QUERY, params)
+        return [str(name) for (name,) in rows]
+
+    async def active_character(self, system: str | None) -> Character | None:
+        """The sender's active character if it is a ``system`` one (None: of any system), else None;
+        as ``session.get`` gives it, with one prepared read in place of the ORM's (see ``_load``)."""
         active = self.active_character_id
         if active is None:
             return None
@@ -116,7 +167,7 @@ class Sender:
                 Character, dict(zip(_CHARACTER_NAMES, row, strict=True))
             )
             self._unit.attach(character)
-        return character if character.system == system else None
+        return character if system is None or character.system == system else None
 
     def move_to(self, person: Person) -> None:
         """The sender's identity now belongs to ``person`` (``link`` merged two persons)."""
@@ -181,3 +232,14 @@ async def resolve_sender(unit: Unit, identity: Identity, channel: Channel) -> Se
     if channel_values["key"] is None:
         channel_values = _values_of(await repo.resolve_channel(unit.session, channel), channel_names)
     return Sender(unit, link_values, person_values, channel_values)
+
+
+async def read_locales(
+    unit: Unit, identity: Identity, channel: Channel
+) -> tuple[str | None, str | None, str | None]:
+    """The person's language, the channel's and the channel's rule system, each None when unset
+    or never seen; in one query that writes nothing (for ``Vault.read``)."""
+    row = await unit.first(_LOCALES, {"key": identity.key, "channel": channel.key})
+    assert row is not None  # a SELECT of three scalar subqueries has one row
+    person, channel_locale, system = row
+    return person, channel_locale, system

@@ -208,6 +208,35 @@ class SQLiteUnit(Unit):
                 self.driver.rollback_hook = writer_rollback
 
 
+class SQLiteReadUnit(SQLiteUnit):
+    """A read-only unit on a connection of its own (``Vault.read``), never the writer: a deferred
+    ``BEGIN`` reads a snapshot of the WAL and takes no lock a writer waits for, so a read neither
+    queues behind the units of work nor holds them up. The connection is ``query_only``: a write
+    in a read unit fails instead of quietly taking the write lock."""
+
+    async def begin(self) -> None:
+        self.raw.execute("BEGIN")
+        # SQLAlchemy's view of it (the engine's begin listener sees the transaction open).
+        await self.connection.begin()
+        self._open = True
+
+    async def commit(self) -> None:
+        if self._session is not None:
+            await self._session.flush()  # nothing to flush, or ``query_only`` refuses it
+        self._require_open()
+        await self.connection.commit()
+        self._open = False
+
+    async def close(self, *, failed: bool) -> None:
+        self._open = False
+        try:
+            if self._session is not None:
+                await self._session.close()
+        finally:
+            if self.connection.in_transaction():
+                await self.connection.rollback()
+
+
 async def begin_immediate(raw: sqlite3.Connection, patience: float) -> None:
     """``BEGIN IMMEDIATE`` on a connection without a busy handler, waiting for the write lock with the
     event loop free. SQLite's own busy handler sleeps inside the call, on the loop: when the lock's

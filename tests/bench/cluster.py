@@ -14,8 +14,11 @@
    (``ISON``), sampled every 20 ms by a probe client; the killed process is started again as a
    standby before the next kill.
 
-Run: ``.venv/bin/python -m tests.bench.cluster --postgres URL [--seconds 10] [--kills 10]``
-(URL also from ``GATEWAY_TEST_POSTGRES_URL``; every setup gets a fresh database, dropped after).
+Run: ``.venv/bin/python -m tests.bench.cluster [--postgres URL] [--seconds 10] [--kills 10]``.
+PostgreSQL runs durable, as deployed (``fsync`` and ``synchronous_commit`` on), against SQLite's
+``synchronous=FULL``: without ``--postgres`` the benchmark starts a throw-away durable cluster of
+its own (``tests.bench.pg``); a ``--postgres`` server that is not durable (the test cluster runs
+``fsync=off``) is refused. Every setup gets a fresh database, dropped after.
 ``--only single`` runs just 1 × SQLite against 1 × PostgreSQL of part 1, ``--repeat N`` times
 interleaved (each figure is then the median of the runs).
 """
@@ -25,7 +28,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import itertools
-import os
 import statistics
 import sys
 import tempfile
@@ -37,7 +39,7 @@ from pathlib import Path
 
 import aiohttp
 
-from gateway.testing import POSTGRES_URL_VARIABLE
+from tests.bench.pg import check_durable, durable_postgres
 from tests.fault.cluster import (
     GatewayProc,
     ServerCount,
@@ -276,6 +278,20 @@ async def single(root: Path) -> None:
 
 
 async def run() -> None:
+    if ARGS.postgres:
+        found = await check_durable(ARGS.postgres)
+    else:
+        async with durable_postgres() as url:
+            ARGS.postgres = url
+            found = await check_durable(url)
+            progress(f"durable PostgreSQL started: {found}")
+            await measure()
+            return
+    progress(f"PostgreSQL: {found}")
+    await measure()
+
+
+async def measure() -> None:
     with tempfile.TemporaryDirectory(prefix="bench-cluster-") as tmp:
         root = Path(tmp)
         if ARGS.only == "single":
@@ -307,7 +323,9 @@ async def run() -> None:
 def main() -> None:
     global ARGS
     parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
-    parser.add_argument("--postgres", default=os.environ.get(POSTGRES_URL_VARIABLE))
+    parser.add_argument(
+        "--postgres", help="a durable PostgreSQL server's URL (default: start one, see tests.bench.pg)"
+    )
     parser.add_argument("--seconds", type=float, default=10.0, help="load per throughput setup")
     parser.add_argument("--kills", type=int, default=10)
     parser.add_argument("--rows", type=int, default=200, help="lines per delivery-delay figure")
@@ -315,9 +333,6 @@ def main() -> None:
     parser.add_argument("--only", choices=["single"], help="single: just 1 × SQLite against 1 × PostgreSQL")
     parser.add_argument("--repeat", type=int, default=1, help="runs of --only single, interleaved")
     ARGS = parser.parse_args()
-    if not ARGS.postgres:
-        print(f"--postgres URL (or {POSTGRES_URL_VARIABLE}) is needed", file=sys.stderr)
-        raise SystemExit(2)
     if ARGS.seconds <= 0 or ARGS.kills < 1 or ARGS.rows < 1 or ARGS.failover <= 0 or ARGS.repeat < 1:
         print(
             "--seconds and --failover must be positive, --kills, --rows and --repeat at least 1",

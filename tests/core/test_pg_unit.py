@@ -17,6 +17,7 @@ from decimal import Decimal
 from typing import Any
 
 import asyncpg  # type: ignore[import-untyped]
+import orjson
 import pytest
 from sqlalchemy import JSON, Boolean, DateTime, Float, Integer, Numeric, String, text
 from sqlalchemy.exc import DBAPIError, IntegrityError
@@ -188,6 +189,8 @@ def script(person_id: int, character_id: int = 1) -> list[tuple[Prepared, dict[s
         (sender._REFRESH_IDENTITY, {"link_key": IDENTITY.key, "new_name": "Al", "new_verified": True}),
         (sender._QUERY, {"key": IDENTITY.key, "channel": CHANNEL.key}),
         (sender._CHARACTER_QUERY, {"id": character_id}),
+        (sender._LOCALES, {"key": IDENTITY.key, "channel": CHANNEL.key}),
+        (sender._NAMES_QUERY, {"person": person_id, "system": "nightcap", "limit": 11}),
         (repo._POOL_STATE, willpower),
         (repo._TAKE_POOL, willpower | {"amount": 1}),
         (repo._TAKE_POOL, willpower | {"amount": 9}),  # more than is left: no row
@@ -366,6 +369,29 @@ async def test_notices_go_out_with_the_commit_and_never_on_rollback(vault: Vault
         got = [await asyncio.wait_for(heard.get(), 10), await asyncio.wait_for(heard.get(), 10)]
         assert got == ["it's one", "two"]
         await asyncio.sleep(0)
+        assert heard.empty()
+    finally:
+        await listener.close()
+
+
+async def test_a_units_notice_follows_its_commit_in_order_and_never_a_rollback(
+    vault: Vault, pg_url: str
+) -> None:
+    """A unit's notice for the other processes goes out right after its commit, in a transaction
+    of its own (``notify.AfterCommit``: a ``NOTIFY`` in the unit would serialise every commit)."""
+    listener = await asyncpg.connect(notify.asyncpg_dsn(pg_url))
+    heard: asyncio.Queue[str] = asyncio.Queue()
+    await listener.add_listener(notify.CHANNEL, lambda *args: heard.put_nowait(args[3]))
+    try:
+        for n, fails in ((1, False), (2, True), (3, False)):
+            with pytest.raises(RuntimeError) if fails else contextlib.nullcontext():
+                async with vault.unit() as unit:
+                    unit.queued.add(f"platform{n}")
+                    if fails:
+                        raise RuntimeError("fail the unit")
+        got = [await asyncio.wait_for(heard.get(), 10) for _ in range(2)]
+        assert [orjson.loads(g)["q"] for g in got] == [["platform1"], ["platform3"]]
+        await asyncio.sleep(0.2)
         assert heard.empty()
     finally:
         await listener.close()

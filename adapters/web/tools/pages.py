@@ -8,6 +8,7 @@ from typing import Any
 
 import aiohttp_jinja2
 from aiohttp import web
+from pydantic import BaseModel
 
 from adapters.web import chart
 from adapters.web.locale import request_locale
@@ -64,7 +65,9 @@ class ToolPages:
         carries its channel's): their values, the form's fields, the refusals."""
         found = self.services.systems().get(system)
         model = found.house_rules if found else None
-        return read_house(model, self.services.system_settings(system), names, request.query, locale)
+        settings = self.services.system_settings(system)  # a validated section, or None
+        section = settings if isinstance(settings, BaseModel) else None
+        return read_house(model, section, names, request.query, locale)
 
     async def redirect_index(self, request: web.Request) -> web.StreamResponse:
         raise web.HTTPFound("/tools/")
