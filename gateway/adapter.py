@@ -3,9 +3,9 @@
 Inbound: authenticate the traffic, build an ``InboundMessage``, call ``services.handle(message)``.
 Outbound: ``deliver(outbound)`` sends one outbox row, or says why not with one of (``gateway/errors.py``):
 
-- ``RetryLater``: this attempt failed (a timeout, a 5xx, a dropped request). It counts towards
-  ``[outbox] max_attempts``, after which the row is dead (kept for an operator). The outbox picks
-  the delay with its ``Backoff`` (``gateway/pacing.py``); an adapter may name a policy of its own
+- ``RetryLater``: this attempt failed (a timeout, a 5xx, a dropped request). It is retried until
+  the row was queued ``[outbox] retry_hours`` ago, then it is dead (kept for an operator). The outbox
+  picks the delay with its ``Backoff`` (``gateway/pacing.py``); an adapter may name a policy of its own
   (``RetryLater(reason, backoff=...)``: a lower ceiling, another jitter), never a delay.
 - ``Throttled(reason, delay)``: the target answered "wait" (``Retry-After``, a 429, a rate limit),
   or the row is another gateway process's to send. Not an attempt.

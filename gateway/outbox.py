@@ -425,7 +425,6 @@ class Outbox:
 
     async def _attempt(self, platform: str, message: Outbound) -> bool:
         adapter = self.adapters[platform]
-        settings = self.services.settings.outbox
         counts = self.deliveries.get(platform)
         if counts is None:
             counts = self.deliveries[platform] = dict.fromkeys(DELIVERY_RESULTS, 0)
@@ -452,7 +451,7 @@ class Outbox:
         except RetryLater as exc:
             attempts = message.attempts + 1
             delay = (exc.backoff or self.backoff()).delay(attempts)
-            dead = attempts >= settings.max_attempts
+            dead = self._given_up(message, attempts)
             counts["dead" if dead else "retry"] += 1
             log.info("outbox retry", platform=platform, row=message.id, reason=exc.reason, delay=delay)
             await self._finish(message.id, "dead" if dead else "pending", attempts, exc.reason, delay)
@@ -465,7 +464,7 @@ class Outbox:
         except Exception as exc:
             attempts = message.attempts + 1
             log.warning("outbox delivery error", platform=platform, row=message.id, error=repr(exc))
-            dead = attempts >= settings.max_attempts
+            dead = self._given_up(message, attempts)
             counts["dead" if dead else "retry"] += 1
             await self._finish(
                 message.id, "dead" if dead else "pending", attempts, repr(exc), self.backoff().delay(attempts)
@@ -474,6 +473,18 @@ class Outbox:
             counts["sent"] += 1
             await self._finish(message.id, "delivered", message.attempts + 1, None, 0)
         return False
+
+    def _given_up(self, message: Outbound, attempts: int) -> bool:
+        """Whether a row whose attempt ``attempts`` just failed is dead: it was queued more than
+        ``[outbox] retry_hours`` ago (or ``max_attempts`` is set and reached). Bounded by time, not by a
+        count, so a target that refuses for a minute loses nothing however fast the attempts come."""
+        s = self.services.settings.outbox
+        if s.max_attempts is not None and attempts >= s.max_attempts:
+            return True
+        queued = message.created_at
+        if queued is None:
+            return False
+        return self.services.clock() - queued >= timedelta(hours=s.retry_hours)
 
     def _lease(self) -> timedelta:
         return claim_lease(self.services.settings)

@@ -51,6 +51,7 @@ from gateway import (
 from gateway.adapter_state import AdapterState
 from gateway.charts import Picture, picture
 from gateway.core_messages import say
+from gateway.pacing import Backoff
 from gateway.queue import claim_lease
 
 log = structlog.get_logger(__name__)
@@ -483,8 +484,14 @@ class DiscordAdapter(Adapter):
             if status >= 500 and retry_after is not None:
                 # Discord is up enough to say when to come back: not a failed attempt.
                 raise Throttled(f"Discord answered {status}, Retry-After {retry_after:g} s", retry_after)
-            raise RetryLater(f"Discord answered {status}")
-        raise RetryLater("rate limited repeatedly")
+            raise RetryLater(f"Discord answered {status}", backoff=self._backoff())
+        raise RetryLater("rate limited repeatedly", backoff=self._backoff())
+
+    def _backoff(self) -> Backoff:
+        """The outbox's backoff under ``[discord] retry_max_delay``, jittered 0.5 to 1 so it never waits
+        past it: a webhook that answers again is served within seconds, not after 300 s x 1.5."""
+        s = self.services.settings.outbox
+        return Backoff(s.base_delay, min(s.max_delay, self.config.retry_max_delay), (0.5, 1.0))
 
     async def _post(
         self, url: str, body: dict[str, Any], ticket: Any, drawn: Picture | None = None
@@ -498,7 +505,7 @@ class DiscordAdapter(Adapter):
                 status, headers = response.status, response.headers
         except (aiohttp.ClientError, TimeoutError) as exc:
             self.limiter.abort(ticket)
-            raise RetryLater(f"network error: {type(exc).__name__}") from None
+            raise RetryLater(f"network error: {type(exc).__name__}", backoff=self._backoff()) from None
         try:
             data: Any = json.loads(raw) if raw else None
         except ValueError:
