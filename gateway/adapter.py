@@ -59,6 +59,12 @@ class Adapter:
         the vault as JSON): connection state it already keeps, read without I/O. Default: nothing."""
         return {}
 
+    def can_post(self, target: str) -> bool:
+        """Whether this adapter can ever deliver to ``target`` as configured (a Discord channel with no
+        webhook cannot be posted to). Rows a command queues for a target that cannot be posted to are
+        not queued at all, instead of dying at their first attempt. Read without I/O. Default: yes."""
+        return True
+
     async def deliver(self, message: Outbound) -> None:
         """Deliver one outbox row or raise ``RetryLater`` / ``Throttled`` / ``TargetAbsent`` /
         ``DeliveryFailed`` / ``Settled`` (see the module docstring)."""

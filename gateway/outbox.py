@@ -224,6 +224,12 @@ class Outbox:
             if platform in self._events:
                 self._events[platform].set()
 
+    def can_post(self, platform: str, target: str) -> bool:
+        """Whether the platform's adapter can deliver to ``target`` (``Adapter.can_post``); yes when no
+        adapter of that platform runs here (its rows wait for a process that has one)."""
+        adapter = self.adapters.get(platform)
+        return adapter is None or adapter.can_post(target)
+
     async def start(self, adapters: dict[str, Adapter]) -> None:
         """One delivery worker per adapter, and the sweeper of old delivered rows.
 

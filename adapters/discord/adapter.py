@@ -88,6 +88,15 @@ def multipart(body: Mapping[str, Any], drawn: Picture) -> aiohttp.FormData:
     return form
 
 
+def idempotent(body: Mapping[str, Any], row_id: int) -> dict[str, Any]:
+    """A bot message (``POST /channels/ID/messages``) for outbox row ``row_id`` that Discord creates
+    once: ``nonce`` (at most 25 characters) names the row and ``enforce_nonce`` makes Discord return the
+    message it already created from that nonce, by the same bot "in the past few minutes", instead of
+    a second one. So a post repeated after a kill -9 (the row comes back after its lease) is not
+    doubled within that window. Webhook posts and follow-ups take no nonce: their window stays."""
+    return {**body, "nonce": f"gw-{row_id}"[:25], "enforce_nonce": True}
+
+
 def fingerprint(webhook: Webhook) -> str:
     """Which URL a disabled record is about: a new URL in the settings enables the name again."""
     return hashlib.sha256(f"{webhook.id}/{webhook.token}".encode()).hexdigest()[:16]
@@ -393,6 +402,13 @@ class DiscordAdapter(Adapter):
         self._wake_in(FOLLOWUP_GRACE)
 
     # ------------------------------------------------------------------ outbound
+
+    def can_post(self, target: str) -> bool:
+        """Follow-ups, and the webhooks named in ``[discord.webhooks]``. A channel the gateway has seen
+        (``GUILD/CHANNEL``, where a ``/roll`` came from) has no webhook, and no bot posts here yet: a
+        chronicle-wide ``st announce`` skips it instead of queueing a row that dies. (The one place that
+        decides; a bot that posts to channels answers yes for them here.)"""
+        return target.startswith(FOLLOWUP) or target in self.config.webhooks
 
     async def deliver(self, message: Outbound) -> None:
         if await self._already_sent(message):
