@@ -6,10 +6,10 @@ concurrently and each target strictly in order, then marks rows delivered or sch
 exponential backoff and jitter; an idle worker sleeps until its next row falls due or a wake comes
 (``Outbox._idle``), it does not poll. Claims are leases in the vault, taken with ``FOR UPDATE SKIP
 LOCKED`` on PostgreSQL, so several gateway processes can share one vault and a crashed worker's rows
-come back when the lease runs out. Rows for platforms with no running adapter simply wait. An adapter whose
-delivery must run in one process at a time names a ``delivery_lease``: its worker then runs only where
-that lease is held. Delivered rows are deleted ``[outbox] keep_delivered_hours`` after delivery, by
-one process (lease ``outbox:prune``); dead ones stay for an operator to read.
+come back when the lease runs out. Rows for platforms with no running adapter simply wait. An adapter
+whose delivery must run in one process at a time names a ``delivery_lease``: its worker then runs only
+where that lease is held. Delivered rows are deleted ``[outbox] keep_delivered_hours`` after delivery,
+by one process (lease ``outbox:prune``); dead ones stay for an operator to read.
 """
 
 from __future__ import annotations
@@ -217,7 +217,7 @@ class VaultWrites:
 
     def __init__(self, connection: sqlite3.Connection) -> None:
         self._connection = connection
-        self._version = self._read()
+        self._seen: dict[str, int | None] = {}  # worker -> the version at its last claim
 
     @classmethod
     def open(cls, vault: Vault) -> VaultWrites | None:
@@ -230,17 +230,21 @@ class VaultWrites:
             return None
         return cls(connection)
 
-    def _read(self) -> int:
-        row = self._connection.execute("PRAGMA data_version").fetchone()
-        return int(row[0]) if row else 0
-
-    def changed(self) -> bool:
+    def _read(self) -> int | None:
         try:
-            version = self._read()
+            row = self._connection.execute("PRAGMA data_version").fetchone()
         except sqlite3.Error:
-            return True  # look with a claim instead
-        changed, self._version = version != self._version, version
-        return changed
+            return None  # unknown: the worker looks with a claim instead
+        return int(row[0]) if row else None
+
+    def mark(self, worker: str) -> None:
+        """Just before ``worker`` claims: what it will find covers the vault as of now."""
+        self._seen[worker] = self._read()
+
+    def changed(self, worker: str) -> bool:
+        """Whether anyone committed since ``worker``'s last claim (each worker keeps its own mark)."""
+        version = self._read()
+        return version is None or version != self._seen.get(worker)
 
     def close(self) -> None:
         self._connection.close()
@@ -448,7 +452,7 @@ class Outbox:
                 return
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(event.wait(), min(left, step))
-            if watch is not None and watch.changed():
+            if watch is not None and watch.changed(platform):
                 return
 
     async def run_once(self, platform: str) -> bool:
@@ -495,6 +499,8 @@ class Outbox:
     async def _claim(self, platform: str) -> list[Outbound]:
         now = self.services.clock()
         params = {"platform": platform, "now": now, "elsewhere": self._left_elsewhere(platform)}
+        if self._writes is not None:
+            self._writes.mark(platform)
         async with self.services.vault.unit() as unit:
             rows = await unit.all(CLAIM, params)
             for row in rows:

@@ -5,13 +5,30 @@ process has committed to the vault, seen through ``PRAGMA data_version`` without
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from typing import Any
 
 from gateway.app import Gateway
+from gateway.dice import ScriptedDice
 from gateway.errors import RetryLater
+from gateway.hookspecs import hookimpl
 from gateway.pacing import Backoff
+from gateway.registry import AdapterSpec
 from gateway.vault import Vault, repo
-from tests.core.test_outbox import Recorder, enqueue, make, wait_for
+from tests.core.test_outbox import FakePlugin, Recorder, enqueue, make, settings_for, wait_for
+
+
+class OtherRecorder(Recorder):
+    platform = "fake2"
+
+
+class OtherPlugin:
+    def __init__(self, adapter: Recorder) -> None:
+        self.adapter = adapter
+
+    @hookimpl
+    def gateway_register_adapters(self, register: Callable[[AdapterSpec], None]) -> None:
+        register(AdapterSpec(platform="fake2", build=lambda services, section: self.adapter))
 
 
 def count_claims(gateway: Gateway) -> list[int]:
@@ -72,6 +89,31 @@ async def test_rows_another_process_queued_are_delivered(sqlite_url: str) -> Non
         async with other.unit() as unit:
             await repo.enqueue(unit, "fake", "a", {"text": "from elsewhere"}, now=gateway.services.clock())
         await wait_for(lambda: adapter.delivered == [("a", "from elsewhere")], timeout=10)
+    finally:
+        await gateway.stop()
+        await other.dispose()
+    await gateway.services.vault.dispose()
+
+
+async def test_each_worker_sees_another_processs_rows_for_its_platform(sqlite_url: str) -> None:
+    """Two platforms, so two idle workers watching one vault: a commit that wakes one must not be
+    used up before the other has looked."""
+    first, second = Recorder(), OtherRecorder()
+    gateway = Gateway(
+        settings_for(sqlite_url),
+        dice=ScriptedDice([]),
+        extra_plugins=[FakePlugin(first), OtherPlugin(second)],
+        platforms=("fake", "fake2"),
+    )
+    await gateway.upgrade_vault()
+    other = Vault(sqlite_url)
+    await gateway.start()
+    try:
+        await asyncio.sleep(0.2)
+        async with other.unit() as unit:
+            await repo.enqueue(unit, "fake", "a", {"text": "one"}, now=gateway.services.clock())
+            await repo.enqueue(unit, "fake2", "b", {"text": "two"}, now=gateway.services.clock())
+        await wait_for(lambda: first.delivered == [("a", "one")] and second.delivered == [("b", "two")], 10)
     finally:
         await gateway.stop()
         await other.dispose()
