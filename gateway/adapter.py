@@ -3,9 +3,9 @@
 Inbound: authenticate the traffic, build an ``InboundMessage``, call ``services.handle(message)``.
 Outbound: ``deliver(outbound)`` sends one outbox row, or says why not with one of (``gateway/errors.py``):
 
-- ``RetryLater``: this attempt failed (a timeout, a 5xx, a dropped request). It counts towards
-  ``[outbox] max_attempts``, after which the row is dead (kept for an operator). The outbox picks
-  the delay with its ``Backoff`` (``gateway/pacing.py``); an adapter may name a policy of its own
+- ``RetryLater``: this attempt failed (a timeout, a 5xx, a dropped request). It is retried until
+  the row was queued ``[outbox] retry_hours`` ago, then it is dead (kept for an operator). The outbox
+  picks the delay with its ``Backoff`` (``gateway/pacing.py``); an adapter may name a policy of its own
   (``RetryLater(reason, backoff=...)``: a lower ceiling, another jitter), never a delay.
 - ``Throttled(reason, delay)``: the target answered "wait" (``Retry-After``, a 429, a rate limit),
   or the row is another gateway process's to send. Not an attempt.
@@ -58,6 +58,12 @@ class Adapter:
         """What ``gateway status`` shows of this adapter in this process (its heartbeat writes it to
         the vault as JSON): connection state it already keeps, read without I/O. Default: nothing."""
         return {}
+
+    def can_post(self, target: str) -> bool:
+        """Whether this adapter can ever deliver to ``target`` as configured (a Discord channel with no
+        webhook cannot be posted to). Rows a command queues for a target that cannot be posted to are
+        not queued at all, instead of dying at their first attempt. Read without I/O. Default: yes."""
+        return True
 
     async def deliver(self, message: Outbound) -> None:
         """Deliver one outbox row or raise ``RetryLater`` / ``Throttled`` / ``TargetAbsent`` /

@@ -16,7 +16,7 @@ from gateway.spec import Handler, Role
 from gateway.suggest import closest_commands, runnable_names
 from gateway.types import Invocation, Reply
 from gateway.vault import repo
-from gateway.verify import not_found, verify_answer
+from gateway.verify import may_see, not_found, secret_answer, verify_answer
 
 
 async def help_command(ctx: CommandContext, inv: Invocation) -> Reply:
@@ -103,6 +103,11 @@ async def verify_command(ctx: CommandContext, inv: Invocation) -> Reply:
     row = await repo.find_roll(ctx.session, inv.words[0])
     if row is None:
         raise UserError(not_found(ctx.locale, inv.words[0]))
+    sender = ctx.sender
+    if not may_see(
+        row, person_id=sender.person_id, identity_key=sender.identity_key, storyteller=ctx.storyteller
+    ):
+        return secret_answer(row, ctx.locale)
     return verify_answer(ctx.services, row, ctx.locale)
 
 

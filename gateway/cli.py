@@ -58,10 +58,9 @@ def _settings(args: argparse.Namespace) -> Settings:
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
-    from aiohttp import web
-
     from gateway.app import Gateway, build_app
     from gateway.logging import configure_logging
+    from gateway.server import serve
 
     settings = _settings(args)
     http = settings.http.model_copy(
@@ -70,7 +69,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     settings = settings.model_copy(update={"http": http})
     configure_logging(settings.log.format, settings.log.level)
     gateway = _friendly(args.config, lambda: Gateway(settings))
-    web.run_app(build_app(gateway), host=http.host, port=http.port, print=None, handle_signals=True)
+    serve(build_app(gateway), http)
     return 0
 
 

@@ -226,7 +226,11 @@ class CommandContext:
         ]
 
     async def enqueue(self, platform: str, target: str, payload: Payload) -> None:
-        """Queue ``payload`` for ``platform``/``target``, in this unit (sent once it commits)."""
+        """Queue ``payload`` for ``platform``/``target``, in this unit (sent once it commits); nothing
+        for a target the platform's adapter says it cannot post to (``Adapter.can_post``: a Discord
+        channel without a webhook), which would only make a dead row."""
+        if not self.services.outbox.can_post(platform, target):
+            return
         await repo.enqueue(self.unit, platform, target, payload, now=self.now)
 
     async def audit(

@@ -60,6 +60,7 @@ EN = {
     # verify
     "verify.usage": "Write verify ID, with the id shown at the end of a roll (for example verify k3f9m2x).",
     "verify.none": "No roll with id {id!r} in the log.",
+    "verify.secret": "#{id} is a secret roll: only its roller and the Storytellers may see it.",
     "verify.line": "#{id}: {who} ({identity}) rolled {system} in {where} at {when}: {detail}",
     "verify.no_dice": "no dice",
     "verify.side": "side {n}",
@@ -185,6 +186,7 @@ CS = {
     "system.command": "system NÁZEV",
     "verify.usage": "Napište verify ID, kde ID je kód na konci hodu (například verify k3f9m2x).",
     "verify.none": "V záznamu není žádný hod s ID „{id}“.",
+    "verify.secret": "#{id} je tajný hod: vidí ho jen ten, kdo házel, a Vypravěči.",
     "verify.line": "#{id}: {who} ({identity}) – hod v systému {system}, kanál {where}, {when}: {detail}",
     "verify.no_dice": "bez kostek",
     "verify.side": "strana {n}",
@@ -319,6 +321,7 @@ RU = {
     "system.command": "system НАЗВАНИЕ",
     "verify.usage": "Напишите verify ID, где ID — код в конце броска (например, verify k3f9m2x).",
     "verify.none": "В журнале нет броска с кодом «{id}».",
+    "verify.secret": "#{id} — тайный бросок: его видят только бросавший и Рассказчики.",
     "verify.line": (
         "#{id}: {who} ({identity}) — бросок по системе «{system}», канал {where}, {when}: {detail}"
     ),

@@ -39,10 +39,11 @@ class Repeated(Exception):
 
 class RetryLater(Exception):
     """Raised by an adapter's ``deliver``: this attempt failed (a timeout, a 5xx without
-    ``Retry-After``, a dropped connection). It counts towards ``[outbox] max_attempts``, after which the
-    row is dead (kept in the vault for an operator). The outbox picks the delay from the row's attempts
-    with its own ``Backoff``, or with ``backoff`` when the adapter names a policy of its own (Second
-    Life's lower ceiling, ``[secondlife] retry_max_delay``); the adapter never picks a delay."""
+    ``Retry-After``, a dropped connection). It is retried until the row was queued ``[outbox]
+    retry_hours`` ago (or ``max_attempts``, when set), then the row is dead (kept in the vault for an
+    operator). The outbox picks the delay from the row's attempts with its own ``Backoff``, or with
+    ``backoff`` when the adapter names a policy of its own (Second Life's and Discord's lower ceiling,
+    ``retry_max_delay``); the adapter never picks a delay."""
 
     def __init__(self, reason: str, *, backoff: Backoff | None = None) -> None:
         super().__init__(reason)
@@ -62,8 +63,8 @@ class Deferred(Exception):
 
 class Throttled(Deferred):
     """The target answered and asked us to wait (``Retry-After``, a 429, a rate-limit bucket), or the
-    row is another gateway process's to send. Not a failed attempt: it neither counts towards
-    ``max_attempts`` nor lengthens the backoff after later failures, so a target that comes back is
+    row is another gateway process's to send. Not a failed attempt: it neither counts
+    towards giving up nor lengthens the backoff after later failures, so a target that comes back is
     served at once."""
 
 

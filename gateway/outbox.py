@@ -3,12 +3,13 @@
 Each platform with a running adapter gets one worker. A worker claims the *head* row of each target's
 queue (the oldest pending row of that target, if it is due), delivers the heads of different targets
 concurrently and each target strictly in order, then marks rows delivered or schedules a retry with
-exponential backoff and jitter. Claims are leases in the vault, taken with ``FOR UPDATE SKIP LOCKED``
-on PostgreSQL, so several gateway processes can share one vault and a crashed worker's rows come back
-when the lease runs out. Rows for platforms with no running adapter simply wait. An adapter whose
-delivery must run in one process at a time names a ``delivery_lease``: its worker then runs only where
-that lease is held. Delivered rows are deleted ``[outbox] keep_delivered_hours`` after delivery, by
-one process (lease ``outbox:prune``); dead ones stay for an operator to read.
+exponential backoff and jitter; an idle worker sleeps until its next row falls due or a wake comes
+(``Outbox._idle``), it does not poll. Claims are leases in the vault, taken with ``FOR UPDATE SKIP
+LOCKED`` on PostgreSQL, so several gateway processes can share one vault and a crashed worker's rows
+come back when the lease runs out. Rows for platforms with no running adapter simply wait. An adapter
+whose delivery must run in one process at a time names a ``delivery_lease``: its worker then runs only
+where that lease is held. Delivered rows are deleted ``[outbox] keep_delivered_hours`` after delivery,
+by one process (lease ``outbox:prune``); dead ones stay for an operator to read.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import random
+import sqlite3
 import time
 from collections.abc import Awaitable, Callable, Iterable
 from datetime import datetime, timedelta
@@ -38,6 +40,7 @@ from sqlalchemy import (
     select,
     update,
 )
+from sqlalchemy.engine import make_url
 from sqlalchemy.ext.compiler import compiles
 
 from gateway.adapter import Adapter
@@ -52,6 +55,7 @@ from gateway.vault.unit import Unit
 
 if TYPE_CHECKING:
     from gateway.services import Services
+    from gateway.vault.engine import Vault
 
 log = structlog.get_logger(__name__)
 
@@ -59,6 +63,9 @@ BATCH = 32
 PRUNE_LEASE = "outbox:prune"  # the sweeper runs in one process per vault
 PRUNE_EVERY = 600.0  # seconds between sweeps of old delivered rows
 PRUNE_BATCH = 5000  # rows per transaction, so a sweep never holds the write lock for long
+# The longest an idle worker sleeps without a wake or a due row: a safety net only (a notification
+# lost on PostgreSQL is already covered by the listener waking every worker when it reconnects).
+IDLE_MAX = 60.0
 
 _ROW = OutboxRow.__table__  # type: ignore[attr-defined]
 _QUEUE = (_ROW.c.platform == bindparam("platform"), OUTBOX_PENDING)
@@ -88,23 +95,27 @@ def _not_listed_postgresql(element: _NotListed, compiler: Any, **kw: Any) -> str
     return f"{column} NOT IN (SELECT jsonb_array_elements_text(CAST({array} AS JSONB)))"
 
 
-def _claim_statement() -> Select[Any]:
-    """The head of each target's queue (its oldest pending row), when it is due and not leased.
+def _heads() -> Select[Any]:
+    """The ids of the head of each target's queue (its oldest pending row) on the platform.
 
     A loose index scan on ``ix_outbox_queue (platform, target, id) WHERE status = 'pending'``: the
-    recursive part steps from one target to the next, and each target's head is one more probe. So a
-    claim costs a few probes per target with pending rows, whatever their number of rows; neither
-    engine skips through an index on its own (the old form ran a ``min(id)`` per pending row).
+    recursive part steps from one target to the next, and each target's head is one more probe. So it
+    costs a few probes per target with pending rows, whatever their number of rows; neither engine
+    skips through an index on its own (the old form ran a ``min(id)`` per pending row).
     """
     targets = select(func.min(_ROW.c.target).label("target")).where(*_QUEUE).cte("queues", recursive=True)
     following = select(func.min(_ROW.c.target)).where(*_QUEUE, _ROW.c.target > targets.c.target)
     targets = targets.union_all(select(following.scalar_subquery()).where(targets.c.target.is_not(None)))
     head = select(func.min(_ROW.c.id)).where(*_QUEUE, _ROW.c.target == targets.c.target)
-    heads = select(head.scalar_subquery()).where(targets.c.target.is_not(None))
+    return select(head.scalar_subquery()).where(targets.c.target.is_not(None))
+
+
+def _claim_statement() -> Select[Any]:
+    """The head of each target's queue, when it is due and not leased."""
     return (
         select(_ROW.c.id, _ROW.c.target, _ROW.c.payload, _ROW.c.attempts, _ROW.c.created_at)
         .where(
-            _ROW.c.id.in_(heads),
+            _ROW.c.id.in_(_heads()),
             _ROW.c.next_attempt_at <= bindparam("now"),
             _ROW.c.claimed_until.is_(None) | (_ROW.c.claimed_until < bindparam("now")),
             _NotListed(_ROW.c.target, bindparam("elsewhere", type_=String())),
@@ -116,6 +127,16 @@ def _claim_statement() -> Select[Any]:
 
 
 CLAIM = Prepared(_claim_statement())
+# When the next head of the platform's queues falls due (its backoff over, or the lease of the process
+# delivering it run out): an idle worker sleeps until then, or until a wake.
+_DUE = case(
+    (_ROW.c.claimed_until > _ROW.c.next_attempt_at, _ROW.c.claimed_until), else_=_ROW.c.next_attempt_at
+)
+NEXT_DUE = Prepared(
+    select(func.min(_DUE, type_=_ROW.c.next_attempt_at.type)).where(
+        _ROW.c.id.in_(_heads()), _NotListed(_ROW.c.target, bindparam("elsewhere", type_=String()))
+    )
+)
 # A claimed row's next_attempt_at becomes the claim's time: an ``expedite`` while it is being
 # delivered moves it later, which is how ``FINISH`` knows that a wait it was told of is over.
 LEASE_ROW = Prepared(
@@ -188,6 +209,47 @@ def claim_lease(settings: Settings) -> timedelta:
     return timedelta(seconds=settings.cluster.failover_seconds)
 
 
+class VaultWrites:
+    """SQLite: whether any connection (another process's, or this one's) has committed to the vault
+    since the last look, from ``PRAGMA data_version`` on a read-only connection of its own that never
+    opens a transaction: no lock, no write, microseconds. PostgreSQL needs none (its notifications
+    reach every process), nor does an in-memory vault (one process is the whole world)."""
+
+    def __init__(self, connection: sqlite3.Connection) -> None:
+        self._connection = connection
+        self._seen: dict[str, int | None] = {}  # worker -> the version at its last claim
+
+    @classmethod
+    def open(cls, vault: Vault) -> VaultWrites | None:
+        url = make_url(vault.url)
+        if url.get_backend_name() != "sqlite" or not url.database or url.database == ":memory:":
+            return None
+        try:
+            connection = sqlite3.connect(f"file:{url.database}?mode=ro", uri=True, check_same_thread=False)
+        except sqlite3.Error:  # no file yet: the workers wake on this process's commits alone
+            return None
+        return cls(connection)
+
+    def _read(self) -> int | None:
+        try:
+            row = self._connection.execute("PRAGMA data_version").fetchone()
+        except sqlite3.Error:
+            return None  # unknown: the worker looks with a claim instead
+        return int(row[0]) if row else None
+
+    def mark(self, worker: str) -> None:
+        """Just before ``worker`` claims: what it will find covers the vault as of now."""
+        self._seen[worker] = self._read()
+
+    def changed(self, worker: str) -> bool:
+        """Whether anyone committed since ``worker``'s last claim (each worker keeps its own mark)."""
+        version = self._read()
+        return version is None or version != self._seen.get(worker)
+
+    def close(self) -> None:
+        self._connection.close()
+
+
 # What became of one delivery attempt: delivered (or settled by the adapter), a failed attempt to
 # retry, "wait" from the target or the owner, a target not there yet, given up.
 DELIVERY_RESULTS = ("sent", "retry", "throttled", "absent", "dead")
@@ -212,6 +274,8 @@ class Outbox:
         self._leased: dict[asyncio.Task[None], str] = {}  # task -> the lease it runs under
         self._owned: set[str] = set()  # the leases whose work runs here now
         self._halted: set[str] = set()  # platforms whose worker ends after its round in flight
+        self._next_due: dict[str, datetime] = {}  # platform -> when its next head falls due (idle)
+        self._writes: VaultWrites | None = None  # SQLite: commits by any connection (see ``_idle``)
 
     def wake(self, platforms: Iterable[str] | None = None) -> None:
         """Rows were queued: the workers of these platforms (all when None) look now, not at their
@@ -224,6 +288,12 @@ class Outbox:
             if platform in self._events:
                 self._events[platform].set()
 
+    def can_post(self, platform: str, target: str) -> bool:
+        """Whether the platform's adapter can deliver to ``target`` (``Adapter.can_post``); yes when no
+        adapter of that platform runs here (its rows wait for a process that has one)."""
+        adapter = self.adapters.get(platform)
+        return adapter is None or adapter.can_post(target)
+
     async def start(self, adapters: dict[str, Adapter]) -> None:
         """One delivery worker per adapter, and the sweeper of old delivered rows.
 
@@ -233,6 +303,7 @@ class Outbox:
         notifications wake like any other process."""
         self.adapters = adapters
         self._events = {platform: asyncio.Event() for platform in adapters}
+        self._writes = VaultWrites.open(self.services.vault)
         # Every unit that queues rows wakes their workers once committed, in this process or
         # (PostgreSQL) another one on the vault: nobody calls ``wake`` by hand after a transaction.
         self._unsubscribe = self.services.vault.events.on_queued(self.wake)
@@ -332,11 +403,13 @@ class Outbox:
                     await task
         self._tasks.clear()
         self._leased.clear()
+        if self._writes is not None:
+            self._writes.close()
+            self._writes = None
         self._stopping = False
         self._stopped.clear()
 
     async def _worker(self, platform: str) -> None:
-        interval = self.services.settings.outbox.poll_interval
         linger = self.services.settings.outbox.linger
         event = self._events[platform]
         while not self._stopping and platform not in self._halted:
@@ -355,8 +428,32 @@ class Outbox:
                 # (and one fan-out) serves many rows instead of each paying a transaction of its own.
                 await asyncio.sleep(linger)
             if not worked and not self._stopping:
-                with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(event.wait(), interval)
+                await self._idle(platform, event)
+
+    async def _idle(self, platform: str, event: asyncio.Event) -> None:
+        """Sleep until the platform's next head falls due, a target left to another process comes
+        back, or a wake: a unit that queued rows in this process, a vault notification (PostgreSQL),
+        a timer an adapter set. On SQLite, where no notification comes from another process, a look
+        every ``[outbox] poll_interval`` at whether anyone committed to the vault (``PRAGMA
+        data_version``: no transaction, no lock) ends the sleep too. At most ``IDLE_MAX`` seconds."""
+        wait = IDLE_MAX
+        due = self._next_due.pop(platform, None)
+        if due is not None:
+            wait = min(wait, (due - self.services.clock()).total_seconds())
+        marks = self._elsewhere.get(platform)
+        if marks:
+            wait = min(wait, min(marks.values()) - time.monotonic())
+        watch = self._writes
+        step = self.services.settings.outbox.poll_interval if watch is not None else wait
+        deadline = time.monotonic() + max(0.0, wait)
+        while not event.is_set() and not self._stopping:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(event.wait(), min(left, step))
+            if watch is not None and watch.changed(platform):
+                return
 
     async def run_once(self, platform: str) -> bool:
         """Claim and deliver one round of queue heads. True when the next round should start at
@@ -402,12 +499,18 @@ class Outbox:
     async def _claim(self, platform: str) -> list[Outbound]:
         now = self.services.clock()
         params = {"platform": platform, "now": now, "elsewhere": self._left_elsewhere(platform)}
+        if self._writes is not None:
+            self._writes.mark(platform)
         async with self.services.vault.unit() as unit:
             rows = await unit.all(CLAIM, params)
             for row in rows:
                 lease = {"row_id": row[0], "until": now + self._lease(), "claimed_at": now}
                 await unit.execute(LEASE_ROW, lease)
                 self._claimed_at[row[0]] = now
+            if not rows:  # the worker goes idle: until when (in the same unit, so nothing slips by)
+                due = await unit.first(NEXT_DUE, {"platform": platform, "elsewhere": params["elsewhere"]})
+                if due is not None and due[0] is not None:
+                    self._next_due[platform] = due[0]
         return [
             Outbound(
                 id=row_id, platform=platform, target=target, payload=payload, attempts=attempts, created_at=at
@@ -425,7 +528,6 @@ class Outbox:
 
     async def _attempt(self, platform: str, message: Outbound) -> bool:
         adapter = self.adapters[platform]
-        settings = self.services.settings.outbox
         counts = self.deliveries.get(platform)
         if counts is None:
             counts = self.deliveries[platform] = dict.fromkeys(DELIVERY_RESULTS, 0)
@@ -452,7 +554,7 @@ class Outbox:
         except RetryLater as exc:
             attempts = message.attempts + 1
             delay = (exc.backoff or self.backoff()).delay(attempts)
-            dead = attempts >= settings.max_attempts
+            dead = self._given_up(message, attempts)
             counts["dead" if dead else "retry"] += 1
             log.info("outbox retry", platform=platform, row=message.id, reason=exc.reason, delay=delay)
             await self._finish(message.id, "dead" if dead else "pending", attempts, exc.reason, delay)
@@ -465,7 +567,7 @@ class Outbox:
         except Exception as exc:
             attempts = message.attempts + 1
             log.warning("outbox delivery error", platform=platform, row=message.id, error=repr(exc))
-            dead = attempts >= settings.max_attempts
+            dead = self._given_up(message, attempts)
             counts["dead" if dead else "retry"] += 1
             await self._finish(
                 message.id, "dead" if dead else "pending", attempts, repr(exc), self.backoff().delay(attempts)
@@ -474,6 +576,18 @@ class Outbox:
             counts["sent"] += 1
             await self._finish(message.id, "delivered", message.attempts + 1, None, 0)
         return False
+
+    def _given_up(self, message: Outbound, attempts: int) -> bool:
+        """Whether a row whose attempt ``attempts`` just failed is dead: it was queued more than
+        ``[outbox] retry_hours`` ago (or ``max_attempts`` is set and reached). Bounded by time, not by a
+        count, so a target that refuses for a minute loses nothing however fast the attempts come."""
+        s = self.services.settings.outbox
+        if s.max_attempts is not None and attempts >= s.max_attempts:
+            return True
+        queued = message.created_at
+        if queued is None:
+            return False
+        return self.services.clock() - queued >= timedelta(hours=s.retry_hours)
 
     def _lease(self) -> timedelta:
         return claim_lease(self.services.settings)

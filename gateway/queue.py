@@ -110,6 +110,14 @@ BACKLOG = Prepared(
     .group_by(_ROW.c.platform, _ROW.c.target)
     .order_by(_ROW.c.platform, _ROW.c.target)
 )
+# The head of each target's queue (what its worker waits on), for ``backlog``: its failed attempts,
+# its last error and when it is due.
+_HEAD_IDS = select(func.min(_ROW.c.id)).where(OUTBOX_PENDING).group_by(_ROW.c.platform, _ROW.c.target)
+HEADS = Prepared(
+    select(_ROW.c.platform, _ROW.c.target, _ROW.c.attempts, _ROW.c.last_error, _ROW.c.next_attempt_at).where(
+        _ROW.c.id.in_(_HEAD_IDS.scalar_subquery())
+    )
+)
 
 
 async def expedite_failed(db: Db, platform: str, error_prefix: str, now: datetime) -> int:
@@ -192,21 +200,33 @@ async def depth(db: Db) -> dict[str, Tally]:
 
 @dataclass(frozen=True)
 class Backlog:
-    """What waits for one target: pending and dead rows, and when the oldest pending one was queued."""
+    """What waits for one target: pending and dead rows, when the oldest pending one was queued, and
+    why the head of its queue waits (its failed attempts, last error and next attempt)."""
 
     platform: str
     target: str
     pending: int
     dead: int
     oldest_pending: datetime | None
+    attempts: int = 0
+    last_error: str | None = None
+    next_attempt: datetime | None = None
 
 
 async def backlog(db: Db) -> list[Backlog]:
     """Every target with pending or dead rows, by platform and target, in one grouped query."""
     async with within(db) as unit:
         found = await unit.all(BACKLOG, {})
+        heads = {(p, t): (a, e, n) for p, t, a, e, n in await unit.all(HEADS, {})}
     return [
-        Backlog(platform, target, int(pending or 0), int(dead or 0), oldest)
+        Backlog(
+            platform,
+            target,
+            int(pending or 0),
+            int(dead or 0),
+            oldest,
+            *heads.get((platform, target), (0, None, None)),
+        )
         for platform, target, pending, dead, oldest in found
     ]
 

@@ -84,6 +84,11 @@ class HttpSection(Section):
     port: int = 8080
     # name -> bearer token for POST /api/v1/command; the caller's identity is ``http:<name>``.
     tokens: dict[str, str] = Field(default_factory=dict)
+    # Open connections per process, always kept below the open-file limit (``gateway.server``).
+    max_connections: int = Field(4096, ge=8, le=1_000_000)
+    # A connection with no whole request head this many seconds after it opened or was last
+    # answered is closed, so silent sockets cannot pile up.
+    idle_timeout: float = Field(15.0, gt=0, le=600)
 
 
 class DiceSection(Section):
@@ -115,7 +120,11 @@ class PluginsSection(Section):
 class OutboxSection(Section):
     poll_interval: float = 0.5
     linger: float = Field(default=0.0, ge=0.0, le=1.0)
-    max_attempts: int = 12
+    # A row that keeps failing (timeouts, refused connections, 5xx) is retried for this many hours
+    # after it was queued, then marked dead: a target that comes back within them misses nothing.
+    retry_hours: float = Field(default=6.0, gt=0.0, le=24.0 * 30)
+    # Optionally also give up after this many failed attempts; None: only ``retry_hours`` bounds them.
+    max_attempts: int | None = Field(default=None, ge=1)
     base_delay: float = 1.0
     max_delay: float = 300.0
     # Delivered rows are transport, not records (the roll log and Storyteller log are): drop them

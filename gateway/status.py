@@ -147,8 +147,18 @@ def _outbox(backlog: list[queue.Backlog], now: datetime) -> dict[str, Any]:
         entry["dead"] += item.dead
         if age is not None and (entry["oldest_pending_age"] is None or age > entry["oldest_pending_age"]):
             entry["oldest_pending_age"] = age
+        due = None if item.next_attempt is None else round((item.next_attempt - now).total_seconds(), 3)
         entry["targets"].append(
-            {"target": item.target, "pending": item.pending, "dead": item.dead, "oldest_pending_age": age}
+            {
+                "target": item.target,
+                "pending": item.pending,
+                "dead": item.dead,
+                "oldest_pending_age": age,
+                # why the head of the queue waits: its failed attempts, last error, seconds until due
+                "attempts": item.attempts,
+                "last_error": item.last_error,
+                "due_in": None if due is None else max(0.0, due),
+            }
         )
     return platforms
 
@@ -205,9 +215,17 @@ def render(report: dict[str, Any]) -> list[str]:
     dead = sum(entry["dead"] for entry in outbox.values())
     lines.append(f"outbox  {pending} pending, {dead} dead")
     lines += _table(
-        ["PLATFORM", "TARGET", "PENDING", "DEAD", "OLDEST"],
+        ["PLATFORM", "TARGET", "PENDING", "DEAD", "OLDEST", "NEXT", "WHY"],
         [
-            [platform, t["target"], str(t["pending"]), str(t["dead"]), _span(t["oldest_pending_age"])]
+            [
+                platform,
+                t["target"],
+                str(t["pending"]),
+                str(t["dead"]),
+                _span(t["oldest_pending_age"]),
+                _due(t),
+                _why(t),
+            ]
             for platform, entry in sorted(outbox.items())
             for t in entry["targets"]
         ],
@@ -251,6 +269,24 @@ def _value(value: Any) -> str:
     if value is None:
         return "-"
     return str(value)
+
+
+def _due(target: dict[str, Any]) -> str:
+    if not target["pending"] or target.get("due_in") is None:
+        return "-"
+    return "now" if target["due_in"] < 1 else f"in {_span(target['due_in'])}"
+
+
+def _why(target: dict[str, Any]) -> str:
+    """Why the head of a target's queue waits, in one cell: its last error (cut), after how many
+    failed attempts; "-" when it simply waits its turn."""
+    error = target.get("last_error")
+    if not target["pending"] or not error:
+        return "-"
+    first = " ".join(str(error).split())
+    cut = first if len(first) <= 60 else first[:59] + "\u2026"
+    attempts = target.get("attempts") or 0
+    return f"{cut} (after {attempts} failed attempts)" if attempts else cut
 
 
 def _ago(seconds: float | None) -> str:

@@ -1,5 +1,9 @@
 """What ``verify ID`` answers for a logged roll: chat's ``verify`` command and the web's ``/r/ID``
-page both tell a roll with these functions, so the two never disagree."""
+page both tell a roll with these functions, so the two never disagree.
+
+A secret roll (``roll 4 secret``) is shown only to its roller and to Storytellers (``may_see``); anyone
+else who has its id learns that the roll exists and is secret (``secret_answer``), nothing more: no
+dice, no name, no channel, no comment."""
 
 from __future__ import annotations
 
@@ -35,6 +39,26 @@ async def find_roll(db: Db, public_id: str) -> RollLog | None:
 def not_found(locale: str, public_id: str) -> str:
     """The one line for an id no roll has."""
     return say(locale, "verify.none", id=public_id[:ID_SHOWN])
+
+
+def is_secret(row: RollLog) -> bool:
+    return bool((row.result or {}).get("secret"))
+
+
+def may_see(row: RollLog, *, person_id: int | None, identity_key: str | None, storyteller: bool) -> bool:
+    """Whether this reader may see the roll's content: anyone for an open roll; for a secret one, a
+    Storyteller, or its roller (the same person, through any linked identity, or the same identity)."""
+    if storyteller or not is_secret(row):
+        return True
+    if person_id is not None and row.person_id == person_id:
+        return True
+    return identity_key is not None and row.identity_key == identity_key
+
+
+def secret_answer(row: RollLog, locale: str) -> Reply:
+    """What a reader who may not see a secret roll is told: its id exists, and it is secret."""
+    text = say(locale, "verify.secret", id=row.public_id)
+    return Reply(text=text, result={"kind": "verify", "id": row.public_id, "secret": True})
 
 
 def verify_answer(teller: RollTeller, row: RollLog, locale: str) -> Reply:

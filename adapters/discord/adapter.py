@@ -52,6 +52,7 @@ from gateway import (
 from gateway.adapter_state import AdapterState
 from gateway.charts import Picture, picture
 from gateway.core_messages import say
+from gateway.pacing import Backoff
 from gateway.queue import claim_lease
 
 log = structlog.get_logger(__name__)
@@ -86,6 +87,15 @@ def multipart(body: Mapping[str, Any], drawn: Picture) -> aiohttp.FormData:
     form.add_field("payload_json", json.dumps(body), content_type="application/json")
     form.add_field("files[0]", drawn.png, filename=drawn.filename, content_type=drawn.mimetype)
     return form
+
+
+def idempotent(body: Mapping[str, Any], row_id: int) -> dict[str, Any]:
+    """A bot message (``POST /channels/ID/messages``) for outbox row ``row_id`` that Discord creates
+    once: ``nonce`` (at most 25 characters) names the row and ``enforce_nonce`` makes Discord return the
+    message it already created from that nonce, by the same bot "in the past few minutes", instead of
+    a second one. So a post repeated after a kill -9 (the row comes back after its lease) is not
+    doubled within that window. Webhook posts and follow-ups take no nonce: their window stays."""
+    return {**body, "nonce": f"gw-{row_id}"[:25], "enforce_nonce": True}
 
 
 def fingerprint(webhook: Webhook) -> str:
@@ -416,6 +426,13 @@ class DiscordAdapter(Adapter):
 
     # ------------------------------------------------------------------ outbound
 
+    def can_post(self, target: str) -> bool:
+        """Follow-ups, and the webhooks named in ``[discord.webhooks]``. A channel the gateway has seen
+        (``GUILD/CHANNEL``, where a ``/roll`` came from) has no webhook, and no bot posts here yet: a
+        chronicle-wide ``st announce`` skips it instead of queueing a row that dies. (The one place that
+        decides; a bot that posts to channels answers yes for them here.)"""
+        return target.startswith(FOLLOWUP) or target in self.config.webhooks
+
     async def deliver(self, message: Outbound) -> None:
         if await self._already_sent(message):
             return
@@ -506,8 +523,14 @@ class DiscordAdapter(Adapter):
             if status >= 500 and retry_after is not None:
                 # Discord is up enough to say when to come back: not a failed attempt.
                 raise Throttled(f"Discord answered {status}, Retry-After {retry_after:g} s", retry_after)
-            raise RetryLater(f"Discord answered {status}")
-        raise RetryLater("rate limited repeatedly")
+            raise RetryLater(f"Discord answered {status}", backoff=self._backoff())
+        raise RetryLater("rate limited repeatedly", backoff=self._backoff())
+
+    def _backoff(self) -> Backoff:
+        """The outbox's backoff under ``[discord] retry_max_delay``, jittered 0.5 to 1 so it never waits
+        past it: a webhook that answers again is served within seconds, not after 300 s x 1.5."""
+        s = self.services.settings.outbox
+        return Backoff(s.base_delay, min(s.max_delay, self.config.retry_max_delay), (0.5, 1.0))
 
     async def _post(
         self, url: str, body: dict[str, Any], ticket: Any, drawn: Picture | None = None
@@ -521,7 +544,7 @@ class DiscordAdapter(Adapter):
                 status, headers = response.status, response.headers
         except (aiohttp.ClientError, TimeoutError) as exc:
             self.limiter.abort(ticket)
-            raise RetryLater(f"network error: {type(exc).__name__}") from None
+            raise RetryLater(f"network error: {type(exc).__name__}", backoff=self._backoff()) from None
         try:
             data: Any = json.loads(raw) if raw else None
         except ValueError:

@@ -62,6 +62,9 @@ class DiscordSettings(BaseModel):
     webhook_cap: RateCap = Field(default_factory=lambda: RateCap(requests=5, seconds=2.0))
     channel_cap: RateCap = Field(default_factory=lambda: RateCap(requests=30, seconds=60.0))
     max_inline_wait: float = Field(2.5, ge=0)
+    # Ceiling of the backoff after failed posts (5xx without Retry-After, network errors): a webhook
+    # that answers again is served within this many seconds, as a Second Life object is.
+    retry_max_delay: float = Field(4.0, gt=0, le=300)
     reset_margin: float = Field(0.05, ge=0)
 
     @field_validator("public_key")

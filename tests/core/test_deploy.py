@@ -63,3 +63,10 @@ def test_systemd_accepts_the_unit(unit: Path, tmp_path: Path) -> None:
         if unit.stem.rstrip("@") in line or name in line
     ]
     assert done.returncode == 0 and not problems, done.stdout + done.stderr
+
+
+def test_the_gateway_unit_lifts_the_open_file_limit() -> None:
+    """systemd's default soft limit (1,024) is what 1,100 idle sockets exhausted (issue 30)."""
+    text = (DEPLOY / "gateway@.service").read_text()
+    limits = [line.split("=", 1)[1] for line in text.splitlines() if line.startswith("LimitNOFILE=")]
+    assert limits and int(limits[0]) >= 8192

@@ -12,6 +12,7 @@ import pytest
 
 from gateway.errors import RetryLater, TargetAbsent, Throttled
 from gateway.pacing import Backoff, KeyedBuckets, Streak, TokenBucket
+from gateway.testing import Clock
 from tests.core.test_outbox import Recorder, enqueue, make, rows, wait_for
 
 
@@ -123,7 +124,7 @@ async def test_failed_attempts_go_dead_at_max_attempts_with_the_adapters_backoff
     adapter = Recorder()
     fast = Backoff(0.01, 0.01)
     adapter.script = {"timeout": [RetryLater("timed out", backoff=fast) for _ in range(10)]}
-    gateway = await make(sqlite_url, adapter)  # max_attempts = 3
+    gateway = await make(sqlite_url, adapter)  # max_attempts = 3 (set for the test)
     await enqueue(gateway, [("a", "timeout"), ("a", "behind")])
     await gateway.start()
     try:
@@ -171,4 +172,40 @@ async def test_waiting_is_not_an_attempt(sqlite_url: str) -> None:
     finally:
         await gateway.stop()
     assert [(r.status, r.attempts) for r in await rows(gateway)] == [("delivered", 1)] * 2
+    await gateway.services.vault.dispose()
+
+
+async def test_a_target_refusing_for_a_long_outage_loses_no_row(sqlite_url: str) -> None:
+    """Issue 30, item 3: 40 refusals in a row (the old count killed a row at 12, about one line lost
+    per 45 s of a refusing Second Life object): every row is delivered once the target is back."""
+    adapter = Recorder()
+    fast = Backoff(0.005, 0.005)
+    adapter.script = {"head": [RetryLater("connection refused", backoff=fast) for _ in range(40)]}
+    gateway = await make(sqlite_url, adapter)
+    gateway.settings.outbox.max_attempts = None  # the default: only [outbox] retry_hours bounds it
+    await enqueue(gateway, [("a", "head"), ("a", "behind")])
+    await gateway.start()
+    try:
+        await wait_for(lambda: len(adapter.delivered) == 2)
+    finally:
+        await gateway.stop()
+    assert adapter.delivered == [("a", "head"), ("a", "behind")]
+    assert [(r.status, r.attempts) for r in await rows(gateway)] == [("delivered", 41), ("delivered", 1)]
+    await gateway.services.vault.dispose()
+
+
+async def test_a_row_is_given_up_once_it_was_queued_retry_hours_ago(sqlite_url: str) -> None:
+    clock = Clock()
+    adapter = Recorder()
+    adapter.script = {"head": [RetryLater("connection refused", backoff=Backoff(0.005, 0.005))]}
+    gateway = await make(sqlite_url, adapter, clock)
+    gateway.settings.outbox.max_attempts = None
+    await enqueue(gateway, [("a", "head"), ("a", "behind")])
+    clock.advance(hours=6, seconds=1)  # past [outbox] retry_hours (6): the next failure is the last
+    await gateway.start()
+    try:
+        await wait_for(lambda: adapter.delivered == [("a", "behind")])
+    finally:
+        await gateway.stop()
+    assert [(r.status, r.attempts) for r in await rows(gateway)] == [("dead", 1), ("delivered", 1)]
     await gateway.services.vault.dispose()

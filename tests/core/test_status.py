@@ -258,3 +258,43 @@ def _free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return int(s.getsockname()[1])
+
+
+async def test_status_says_what_waits_and_why(vault_url: str) -> None:
+    """Issue 30, item 3: the head of each waiting queue with its failed attempts, its last error and
+    when it is tried next; a target that merely waits its turn says nothing."""
+    gateway = Gateway(Settings(vault={"url": vault_url}), platforms=())
+    await gateway.upgrade_vault()
+    vault = gateway.services.vault
+    try:
+        async with vault.unit() as unit:
+            for n in range(2):
+                await queue.enqueue(unit, "secondlife", "st-huds", {"kind": "stlog", "text": f"line {n}"})
+            await queue.enqueue(unit, "discord", "stlog", {"kind": "stlog", "text": "due"})
+        later = datetime.now(UTC) + timedelta(seconds=90)
+        async with vault.unit() as unit:
+            await unit.execute(
+                Prepared(
+                    text(
+                        "UPDATE outbox SET attempts = 7, last_error = 'connection refused', "
+                        "next_attempt_at = :later WHERE id = (SELECT min(id) FROM outbox)"
+                    ).bindparams(later=later.replace(tzinfo=None))
+                ),
+                {},
+            )
+        report = await gather(Settings(vault={"url": vault_url}))
+    finally:
+        await vault.dispose()
+    [huds] = report["outbox"]["secondlife"]["targets"]
+    assert (huds["pending"], huds["attempts"], huds["last_error"]) == (2, 7, "connection refused")
+    assert 60 < huds["due_in"] <= 90
+    [stlog] = report["outbox"]["discord"]["targets"]
+    assert (stlog["attempts"], stlog["last_error"], stlog["due_in"]) == (0, None, 0.0)
+    lines = render(report)
+    header = next(line for line in lines if line.split()[:2] == ["PLATFORM", "TARGET"])
+    assert header.split()[-2:] == ["NEXT", "WHY"]
+    row = next(line for line in lines if "st-huds" in line)
+    assert "connection refused (after 7 failed attempts)" in row
+    assert " in 1m2" in row or " in 1m1" in row  # 90 s from the update, minus the time since
+    due = next(line for line in lines if line.split()[:2] == ["discord", "stlog"])
+    assert due.split()[-2:] == ["now", "-"]

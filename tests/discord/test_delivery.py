@@ -231,3 +231,22 @@ def test_limiter_state_survives_a_dump_and_load() -> None:
     assert abs(later.delay("webhook:1") - 1.0) < 1e-6
     assert later.channel_of == {"webhook:1": "200"}
     assert len(later.caps["channel:200"].done) == 1
+
+
+async def test_a_webhook_that_answers_again_is_served_within_the_backoff_cap(
+    vault_url: str, fake: FakeDiscord, key: SigningKey
+) -> None:
+    """Eight 503s without Retry-After under the outbox's default backoff (1 s doubling to 300 s):
+    uncapped, the ninth attempt would come some 2 to 6 minutes later; under ``[discord]
+    retry_max_delay`` it comes within seconds, and no attempt count kills the row (issue 30, item 5)."""
+    hooks = {"stlog": fake.add_webhook("200")}
+    outbox = {"base_delay": 1.0, "max_delay": 300.0, "max_attempts": None}
+    env = await start_env(vault_url, fake, key, hooks, {"outbox": outbox}, retry_max_delay=0.3)
+    try:
+        fake.fail(hooks["stlog"].id, 503, times=8)
+        await enqueue(env, "stlog", texts(1))
+        rows = await env.settled(timeout=30)
+        assert [(r.status, r.attempts) for r in rows] == [("delivered", 9)]
+        assert [b["content"] for b in fake.bodies()] == ["m0"]
+    finally:
+        await env.client.close()

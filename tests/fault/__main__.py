@@ -34,6 +34,12 @@ def scenarios(commands: int, rate: float, drain: float, late: float) -> dict[str
             events=list(OUTAGES),
             **common,
         ),
+        "refusal": Scenario(
+            "sqlite: both targets refuse connections for 80% of the run (issue 30: rows died after 12"
+            " attempts at a 4 s backoff ceiling, one line per 45 s of refusal)",
+            events=[Event(0.10, "refuse"), Event(0.90, "ok")],
+            **common,
+        ),
         "kill": Scenario(
             "sqlite: kill -9 under load, restart on the same vault",
             events=[
@@ -75,7 +81,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--only",
         action="append",
-        choices=["sqlite", "group-commit", "kill", "postgres", "rolling"],
+        choices=["sqlite", "group-commit", "refusal", "kill", "postgres", "rolling"],
         help="repeatable",
     )
     parser.add_argument("--fail-late", action="store_true", help="exit non-zero on LATE deliveries too")

@@ -12,6 +12,7 @@ import atexit
 import contextlib
 import itertools
 import os
+import resource
 import signal
 import statistics
 import subprocess
@@ -21,6 +22,7 @@ import uuid
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -127,6 +129,10 @@ def render_config(tables: dict[str, dict[str, Any]]) -> str:
     return "\n".join(lines)
 
 
+def _limit_files(count: int) -> None:
+    resource.setrlimit(resource.RLIMIT_NOFILE, (count, count))
+
+
 @dataclass
 class GatewayProc:
     """One ``gateway serve`` subprocess on a fixed loopback port (kept across restarts)."""
@@ -139,6 +145,7 @@ class GatewayProc:
     starts: int = 0
     kills: list[float] = field(default_factory=list)  # wall times of kill -9
     exits: list[str] = field(default_factory=list)  # unexpected exits seen
+    nofile: int | None = None  # RLIMIT_NOFILE (soft and hard) for the process, as ``ulimit -n``
 
     @property
     def url(self) -> str:
@@ -173,6 +180,7 @@ class GatewayProc:
             stderr=subprocess.STDOUT,
             stdin=subprocess.DEVNULL,
             start_new_session=True,
+            preexec_fn=None if self.nofile is None else partial(_limit_files, self.nofile),
             # The python running this already has the gateway's dependencies: no venv bootstrap.
             env={**os.environ, "PYTHONPATH": str(ROOT), "GATEWAY_NO_VENV": "1"},
         )

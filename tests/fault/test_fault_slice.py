@@ -94,6 +94,28 @@ async def test_second_life_pushes_resume_within_5s_after_an_outage() -> None:
     assert all(r is not None and r <= RESUME_LIMIT for r in target.resume), report.render()
 
 
+async def test_a_long_refusal_kills_no_row() -> None:
+    """Issue 30, item 3: both targets refuse connections for about 12 s, more than a dozen failed
+    attempts at this backoff (0.2 s doubling to 1 s), which once made rows dead by count. Retries are
+    bounded by ``[outbox] retry_hours`` now: nothing dead, nothing lost, both resume within seconds."""
+    scenario = Scenario(
+        "slice: sqlite, both targets refuse for 80% of the run",
+        commands=150,
+        rate=10.0,
+        lose_every=0,
+        outbox={"base_delay": 0.2, "max_delay": 1.0},
+        events=[Event(0.10, "refuse"), Event(0.90, "ok")],
+        drain=20.0,
+        quiet=1.0,
+    )
+    report = await run_scenario(scenario)
+    assert_clean(report)  # no target with a dead or pending row, nothing lost or doubled
+    for target in report.targets:
+        assert target.resume and all(r is not None and r <= RESUME_LIMIT for r in target.resume), (
+            report.render()
+        )
+
+
 @pytest.mark.postgres
 @pytest.mark.skipif(not POSTGRES_URL, reason="GATEWAY_TEST_POSTGRES_URL is not set")
 async def test_postgres_two_processes_kill9_of_one_lose_and_duplicate_nothing() -> None:

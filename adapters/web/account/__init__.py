@@ -17,10 +17,11 @@ from adapters.web.config import WebSettings
 from gateway import AdapterServices
 
 LIVE_KEY = web.AppKey("web_live", LiveLog)
+AUTH_KEY = web.AppKey("web_auth", Auth)  # who a request is, for public pages that vary by reader (/r/ID)
 
 
 def install(app: web.Application, services: AdapterServices, settings: WebSettings) -> None:
-    auth = Auth(services, settings)
+    auth = app[AUTH_KEY] = Auth(services, settings)
     actor = Actor(services)
     live = app[LIVE_KEY] = LiveLog(services)
     SignIn(services, auth).add_routes(app)
