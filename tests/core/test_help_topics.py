@@ -29,7 +29,7 @@ async def test_index_lists_top_level_commands_and_topics_with_counts(chat: Chat)
     player = await ok(chat, "help")
     assert player.private and player.text.startswith("Nightcap commands: ")
     topics = (
-        r"; topics: char \(\d+\), extended \(\d+\), init \(7\), macro \(4\), power \(\d+\), team \(4\)"
+        r"; topics: char \(\d+\), extended \(\d+\), init \(8\), macro \(4\), power \(\d+\), team \(4\)"
         r"(, \w+ \(\d+\))* \(help TOPIC"  # and any topic after team (web)
     )
     assert re.search(topics, player.text)

@@ -38,8 +38,8 @@ PLAY: dict[str, tuple[str, list[tuple[str, bool]]]] = {
             ("trait phys 3", False),
             ("power add Fog basic mental", False),
             ("char set origin Mage", False),
-            ("roll phys", False),
             ("st approve Mira Vance force", True),  # not submitted, budget unspent
+            ("roll phys", False),  # an approved sheet plays
             ("roll 3 wp", False),  # spends Willpower
         ],
     ),
@@ -577,6 +577,7 @@ async def test_a_retired_character_moves_retired(vault_url: str, target_url: str
     try:
         for line in ("char new Mira", "trait physical 3"):
             assert (await source.one(line, as_="mira")).error is None
+        assert (await source.one("st approve Mira force", as_="gm", st=True)).error is None
         source.dice.extend([9, 5, 10])
         rolled = await source.one("roll physical", as_="mira")
         assert rolled.result is not None

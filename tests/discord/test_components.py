@@ -174,8 +174,9 @@ async def build(env: DiscordEnv, name: str, user: str, username: str) -> None:
     ):
         answer = await gw(env, line, user=user, username=username)
         assert answer["data"].get("flags") != EPHEMERAL or "error" not in answer, answer
-    approved = await gw(env, f"st approve {name}", user=STORYTELLER, username="ana")
-    assert name in approved["data"]["content"], approved
+    # Only an approved sheet plays (challenges included); the budget is left unspent, so by force.
+    approved = await gw(env, f"st approve {name} force", user=STORYTELLER, username="ana")
+    assert name in approved["data"]["content"] and "flags" not in approved["data"], approved
 
 
 async def test_a_challenge_offers_defend_and_concede_to_the_challenged_only(chars_env: DiscordEnv) -> None:

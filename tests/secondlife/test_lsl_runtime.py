@@ -373,6 +373,10 @@ async def test_a_whole_evening_by_clicks(gateway_serve: str, sim: Sim) -> None:
     await says(sim, dorian, dhud, "Fight", "Join Fight")
     await says(sim, mira, hud, "Fight", "Roll Order")
     await says(sim, mira, hud, "Fight", "Order")
+    # One meaningful action a turn, on your own: the scripted dice put Dorian first, so he passes.
+    order = json.loads(sim.exchanges[-1].answer)["replies"][0]["text"]
+    assert "1. ▶ Dorian Gray" in order, order
+    await says(sim, dorian, dhud, "Fight", "Next Turn")
     await says(sim, mira, hud, "Fight", "Attack", Type("Dorian Gray"), "Physical", "+1", "No WP")
     await says(sim, mira, hud, "Fight", "Next Turn")
     await sim.chat_as(vera, 8, "init end")
