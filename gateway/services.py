@@ -10,6 +10,7 @@ from gateway.core_messages import locale_for
 from gateway.dice import DiceSource
 from gateway.events import Events
 from gateway.leases import Leases
+from gateway.notation import command as notation
 from gateway.offload import Offload
 from gateway.outbox import Outbox
 from gateway.router import Router
@@ -99,6 +100,8 @@ class Services:
     def roll_text(self, roll: Mapping[str, Any], locale: str) -> str | None:
         """How the roll's own rule system tells a logged roll (``gateway_roll_text``); None when
         none does."""
+        if roll.get("kind") == "dice":  # a notation roll, in any system's channel
+            return notation.roll_text(roll, locale)
         text: str | None = self.plugins.pm.hook.gateway_roll_text(roll=roll, locale=locale)
         return text
 

@@ -17,6 +17,7 @@ from gateway.characters import find_character
 from gateway.commands import Command, CommandContext
 from gateway.errors import PermissionDenied, UserError
 from gateway.hookspecs import hookimpl
+from gateway.notation import command as notation
 from gateway.offload import Awaited
 from gateway.rules.roll_distribution import RollDistribution, degree_name
 from gateway.stats import store
@@ -40,6 +41,8 @@ class Shapes:
         self.by_system: dict[str, Callable[..., RollDistribution | None]] = {}
 
     def __call__(self, roll: Mapping[str, Any]) -> RollDistribution | None:
+        if roll.get("kind") == "dice":  # a notation roll, in any system's channel
+            return notation.distribution(roll)
         system = str(roll.get("system"))
         known = self.by_system.get(system)
         if known is not None:
