@@ -2,9 +2,10 @@
 features both rollers share, in our spelling (issue 33). A constant ``c`` of theirs is ``cd1`` here
 (a one-sided die shows 1), since our expressions roll at least one die; ``e`` (explode) is ``!``.
 
-Ported: 34 expectations in 32 tests, all pass. Differing by design (so not ported as passing): ``0d6`` is 0 in d20 and a
-refusal here (the issue asks for one). Not shared: sets ``(1, 2)``, comparisons ``==``, ``//``, ``%``,
-literal-value selectors (``k3``, ``p3``), ``ra``, ``mi``/``ma``, chained keeps, fractions."""
+Ported: 34 expectations in 32 tests, all pass. Differing by design (so not ported as passing):
+``0d6`` is 0 in d20 and a refusal here (the issue asks for one). Not shared: sets ``(1, 2)``,
+comparisons ``==``, ``//``, ``%``, literal-value selectors (``k3``, ``p3``), ``ra``, ``mi``/``ma``,
+chained keeps, fractions."""
 
 from __future__ import annotations
 
