@@ -15,7 +15,7 @@ from gateway.charts import chart_result
 from gateway.commands import CommandContext
 from gateway.errors import UserError
 from gateway.hookspecs import hookimpl
-from gateway.notation import messages
+from gateway.notation import messages, web
 from gateway.notation.messages import t
 from gateway.notation.odds import Odds, odds
 from gateway.notation.parse import Expression, NotationError, looks_like_notation, parse
@@ -190,4 +190,6 @@ def distribution(roll: Mapping[str, Any]) -> RollDistribution | None:
     return RollDistribution(size, tuple(faces))
 
 
-__all__ = ["distribution", "messages", "roll_text"]
+gateway_web_tools = web.gateway_web_tools  # the /tools/dice page, registered with this plugin
+
+__all__ = ["distribution", "gateway_web_tools", "messages", "roll_text"]
