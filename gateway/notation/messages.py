@@ -32,6 +32,7 @@ CATALOGUE = Catalogue(
                 "I cannot read '{text}' as dice notation at '{near}'; write it like 2d6+3, 4d6kh3 or 6d10>=7."
             ),
             "empty": "Say which dice to roll, such as 2d6+3.",
+            "incomplete": "'{text}' ends too soon: a bracket, a number or dice are missing (2d6+3).",
             "too_long": "That expression is {length} characters long; the limit is {limit}.",
             "too_big": "A number in that expression is over the limit of {limit}.",
             "no_dice": "{term} rolls no dice: roll at least one (1d6).",
@@ -97,6 +98,7 @@ CATALOGUE = Catalogue(
                 "pište třeba 2d6+3, 4d6kh3 nebo 6d10>=7."
             ),
             "empty": "Napište, jakými kostkami házet, třeba 2d6+3.",
+            "incomplete": "„{text}“ končí příliš brzy: chybí závorka, číslo nebo kostky; pište třeba 2d6+3.",
             "too_long": "Ten výraz má {length} znaků; nejvíc jich smí mít {limit}.",
             "too_big": "Číslo v tom výrazu je větší než povolených {limit}.",
             "no_dice": "{term} nehází žádnou kostkou: hoďte aspoň jednou kostkou (1d6).",
@@ -162,6 +164,7 @@ CATALOGUE = Catalogue(
                 "пишите, например, 2d6+3, 4d6kh3 или 6d10>=7."
             ),
             "empty": "Напишите, какие кости бросить, например 2d6+3.",
+            "incomplete": "«{text}» обрывается: не хватает скобки, числа или костей (2d6+3).",
             "too_long": (
                 "В этом выражении {length} {length:plural:знак:знака:знаков}; можно не больше {limit}."
             ),

@@ -14,7 +14,7 @@ from functools import cache
 from pathlib import Path
 
 from lark import Lark, Token, Transformer, Tree
-from lark.exceptions import LarkError, UnexpectedInput, VisitError
+from lark.exceptions import LarkError, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
 
 MAX_TEXT = 200  # characters of an expression
 MAX_DICE = 1_000  # dice a roll starts with (repeats included; explosions and rerolls come on top)
@@ -325,6 +325,10 @@ def parse(text: str) -> Expression:
         raise NotationError("empty")
     try:
         tree: Tree[Token] = _parser().parse(text.lower())
+    except (UnexpectedEOF, UnexpectedToken) as exc:
+        if isinstance(exc, UnexpectedEOF) or exc.token.type == "$END":
+            raise NotationError("incomplete", text=text) from None
+        raise NotationError("unexpected", near=str(exc.token)[:12], text=text) from None
     except UnexpectedInput as exc:
         at = getattr(exc, "pos_in_stream", None)
         at = at if isinstance(at, int) and 0 <= at < len(text) else len(text)
