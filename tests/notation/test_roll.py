@@ -112,16 +112,19 @@ def test_the_result_names_every_die() -> None:
 
 
 def test_long_rolls_are_summarised_within_the_limit_never_cut() -> None:
-    faces = [(i % 6) + 1 for i in range(100)]
-    full = line("100d6", faces)
-    assert "[1 2 3 4 5 6" in full and full.endswith("→ 346 #abc")
-    irc = line("100d6", faces, limit=350)
-    assert irc == "Mira rolls 100d6: [100 dice: 346] → 346 #abc"
-    assert len(line("100d6", faces, limit=1024).encode()) <= 1024
-    russian = line("100d6", faces, limit=350, locale="ru")
-    assert russian == "Mira бросает 100d6: [100 костей: 346] → 346 #abc"
-    sets = line("100x d10", [(i % 10) + 1 for i in range(100)], limit=350)
-    assert sets == "Mira rolls 100x d10: 100 results, sum 550, lowest 1, highest 10 #abc"
-    twenty = line("20x 4d6kh3", [3] * 80, limit=350)
-    assert twenty == "Mira rolls 20x 4d6kh3: " + ", ".join(["9"] * 20) + " #abc"
-    assert len(twenty.encode()) <= 350
+    faces = [(i % 6) + 1 for i in range(200)]
+    full = line("200d6", faces)
+    assert "[1 2 3 4 5 6" in full and full.endswith("→ 696 #abc")
+    irc = line("200d6", faces, limit=350)
+    assert irc == "Mira rolls 200d6: [200 dice: 696] → 696 #abc"
+    assert len(line("200d6", faces, limit=1024).encode()) <= 1024
+    russian = line("200d6", faces, limit=350, locale="ru")
+    assert russian == "Mira бросает 200d6: [200 костей: 696] → 696 #abc"
+    totals = line("100x d10", [(i % 10) + 1 for i in range(100)], limit=350)  # the totals fit alone
+    assert totals.startswith("Mira rolls 100x d10: 1; 2; 3;") and len(totals.encode()) <= 350
+    sets = line("100x 2d10", [(i % 10) + 1 for i in range(200)], limit=350)  # pairs: 3, 7, 11, 15, 19
+    assert sets == "Mira rolls 100x 2d10: 100 results, sum 1100, lowest 3, highest 19 #abc"
+    twenty = line("20x 4d6kh3", [3] * 80, limit=350)  # every die still fits
+    assert twenty.startswith("Mira rolls 20x 4d6kh3: 9 [3 3 3 (3)]; 9 [") and len(twenty.encode()) <= 350
+    forty = line("40x 4d6kh3", [3] * 160, limit=350)  # only the totals do
+    assert forty == "Mira rolls 40x 4d6kh3: " + "; ".join(["9"] * 40) + " #abc"
