@@ -23,6 +23,7 @@ from gateway.heartbeat import Heartbeat
 from gateway.house_rules import commands as house_commands
 from gateway.macros import commands as macro_commands
 from gateway.metrics import Metrics
+from gateway.notation import command as notation_commands
 from gateway.plugins import Plugins, build_plugin_manager
 from gateway.readiness import Readiness
 from gateway.services import Services
@@ -74,6 +75,7 @@ class Gateway:
                     macro_commands,
                     stats_command,
                     transfer_one,
+                    notation_commands,
                 ),
                 *extra_plugins,
             ],

@@ -288,6 +288,7 @@ def check(path: str | Path | None = None) -> Report:
             return report
         lines = key_lines(text)
     from gateway import builtin, linking, storytellers
+    from gateway.notation import command as notation_commands
     from gateway.plugins import Plugins, build_plugin_manager
 
     try:
@@ -298,7 +299,8 @@ def check(path: str | Path | None = None) -> Report:
         plugins = Plugins(build_plugin_manager([str(b) for b in block] if isinstance(block, list) else []))
         report.problems.extend(_unknown_tables(raw, plugins, label, raw, lines))
         return report
-    plugins = Plugins(build_plugin_manager(settings.plugins.block, extra=[builtin, linking, storytellers]))
+    extra = [builtin, linking, storytellers, notation_commands]
+    plugins = Plugins(build_plugin_manager(settings.plugins.block, extra=extra))
     systems = plugins.registry.systems
     report.problems.extend(_unknown_tables(settings.model_extra or {}, plugins, label, raw, lines))
     for name, system in systems.items():

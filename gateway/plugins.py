@@ -124,11 +124,20 @@ class Plugins:
     def roll_text(self, roll: Mapping[str, Any], locale: str) -> str | None:
         """How the roll's own system tells a logged roll (``RuleSystem.roll_text``); None when it
         does not (the core's line) or is not installed."""
+        if roll.get("kind") == "dice":  # a dice-notation roll, made in any system's channel
+            # Imported here: it builds a Lark parser, which a CLI command that tells no roll skips.
+            from gateway.notation.command import roll_text
+
+            return roll_text(roll, locale)
         system = self.registry.systems.get(str(roll.get("system")))
         return system.roll_text(roll, locale) if system is not None else None
 
     def roll_distribution(self, roll: Mapping[str, Any]) -> RollDistribution | None:
         """What ``stats`` counts of a logged roll (``RuleSystem.roll_distribution`` of its system)."""
+        if roll.get("kind") == "dice":
+            from gateway.notation.command import distribution
+
+            return distribution(roll)
         system = self.registry.systems.get(str(roll.get("system")))
         return system.roll_distribution(roll) if system is not None else None
 

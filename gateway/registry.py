@@ -50,8 +50,24 @@ class Registry:
             name = " ".join(folded[:n])
             command = self.commands.get((system, name)) or self.commands.get((None, name))
             if command is not None:
-                return command, n
+                claimed = self._claimed(system, name, command, words[n:])
+                if claimed is not None:
+                    return claimed, n
         return None
+
+    def _claimed(self, system: str, name: str, command: Command, rest: list[str]) -> Command | None:
+        """A system-free command with ``claims`` takes the line when it accepts ``rest``; else the
+        system's own command of that name does, or (none) the claiming command under its own name,
+        and nothing under an alias (so a macro of that name may run)."""
+        core = self.commands.get((None, name))
+        if core is None or core.claims is None:
+            return command
+        if core.claims(rest):
+            return core
+        own = self.commands.get((system, name))
+        if own is not None:
+            return own
+        return core if name == core.name else None
 
     def visible(self, system: str) -> list[Command]:
         """Commands usable in a channel of ``system``, each once, by name."""

@@ -40,6 +40,11 @@ class Command:
     ``bare``: on chat platforms (``prefixed`` messages) the command also runs without the prefix when
     the whole message is exactly its name, such as Decanter's scene marker ``* * *``. Such a line in a
     channel whose system has no command of that name stays ordinary chat: no reply, nothing written.
+
+    ``claims``: a system-free command with it takes the lines whose words after its name it accepts,
+    even where the channel's system has a command of that name (``roll 2d6+3`` is dice notation in
+    every channel); other lines go to the system's command of that name, and under an alias to
+    nothing (``r 2d6`` rolls notation; ``r 3`` may call a macro named ``r``).
     """
 
     name: str
@@ -52,6 +57,7 @@ class Command:
     bare: bool = False
     # ``help`` in other languages: locale -> (summary, usage). A locale missing here shows English.
     texts: Mapping[str, tuple[str, str]] = field(default_factory=dict, hash=False, compare=False)
+    claims: Callable[[Sequence[str]], bool] | None = field(default=None, hash=False, compare=False)
 
     def summary_in(self, locale: str) -> str:
         return self.texts[locale][0] if locale in self.texts else self.summary

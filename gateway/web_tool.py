@@ -27,10 +27,17 @@ def in_locale(texts: Texts, locale: str) -> str:
     return texts.get(locale) or texts["en"]
 
 
+# A text field's check: (value, locale) -> the line saying what is wrong, or None. Pure and quick:
+# it runs on the web adapter's loop before anything is computed.
+TextCheck = Callable[[str, str], str | None]
+
+
 @dataclass(frozen=True)
 class ToolField:
     """One whole-number input. ``high=None`` bounds it by ``[gateway] max_pool`` (a pool of dice).
-    ``choices`` makes it a select of (value, label); ``check`` a checkbox (0 or 1)."""
+    ``choices`` makes it a select of (value, label); ``check`` a checkbox (0 or 1). ``text`` (its
+    default) makes it a line of text of at most ``max_length`` characters instead, its value a
+    ``str`` that ``check_text`` (if given) accepts."""
 
     name: str
     label: Texts
@@ -39,6 +46,9 @@ class ToolField:
     high: int | None = None
     choices: tuple[tuple[int, Texts], ...] = ()
     check: bool = False
+    text: str | None = None
+    max_length: int = 200
+    check_text: TextCheck | None = None
 
 
 @dataclass(frozen=True)
@@ -55,13 +65,14 @@ class WebTool:
     value by name, the reader's language and the values of the house rules named in ``house`` (the
     switches of the system's ``house_rules`` model its odds function takes as keywords), and returns
     the charts: a module-level pure function (it runs in an offload worker, so it and its answer
-    must pickle)."""
+    must pickle). A value is an ``int``, or a ``str`` for a ``text`` field. Raising
+    ``gateway.offload.TooLong`` says the odds take too long to work out, as passing the bound does."""
 
     slug: str
     system: str
     title: Texts
     fields: tuple[ToolField, ...]
-    odds: Callable[[Mapping[str, int], str, Mapping[str, Any]], Sequence[OddsChart]]
+    odds: Callable[[Mapping[str, Any], str, Mapping[str, Any]], Sequence[OddsChart]]
     intro: Texts = field(default_factory=dict)
     house: tuple[str, ...] = ()
 

@@ -20,6 +20,7 @@ from adapters.discord import interactions as ix
 from adapters.discord import macro_command, slash
 from gateway import AdapterServices, channels
 from gateway.characters import characters_in, player_characters
+from gateway.notation.examples import suggestions
 from gateway.summary import SheetSummary
 
 log = structlog.get_logger(__name__)
@@ -66,6 +67,8 @@ async def choices(services: AdapterServices, interaction: Mapping[str, Any]) -> 
         return []
     if focus.option.complete == macro_command.MACRO:
         return await macro_command.choices(services, interaction, focus.typed)
+    if focus.option.complete == slash.NOTATION:
+        return matching(((e, e) for e in suggestions(focus.typed)), "", last_word=False)
     channel = ix.channel(interaction)
     sender = ix.sender(interaction)
     system = await channels.system_of(services.vault, channel) or services.settings.gateway.default_system

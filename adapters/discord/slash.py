@@ -31,6 +31,7 @@ DEFAULT_MAX_POOL = 50  # [gateway] max_pool's default; ``definitions(max_pool=..
 # What a ``complete`` option offers: the channel system's trait names (completing the last word of a
 # pool), the active character's powers, the system's characters, the sender's own characters.
 TRAIT, POWER, CHARACTER, OWN = "trait", "power", "character", "own"
+NOTATION = "notation"  # dice notation examples (``gateway.notation.examples``)
 
 Texts = Mapping[str, tuple[str, str]]  # locale -> (localised name or "", localised description)
 
@@ -154,14 +155,6 @@ POOL = Opt(
         "ru": ("", "атрибут или число кубиков и модификаторы, например сила +1"),
     },
 )
-DICE = Opt(
-    "dice",
-    "a number of dice (instead of, or added to, a pool)",
-    INTEGER,
-    min_value=0,
-    max_value=POOL_MAX,
-    texts={"cs": ("kostky", "počet kostek"), "ru": ("кубики", "число кубиков")},
-)
 MOD = Opt(
     "modifier",
     f"dice added or taken away, -{MODIFIER} to +{MODIFIER}",
@@ -215,7 +208,19 @@ SECRET = Opt(
         "ru": ("тайно", "увидите только вы и Рассказчики"),
     },
 )
-ROLL_OPTIONS = (POOL, DICE, MOD, *DIFFICULTIES, AGAINST)
+# /roll and /odds take dice notation (``2d6+3``, in every system) or a number of dice in ``dice``.
+NOTATION_DICE = Opt(
+    "dice",
+    "dice notation (2d6+3, 4d6kh3, d20 adv) or a number of dice",
+    raw=True,
+    max_length=200,
+    complete=NOTATION,
+    texts={
+        "cs": ("kostky", "kostková notace (2d6+3, 4d6kh3, d20 adv) nebo počet kostek"),
+        "ru": ("кубики", "нотация костей (2d6+3, 4d6kh3, d20 adv) или число кубиков"),
+    },
+)
+ROLL_OPTIONS = (POOL, NOTATION_DICE, MOD, *DIFFICULTIES, AGAINST)
 IDENTITY_TEXTS: Texts = {
     "cs": ("identita", "identita na jiné platformě, např. irc:mira"),
     "ru": ("личность", "личность на другой платформе, например irc:mira"),

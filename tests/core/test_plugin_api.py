@@ -95,6 +95,7 @@ ADAPTER_MODULES = {
     "gateway.verify",  # what ``verify ID`` answers, for the web's /r/ID as for chat
     "gateway.since",  # the one reader of --since values, for the web's Storyteller log as for chat
     "gateway.core_messages",  # the core's own words (the internal-error line) for replies an adapter makes
+    "gateway.notation.examples",  # dice notation to offer as someone types (Discord's autocomplete)
 }
 
 

@@ -54,7 +54,7 @@ async def test_registration_is_accepted_by_the_fake_with_the_configured_max_pool
     config = load(settings.section("discord"))
     status, stored = await register(config, fake.bot_token, None, settings.gateway.max_pool)
     assert status == 200, stored
-    assert find(stored, "roll", "dice")["max_value"] == 30
+    assert find(stored, "roll", "dice")["type"] == 3  # notation or a number (issue 33)
     assert find(stored, "st", "roll", "dice")["max_value"] == 30
 
 
@@ -68,15 +68,16 @@ def test_pools_modifiers_and_difficulties_are_bounded_integers() -> None:
                 find(definitions, command, name)["min_value"],
                 find(definitions, command, name)["max_value"],
             )
-            for name in ("dice", "modifier", "dc", "diff", "tn")
+            for name in ("modifier", "dc", "diff", "tn")
         }
         assert bounds == {
-            "dice": (4, 0, 50),
             "modifier": (4, -10, 10),
             "dc": (4, 1, 8),  # Decanter: easy 1 .. superhuman 8
             "diff": (4, 2, 10),  # Dramatic Systems (Night Wanderers clamps to 6 and says so)
             "tn": (4, 2, 6),  # Pravidla
         }
+        dice = find(definitions, command, "dice")  # dice notation or a number (issue 33)
+        assert (dice["type"], dice["max_length"], dice["autocomplete"]) == (3, 200, True)
     free = [o["name"] for c in definitions for o in c.get("options", []) if o["type"] == 3]
     assert "pool" in free  # a pool still takes a trait, wp, vs ...
 
@@ -153,7 +154,7 @@ def test_the_fake_refuses_what_discord_refuses_in_a_registration() -> None:
 def test_bounds_are_refused_by_the_client() -> None:
     definitions = slash.definitions(max_pool=20)
     assert (
-        invocation_problems(definitions, {"name": "roll", "options": [opt("dc", 8, 4), opt("dice", 20, 4)]})
+        invocation_problems(definitions, {"name": "roll", "options": [opt("dc", 8, 4), opt("dice", "20", 3)]})
         == []
     )
     assert invocation_problems(definitions, {"name": "roll", "options": [opt("dc", 9, 4)]}) == [
@@ -165,10 +166,11 @@ def test_bounds_are_refused_by_the_client() -> None:
     assert invocation_problems(definitions, {"name": "odds", "options": [opt("modifier", -11, 4)]}) == [
         "modifier: -11 below -10"
     ]
-    assert invocation_problems(definitions, {"name": "roll", "options": [opt("dice", 21, 4)]}) == [
+    # /roll's dice is text (notation or a number, issue 33); st roll's is a bounded integer.
+    assert invocation_problems(definitions, {"name": "st", "options": sub("roll", opt("dice", 21, 4))}) == [
         "dice: 21 above 20"
     ]
-    assert invocation_problems(definitions, {"name": "roll", "options": [opt("dice", "3", 4)]}) == [
+    assert invocation_problems(definitions, {"name": "st", "options": sub("roll", opt("dice", "3", 4))}) == [
         "dice: '3' is no integer"
     ]
     st_roll = {"name": "st", "options": sub("roll", opt("modifier", 2, 4))}
@@ -178,7 +180,8 @@ def test_bounds_are_refused_by_the_client() -> None:
 def test_typed_options_build_the_line_a_person_types() -> None:
     roll = [opt("pool", "dex+firearms"), opt("modifier", -2, 4), opt("dc", 3, 4), opt("secret", True, 5)]
     assert line("roll", roll) == "roll dex+firearms -2 dc 3 secret"
-    assert line("roll", [opt("dice", 5, 4), opt("modifier", 1, 4), opt("diff", 6, 4)]) == "roll 5 +1 diff 6"
+    assert line("roll", [opt("dice", "5", 3), opt("modifier", 1, 4), opt("diff", 6, 4)]) == "roll 5 +1 diff 6"
+    assert line("roll", [opt("dice", "4d6kh3"), opt("secret", True, 5)]) == "roll 4d6kh3 secret"
     assert line("odds", [opt("pool", "šarm"), opt("tn", 5, 4)]) == "odds šarm tn 5"
     assert line("roll", [opt("pool", "physical wp"), opt("modifier", 0, 4), opt("against", "mental")]) == (
         "roll physical wp vs mental"
@@ -211,7 +214,7 @@ async def test_a_typed_roll_answers_as_the_typed_command_does(st_env: DiscordEnv
         st_env.gateway.services.vault, Channel("discord", f"{GUILD}/{CHANNEL}"), "decanter"
     )
     st_env.dice.extend([9, 2, 7, 7, 9, 2, 7, 7])
-    typed = await content(st_env, "roll", [opt("dice", 3, 4), opt("modifier", 1, 4), opt("dc", 3, 4)])
+    typed = await content(st_env, "roll", [opt("dice", "3"), opt("modifier", 1, 4), opt("dc", 3, 4)])
     written = await content(st_env, "gw", [opt("text", "roll 3 +1 dc 3")])
     assert typed.split("#")[0] == written.split("#")[0]
     assert "DC 3" in typed

@@ -34,6 +34,7 @@ async def test_the_index_lists_every_tool(site: SiteMaker, new_page: PageMaker) 
     assert links[:2] == ["/tools/budget", "/tools/roller"]
     assert sorted(links[2:]) == [
         "/tools/decanter",
+        "/tools/dice",  # dice notation, every system's (issue 33)
         "/tools/dramatic",
         "/tools/nightwanderers",
         "/tools/pravidla",

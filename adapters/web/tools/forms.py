@@ -1,4 +1,4 @@
-"""Whole-number form fields read from a query string: a value, or one short line in the reader's
+"""Whole-number (and text) form fields read from a query string: a value, or one short line in the reader's
 language naming the field (never an internal error)."""
 
 from __future__ import annotations
@@ -28,12 +28,20 @@ def number(
 
 def tool_values(
     fields: Sequence[ToolField], query: Mapping[str, str], locale: str, max_pool: int, say: Say
-) -> tuple[dict[str, int], list[str]]:
+) -> tuple[dict[str, int | str], list[str]]:
     """Every field's value (its default when left out) and the lines for those that are wrong."""
-    values: dict[str, int] = {}
+    values: dict[str, int | str] = {}
     errors: list[str] = []
     for f in fields:
         label = in_locale(f.label, locale)
+        if f.text is not None:
+            text = " ".join(query.get(f.name, f.text).split())[: f.max_length] or f.text
+            problem = f.check_text(text, locale) if f.check_text else None
+            if problem:
+                errors.append(problem)
+            else:
+                values[f.name] = text
+            continue
         if f.check:
             values[f.name] = 1 if query.get(f.name) in ("1", "on") else 0
             continue

@@ -192,10 +192,14 @@ class ToolPages:
             {
                 "name": f.name,
                 "label": in_locale(f.label, locale),
-                "value": request.query.get(f.name, str(f.default)) if not f.check else "",
+                "value": request.query.get(f.name, str(f.default if f.text is None else f.text))
+                if not f.check
+                else "",
                 "checked": values.get(f.name, f.default) == 1 if f.check else False,
                 "choices": [(v, in_locale(label, locale)) for v, label in f.choices],
                 "check": f.check,
+                "text": f.text is not None,
+                "max_length": f.max_length,
                 "low": f.low,
                 "high": self.max_pool if f.high is None else f.high,
             }
