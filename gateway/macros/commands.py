@@ -11,9 +11,10 @@ from gateway.core_messages import say as core_say
 from gateway.errors import PermissionDenied, UserError
 from gateway.hookspecs import hookimpl
 from gateway.macros import store
-from gateway.macros.expand import MacroError, check_name, parse_body
+from gateway.macros.expand import MacroError, check_name, parse_body, split_commands
 from gateway.macros.messages import say
 from gateway.macros.seam import command_words, refusal
+from gateway.notation.parse import looks_like_notation
 from gateway.spec import Handler
 from gateway.types import Invocation, Reply
 
@@ -43,6 +44,14 @@ def _run_hint(ctx: CommandContext, name: str, clashes: bool) -> str:
     return f"{prefix}macro {name}" if clashes else f"{prefix}{name}"
 
 
+def _notation_rolls(body: str) -> str:
+    """``body`` with each of its commands that is bare dice notation rolled (``6x 4d6kh3`` is saved as
+    ``roll 6x 4d6kh3``): a notation line is not a command by itself, but what the macro means."""
+    commands = split_commands(body)
+    rolled = [f"roll {c}" if looks_like_notation(c.split()[:1]) else c for c in commands]
+    return body if rolled == commands else "; ".join(rolled)
+
+
 async def add_command(ctx: CommandContext, inv: Invocation) -> Reply:
     head = _HEAD.match(inv.raw)
     rest = head.group("rest") if head else ""
@@ -52,7 +61,7 @@ async def add_command(ctx: CommandContext, inv: Invocation) -> Reply:
     named = _NAMED.match(rest)
     if named is None or not named.group("body").strip():
         raise UserError(say(ctx.locale, "usage.add"))
-    name, body = _name(ctx, named.group("name")), named.group("body").strip()
+    name, body = _name(ctx, named.group("name")), _notation_rolls(named.group("body").strip())
     owner = _owner(ctx, chronicle, "add")
     try:
         parse_body(name, body)

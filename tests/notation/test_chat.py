@@ -63,9 +63,11 @@ async def test_secret_comment_stlog_and_verify(chat: Chat) -> None:
     assert (roll["successes"], roll["comment"], roll["secret"]) == (1, "ambush", True)
     lines = [e for e in await chat.stlog() if e.result.get("id") == roll["id"]]
     assert [e.text for e in lines] == [reply.text]
-    found = await chat.one(f"verify {roll['id']}", as_="olga")
+    found = await chat.one(f"verify {roll['id']}", as_="mira")  # a secret roll: its roller sees it
     assert found.error is None, found.text
     assert "6d10>=7f1: [7 1 1 2 8 9] → 1 success — ambush" in found.text, found.text
+    hidden = await chat.one(f"verify {roll['id']}", as_="olga")  # others learn only that it is secret
+    assert (hidden.result or {}).get("secret") is True and "ambush" not in hidden.text, hidden.text
 
 
 async def test_a_macro_of_notation(chat: Chat) -> None:
@@ -73,6 +75,17 @@ async def test_a_macro_of_notation(chat: Chat) -> None:
     chat.dice.extend([3] * 24)
     reply = await chat.one("chargen", as_="mira")
     assert reply.error is None and (reply.result or {})["totals"] == [9] * 6, reply.text
+
+
+async def test_a_macro_of_bare_notation_rolls_it(chat: Chat) -> None:
+    """The issue's own example: ``macro add stats = 6x 4d6kh3`` (a notation line is saved as its roll;
+    ``stats`` is also a command, so the macro runs as ``macro stats``)."""
+    added = await chat.one("macro add stats = 6x 4d6kh3; r d20", as_="mira")
+    assert added.error is None and (added.result or {})["body"] == "roll 6x 4d6kh3; r d20", added.text
+    chat.dice.extend([3] * 24 + [17])
+    replies = await chat.say("macro stats", as_="mira")
+    assert [(r.result or {}).get("totals") for r in replies][:1] == [[9] * 6], replies
+    assert (replies[1].result or {})["total"] == 17, replies
 
 
 async def test_stats_counts_every_face_drawn(chat: Chat) -> None:
