@@ -23,12 +23,14 @@ import subprocess
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 from gateway import __version__
-from gateway.config_check import ConfigError, check, config_errors
-from gateway.registry import CliCommand
-from gateway.settings import Settings, load_settings
+from gateway.cli_plugins import command_word, declared_words, load_cli_commands
+
+if TYPE_CHECKING:
+    from gateway.settings import Settings
+    from gateway.spec import CliCommand
 
 BUILTIN_COMMANDS = ("serve", "db", "export", "import", "status", "plugins", "config", "test")
 T = TypeVar("T")
@@ -36,6 +38,8 @@ T = TypeVar("T")
 
 def _friendly(config: str | None, build: Callable[[], T]) -> T:
     """``build()``; when the settings are what stops it, raise ``ConfigError`` with the check's lines."""
+    from gateway.config_check import ConfigError, check, config_errors
+
     try:
         return build()
     except Exception as exc:
@@ -48,6 +52,8 @@ def _friendly(config: str | None, build: Callable[[], T]) -> T:
 
 
 def _settings(args: argparse.Namespace) -> Settings:
+    from gateway.settings import load_settings
+
     overrides: dict[str, dict[str, object]] = {}
     if getattr(args, "log_format", None):
         overrides.setdefault("log", {})["format"] = args.log_format
@@ -116,18 +122,38 @@ def cmd_status(args: argparse.Namespace) -> int:
 
 
 def cmd_plugins(args: argparse.Namespace) -> int:
-    from gateway.plugins import Plugins, build_plugin_manager
+    """The installed plugins from their entry points (nothing imported); ``--load`` imports them and
+    lists what each registers (rule systems, adapters)."""
+    from importlib.metadata import entry_points
+
+    from gateway.cli_plugins import CLI_GROUP, PLUGIN_GROUP
 
     settings = _settings(args)
-    plugins = Plugins(build_plugin_manager(settings.plugins.block))
-    print("plugins:", ", ".join(plugins.names()))
-    print("rule systems:", ", ".join(sorted(plugins.systems())))
-    print("adapters:", ", ".join(sorted(s.platform for s in plugins.adapter_specs)))
+    if args.load:
+        from gateway.plugins import Plugins, build_plugin_manager
+
+        plugins = Plugins(build_plugin_manager(settings.plugins.block))
+        print("plugins:", ", ".join(plugins.names()))
+        print("rule systems:", ", ".join(sorted(plugins.systems())))
+        print("adapters:", ", ".join(sorted(s.platform for s in plugins.adapter_specs)))
+        return 0
+    blocked = set(settings.plugins.block)
+    words: dict[str, list[str]] = {}
+    for ep in entry_points(group=CLI_GROUP):
+        words.setdefault(ep.value, []).append(ep.name)
+    for ep in sorted(entry_points(group=PLUGIN_GROUP), key=lambda ep: ep.name):
+        dist = f"{ep.dist.name} {ep.dist.version}" if ep.dist is not None else "?"
+        notes = [f"commands: {', '.join(sorted(words[ep.value]))}"] if ep.value in words else []
+        notes += ["blocked by [plugins] block"] if ep.name in blocked else []
+        print(f"{ep.name:<16} {ep.value:<28} {dist}" + "".join(f"  ({note})" for note in notes))
+    print("(`gateway plugins --load` imports them and lists their rule systems and adapters)")
     return 0
 
 
 def cmd_config(args: argparse.Namespace) -> int:
     """``gateway config check [FILE]``: each mistake on one line (exit 1), or ok and what it configures."""
+    from gateway.config_check import check
+
     config = args.file or args.config
     if config is not None and not Path(config).is_file():
         print(f"{config}: no such file")
@@ -158,18 +184,42 @@ def cmd_test(args: argparse.Namespace, extra: Sequence[str]) -> int:
     return subprocess.call([sys.executable, "-m", "pytest", *extra], cwd=root, env=env)
 
 
-def plugin_cli_commands(argv: Sequence[str] = ()) -> list[CliCommand]:
-    """Subcommands the installed plugins add (honouring the block list of the config, if readable)."""
-    from gateway.plugins import Plugins, build_plugin_manager
+def _block(argv: Sequence[str]) -> list[str]:
+    """The config's ``[plugins] block`` list, if the config is readable."""
+    from gateway.settings import load_settings
 
     pre = argparse.ArgumentParser(add_help=False)
     pre.add_argument("--config", default=os.environ.get("GATEWAY_CONFIG"))
     known, _ = pre.parse_known_args(list(argv))
     try:
-        block = load_settings(known.config).plugins.block
+        return load_settings(known.config).plugins.block
     except Exception:  # a broken config is reported by the command that reads it
-        block = []
-    return Plugins(build_plugin_manager(block)).cli_commands
+        return []
+
+
+def plugin_cli_commands(argv: Sequence[str] = ()) -> list[CliCommand]:
+    """Every subcommand the installed plugins add (all plugins loaded; honouring the block list)."""
+    from gateway.plugins import Plugins, build_plugin_manager
+
+    return Plugins(build_plugin_manager(_block(argv))).cli_commands
+
+
+def commands_for(argv: Sequence[str]) -> tuple[list[CliCommand], list[str]]:
+    """The plugin subcommands this command line needs, loaded, and the words to list unloaded.
+
+    A built-in command needs none; no command (``--version``, ``--help``) lists the words declared
+    in the ``gateway.cli`` entry points without importing a plugin; a declared word loads only its
+    plugin; any other word loads every plugin (one that registers by the hook alone, or a typo,
+    which argparse then answers with every choice)."""
+    word = command_word(argv)
+    if word in BUILTIN_COMMANDS:
+        return [], []
+    declared = declared_words()
+    if word is None:
+        return [], sorted(declared)
+    if word in declared:
+        return load_cli_commands(declared[word], _block(argv)), []
+    return plugin_cli_commands(argv), []
 
 
 def examples(*lines: str) -> str:
@@ -230,7 +280,9 @@ def add_plugin_commands(sub: argparse._SubParsersAction, commands: Sequence[CliC
         group_parser.epilog = examples(*(f"gateway {word} {name}" for name in group_action.choices))
 
 
-def build_parser(plugin_commands: Sequence[CliCommand] = ()) -> argparse.ArgumentParser:
+def build_parser(
+    plugin_commands: Sequence[CliCommand] = (), unloaded: Sequence[str] = ()
+) -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="gateway",
         description="Tabletop role-playing message gateway",
@@ -320,7 +372,14 @@ def build_parser(plugin_commands: Sequence[CliCommand] = ()) -> argparse.Argumen
     )
     status.add_argument("--json", action="store_true", help="one JSON document instead of text")
 
-    _sub(sub, "plugins", "list installed plugins, rule systems and adapters", "gateway plugins")
+    plugins = _sub(
+        sub,
+        "plugins",
+        "list installed plugins (from their entry points; --load: their rule systems and adapters)",
+        "gateway plugins",
+        "gateway plugins --load",
+    )
+    plugins.add_argument("--load", action="store_true", help="import every plugin and list what it registers")
     config = _sub(
         sub,
         "config",
@@ -349,6 +408,10 @@ def build_parser(plugin_commands: Sequence[CliCommand] = ()) -> argparse.Argumen
         "gateway test -k console",
     )
     add_plugin_commands(sub, plugin_commands)
+    for word in unloaded:
+        # Listed by name only: its plugin is imported when the word is typed.
+        if word not in sub.choices:
+            _sub(sub, word, f"a plugin's commands (gateway {word} --help)", f"gateway {word} --help")
     return parser
 
 
@@ -364,16 +427,27 @@ def walk_parsers(
 
 
 def main(argv: Sequence[str] | None = None) -> None:
-    argv = list(sys.argv[1:] if argv is None else argv)
+    try:
+        _main(list(sys.argv[1:] if argv is None else argv))
+    except BrokenPipeError:
+        # The reader went away (``gateway config check | head -3``): no traceback. Python would
+        # flush stdout again at exit and fail once more, so point it at /dev/null first.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        sys.exit(141)  # 128 + SIGPIPE, what a shell reports for a command a pipe ended
+
+
+def _main(argv: list[str]) -> None:
     if argv[:1] == ["test"]:
         parser = build_parser()
         # Everything after "test" belongs to pytest.
         sys.exit(cmd_test(parser.parse_args(argv[:1]), argv[1:]))
+    parser = build_parser(*commands_for(argv))
+    args = parser.parse_args(argv)
+    from gateway.config_check import ConfigError
     from gateway.logging import configure_logging
 
     configure_logging("auto", "warning")  # quiet until a command sets up its own logging
-    parser = build_parser(plugin_cli_commands(argv))
-    args = parser.parse_args(argv)
     handlers = {
         "serve": cmd_serve,
         "db": cmd_db,

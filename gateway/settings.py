@@ -222,7 +222,8 @@ class Settings(BaseSettings):
             env_settings,
             _SectionEnvSource(settings_cls),
         ]
-        path = _CONFIG_PATH.get() or os.environ.get("GATEWAY_CONFIG")
+        path = _CONFIG_PATH.get()
+        path = os.environ.get("GATEWAY_CONFIG") if path is None else path  # "": no file at all
         if path:
             sources.append(TomlConfigSettingsSource(settings_cls, toml_file=Path(path)))
         return tuple(sources)
@@ -242,5 +243,14 @@ def load_settings(config: str | Path | None = None, **overrides: Any) -> Setting
     token = _CONFIG_PATH.set(str(config) if config is not None else None)
     try:
         return Settings(**overrides)
+    finally:
+        _CONFIG_PATH.reset(token)
+
+
+def settings_from(data: dict[str, Any]) -> Settings:
+    """Settings from ``data`` (a parsed TOML file) and the environment, reading no file."""
+    token = _CONFIG_PATH.set("")
+    try:
+        return Settings(**data)
     finally:
         _CONFIG_PATH.reset(token)

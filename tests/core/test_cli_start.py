@@ -1,0 +1,95 @@
+"""The ``gateway`` command starts at once: no plugin imported before it is needed, no traceback when
+the reader of its output goes away (issue 37; issue 30 item 7)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+
+# Runs gateway.cli.main with ARGV and prints the heavy modules it imported (one per line).
+PROBE = """
+import sys
+from gateway.cli import main
+try:
+    main(sys.argv[1:])
+except SystemExit:
+    pass
+heavy = ("plugins.", "adapters.", "sqlmodel", "sqlalchemy.orm", "gateway.vault", "aiohttp")
+sys.stdout.flush()
+print("\\n".join(sorted({m.split(".")[0] + "." + m.split(".")[1] if "." in m else m
+                        for m in sys.modules if m.startswith(heavy)})), file=sys.stderr)
+"""
+
+
+def environ() -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("GATEWAY_")}
+    return {**env, "GATEWAY_NO_VENV": "1", "PYTHONPATH": str(REPO)}
+
+
+def imported(tmp_path: Path, *argv: str) -> list[str]:
+    done = subprocess.run(
+        [sys.executable, "-c", PROBE, *argv],
+        cwd=tmp_path,
+        env=environ(),
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    return [line for line in done.stderr.splitlines() if line and " " not in line]
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [("--version",), ("--help",), ("config", "check"), ("config", "check", "gateway.toml"), ("plugins",)],
+)
+def test_quick_commands_import_no_plugin(tmp_path: Path, argv: tuple[str, ...]) -> None:
+    (tmp_path / "gateway.toml").write_text("[http]\nport = 9000\n[gateway]\ntimezone = 'Europe/Prague'\n")
+    assert imported(tmp_path, *argv) == []
+
+
+def test_a_plugin_word_imports_only_its_plugin(tmp_path: Path) -> None:
+    loaded = imported(tmp_path, "discord", "--help")
+    assert "adapters.discord" in loaded
+    assert not [m for m in loaded if m.startswith("plugins.") or m in ("adapters.irc", "adapters.matrix")]
+
+
+def test_help_lists_plugin_words_unloaded(tmp_path: Path) -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "gateway", "--help"],
+        cwd=tmp_path,
+        env=environ(),
+        capture_output=True,
+        text=True,
+    )
+    assert done.returncode == 0
+    words = [line.split()[0] for line in done.stdout.splitlines() if line.startswith("    ")]
+    assert {"serve", "config", "console", "discord", "sync"} <= set(words)
+
+
+@pytest.mark.parametrize("argv", [("--help",), ("config", "check", "gateway.toml"), ("serve", "--help")])
+def test_a_closed_pipe_is_no_traceback(tmp_path: Path, argv: tuple[str, ...]) -> None:
+    # `gateway ... | head -1` once head has gone: the read end is closed before the first write.
+    (tmp_path / "gateway.toml").write_text("[gateway]\n" + "".join(f"max_pol{i} = 3\n" for i in range(50)))
+    read_end, write_end = os.pipe()
+    os.close(read_end)
+    try:
+        done = subprocess.run(
+            [sys.executable, "-m", "gateway", *argv],
+            cwd=tmp_path,
+            env=environ(),
+            stdout=write_end,
+            stderr=subprocess.PIPE,
+            text=True,
+            timeout=120,
+        )
+    finally:
+        os.close(write_end)
+    # argparse's own help swallows the error (exit 0); everything else exits as a shell would say.
+    assert done.returncode == (0 if argv[-1] == "--help" else 141)
+    assert "Traceback" not in done.stderr and "BrokenPipe" not in done.stderr, done.stderr
