@@ -46,12 +46,39 @@ def default_offload_workers() -> int:
     return min(4, max(1, (os.cpu_count() or 2) - 1))
 
 
+def machine_timezone() -> str:
+    """This machine's IANA zone: ``TZ``, else ``/etc/localtime``'s link, else ``/etc/timezone``;
+    ``UTC`` when none names a zone. A Second Life chronicle sets ``America/Los_Angeles`` (SLT)."""
+    from zoneinfo import ZoneInfo
+
+    candidates = [os.environ.get("TZ", "").removeprefix(":")]
+    try:
+        candidates.append(os.readlink("/etc/localtime").partition("zoneinfo/")[2])
+    except OSError:
+        pass
+    try:
+        candidates.append(Path("/etc/timezone").read_text(encoding="utf-8").strip())
+    except OSError:
+        pass
+    for name in candidates:
+        if not name or name.startswith("/"):
+            continue
+        try:
+            ZoneInfo(name)
+        except (ValueError, OSError, KeyError):  # ZoneInfoNotFoundError is a KeyError
+            continue
+        return name
+    return "UTC"
+
+
 class GatewaySection(Section):
     default_system: str = "nightcap"
     locale: str = "en"
     prefix: str = "!"
     max_pool: int = Field(50, ge=1, le=1000)
-    timezone: str = "America/Los_Angeles"
+    # The chronicle's day (check-in, nights): the machine's zone unless set (Second Life: SLT,
+    # America/Los_Angeles; `gateway init` writes it for a Second Life group).
+    timezone: str = Field(default_factory=machine_timezone)
     # Processes for heavy pure work (exact odds), so that it never holds the event loop
     # (``gateway.offload``); 0 computes on the loop. Started on first need, one at a time.
     offload_workers: int = Field(default_factory=default_offload_workers, ge=0, le=64)

@@ -5,7 +5,15 @@
 
 from __future__ import annotations
 
+import os
+import time
+
 import pytest
+
+# The default chronicle zone is the machine's (``gateway.settings.machine_timezone`` reads TZ first):
+# pin it, so that expected texts ("midnight America/Los_Angeles") do not depend on where tests run.
+os.environ["TZ"] = "America/Los_Angeles"
+time.tzset()
 
 PLUGIN = "gateway.testing.plugin"
 

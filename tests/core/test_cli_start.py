@@ -93,3 +93,16 @@ def test_a_closed_pipe_is_no_traceback(tmp_path: Path, argv: tuple[str, ...]) ->
     # argparse's own help swallows the error (exit 0); everything else exits as a shell would say.
     assert done.returncode == (0 if argv[-1] == "--help" else 141)
     assert "Traceback" not in done.stderr and "BrokenPipe" not in done.stderr, done.stderr
+
+
+def test_the_default_time_zone_is_the_machines(monkeypatch: pytest.MonkeyPatch) -> None:
+    from gateway.settings import GatewaySection, machine_timezone
+
+    monkeypatch.setenv("TZ", "Europe/Prague")
+    assert GatewaySection().timezone == "Europe/Prague"
+    monkeypatch.setenv("TZ", ":Asia/Tokyo")
+    assert machine_timezone() == "Asia/Tokyo"
+    monkeypatch.setenv("TZ", "Not/A_Zone")  # then the system's files, else UTC: never a bad name
+    from zoneinfo import ZoneInfo
+
+    assert ZoneInfo(machine_timezone())
