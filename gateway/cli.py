@@ -32,7 +32,7 @@ if TYPE_CHECKING:
     from gateway.settings import Settings
     from gateway.spec import CliCommand
 
-BUILTIN_COMMANDS = ("serve", "db", "export", "import", "status", "plugins", "config", "test")
+BUILTIN_COMMANDS = ("init", "serve", "db", "export", "import", "status", "plugins", "config", "test")
 T = TypeVar("T")
 
 
@@ -168,6 +168,12 @@ def cmd_config(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_init(args: argparse.Namespace) -> int:
+    from gateway.init import run_cli
+
+    return run_cli(args)
+
+
 def cmd_test(args: argparse.Namespace, extra: Sequence[str]) -> int:
     import importlib.util
 
@@ -300,6 +306,17 @@ def build_parser(
     parser.add_argument("--log-format", choices=["auto", "pretty", "json"], help="log output format")
     sub = parser.add_subparsers(dest="command", required=True)
 
+    init = _sub(
+        sub,
+        "init",
+        "write a commented gateway.toml for the platforms your group uses (asks on a terminal)",
+        "gateway init",
+        "gateway init --platforms secondlife,discord",
+        "gateway init --platforms irc --irc-host localhost --out local.toml",
+    )
+    from gateway.init import configure_parser
+
+    configure_parser(init)
     serve = _sub(
         sub,
         "serve",
@@ -449,6 +466,7 @@ def _main(argv: list[str]) -> None:
 
     configure_logging("auto", "warning")  # quiet until a command sets up its own logging
     handlers = {
+        "init": cmd_init,
         "serve": cmd_serve,
         "db": cmd_db,
         "export": cmd_transfer,

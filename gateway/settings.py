@@ -10,6 +10,7 @@ a value that reads as a JSON list or table (``[3, 6]``) taken as one.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 from contextvars import ContextVar
@@ -52,14 +53,10 @@ def machine_timezone() -> str:
     from zoneinfo import ZoneInfo
 
     candidates = [os.environ.get("TZ", "").removeprefix(":")]
-    try:
+    with contextlib.suppress(OSError):
         candidates.append(os.readlink("/etc/localtime").partition("zoneinfo/")[2])
-    except OSError:
-        pass
-    try:
+    with contextlib.suppress(OSError):
         candidates.append(Path("/etc/timezone").read_text(encoding="utf-8").strip())
-    except OSError:
-        pass
     for name in candidates:
         if not name or name.startswith("/"):
             continue
