@@ -477,8 +477,7 @@ def _summary(settings: Any, plugins: Any, adapters: Sequence[str]) -> list[str]:
         f"vault: {settings.vault.url}",
         f"http: {f'{http.host}:{http.port}' if http.enabled else 'off'}",
         f"adapters: {', '.join(sorted(adapters)) or 'no tables'}",
-        f"rule systems: {', '.join(systems) or 'no tables'}"
-        f" (default {settings.gateway.default_system})",
+        f"rule systems: {', '.join(systems) or 'no tables'} (default {settings.gateway.default_system})",
         f"plugins: {len(_entry_point_names())} installed (gateway plugins lists them);"
         f" tables checked: {', '.join(checked) or 'none'}",
     ]
