@@ -174,8 +174,35 @@ def cmd_init(args: argparse.Namespace) -> int:
     return run_cli(args)
 
 
+def test_workers(extra: Sequence[str]) -> int:
+    """How many pytest-xdist workers ``gateway test`` starts: one per core for the whole suite (its
+    real-server tests dominate and spread well), none when the arguments pick tests (a path or a
+    node: starting workers costs more than it saves) or choose for themselves (``-n``, ``-p
+    no:xdist``); ``GATEWAY_TEST_WORKERS`` overrides. 0 means no xdist."""
+    import importlib.util
+
+    chosen = os.environ.get("GATEWAY_TEST_WORKERS")
+    if chosen is not None:
+        return int(chosen) if chosen.isdigit() else 0
+    if importlib.util.find_spec("xdist") is None:
+        return 0
+    own = any(
+        a in ("-n", "--numprocesses", "no:xdist") or a.startswith(("-n", "--numprocesses=")) for a in extra
+    )
+    values = {"-k", "-m", "-p", "-o", "-c", "--rootdir", "--basetemp", "--deselect", "--ignore", "--maxfail"}
+    paths = [
+        a for i, a in enumerate(extra) if not a.startswith("-") and (i == 0 or extra[i - 1] not in values)
+    ]
+    informational = any(a in ("--version", "-V", "--help", "-h", "--co", "--collect-only") for a in extra)
+    if own or paths or informational:
+        return 0
+    cores = os.cpu_count() or 1
+    return cores if cores > 1 else 0
+
+
 def cmd_test(args: argparse.Namespace, extra: Sequence[str]) -> int:
     import importlib.util
+    import time
 
     root = Path(__file__).resolve().parent.parent
     if importlib.util.find_spec("pytest") is None:
@@ -187,7 +214,21 @@ def cmd_test(args: argparse.Namespace, extra: Sequence[str]) -> int:
         )
         return 2
     env = dict(os.environ)
-    return subprocess.call([sys.executable, "-m", "pytest", *extra], cwd=root, env=env)
+    workers = test_workers(extra)
+    spread = ["-n", str(workers), "--dist", "loadgroup"] if workers else []
+    started = time.monotonic()
+    status = subprocess.call([sys.executable, "-m", "pytest", *spread, *extra], cwd=root, env=env)
+    how = (
+        f"{workers} workers (pytest-xdist, GATEWAY_TEST_WORKERS=0 for one process)"
+        if workers
+        else "one process"
+    )
+    if "--version" not in extra:
+        print(
+            f"gateway test: {time.monotonic() - started:.0f} s wall, {how}; exit status {status}",
+            file=sys.stderr,
+        )
+    return status
 
 
 def _block(argv: Sequence[str]) -> list[str]:

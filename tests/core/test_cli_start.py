@@ -106,3 +106,39 @@ def test_the_default_time_zone_is_the_machines(monkeypatch: pytest.MonkeyPatch) 
     from zoneinfo import ZoneInfo
 
     assert ZoneInfo(machine_timezone())
+
+
+def test_gateway_test_spreads_the_whole_suite_only(monkeypatch: pytest.MonkeyPatch) -> None:
+    from gateway.cli import test_workers
+
+    monkeypatch.delenv("GATEWAY_TEST_WORKERS", raising=False)
+    monkeypatch.setattr(os, "cpu_count", lambda: 2)
+    assert test_workers([]) == 2
+    assert test_workers(["-x", "-q", "-k", "console"]) == 2  # -k's value is no path
+    assert test_workers(["tests/core/test_cli.py"]) == 0  # a few tests: workers cost more than they save
+    assert test_workers(["-n", "4"]) == 0 and test_workers(["-p", "no:xdist"]) == 0
+    assert test_workers(["--version"]) == 0
+    monkeypatch.setattr(os, "cpu_count", lambda: 1)
+    assert test_workers([]) == 0
+    monkeypatch.setenv("GATEWAY_TEST_WORKERS", "3")
+    assert test_workers(["tests/core"]) == 3
+
+
+def test_skips_are_summed_up_by_reason(tmp_path: Path) -> None:
+    (tmp_path / "test_a.py").write_text(
+        "import pytest\n"
+        "@pytest.mark.skip(reason='no PostgreSQL')\ndef test_a(): pass\n"
+        "@pytest.mark.skip(reason='no PostgreSQL')\ndef test_b(): pass\n"
+        "@pytest.mark.skip(reason='no chromium')\ndef test_c(): pass\n"
+    )
+    (tmp_path / "conftest.py").write_text((REPO / "tests" / "conftest.py").read_text())
+    done = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", str(tmp_path)],
+        cwd=tmp_path,
+        env=environ(),
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    summary = done.stdout.split("skipped, by reason", 1)[1].splitlines()
+    assert "    2  no PostgreSQL" in summary and "    1  no chromium" in summary
