@@ -76,6 +76,16 @@ def cmd_serve(args: argparse.Namespace) -> int:
     settings = settings.model_copy(update={"http": http})
     configure_logging(settings.log.format, settings.log.level)
     gateway = _friendly(args.config, lambda: Gateway(settings))
+
+    def announce() -> None:
+        from gateway.banner import startup_block
+
+        platforms = [spec.platform for spec in gateway.plugins.adapter_specs]
+        block = startup_block(settings, gateway.adapters, platforms, terminal=sys.stdin.isatty())
+        # sys.stderr at call time: above the console's prompt when one is open.
+        print("\n".join(block), file=sys.stderr, flush=True)
+
+    gateway.on_started = announce
     web.run_app(build_app(gateway), host=http.host, port=http.port, print=None, handle_signals=True)
     return 0
 

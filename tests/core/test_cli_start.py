@@ -142,3 +142,51 @@ def test_skips_are_summed_up_by_reason(tmp_path: Path) -> None:
     )
     summary = done.stdout.split("skipped, by reason", 1)[1].splitlines()
     assert "    2  no PostgreSQL" in summary and "    1  no chromium" in summary
+
+
+def test_serve_says_where_it_is(tmp_path: Path) -> None:
+    from tests.core.test_cli import _free_port
+
+    port = _free_port()
+    (tmp_path / "gateway.toml").write_text("[irc.libera]\nhost = 'irc.libera.chat'\nenabled = false\n")
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "gateway", "--config", "gateway.toml", "serve", "--port", str(port)],
+        cwd=tmp_path,
+        env=environ(),
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    block: list[str] = []
+    try:
+        assert proc.stderr is not None
+        for line in proc.stderr:
+            if line.startswith("Nightcap Gateway ") or block:
+                block.append(line.rstrip("\n"))
+            if line.startswith("  log "):
+                break
+    finally:
+        proc.terminate()
+        proc.wait(timeout=60)
+    assert block[0].startswith("Nightcap Gateway ") and block[0].endswith(" is up"), block
+    shown = {line.split()[0]: line for line in block[1:]}
+    assert f"http://127.0.0.1:{port}" in shown["http"]
+    assert shown["web"].split()[1] == f"http://127.0.0.1:{port}/"
+    assert "sqlite+aiosqlite:///vault.db" in shown["vault"]
+    assert "off (its [irc] table" in shown["irc"] and "off (no [discord] table" in shown["discord"]
+    assert "America/Los_Angeles" in shown["time"]  # TZ, pinned by the suite: the machine's zone
+
+
+def test_log_lines_follow_stderr_as_the_prompt_replaces_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    import io
+
+    import structlog
+
+    from gateway.logging import configure_logging
+
+    configure_logging("json", "info")
+    above_prompt = io.StringIO()  # what prompt_toolkit's patch_stdout puts in sys.stderr's place
+    monkeypatch.setattr(sys, "stderr", above_prompt)
+    structlog.get_logger("t").info("lease acquired")
+    assert '"event": "lease acquired"' in above_prompt.getvalue()
