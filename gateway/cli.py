@@ -17,9 +17,7 @@ wrong), never as a traceback.
 from __future__ import annotations
 
 import argparse
-import asyncio
 import os
-import subprocess
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
@@ -32,6 +30,8 @@ if TYPE_CHECKING:
     from gateway.settings import Settings
     from gateway.spec import CliCommand
 
+# Commands that log nothing (so structlog is not even imported for them).
+QUIET_COMMANDS = ("init", "config", "plugins")
 BUILTIN_COMMANDS = ("init", "serve", "db", "export", "import", "status", "plugins", "config", "test")
 T = TypeVar("T")
 
@@ -104,6 +104,8 @@ def cmd_db(args: argparse.Namespace) -> int:
 
 
 def _db_upgrade(settings: Settings) -> int:
+    import asyncio
+
     from gateway.app import Gateway
     from gateway.logging import configure_logging
 
@@ -212,6 +214,7 @@ def test_workers(extra: Sequence[str]) -> int:
 
 def cmd_test(args: argparse.Namespace, extra: Sequence[str]) -> int:
     import importlib.util
+    import subprocess
     import time
 
     root = Path(__file__).resolve().parent.parent
@@ -513,9 +516,11 @@ def _main(argv: list[str]) -> None:
     parser = build_parser(*commands_for(argv))
     args = parser.parse_args(argv)
     from gateway.config_check import ConfigError
-    from gateway.logging import configure_logging
 
-    configure_logging("auto", "warning")  # quiet until a command sets up its own logging
+    if args.command not in QUIET_COMMANDS:
+        from gateway.logging import configure_logging
+
+        configure_logging("auto", "warning")  # quiet until a command sets up its own logging
     handlers = {
         "init": cmd_init,
         "serve": cmd_serve,
