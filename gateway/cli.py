@@ -30,7 +30,7 @@ if TYPE_CHECKING:
     from gateway.settings import Settings
     from gateway.spec import CliCommand
 
-# Commands that log nothing (so structlog is not even imported for them).
+# Commands that log nothing (structlog is imported only if they load plugins).
 QUIET_COMMANDS = ("init", "config", "plugins")
 BUILTIN_COMMANDS = ("init", "serve", "db", "export", "import", "status", "plugins", "config", "test")
 T = TypeVar("T")
@@ -142,8 +142,10 @@ def cmd_plugins(args: argparse.Namespace) -> int:
 
     settings = _settings(args)
     if args.load:
+        from gateway.logging import configure_logging
         from gateway.plugins import Plugins, build_plugin_manager
 
+        configure_logging("auto", "warning")
         plugins = Plugins(build_plugin_manager(settings.plugins.block))
         print("plugins:", ", ".join(plugins.names()))
         print("rule systems:", ", ".join(sorted(plugins.systems())))

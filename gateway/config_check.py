@@ -362,8 +362,10 @@ def _plugins(block: Sequence[str], needed: set[str] | None) -> Any:
     if needed is not None and not needed:
         return _Loaded()
     from gateway import builtin, linking, storytellers
+    from gateway.logging import configure_logging
     from gateway.plugins import Plugins, build_plugin_manager
 
+    configure_logging("auto", "warning")  # the plugins' own start-up lines are not this report's
     others = [] if needed is None else sorted(_entry_point_names() - needed)
     extra = [builtin, linking, storytellers]  # the core's own commands, as serve registers them
     return _Loaded(Plugins(build_plugin_manager([*block, *others], extra=extra)))
