@@ -127,3 +127,8 @@ async def test_hints_name_the_prefix_the_reader_types(chat: Chat) -> None:
     st = await ok(chat, "!help st", prefixed=True, channel="room", **ST)
     assert st.text.endswith("; next: !help st 2")
     assert "Type help COMMAND" in (await ok(chat, "help")).text  # no prefix where none is typed
+
+
+async def test_help_char_set_lists_the_fields_and_their_limit(chat: Chat) -> None:
+    text = (await ok(chat, "help char set")).text
+    assert "origin, subgroup, aptitude, advantage, weakness" in text and "up to 300 characters" in text
