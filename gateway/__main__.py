@@ -231,13 +231,15 @@ def uv_options(pip: dict[str, str]) -> tuple[list[str], dict[str, str]]:
 
 
 def run_uv(command: Sequence[str], out: TextIO) -> tuple[int, list[str]]:
-    """``run_pip`` for a uv command, with pip's index settings carried over."""
+    """``run_pip`` for a uv command; ``uv pip install`` gets pip's index settings (asking pip for
+    them costs a Python start with pip imported: only where they count)."""
+    if list(command[1:3]) != ["pip", "install"]:
+        return run_pip(command, out)
     args, env = uv_options(pip_settings())
-    extra = args if list(command[1:3]) == ["pip", "install"] else []
     previous = {key: os.environ.get(key) for key in env}
     os.environ.update(env)
     try:
-        return run_pip([*command, *extra], out)
+        return run_pip([*command, *args], out)
     finally:
         for key, value in previous.items():
             if value is None:
