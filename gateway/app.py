@@ -103,6 +103,8 @@ class Gateway:
         self.listener = Listener(vault.url, self.services.events) if vault.notifies else None
         self.readiness = Readiness(vault, self.plugins.migration_locations())
         self.heartbeat = Heartbeat(self.services, self.adapters)
+        # Called once everything has started (``gateway serve`` prints its start-up block).
+        self.on_started: Callable[[], None] | None = None
         self.metrics: Metrics | None = None
         if settings.metrics.enabled:
             self.metrics = Metrics(self.services)
@@ -127,6 +129,8 @@ class Gateway:
         self.plugins.startup(app)
         freeze_startup_heap()
         log.info("gateway started", adapters=sorted(self.adapters), vault=self.services.vault.dialect)
+        if self.on_started is not None:
+            self.on_started()
 
     async def stop(self, app: web.Application | None = None) -> None:
         self.services.state["ready"] = False

@@ -19,8 +19,21 @@ from gateway.vault import repo
 from gateway.verify import may_see, not_found, secret_answer, verify_answer
 
 
+def help_word(ctx: CommandContext) -> str:
+    """``help`` as the reader types it there: ``!help`` in a chat room, ``help`` elsewhere."""
+    message = ctx.message
+    prefix = message.prefix or (ctx.services.settings.gateway.prefix if message.prefixed else "")
+    return f"{prefix}help"
+
+
+def page_budget(ctx: CommandContext) -> int:
+    """Bytes one help answer may take: the platform's (an IRC line) or, elsewhere, a whole topic."""
+    return ctx.message.page_bytes or 1_000_000
+
+
 async def help_command(ctx: CommandContext, inv: Invocation) -> Reply:
     registry = ctx.services.plugins.registry
+    typed = help_word(ctx)
     commands = registry.visible(ctx.system.name)
     locale = ctx.locale
     topic = help_topic(ctx, commands, list(inv.words))
@@ -32,9 +45,11 @@ async def help_command(ctx: CommandContext, inv: Invocation) -> Reply:
             options = closest_commands(inv.words, runnable_names(commands, ctx.storyteller))
             name = " ".join(inv.words)[:40]
             if not options:
-                raise UserError(say(locale, "help.none", name=name))
+                raise UserError(say(locale, "help.none", name=name, help=typed))
             raise UserError(
-                say(locale, "help.none.suggest", name=name, options=listing(locale, options, "or"))
+                say(
+                    locale, "help.none.suggest", name=name, options=listing(locale, options, "or"), help=typed
+                )
             )
         command = found[0]
         usage_text = command.usage_in(locale)
@@ -47,12 +62,13 @@ async def help_command(ctx: CommandContext, inv: Invocation) -> Reply:
     key = "help.index" if topics else "help.list"
 
     def frame(body: str, page: int, count: int) -> str:
-        text = say(locale, key, system=ctx.system.title_in(locale), names=body, topics=topics)
-        return text + page_footer(locale, page, count, "help")
+        text = say(locale, key, system=ctx.system.title_in(locale), names=body, topics=topics, help=typed)
+        return text + page_footer(locale, page, count, typed)
 
     wanted = int(inv.words[0]) if inv.words else 1
     listed = [c.name for c in commands]
-    return page_reply(ctx, pages(groups.top, frame, sep=", "), wanted, "help", {"commands": listed})
+    all_pages = pages(groups.top, frame, page_budget(ctx), sep=", ")
+    return page_reply(ctx, all_pages, wanted, "help", {"commands": listed})
 
 
 def page_reply(
@@ -88,13 +104,15 @@ def help_topic(ctx: CommandContext, commands: list[Command], words: list[str]) -
     locale = ctx.locale
     entries = [f"{c.name}: {c.summary_in(locale)}" for c in members]
 
+    typed = help_word(ctx)
+
     def frame(body: str, page: int, count: int) -> str:
         text = say(locale, "help.topic", topic=word, n=len(members), entries=body)
-        return text + page_footer(locale, page, count, f"help {word}")
+        return text + page_footer(locale, page, count, f"{typed} {word}")
 
     wanted = int(words[1]) if len(words) == 2 else 1
     extra: dict[str, object] = {"topic": word, "commands": [c.name for c in members]}
-    return page_reply(ctx, pages(entries, frame), wanted, f"help {word}", extra)
+    return page_reply(ctx, pages(entries, frame, page_budget(ctx)), wanted, f"help {word}", extra)
 
 
 async def verify_command(ctx: CommandContext, inv: Invocation) -> Reply:

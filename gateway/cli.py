@@ -17,25 +17,29 @@ wrong), never as a traceback.
 from __future__ import annotations
 
 import argparse
-import asyncio
 import os
-import subprocess
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 from gateway import __version__
-from gateway.config_check import ConfigError, check, config_errors
-from gateway.registry import CliCommand
-from gateway.settings import Settings, load_settings
+from gateway.cli_plugins import command_word, declared_words, load_cli_commands
 
-BUILTIN_COMMANDS = ("serve", "db", "export", "import", "status", "plugins", "config", "test")
+if TYPE_CHECKING:
+    from gateway.settings import Settings
+    from gateway.spec import CliCommand
+
+# Commands that log nothing (structlog is imported only if they load plugins).
+QUIET_COMMANDS = ("init", "config", "plugins")
+BUILTIN_COMMANDS = ("init", "serve", "db", "export", "import", "status", "plugins", "config", "test")
 T = TypeVar("T")
 
 
 def _friendly(config: str | None, build: Callable[[], T]) -> T:
     """``build()``; when the settings are what stops it, raise ``ConfigError`` with the check's lines."""
+    from gateway.config_check import ConfigError, check, config_errors
+
     try:
         return build()
     except Exception as exc:
@@ -48,6 +52,8 @@ def _friendly(config: str | None, build: Callable[[], T]) -> T:
 
 
 def _settings(args: argparse.Namespace) -> Settings:
+    from gateway.settings import load_settings
+
     overrides: dict[str, dict[str, object]] = {}
     if getattr(args, "log_format", None):
         overrides.setdefault("log", {})["format"] = args.log_format
@@ -69,6 +75,16 @@ def cmd_serve(args: argparse.Namespace) -> int:
     settings = settings.model_copy(update={"http": http})
     configure_logging(settings.log.format, settings.log.level)
     gateway = _friendly(args.config, lambda: Gateway(settings))
+
+    def announce() -> None:
+        from gateway.banner import startup_block
+
+        platforms = [spec.platform for spec in gateway.plugins.adapter_specs]
+        block = startup_block(settings, gateway.adapters, platforms, terminal=sys.stdin.isatty())
+        # sys.stderr at call time: above the console's prompt when one is open.
+        print("\n".join(block), file=sys.stderr, flush=True)
+
+    gateway.on_started = announce
     serve(build_app(gateway), http)
     return 0
 
@@ -87,6 +103,8 @@ def cmd_db(args: argparse.Namespace) -> int:
 
 
 def _db_upgrade(settings: Settings) -> int:
+    import asyncio
+
     from gateway.app import Gateway
     from gateway.logging import configure_logging
 
@@ -115,18 +133,40 @@ def cmd_status(args: argparse.Namespace) -> int:
 
 
 def cmd_plugins(args: argparse.Namespace) -> int:
-    from gateway.plugins import Plugins, build_plugin_manager
+    """The installed plugins from their entry points (nothing imported); ``--load`` imports them and
+    lists what each registers (rule systems, adapters)."""
+    from importlib.metadata import entry_points
+
+    from gateway.cli_plugins import CLI_GROUP, PLUGIN_GROUP
 
     settings = _settings(args)
-    plugins = Plugins(build_plugin_manager(settings.plugins.block))
-    print("plugins:", ", ".join(plugins.names()))
-    print("rule systems:", ", ".join(sorted(plugins.systems())))
-    print("adapters:", ", ".join(sorted(s.platform for s in plugins.adapter_specs)))
+    if args.load:
+        from gateway.logging import configure_logging
+        from gateway.plugins import Plugins, build_plugin_manager
+
+        configure_logging("auto", "warning")
+        plugins = Plugins(build_plugin_manager(settings.plugins.block))
+        print("plugins:", ", ".join(plugins.names()))
+        print("rule systems:", ", ".join(sorted(plugins.systems())))
+        print("adapters:", ", ".join(sorted(s.platform for s in plugins.adapter_specs)))
+        return 0
+    blocked = set(settings.plugins.block)
+    words: dict[str, list[str]] = {}
+    for ep in entry_points(group=CLI_GROUP):
+        words.setdefault(ep.value, []).append(ep.name)
+    for ep in sorted(entry_points(group=PLUGIN_GROUP), key=lambda ep: ep.name):
+        dist = f"{ep.dist.name} {ep.dist.version}" if ep.dist is not None else "?"
+        notes = [f"commands: {', '.join(sorted(words[ep.value]))}"] if ep.value in words else []
+        notes += ["blocked by [plugins] block"] if ep.name in blocked else []
+        print(f"{ep.name:<16} {ep.value:<28} {dist}" + "".join(f"  ({note})" for note in notes))
+    print("(`gateway plugins --load` imports them and lists their rule systems and adapters)")
     return 0
 
 
 def cmd_config(args: argparse.Namespace) -> int:
     """``gateway config check [FILE]``: each mistake on one line (exit 1), or ok and what it configures."""
+    from gateway.config_check import check
+
     config = args.file or args.config
     if config is not None and not Path(config).is_file():
         print(f"{config}: no such file")
@@ -141,8 +181,42 @@ def cmd_config(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_init(args: argparse.Namespace) -> int:
+    from gateway.init import run_cli
+
+    return run_cli(args)
+
+
+def test_workers(extra: Sequence[str]) -> int:
+    """How many pytest-xdist workers ``gateway test`` starts: one per core for the whole suite (its
+    real-server tests dominate and spread well), none when the arguments pick tests (a path or a
+    node: starting workers costs more than it saves) or choose for themselves (``-n``, ``-p
+    no:xdist``); ``GATEWAY_TEST_WORKERS`` overrides. 0 means no xdist."""
+    import importlib.util
+
+    chosen = os.environ.get("GATEWAY_TEST_WORKERS")
+    if chosen is not None:
+        return int(chosen) if chosen.isdigit() else 0
+    if importlib.util.find_spec("xdist") is None:
+        return 0
+    own = any(
+        a in ("-n", "--numprocesses", "no:xdist") or a.startswith(("-n", "--numprocesses=")) for a in extra
+    )
+    values = {"-k", "-m", "-p", "-o", "-c", "--rootdir", "--basetemp", "--deselect", "--ignore", "--maxfail"}
+    paths = [
+        a for i, a in enumerate(extra) if not a.startswith("-") and (i == 0 or extra[i - 1] not in values)
+    ]
+    informational = any(a in ("--version", "-V", "--help", "-h", "--co", "--collect-only") for a in extra)
+    if own or paths or informational:
+        return 0
+    cores = os.cpu_count() or 1
+    return cores if cores > 1 else 0
+
+
 def cmd_test(args: argparse.Namespace, extra: Sequence[str]) -> int:
     import importlib.util
+    import subprocess
+    import time
 
     root = Path(__file__).resolve().parent.parent
     if importlib.util.find_spec("pytest") is None:
@@ -154,21 +228,59 @@ def cmd_test(args: argparse.Namespace, extra: Sequence[str]) -> int:
         )
         return 2
     env = dict(os.environ)
-    return subprocess.call([sys.executable, "-m", "pytest", *extra], cwd=root, env=env)
+    workers = test_workers(extra)
+    spread = ["-n", str(workers), "--dist", "loadgroup"] if workers else []
+    started = time.monotonic()
+    status = subprocess.call([sys.executable, "-m", "pytest", *spread, *extra], cwd=root, env=env)
+    how = (
+        f"{workers} workers (pytest-xdist, GATEWAY_TEST_WORKERS=0 for one process)"
+        if workers
+        else "one process"
+    )
+    if "--version" not in extra:
+        print(
+            f"gateway test: {time.monotonic() - started:.0f} s wall, {how}; exit status {status}",
+            file=sys.stderr,
+        )
+    return status
 
 
-def plugin_cli_commands(argv: Sequence[str] = ()) -> list[CliCommand]:
-    """Subcommands the installed plugins add (honouring the block list of the config, if readable)."""
-    from gateway.plugins import Plugins, build_plugin_manager
+def _block(argv: Sequence[str]) -> list[str]:
+    """The config's ``[plugins] block`` list, if the config is readable."""
+    from gateway.settings import load_settings
 
     pre = argparse.ArgumentParser(add_help=False)
     pre.add_argument("--config", default=os.environ.get("GATEWAY_CONFIG"))
     known, _ = pre.parse_known_args(list(argv))
     try:
-        block = load_settings(known.config).plugins.block
+        return load_settings(known.config).plugins.block
     except Exception:  # a broken config is reported by the command that reads it
-        block = []
-    return Plugins(build_plugin_manager(block)).cli_commands
+        return []
+
+
+def plugin_cli_commands(argv: Sequence[str] = ()) -> list[CliCommand]:
+    """Every subcommand the installed plugins add (all plugins loaded; honouring the block list)."""
+    from gateway.plugins import Plugins, build_plugin_manager
+
+    return Plugins(build_plugin_manager(_block(argv))).cli_commands
+
+
+def commands_for(argv: Sequence[str]) -> tuple[list[CliCommand], list[str]]:
+    """The plugin subcommands this command line needs, loaded, and the words to list unloaded.
+
+    A built-in command needs none; no command (``--version``, ``--help``) lists the words declared
+    in the ``gateway.cli`` entry points without importing a plugin; a declared word loads only its
+    plugin; any other word loads every plugin (one that registers by the hook alone, or a typo,
+    which argparse then answers with every choice)."""
+    word = command_word(argv)
+    if word in BUILTIN_COMMANDS:
+        return [], []
+    declared = declared_words()
+    if word is None:
+        return [], sorted(declared)
+    if word in declared:
+        return load_cli_commands(declared[word], _block(argv)), []
+    return plugin_cli_commands(argv), []
 
 
 def examples(*lines: str) -> str:
@@ -229,7 +341,9 @@ def add_plugin_commands(sub: argparse._SubParsersAction, commands: Sequence[CliC
         group_parser.epilog = examples(*(f"gateway {word} {name}" for name in group_action.choices))
 
 
-def build_parser(plugin_commands: Sequence[CliCommand] = ()) -> argparse.ArgumentParser:
+def build_parser(
+    plugin_commands: Sequence[CliCommand] = (), unloaded: Sequence[str] = ()
+) -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="gateway",
         description="Tabletop role-playing message gateway",
@@ -247,6 +361,17 @@ def build_parser(plugin_commands: Sequence[CliCommand] = ()) -> argparse.Argumen
     parser.add_argument("--log-format", choices=["auto", "pretty", "json"], help="log output format")
     sub = parser.add_subparsers(dest="command", required=True)
 
+    init = _sub(
+        sub,
+        "init",
+        "write a commented gateway.toml for the platforms your group uses (asks on a terminal)",
+        "gateway init",
+        "gateway init --platforms secondlife,discord",
+        "gateway init --platforms irc --irc-host localhost --out local.toml",
+    )
+    from gateway.init import configure_parser
+
+    configure_parser(init)
     serve = _sub(
         sub,
         "serve",
@@ -319,7 +444,14 @@ def build_parser(plugin_commands: Sequence[CliCommand] = ()) -> argparse.Argumen
     )
     status.add_argument("--json", action="store_true", help="one JSON document instead of text")
 
-    _sub(sub, "plugins", "list installed plugins, rule systems and adapters", "gateway plugins")
+    plugins = _sub(
+        sub,
+        "plugins",
+        "list installed plugins (from their entry points; --load: their rule systems and adapters)",
+        "gateway plugins",
+        "gateway plugins --load",
+    )
+    plugins.add_argument("--load", action="store_true", help="import every plugin and list what it registers")
     config = _sub(
         sub,
         "config",
@@ -348,6 +480,10 @@ def build_parser(plugin_commands: Sequence[CliCommand] = ()) -> argparse.Argumen
         "gateway test -k console",
     )
     add_plugin_commands(sub, plugin_commands)
+    for word in unloaded:
+        # Listed by name only: its plugin is imported when the word is typed.
+        if word not in sub.choices:
+            _sub(sub, word, f"a plugin's commands (gateway {word} --help)", f"gateway {word} --help")
     return parser
 
 
@@ -363,17 +499,31 @@ def walk_parsers(
 
 
 def main(argv: Sequence[str] | None = None) -> None:
-    argv = list(sys.argv[1:] if argv is None else argv)
+    try:
+        _main(list(sys.argv[1:] if argv is None else argv))
+    except BrokenPipeError:
+        # The reader went away (``gateway config check | head -3``): no traceback. Python would
+        # flush stdout again at exit and fail once more, so point it at /dev/null first.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        sys.exit(141)  # 128 + SIGPIPE, what a shell reports for a command a pipe ended
+
+
+def _main(argv: list[str]) -> None:
     if argv[:1] == ["test"]:
         parser = build_parser()
         # Everything after "test" belongs to pytest.
         sys.exit(cmd_test(parser.parse_args(argv[:1]), argv[1:]))
-    from gateway.logging import configure_logging
-
-    configure_logging("auto", "warning")  # quiet until a command sets up its own logging
-    parser = build_parser(plugin_cli_commands(argv))
+    parser = build_parser(*commands_for(argv))
     args = parser.parse_args(argv)
+    from gateway.config_check import ConfigError
+
+    if args.command not in QUIET_COMMANDS:
+        from gateway.logging import configure_logging
+
+        configure_logging("auto", "warning")  # quiet until a command sets up its own logging
     handlers = {
+        "init": cmd_init,
         "serve": cmd_serve,
         "db": cmd_db,
         "export": cmd_transfer,

@@ -8,6 +8,7 @@ syntax, the core sections, unknown top-level tables, each rule system's table, e
 
 from __future__ import annotations
 
+import contextlib
 import difflib
 import os
 import re
@@ -17,6 +18,7 @@ import types
 import typing
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from importlib.metadata import entry_points
 from pathlib import Path
 from typing import Any
 
@@ -264,7 +266,11 @@ def _config_path(path: str | Path | None) -> str | None:
 
 
 def check(path: str | Path | None = None) -> Report:
-    """Check the settings from ``path`` (or ``GATEWAY_CONFIG``) and the environment, as serve reads them."""
+    """Check the settings from ``path`` (or ``GATEWAY_CONFIG``) and the environment, as serve reads them.
+
+    Every stage runs even when an earlier one found mistakes (a bad core value does not hide a
+    misspelt adapter key). Only the plugins the settings name are imported: a rule system or adapter
+    with a table (or ``GATEWAY_<NAME>__*`` variables), all of them when a table is nobody's."""
     from gateway.settings import Settings, load_settings
 
     config = _config_path(path)
@@ -287,23 +293,20 @@ def check(path: str | Path | None = None) -> Report:
             report.problems.append(toml_syntax(exc, label))
             return report
         lines = key_lines(text)
-    from gateway import builtin, linking, storytellers
-    from gateway.notation import command as notation_commands
-    from gateway.plugins import Plugins, build_plugin_manager
-
+    settings: Settings | None
     try:
         settings = load_settings(config)
     except ValidationError as exc:
         report.problems.extend(explain(exc, label=label, raw=raw, lines=lines, model=Settings))
+        settings = _without_bad_sections(raw, exc)
+    if settings is None:  # the environment itself is wrong: only the tables can still be named
         block = raw.get("plugins", {}).get("block", []) if isinstance(raw.get("plugins"), dict) else []
-        plugins = Plugins(build_plugin_manager([str(b) for b in block] if isinstance(block, list) else []))
+        plugins = _plugins([str(b) for b in block] if isinstance(block, list) else [], None)
         report.problems.extend(_unknown_tables(raw, plugins, label, raw, lines))
         return report
-    extra = [builtin, linking, storytellers, notation_commands]
-    plugins = Plugins(build_plugin_manager(settings.plugins.block, extra=extra))
-    systems = plugins.registry.systems
+    plugins = _plugins(settings.plugins.block, _needed(settings))
     report.problems.extend(_unknown_tables(settings.model_extra or {}, plugins, label, raw, lines))
-    for name, system in systems.items():
+    for name, system in plugins.registry.systems.items():
         if system.settings_model is None:
             continue
         try:
@@ -312,13 +315,74 @@ def check(path: str | Path | None = None) -> Report:
             report.problems.extend(
                 explain(exc, label=label, raw=raw, lines=lines, base=(name,), model=system.settings_model)
             )
-    if report.problems:
-        return report
+    report.problems.extend(_check_default_system(settings, label, raw, lines))
     problems, built = _check_adapters(settings, plugins, label, raw, lines)
     report.problems.extend(problems)
     if not report.problems:
         report.summary = _summary(settings, plugins, built)
     return report
+
+
+def _without_bad_sections(raw: Mapping[str, Any], exc: ValidationError) -> Any:
+    """Settings from the file with the core sections that failed left at their defaults, so that the
+    later stages still run; None when that fails too (a bad ``GATEWAY_*`` variable)."""
+    from gateway.settings import settings_from
+
+    bad = {str(error["loc"][0]) for error in exc.errors() if error["loc"]}
+    try:
+        return settings_from({key: value for key, value in raw.items() if key not in bad})
+    except ValidationError:
+        return None
+
+
+def _entry_point_names() -> set[str]:
+    from gateway.cli_plugins import PLUGIN_GROUP
+
+    return {ep.name for ep in entry_points(group=PLUGIN_GROUP)}
+
+
+def _needed(settings: Any) -> set[str] | None:
+    """The plugins to import: those whose name is a table of the settings; None (all) when some
+    table is no plugin's name (a misspelling, or a plugin whose platform has another name)."""
+    tables = set(settings.model_extra or {})
+    names = _entry_point_names()
+    return tables if tables <= names else None
+
+
+class _Loaded:
+    """The plugins ``check`` imported (``Plugins``), or nothing at all when no table needs one."""
+
+    def __init__(self, plugins: Any = None) -> None:
+        self.plugins = plugins
+        self.registry = plugins.registry if plugins is not None else types.SimpleNamespace(systems={})
+        self.adapter_specs = plugins.adapter_specs if plugins is not None else []
+
+
+def _plugins(block: Sequence[str], needed: set[str] | None) -> Any:
+    if needed is not None and not needed:
+        return _Loaded()
+    from gateway import builtin, linking, storytellers
+    from gateway.logging import configure_logging
+    from gateway.notation import command as notation_commands
+    from gateway.plugins import Plugins, build_plugin_manager
+
+    configure_logging("auto", "warning")  # the plugins' own start-up lines are not this report's
+    others = [] if needed is None else sorted(_entry_point_names() - needed)
+    extra = [builtin, linking, storytellers, notation_commands]  # the core's own commands, as serve
+    return _Loaded(Plugins(build_plugin_manager([*block, *others], extra=extra)))
+
+
+def _check_default_system(
+    settings: Any, label: str, raw: Mapping[str, Any], lines: Mapping[tuple[str, ...], int]
+) -> list[str]:
+    """``[gateway] default_system`` names an installed rule system (by its entry point, not imported)."""
+    name = settings.gateway.default_system
+    names = _entry_point_names()
+    if name in names:
+        return []
+    where = _where(label, raw, lines, ("gateway", "default_system"))
+    problem = f"no plugin named {name!r} is installed{did_you_mean(name, names)}"
+    return [f"{where}: gateway.default_system: {problem}"]
 
 
 def _unknown_tables(
@@ -347,22 +411,28 @@ def _check_adapters(
 ) -> tuple[list[str], list[str]]:
     """Build each adapter as serve would (its constructor validates its table; nothing connects)."""
     from gateway.dice import dice_from_settings
-    from gateway.services import Services
 
     problems: list[str] = []
     built: list[str] = []
-    plugins.configure(settings)
     try:
         dice = dice_from_settings(settings.dice.seed, settings.dice.script)
     except ValueError as exc:
-        return [f"{_where(label, raw, lines, ('dice', 'script'))}: dice.script: {exc}"], built
+        problems.append(f"{_where(label, raw, lines, ('dice', 'script'))}: dice.script: {exc}")
+    vault = _check_vault_url(settings, label, raw, lines)
+    if vault is not None or problems:
+        return [*problems, *([vault] if vault else [])], built
+    if plugins.plugins is None or not plugins.adapter_specs:
+        return problems, built
+    from gateway.services import Services
+    from gateway.system_settings import SystemSettingsError
+
+    # A bad rule-system table already has its lines above; the adapters are still checked.
+    with contextlib.suppress(SystemSettingsError):
+        plugins.plugins.configure(settings)
     try:
-        services = Services(settings, plugins, dice=dice)
+        services = Services(settings, plugins.plugins, dice=dice)
     except config_errors() as exc:
-        problem = str(exc).splitlines()[0]
-        example = "sqlite+aiosqlite:///vault.db or postgresql+asyncpg://USER@HOST/DB"
-        where = _where(label, raw, lines, ("vault", "url"))
-        return [f"{where}: vault.url: {problem} (e.g. {example})"], built
+        return [_vault_problem(str(exc), label, raw, lines)], built
     for spec in plugins.adapter_specs:
         section = settings.section(spec.platform)
         try:
@@ -381,14 +451,49 @@ def _check_adapters(
     return problems, built
 
 
+def _vault_problem(
+    error: str, label: str, raw: Mapping[str, Any], lines: Mapping[tuple[str, ...], int]
+) -> str:
+    problem = error.splitlines()[0]
+    example = "sqlite+aiosqlite:///vault.db or postgresql+asyncpg://USER@HOST/DB"
+    return f"{_where(label, raw, lines, ('vault', 'url'))}: vault.url: {problem} (e.g. {example})"
+
+
+# sqlite+aiosqlite:///PATH and postgresql+asyncpg://[USER[:PASSWORD]@]HOST[:PORT]/DB[?...]
+_SHIPPED_VAULT = re.compile(
+    r"^(?:sqlite\+aiosqlite:///[^?\s]*|postgresql\+asyncpg://(?:[^@/\s]+@)?[^:/@\s]+(?::\d{1,5})?/[^?/\s]+)"
+    r"(?:\?\S*)?$"
+)
+
+
+def _check_vault_url(
+    settings: Any, label: str, raw: Mapping[str, Any], lines: Mapping[tuple[str, ...], int]
+) -> str | None:
+    """The vault URL parses and names a dialect SQLAlchemy has (nothing connects). The two shipped
+    forms are recognised without importing SQLAlchemy (a third of a second): anything else is
+    parsed by it."""
+    if _SHIPPED_VAULT.match(settings.vault.url):
+        return None
+    from sqlalchemy.engine import make_url
+
+    try:
+        make_url(settings.vault.url).get_dialect()
+    except config_errors() as exc:
+        return _vault_problem(str(exc), label, raw, lines)
+    return None
+
+
 def _summary(settings: Any, plugins: Any, adapters: Sequence[str]) -> list[str]:
     http = settings.http
+    systems = sorted(plugins.registry.systems)
+    checked = sorted({*systems, *(spec.platform for spec in plugins.adapter_specs)})
     return [
         f"vault: {settings.vault.url}",
         f"http: {f'{http.host}:{http.port}' if http.enabled else 'off'}",
-        f"adapters: {', '.join(sorted(adapters)) or 'none'}",
-        f"rule systems: {', '.join(sorted(plugins.registry.systems))}"
-        f" (default {settings.gateway.default_system})",
+        f"adapters: {', '.join(sorted(adapters)) or 'no tables'}",
+        f"rule systems: {', '.join(systems) or 'no tables'} (default {settings.gateway.default_system})",
+        f"plugins: {len(_entry_point_names())} installed (gateway plugins lists them);"
+        f" tables checked: {', '.join(checked) or 'none'}",
     ]
 
 

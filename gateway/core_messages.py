@@ -11,9 +11,9 @@ from gateway.i18n import LANGUAGES, Catalogue
 
 EN = {
     # help
-    "help.list": "{system} commands: {names}. Type help COMMAND for one.",
+    "help.list": "{system} commands: {names}. Type {help} COMMAND for one.",
     "help.index": (
-        "{system} commands: {names}; topics: {topics} (help TOPIC lists one). Type help COMMAND for one."
+        "{system} commands: {names}; topics: {topics} ({help} TOPIC lists one). Type {help} COMMAND for one."
     ),
     "help.topic": "{topic} commands ({n}): {entries}.",
     "help.page": " Page {page} of {pages}; next: {next}",
@@ -21,8 +21,8 @@ EN = {
     "help.page.none": "{command}: {pages} {pages:plural:page:pages} in all.",
     "help.one": "{name}: {summary}.",
     "help.usage": " Usage: {usage}",
-    "help.none": "No command {name!r}. Type help for the list.",
-    "help.none.suggest": "No command {name!r}. Did you mean {options}? Type help for the list.",
+    "help.none": "No command {name!r}. Type {help} for the list.",
+    "help.none.suggest": "No command {name!r}. Did you mean {options}? Type {help} for the list.",
     # the router
     "unknown": "Unknown command {word!r}. Type help for the list.",
     "unknown.suggest": "Unknown command {word!r}. Did you mean {options}? Type help for the list.",
@@ -140,10 +140,10 @@ EN = {
 }
 
 CS = {
-    "help.list": "Příkazy ({system}): {names}. Nápovědu k jednomu z nich vypíše help PŘÍKAZ.",
+    "help.list": "Příkazy ({system}): {names}. Nápovědu k jednomu z nich vypíše {help} PŘÍKAZ.",
     "help.index": (
-        "Příkazy ({system}): {names}; témata: {topics} (help TÉMA)."
-        " Nápovědu k jednomu z nich vypíše help PŘÍKAZ."
+        "Příkazy ({system}): {names}; témata: {topics} ({help} TÉMA)."
+        " Nápovědu k jednomu z nich vypíše {help} PŘÍKAZ."
     ),
     "help.topic": "Příkazy tématu {topic} ({n}): {entries}.",
     "help.page": " Strana {page} z {pages}; další: {next}",
@@ -151,8 +151,10 @@ CS = {
     "help.page.none": "{command}: celkem {pages} {pages:plural:strana:strany:stran}.",
     "help.one": "{name}: {summary}.",
     "help.usage": " Použití: {usage}",
-    "help.none": "Příkaz „{name}“ neexistuje. Seznam příkazů vypíše help.",
-    "help.none.suggest": "Příkaz „{name}“ neexistuje. Nemysleli jste {options}? Seznam příkazů vypíše help.",
+    "help.none": "Příkaz „{name}“ neexistuje. Seznam příkazů vypíše {help}.",
+    "help.none.suggest": (
+        "Příkaz „{name}“ neexistuje. Nemysleli jste {options}? Seznam příkazů vypíše {help}."
+    ),
     "unknown": "Neznámý příkaz „{word}“. Seznam příkazů vypíše help.",
     "unknown.suggest": "Neznámý příkaz „{word}“. Nemysleli jste {options}? Seznam příkazů vypíše help.",
     "not_installed": "Tento kanál má nastavený systém pravidel „{name}“, který tu není nainstalovaný.",
@@ -274,9 +276,9 @@ CS = {
 }
 
 RU = {
-    "help.list": "Команды ({system}): {names}. Справка по одной из них: help КОМАНДА.",
+    "help.list": "Команды ({system}): {names}. Справка по одной из них: {help} КОМАНДА.",
     "help.index": (
-        "Команды ({system}): {names}; темы: {topics} (help ТЕМА). Справка по одной из них: help КОМАНДА."
+        "Команды ({system}): {names}; темы: {topics} ({help} ТЕМА). Справка по одной из них: {help} КОМАНДА."
     ),
     "help.topic": "Команды темы {topic} ({n}): {entries}.",
     "help.page": " Страница {page} из {pages}; дальше: {next}",
@@ -284,8 +286,10 @@ RU = {
     "help.page.none": "{command}: всего {pages} {pages:plural:страница:страницы:страниц}.",
     "help.one": "{name}: {summary}.",
     "help.usage": " Как писать: {usage}",
-    "help.none": "Команды «{name}» нет. Список команд: help.",
-    "help.none.suggest": "Команды «{name}» нет. Может быть, вы имели в виду {options}? Список команд: help.",
+    "help.none": "Команды «{name}» нет. Список команд: {help}.",
+    "help.none.suggest": (
+        "Команды «{name}» нет. Может быть, вы имели в виду {options}? Список команд: {help}."
+    ),
     "unknown": "Неизвестная команда «{word}». Список команд: help.",
     "unknown.suggest": (
         "Неизвестная команда «{word}». Может быть, вы имели в виду {options}? Список команд: help."

@@ -1,9 +1,10 @@
-"""``help`` by topic: commands grouped by their first word, each answer short enough for one IRC line.
+"""``help`` by topic: commands grouped by their first word; paged where the platform's lines are short.
 
 A *topic* is a first word shared by two or more commands (``char``, ``st``, ``init``, ``team``...);
 every other command is top-level. ``help`` lists the top-level commands and the topics with their
-counts; ``help TOPIC [PAGE]`` lists a topic's commands with their summaries, a page at a time. Pure
-functions: the texts come in, the lines go out.
+counts; ``help TOPIC [PAGE]`` lists a topic's commands with their summaries: a page at a time where
+the adapter gives a page size (``InboundMessage.page_bytes``: IRC's 350), else the whole topic at
+once (the console, the web, Discord, Matrix). Pure functions: the texts come in, the lines go out.
 """
 
 from __future__ import annotations
@@ -13,8 +14,8 @@ from dataclasses import dataclass
 
 from gateway.spec import Command
 
-# Bytes of UTF-8 one answer may take: an IRC line has 512 with the sender's mask, the verb, the
-# target and CR-LF; 350 leaves room for a long mask and nick.
+# Bytes of UTF-8 one answer may take where none is given: an IRC line has 512 with the sender's
+# mask, the verb, the target and CR-LF; 350 leaves room for a long mask and nick.
 PAGE_BYTES = 350
 
 

@@ -9,8 +9,23 @@ from typing import Any
 import structlog
 
 
+class CurrentStderr:
+    """Whatever ``sys.stderr`` is when a line is written, not when logging was set up: the console's
+    prompt replaces it (prompt_toolkit's ``patch_stdout``) so that log lines go above the prompt
+    instead of onto the line being typed."""
+
+    def write(self, text: str) -> int:
+        return sys.stderr.write(text)
+
+    def flush(self) -> None:
+        sys.stderr.flush()
+
+    def isatty(self) -> bool:
+        return sys.stderr.isatty()
+
+
 def configure_logging(fmt: str = "auto", level: str = "info", stream: Any = None) -> None:
-    stream = stream or sys.stderr
+    stream = stream or CurrentStderr()
     pretty = fmt == "pretty" or (fmt == "auto" and stream.isatty())
     renderer: Any = structlog.dev.ConsoleRenderer() if pretty else structlog.processors.JSONRenderer()
     processors: list[Any] = [

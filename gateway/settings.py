@@ -10,6 +10,7 @@ a value that reads as a JSON list or table (``[3, 6]``) taken as one.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 from contextvars import ContextVar
@@ -46,12 +47,35 @@ def default_offload_workers() -> int:
     return min(4, max(1, (os.cpu_count() or 2) - 1))
 
 
+def machine_timezone() -> str:
+    """This machine's IANA zone: ``TZ``, else ``/etc/localtime``'s link, else ``/etc/timezone``;
+    ``UTC`` when none names a zone. A Second Life chronicle sets ``America/Los_Angeles`` (SLT)."""
+    from zoneinfo import ZoneInfo
+
+    candidates = [os.environ.get("TZ", "").removeprefix(":")]
+    with contextlib.suppress(OSError):
+        candidates.append(os.readlink("/etc/localtime").partition("zoneinfo/")[2])
+    with contextlib.suppress(OSError):
+        candidates.append(Path("/etc/timezone").read_text(encoding="utf-8").strip())
+    for name in candidates:
+        if not name or name.startswith("/"):
+            continue
+        try:
+            ZoneInfo(name)
+        except (ValueError, OSError, KeyError):  # ZoneInfoNotFoundError is a KeyError
+            continue
+        return name
+    return "UTC"
+
+
 class GatewaySection(Section):
     default_system: str = "nightcap"
     locale: str = "en"
     prefix: str = "!"
     max_pool: int = Field(50, ge=1, le=1000)
-    timezone: str = "America/Los_Angeles"
+    # The chronicle's day (check-in, nights): the machine's zone unless set (Second Life: SLT,
+    # America/Los_Angeles; `gateway init` writes it for a Second Life group).
+    timezone: str = Field(default_factory=machine_timezone)
     # Processes for heavy pure work (exact odds), so that it never holds the event loop
     # (``gateway.offload``); 0 computes on the loop. Started on first need, one at a time.
     offload_workers: int = Field(default_factory=default_offload_workers, ge=0, le=64)
@@ -231,7 +255,8 @@ class Settings(BaseSettings):
             env_settings,
             _SectionEnvSource(settings_cls),
         ]
-        path = _CONFIG_PATH.get() or os.environ.get("GATEWAY_CONFIG")
+        path = _CONFIG_PATH.get()
+        path = os.environ.get("GATEWAY_CONFIG") if path is None else path  # "": no file at all
         if path:
             sources.append(TomlConfigSettingsSource(settings_cls, toml_file=Path(path)))
         return tuple(sources)
@@ -251,5 +276,14 @@ def load_settings(config: str | Path | None = None, **overrides: Any) -> Setting
     token = _CONFIG_PATH.set(str(config) if config is not None else None)
     try:
         return Settings(**overrides)
+    finally:
+        _CONFIG_PATH.reset(token)
+
+
+def settings_from(data: dict[str, Any]) -> Settings:
+    """Settings from ``data`` (a parsed TOML file) and the environment, reading no file."""
+    token = _CONFIG_PATH.set("")
+    try:
+        return Settings(**data)
     finally:
         _CONFIG_PATH.reset(token)

@@ -65,6 +65,9 @@ class InboundMessage:
     ``roles`` are roles the adapter vouches for (the console's ``--st``: it is the operator's terminal).
     ``message_id`` is the platform's identity of the message: the router runs one id once per
     platform, and answers a repeat with the replies the first run gave (``refuse_repeat``: refuses it).
+    ``page_bytes`` is how long one reply may be where long answers must be paged (an IRC line); None
+    where a whole help topic fits. ``prefix`` is what the reader types before a command there (the
+    network's own on IRC); "" with ``prefixed`` means the gateway's ``[gateway] prefix``.
     """
 
     sender: Identity
@@ -79,6 +82,8 @@ class InboundMessage:
     # True raises ``gateway.errors.Repeated`` (a replayed signature is refused).
     refuse_repeat: bool = False
     replies_reach_channel: bool = True
+    page_bytes: int | None = None
+    prefix: str = ""
 
     def storable(self) -> InboundMessage:
         """This message with every string made storable (see ``storable``); itself when it already is."""

@@ -30,6 +30,18 @@ def console_message(text: str, *, name: str, storyteller: bool) -> InboundMessag
     )
 
 
+async def make_lasting_storyteller(services: AdapterServices, name: str) -> None:
+    """Make ``console:NAME`` a Storyteller in the vault, not only for this session.
+
+    Whoever types at the gateway's own terminal already holds its vault and settings: the terminal
+    vouches for them (the ``storyteller`` role on each line), and ``st add`` from there records it,
+    so the web's ``/st`` and any platform identity linked to the same person know it too. It runs
+    when an interactive prompt opens (``serve`` on a terminal, ``gateway console --st``); a later
+    start finds it done (``st add`` then refuses, unseen). No network caller can send a ``console:``
+    identity: only this adapter makes them."""
+    await services.handle(console_message(f"st add console:{name}", name=name, storyteller=True))
+
+
 def render(reply: Reply, *, as_json: bool) -> str:
     if as_json:
         return json.dumps(reply.as_json(), ensure_ascii=False)
@@ -71,6 +83,8 @@ class ConsoleAdapter(Adapter):
 
     async def _read_terminal(self, prompt: ConsolePrompt) -> None:
         try:
+            if self.storyteller:
+                await make_lasting_storyteller(self.services, self.name)
             async for line in prompt.lines():
                 message = console_message(line, name=self.name, storyteller=self.storyteller)
                 for reply in await self.services.handle(message):

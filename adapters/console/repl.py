@@ -13,7 +13,14 @@ from typing import TextIO
 from prompt_toolkit.input import Input
 from prompt_toolkit.output import Output
 
-from adapters.console.adapter import CHANNEL, ConsoleAdapter, console_identity, console_message, render
+from adapters.console.adapter import (
+    CHANNEL,
+    ConsoleAdapter,
+    console_identity,
+    console_message,
+    make_lasting_storyteller,
+    render,
+)
 from adapters.console.names import console_prompt
 from adapters.console.prompt import ConsolePrompt
 from gateway import Gateway, Settings, channels
@@ -47,6 +54,8 @@ async def run_console(
                 return 2
             await channels.set_system(gateway.services.vault, CHANNEL, system)
         if on_terminal:
+            if storyteller:
+                await make_lasting_storyteller(gateway.services, name)
             await interactive(gateway, make_prompt(gateway, name, storyteller), name, storyteller, as_json)
         else:
             for line in stdin:

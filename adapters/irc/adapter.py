@@ -44,6 +44,8 @@ from gateway import (
 from gateway.leases import Lease, run_owned
 
 log = structlog.get_logger(__name__)
+# One answer to `help` on IRC: a line of 512 bytes less the sender's mask, verb and target.
+HELP_PAGE_BYTES = 350
 
 # Rows that wait for the replies (``pacing.py``): the Storyteller log, sheet exports, broadcasts.
 LOG_KINDS = frozenset({"stlog", "sheet", "announce", "emote"})
@@ -182,6 +184,8 @@ class IrcAdapter(Adapter):
             message_id=f"{net}/{item.msgid}" if item.msgid else None,
             prefixed=item.is_channel,
             sync_reply=False,
+            page_bytes=HELP_PAGE_BYTES,
+            prefix=cfg.prefix if item.is_channel else "",
         )
 
     async def _on_message(self, connection: IrcConnection, item: Incoming) -> None:

@@ -83,6 +83,8 @@ class Chat:
     gateway: Gateway
     dice: ScriptedDice
     clock: Clock
+    # The page size every message says unless told (``InboundMessage.page_bytes``; IRC's is 350).
+    page_bytes: int | None = None
 
     @property
     def services(self) -> Services:
@@ -99,6 +101,8 @@ class Chat:
         st: bool = False,
         verified: bool = True,
         message_id: str | None = None,
+        prefixed: bool = False,
+        page_bytes: int | None = None,
     ) -> list[Reply]:
         """Say ``text`` as user ``as_`` in ``channel``; the replies. ``st=True`` says it with the
         Storyteller role the platform vouches for; ``verified=False`` as an unverified identity."""
@@ -108,6 +112,8 @@ class Chat:
             text=text,
             message_id=message_id,
             roles=frozenset({"storyteller"}) if st else frozenset(),
+            prefixed=prefixed,
+            page_bytes=page_bytes if page_bytes is not None else self.page_bytes,
         )
         return await self.gateway.services.handle(message)
 

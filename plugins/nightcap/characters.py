@@ -21,7 +21,7 @@ from plugins.nightcap import chargen, view
 from plugins.nightcap.config import NightcapSettings
 from plugins.nightcap.export import render
 from plugins.nightcap.powers import tier_or_error
-from plugins.nightcap.sheet import MAX_FIELD, find_power, match_field, new_sheet, trait_or_error
+from plugins.nightcap.sheet import FIELDS, MAX_FIELD, find_power, match_field, new_sheet, trait_or_error
 from plugins.nightcap.store import (
     APPROVED,
     SUBMITTED,
@@ -138,7 +138,11 @@ async def char_list(ctx: CommandContext, inv: Invocation) -> Reply:
     )
 
 
-@COMMANDS.command("char set", "set a narrative field while in creation", "char set FIELD TEXT")
+@COMMANDS.command(
+    "char set",
+    "set a narrative field while in creation",
+    f"char set FIELD TEXT; FIELD is one of {', '.join(FIELDS)}; TEXT up to {MAX_FIELD} characters",
+)
 async def char_set(ctx: CommandContext, inv: Invocation) -> Reply:
     if len(inv.words) < 2:
         raise UserError("Write char set FIELD TEXT, e.g. char set origin Mage.")

@@ -28,6 +28,8 @@ from gateway.__main__ import (
     progress_line,
     requirement,
     run_pip,
+    uv_options,
+    uv_progress_line,
     venv_python,
 )
 from tests.core.test_cli import _free_port
@@ -57,29 +59,82 @@ class Pip:
         return self.status, self.said
 
 
-def test_serve_installs_the_runtime_and_test_the_test_extra(tmp_path: Path) -> None:
+def no_uv() -> None:
+    return None
+
+
+@pytest.mark.parametrize("with_uv", [False, True])
+def test_serve_installs_the_runtime_and_test_the_test_extra(tmp_path: Path, with_uv: bool) -> None:
     root = checkout(tmp_path)
     pip, out = Pip(), io.StringIO()
-    ensure_venv(root, extras_for(["serve", "--port", "9000"]), out=out, pip=pip)
+    uv = (lambda: "/bin/uv") if with_uv else no_uv
+    kw = (
+        {"out": out, "pip": Pip(status=9), "uv": uv, "uv_run": pip}
+        if with_uv
+        else {"out": out, "pip": pip, "uv": uv}
+    )
+    ensure_venv(root, extras_for(["serve", "--port", "9000"]), **kw)  # type: ignore[arg-type]
     assert pip.calls[0][-2:] == ["-e", str(root)]
-    assert "installing the runtime into .venv" in out.getvalue()
-    ensure_venv(root, extras_for(["serve"]), out=out, pip=pip)
+    if with_uv:
+        assert pip.calls[0][:5] == ["/bin/uv", "pip", "install", "--python", str(venv_python(root / ".venv"))]
+    tool = "uv" if with_uv else "pip"
+    assert f"installing the runtime into .venv with {tool}" in out.getvalue()
+    assert f"({tool})" in out.getvalue().splitlines()[-1]
+    ensure_venv(root, extras_for(["serve"]), **kw)  # type: ignore[arg-type]
     assert len(pip.calls) == 1  # installed: nothing to do
-    ensure_venv(root, extras_for(["test", "-x"]), out=out, pip=pip)
+    ensure_venv(root, extras_for(["test", "-x"]), **kw)  # type: ignore[arg-type]
     assert pip.calls[1][-2:] == ["-e", f"{root}[test]"]
-    ensure_venv(root, extras_for(["serve"]), out=out, pip=pip)
-    ensure_venv(root, extras_for(["test"]), out=out, pip=pip)
+    ensure_venv(root, extras_for(["serve"]), **kw)  # type: ignore[arg-type]
+    ensure_venv(root, extras_for(["test"]), **kw)  # type: ignore[arg-type]
     assert len(pip.calls) == 2  # the test tools are enough for serve, and stay
     (root / "pyproject.toml").write_text('[project]\nname = "y"\n')
-    ensure_venv(root, extras_for(["serve"]), out=out, pip=pip)
+    ensure_venv(root, extras_for(["serve"]), **kw)  # type: ignore[arg-type]
     assert pip.calls[2][-2:] == ["-e", f"{root}[test]"]  # a changed pyproject keeps the tools
+
+
+def test_a_failing_uv_falls_back_to_pip(tmp_path: Path) -> None:
+    root = checkout(tmp_path)
+    pip, out = Pip(), io.StringIO()
+    ensure_venv(root, (), out=out, pip=pip, uv=lambda: "/bin/uv", uv_run=Pip(status=2))
+    assert pip.calls[0][1:4] == ["-m", "pip", "install"]
+    assert "uv failed (exit status 2); installing with pip instead" in out.getvalue()
+    assert (root / ".venv" / STAMP_NAME).exists()
+
+
+def test_pip_index_settings_are_carried_over_to_uv(tmp_path: Path) -> None:
+    wheels = tmp_path / "wheels"
+    wheels.mkdir()
+    constraints = tmp_path / "c.txt"
+    constraints.write_text("torch<=2\n")
+    pip = {
+        "index-url": "https://mirror.example/simple",
+        "extra-index-url": f"file://{tmp_path}/missing https://more.example/simple",
+        "find-links": str(wheels),
+        "constraint": str(constraints),
+        "cert": "/etc/ssl/certs/ca.crt",
+        "default-timeout": "180",
+    }
+    args, env = uv_options(pip)
+    assert args == [
+        "--default-index",
+        "https://mirror.example/simple",
+        "--index",
+        "https://more.example/simple",  # a local index that does not exist is skipped, as pip does
+        "--index-strategy",
+        "unsafe-best-match",
+        "--find-links",
+        str(wheels),
+        "--constraint",
+        str(constraints),
+    ]
+    assert env == {"SSL_CERT_FILE": "/etc/ssl/certs/ca.crt", "UV_HTTP_TIMEOUT": "180"}
 
 
 def test_a_failed_install_says_so_and_installs_again_next_time(tmp_path: Path) -> None:
     root = checkout(tmp_path)
     pip = Pip(status=1, said=["Collecting nope", "ERROR: No matching distribution found for nope"])
     with pytest.raises(SystemExit) as failed:
-        ensure_venv(root, (), out=io.StringIO(), pip=pip)
+        ensure_venv(root, (), out=io.StringIO(), pip=pip, uv=no_uv)
     assert str(failed.value).endswith("gateway: installing into .venv failed (pip exit status 1)")
     assert "No matching distribution" in str(failed.value)
     assert not (root / ".venv" / STAMP_NAME).exists()
@@ -90,14 +145,27 @@ def test_progress_lines_count_packages() -> None:
     assert progress_line("Collecting aiohttp>=3.9 (from nightcap-gateway==0.1.0)", 1) == "  [1] aiohttp>=3.9"
     assert progress_line("  Downloading aiohttp-3.14.5-cp311.whl (1.7 MB)", 1) is None
     assert progress_line("Installing collected packages: a, b", 24) == "  installing 24 packages ..."
+    assert uv_progress_line("Resolved 39 packages in 1.21s") == "  resolved 39 packages"
+    assert uv_progress_line(" + aiohttp==3.14.5") is None
 
 
-def test_run_pip_streams_progress_from_a_real_process() -> None:
+class Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_run_pip_shows_one_line_that_updates_from_a_real_process() -> None:
     script = "print('Collecting a'); print('  Downloading a.whl'); print('Collecting b (from a)')"
-    out = io.StringIO()
+    out = Terminal()
     status, lines = run_pip([sys.executable, "-c", script], out)
     assert status == 0 and len(lines) == 3
-    assert out.getvalue() == "  [1] a\n  [2] b\n"
+    # On a terminal: one line rewritten in place, then cleared; no line per package.
+    assert out.getvalue() == "\r\033[K  [1] a\r\033[K  [2] b\r\033[K"
+    assert "\n" not in out.getvalue()
+    logged = io.StringIO()  # in a log: nothing but errors
+    script = "print('Collecting a'); print('ERROR: no a')"
+    run_pip([sys.executable, "-c", script], logged)
+    assert logged.getvalue() == "  ERROR: no a\n"
 
 
 @pytest.mark.skipif(not os.environ.get("GATEWAY_TEST_BOOTSTRAP"), reason="set GATEWAY_TEST_BOOTSTRAP=1")
@@ -129,8 +197,8 @@ def test_fresh_checkout_serves_then_tests(tmp_path: Path) -> None:
             shown.append(line)
             if line.startswith("gateway: .venv ready") or line.startswith("Traceback"):
                 break
-        assert shown[0].startswith("gateway: creating") and "installing the runtime" in shown[1], shown
-        assert any(line.startswith("  [1] ") for line in shown), shown
+        assert any(line.startswith("gateway: creating") for line in shown), shown
+        assert any("installing the runtime" in line for line in shown), shown
         deadline = time.monotonic() + 60
         status = None
         while status is None and time.monotonic() < deadline and proc.poll() is None:

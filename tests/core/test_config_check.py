@@ -138,3 +138,21 @@ def test_serve_with_a_bad_config_prints_the_lines_not_a_traceback(tmp_path: Path
         0
     ].replace(str(tmp_path / "gateway.toml"), "gateway.toml")
     assert len(done.stderr.splitlines()) <= 3
+
+
+def test_every_mistake_in_one_run_core_system_and_adapter(tmp_path: Path) -> None:
+    # A bad core value, a misspelt adapter key and a misspelt rule-system key: all three at once.
+    text = '[gateway]\nmax_pool = "lots"\n\n[irc.libera]\nhost = "irc.libera.chat"\nchanels = ["#nc"]\n'
+    path = write(tmp_path, text + "\n[nightcap]\nno_such = 1\n")
+    problems = check(path).problems
+    assert problems[0].startswith(f"{path}:2: gateway.max_pool: Input should be a valid integer")
+    assert f"{path}:9: nightcap.no_such: unknown key" in problems
+    assert f"{path}:6: irc.libera.chanels: unknown key; did you mean 'channels'?" in problems
+    assert len(problems) == 3
+
+
+def test_unknown_default_system_is_named_without_importing_it(tmp_path: Path) -> None:
+    path = write(tmp_path, "[gateway]\ndefault_system = 'nightkap'\n")
+    assert check(path).problems == [
+        f"{path}:2: gateway.default_system: no plugin named 'nightkap' is installed; did you mean 'nightcap'?"
+    ]

@@ -262,3 +262,36 @@ def test_where_the_history_is_kept(tmp_path: Path) -> None:
     assert history_path({"history": ""}, vault) is None  # none kept: this session only
     assert history_path({}, "sqlite+aiosqlite:///:memory:") is None
     assert history_path({}, "postgresql+asyncpg://gw@db/vault") is None
+
+
+async def test_the_operators_console_is_a_storyteller_everywhere_from_the_first_serve(
+    tmp_path: Path, monkeypatch
+) -> None:
+    """Issue 37: the terminal of ``serve`` vouches for its operator once and for all: the vault keeps
+    ``console:NAME`` as a Storyteller, so a line without the terminal's role (the web's /st asks the
+    vault the same way) is a Storyteller's too."""
+    settings = Settings(
+        vault={"url": f"sqlite+aiosqlite:///{tmp_path / 'vault.db'}"}, console={"name": "op"}, stlog={}
+    )
+    gateway = Gateway(settings, platforms=("console",))
+    monkeypatch.setattr(sys.stdin, "isatty", lambda: True)
+    screen = Screen()
+    with create_pipe_input() as keys:
+        with create_app_session(input=keys, output=terminal(screen)):
+            await gateway.start()
+        try:
+            no_role = console_message("st list", name="op", storyteller=False)
+
+            async def listed() -> bool:
+                replies = await gateway.services.handle(no_role)
+                return replies[0].error is None
+
+            for _ in range(100):
+                if await listed():
+                    break
+                await asyncio.sleep(0.1)
+            assert await listed()
+            other = console_message("st list", name="someone", storyteller=False)
+            assert (await gateway.services.handle(other))[0].error is not None
+        finally:
+            await gateway.stop()

@@ -1,6 +1,7 @@
 """``help`` by topic (issue 14): the index names the top-level commands and the topics with their
 counts, ``help TOPIC [PAGE]`` lists a topic's commands with summaries a page at a time, each answer
-within one IRC line, in English, Czech and Russian."""
+within one IRC line, in English, Czech and Russian. Here every message says IRC's page size; where
+none is given (console, web, Discord) a whole topic comes at once (issue 37)."""
 
 from __future__ import annotations
 
@@ -21,6 +22,7 @@ ST = {"as_": "ana", "st": True}
 @pytest.fixture
 async def chat(vault_url: str) -> AsyncIterator[Chat]:
     chat = await start_chat(vault_url)
+    chat.page_bytes = PAGE_BYTES  # as the IRC adapter says
     yield chat
     await chat.stop()
 
@@ -109,3 +111,24 @@ async def test_every_index_and_topic_page_fits_one_irc_line_in_every_language(ch
     assert index.text.endswith(" Page 1 of 2; next: help 2")
     assert (await ok(chat, "help 2", "ana", st=True)).text.endswith(" Page 2 of 2.")
     assert await refused(chat, "help 3", "ana", st=True) == "help: 2 pages in all."
+
+
+async def test_a_whole_topic_at_once_where_lines_are_long(chat: Chat) -> None:
+    chat.page_bytes = None  # the console, the web, Discord
+    st = await ok(chat, "help st", **ST)
+    assert st.result is not None and st.result["pages"] == 1
+    assert "Page" not in st.text and "st approve: " in st.text and "st roll: " in st.text
+    assert len(st.text.encode()) > PAGE_BYTES
+
+
+async def test_hints_name_the_prefix_the_reader_types(chat: Chat) -> None:
+    index = await ok(chat, "!help", prefixed=True, channel="room")
+    assert "(!help TOPIC lists one). Type !help COMMAND for one." in index.text
+    st = await ok(chat, "!help st", prefixed=True, channel="room", **ST)
+    assert st.text.endswith("; next: !help st 2")
+    assert "Type help COMMAND" in (await ok(chat, "help")).text  # no prefix where none is typed
+
+
+async def test_help_char_set_lists_the_fields_and_their_limit(chat: Chat) -> None:
+    text = (await ok(chat, "help char set")).text
+    assert "origin, subgroup, aptitude, advantage, weakness" in text and "up to 300 characters" in text

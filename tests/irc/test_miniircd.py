@@ -7,6 +7,7 @@ from collections.abc import Callable
 
 from sqlmodel import col, select
 
+from adapters.irc.adapter import HELP_PAGE_BYTES
 from gateway.app import Gateway
 from gateway.types import Channel, Identity, InboundMessage
 from gateway.vault import repo
@@ -69,6 +70,8 @@ async def test_private_reply_and_errors_come_by_notice_to_the_user(irc: Harness)
             channel=Channel("irc", "test/#game"),
             text="!help",
             prefixed=True,
+            page_bytes=HELP_PAGE_BYTES,  # as the adapter says: one IRC line a page
+            prefix="!",
         )
     )
     expected = direct[0].text

@@ -1,0 +1,192 @@
+"""The ``gateway`` command starts at once: no plugin imported before it is needed, no traceback when
+the reader of its output goes away (issue 37; issue 30 item 7)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+
+# Runs gateway.cli.main with ARGV and prints the heavy modules it imported (one per line).
+PROBE = """
+import sys
+from gateway.cli import main
+try:
+    main(sys.argv[1:])
+except SystemExit:
+    pass
+heavy = ("plugins.", "adapters.", "sqlmodel", "sqlalchemy.orm", "gateway.vault", "aiohttp")
+sys.stdout.flush()
+print("\\n".join(sorted({m.split(".")[0] + "." + m.split(".")[1] if "." in m else m
+                        for m in sys.modules if m.startswith(heavy)})), file=sys.stderr)
+"""
+
+
+def environ() -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("GATEWAY_")}
+    return {**env, "GATEWAY_NO_VENV": "1", "PYTHONPATH": str(REPO)}
+
+
+def imported(tmp_path: Path, *argv: str) -> list[str]:
+    done = subprocess.run(
+        [sys.executable, "-c", PROBE, *argv],
+        cwd=tmp_path,
+        env=environ(),
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    return [line for line in done.stderr.splitlines() if line and " " not in line]
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [("--version",), ("--help",), ("config", "check"), ("config", "check", "gateway.toml"), ("plugins",)],
+)
+def test_quick_commands_import_no_plugin(tmp_path: Path, argv: tuple[str, ...]) -> None:
+    (tmp_path / "gateway.toml").write_text("[http]\nport = 9000\n[gateway]\ntimezone = 'Europe/Prague'\n")
+    assert imported(tmp_path, *argv) == []
+
+
+def test_a_plugin_word_imports_only_its_plugin(tmp_path: Path) -> None:
+    loaded = imported(tmp_path, "discord", "--help")
+    assert "adapters.discord" in loaded
+    assert not [m for m in loaded if m.startswith("plugins.") or m in ("adapters.irc", "adapters.matrix")]
+
+
+def test_help_lists_plugin_words_unloaded(tmp_path: Path) -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "gateway", "--help"],
+        cwd=tmp_path,
+        env=environ(),
+        capture_output=True,
+        text=True,
+    )
+    assert done.returncode == 0
+    words = [line.split()[0] for line in done.stdout.splitlines() if line.startswith("    ")]
+    assert {"serve", "config", "console", "discord", "sync"} <= set(words)
+
+
+@pytest.mark.parametrize("argv", [("--help",), ("config", "check", "gateway.toml"), ("serve", "--help")])
+def test_a_closed_pipe_is_no_traceback(tmp_path: Path, argv: tuple[str, ...]) -> None:
+    # `gateway ... | head -1` once head has gone: the read end is closed before the first write.
+    (tmp_path / "gateway.toml").write_text("[gateway]\n" + "".join(f"max_pol{i} = 3\n" for i in range(50)))
+    read_end, write_end = os.pipe()
+    os.close(read_end)
+    try:
+        done = subprocess.run(
+            [sys.executable, "-m", "gateway", *argv],
+            cwd=tmp_path,
+            env=environ(),
+            stdout=write_end,
+            stderr=subprocess.PIPE,
+            text=True,
+            timeout=120,
+        )
+    finally:
+        os.close(write_end)
+    # argparse's own help swallows the error (exit 0); everything else exits as a shell would say.
+    assert done.returncode == (0 if argv[-1] == "--help" else 141)
+    assert "Traceback" not in done.stderr and "BrokenPipe" not in done.stderr, done.stderr
+
+
+def test_the_default_time_zone_is_the_machines(monkeypatch: pytest.MonkeyPatch) -> None:
+    from gateway.settings import GatewaySection, machine_timezone
+
+    monkeypatch.setenv("TZ", "Europe/Prague")
+    assert GatewaySection().timezone == "Europe/Prague"
+    monkeypatch.setenv("TZ", ":Asia/Tokyo")
+    assert machine_timezone() == "Asia/Tokyo"
+    monkeypatch.setenv("TZ", "Not/A_Zone")  # then the system's files, else UTC: never a bad name
+    from zoneinfo import ZoneInfo
+
+    assert ZoneInfo(machine_timezone())
+
+
+def test_gateway_test_spreads_the_whole_suite_only(monkeypatch: pytest.MonkeyPatch) -> None:
+    from gateway.cli import test_workers
+
+    monkeypatch.delenv("GATEWAY_TEST_WORKERS", raising=False)
+    monkeypatch.setattr(os, "cpu_count", lambda: 2)
+    assert test_workers([]) == 2
+    assert test_workers(["-x", "-q", "-k", "console"]) == 2  # -k's value is no path
+    assert test_workers(["tests/core/test_cli.py"]) == 0  # a few tests: workers cost more than they save
+    assert test_workers(["-n", "4"]) == 0 and test_workers(["-p", "no:xdist"]) == 0
+    assert test_workers(["--version"]) == 0
+    monkeypatch.setattr(os, "cpu_count", lambda: 1)
+    assert test_workers([]) == 0
+    monkeypatch.setenv("GATEWAY_TEST_WORKERS", "3")
+    assert test_workers(["tests/core"]) == 3
+
+
+def test_skips_are_summed_up_by_reason(tmp_path: Path) -> None:
+    (tmp_path / "test_a.py").write_text(
+        "import pytest\n"
+        "@pytest.mark.skip(reason='no PostgreSQL')\ndef test_a(): pass\n"
+        "@pytest.mark.skip(reason='no PostgreSQL')\ndef test_b(): pass\n"
+        "@pytest.mark.skip(reason='no chromium')\ndef test_c(): pass\n"
+    )
+    (tmp_path / "conftest.py").write_text((REPO / "tests" / "conftest.py").read_text())
+    done = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", str(tmp_path)],
+        cwd=tmp_path,
+        env=environ(),
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    summary = done.stdout.split("skipped, by reason", 1)[1].splitlines()
+    assert "    2  no PostgreSQL" in summary and "    1  no chromium" in summary
+
+
+def test_serve_says_where_it_is(tmp_path: Path) -> None:
+    from tests.core.test_cli import _free_port
+
+    port = _free_port()
+    (tmp_path / "gateway.toml").write_text("[irc.libera]\nhost = 'irc.libera.chat'\nenabled = false\n")
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "gateway", "--config", "gateway.toml", "serve", "--port", str(port)],
+        cwd=tmp_path,
+        env=environ(),
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    block: list[str] = []
+    try:
+        assert proc.stderr is not None
+        for line in proc.stderr:
+            if line.startswith("Nightcap Gateway ") or block:
+                block.append(line.rstrip("\n"))
+            if line.startswith("  log "):
+                break
+    finally:
+        proc.terminate()
+        proc.wait(timeout=60)
+    assert block[0].startswith("Nightcap Gateway ") and block[0].endswith(" is up"), block
+    shown = {line.split()[0]: line for line in block[1:]}
+    assert f"http://127.0.0.1:{port}" in shown["http"]
+    assert shown["web"].split()[1] == f"http://127.0.0.1:{port}/"
+    assert "sqlite+aiosqlite:///vault.db" in shown["vault"]
+    assert "off (its [irc] table" in shown["irc"] and "off (no [discord] table" in shown["discord"]
+    assert "America/Los_Angeles" in shown["time"]  # TZ, pinned by the suite: the machine's zone
+
+
+def test_log_lines_follow_stderr_as_the_prompt_replaces_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    import io
+
+    import structlog
+
+    from gateway.logging import configure_logging
+
+    configure_logging("json", "info")
+    above_prompt = io.StringIO()  # what prompt_toolkit's patch_stdout puts in sys.stderr's place
+    monkeypatch.setattr(sys, "stderr", above_prompt)
+    structlog.get_logger("t").info("lease acquired")
+    assert '"event": "lease acquired"' in above_prompt.getvalue()
