@@ -140,6 +140,7 @@ async def test_a_roll_made_in_chat_appears_on_the_live_log_as_text(
     served = await site(extra_plugins=ACCOUNT, dice=ScriptedDice([9, 5, 10, 8, 8]))
     await say(served, f"char new {evil}")
     await say(served, "st add console:sam", "owner", st=True)
+    await say(served, f"st approve {evil} force", "owner", st=True)  # only an approved sheet rolls
     page = await new_page()
     dialogs: list[str] = []
     page.on("dialog", lambda dialog: dialogs.append(dialog.message))

@@ -45,6 +45,8 @@ async def test_the_stream_sends_each_roll_and_a_character_filter_keeps_to_it(sit
     await say(served, "char new Mira")
     await say(served, "char new Cole", "cole")
     await say(served, "st add console:sam", "owner", st=True)
+    for name in ("Mira", "Cole"):  # only an approved sheet rolls
+        await say(served, f"st approve {name} force", "owner", st=True)
     await client_sign_in(served, "sam")
     async with served.gateway.services.vault.transaction() as session:
         cole = (await session.exec(select(Character).where(col(Character.name) == "Cole"))).one()
