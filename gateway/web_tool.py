@@ -171,7 +171,7 @@ def read_house(
 
 
 # Words every system's odds page uses (each system adds its own in its web_tools module).
-POOL: Texts = {"en": "Dice", "cs": "Počet kostek", "ru": "Костей"}
+POOL: Texts = {"en": "Dice", "cs": "Počet kostek", "ru": "Кубиков"}
 NEED: Texts = {"en": "Successes needed", "cs": "Potřebné úspěchy", "ru": "Нужно успехов"}
 SUCCESSES: Texts = {
     "en": "Chance of exactly this many successes",

@@ -217,7 +217,7 @@ NOTATION_DICE = Opt(
     complete=NOTATION,
     texts={
         "cs": ("kostky", "kostková notace (2d6+3, 4d6kh3, d20 adv) nebo počet kostek"),
-        "ru": ("кубики", "нотация костей (2d6+3, 4d6kh3, d20 adv) или число кубиков"),
+        "ru": ("кубики", "нотация кубиков (2d6+3, 4d6kh3, d20 adv) или их число"),
     },
 )
 ROLL_OPTIONS = (POOL, NOTATION_DICE, MOD, *DIFFICULTIES, AGAINST)

@@ -62,7 +62,7 @@ TEXTS = Catalogue(
             "embed.opposition": "Противник",
             "embed.vs": "против",
             "embed.pool": "{n} {n:plural:кубик:кубика:кубиков}",
-            "embed.chance_die": "кость удачи",
+            "embed.chance_die": "кубик шанса",
             "embed.roll": "бросок",
             "button.unknown": "Эта кнопка здесь больше не известна; введите команду.",
             "interrupted": "Шлюз остановился раньше, чем команда завершилась; ничего не сохранено."

@@ -117,13 +117,13 @@ TEXTS_ROLL = {
         "roll VÝRAZ [secret] (2d6+3, 4d6kh3, 6d10>=7f1, d20 adv)",
     ),
     "ru": (
-        "бросок в нотации костей в любом канале",
+        "бросок в нотации кубиков в любом канале",
         "roll ВЫРАЖЕНИЕ [secret] (2d6+3, 4d6kh3, 6d10>=7f1, d20 adv)",
     ),
 }
 TEXTS_ODDS = {
     "cs": ("přesné šance hodu v kostkové notaci", "odds VÝRAZ [secret] (2d6+3, 20d6kh3)"),
-    "ru": ("точные шансы броска в нотации костей", "odds ВЫРАЖЕНИЕ [secret] (2d6+3, 20d6kh3)"),
+    "ru": ("точные шансы броска в нотации кубиков", "odds ВЫРАЖЕНИЕ [secret] (2d6+3, 20d6kh3)"),
 }
 
 

@@ -44,7 +44,7 @@ TOOL = WebTool(
     title={
         "en": "Dice notation odds",
         "cs": "Šance hodu v kostkové notaci",
-        "ru": "Шансы броска в нотации костей",
+        "ru": "Шансы броска в нотации кубиков",
     },
     fields=(
         ToolField(

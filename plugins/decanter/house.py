@@ -43,7 +43,7 @@ class DecanterHouseRules(HouseRules):
         5,
         en="the most bonus dice Aid Another can give",
         cs="nejvíc bonusových kostek, které může dát pomoc druhému",
-        ru="сколько бонусных костей может дать помощь другому",
+        ru="сколько бонусных кубиков может дать помощь другому",
         book='"Aid Another": at most +5 dice',
         ge=0,
         le=100,

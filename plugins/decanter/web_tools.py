@@ -24,7 +24,7 @@ DEGREES = {
 QUALITIES = (
     (-2, {"en": "Major disadvantage", "cs": "Velká nevýhoda", "ru": "Большая помеха"}),
     (-1, {"en": "Disadvantage", "cs": "Nevýhoda", "ru": "Помеха"}),
-    (0, {"en": "Normal dice", "cs": "Běžné kostky", "ru": "Обычные кости"}),
+    (0, {"en": "Normal dice", "cs": "Běžné kostky", "ru": "Обычные кубики"}),
     (1, {"en": "Advantage", "cs": "Výhoda", "ru": "Преимущество"}),
     (2, {"en": "Major advantage", "cs": "Velká výhoda", "ru": "Большое преимущество"}),
 )
@@ -39,7 +39,7 @@ FIELDS = (
     ),
     ToolField(
         "quality",
-        {"en": "Dice quality", "cs": "Kvalita kostek", "ru": "Качество костей"},
+        {"en": "Dice quality", "cs": "Kvalita kostek", "ru": "Качество кубиков"},
         0,
         choices=QUALITIES,
     ),

@@ -25,7 +25,7 @@ class DramaticHouseRules(HouseRules):
         "specialty",
         en="when a 10 rolls one more die: with a specialty, always, or never",
         cs="kdy desítka hází další kostku: se specializací, vždy, nebo nikdy",
-        ru="когда десятка даёт ещё одну кость: со специализацией, всегда или никогда",
+        ru="когда десятка даёт ещё один кубик: со специализацией, всегда или никогда",
         book=f"{BOOK}: re-roll 10s with a relevant specialty",
     )
     tens_double: Double = switch(
@@ -46,7 +46,7 @@ class DramaticHouseRules(HouseRules):
         True,
         en="a 1 and no die at the difficulty is a botch",
         cs="jednička a žádná kostka na obtížnosti je fiasko",
-        ru="единица и ни одной кости на сложности: провал (ботч)",
+        ru="единица и ни одного кубика на сложности: провал (ботч)",
         book=f"{BOOK}: a 1 and no successes is a botch",
     )
     willpower_cancelable: bool = switch(

@@ -34,7 +34,7 @@ class NightcapHouseRules(HouseRules):
         True,
         en="a pool of 0 or less rolls one chance die (off: it rolls nothing and fails)",
         cs="pool 0 a méně hází jednu kostku šance (vypnuto: nehází nic a selže)",
-        ru="пул 0 и меньше бросает одну кость шанса (выкл.: ничего не бросает и проваливается)",
+        ru="пул 0 и меньше бросает один кубик шанса (выкл.: ничего не бросает и проваливается)",
         book='"Chance die": at 0 or below the HUD gives you a single chance die',
     )
     # At most 1: the book spends one point at a time, and Willpower is a yes/no on every path a roll
@@ -52,7 +52,7 @@ class NightcapHouseRules(HouseRules):
         3,
         en="the most helpers (dice or sure successes) that count in teamwork",
         cs="nejvíce pomocníků (kostek nebo jistých úspěchů), kteří se při týmové práci počítají",
-        ru="сколько помощников (костей или верных успехов) засчитывается в командной работе",
+        ru="сколько помощников (кубиков или верных успехов) засчитывается в командной работе",
         book='"Teamwork": +1 die per helper, to a maximum of +3',
         ge=0,
         le=10,

@@ -33,7 +33,7 @@ class PravidlaHouseRules(HouseRules):
         1,
         en="successes a roll needs when it names none (a smaller pool needs all its dice)",
         cs="kolik úspěchů hod potřebuje, když to neuvádí (menší pool potřebuje všechny své kostky)",
-        ru="сколько успехов нужно броску, если это не указано (меньшему пулу нужны все его кости)",
+        ru="сколько успехов нужно броску, если это не указано (меньшему пулу нужны все его кубики)",
         book=f"{BOOK}: ve většině případů stačí jen jeden úspěch (Vypravěč může požadovat 2)",
         ge=1,
         le=10,

@@ -108,7 +108,7 @@ async def test_languages_and_refusals(chat: Chat) -> None:
     assert (wrong.error, wrong.text) == ("notation", "4d6kh5 ponechává 5 z 4 kostek: ponechte 1 až 4.")
     assert (await chat.one("lang ru", as_="mira")).error is None
     wrong = await chat.one("roll 1001d6", as_="mira")
-    assert wrong.text == "В этом броске больше 1000 костей — это предел для одного броска."
+    assert wrong.text == "В этом броске больше 1000 кубиков — это предел для одного броска."
     chat.dice.extend([4])
     assert (await chat.one("roll d6/0", as_="mira")).text == "В этом броске деление на ноль."
     assert chat.dice.remaining == 0

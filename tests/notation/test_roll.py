@@ -119,7 +119,7 @@ def test_long_rolls_are_summarised_within_the_limit_never_cut() -> None:
     assert irc == "Mira rolls 200d6: [200 dice: 696] → 696 #abc"
     assert len(line("200d6", faces, limit=1024).encode()) <= 1024
     russian = line("200d6", faces, limit=350, locale="ru")
-    assert russian == "Mira бросает 200d6: [200 костей: 696] → 696 #abc"
+    assert russian == "Mira бросает 200d6: [200 кубиков: 696] → 696 #abc"
     totals = line("100x d10", [(i % 10) + 1 for i in range(100)], limit=350)  # the totals fit alone
     assert totals.startswith("Mira rolls 100x d10: 1; 2; 3;") and len(totals.encode()) <= 350
     sets = line("100x 2d10", [(i % 10) + 1 for i in range(200)], limit=350)  # pairs: 3, 7, 11, 15, 19
