@@ -147,6 +147,8 @@ def script(person_id: int, character_id: int = 1) -> list[tuple[Prepared, dict[s
         (queue.SPAN, {"on_platform": PLATFORM, "first": 900001, "last": 900003}),
         (queue.DEPTH, {}),
         (queue.BACKLOG, {}),
+        (queue.HEADS, {}),
+        (outbox.NEXT_DUE, {"platform": PLATFORM, "elsewhere": '["t2"]'}),
         (outbox.CLAIM, {"platform": PLATFORM, "now": NOW, "elsewhere": '["t2"]'}),
         (outbox.LEASE_ROW, {"row_id": 900001, "until": NOW + HOUR, "claimed_at": NOW}),
         (outbox.RENEW, {"row_id": 900001, "until": NOW + 2 * HOUR}),

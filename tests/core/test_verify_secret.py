@@ -38,7 +38,7 @@ async def test_the_roller_and_storytellers_see_the_whole_roll(chat: Chat) -> Non
     roll_id = await secret_roll(chat)
     for as_, st in (("mira", False), ("sam", True)):
         [reply] = await chat.say(f"verify {roll_id}", as_, st=st)
-        assert reply.text.startswith(f"#{roll_id}: Mira (console:mira) rolled nightcap"), reply.text
+        assert reply.text.startswith(f"#{roll_id}: Mira (console:mira) rolled Nightcap"), reply.text
         assert PLAN in reply.text
         assert reply.result is not None and reply.result["roll"]["secret"] is True
 

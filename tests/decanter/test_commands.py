@@ -401,8 +401,10 @@ async def test_every_roll_is_logged_and_sent_to_the_storyteller_log(dec: Chat) -
     assert logged[0].degree == "setback" and logged[0].total == 1
     stlog = [s for s in await dec.stlog() if s.kind == "roll"]
     assert stlog[-1].text.startswith("(secret) Alice rolls 3 dice")
-    verified = await dec.one(f"verify {result['id']}", as_="bob")
+    verified = await dec.one(f"verify {result['id']}", as_="alice")  # a secret roll: its roller sees it
     assert "rolled Decanter" in verified.text
+    hidden = await dec.one(f"verify {result['id']}", as_="bob")  # others learn only that it is secret
+    assert "rolled" not in hidden.text and (hidden.result or {}).get("secret") is True, hidden.text
 
 
 async def test_bad_input(dec: Chat) -> None:
