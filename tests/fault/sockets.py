@@ -139,7 +139,11 @@ async def run(
                     break
                 await asyncio.sleep(0.2)
         report.seconds = time.monotonic() - started
-        await asyncio.sleep(0.2)
+        # The last sockets opened may be younger than the idle timeout: give each its full timeout
+        # (and as much again for a loaded machine) to be closed, then count.
+        deadline = time.monotonic() + 2 * idle_timeout + 0.2
+        while time.monotonic() < deadline and not all(_closed(r) for r, _ in held):
+            await asyncio.sleep(0.1)
         report.closed_by_gateway = sum(_closed(r) for r, _ in held)
         report.log_bytes = proc.log_path.stat().st_size - log_before
     finally:
