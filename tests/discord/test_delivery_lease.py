@@ -56,9 +56,16 @@ async def enqueue(env: DiscordEnv, texts: list[str]) -> None:
 
 
 @pytest.fixture
-async def pair(vault_url: str, fake: FakeDiscord, key: SigningKey) -> AsyncIterator[Pair]:
+def failover() -> float:
+    return F
+
+
+@pytest.fixture
+async def pair(
+    vault_url: str, fake: FakeDiscord, key: SigningKey, failover: float
+) -> AsyncIterator[Pair]:
     hooks = {"stlog": fake.add_webhook("200")}
-    sections: dict[str, Any] = {"cluster": {"failover_seconds": F}}
+    sections: dict[str, Any] = {"cluster": {"failover_seconds": failover}}
     first = await start_env(vault_url, fake, key, hooks, sections)
     await eventually(lambda: LEASE in first.gateway.services.leases.held, timeout=10)
     second = await start_env(vault_url, fake, key, hooks, sections)
@@ -77,6 +84,9 @@ def cut_off(env: DiscordEnv) -> None:
     env.gateway.services.leases._claim = nothing  # type: ignore[method-assign]
 
 
+# A one-second lease can honestly change hands on a loaded machine (xdist, CI); this test is about who
+# delivers while the owner is healthy, so its lease outlives any scheduling stall.
+@pytest.mark.parametrize("failover", [15.0])
 async def test_rows_queued_by_either_gateway_are_delivered_once_in_order_by_the_owner(pair: Pair) -> None:
     first, second = pair.envs
     await enqueue(second, [f"a{i}" for i in range(6)])  # the standby queues: the owner delivers
