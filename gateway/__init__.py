@@ -24,6 +24,7 @@ _EXPORTS = {
     "SheetForms": "gateway.spec",
     "DegreeColour": "gateway.spec",
     "Command": "gateway.spec",
+    "Param": "gateway.params",
     "Role": "gateway.spec",
     "Handler": "gateway.spec",
     "AdapterSpec": "gateway.spec",
@@ -117,6 +118,7 @@ if TYPE_CHECKING:
     from gateway.offload import Offloaded as Offloaded
     from gateway.offload import Speaker as Speaker
     from gateway.offload import TooLong as TooLong
+    from gateway.params import Param as Param
     from gateway.router import Handled as Handled
     from gateway.router import Reading as Reading
     from gateway.services import AdapterServices as AdapterServices

@@ -18,6 +18,7 @@ from collections.abc import Callable, Iterable, Mapping
 from typing import TypedDict, TypeVar, Unpack
 
 from gateway.hookspecs import hookimpl
+from gateway.params import Param
 from gateway.spec import Command, Handler, Role
 
 H = TypeVar("H", bound=Handler)
@@ -31,6 +32,7 @@ class CommandOptions(TypedDict, total=False):
     aliases: tuple[str, ...]
     bare: bool
     texts: Mapping[str, tuple[str, str]]
+    params: tuple[Param, ...]
 
 
 class CommandSet:
@@ -57,7 +59,8 @@ class CommandSet:
         self, name: str, handler: Handler, summary: str, usage: str = "", **options: Unpack[CommandOptions]
     ) -> None:
         """The same without a decorator, for a handler defined elsewhere (a bound method)."""
-        self._parts.append(Command(name, handler, summary, usage or name, self.system, **options))
+        fallback = "" if options.get("params") else name  # typed parameters write their own usage
+        self._parts.append(Command(name, handler, summary, usage or fallback, self.system, **options))
 
     def include(self, *parts: CommandSet | Iterable[Command]) -> CommandSet:
         """Add other sets (read when registering, so their decorators may run later) or commands."""

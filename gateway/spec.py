@@ -1,7 +1,7 @@
 """The declarations a plugin hands the gateway: rule systems, commands, adapters, CLI commands.
 
-A leaf module (it imports nothing of the gateway at run time), so that ``gateway`` can re-export
-these and any module can import them without an import cycle.
+A leaf module (at run time it imports only the leaf ``gateway.params``), so that ``gateway`` can
+re-export these and any module can import them without an import cycle.
 """
 
 from __future__ import annotations
@@ -9,6 +9,8 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Literal, Protocol, runtime_checkable
+
+from gateway.params import Param, usage
 
 if TYPE_CHECKING:
     from pydantic import BaseModel
@@ -58,6 +60,14 @@ class Command:
     # ``help`` in other languages: locale -> (summary, usage). A locale missing here shows English.
     texts: Mapping[str, tuple[str, str]] = field(default_factory=dict, hash=False, compare=False)
     claims: Callable[[Sequence[str]], bool] | None = field(default=None, hash=False, compare=False)
+    # Typed parameters (``gateway.params``): the router binds the words to them (``Invocation.args``)
+    # and every adapter reads them for its options, completion and forms. Empty: the handler reads
+    # ``Invocation.words`` itself and adapters offer free text.
+    params: tuple[Param, ...] = field(default=(), hash=False, compare=False)
+
+    def __post_init__(self) -> None:
+        if self.params and not self.usage:
+            object.__setattr__(self, "usage", usage(self.name, self.params))
 
     def summary_in(self, locale: str) -> str:
         return self.texts[locale][0] if locale in self.texts else self.summary

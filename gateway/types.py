@@ -6,7 +6,8 @@ Adapters translate platform traffic into these and back; rule plugins never see 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, replace
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any
 
@@ -110,6 +111,9 @@ class Invocation:
     words: tuple[str, ...]
     raw: str
     comment: str | None = None
+    # The words bound to the command's typed parameters (``gateway.params.bind``), by name; empty
+    # for a command that declares none.
+    args: Mapping[str, Any] = field(default_factory=dict, hash=False, compare=False)
 
 
 @dataclass(frozen=True)
