@@ -10,7 +10,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from pygments.lexers.special import TextLexer
+from pygments.lexers.special import TextLexer  # type: ignore[import-untyped]
 from sphinx.application import Sphinx
 
 ROOT = Path(__file__).resolve().parents[1]
