@@ -15,10 +15,11 @@ How a page writes one::
 - ``NAME> LINE`` is a player typing LINE (bare, as in the console); ``NAME (st)> LINE`` a Storyteller.
 - The lines up to the next ``>`` line are the replies, in order, exactly; a roll's id (``#k3f9m2x``)
   matches any id, and a line ending in `` …`` matches any reply line that begins with the rest.
-- ``% dice:`` (a MyST comment, not shown) scripts the faces: one group per input line, ``|`` between
-  groups; every face must be used by its line. ``% setup: LINE`` runs LINE first, unseen, as a
-  Storyteller (``% setup: system pravidla``) or, written ``NAME> LINE``, as that player.
-  ``% minutes: N`` moves the gateway's clock (which stands still at 2026-11-30 20:00 UTC) N minutes
+- ``% dice:`` (a MyST comment, not shown; ``<!-- dice: ... -->`` in README.md) scripts the faces:
+  one group per input line, ``|`` between groups; every face must be used by its line.
+- ``% setup: LINE`` runs LINE first, unseen, as a Storyteller (``% setup: system pravidla``) or,
+  written ``NAME> LINE``, as that player.
+- ``% minutes: N`` moves the gateway's clock (which stands still at 2026-11-30 20:00 UTC) N minutes
   on before the block runs, after its set-up.
 
 The blocks of one page run in order on one gateway, so a page can make a character and then roll it.
@@ -32,7 +33,10 @@ from pathlib import Path
 
 INPUT = re.compile(r"^(?P<name>[a-z][a-z0-9_]*)(?P<st> \(st\))?> (?P<line>.*)$")
 ROLL_ID = re.compile(r"#[0-9a-z]{5,7}\b")
-BLOCK = re.compile(r"((?:^%[^\n]*\n)*)^```chat\n(.*?)^```", flags=re.MULTILINE | re.DOTALL)
+# The hidden lines above a block: MyST comments (``% dice: 9 5 10``) or, where MyST is not the reader
+# (README.md on a forge), HTML comments (``<!-- dice: 9 5 10 -->``).
+COMMENT = r"(?:%[^\n]*|<!--[^\n]*-->)\n"
+BLOCK = re.compile(rf"((?:^{COMMENT})*)^```chat\n(.*?)^```", flags=re.MULTILINE | re.DOTALL)
 
 
 @dataclass
@@ -70,7 +74,10 @@ def blocks(page: Path) -> list[Block]:
         setup: list[str] = []
         minutes = 0.0
         for comment in comments.splitlines():
-            key, _, value = comment.lstrip("%").strip().partition(":")
+            plain = (
+                comment.removeprefix("<!--").removesuffix("-->") if comment.startswith("<!--") else comment
+            )
+            key, _, value = plain.lstrip("%").strip().partition(":")
             if key == "dice":
                 dice_groups = [[int(f) for f in group.split()] for group in value.split("|")]
             elif key == "setup":

@@ -10,17 +10,19 @@ import pytest
 
 from gateway.testing import start_chat
 from tests.docs.examples import INPUT, Block, blocks, matches
-from tests.docs.pages import DOCS, pages
+from tests.docs.pages import DOCS, ROOT, pages
 
-WITH_EXAMPLES = [p for p in pages() if blocks(p)]
+WITH_EXAMPLES = [p for p in [ROOT / "README.md", *pages()] if blocks(p)]
 
 
 def test_the_docs_have_examples_for_players_and_storytellers() -> None:
-    where = {p.relative_to(DOCS).parts[0] for p in WITH_EXAMPLES}
-    assert {"players", "storytellers"} <= where, where
+    where = {p.relative_to(ROOT).parts[0] for p in WITH_EXAMPLES}
+    assert {"README.md", "docs"} <= where, where
+    sections = {p.relative_to(DOCS).parts[0] for p in WITH_EXAMPLES if p.is_relative_to(DOCS)}
+    assert {"players", "storytellers"} <= sections, sections
 
 
-@pytest.mark.parametrize("page", WITH_EXAMPLES, ids=lambda p: str(p.relative_to(DOCS)))
+@pytest.mark.parametrize("page", WITH_EXAMPLES, ids=lambda p: str(p.relative_to(ROOT)))
 async def test_the_examples_of_a_page(page: Path, tmp_path: Path) -> None:
     # The chronicle keeps UTC, so times on the pages do not depend on where the tests run.
     chat = await start_chat(f"sqlite+aiosqlite:///{tmp_path / 'vault.db'}", gateway={"timezone": "UTC"})
