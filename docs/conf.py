@@ -23,7 +23,8 @@ myst_enable_extensions = ["colon_fence", "deflist"]
 myst_heading_anchors = 3
 html_theme = "furo"
 html_title = "Nightcap Gateway"
-html_static_path: list[str] = []
+html_static_path = ["_static"]
+html_css_files = ["chat.css"]
 # docs/notes/ holds each branch's notes until the lead folds them into the pages.
 exclude_patterns = ["_build", "notes", "Thumbs.db", ".DS_Store"]
 autodoc_member_order = "bysource"
