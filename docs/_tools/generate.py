@@ -17,12 +17,14 @@ import types
 import typing
 from collections.abc import Iterator
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from pydantic import BaseModel
 from pydantic.fields import FieldInfo
 from pydantic_core import PydanticUndefined
 
+DOCS_ROOT = Path(__file__).resolve().parents[2]  # the repository
 HELP_COLUMNS = "100"  # argparse wraps --help to the terminal; a fixed width keeps the page stable
 
 
@@ -258,3 +260,54 @@ def config_reference() -> str:
             table_reference(system_tables()),
         ]
     )
+
+
+# --- message catalogues ---------------------------------------------------------------------------
+
+LANGUAGES = ("en", "cs", "ru")
+
+
+def catalogues() -> list[tuple[str, Any]]:
+    """Every module-level ``NAME = Catalogue(...)`` in gateway/, plugins/ and adapters/, found in the
+    source (so a new catalogue appears without being listed) and imported: (``module.NAME``, it)."""
+    import importlib
+
+    from gateway.i18n import Catalogue
+
+    root = DOCS_ROOT
+    found = []
+    for package in ("gateway", "plugins", "adapters"):
+        for path in sorted((root / package).rglob("*.py")):
+            tree = ast.parse(path.read_text(encoding="utf-8"))
+            for node in tree.body:
+                if (
+                    isinstance(node, ast.Assign)
+                    and isinstance(node.value, ast.Call)
+                    and isinstance(node.value.func, ast.Name)
+                    and node.value.func.id == "Catalogue"
+                    and isinstance(node.targets[0], ast.Name)
+                ):
+                    module = ".".join(path.relative_to(root).with_suffix("").parts)
+                    value = getattr(importlib.import_module(module), node.targets[0].id)
+                    if isinstance(value, Catalogue):
+                        found.append((f"{module}.{node.targets[0].id}", value))
+    return found
+
+
+def catalogue_coverage() -> str:
+    """A table: each catalogue, its English keys, and how many of them each other language has."""
+    rows = ["| catalogue | English keys | čeština | русский |", "|---|---|---|---|"]
+    for name, catalogue in catalogues():
+        english = set(catalogue.messages[catalogue.fallback])
+        cells = []
+        for locale in LANGUAGES[1:]:
+            table = catalogue.messages.get(locale)
+            if table is None:
+                cells.append("—")
+                continue
+            have = len(english & {k for k, v in table.items() if v})
+            cells.append(
+                f"{have}/{len(english)}" + ("" if have == len(english) else " (English for the rest)")
+            )
+        rows.append(f"| `{name}` | {len(english)} | {' | '.join(cells)} |")
+    return "\n".join(rows) + "\n"
