@@ -14,6 +14,7 @@ from gateway.command_reference import commands_of, installed_registry
 from gateway.settings import Settings
 from tests.docs.pages import DOCS, TOOLS, pages
 
+CLI_PYTHON = (3, 11)  # requires-python's floor, and what CI runs
 REFRESH = "Run: .venv/bin/cog -r -I docs/_tools docs/*.md docs/*/*.md"
 SYSTEM_PAGES = {
     None: "players/commands.md",
@@ -33,6 +34,10 @@ def generated(text: str) -> str:
 def test_every_generated_part_is_fresh(capsys: pytest.CaptureFixture[str]) -> None:
     with_cog = [str(p) for p in pages() if "[[[cog" in p.read_text(encoding="utf-8")]
     assert len(with_cog) >= 8, with_cog  # six command references, the CLI and the configuration
+    if sys.version_info[:2] != CLI_PYTHON:
+        # argparse lays --help out differently from one Python to the next (3.13 writes "-o, --out
+        # FILE"): the CLI page is checked on the Python it is generated with, the project's own.
+        with_cog.remove(str(DOCS / "running" / "cli.md"))
     sys.path.insert(0, str(TOOLS))
     try:
         status = Cog().main(["cog", "--check", "--diff", "-I", str(TOOLS), *with_cog])
