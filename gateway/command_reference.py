@@ -173,7 +173,7 @@ def command_entry(command: Command, locale: str) -> list[str]:
     labels = LABELS.get(locale, LABELS["en"])
     roles = ROLES.get(locale, ROLES["en"])
     lines = [f"### `{command.name}`", "", _text(command.summary_in(locale)), ""]
-    usage = command.usage_in(locale) or command.name
+    usage = command.usage_in(locale) or command.usage or command.name
     lines.append(f"- **{labels['usage']}:** {_code(usage, cell=False)}")
     lines.append(f"- **{labels['who']}:** {roles[command.role]}")
     if command.aliases:

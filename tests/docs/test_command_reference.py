@@ -55,6 +55,17 @@ def test_the_core_reference_and_another_language() -> None:
     assert "- **Кто:** Рассказчики" in reference("toy", "ru", registry=registry())
 
 
+def test_a_translation_without_its_own_usage_keeps_the_declared_one() -> None:
+    command = Command(
+        "heal",
+        handler,  # type: ignore[arg-type]
+        "heal",
+        params=(Param("levels", "integer", "levels", required=True),),
+        texts={"ru": ("лечить", "")},
+    )
+    assert "- **Как писать:** `heal LEVELS`" in command_entry(command, "ru")
+
+
 def test_a_command_without_parameters_has_no_table() -> None:
     st = registry().commands[("toy", "st heal")]
     assert not any(line.startswith("|") for line in command_entry(st, "en"))
