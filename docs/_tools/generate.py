@@ -230,7 +230,7 @@ def table_reference(tables: list[Table]) -> str:
     out: list[str] = []
     for name, model, about in (part for table in tables for part in walk(table)):
         comments = field_comments(model)
-        out += [f"### `[{name}]`", ""]
+        out += [f"#### `[{name}]`", ""]
         doc = about or own_doc(model)
         if doc:
             out += [doc.replace("\n", " "), ""]
@@ -249,13 +249,13 @@ def config_reference() -> str:
     """Every table and key: the core's, the adapters', the rule systems'."""
     return "\n".join(
         [
-            "## The core",
+            "### The core",
             "",
             table_reference(core_tables()),
-            "## Platforms",
+            "### Platforms",
             "",
             table_reference(adapter_tables()),
-            "## Rule systems",
+            "### Rule systems",
             "",
             table_reference(system_tables()),
         ]
