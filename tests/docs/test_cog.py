@@ -59,7 +59,9 @@ def test_every_rule_system_has_its_page() -> None:
 
 def test_every_config_key_is_in_the_configuration_reference() -> None:
     page = generated((DOCS / "running" / "configuration.md").read_text(encoding="utf-8"))
-    tables = dict(re.findall(r"^#### `\[([^\]]+)\]`\n(.*?)(?=^#### |^### |\Z)", page, flags=re.DOTALL | re.MULTILINE))
+    tables = dict(
+        re.findall(r"^#### `\[([^\]]+)\]`\n(.*?)(?=^#### |^### |\Z)", page, flags=re.DOTALL | re.MULTILINE)
+    )
     expected = {name: info.annotation for name, info in Settings.model_fields.items()}
     for name, section in expected.items():
         keys = set(re.findall(r"^\| `(\w+)` \|", tables[name], flags=re.MULTILINE))
