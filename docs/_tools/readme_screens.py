@@ -1,9 +1,9 @@
 """The README's pictures, taken in Debian's Chromium from a real gateway on a fresh vault:
 ``.venv/bin/python docs/_tools/readme_screens.py [OUT]`` (default ``docs/_static/screens``).
 
-A roll typed on IRC and one typed on Discord (as messages from those platforms reach the router), each
-shown by its public verify page, and a player's sheet on the web pages after signing in with the
-link ``web`` gives. Dice are scripted; roll ids and times differ from run to run."""
+A roll typed on IRC (``!roll``) and one sent from Discord (``/roll``, which arrives bare), as they
+reach the router, each shown by its public verify page, and a player's sheet on the web pages after
+signing in with the link ``web`` gives. Dice are scripted; roll ids and times differ from run to run."""
 
 from __future__ import annotations
 
@@ -46,7 +46,7 @@ async def say(gateway: Gateway, text: str, sender: Identity, channel: Channel, s
         channel=channel,
         text=text,
         roles=frozenset({"storyteller"}) if st else frozenset(),
-        prefixed=channel.platform in ("irc", "discord"),
+        prefixed=channel.platform == "irc",  # a chat line; Discord sends slash commands, bare
     )
     replies = await gateway.services.handle(message)
     return replies[0]
@@ -75,7 +75,7 @@ async def main(out: Path) -> None:
                 Channel("irc", "libera/#nightcap"),
             )
             on_discord = await say(
-                gateway, "!roll 3", Identity("discord", "2051", "Ash"), Channel("discord", "1180/1181")
+                gateway, "roll 3", Identity("discord", "2051", "Ash"), Channel("discord", "1180/1181")
             )
             link = LINK.search((await say(gateway, "web", mira, console)).text)
             assert link, "no sign-in link"
