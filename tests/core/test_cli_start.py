@@ -20,7 +20,7 @@ try:
     main(sys.argv[1:])
 except SystemExit:
     pass
-heavy = ("plugins.", "adapters.", "sqlmodel", "sqlalchemy.orm", "gateway.vault", "aiohttp")
+heavy = ("plugins.", "adapters.", "sqlmodel", "sqlalchemy", "alembic", "gateway.vault", "aiohttp")
 sys.stdout.flush()
 print("\\n".join(sorted({m.split(".")[0] + "." + m.split(".")[1] if "." in m else m
                         for m in sys.modules if m.startswith(heavy)})), file=sys.stderr)
@@ -51,6 +51,14 @@ def imported(tmp_path: Path, *argv: str) -> list[str]:
 def test_quick_commands_import_no_plugin(tmp_path: Path, argv: tuple[str, ...]) -> None:
     (tmp_path / "gateway.toml").write_text("[http]\nport = 9000\n[gateway]\ntimezone = 'Europe/Prague'\n")
     assert imported(tmp_path, *argv) == []
+
+
+def test_status_reads_a_sqlite_vault_without_sqlalchemy_or_plugins(tmp_path: Path) -> None:
+    made = subprocess.run(
+        [sys.executable, "-m", "gateway", "db", "upgrade"], cwd=tmp_path, env=environ(), capture_output=True
+    )
+    assert made.returncode == 0, made.stderr
+    assert imported(tmp_path, "status") == []
 
 
 def test_a_plugin_word_imports_only_its_plugin(tmp_path: Path) -> None:
