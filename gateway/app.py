@@ -16,22 +16,16 @@ import structlog
 from aiohttp import web
 from aiohttp.typedefs import Handler
 
-from gateway import builtin, linking, metrics, storytellers
+from gateway import metrics
 from gateway.adapter import Adapter
 from gateway.dice import DiceSource, dice_from_settings
 from gateway.heartbeat import Heartbeat
-from gateway.house_rules import commands as house_commands
-from gateway.macros import commands as macro_commands
 from gateway.metrics import Metrics
-from gateway.notation import command as notation_commands
-from gateway.plugins import Plugins, build_plugin_manager
+from gateway.plugins import Plugins, build_plugin_manager, core_plugins, idle_adapters
 from gateway.readiness import Readiness
 from gateway.services import Services
 from gateway.settings import Settings
-from gateway.stats import command as stats_command
 from gateway.stats.store import stop_folds
-from gateway.transfer import one as transfer_one
-from gateway.vault.migrate import upgrade
 from gateway.vault.models import utcnow
 from gateway.vault.notify import Listener
 
@@ -62,24 +56,15 @@ class Gateway:
         clock: Callable[[], datetime] = utcnow,
         extra_plugins: Iterable[Any] = (),
         platforms: Iterable[str] | None = None,
+        skip_idle_adapters: bool = False,
     ) -> None:
         self.settings = settings
-        pm = build_plugin_manager(
-            settings.plugins.block,
-            extra=[
-                *(
-                    builtin,
-                    linking,
-                    storytellers,
-                    house_commands,
-                    macro_commands,
-                    stats_command,
-                    transfer_one,
-                    notation_commands,
-                ),
-                *extra_plugins,
-            ],
-        )
+        platforms = None if platforms is None else list(platforms)
+        block = list(settings.plugins.block)
+        if skip_idle_adapters and platforms is not None:
+            # Not imported at all (``gateway console``): adapters neither served nor configured.
+            block += idle_adapters(platforms, lambda name: bool(settings.section(name)))
+        pm = build_plugin_manager(block, extra=[*core_plugins(), *extra_plugins])
         self.plugins = Plugins(pm)
         self.plugins.configure(settings)
         self.services = Services(
@@ -111,10 +96,14 @@ class Gateway:
             self.services.router.observe = self.metrics.command
 
     async def upgrade_vault(self) -> None:
+        from gateway.vault.migrate import upgrade  # Alembic: only when there is something to do
+
         await upgrade(self.services.vault, self.plugins.migration_locations())
 
     async def start(self, app: web.Application | None = None) -> None:
-        if self.settings.vault.auto_upgrade and self.services.vault.dialect == "sqlite":
+        # A current vault (every start but the first after an update) needs no Alembic.
+        sqlite = self.settings.vault.auto_upgrade and self.services.vault.dialect == "sqlite"
+        if sqlite and not (await self.readiness.check(fresh=True)).ready:
             await self.upgrade_vault()
         if self.listener is not None:
             await self.listener.start()
@@ -122,7 +111,7 @@ class Gateway:
             await adapter.start()
         await self.outbox.start(self.adapters)
         await self.heartbeat.start()
-        verdict = await self.readiness.check()
+        verdict = await self.readiness.check(fresh=True)
         if not verdict.ready:
             log.warning("vault not ready: /readyz answers 503 until it is", reason=verdict.reason)
         self.services.state["ready"] = True

@@ -40,7 +40,8 @@ async def run_console(
     stdout = stdout or sys.stdout
     on_terminal = stdin.isatty()
     # The console's own adapter is this loop; only an interactive session shows the ST log live.
-    gateway = Gateway(settings, platforms=("console",) if on_terminal else ())
+    # The other adapters are not even imported unless their table is set (they may act here too).
+    gateway = Gateway(settings, platforms=("console",) if on_terminal else (), skip_idle_adapters=True)
     if "console" in gateway.adapters:
         gateway.adapters["console"].read_terminal = False  # type: ignore[attr-defined]
     await gateway.start()
