@@ -10,17 +10,15 @@ from __future__ import annotations
 import gc
 from collections.abc import AsyncIterator, Callable, Iterable
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import structlog
 from aiohttp import web
 from aiohttp.typedefs import Handler
 
-from gateway import metrics
 from gateway.adapter import Adapter
 from gateway.dice import DiceSource, dice_from_settings
 from gateway.heartbeat import Heartbeat
-from gateway.metrics import Metrics
 from gateway.plugins import Plugins, build_plugin_manager, core_plugins, idle_adapters
 from gateway.readiness import Readiness
 from gateway.services import Services
@@ -28,6 +26,9 @@ from gateway.settings import Settings
 from gateway.stats.store import stop_folds
 from gateway.vault.models import utcnow
 from gateway.vault.notify import Listener
+
+if TYPE_CHECKING:
+    from gateway.metrics import Metrics
 
 log = structlog.get_logger(__name__)
 
@@ -92,6 +93,8 @@ class Gateway:
         self.on_started: Callable[[], None] | None = None
         self.metrics: Metrics | None = None
         if settings.metrics.enabled:
+            from gateway.metrics import Metrics  # Prometheus' client: for a process that serves /metrics
+
             self.metrics = Metrics(self.services)
             self.services.router.observe = self.metrics.command
 
@@ -166,6 +169,8 @@ def build_app(gateway: Gateway) -> web.Application:
     app.router.add_get("/healthz", healthz)
     app.router.add_get("/readyz", readyz(gateway))
     if gateway.metrics is not None:
+        from gateway import metrics
+
         app.router.add_get("/metrics", metrics.handler(gateway.metrics, gateway.settings.metrics.token))
     for adapter in gateway.adapters.values():
         adapter.add_routes(app)
