@@ -248,3 +248,13 @@ def test_log_lines_follow_stderr_as_the_prompt_replaces_it(monkeypatch: pytest.M
     monkeypatch.setattr(sys, "stderr", above_prompt)
     structlog.get_logger("t").info("lease acquired")
     assert '"event": "lease acquired"' in above_prompt.getvalue()
+
+
+def test_idle_adapters_are_read_from_the_entry_points() -> None:
+    from gateway.plugins import idle_adapters
+
+    configured = {"secondlife"}
+    idle = idle_adapters(["console", "irc"], configured.__contains__)
+    # served (irc) or configured (secondlife) adapters load; rule systems and commands always do
+    assert sorted(idle) == ["discord", "http", "matrix", "web"]
+    assert idle_adapters(["http", "secondlife", "matrix", "irc", "discord", "web"], lambda _: False) == []
