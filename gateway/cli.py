@@ -152,9 +152,10 @@ def cmd_plugins(args: argparse.Namespace) -> int:
         return 0
     blocked = set(settings.plugins.block)
     words: dict[str, list[str]] = {}
-    for ep in entry_points(group=CLI_GROUP):
+    installed = entry_points()  # one scan of the installed distributions for both groups
+    for ep in installed.select(group=CLI_GROUP):
         words.setdefault(ep.value, []).append(ep.name)
-    for ep in sorted(entry_points(group=PLUGIN_GROUP), key=lambda ep: ep.name):
+    for ep in sorted(installed.select(group=PLUGIN_GROUP), key=lambda ep: ep.name):
         dist = distribution_label(ep.dist)
         notes = [f"commands: {', '.join(sorted(words[ep.value]))}"] if ep.value in words else []
         notes += ["blocked by [plugins] block"] if ep.name in blocked else []

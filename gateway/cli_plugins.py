@@ -16,8 +16,10 @@ Only the standard library and pluggy are imported here: this runs before every c
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable, Sequence
 from importlib.metadata import Distribution, EntryPoint, entry_points
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -56,8 +58,26 @@ def distribution_label(dist: Distribution | None) -> str:
     included: a tenth of a second each, for every entry point of ``gateway plugins``."""
     if dist is None:
         return "?"
+    folder = getattr(dist, "_path", None)  # a PathDistribution's .dist-info: read up to the header's end
+    if isinstance(folder, Path) and (folder / "METADATA").is_file():
+        return _header_label(folder / "METADATA")
     head = (dist.read_text("METADATA") or dist.read_text("PKG-INFO") or "").partition("\n\n")[0]
-    fields = dict(line.partition(": ")[::2] for line in head.splitlines() if ": " in line)
+    return _label(head.splitlines())
+
+
+@functools.cache
+def _header_label(metadata: Path) -> str:
+    lines: list[str] = []
+    with metadata.open(encoding="utf-8") as file:
+        for line in file:
+            if not line.strip():
+                break
+            lines.append(line.rstrip("\n"))
+    return _label(lines)
+
+
+def _label(header: Iterable[str]) -> str:
+    fields = dict(line.partition(": ")[::2] for line in header if ": " in line)
     return f"{fields.get('Name', '?')} {fields.get('Version', '?')}"
 
 
