@@ -32,8 +32,12 @@ def read_graph(locations: Iterable[str | Path]) -> dict[str, tuple[str, ...]]:
             found = dict(_ASSIGNED.findall(script.read_text(encoding="utf-8")))
             if "revision" not in found:
                 continue
-            revision = ast.literal_eval(found["revision"])
-            down = ast.literal_eval(found.get("down_revision", "None"))
+            try:
+                revision = ast.literal_eval(found["revision"])
+                down = ast.literal_eval(found.get("down_revision", "None"))
+            except (ValueError, SyntaxError):
+                # Alembic's template writes literals; a computed one would need the file imported.
+                raise ValueError(f"{script}: revision and down_revision must be plain strings") from None
             graph[str(revision)] = (down,) if isinstance(down, str) else tuple(down or ())
     return graph
 

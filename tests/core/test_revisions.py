@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from alembic.script import ScriptDirectory
 
 from gateway.revisions import CORE_VERSIONS, heads, judge, read_graph
@@ -46,3 +47,9 @@ def test_the_verdicts() -> None:
     newer = migrations({"9999_from_the_future"}, [])
     assert newer.ready and newer.reason == "the vault is at 9999_from_the_future, newer than this code"
     assert migrations({head}, []).ready
+
+
+def test_a_computed_revision_is_named_not_guessed(tmp_path: Path) -> None:
+    (tmp_path / "x.py").write_text("revision = make_id()\ndown_revision = None\n")
+    with pytest.raises(ValueError, match=r"x\.py: revision and down_revision must be plain strings"):
+        read_graph([tmp_path])
