@@ -15,17 +15,16 @@ rewritten in place on a terminal.
 
 from __future__ import annotations
 
-import hashlib
 import os
 import re
-import shutil
-import subprocess
 import sys
 import time
-import venv
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import TextIO
+
+# hashlib, shutil, subprocess and venv are imported where they are used: every ``gateway`` command
+# starts here, and only the first run of a checkout (or a changed pyproject.toml) installs anything.
 
 ROOT = Path(__file__).resolve().parent.parent
 STAMP_NAME = ".nightcap-gateway-installed"
@@ -48,6 +47,8 @@ def requirement(root: Path, extras: Iterable[str]) -> str:
 
 
 def _stamp(root: Path, extras: Iterable[str]) -> str:
+    import hashlib
+
     digest = hashlib.sha256((root / "pyproject.toml").read_bytes()).hexdigest()
     return "\n".join([digest, *sorted(extras)])
 
@@ -112,6 +113,8 @@ class Progress:
 
 def run_pip(command: Sequence[str], out: TextIO) -> tuple[int, list[str]]:
     """Run pip or uv, showing its progress on one line of ``out``; the exit status and all it said."""
+    import subprocess
+
     lines: list[str] = []
     count = 0
     progress = Progress(out)
@@ -141,6 +144,9 @@ def uv_home() -> Path:
 def find_uv(out: TextIO = sys.stderr) -> str | None:
     """A uv binary: ``GATEWAY_UV`` (``0`` turns uv off), PATH, this user's cache, else fetched
     into the cache by pip (with pip's own settings). None when it cannot be had."""
+    import shutil
+    import subprocess
+
     chosen = os.environ.get("GATEWAY_UV")
     if chosen == "0":
         return None
@@ -175,6 +181,8 @@ def find_uv(out: TextIO = sys.stderr) -> str | None:
 
 def pip_settings() -> dict[str, str]:
     """pip's effective settings (``pip config list``): the environment's ``PIP_*`` over the files."""
+    import subprocess
+
     try:
         listed = subprocess.run(
             [sys.executable, "-m", "pip", "config", "list"], capture_output=True, text=True, timeout=60
@@ -260,6 +268,8 @@ def ensure_venv(
     """Create ``root/.venv`` if need be and install what ``extras`` needs; its Python's path.
     With uv (``uv()``, default ``find_uv``) when it can be had, else pip. Raises ``SystemExit`` with
     the installer's last lines when the install fails."""
+    import venv
+
     venv_dir = root / ".venv"
     stamp_file = venv_dir / STAMP_NAME
     python = venv_python(venv_dir)

@@ -10,30 +10,25 @@ from __future__ import annotations
 import gc
 from collections.abc import AsyncIterator, Callable, Iterable
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import structlog
 from aiohttp import web
 from aiohttp.typedefs import Handler
 
-from gateway import builtin, linking, metrics, storytellers
 from gateway.adapter import Adapter
 from gateway.dice import DiceSource, dice_from_settings
 from gateway.heartbeat import Heartbeat
-from gateway.house_rules import commands as house_commands
-from gateway.macros import commands as macro_commands
-from gateway.metrics import Metrics
-from gateway.notation import command as notation_commands
-from gateway.plugins import Plugins, build_plugin_manager
+from gateway.plugins import Plugins, build_plugin_manager, core_plugins, idle_adapters
 from gateway.readiness import Readiness
 from gateway.services import Services
 from gateway.settings import Settings
-from gateway.stats import command as stats_command
 from gateway.stats.store import stop_folds
-from gateway.transfer import one as transfer_one
-from gateway.vault.migrate import upgrade
 from gateway.vault.models import utcnow
 from gateway.vault.notify import Listener
+
+if TYPE_CHECKING:
+    from gateway.metrics import Metrics
 
 log = structlog.get_logger(__name__)
 
@@ -62,24 +57,15 @@ class Gateway:
         clock: Callable[[], datetime] = utcnow,
         extra_plugins: Iterable[Any] = (),
         platforms: Iterable[str] | None = None,
+        skip_idle_adapters: bool = False,
     ) -> None:
         self.settings = settings
-        pm = build_plugin_manager(
-            settings.plugins.block,
-            extra=[
-                *(
-                    builtin,
-                    linking,
-                    storytellers,
-                    house_commands,
-                    macro_commands,
-                    stats_command,
-                    transfer_one,
-                    notation_commands,
-                ),
-                *extra_plugins,
-            ],
-        )
+        platforms = None if platforms is None else list(platforms)
+        block = list(settings.plugins.block)
+        if skip_idle_adapters and platforms is not None:
+            # Not imported at all (``gateway console``): adapters neither served nor configured.
+            block += idle_adapters(platforms, lambda name: bool(settings.section(name)))
+        pm = build_plugin_manager(block, extra=[*core_plugins(), *extra_plugins])
         self.plugins = Plugins(pm)
         self.plugins.configure(settings)
         self.services = Services(
@@ -107,14 +93,20 @@ class Gateway:
         self.on_started: Callable[[], None] | None = None
         self.metrics: Metrics | None = None
         if settings.metrics.enabled:
+            from gateway.metrics import Metrics  # Prometheus' client: for a process that serves /metrics
+
             self.metrics = Metrics(self.services)
             self.services.router.observe = self.metrics.command
 
     async def upgrade_vault(self) -> None:
+        from gateway.vault.migrate import upgrade  # Alembic: only when there is something to do
+
         await upgrade(self.services.vault, self.plugins.migration_locations())
 
     async def start(self, app: web.Application | None = None) -> None:
-        if self.settings.vault.auto_upgrade and self.services.vault.dialect == "sqlite":
+        # A current vault (every start but the first after an update) needs no Alembic.
+        sqlite = self.settings.vault.auto_upgrade and self.services.vault.dialect == "sqlite"
+        if sqlite and not (await self.readiness.check(fresh=True)).ready:
             await self.upgrade_vault()
         if self.listener is not None:
             await self.listener.start()
@@ -122,7 +114,7 @@ class Gateway:
             await adapter.start()
         await self.outbox.start(self.adapters)
         await self.heartbeat.start()
-        verdict = await self.readiness.check()
+        verdict = await self.readiness.check(fresh=True)
         if not verdict.ready:
             log.warning("vault not ready: /readyz answers 503 until it is", reason=verdict.reason)
         self.services.state["ready"] = True
@@ -177,6 +169,8 @@ def build_app(gateway: Gateway) -> web.Application:
     app.router.add_get("/healthz", healthz)
     app.router.add_get("/readyz", readyz(gateway))
     if gateway.metrics is not None:
+        from gateway import metrics
+
         app.router.add_get("/metrics", metrics.handler(gateway.metrics, gateway.settings.metrics.token))
     for adapter in gateway.adapters.values():
         adapter.add_routes(app)

@@ -31,7 +31,7 @@ if TYPE_CHECKING:
     from gateway.spec import CliCommand
 
 # Commands that log nothing (structlog is imported only if they load plugins).
-QUIET_COMMANDS = ("init", "config", "plugins")
+QUIET_COMMANDS = ("init", "config", "plugins", "status")
 BUILTIN_COMMANDS = ("init", "serve", "db", "export", "import", "status", "plugins", "config", "test")
 T = TypeVar("T")
 
@@ -137,7 +137,7 @@ def cmd_plugins(args: argparse.Namespace) -> int:
     lists what each registers (rule systems, adapters)."""
     from importlib.metadata import entry_points
 
-    from gateway.cli_plugins import CLI_GROUP, PLUGIN_GROUP
+    from gateway.cli_plugins import CLI_GROUP, PLUGIN_GROUP, distribution_label
 
     settings = _settings(args)
     if args.load:
@@ -152,10 +152,11 @@ def cmd_plugins(args: argparse.Namespace) -> int:
         return 0
     blocked = set(settings.plugins.block)
     words: dict[str, list[str]] = {}
-    for ep in entry_points(group=CLI_GROUP):
+    installed = entry_points()  # one scan of the installed distributions for both groups
+    for ep in installed.select(group=CLI_GROUP):
         words.setdefault(ep.value, []).append(ep.name)
-    for ep in sorted(entry_points(group=PLUGIN_GROUP), key=lambda ep: ep.name):
-        dist = f"{ep.dist.name} {ep.dist.version}" if ep.dist is not None else "?"
+    for ep in sorted(installed.select(group=PLUGIN_GROUP), key=lambda ep: ep.name):
+        dist = distribution_label(ep.dist)
         notes = [f"commands: {', '.join(sorted(words[ep.value]))}"] if ep.value in words else []
         notes += ["blocked by [plugins] block"] if ep.name in blocked else []
         print(f"{ep.name:<16} {ep.value:<28} {dist}" + "".join(f"  ({note})" for note in notes))

@@ -16,8 +16,10 @@ Only the standard library and pluggy are imported here: this runs before every c
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable, Sequence
-from importlib.metadata import EntryPoint, entry_points
+from importlib.metadata import Distribution, EntryPoint, entry_points
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -48,6 +50,35 @@ def declared_words() -> dict[str, list[EntryPoint]]:
     for ep in entry_points(group=CLI_GROUP):
         words.setdefault(ep.name, []).append(ep)
     return words
+
+
+def distribution_label(dist: Distribution | None) -> str:
+    """``name version`` of an installed distribution, from its metadata's header lines alone.
+    ``dist.name`` and ``dist.version`` parse the whole file with the e-mail parser, README
+    included: a tenth of a second each, for every entry point of ``gateway plugins``."""
+    if dist is None:
+        return "?"
+    folder = getattr(dist, "_path", None)  # a PathDistribution's .dist-info: read up to the header's end
+    if isinstance(folder, Path) and (folder / "METADATA").is_file():
+        return _header_label(folder / "METADATA")
+    head = (dist.read_text("METADATA") or dist.read_text("PKG-INFO") or "").partition("\n\n")[0]
+    return _label(head.splitlines())
+
+
+@functools.cache
+def _header_label(metadata: Path) -> str:
+    lines: list[str] = []
+    with metadata.open(encoding="utf-8") as file:
+        for line in file:
+            if not line.strip():
+                break
+            lines.append(line.rstrip("\n"))
+    return _label(lines)
+
+
+def _label(header: Iterable[str]) -> str:
+    fields = dict(line.partition(": ")[::2] for line in header if ": " in line)
+    return f"{fields.get('Name', '?')} {fields.get('Version', '?')}"
 
 
 def load_cli_commands(entry_points_: Iterable[EntryPoint], block: Iterable[str] = ()) -> list[CliCommand]:

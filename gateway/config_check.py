@@ -361,15 +361,13 @@ class _Loaded:
 def _plugins(block: Sequence[str], needed: set[str] | None) -> Any:
     if needed is not None and not needed:
         return _Loaded()
-    from gateway import builtin, linking, storytellers
     from gateway.logging import configure_logging
-    from gateway.notation import command as notation_commands
-    from gateway.plugins import Plugins, build_plugin_manager
+    from gateway.plugins import Plugins, build_plugin_manager, core_plugins
 
     configure_logging("auto", "warning")  # the plugins' own start-up lines are not this report's
     others = [] if needed is None else sorted(_entry_point_names() - needed)
-    extra = [builtin, linking, storytellers, notation_commands]  # the core's own commands, as serve
-    return _Loaded(Plugins(build_plugin_manager([*block, *others], extra=extra)))
+    # The core's own commands too, as serve has them (a rule system's table may name them).
+    return _Loaded(Plugins(build_plugin_manager([*block, *others], extra=core_plugins())))
 
 
 def _check_default_system(

@@ -24,8 +24,8 @@ EN = {
     "help.none": "No command {name!r}. Type {help} for the list.",
     "help.none.suggest": "No command {name!r}. Did you mean {options}? Type {help} for the list.",
     # the router
-    "unknown": "Unknown command {word!r}. Type help for the list.",
-    "unknown.suggest": "Unknown command {word!r}. Did you mean {options}? Type help for the list.",
+    "unknown": "Unknown command {word!r}. Type {help} for the list.",
+    "unknown.suggest": "Unknown command {word!r}. Did you mean {options}? Type {help} for the list.",
     "not_installed": "This channel uses the rule system {name!r}, which is not installed.",
     "need.player": (
         "{command} needs a verified account: identify to services (or ask the operator to trust this"
@@ -155,8 +155,8 @@ CS = {
     "help.none.suggest": (
         "Příkaz „{name}“ neexistuje. Nemysleli jste {options}? Seznam příkazů vypíše {help}."
     ),
-    "unknown": "Neznámý příkaz „{word}“. Seznam příkazů vypíše help.",
-    "unknown.suggest": "Neznámý příkaz „{word}“. Nemysleli jste {options}? Seznam příkazů vypíše help.",
+    "unknown": "Neznámý příkaz „{word}“. Seznam příkazů vypíše {help}.",
+    "unknown.suggest": "Neznámý příkaz „{word}“. Nemysleli jste {options}? Seznam příkazů vypíše {help}.",
     "not_installed": "Tento kanál má nastavený systém pravidel „{name}“, který tu není nainstalovaný.",
     "need.player": (
         "Příkaz {command} vyžaduje ověřený účet: přihlaste se u služeb sítě (nebo požádejte správce,"
@@ -290,9 +290,9 @@ RU = {
     "help.none.suggest": (
         "Команды «{name}» нет. Может быть, вы имели в виду {options}? Список команд: {help}."
     ),
-    "unknown": "Неизвестная команда «{word}». Список команд: help.",
+    "unknown": "Неизвестная команда «{word}». Список команд: {help}.",
     "unknown.suggest": (
-        "Неизвестная команда «{word}». Может быть, вы имели в виду {options}? Список команд: help."
+        "Неизвестная команда «{word}». Может быть, вы имели в виду {options}? Список команд: {help}."
     ),
     "not_installed": "В этом канале выбрана система правил «{name}», но она не установлена.",
     "need.player": (

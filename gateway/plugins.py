@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
+from importlib import import_module
+from importlib.metadata import entry_points
+from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 import pluggy
@@ -29,6 +32,38 @@ if TYPE_CHECKING:
 log = structlog.get_logger(__name__)
 
 ENTRY_POINT_GROUP = "gateway.plugins"
+ADAPTER_GROUP = "gateway.adapters"
+
+# The core's own commands, registered like a plugin's but not installed as entry points (so they
+# cannot be blocked). The one list: ``Gateway`` and ``config check`` both load these.
+CORE_PLUGINS = (
+    "gateway.builtin",
+    "gateway.linking",
+    "gateway.storytellers",
+    "gateway.house_rules.commands",
+    "gateway.macros.commands",
+    "gateway.stats.command",
+    "gateway.transfer.one",
+    "gateway.notation.command",
+)
+
+
+def core_plugins() -> list[ModuleType]:
+    """The modules of ``CORE_PLUGINS``, imported."""
+    return [import_module(name) for name in CORE_PLUGINS]
+
+
+def idle_adapters(platforms: Iterable[str], configured: Callable[[str], bool]) -> list[str]:
+    """The ``gateway.plugins`` names a process serving only ``platforms`` may leave unimported: the
+    plugins that declare (entry-point group ``gateway.adapters``, name: the platform) that they bring
+    nothing but one platform's adapter, when that platform is neither served here nor
+    ``configured`` (a configured adapter may act in every process: Second Life's refresh notices
+    follow each sheet edit). Read from the entry points alone, nothing imported."""
+    served = set(platforms)
+    idle = {
+        ep.value for ep in entry_points(group=ADAPTER_GROUP) if not (ep.name in served or configured(ep.name))
+    }
+    return [ep.name for ep in entry_points(group=ENTRY_POINT_GROUP) if ep.value in idle]
 
 
 class PluginError(Exception):

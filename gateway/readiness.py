@@ -2,7 +2,8 @@
 
 ``/readyz`` asks every time: a ``SELECT 1`` (with a short timeout) each call, the vault's Alembic
 revisions at most every ``REVISION_TTL`` seconds (they change only with ``gateway db upgrade``).
-``gateway status`` asks once before it reads the tables.
+The migration graph comes from ``gateway.revisions`` (``gateway status`` judges with it too):
+Alembic is imported only to upgrade.
 
 Current means "at this code's heads or newer": a vault whose revisions this code does not know was
 upgraded by a newer release (``gateway db upgrade`` runs before a rollout), and the processes still on
@@ -14,15 +15,13 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Iterable
-from dataclasses import dataclass
 from pathlib import Path
 
-from alembic.script import ScriptDirectory
 from sqlalchemy import Integer, String, text
 
 from gateway.errors import one_line
+from gateway.revisions import CORE_VERSIONS, Verdict, heads, judge, read_graph
 from gateway.vault.engine import Vault
-from gateway.vault.migrate import alembic_config
 from gateway.vault.prepared import Prepared
 
 PROBE_TIMEOUT = 2.0  # seconds the vault has to answer
@@ -47,13 +46,7 @@ VERSIONS = Prepared(text("SELECT version_num FROM alembic_version").columns(vers
 
 
 # The files do not change while the process runs; every Gateway of a test run shares the reading.
-_SCRIPTS: dict[tuple[str, ...], ScriptDirectory] = {}
-
-
-@dataclass(frozen=True)
-class Verdict:
-    ready: bool
-    reason: str  # one line: what is wrong, or what the vault is at
+_GRAPHS: dict[tuple[str, ...], dict[str, tuple[str, ...]]] = {}
 
 
 class Readiness:
@@ -62,40 +55,24 @@ class Readiness:
     def __init__(self, vault: Vault, extra_locations: Iterable[str | Path] = ()) -> None:
         self.vault = vault
         self._locations = list(extra_locations)
-        self._script: ScriptDirectory | None = None
+        self._graph: dict[str, tuple[str, ...]] | None = None
         self._revisions: tuple[float, Verdict] | None = None  # (when checked, what it said)
         self.ttl = REVISION_TTL
 
-    def script(self) -> ScriptDirectory:
-        """The migration scripts, read once per process (it imports every revision file)."""
-        if self._script is None:
+    def graph(self) -> dict[str, tuple[str, ...]]:
+        """The migration scripts' revisions, read once per process from their files' revision lines
+        (``gateway.revisions``: Alembic, which imports every file, is for upgrading only)."""
+        if self._graph is None:
             key = tuple(str(p) for p in self._locations)
-            if key not in _SCRIPTS:
-                _SCRIPTS[key] = ScriptDirectory.from_config(alembic_config(self._locations))
-            self._script = _SCRIPTS[key]
-        return self._script
+            if key not in _GRAPHS:
+                _GRAPHS[key] = read_graph([CORE_VERSIONS, *self._locations])
+            self._graph = _GRAPHS[key]
+        return self._graph
 
     def judge(self, current: set[str]) -> Verdict:
         """Whether a vault at revisions ``current`` is current for this code."""
-        script = self.script()
-        heads = set(script.get_heads())
-        if not current:
-            return Verdict(False, "the vault is not migrated: run gateway db upgrade")
-        known = {rev for rev in current if _known(script, rev)}
-        behind = sorted(rev for rev in known if rev not in heads)
-        if behind:
-            return Verdict(
-                False,
-                f"the vault is at {', '.join(behind)}, behind {', '.join(sorted(heads))}:"
-                " run gateway db upgrade",
-            )
-        missing = heads - current
-        if missing and known == current:  # a branch (a plugin's tables) never migrated
-            return Verdict(False, f"the vault lacks {', '.join(sorted(missing))}: run gateway db upgrade")
-        newer = sorted(current - known)
-        if newer:
-            return Verdict(True, f"the vault is at {', '.join(newer)}, newer than this code")
-        return Verdict(True, f"the vault is at {', '.join(sorted(current))}")
+        graph = self.graph()
+        return judge(current, heads(graph), graph.__contains__)
 
     async def revisions(self) -> set[str]:
         """The vault's Alembic revisions (empty when it was never migrated)."""
@@ -115,8 +92,8 @@ class Readiness:
                     await unit.first(SELECT_ONE, {})
                 cached = self._revisions
                 if fresh or cached is None or now - cached[0] >= self.ttl:
-                    if self._script is None:  # files: read them off the event loop
-                        await asyncio.to_thread(self.script)
+                    if self._graph is None:  # files: read them off the event loop
+                        await asyncio.to_thread(self.graph)
                     cached = (now, self.judge(await self.revisions()))
                     self._revisions = cached
         except TimeoutError:
@@ -124,13 +101,6 @@ class Readiness:
         except Exception as exc:
             return Verdict(False, f"the vault cannot be reached: {_one_line(exc)}")
         return cached[1]
-
-
-def _known(script: ScriptDirectory, revision: str) -> bool:
-    try:
-        return script.get_revision(revision) is not None
-    except Exception:  # alembic raises ResolutionError (and kin) for a revision it has no file for
-        return False
 
 
 def _one_line(exc: BaseException) -> str:

@@ -92,6 +92,13 @@ class Handled(Generic[T]):
 StateOf = Callable[[Reading], Awaitable[T]]
 
 
+def typed_prefix(message: InboundMessage, configured: str) -> str:
+    """What the reader types before a command where ``message`` came from: the platform's own
+    prefix (an IRC network's), else the gateway's ``[gateway] prefix`` in a chat room where
+    commands need one, else nothing (the console, a HUD, a slash command)."""
+    return message.prefix or (configured if message.prefixed else "")
+
+
 class _ChatLine(Exception):
     """A bare line (no prefix) that names no command of this channel's system: ordinary chat."""
 
@@ -380,7 +387,8 @@ class Router:
                 turn = _Turn(unit, message, sender, system, locale, storyteller)
                 return await self._macro(turn, planned, comment)
             storyteller = ran.storyteller = await self._is_storyteller(unit, message, sender)
-            raise UserError(self._unknown(system_name, words, locale, storyteller), code="unknown_command")
+            unknown = self._unknown(message, system_name, words, locale, storyteller)
+            raise UserError(unknown, code="unknown_command")
         command, used = found
         storyteller = ran.storyteller = await self._is_storyteller(unit, message, sender)
         turn = _Turn(unit, message, sender, system, locale, storyteller)
@@ -425,7 +433,7 @@ class Router:
             try:
                 found = self.registry.find(system, words)
                 if found is None:
-                    unknown = self._unknown(system, words, locale, turn.storyteller)
+                    unknown = self._unknown(turn.message, system, words, locale, turn.storyteller)
                     raise UserError(unknown, code="unknown_command")
                 command, used = found
                 answer, ctx = await self._command(
@@ -452,13 +460,20 @@ class Router:
         known = (sender.person_id, sender.storyteller)
         return await roles.is_storyteller(unit, sender.identity_key, owner, known)
 
-    def _unknown(self, system: str, words: list[str], locale: str, storyteller: bool) -> str:
-        """The unknown-command line, offering the closest names this person may run."""
+    def _unknown(
+        self, message: InboundMessage, system: str, words: list[str], locale: str, storyteller: bool
+    ) -> str:
+        """The unknown-command line, offering the closest names this person may run, each written
+        as the reader types it there (``!roll``, ``!help`` on IRC)."""
         options = closest_commands(words, runnable_names(self.registry.visible(system), storyteller))
+        prefix = typed_prefix(message, self.services.settings.gateway.prefix)
         word = words[0][:40]
         if not options:
-            return say(locale, "unknown", word=word)
-        return say(locale, "unknown.suggest", word=word, options=listing(locale, options, "or"))
+            return say(locale, "unknown", word=word, help=f"{prefix}help")
+        typed = [f"{prefix}{option}" for option in options]
+        return say(
+            locale, "unknown.suggest", word=word, options=listing(locale, typed, "or"), help=f"{prefix}help"
+        )
 
     def _authorise(self, ctx: CommandContext, command: Command) -> None:
         if command.role == "player" and not ctx.message.sender.verified:

@@ -5,6 +5,11 @@ leases and who holds them, each adapter's state as its process last reported it,
 pending and dead rows per platform and target with the age of the oldest pending row. Every age is
 measured on the database's clock, like the rows themselves. A vault that cannot be reached or is not
 migrated exits 2 with one line.
+
+It answers at once (issue 37): a SQLite vault is read by Python's own ``sqlite3``, read-only, with
+plain SQL; migrations are judged from the files' revision lines (``gateway.revisions``), not
+by Alembic; no plugin is imported unless the vault holds a revision the core does not know.
+PostgreSQL goes through a bare SQLAlchemy engine (its URL options), still without the models.
 """
 
 from __future__ import annotations
@@ -12,32 +17,94 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import re
+import sqlite3
 import sys
-from datetime import datetime
+from collections.abc import Sequence
+from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, Protocol
+from urllib.parse import quote
 
-from sqlalchemy import text
-from sqlalchemy.engine import make_url
-from sqlmodel import select
+from gateway.errors import one_line
+from gateway.revisions import CORE_VERSIONS, Verdict, heads, judge, read_graph
 
-from gateway import queue
-from gateway.plugins import Plugins, build_plugin_manager
-from gateway.readiness import Readiness
-from gateway.settings import Settings
-from gateway.vault.columns import DB_NOW, UTCDateTime
-from gateway.vault.engine import Vault
-from gateway.vault.models import LeaseRow, ProcessRow
-from gateway.vault.prepared import Prepared
+if TYPE_CHECKING:
+    from gateway.settings import Settings
 
-NOW = {
-    dialect: Prepared(text(f"SELECT {now} AS now").columns(now=UTCDateTime()))
-    for dialect, now in DB_NOW.items()
+# What the report reads, as plain SQL for either dialect: the command answers at once when it needs
+# neither SQLAlchemy's query building nor its models (SQLite's own module reads a SQLite vault).
+# The outbox queries are ``queue.BACKLOG`` and ``queue.HEADS``, written out.
+NOW = {"sqlite": "SELECT strftime('%Y-%m-%d %H:%M:%f', 'now')", "postgresql": "SELECT clock_timestamp()"}
+HAS_VERSIONS = {
+    "sqlite": "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'alembic_version'",
+    "postgresql": "SELECT count(*) FROM pg_tables"
+    " WHERE tablename = 'alembic_version' AND schemaname = current_schema()",
 }
+VERSIONS = "SELECT version_num FROM alembic_version"
+PROCESSES = "SELECT id, host, pid, version, started_at, seen_at, state FROM gateway_process"
+LEASES = "SELECT name, owner, epoch, expires_at FROM lease ORDER BY name"
+BACKLOG = (
+    "SELECT platform, target, sum(CASE WHEN status = 'pending' THEN 1 ELSE 0 END),"
+    " sum(CASE WHEN status = 'dead' THEN 1 ELSE 0 END), min(CASE WHEN status = 'pending' THEN created_at END)"
+    " FROM outbox WHERE status IN ('pending', 'dead') GROUP BY platform, target ORDER BY platform, target"
+)
+HEADS = (
+    "SELECT platform, target, attempts, last_error, next_attempt_at FROM outbox WHERE id IN"
+    " (SELECT min(id) FROM outbox WHERE status = 'pending' GROUP BY platform, target)"
+)
+PROBE_TIMEOUT = 2.0  # seconds a PostgreSQL vault has to answer the first query (as /readyz)
+_SQLITE = re.compile(r"^sqlite(?:\+\w+)?://(/[^?]*)?(?:\?.*)?$")
 
 
 class Unavailable(Exception):
     """The vault cannot be read (unreachable, not migrated): one line for the operator."""
+
+
+class Reader(Protocol):
+    dialect: str
+
+    async def rows(self, sql: str) -> Sequence[Sequence[Any]]: ...
+
+    async def close(self) -> None: ...
+
+
+class SqliteReader:
+    """A SQLite vault through Python's own module, read-only (it never creates a file)."""
+
+    dialect = "sqlite"
+
+    def __init__(self, path: str, busy_timeout_ms: int) -> None:
+        if not Path(path).is_file():
+            raise Unavailable(f"no vault at {path}")  # and do not leave an empty one there
+        self.db = sqlite3.connect(
+            f"file:{quote(path)}?mode=ro", uri=True, timeout=busy_timeout_ms / 1000, check_same_thread=False
+        )
+
+    async def rows(self, sql: str) -> Sequence[Sequence[Any]]:
+        return self.db.execute(sql).fetchall()
+
+    async def close(self) -> None:
+        self.db.close()
+
+
+class EngineReader:
+    """Any other vault (PostgreSQL) through a SQLAlchemy engine, with the URL's own options."""
+
+    def __init__(self, url: str) -> None:
+        from sqlalchemy.ext.asyncio import create_async_engine
+
+        self.engine = create_async_engine(url)
+        self.dialect = self.engine.dialect.name
+
+    async def rows(self, sql: str) -> Sequence[Sequence[Any]]:
+        from sqlalchemy import text
+
+        async with self.engine.connect() as conn:
+            return [tuple(row) for row in (await conn.execute(text(sql))).all()]
+
+    async def close(self) -> None:
+        await self.engine.dispose()
 
 
 def run_cli(args: argparse.Namespace, settings: Settings) -> int:
@@ -50,44 +117,90 @@ def run_cli(args: argparse.Namespace, settings: Settings) -> int:
     return 0
 
 
-async def gather(settings: Settings) -> dict[str, Any]:
-    """The whole report as one JSON-ready document."""
+def open_reader(url: str, busy_timeout_ms: int) -> tuple[Reader, str]:
+    """A reader of the vault at ``url`` and the URL to show (no password)."""
+    sqlite = _SQLITE.match(url)
+    if sqlite:
+        path = (sqlite.group(1) or "").removeprefix("/")
+        if not path or path == ":memory:":
+            raise Unavailable("an in-memory vault lives only inside its own process")
+        return SqliteReader(path, busy_timeout_ms), url
     try:
-        url = make_url(settings.vault.url)
-        if url.get_backend_name() == "sqlite" and not Path(url.database or "").is_file():
-            raise Unavailable(f"no vault at {url.database}")  # and do not leave an empty one there
-        vault = Vault(settings.vault.url, busy_timeout_ms=settings.vault.busy_timeout_ms)
-    except Unavailable:
-        raise
+        from sqlalchemy.engine import make_url
+
+        shown = make_url(url).render_as_string(hide_password=True)
+        return EngineReader(url), shown
     except Exception as exc:
         raise Unavailable(f"bad [vault] url: {exc}") from None
+
+
+async def gather(settings: Settings) -> dict[str, Any]:
+    """The whole report as one JSON-ready document."""
+    reader, shown = open_reader(settings.vault.url, settings.vault.busy_timeout_ms)
     try:
-        locations = Plugins(build_plugin_manager(settings.plugins.block)).migration_locations()
-        verdict = await Readiness(vault, locations).check(fresh=True)
+        try:
+            async with asyncio.timeout(PROBE_TIMEOUT):
+                has_versions = (await reader.rows(HAS_VERSIONS[reader.dialect]))[0][0]
+        except TimeoutError:
+            raise Unavailable(f"the vault did not answer within {PROBE_TIMEOUT:g} s") from None
+        except Exception as exc:
+            raise Unavailable(f"the vault cannot be reached: {_one_line(exc)}") from None
+        current = {str(rev) for (rev,) in await reader.rows(VERSIONS)} if has_versions else set()
+        verdict = migrations(current, settings.plugins.block)
         if not verdict.ready:
             raise Unavailable(verdict.reason)
-        async with vault.unit() as unit:
-            row = await unit.first(NOW[unit.dialect], {})
-            assert row is not None
-            now: datetime = row[0]
-            processes = list((await unit.session.exec(select(ProcessRow))).all())
-            leases = list((await unit.session.exec(select(LeaseRow).order_by(LeaseRow.name))).all())
-            backlog = await queue.backlog(unit)
+        now = _time((await reader.rows(NOW[reader.dialect]))[0][0])
+        assert now is not None
+        processes = await reader.rows(PROCESSES)
+        leases = await reader.rows(LEASES)
+        backlog = await reader.rows(BACKLOG)
+        queue_heads = {(p, t): (a, e, n) for p, t, a, e, n in await reader.rows(HEADS)}
     except Unavailable:
         raise
     except Exception as exc:
         raise Unavailable(f"the vault cannot be read: {type(exc).__name__}: {exc}".splitlines()[0]) from None
     finally:
-        await vault.dispose()
+        await reader.close()
     default_beat = settings.cluster.failover_seconds / 3
     return {
-        "vault": {"url": url.render_as_string(hide_password=True), "migrations": verdict.reason},
+        "vault": {"url": shown, "migrations": verdict.reason},
         "now": now.isoformat(),
-        "processes": [_process(p, now, default_beat) for p in sorted(processes, key=lambda p: p.started_at)],
+        "processes": [
+            _process(p, now, default_beat) for p in sorted(processes, key=lambda p: _time(p[4]) or now)
+        ],
         "leases": [_lease(lease, now) for lease in leases],
-        "outbox": _outbox(backlog, now),
+        "outbox": _outbox(backlog, queue_heads, now),
         "charts": _charts(settings),
     }
+
+
+def migrations(current: set[str], block: Sequence[str]) -> Verdict:
+    """The vault's revisions judged against the core's migration files, read without Alembic. A
+    revision the core has no file for is a plugin's branch or a newer release's: only then are the
+    plugins imported, for their migration folders (a plugin's branch never migrated at all is for
+    ``/readyz`` and ``gateway db upgrade`` to find, not this quick look)."""
+    graph = read_graph([CORE_VERSIONS])
+    if not current <= set(graph):
+        from gateway.logging import configure_logging
+        from gateway.plugins import Plugins, build_plugin_manager
+
+        configure_logging("auto", "warning")  # the plugins' start-up lines are not this report's
+        graph.update(read_graph(Plugins(build_plugin_manager(block)).migration_locations()))
+    return judge(current, heads(graph), graph.__contains__)
+
+
+def _time(value: Any) -> datetime | None:
+    """A timestamp as either driver hands it over: SQLite's UTC text, PostgreSQL's aware datetime."""
+    if value is None:
+        return None
+    if isinstance(value, str):
+        value = datetime.fromisoformat(value)
+    return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
+
+
+def _one_line(exc: BaseException) -> str:
+    said = str(exc).strip()
+    return f"{type(exc).__name__}: {one_line(exc)[:200]}" if said else type(exc).__name__
 
 
 def _charts(settings: Settings) -> dict[str, Any]:
@@ -105,17 +218,20 @@ def _age(now: datetime, then: datetime | None) -> float | None:
     return None if then is None else round(max(0.0, (now - then).total_seconds()), 3)
 
 
-def _process(row: ProcessRow, now: datetime, default_beat: float) -> dict[str, Any]:
-    state = row.state or {}
+def _process(row: Sequence[Any], now: datetime, default_beat: float) -> dict[str, Any]:
+    id_, host, pid, version, started_at, seen_at, raw_state = row
+    state = (json.loads(raw_state) if isinstance(raw_state, str) else raw_state) or {}
+    started, seen_at = _time(started_at), _time(seen_at)
+    assert started is not None and seen_at is not None
     beat = float(state.get("heartbeat_seconds") or default_beat)
-    seen = _age(now, row.seen_at) or 0.0
+    seen = _age(now, seen_at) or 0.0
     return {
-        "id": row.id,
-        "host": row.host,
-        "pid": row.pid,
-        "version": row.version,
-        "started_at": row.started_at.isoformat(),
-        "seen_at": row.seen_at.isoformat(),
+        "id": id_,
+        "host": host,
+        "pid": pid,
+        "version": version,
+        "started_at": started.isoformat(),
+        "seen_at": seen_at.isoformat(),
         "seen_ago": seen,
         "state": "alive" if seen <= 2 * beat else "gone",
         "heartbeat_seconds": beat,
@@ -124,39 +240,47 @@ def _process(row: ProcessRow, now: datetime, default_beat: float) -> dict[str, A
     }
 
 
-def _lease(row: LeaseRow, now: datetime) -> dict[str, Any]:
-    left = (row.expires_at - now).total_seconds()
+def _lease(row: Sequence[Any], now: datetime) -> dict[str, Any]:
+    name, owner, epoch, expires = row
+    expires_at = _time(expires)
+    assert expires_at is not None
+    left = (expires_at - now).total_seconds()
     return {
-        "name": row.name,
-        "owner": row.owner,
-        "epoch": row.epoch,
-        "expires_at": row.expires_at.isoformat(),
+        "name": name,
+        "owner": owner,
+        "epoch": epoch,
+        "expires_at": expires_at.isoformat(),
         "expires_in": round(left, 3),
         "held": left > 0,
     }
 
 
-def _outbox(backlog: list[queue.Backlog], now: datetime) -> dict[str, Any]:
+def _outbox(
+    backlog: Sequence[Sequence[Any]], queue_heads: dict[tuple[str, str], tuple[Any, Any, Any]], now: datetime
+) -> dict[str, Any]:
     platforms: dict[str, dict[str, Any]] = {}
-    for item in backlog:
+    for platform, target, pending_, dead_, oldest in backlog:
+        pending, dead = int(pending_ or 0), int(dead_ or 0)
+        attempts, last_error, next_attempt = queue_heads.get((platform, target), (0, None, None))
         entry = platforms.setdefault(
-            item.platform, {"pending": 0, "dead": 0, "oldest_pending_age": None, "targets": []}
+            platform, {"pending": 0, "dead": 0, "oldest_pending_age": None, "targets": []}
         )
-        age = _age(now, item.oldest_pending)
-        entry["pending"] += item.pending
-        entry["dead"] += item.dead
+        age = _age(now, _time(oldest))
+        entry["pending"] += pending
+        entry["dead"] += dead
         if age is not None and (entry["oldest_pending_age"] is None or age > entry["oldest_pending_age"]):
             entry["oldest_pending_age"] = age
-        due = None if item.next_attempt is None else round((item.next_attempt - now).total_seconds(), 3)
+        due_at = _time(next_attempt)
+        due = None if due_at is None else round((due_at - now).total_seconds(), 3)
         entry["targets"].append(
             {
-                "target": item.target,
-                "pending": item.pending,
-                "dead": item.dead,
+                "target": target,
+                "pending": pending,
+                "dead": dead,
                 "oldest_pending_age": age,
                 # why the head of the queue waits: its failed attempts, last error, seconds until due
-                "attempts": item.attempts,
-                "last_error": item.last_error,
+                "attempts": int(attempts or 0),
+                "last_error": last_error,
                 "due_in": None if due is None else max(0.0, due),
             }
         )

@@ -8,11 +8,12 @@ import getpass
 import json
 import signal
 import sys
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
-from adapters.console.names import console_prompt
-from adapters.console.prompt import ConsolePrompt
 from gateway import Adapter, AdapterServices, Channel, Identity, InboundMessage, Outbound, Reply
+
+if TYPE_CHECKING:  # the prompt (prompt_toolkit) is imported only where a terminal is read
+    from adapters.console.prompt import ConsolePrompt
 
 CHANNEL = Channel(platform="console", id="main")
 
@@ -65,6 +66,8 @@ class ConsoleAdapter(Adapter):
     async def start(self) -> None:
         # Under `serve`, read the terminal only when there is one: a daemon's stdin is /dev/null.
         if self.read_terminal and sys.stdin.isatty():
+            from adapters.console.names import console_prompt
+
             self.prompt = console_prompt(
                 self.services,
                 CHANNEL,

@@ -8,10 +8,7 @@ is an answer, not a crash.
 from __future__ import annotations
 
 import sys
-from typing import TextIO
-
-from prompt_toolkit.input import Input
-from prompt_toolkit.output import Output
+from typing import TYPE_CHECKING, TextIO
 
 from adapters.console.adapter import (
     CHANNEL,
@@ -21,9 +18,13 @@ from adapters.console.adapter import (
     make_lasting_storyteller,
     render,
 )
-from adapters.console.names import console_prompt
-from adapters.console.prompt import ConsolePrompt
 from gateway import Gateway, Settings, channels
+
+if TYPE_CHECKING:  # prompt_toolkit: imported only for a terminal (piped lines need none of it)
+    from prompt_toolkit.input import Input
+    from prompt_toolkit.output import Output
+
+    from adapters.console.prompt import ConsolePrompt
 
 
 async def run_console(
@@ -39,8 +40,11 @@ async def run_console(
     stdin = stdin or sys.stdin
     stdout = stdout or sys.stdout
     on_terminal = stdin.isatty()
+    # No HTTP server here, so no /metrics to count for (and no Prometheus client to import).
+    settings = settings.model_copy(update={"metrics": settings.metrics.model_copy(update={"enabled": False})})
     # The console's own adapter is this loop; only an interactive session shows the ST log live.
-    gateway = Gateway(settings, platforms=("console",) if on_terminal else ())
+    # The other adapters are not even imported unless their table is set (they may act here too).
+    gateway = Gateway(settings, platforms=("console",) if on_terminal else (), skip_idle_adapters=True)
     if "console" in gateway.adapters:
         gateway.adapters["console"].read_terminal = False  # type: ignore[attr-defined]
     await gateway.start()
@@ -74,6 +78,8 @@ def make_prompt(
     gateway: Gateway, name: str, st: bool, *, input: Input | None = None, output: Output | None = None
 ) -> ConsolePrompt:
     """The console's prompt on the terminal, or on ``input``/``output`` when given (tests)."""
+    from adapters.console.names import console_prompt
+
     return console_prompt(
         gateway.services,
         CHANNEL,

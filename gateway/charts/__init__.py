@@ -6,17 +6,42 @@ adapter asks ``picture(services, result)`` for its PNG and only sends it. Drawin
 offload pool, with a small cache keyed by the chart's content; without a font that has the chart's
 letters there is no picture, and the text (and its link) stay as they are."""
 
-from gateway.charts.contest import contest_chart
-from gateway.charts.model import Bar, Chart, Panel, chart_from_result, chart_result
-from gateway.charts.pictures import Picture, picture
+from __future__ import annotations
 
-__all__ = [
-    "Bar",
-    "Chart",
-    "Panel",
-    "Picture",
-    "chart_from_result",
-    "chart_result",
-    "contest_chart",
-    "picture",
-]
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
+
+# name -> its module. Loaded on first use (PEP 562): ``gateway status`` checks the font
+# (``gateway.charts.fonts``) without importing the drawing and its logging.
+_EXPORTS = {
+    "Bar": "gateway.charts.model",
+    "Chart": "gateway.charts.model",
+    "Panel": "gateway.charts.model",
+    "chart_from_result": "gateway.charts.model",
+    "chart_result": "gateway.charts.model",
+    "contest_chart": "gateway.charts.contest",
+    "Picture": "gateway.charts.pictures",
+    "picture": "gateway.charts.pictures",
+}
+
+__all__ = sorted(_EXPORTS)
+
+
+def __getattr__(name: str) -> Any:
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module 'gateway.charts' has no attribute {name!r}")
+    value = getattr(import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+if TYPE_CHECKING:
+    from gateway.charts.contest import contest_chart as contest_chart
+    from gateway.charts.model import Bar as Bar
+    from gateway.charts.model import Chart as Chart
+    from gateway.charts.model import Panel as Panel
+    from gateway.charts.model import chart_from_result as chart_from_result
+    from gateway.charts.model import chart_result as chart_result
+    from gateway.charts.pictures import Picture as Picture
+    from gateway.charts.pictures import picture as picture

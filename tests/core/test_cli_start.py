@@ -20,7 +20,7 @@ try:
     main(sys.argv[1:])
 except SystemExit:
     pass
-heavy = ("plugins.", "adapters.", "sqlmodel", "sqlalchemy.orm", "gateway.vault", "aiohttp")
+heavy = ("plugins.", "adapters.", "sqlmodel", "sqlalchemy", "alembic", "gateway.vault", "aiohttp")
 sys.stdout.flush()
 print("\\n".join(sorted({m.split(".")[0] + "." + m.split(".")[1] if "." in m else m
                         for m in sys.modules if m.startswith(heavy)})), file=sys.stderr)
@@ -51,6 +51,64 @@ def imported(tmp_path: Path, *argv: str) -> list[str]:
 def test_quick_commands_import_no_plugin(tmp_path: Path, argv: tuple[str, ...]) -> None:
     (tmp_path / "gateway.toml").write_text("[http]\nport = 9000\n[gateway]\ntimezone = 'Europe/Prague'\n")
     assert imported(tmp_path, *argv) == []
+
+
+def test_status_reads_a_sqlite_vault_without_sqlalchemy_or_plugins(tmp_path: Path) -> None:
+    made = subprocess.run(
+        [sys.executable, "-m", "gateway", "db", "upgrade"], cwd=tmp_path, env=environ(), capture_output=True
+    )
+    assert made.returncode == 0, made.stderr
+    assert imported(tmp_path, "status") == []
+
+
+CONSOLE_PROBE = """
+import sys
+from gateway.cli import main
+try:
+    main(sys.argv[1:])
+except SystemExit:
+    pass
+sys.stdout.flush()
+print("\\n".join(sorted(m for m in sys.modules if m.startswith(("adapters.", "alembic", "mautrix")))),
+      file=sys.stderr)
+"""
+
+
+def console_once(tmp_path: Path, line: str) -> tuple[str, set[str]]:
+    """``gateway console`` with ``line`` piped in: what it printed, and the modules it imported."""
+    done = subprocess.run(
+        [sys.executable, "-c", CONSOLE_PROBE, "console", "--as", "mira"],
+        cwd=tmp_path,
+        env=environ(),
+        input=line + "\n",
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    return done.stdout, {m for m in done.stderr.splitlines() if m and " " not in m}
+
+
+def test_the_console_imports_only_the_adapters_it_needs(tmp_path: Path) -> None:
+    first, _ = console_once(tmp_path, "roll 1")  # the first start makes the vault (Alembic)
+    assert "rolls 1 die" in first, first
+    said, loaded = console_once(tmp_path, "roll 2")
+    assert "rolls 2" in said, said
+    adapters = {m.split(".")[1] for m in loaded if m.startswith("adapters.")}
+    # The console itself, and web_account's commands (they bring the web package): no other adapter.
+    assert adapters <= {"console", "web"}, adapters
+    assert not {m for m in loaded if m.startswith(("alembic", "mautrix"))}  # a current vault: no upgrade
+    # A configured adapter is loaded: it may act in every process (Second Life's refresh notices).
+    (tmp_path / "gateway.toml").write_text("[secondlife]\nshared_secret = 'x'\n")
+    done = subprocess.run(
+        [sys.executable, "-c", CONSOLE_PROBE, "--config", "gateway.toml", "console", "--as", "mira"],
+        cwd=tmp_path,
+        env=environ(),
+        input="roll 1\n",
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert "adapters.secondlife" in done.stderr.splitlines(), done.stderr[-2000:]
 
 
 def test_a_plugin_word_imports_only_its_plugin(tmp_path: Path) -> None:
@@ -190,3 +248,13 @@ def test_log_lines_follow_stderr_as_the_prompt_replaces_it(monkeypatch: pytest.M
     monkeypatch.setattr(sys, "stderr", above_prompt)
     structlog.get_logger("t").info("lease acquired")
     assert '"event": "lease acquired"' in above_prompt.getvalue()
+
+
+def test_idle_adapters_are_read_from_the_entry_points() -> None:
+    from gateway.plugins import idle_adapters
+
+    configured = {"secondlife"}
+    idle = idle_adapters(["console", "irc"], configured.__contains__)
+    # served (irc) or configured (secondlife) adapters load; rule systems and commands always do
+    assert sorted(idle) == ["discord", "http", "matrix", "web"]
+    assert idle_adapters(["http", "secondlife", "matrix", "irc", "discord", "web"], lambda _: False) == []

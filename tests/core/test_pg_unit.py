@@ -34,7 +34,6 @@ from gateway import (
     readiness,
     roles,
     seen,
-    status,
 )
 from gateway.characters import set_pool
 from gateway.house_rules import store as house_store
@@ -186,7 +185,6 @@ def script(person_id: int, character_id: int = 1) -> list[tuple[Prepared, dict[s
         (repo._STORE_RESPONSE, {"for_platform": PLATFORM, "for_id": "m1", "replies": [{"text": "x"}]}),
         (repo._READ_RESPONSE, {"for_platform": PLATFORM, "for_id": "m1"}),
         (seen.PRUNE, {"on_platform": PLATFORM, "before": NOW - HOUR}),
-        (status.NOW["postgresql"], {}),
         (sender._QUERY, {"key": IDENTITY.key, "channel": CHANNEL.key}),
         (sender._REFRESH_IDENTITY, {"link_key": IDENTITY.key, "new_name": "Al", "new_verified": True}),
         (sender._QUERY, {"key": IDENTITY.key, "channel": CHANNEL.key}),

@@ -283,8 +283,15 @@ async def test_status_says_what_waits_and_why(vault_url: str) -> None:
                 {},
             )
         report = await gather(Settings(vault={"url": vault_url}))
+        queued = await queue.backlog(vault)  # what the outbox itself reports, by its own queries
     finally:
         await vault.dispose()
+    # status reads with plain SQL of its own: the same rows as ``queue.backlog``
+    assert sorted(
+        (platform, t["target"], t["pending"], t["dead"], t["attempts"], t["last_error"])
+        for platform, entry in report["outbox"].items()
+        for t in entry["targets"]
+    ) == sorted((b.platform, b.target, b.pending, b.dead, b.attempts, b.last_error) for b in queued)
     [huds] = report["outbox"]["secondlife"]["targets"]
     assert (huds["pending"], huds["attempts"], huds["last_error"]) == (2, 7, "connection refused")
     assert 60 < huds["due_in"] <= 90
