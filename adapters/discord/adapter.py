@@ -245,7 +245,7 @@ class DiscordAdapter(Adapter):
             return respond(await self._click(interaction))
         if kind != ix.APPLICATION_COMMAND:
             return web.json_response(ix.message_response("This gateway answers slash commands only.", True))
-        parsed = slash.command_line(interaction.get("data") or {})
+        parsed = slash.command_line(interaction.get("data") or {}, slash.of(self.services))
         if parsed is None or not parsed.line.strip():
             name = str((interaction.get("data") or {}).get("name", ""))[:32]
             text = (
