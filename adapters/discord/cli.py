@@ -38,7 +38,7 @@ def command_definitions(settings: Settings) -> list[dict[str, Any]]:
     gateway = Gateway(settings, platforms=())  # the plugins and their commands; the vault stays closed
     slashes = slash.of(gateway.services)
     for problem in slashes.problems:
-        print(f"not a slash command: {problem}", file=sys.stderr)
+        print(f"slash commands: {problem}", file=sys.stderr)
     return slash.definitions(slashes)
 
 

@@ -50,6 +50,7 @@ MAX_CHOICES = 25
 MAX_DESCRIPTION = 100
 MAX_NAME = 32
 MAX_INTEGER = 2**53 - 1
+MAX_TEXT = 8000  # a command's names, descriptions and choices together
 WORD_LENGTH = 100  # one word: a name, a trait
 TEXT_LENGTH = 1800  # the rest of a line: within a 2000-character message with the command's name
 
@@ -153,13 +154,43 @@ class Slash:
         texts = descriptions(self.texts)
         if texts:
             out["description_localizations"] = texts
-        return out
+        return out if sub else fit(out)
 
     def options(self) -> list[dict[str, Any]]:
         """Discord's options: the required ones first (Discord's rule), each group in typed order."""
         ordered = [p for p in self.params if p.required] + [p for p in self.params if not p.required]
         taken: dict[str, set[str]] = {}  # locale -> localised names given (unique within a command)
         return [option(p, self.completes.get(p.name), taken) for p in ordered]
+
+
+def text_size(item: Mapping[str, Any]) -> int:
+    """What Discord counts toward a command's 8000 characters: every name, description and choice,
+    each at its longest localisation (application-commands.mdx "Slash Commands")."""
+
+    def longest(key: str) -> int:
+        return max([len(item.get(key, "")), *map(len, (item.get(f"{key}_localizations") or {}).values())])
+
+    size = longest("name") + longest("description")
+    size += sum(len(c["name"]) + len(str(c["value"])) for c in item.get("choices", []))
+    return size + sum(text_size(o) for o in item.get("options", []))
+
+
+def _nested(item: dict[str, Any]) -> Iterable[dict[str, Any]]:
+    for child in item.get("options", []):
+        yield child
+        yield from _nested(child)
+
+
+def fit(command: dict[str, Any]) -> dict[str, Any]:
+    """``command`` within Discord's 8000 characters: over it, its options and subcommands lose their
+    localised descriptions, then their localised names (the English ones stay); ``build`` reports
+    one that is still over."""
+    for key in ("description_localizations", "name_localizations"):
+        if text_size(command) <= MAX_TEXT:
+            break
+        for child in _nested(command):
+            child.pop(key, None)
+    return command
 
 
 def clip(text: str, limit: int = MAX_DESCRIPTION) -> str:
@@ -375,6 +406,9 @@ def build(commands: Iterable[Command], extra: Iterable[Slash] = (), first: str |
                 storyteller=all(s.storyteller for s in subs),
             )
         )
+    for made in tops:
+        if text_size(made.definition()) > MAX_TEXT:
+            problems.append(f"{made.name}: over Discord's {MAX_TEXT} characters even in English")
     tops.append(Slash(GW, "Any gateway command line", GW_TEXTS, words="", params=(GW_TEXT,)))
     tops.sort(key=lambda s: s.name)
     if len(tops) > MAX_COMMANDS:

@@ -232,6 +232,16 @@ def test_discord_s_limits_are_kept() -> None:
     assert len(find(definitions, "big")["options"]) == 25
     assert len(find(definitions, "wide")["options"]) == 25
     assert [o["name"] for o in find(definitions, "init")["options"]] == ["init", "roll"]  # /init init
+    # Over 8000 characters, the options' translations go first: the English stays whole.
+    texts = {"cs": ("", "č" * 100), "ru": ("", "ж" * 100)}
+    wordy = [
+        cmd(f"wordy s{i}", *(Param(f"p{j}", "word", "x" * 90, texts=texts) for j in range(4)))
+        for i in range(20)
+    ]
+    fitted = find(slash.build(wordy).definitions(), "wordy")
+    assert command_problems([fitted]) == [] and slash.text_size(fitted) <= slash.MAX_TEXT
+    assert fitted["options"][0]["options"][0]["description"] == "x" * 90
+    assert "description_localizations" not in fitted["options"][0]["options"][0]
     problems = " | ".join(slashes.problems)
     assert "big sub25, big sub26" in problems and "wide" in problems
     assert f"{'x' * 33}: no Discord name" in problems and "* * *: no Discord name" in problems
