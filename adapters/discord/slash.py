@@ -319,11 +319,12 @@ def merge(commands: Sequence[Command]) -> tuple[tuple[Param, ...], list[str]]:
 
 
 def _order(first: str | None) -> Any:
-    """Commands in the order their texts are preferred: the core's, then the ``first`` system's (the
-    gateway's default, whose channels are most), then the others' by name."""
+    """Commands in the order their texts are preferred: the ``first`` system's (the gateway's default,
+    whose channels are most: its ``roll`` is what ``/roll`` means there), then the core's (a command
+    of every channel), then the other systems' by name."""
 
     def key(command: Command) -> tuple[int, str, str]:
-        rank = 0 if command.system is None else 1 if command.system == first else 2
+        rank = 0 if command.system == first and first is not None else 1 if command.system is None else 2
         return (rank, command.system or "", command.name)
 
     return key
@@ -363,7 +364,7 @@ def leaf(name: str, words: str, commands: Sequence[Command], problems: list[str]
 def build(commands: Iterable[Command], extra: Iterable[Slash] = (), first: str | None = None) -> Slashes:
     """The slash commands for ``commands`` (aliases are left out: the canonical name is offered),
     with ``extra`` subcommands (``/macro run``) put under their group. A command several systems
-    declare is described in the words of the core's, else of the ``first`` system's, else of the
+    declare is described in the words of the ``first`` system's, else of the core's, else of the
     first system's by name."""
     by_name: dict[str, list[Command]] = {}
     for command in sorted(commands, key=_order(first)):

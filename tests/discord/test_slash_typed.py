@@ -213,6 +213,11 @@ def test_same_named_commands_of_several_systems_are_one_slash_command() -> None:
     assert options["target"]["type"] == 3 and "autocomplete" not in options["target"]  # kinds disagree
     assert options["pool"]["required"] is True and options["secret"]["required"] is False
     assert slashes.problems == ()
+    core = cmd("roll", Param("expression", "notation", "dice notation"), system=None, summary="notation")
+    assert (
+        find(slash.build([core, one, two], first="one").definitions(), "roll")["description"] == "roll in One"
+    )
+    assert find(slash.build([core, one, two]).definitions(), "roll")["description"] == "notation"
     # Two systems typing positional parameters in another order: the first's order, and said so.
     a = cmd("give", Param("who", "character", "who"), Param("what", "word", "what"), system="a")
     b = cmd("give", Param("what", "word", "what"), Param("who", "character", "who"), system="b")
