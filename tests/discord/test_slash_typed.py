@@ -255,8 +255,9 @@ def test_discord_s_limits_are_kept() -> None:
 # --------------------------------------------------------------------------- the way back
 
 
-def test_typed_options_build_the_line_a_person_types(with_kit: Gateway) -> None:
-    slashes = slash.of(with_kit.services)
+def test_typed_options_build_the_line_a_person_types() -> None:
+    plain = [Command(name, nothing, name, system="kit") for name in ("prove", "sheet")]
+    slashes = slash.build([*kit.commands(), *plain])
     roll = [opt("pool", "physical"), opt("modifier", 1, 4)]
     assert line(slashes, "roll", roll) == "roll physical +1"
     assert line(
@@ -282,12 +283,9 @@ def test_typed_options_build_the_line_a_person_types(with_kit: Gateway) -> None:
     assert slash.command_line({"name": "st", "options": [{"type": 1, "name": "nope"}]}, slashes) is None
 
 
-KEYWORDS = {p.keyword for params in kit.DECLARED.values() for p in params if p.keyword}
-
-
-def option_values(spec: dict[str, Any], rest: bool) -> st.SearchStrategy[Any]:
+def option_values(spec: dict[str, Any], rest: bool, keywords: set[str]) -> st.SearchStrategy[Any]:
     """What a Discord client may send for a registered option (the rest of a line as a person types
-    it: no quotes and no keyword among its words, which the tokeniser and ``bind`` read as such)."""
+    it: no quotes, which the tokeniser reads as such; no keyword among the words of any)."""
     if spec["type"] == slash.BOOLEAN:
         return st.booleans()
     if spec["type"] == slash.INTEGER:
@@ -298,7 +296,8 @@ def option_values(spec: dict[str, Any], rest: bool) -> st.SearchStrategy[Any]:
     if rest:
         alphabet = st.characters(codec="utf-8", categories=("L", "N", "Zs"))
     text = st.text(alphabet, min_size=1, max_size=30).filter(lambda t: t.strip() != "")
-    return text.filter(lambda t: not rest or not KEYWORDS & {w.casefold() for w in t.split()})
+    # A word that is one of the command's keywords reads as that keyword, typed or sent.
+    return text.filter(lambda t: not keywords & {w.casefold().strip("'\"") for w in t.split()})
 
 
 def expected(param: Param, value: Any) -> Any:
@@ -314,15 +313,20 @@ def expected(param: Param, value: Any) -> Any:
 @given(data=st.data())
 def test_any_generated_option_comes_back_through_the_parser(with_kit: Gateway, data: st.DataObject) -> None:
     """option -> render -> the router's tokeniser -> bind gives back each value sent, for every
-    generated command with declared parameters (the kit's, and the systems' once they declare)."""
+    registered command with declared parameters (the kit's, the core's and the systems')."""
     slashes = slash.of(with_kit.services)
     definitions = slashes.definitions()
-    by_name = {c.name: c for c in slash.registered(with_kit.services) if c.system == kit.SYSTEM}
-    name = data.draw(st.sampled_from(sorted(by_name)))
-    command = by_name[name]
-    words = name.split()
+    declared = sorted(
+        (c for c in slash.registered(with_kit.services) if c.params), key=lambda c: (c.system or "", c.name)
+    )
+    command = data.draw(st.sampled_from(declared))
+    words = command.name.split()
     path = [words[0]] if len(words) == 1 else [words[0], "-".join(words[1:])]
     spec = find(definitions, *path)
+    top = slashes.get(words[0])
+    assert top is not None
+    merged = {p.name: p for p in (top.sub(path[-1]) or top).params}
+    keywords = {p.keyword.casefold() for c in declared for p in c.params if p.keyword}
     values: dict[str, Any] = {}
     # Positional values as a person types them: in order with none left out before one given (a
     # later one alone reads as the earlier, typed or sent), nothing after the rest of the line.
@@ -336,7 +340,9 @@ def test_any_generated_option_comes_back_through_the_parser(with_kit: Gateway, d
                 continue
             closed = param.rest
         if wanted:
-            values[param.name] = data.draw(option_values(o, param.rest))
+            if merged[param.name].kind != param.kind:
+                return  # merged into a plain string with another system's kind: that system's reading
+            values[param.name] = data.draw(option_values(o, param.rest, keywords))
     options = [
         opt(k, v, next(o["type"] for o in spec["options"] if o["name"] == k)) for k, v in values.items()
     ]
