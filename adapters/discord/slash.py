@@ -18,8 +18,9 @@ person types, and the router binds them with the one parser. ``/gw text:`` runs 
 Public for other modules of the adapter (the Gateway mode too): ``definitions(commands)`` (the JSON
 array a bulk overwrite PUTs; the same commands give the same array, byte for byte),
 ``command_line(data, slashes)`` (an APPLICATION_COMMAND's ``data`` to a ``Parsed`` line),
-``of(services)`` (the generated commands of a running gateway, built once) and
-``registered(services)`` (its commands).
+``of(services)`` (the generated commands of a running gateway, built once),
+``registered(services)`` (its commands) and ``changed(stored, wanted)`` (which commands a
+registration would change: none, and the PUT can be skipped).
 """
 
 from __future__ import annotations
@@ -492,6 +493,46 @@ def definitions(commands: Iterable[Command] | Slashes, first: str | None = None)
     from adapters.discord import macro_command
 
     return build(commands, (macro_command.command(),), first).definitions()
+
+
+# Keys compared both ways by ``changed`` (with what Discord's stored command shows when unset); the
+# other keys of ours are compared where Discord echoes them (``required``: false is left out).
+BOTH_WAYS: dict[str, Any] = {
+    "options": [],
+    "choices": [],
+    "default_member_permissions": None,
+    "name_localizations": None,
+    "description_localizations": None,
+}
+ECHO_DEFAULTS: dict[str, Any] = {"required": False}
+
+
+def _same(ours: Any, theirs: Any) -> bool:
+    if isinstance(ours, dict):
+        if not isinstance(theirs, dict):
+            return False
+        keys = set(ours) | (set(BOTH_WAYS) & set(theirs))
+        return all(
+            _same(
+                ours.get(k, BOTH_WAYS.get(k)),
+                theirs.get(k, ECHO_DEFAULTS.get(k)) if k not in BOTH_WAYS else theirs.get(k) or BOTH_WAYS[k],
+            )
+            for k in keys
+        )
+    if isinstance(ours, list):
+        return isinstance(theirs, list) and len(ours) == len(theirs) and all(map(_same, ours, theirs))
+    return bool(ours == theirs)
+
+
+def changed(stored: Sequence[Mapping[str, Any]], wanted: Sequence[Mapping[str, Any]]) -> list[str]:
+    """The names of the commands a bulk overwrite with ``wanted`` would change in ``stored`` (what
+    ``GET /applications/{id}/commands?with_localizations=true`` returns): [] when registering again
+    would change nothing, so a process may skip the PUT. Discord's own fields (``id``, ``version``)
+    are not compared."""
+    by_name = {str(c.get("name")): c for c in stored}
+    names = {str(w.get("name")) for w in wanted}
+    out = [str(w["name"]) for w in wanted if not _same(dict(w), by_name.get(str(w["name"])))]
+    return out + sorted(name for name in by_name if name not in names)
 
 
 # --------------------------------------------------------------------------- the way back

@@ -372,6 +372,19 @@ async def test_registration_is_accepted_by_the_fake(
     status, stored = await register(config, fake.bot_token, None, generated)
     assert status == 200, stored
     assert [c["name"] for c in stored] == [c["name"] for c in generated]
+    # What Discord stored is what the same settings generate again: nothing to register anew.
+    assert slash.changed(stored, command_definitions(settings_)) == []
+    edited = json.loads(json.dumps(generated))
+    find(edited, "st")["options"][0]["description"] = "changed"
+    del find(edited, "st")["default_member_permissions"]
+    assert slash.changed(stored, edited) == ["st"]
+    assert slash.changed(stored, [c for c in generated if c["name"] != "gw"]) == ["gw"]
+    without_echo = json.loads(json.dumps(stored))
+    for command in without_echo:  # Discord leaves required: false out of what it returns
+        for o in command.get("options", []):
+            if o.get("required") is False:
+                del o["required"]
+    assert slash.changed(without_echo, generated) == []
 
 
 @pytest.fixture
