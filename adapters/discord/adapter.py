@@ -252,6 +252,12 @@ class DiscordAdapter(Adapter):
                 f"/{name} is not a command of this gateway: run `gateway discord register` to refresh them."
             )
             return web.json_response(ix.message_response(text, True))
+        if parsed.before is not None:  # a later option without an earlier one: say so, run nothing
+            locale = await reader_locale(self.services, interaction)
+            first, later = (p.label_in(locale) for p in parsed.before)
+            return web.json_response(
+                ix.message_response(texts.t(locale, "option.before", first=first, later=later), True)
+            )
         return respond(await self._run(interaction, parsed))
 
     async def _run(

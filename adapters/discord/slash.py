@@ -132,6 +132,8 @@ class Slash:
     completes: Mapping[str, str] = field(default_factory=dict)
     subcommands: tuple[Slash, ...] = ()
     storyteller: bool = False
+    # Each declaring command's positional parameters in its own order (the way back checks a gap).
+    orders: tuple[tuple[str, ...], ...] = ()
 
     def param(self, name: str) -> Param | None:
         return next((p for p in self.params if p.name == name), None)
@@ -359,6 +361,7 @@ def leaf(name: str, words: str, commands: Sequence[Command], problems: list[str]
         params=params,
         completes=completes,
         storyteller=all(c.role == "storyteller" for c in commands),
+        orders=tuple(tuple(p.name for p in c.params if not p.keyword) for c in commands if c.params),
     )
 
 
@@ -540,9 +543,14 @@ def changed(stored: Sequence[Mapping[str, Any]], wanted: Sequence[Mapping[str, A
 
 @dataclass
 class Parsed:
+    """The command line of an interaction. ``before``: (an optional positional parameter left out, a
+    later one given): the line would read the later value as the earlier one (``init join physical:3``
+    as a character named 3), so the adapter answers ``texts`` ``option.before`` instead of running it."""
+
     line: str
     private: bool
     options: dict[str, Any] = field(default_factory=dict)
+    before: tuple[Param, Param] | None = None
 
 
 def _values(options: Sequence[Mapping[str, Any]] | None) -> dict[str, Any]:
@@ -587,12 +595,45 @@ def command_line(data: Mapping[str, Any], slashes: Slashes) -> Parsed | None:
         return Parsed(line=text, private=private or "secret" in text.casefold().split())
     words = str(slash.words)
     typed = dict(_typed(p, values.get(p.name)) for p in slash.params)
+    before = _gap(slash, {p.name: v for p, v in typed.items()})
     # A keyword parameter that takes the rest of the line goes last (``vs POOL``), or it would
     # swallow the flags and keyword values rendered after it.
     params = tuple(sorted(typed, key=lambda p: bool(p.keyword and p.rest)))
     line = " ".join([words, *render(params, {p.name: v for p, v in typed.items()})]).strip()
     flagged = any(p.kind == "flag" and p.keyword == "secret" and v for p, v in typed.items())
-    return Parsed(line=line, private=words in PRIVATE_WORDS or flagged, options=values)
+    return Parsed(line=line, private=words in PRIVATE_WORDS or flagged, options=values, before=before)
+
+
+def _given(param: Param, value: Any) -> bool:
+    if param.kind == "modifier" and isinstance(value, int) and not isinstance(value, bool):
+        return value != 0  # a modifier of 0 is left out of the line
+    return value is not None and value != "" and value is not False
+
+
+def _gap(slash: Slash, values: Mapping[str, Any]) -> tuple[Param, Param] | None:
+    """(the first positional parameter left out before one given, that one) when every command that
+    could read the options (declares each positional one given) would read the later value in the
+    earlier one's place; None when one reads them as a person would type them."""
+    given = {p.name for p in slash.params if not p.keyword and _given(p, values.get(p.name))}
+    if not given:
+        return None
+    found: tuple[Param, Param] | None = None
+    for order in slash.orders:
+        if not given <= set(order):
+            continue
+        last = max(order.index(name) for name in given)
+        missing = next((name for name in order[:last] if name not in given), None)
+        if missing is None:
+            return None
+        if found is None:
+            later = next(name for name in order[order.index(missing) :] if name in given)
+            found = (_must(slash.param(missing)), _must(slash.param(later)))
+    return found
+
+
+def _must(param: Param | None) -> Param:
+    assert param is not None, "a declared parameter is among the merged ones"
+    return param
 
 
 @dataclass(frozen=True)

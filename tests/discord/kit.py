@@ -26,6 +26,8 @@ POOL = Param(
     "trait or number, modifiers, wp, vs: e.g. physical +1 wp vs mental",
     texts={"cs": ("", "vlastnost nebo počet kostek a modifikátory, např. obratnost +1")},
 )
+# Dice notation, as the core's system-free roll takes it: declared by a second system, so that (as
+# with the core's roll beside a system's) /roll has both, and each alone reads as its own line.
 DICE = Param(
     "dice",
     "notation",
@@ -60,8 +62,8 @@ SECRET = Param("secret", "flag", "only you and the Storytellers see it", keyword
 NAME = Param("name", "character", "the character's name", required=True)
 
 DECLARED: dict[str, tuple[Param, ...]] = {
-    "roll": (POOL, DICE, MODIFIER, AGAINST, SECRET),
-    "odds": (POOL, DICE, MODIFIER, AGAINST),
+    "roll": (POOL, MODIFIER, AGAINST, SECRET),
+    "odds": (POOL, MODIFIER, AGAINST),
     "verify": (Param("id", "word", "the roll id, e.g. k3f9m2x", required=True),),
     "char new": (Param("name", "word", "the new character's name", required=True),),
     "char use": (Param("name", "own_character", "one of your characters", required=True),),
@@ -105,7 +107,7 @@ def role(name: str) -> Role:
 
 
 async def echo(ctx: CommandContext, inv: Invocation) -> Reply:
-    params = DECLARED[inv.name]
+    params = DECLARED[inv.name] if ctx.system.name == SYSTEM else (DICE,)
     args = dict(inv.args) or bind(params, inv.words)
     return Reply(text=f"kit {inv.name} {json.dumps(args, sort_keys=True, ensure_ascii=False)}")
 
@@ -121,10 +123,21 @@ KIT = RuleSystem(
 )
 
 
+NOTATION = RuleSystem(
+    "kitdice",
+    "Kit dice",
+    "dice notation for the Discord tests",
+    commands=[
+        Command(name, echo, f"kitdice's {name}", params=(DICE,), role="anyone") for name in ("roll", "odds")
+    ],
+)
+
+
 @hookimpl
 def gateway_register_rule_systems(register: Callable[[RuleSystem], None]) -> None:
     register(KIT)
+    register(NOTATION)
 
 
 def commands() -> list[Command]:
-    return KIT.commands()
+    return [*KIT.commands(), *NOTATION.commands()]

@@ -279,6 +279,14 @@ def test_typed_options_build_the_line_a_person_types() -> None:
     assert slash.command_line({"name": "sheet", "options": []}, slashes).private is True  # type: ignore[union-attr]
     # A forged payload's string in an integer option reaches the parser as typed, to be refused there.
     assert line(slashes, "trait", [opt("trait", "dex"), opt("rating", "lots")]) == "trait dex lots"
+    # A later positional option without an earlier one would be read in its place: said, not run.
+    gap = slash.command_line({"name": "roll", "options": [opt("modifier", 2, 4)]}, slashes)
+    assert gap is not None and gap.before is not None
+    assert [p.name for p in gap.before] == ["pool", "modifier"]
+    alone = slash.command_line({"name": "roll", "options": [opt("dice", "2d6")]}, slashes)  # kitdice's roll
+    assert alone is not None and (alone.line, alone.before) == ("roll 2d6", None)
+    zero = slash.command_line({"name": "roll", "options": [opt("modifier", 0, 4)]}, slashes)
+    assert zero is not None and (zero.line, zero.before) == ("roll", None)
     assert slash.command_line({"name": "nope"}, slashes) is None
     assert slash.command_line({"name": "st", "options": [{"type": 1, "name": "nope"}]}, slashes) is None
 
@@ -427,3 +435,16 @@ async def test_the_router_binds_what_the_options_rendered(st_env: DiscordEnv) ->
     definitions = slash.definitions(slash.of(st_env.gateway.services))
     refused = {"name": "trait", "options": [opt("trait", "dex"), opt("rating", 6, 4)]}
     assert invocation_problems(definitions, refused) == ["rating: 6 above 5"]  # the client holds the range
+
+
+async def test_a_later_option_without_an_earlier_one_is_refused_in_the_reader_s_language(
+    st_env: DiscordEnv,
+) -> None:
+    """``/roll modifier:2`` with no pool would roll a pool of +2: the answer says what to fill in,
+    in the reader's language, and nothing runs."""
+    english = await content(st_env, "roll", [opt("modifier", 2, 4)])
+    assert english == "Fill in pool too: modifier cannot be given without it."
+    await content(st_env, "gw", [opt("text", "lang cs")])
+    czech = await content(st_env, "roll", [opt("modifier", 2, 4)])
+    assert czech == "Vyplňte také parametr „pool“: bez něj nelze zadat „modifikátor“."
+    assert await st_env.rows(platform="discord") == []  # nothing logged, nothing sent
