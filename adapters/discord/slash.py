@@ -342,7 +342,12 @@ def leaf(name: str, words: str, commands: Sequence[Command], problems: list[str]
         params = (ARGS,)
     if len(params) > MAX_OPTIONS:
         problems.append(f"{words}: {len(params) - MAX_OPTIONS} options over Discord's {MAX_OPTIONS} left out")
-        params = tuple(p for p in params if p.required)[:MAX_OPTIONS] or params[:MAX_OPTIONS]
+        room = MAX_OPTIONS - sum(p.required for p in params)  # the required ones stay, in typed order
+        optional = {p.name for p in params if not p.required}
+        kept = {p.name for p in params if p.required} | set(
+            [p.name for p in params if p.name in optional][:room]
+        )
+        params = tuple(p for p in params if p.name in kept)
     completes: dict[str, str] = {}
     for param in params:
         if param.kind in COMPLETED:
