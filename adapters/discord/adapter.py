@@ -245,13 +245,19 @@ class DiscordAdapter(Adapter):
             return respond(await self._click(interaction))
         if kind != ix.APPLICATION_COMMAND:
             return web.json_response(ix.message_response("This gateway answers slash commands only.", True))
-        parsed = slash.command_line(interaction.get("data") or {})
+        parsed = slash.command_line(interaction.get("data") or {}, slash.of(self.services))
         if parsed is None or not parsed.line.strip():
             name = str((interaction.get("data") or {}).get("name", ""))[:32]
             text = (
                 f"/{name} is not a command of this gateway: run `gateway discord register` to refresh them."
             )
             return web.json_response(ix.message_response(text, True))
+        if parsed.before is not None:  # a later option without an earlier one: say so, run nothing
+            locale = await reader_locale(self.services, interaction)
+            first, later = (p.label_in(locale) for p in parsed.before)
+            return web.json_response(
+                ix.message_response(texts.t(locale, "option.before", first=first, later=later), True)
+            )
         return respond(await self._run(interaction, parsed))
 
     async def _run(

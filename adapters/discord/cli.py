@@ -31,8 +31,19 @@ def configure_register(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--dry-run", action="store_true", help="print the command JSON instead of sending it")
 
 
+def command_definitions(settings: Settings) -> list[dict[str, Any]]:
+    """The slash commands generated from the commands these settings load (``adapters.discord.slash``)."""
+    from gateway import Gateway
+
+    gateway = Gateway(settings, platforms=())  # the plugins and their commands; the vault stays closed
+    slashes = slash.of(gateway.services)
+    for problem in slashes.problems:
+        print(f"slash commands: {problem}", file=sys.stderr)
+    return slash.definitions(slashes)
+
+
 async def register(
-    config: DiscordSettings, token: str, guild: str | None, max_pool: int = slash.DEFAULT_MAX_POOL
+    config: DiscordSettings, token: str, guild: str | None, commands: list[dict[str, Any]]
 ) -> tuple[int, Any]:
     """Bulk-overwrite the application's commands (PUT): the same call twice leaves the same commands."""
     base = f"{config.api_base}/applications/{config.application_id}"
@@ -41,7 +52,7 @@ async def register(
     timeout = aiohttp.ClientTimeout(total=config.request_timeout)
     async with aiohttp.ClientSession(timeout=timeout, headers=headers) as http:
         for _ in range(MAX_TRIES):
-            async with http.put(url, json=slash.definitions(max_pool)) as response:
+            async with http.put(url, json=commands) as response:
                 data = await response.json(content_type=None)
                 if response.status != 429:
                     return response.status, data
@@ -54,9 +65,7 @@ def run_register(args: argparse.Namespace, settings: Settings, out: TextIO | Non
     out = out or sys.stdout
     config = load(settings.section("discord"))
     if args.dry_run:
-        print(
-            json.dumps(slash.definitions(settings.gateway.max_pool), indent=2, ensure_ascii=False), file=out
-        )
+        print(json.dumps(command_definitions(settings), indent=2, ensure_ascii=False), file=out)
         return 0
     if not config.application_id:
         print("Set [discord] application_id (the application's id) first.", file=sys.stderr)
@@ -66,7 +75,7 @@ def run_register(args: argparse.Namespace, settings: Settings, out: TextIO | Non
         names = " or ".join(TOKEN_ENV)
         print(f"No bot token: set {names} in the environment, or [discord] bot_token.", file=sys.stderr)
         return 2
-    status, data = asyncio.run(register(config, token, args.guild, settings.gateway.max_pool))
+    status, data = asyncio.run(register(config, token, args.guild, command_definitions(settings)))
     if status != 200 or not isinstance(data, list):
         print(f"Discord refused the commands ({status}): {json.dumps(data)[:500]}", file=sys.stderr)
         return 1

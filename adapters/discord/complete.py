@@ -18,8 +18,10 @@ import structlog
 
 from adapters.discord import interactions as ix
 from adapters.discord import macro_command, slash
+from adapters.discord.slash import clip
 from gateway import AdapterServices, channels
 from gateway.characters import characters_in, player_characters
+from gateway.house_rules.declare import switches
 from gateway.notation.examples import suggestions
 from gateway.summary import SheetSummary
 
@@ -61,40 +63,54 @@ def matching(names: Iterable[tuple[str, str]], typed: str, *, last_word: bool) -
 
 
 async def choices(services: AdapterServices, interaction: Mapping[str, Any]) -> list[dict[str, str]]:
-    """The choices for the focused option of an autocomplete interaction ([] when none apply)."""
-    focus = slash.focused(interaction.get("data") or {})
+    """The choices for the focused option of an autocomplete interaction ([] when none apply), by
+    the kind of parameter it is (``slash.Focused.complete``)."""
+    focus = slash.focused(interaction.get("data") or {}, slash.of(services))
     if focus is None:
         return []
-    if focus.option.complete == macro_command.MACRO:
-        return await macro_command.choices(services, interaction, focus.typed)
-    if focus.option.complete == slash.NOTATION:
-        return matching(((e, e) for e in suggestions(focus.typed)), "", last_word=False)
+    kind, typed = focus.complete, focus.typed
+    if kind == macro_command.MACRO:
+        return await macro_command.choices(services, interaction, typed)
+    if kind == "notation":
+        return matching(((e, e) for e in suggestions(typed)), "", last_word=False)
+    if kind == slash.CHOICE:
+        return matching(((c, c) for c in focus.param.choices), typed, last_word=False)
     channel = ix.channel(interaction)
     sender = ix.sender(interaction)
     system = await channels.system_of(services.vault, channel) or services.settings.gateway.default_system
-    kind, typed = focus.option.complete, focus.typed
+    if kind == "house_rule":
+        return house_rules(services, system, typed, ix.locale(interaction) or "en")
     async with services.vault.transaction() as session:
-        if kind == slash.CHARACTER:
+        if kind == "character":
             found = await characters_in(session, system, name_contains=typed or None, limit=MAX_CHOICES)
             return matching(((c.name, c.name) for c in found), typed, last_word=False)
         player = await player_characters(session, sender.key, system, CHARACTERS)
-        if kind == slash.OWN:
+        if kind == "own_character":
             names = player.names if player is not None else []
             return matching(((n, n) for n in names), typed, last_word=False)
         active = player.active if player is not None else None
         if active is None or active.system != system:
-            if kind == slash.POWER:
+            if kind == "power":
                 return []
             active = next(iter(await characters_in(session, system, limit=1)), None)
             if active is None:
                 return []
         locale = (player.locale if player is not None else None) or ix.locale(interaction)
         summary: SheetSummary = await services.sheet_summary(session, active, locale)
-    if kind == slash.POWER:
+    if kind == "power":
         return matching(((p.name, p.name) for p in summary.powers), typed, last_word=False)
-    return matching(
-        ((t.key, t.label) for t in summary.traits), typed, last_word=kind == slash.TRAIT and focus.option.raw
-    )
+    # A pool is a line of words: its last word completes (``dex+fir`` -> ``dex+firearms``).
+    return matching(((t.key, t.label) for t in summary.traits), typed, last_word=kind == "pool")
+
+
+def house_rules(services: AdapterServices, system: str, typed: str, locale: str) -> list[dict[str, str]]:
+    """The house-rule switches of the channel's system, each with its meaning in the reader's language."""
+    found = services.systems().get(system)
+    model = found.house_rules if found is not None else None
+    if model is None:
+        return []
+    pairs = ((name, clip(s.meaning_in(locale), 60)) for name, s in switches(model).items())
+    return matching(pairs, typed, last_word=False)
 
 
 async def answer(services: AdapterServices, interaction: Mapping[str, Any], timeout: float) -> dict[str, Any]:

@@ -1,10 +1,10 @@
-"""``/macro name:<macro> values:<text>``: run one of the person's macros (issue 18), with the names
+"""``/macro run name:<macro> values:<text>``: run one of the person's macros (issue 18), with the names
 offered by autocomplete: the person's own macros and the channel's, for the channel's rule system.
 
 The command line is ``macro NAME VALUES``, the form that runs a macro whatever its name (a macro
 named like a command runs only so), and the router expands and authorises it as typed text.
-``adapters.discord.slash`` lists ``command()`` with its own; ``adapters.discord.complete`` asks
-``choices`` for the names.
+``adapters.discord.slash`` puts ``command()`` beside the generated ``/macro`` subcommands;
+``adapters.discord.complete`` asks ``choices`` for the names.
 """
 
 from __future__ import annotations
@@ -14,44 +14,43 @@ from typing import TYPE_CHECKING, Any
 
 from gateway import AdapterServices
 from gateway.macros import names_seen
+from gateway.params import Param
 
 if TYPE_CHECKING:
     from adapters.discord.slash import Slash
 
-MACRO = "macro"  # the ``complete`` kind of the name option
+MACRO = "macro"  # what autocomplete offers for the name option
 
 
 def command() -> Slash:
-    """``/macro``, for ``adapters.discord.slash.COMMANDS`` (imported there, so none at the top here)."""
-    from adapters.discord.slash import Opt, Slash
+    """``/macro run``, put beside the generated ``/macro add|list|remove|show`` by
+    ``adapters.discord.slash`` (imported here, so none at the top)."""
+    from adapters.discord.slash import Slash
 
-    name = Opt(
-        "name",
-        "the macro",
-        required=True,
-        max_length=40,
-        complete=MACRO,
-        texts={"cs": ("jméno", "makro"), "ru": ("имя", "макрос")},
+    name = Param(
+        "name", "word", "the macro", required=True, texts={"cs": ("jméno", "makro"), "ru": ("имя", "макрос")}
     )
-    values = Opt(
+    values = Param(
         "values",
+        "text",
         "its values, e.g. 3 pool=5",
-        raw=True,
-        max_length=1800,
         texts={
             "cs": ("hodnoty", "jeho hodnoty, např. 3 pool=5"),
             "ru": ("значения", "его значения, например 3 pool=5"),
         },
     )
-    return Slash(
-        "macro",
+    run = Slash(
+        "run",
         "Run one of your macros (macro add NAME = COMMAND saves one)",
-        (name, values),
-        texts={
-            "cs": ("", "Spustí jedno z vašich maker (macro add JMÉNO = PŘÍKAZ nějaké uloží)"),
-            "ru": ("", "Запустить один из ваших макросов (macro add ИМЯ = КОМАНДА сохраняет)"),
+        {
+            "cs": "Spustí jedno z vašich maker (macro add JMÉNO = PŘÍKAZ nějaké uloží)",
+            "ru": "Запустить один из ваших макросов (macro add ИМЯ = КОМАНДА сохраняет)",
         },
+        words="macro",
+        params=(name, values),
+        completes={"name": MACRO},
     )
+    return Slash("macro", run.description, subcommands=(run,))
 
 
 async def choices(

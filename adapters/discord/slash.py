@@ -1,708 +1,668 @@
-"""Slash commands that mirror the command language, and the way back from an interaction to a command line.
+"""Slash commands generated from the commands' declarations, and the way back from an interaction to
+the command line a person would type.
 
-Each slash command (and subcommand) names the words of a gateway command; its options are appended in
-the order declared. Free-text options (``raw``) go in as typed, so ``/roll pool:physical +1 wp vs
-mental`` becomes ``roll physical +1 wp vs mental``; single values such as a character name are quoted
-when they hold spaces. ``/gw text:<any command line>`` reaches everything else.
+Every registered command (the core's and each rule system's, read from the plugin registry the
+gateway's services hold) becomes a slash command; a multi-word name becomes a subcommand under its
+first word (``char new`` is ``/char new``, ``st power`` is ``/st power``). Each typed parameter
+(``gateway.params.Param``) is an option of Discord's type for its kind: a bounded integer, a
+string with choices, a boolean for a flag, a string that autocompletes (``adapters.discord.complete``)
+for traits, powers, characters, notation and house rules. A command several systems declare is one
+slash command: the union of their options by name, the widest range, a plain string where two systems
+disagree on a parameter's kind, so the commands are the same in every channel and the channel's
+system decides what a line means. A command that declares no parameters takes one free-text option.
 
-Typed options write what a person would type: an integer ``modifier:-2`` is ``-2``, ``dc:3`` is ``dc 3``
-(each system's difficulty has its own option, named by the system's word, so Discord checks its
-bounds), a USER option is ``discord:<id>``. Options marked ``complete`` ask the gateway for choices as
-the user types (autocomplete, ``adapters.discord.complete``): the traits, powers and characters of the
-channel's rule system, so the commands are the same in every system and the choices are not.
+The way back: an interaction's option values go through ``gateway.params.render`` to the words a
+person types, and the router binds them with the one parser. ``/gw text:`` runs any command line;
+``/macro run`` runs a macro.
+
+Public for other modules of the adapter (the Gateway mode too): ``definitions(commands)`` (the JSON
+array a bulk overwrite PUTs; the same commands give the same array, byte for byte),
+``command_line(data, slashes)`` (an APPLICATION_COMMAND's ``data`` to a ``Parsed`` line),
+``of(services)`` (the generated commands of a running gateway, built once),
+``registered(services)`` (its commands) and ``changed(stored, wanted)`` (which commands a
+registration would change: none, and the PUT can be skipped).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import dataclasses
+import weakref
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from adapters.discord import macro_command
+import structlog
 
-SUB_COMMAND, STRING, INTEGER, BOOLEAN, USER = 1, 3, 4, 5, 6
-# default_member_permissions: MANAGE_GUILD (1 << 5). Discord hides the command from members without
-# it until a server admin overrides that per role or channel (Server Settings > Integrations); the
-# router still checks the Storyteller role on every command, so this only keeps the menu tidy.
+from gateway import AdapterServices, Command
+from gateway.params import INTEGER_KINDS, Kind, Param, render
+
+log = structlog.get_logger(__name__)
+
+CHAT_INPUT, SUB_COMMAND, STRING, INTEGER, BOOLEAN = 1, 1, 3, 4, 5
+# default_member_permissions: MANAGE_GUILD (1 << 5), for a slash command whose every command is the
+# Storytellers'. Discord hides it from members without it until a server admin overrides that per
+# role or channel (Server Settings > Integrations); the router still checks the Storyteller role.
 MANAGE_GUILD = str(1 << 5)
-MODIFIER = 10  # +N/-N bounds of a typed modifier
-DEFAULT_MAX_POOL = 50  # [gateway] max_pool's default; ``definitions(max_pool=...)`` takes the setting
 
-# What a ``complete`` option offers: the channel system's trait names (completing the last word of a
-# pool), the active character's powers, the system's characters, the sender's own characters.
-TRAIT, POWER, CHARACTER, OWN = "trait", "power", "character", "own"
-NOTATION = "notation"  # dice notation examples (``gateway.notation.examples``)
+# Discord's limits (application-commands.mdx; /work/shared/protocols-2.md 1.3).
+MAX_COMMANDS = 100
+MAX_OPTIONS = 25  # options of a command, and subcommands of a command
+MAX_CHOICES = 25
+MAX_DESCRIPTION = 100
+MAX_NAME = 32
+MAX_INTEGER = 2**53 - 1
+MAX_TEXT = 8000  # a command's names, descriptions and choices together
+WORD_LENGTH = 100  # one word: a name, a trait
+TEXT_LENGTH = 1800  # the rest of a line: within a 2000-character message with the command's name
 
-Texts = Mapping[str, tuple[str, str]]  # locale -> (localised name or "", localised description)
+# The gateway's message languages as Discord's locale codes (reference.mdx "Locales"); a language
+# Discord has no code for is left out of the localisations.
+DISCORD_LOCALES = {
+    "cs": "cs",
+    "ru": "ru",
+    "uk": "uk",
+    "pl": "pl",
+    "de": "de",
+    "fr": "fr",
+    "it": "it",
+    "nl": "nl",
+    "da": "da",
+    "fi": "fi",
+    "no": "no",
+    "hu": "hu",
+    "ro": "ro",
+    "tr": "tr",
+    "el": "el",
+    "bg": "bg",
+    "hr": "hr",
+    "lt": "lt",
+    "ja": "ja",
+    "ko": "ko",
+    "th": "th",
+    "vi": "vi",
+    "hi": "hi",
+    "es": "es-ES",
+    "pt": "pt-BR",
+    "sv": "sv-SE",
+    "zh": "zh-CN",
+}
 
-TIERS = ("basic", "adept", "advanced", "epic", "legendary")
-FIELDS = ("name", "origin", "subgroup", "aptitude", "advantage", "weakness")
-POOLS = ("willpower", "essence", "health")
+# Kinds whose option asks the gateway for choices as the user types (``adapters.discord.complete``
+# answers by the kind: a pool completes its last word with the traits of the channel's system).
+COMPLETED = frozenset({"pool", "trait", "power", "character", "own_character", "notation", "house_rule"})
+CHOICE, MACRO = "choice", "macro"  # completions of a choice with more than 25 words, of a macro's name
 
-
-@dataclass(frozen=True)
-class Opt:
-    """One option. ``raw``: free text appended as typed; ``flag``: a boolean that appends that word;
-    ``prefix``: a word written before the value (``vs``, ``dc``); ``signed``: an integer written
-    ``+N``/``-N`` (0 leaves it out); ``complete``: what autocomplete offers (TRAIT, POWER, ...);
-    ``texts``: Czech and Russian names and descriptions."""
-
-    name: str
-    description: str
-    type: int = STRING
-    required: bool = False
-    raw: bool = False
-    flag: str | None = None
-    prefix: str | None = None
-    choices: tuple[str, ...] = ()
-    min_value: int | None = None
-    max_value: int | None = None
-    max_length: int | None = None
-    signed: bool = False
-    complete: str | None = None
-    texts: Texts = field(default_factory=dict)
-
-    def definition(self, max_pool: int = DEFAULT_MAX_POOL) -> dict[str, Any]:
-        out: dict[str, Any] = {
-            "type": self.type,
-            "name": self.name,
-            "description": self.description,
-            "required": self.required,
-        }
-        if self.choices:
-            out["choices"] = [{"name": c, "value": c} for c in self.choices]
-        if self.complete:
-            out["autocomplete"] = True
-        if self.min_value is not None:
-            out["min_value"] = self.min_value
-        if self.max_value is not None:
-            out["max_value"] = max_pool if self.max_value == POOL_MAX else self.max_value
-        if self.max_length is not None:
-            out["max_length"] = self.max_length
-        return {**out, **localised(self.texts)}
+GW = "gw"
+# A command that declares no parameters reads its words itself: one free-text option.
+ARGS = Param(
+    "args",
+    "text",
+    "what follows the command, as you would type it",
+    texts={
+        "cs": ("", "co následuje za příkazem, jak byste to napsali"),
+        "ru": ("", "что идёт после команды, как вы бы это написали"),
+    },
+)
+GW_TEXT = Param(
+    "text",
+    "text",
+    "the command, e.g. char set origin Human",
+    required=True,
+    texts={"cs": ("", "příkaz, např. help roll"), "ru": ("текст", "команда, например help roll")},
+)
+GW_TEXTS = {"cs": "Libovolný příkaz brány", "ru": "Любая команда шлюза"}
+# Commands whose answers are private: the deferral of a slow one is ephemeral from the start, since
+# the first follow-up takes the deferral's visibility (a public "thinking" must not turn into a sheet).
+PRIVATE_WORDS = frozenset(
+    {"sheet", "link", "unlink", "help", "health", "char budget", "st list", "st show", "st history", "st log"}
+)
 
 
 @dataclass(frozen=True)
 class Slash:
-    """A slash command or subcommand. ``words`` is the gateway command it runs (default: its name)."""
+    """A slash command or subcommand. ``words``: the gateway command it runs (None: a group whose
+    subcommands run). ``params``: the merged parameters in the order a person types them (``render``
+    reads them); ``completes``: option name -> what autocomplete offers."""
 
     name: str
     description: str
-    options: tuple[Opt, ...] = ()
-    subcommands: tuple[Slash, ...] = ()
+    texts: Mapping[str, str] = field(default_factory=dict)  # locale -> description
     words: str | None = None
-    private: bool = False
-    permissions: str | None = None  # default_member_permissions (top-level commands only)
-    texts: Texts = field(default_factory=dict)
+    params: tuple[Param, ...] = ()
+    completes: Mapping[str, str] = field(default_factory=dict)
+    subcommands: tuple[Slash, ...] = ()
+    storyteller: bool = False
+    # Each declaring command's positional parameters in its own order (the way back checks a gap).
+    orders: tuple[tuple[str, ...], ...] = ()
 
-    @property
-    def line(self) -> str:
-        return self.words if self.words is not None else self.name
+    def param(self, name: str) -> Param | None:
+        return next((p for p in self.params if p.name == name), None)
 
-    def definition(self, *, sub: bool = False, max_pool: int = DEFAULT_MAX_POOL) -> dict[str, Any]:
-        out: dict[str, Any] = {"name": self.name, "description": self.description}
+    def sub(self, name: str) -> Slash | None:
+        return next((s for s in self.subcommands if s.name == name), None)
+
+    def definition(self, *, sub: bool = False) -> dict[str, Any]:
+        out: dict[str, Any] = {"name": self.name, "description": clip(self.description or self.name)}
         if sub:
             out["type"] = SUB_COMMAND
         else:
-            out["type"] = 1  # CHAT_INPUT
+            out["type"] = CHAT_INPUT
             out["contexts"] = [0, 1]  # guilds and the bot's DM
-            if self.permissions is not None:
-                out["default_member_permissions"] = self.permissions
+            if self.storyteller:
+                out["default_member_permissions"] = MANAGE_GUILD
         if self.subcommands:
-            out["options"] = [s.definition(sub=True, max_pool=max_pool) for s in self.subcommands]
-        elif self.options:
-            out["options"] = [o.definition(max_pool) for o in self.options]
-        return {**out, **localised(self.texts)}
+            out["options"] = [s.definition(sub=True) for s in self.subcommands]
+        elif self.params:
+            out["options"] = self.options()
+        texts = descriptions(self.texts)
+        if texts:
+            out["description_localizations"] = texts
+        return out if sub else fit(out)
+
+    def options(self) -> list[dict[str, Any]]:
+        """Discord's options: the required ones first (Discord's rule), each group in typed order."""
+        ordered = [p for p in self.params if p.required] + [p for p in self.params if not p.required]
+        taken: dict[str, set[str]] = {}  # locale -> localised names given (unique within a command)
+        return [option(p, self.completes.get(p.name), taken) for p in ordered]
 
 
-POOL_MAX = -1  # max_value placeholder: [gateway] max_pool, filled in by ``definitions``
+def text_size(item: Mapping[str, Any]) -> int:
+    """What Discord counts toward a command's 8000 characters: every name, description and choice,
+    each at its longest localisation (application-commands.mdx "Slash Commands")."""
+
+    def longest(key: str) -> int:
+        return max([len(item.get(key, "")), *map(len, (item.get(f"{key}_localizations") or {}).values())])
+
+    size = longest("name") + longest("description")
+    size += sum(len(c["name"]) + len(str(c["value"])) for c in item.get("choices", []))
+    return size + sum(text_size(o) for o in item.get("options", []))
 
 
-def localised(texts: Texts) -> dict[str, dict[str, str]]:
-    """``name_localizations`` / ``description_localizations`` from ``{locale: (name, description)}``;
-    an empty name keeps the English one in that locale."""
-    out: dict[str, dict[str, str]] = {}
-    names = {locale: name for locale, (name, _) in texts.items() if name}
-    if names:
-        out["name_localizations"] = names
-    if texts:
-        out["description_localizations"] = {locale: text for locale, (_, text) in texts.items()}
-    return out
+def _nested(item: dict[str, Any]) -> Iterable[dict[str, Any]]:
+    for child in item.get("options", []):
+        yield child
+        yield from _nested(child)
 
 
-def _name(
-    description: str = "the character's name", required: bool = True, complete: str | None = CHARACTER
-) -> Opt:
-    return Opt("name", description, required=required, max_length=60, complete=complete)
+def fit(command: dict[str, Any]) -> dict[str, Any]:
+    """``command`` within Discord's 8000 characters: over it, its options and subcommands lose their
+    localised descriptions, then their localised names (the English ones stay); ``build`` reports
+    one that is still over."""
+    for key in ("description_localizations", "name_localizations"):
+        if text_size(command) <= MAX_TEXT:
+            break
+        for child in _nested(command):
+            child.pop(key, None)
+    return command
 
 
-def _trait(description: str = "which trait", required: bool = True) -> Opt:
-    return Opt("trait", description, required=required, max_length=60, complete=TRAIT)
+def clip(text: str, limit: int = MAX_DESCRIPTION) -> str:
+    """One line of at most ``limit`` characters, cut at a word with an ellipsis."""
+    text = " ".join(text.split())
+    if len(text) <= limit:
+        return text
+    cut = text[: limit - 1]
+    return (cut.rsplit(" ", 1)[0] if " " in cut[limit // 2 :] else cut).rstrip(" ,;:") + "…"
 
 
-def _text(name: str, description: str, required: bool = True) -> Opt:
-    return Opt(name, description, required=required, raw=True, max_length=1800)
-
-
-POOL = Opt(
-    "pool",
-    "trait or number, modifiers, wp, vs: e.g. physical +1 wp vs mental",
-    raw=True,
-    max_length=1800,
-    complete=TRAIT,
-    texts={
-        "cs": ("", "vlastnost nebo počet kostek a modifikátory, např. obratnost +1"),
-        "ru": ("", "атрибут или число кубиков и модификаторы, например сила +1"),
-    },
-)
-MOD = Opt(
-    "modifier",
-    f"dice added or taken away, -{MODIFIER} to +{MODIFIER}",
-    INTEGER,
-    min_value=-MODIFIER,
-    max_value=MODIFIER,
-    signed=True,
-    texts={
-        "cs": ("modifikátor", f"kostky navíc nebo méně, -{MODIFIER} až +{MODIFIER}"),
-        "ru": ("модификатор", f"добавить или убрать кубики, от -{MODIFIER} до +{MODIFIER}"),
-    },
-)
-
-
-def _difficulty(word: str, description: str, low: int, high: int, texts: Texts) -> Opt:
-    return Opt(word, description, INTEGER, min_value=low, max_value=high, prefix=word, texts=texts)
-
-
-# One option per system's difficulty word, so Discord holds each to that system's range.
-DIFFICULTIES = (
-    _difficulty("dc", "Decanter: the DC, 1 (easy) to 8 (superhuman)", 1, 8, {}),
-    _difficulty(
-        "diff",
-        "Dramatic Systems: difficulty 2 to 10; Night Wanderers: 2 to 6",
-        2,
-        10,
-        {"ru": ("трудность", "трудность: Dramatic Systems от 2 до 10, «Ночные скитальцы» от 2 до 6")},
-    ),
-    _difficulty(
-        "tn", "Pravidla: the target number, 2 to 6", 2, 6, {"cs": ("", "Pravidla: cílové číslo, 2 až 6")}
-    ),
-)
-AGAINST = Opt(
-    "against",
-    "a contest: the other side's pool (written after vs)",
-    raw=True,
-    prefix="vs",
-    max_length=200,
-    texts={
-        "cs": ("proti", "souboj: kostky protistrany (zapíše se za vs)"),
-        "ru": ("против", "состязание: кубики другой стороны (пишется после vs)"),
-    },
-)
-SECRET = Opt(
-    "secret",
-    "only you and the Storytellers see it",
-    BOOLEAN,
-    flag="secret",
-    texts={
-        "cs": ("tajně", "uvidíte to jen vy a Vypravěči"),
-        "ru": ("тайно", "увидите только вы и Рассказчики"),
-    },
-)
-# /roll and /odds take dice notation (``2d6+3``, in every system) or a number of dice in ``dice``.
-NOTATION_DICE = Opt(
-    "dice",
-    "dice notation (2d6+3, 4d6kh3, d20 adv) or a number of dice",
-    raw=True,
-    max_length=200,
-    complete=NOTATION,
-    texts={
-        "cs": ("kostky", "kostková notace (2d6+3, 4d6kh3, d20 adv) nebo počet kostek"),
-        "ru": ("кубики", "нотация кубиков (2d6+3, 4d6kh3, d20 adv) или их число"),
-    },
-)
-ROLL_OPTIONS = (POOL, NOTATION_DICE, MOD, *DIFFICULTIES, AGAINST)
-IDENTITY_TEXTS: Texts = {
-    "cs": ("identita", "identita na jiné platformě, např. irc:mira"),
-    "ru": ("личность", "личность на другой платформе, например irc:mira"),
-}
-USER_TEXTS: Texts = {"cs": ("uživatel", "uživatel Discordu"), "ru": ("пользователь", "пользователь Discord")}
-
-
-def _someone(verb: str) -> tuple[Opt, Opt]:
-    """A Discord user (``discord:<id>``) or any platform's identity, for ``st add`` / ``st remove``."""
+def valid_name(name: str) -> bool:
+    """Discord's naming rule for chat-input commands and options: 1-32 letters, digits, ``-_'``,
+    lower case where the letter has one."""
     return (
-        Opt("user", f"the Discord user to {verb}", USER, texts=USER_TEXTS),
-        Opt("identity", "another platform's identity, e.g. irc:mira", max_length=100, texts=IDENTITY_TEXTS),
+        0 < len(name) <= MAX_NAME and all(ch.isalnum() or ch in "-_'" for ch in name) and name == name.lower()
     )
 
 
-COMMANDS: tuple[Slash, ...] = (
-    Slash(
-        "roll",
-        "Roll a pool, or a contest with vs",
-        (*ROLL_OPTIONS, SECRET),
-        texts={
-            "cs": ("hod", "Hod kostkami, nebo souboj s vs"),
-            "ru": ("бросок", "Бросок кубиков или состязание с vs"),
-        },
-    ),
-    Slash(
-        "odds",
-        "Exact odds of each degree for a pool (or a contest with vs)",
-        ROLL_OPTIONS,
-        texts={
-            "cs": ("šance", "Přesné šance každého výsledku hodu (nebo souboje s vs)"),
-            "ru": ("шансы", "Точные шансы каждого исхода броска (или состязания с vs)"),
-        },
-    ),
-    Slash("prove", "Show your approved character's traits, Willpower and Essence"),
-    Slash("sheet", "Show your whole sheet (only to you)", private=True),
-    Slash("checkin", "Daily check-in: roll Spirit, regain Essence and 1 Willpower"),
-    Slash("heal", "Spend Essence to heal", (Opt("levels", "health levels to heal", INTEGER, min_value=1),)),
-    Slash("health", "Show your health track", private=True),
-    Slash(
-        "damage", "Record damage on your character", (Opt("levels", "damage", INTEGER, True, min_value=1),)
-    ),
-    Slash(
-        "power",
-        "Use or manage powers",
-        subcommands=(
+def descriptions(texts: Mapping[str, str]) -> dict[str, str]:
+    """``description_localizations`` from ``{gateway locale: description}``, in Discord's codes."""
+    out = {}
+    for locale, text in sorted(texts.items()):
+        code = DISCORD_LOCALES.get(locale)
+        if code and text.strip():
+            out[code] = clip(text)
+    return out
+
+
+def option(param: Param, complete: str | None, taken: dict[str, set[str]]) -> dict[str, Any]:
+    """One option of Discord's type for ``param``'s kind, with its localised label and description."""
+    out: dict[str, Any] = {"name": param.name, "description": clip(param.description or param.name)}
+    if param.kind == "flag":
+        out["type"] = BOOLEAN
+    elif param.kind in INTEGER_KINDS and not param.many:
+        out["type"] = INTEGER
+        if param.minimum is not None:
+            out["min_value"] = max(param.minimum, -MAX_INTEGER)
+        if param.maximum is not None:
+            out["max_value"] = min(param.maximum, MAX_INTEGER)
+    else:
+        out["type"] = STRING
+        out["max_length"] = TEXT_LENGTH if param.rest else WORD_LENGTH
+        if param.kind == "choice" and not complete:
+            out["choices"] = [{"name": c[:100], "value": c[:100]} for c in param.choices]
+        elif complete:
+            out["autocomplete"] = True
+    out["required"] = param.required
+    names: dict[str, str] = {}
+    texts: dict[str, str] = {}
+    for locale, (label, text) in sorted(param.texts.items()):
+        code = DISCORD_LOCALES.get(locale)
+        if code is None:
+            continue
+        name = "-".join(label.casefold().split())
+        if label and valid_name(name) and name != param.name and name not in taken.setdefault(code, set()):
+            taken[code].add(name)
+            names[code] = name
+        if text.strip():
+            texts[code] = clip(text)
+    if names:
+        out["name_localizations"] = names
+    if texts:
+        out["description_localizations"] = texts
+    return out
+
+
+# --------------------------------------------------------------------------- merging the declarations
+
+
+def _widest(a: int | None, b: int | None, pick: Any) -> int | None:
+    return None if a is None or b is None else int(pick(a, b))
+
+
+def combine(a: Param, b: Param) -> Param:
+    """One option for a parameter two systems declare under one name: the widest range and every
+    choice when they agree on the kind; a string otherwise (the channel's system reads it)."""
+    texts = {**b.texts, **a.texts}
+    if a.kind == b.kind and a.keyword == b.keyword:
+        return dataclasses.replace(
+            a,
+            many=a.many or b.many,
+            minimum=_widest(a.minimum, b.minimum, min),
+            maximum=_widest(a.maximum, b.maximum, max),
+            choices=tuple(dict.fromkeys((*a.choices, *b.choices))),
+            texts=texts,
+        )
+    keyword = a.keyword if a.keyword == b.keyword else None
+    kind: Kind = "text" if a.rest or b.rest else "word"
+    return Param(a.name, kind, a.description, keyword=keyword, texts=texts)
+
+
+def merge(commands: Sequence[Command]) -> tuple[tuple[Param, ...], list[str]]:
+    """The parameters of same-named commands as one list in typed order, and what does not fit: two
+    systems typing positional parameters in a different order (the first system's order is kept)."""
+    merged: dict[str, Param] = {}
+    order: list[str] = []
+    counts: dict[str, int] = {}
+    required: dict[str, bool] = {}
+    for command in commands:
+        before: str | None = None
+        for param in command.params:
+            if param.name in merged:
+                merged[param.name] = combine(merged[param.name], param)
+            else:
+                merged[param.name] = param
+                # A new parameter goes right after its predecessor in this command's own order.
+                order.insert(order.index(before) + 1 if before is not None else 0, param.name)
+            counts[param.name] = counts.get(param.name, 0) + 1
+            required[param.name] = required.get(param.name, True) and param.required
+            before = param.name
+    problems = []
+    for command in commands:
+        positional = [p.name for p in command.params if not p.keyword]
+        seen = [name for name in order if name in positional and not merged[name].keyword]
+        if seen != positional:
+            problems.append(f"{command.name} ({command.system}): parameters in another order than {seen}")
+    params = tuple(
+        dataclasses.replace(
+            merged[name],
+            required=required[name] and counts[name] == len(commands) and merged[name].kind != "flag",
+        )
+        for name in order
+    )
+    return params, problems
+
+
+def _order(first: str | None) -> Any:
+    """Commands in the order their texts are preferred: the ``first`` system's (the gateway's default,
+    whose channels are most: its ``roll`` is what ``/roll`` means there), then the core's (a command
+    of every channel), then the other systems' by name."""
+
+    def key(command: Command) -> tuple[int, str, str]:
+        rank = 0 if command.system == first and first is not None else 1 if command.system is None else 2
+        return (rank, command.system or "", command.name)
+
+    return key
+
+
+def leaf(name: str, words: str, commands: Sequence[Command], problems: list[str]) -> Slash:
+    """The slash command (or subcommand) ``name`` running the gateway command ``words``."""
+    first = commands[0]
+    params, found = merge(commands)
+    problems.extend(found)
+    if not any(c.params for c in commands):
+        params = (ARGS,)
+    if len(params) > MAX_OPTIONS:
+        problems.append(f"{words}: {len(params) - MAX_OPTIONS} options over Discord's {MAX_OPTIONS} left out")
+        room = MAX_OPTIONS - sum(p.required for p in params)  # the required ones stay, in typed order
+        optional = {p.name for p in params if not p.required}
+        kept = {p.name for p in params if p.required} | set(
+            [p.name for p in params if p.name in optional][:room]
+        )
+        params = tuple(p for p in params if p.name in kept)
+    completes: dict[str, str] = {}
+    for param in params:
+        if param.kind in COMPLETED:
+            completes[param.name] = param.kind
+        elif param.kind == "choice" and (
+            len(param.choices) > MAX_CHOICES or any(len(c) > 100 for c in param.choices)
+        ):
+            completes[param.name] = CHOICE
+    # The localised summaries of the command whose English one is shown: one system's words throughout.
+    texts = {locale: summary for locale, (summary, _) in first.texts.items() if summary}
+    return Slash(
+        name,
+        first.summary,
+        texts,
+        words=words,
+        params=params,
+        completes=completes,
+        storyteller=all(c.role == "storyteller" for c in commands),
+        orders=tuple(tuple(p.name for p in c.params if not p.keyword) for c in commands if c.params),
+    )
+
+
+def build(commands: Iterable[Command], extra: Iterable[Slash] = (), first: str | None = None) -> Slashes:
+    """The slash commands for ``commands`` (aliases are left out: the canonical name is offered),
+    with ``extra`` subcommands (``/macro run``) put under their group. A command several systems
+    declare is described in the words of the ``first`` system's, else of the core's, else of the
+    first system's by name."""
+    by_name: dict[str, list[Command]] = {}
+    for command in sorted(commands, key=_order(first)):
+        by_name.setdefault(" ".join(command.name.casefold().split()), []).append(command)
+    problems: list[str] = []
+    groups: dict[str, dict[str, Slash]] = {}
+    for name, same in sorted(by_name.items()):
+        words = name.split()
+        top = words[0]
+        sub = "-".join(words[1:]) or top  # the bare word beside its subcommands runs as /word word
+        if not valid_name(top) or not valid_name(sub):
+            problems.append(f"{name}: no Discord name (reach it with /gw)")
+            continue
+        groups.setdefault(top, {})[sub if len(words) > 1 else ""] = leaf(sub, name, same, problems)
+    for slash in extra:
+        groups.setdefault(slash.name, {}).update({s.name: s for s in slash.subcommands})
+    tops: list[Slash] = []
+    for top, members in sorted(groups.items()):
+        if top == GW:
+            problems.append("gw: the name of /gw; the command is reached with /gw text:gw ...")
+            continue
+        if set(members) == {""}:
+            tops.append(dataclasses.replace(members[""], name=top))
+            continue
+        bare = members.pop("", None)
+        if bare is not None:
+            members[top] = bare
+        subs = tuple(members[k] for k in sorted(members))
+        if len(subs) > MAX_OPTIONS:
+            left = ", ".join(f"{top} {s.name}" for s in subs[MAX_OPTIONS:])
+            problems.append(f"{top}: over Discord's {MAX_OPTIONS} subcommands, reach with /gw: {left}")
+            subs = subs[:MAX_OPTIONS]
+        description = bare.description if bare is not None else f"{top}: " + ", ".join(s.name for s in subs)
+        tops.append(
             Slash(
-                "use",
-                "Pay the Essence and roll the keyed trait",
-                (
-                    _name("the power's name", complete=POWER),
-                    Opt("tier", "cast at a lower tier", choices=TIERS),
-                    _text("extra", "modifiers, wp, secret: e.g. +1 wp", required=False),
-                    Opt("against", "contest it: a power NAME [TIER], or a TRAIT", raw=True, prefix="vs"),
-                ),
-            ),
-            Slash(
-                "add",
-                "Learn a power (character creation)",
-                (
-                    _name("the power's name", complete=None),
-                    Opt("tier", "tier", required=True, choices=TIERS),
-                    _trait("the trait it keys off"),
-                ),
-            ),
-            Slash(
-                "remove", "Forget a power (character creation)", (_name("the power's name", complete=POWER),)
-            ),
-        ),
-    ),
-    Slash(
-        "char",
-        "Your characters",
-        subcommands=(
-            Slash("new", "Start a new character", (_name(complete=None),)),
-            Slash("use", "Make one of your characters the active one", (_name(complete=OWN),)),
-            Slash(
-                "set",
-                "Set a narrative field",
-                (Opt("field", "which field", required=True, choices=FIELDS), _text("text", "the new text")),
-            ),
-            Slash("budget", "What is left of the creation budget", private=True),
-            Slash("submit", "Hand the finished sheet to the Storytellers"),
-            Slash("list", "Your characters", private=True),
-        ),
-    ),
-    Slash(
-        "trait",
-        "Set a trait (character creation)",
-        (
-            _trait(),
-            Opt("rating", "the new rating", INTEGER, True, min_value=0),
-        ),
-    ),
-    Slash(
-        "challenge",
-        "Challenge a character to a contest",
-        (_text("args", "NAME TRAIT [+N] [wp], or cancel", False),),
-    ),
-    Slash(
-        "defend",
-        "Answer a challenge with your own roll",
-        (_text("args", "TRAIT [+N] [wp], or power NAME [TIER]"),),
-    ),
-    Slash("concede", "Give a challenge up without rolling"),
-    Slash(
-        "attack",
-        "Attack: a contest whose margin, less soak, is damage",
-        (_text("args", "TARGET [TRAIT] [+weapon] [wp]"),),
-    ),
-    Slash(
-        "init",
-        "Combat order in this channel",
-        subcommands=(
-            Slash("start", "Open a fight here"),
-            Slash(
-                "join",
-                "Join the fight (Storytellers: add an NPC)",
-                (_text("args", "[NAME [PHYSICAL]]", False),),
-            ),
-            Slash("roll", "Roll Physical for order"),
-            Slash("next", "Pass the turn on"),
-            Slash("list", "Show the order and the round"),
-            Slash(
-                "move",
-                "Put someone at a place in the order",
-                (_name(), Opt("position", "1 is first", INTEGER, True, min_value=1)),
-            ),
-            Slash("end", "End the fight"),
-        ),
-    ),
-    Slash(
-        "extended",
-        "Extended actions",
-        subcommands=(
-            Slash(
-                "start",
-                "Start an extended action",
-                (
-                    Opt("target", "successes needed", INTEGER, True, min_value=1),
-                    Opt("rolls", "rolls allowed", INTEGER, True, min_value=1),
-                    _trait("the trait rolled", required=False),
-                ),
-            ),
-            Slash("roll", "Roll the next step", (_text("args", "[TRAIT] [+N|-N] [wp]", False),)),
-            Slash("status", "Show your extended action"),
-            Slash("abandon", "Give your extended action up"),
-        ),
-    ),
-    Slash(
-        "team",
-        "Team actions",
-        subcommands=(
-            Slash(
-                "start",
-                "Lead a team action",
-                (
-                    _trait("the trait rolled"),
-                    _text("mods", "+N/-N", False),
-                ),
-            ),
-            Slash("roll", "Roll for the team", (Opt("wp", "spend Willpower", BOOLEAN, flag="wp"),)),
-            Slash("status", "Show the open team actions here"),
-            Slash("cancel", "Call a team action off", (Opt("leader", "whose", max_length=60),)),
-        ),
-    ),
-    Slash(
-        "assist",
-        "Help a team leader: +1 die, or a sure success with wp",
-        (Opt("leader", "whose action", max_length=60), Opt("wp", "spend Willpower", BOOLEAN, flag="wp")),
-    ),
-    Slash(
-        "link",
-        "Join this Discord account to your other platforms",
-        (
-            Opt(
-                "code",
-                "the code another platform gave you (leave empty to get one)",
-                max_length=32,
-                texts={
-                    "cs": ("kód", "kód z jiné platformy (bez něj dostanete nový)"),
-                    "ru": ("код", "код с другой платформы (без него вы получите новый)"),
-                },
-            ),
-        ),
-        private=True,
-        texts={
-            "cs": ("propojit", "Propojení tohoto účtu Discordu s vašimi účty na jiných platformách"),
-            "ru": ("связать", "Связать этот аккаунт Discord с вашими аккаунтами на других платформах"),
-        },
-    ),
-    Slash(
-        "unlink",
-        "Split a platform off your person",
-        (
-            Opt(
-                "platform",
-                "e.g. irc",
-                required=True,
-                texts={"cs": ("platforma", "např. irc"), "ru": ("платформа", "например irc")},
-            ),
-        ),
-        private=True,
-        texts={
-            "cs": ("odpojit", "Odpojení jedné platformy od vašich ostatních účtů"),
-            "ru": ("отвязать", "Отвязать одну платформу от остальных ваших аккаунтов"),
-        },
-    ),
-    Slash(
-        "verify",
-        "Look a roll up in the log by its id",
-        (
-            Opt(
-                "id",
-                "the roll id, e.g. k3f9m2x",
-                required=True,
-                texts={"cs": ("", "id hodu, např. k3f9m2x"), "ru": ("", "id броска, например k3f9m2x")},
-            ),
-        ),
-        texts={
-            "cs": ("ověřit", "Vyhledání hodu v záznamu podle jeho id"),
-            "ru": ("проверить", "Найти бросок в журнале по его id"),
-        },
-    ),
-    Slash(
-        "help",
-        "List commands, or explain one",
-        (
-            Opt(
-                "command",
-                "a command",
-                raw=True,
-                max_length=1800,
-                texts={"cs": ("příkaz", "příkaz"), "ru": ("команда", "команда")},
-            ),
-        ),
-        private=True,
-        texts={
-            "cs": ("nápověda", "Seznam příkazů, nebo vysvětlení jednoho z nich"),
-            "ru": ("помощь", "Список команд или объяснение одной из них"),
-        },
-    ),
-    Slash(
-        "st",
-        "Storyteller tools",
-        permissions=MANAGE_GUILD,
-        texts={"cs": ("", "Nástroje Vypravěče"), "ru": ("", "Инструменты Рассказчика")},
-        subcommands=(
-            Slash(
-                "add",
-                "Make someone a Storyteller",
-                _someone("make a Storyteller"),
-                texts={"cs": ("", "Jmenování Vypravěče"), "ru": ("", "Назначить Рассказчика")},
-            ),
-            Slash(
-                "remove",
-                "Remove a Storyteller",
-                _someone("remove"),
-                texts={"cs": ("", "Odebrání Vypravěče"), "ru": ("", "Снять Рассказчика")},
-            ),
-            Slash(
-                "list",
-                "List the Storytellers",
-                private=True,
-                texts={"cs": ("", "Seznam Vypravěčů"), "ru": ("", "Список Рассказчиков")},
-            ),
-            Slash(
-                "roster", "Characters by state", (Opt("which", "filter", choices=("unlocked", "approved")),)
-            ),
-            Slash("search", "Find characters by name", (_text("text", "part of a name"),)),
-            Slash("show", "Show a character's sheet", (_name(),), private=True),
-            Slash("approve", "Lock a sheet and send it to the log and Discord", (_name(),)),
-            Slash("unapprove", "Return a sheet to creation", (_name(),)),
-            Slash(
-                "set",
-                "Set a narrative field on a character",
-                (
-                    _name(),
-                    Opt("field", "which field", required=True, choices=FIELDS),
-                    _text("text", "new text"),
-                ),
-            ),
-            Slash(
-                "trait",
-                "Set a trait with no limits",
-                (
-                    _name(),
-                    _trait(),
-                    Opt("rating", "the new rating", INTEGER, True, min_value=0),
-                ),
-            ),
-            Slash(
-                "power",
-                "Edit a character's powers",
-                (_name(), _text("args", "add NAME TIER TRAIT | remove NAME")),
-            ),
-            Slash(
-                "pool",
-                "Set a pool by hand",
-                (
-                    _name(),
-                    Opt("pool", "which pool", required=True, choices=POOLS),
-                    Opt("value", "the new value", INTEGER, True, min_value=0),
-                ),
-            ),
-            Slash(
-                "roll",
-                "An NPC or situational roll",
-                (
-                    Opt("dice", "how many dice", INTEGER, True, min_value=0, max_value=POOL_MAX),
-                    MOD,
-                    Opt("label", "what the roll is for", raw=True, max_length=200),
-                    SECRET,
-                ),
-            ),
-            Slash(
-                "rollstat",
-                "Roll a character's trait for them",
-                (
-                    _name(),
-                    _trait(),
-                    _text("mods", "+N/-N", False),
-                ),
-            ),
-            Slash(
-                "announce", "Announce to every channel of the chronicle", (_text("text", "the announcement"),)
-            ),
-            Slash(
-                "emote",
-                "A roleplay emote (start with here for this channel only)",
-                (_text("text", "the emote"),),
-            ),
-            Slash(
-                "soak",
-                "Set a character's or NPC's soak",
-                (_name(), Opt("value", "soak", INTEGER, True, min_value=0)),
-            ),
-            Slash("export", "Send one sheet to the Discord export", (_name(),)),
-            Slash("sync", "Force Web Sync: every approved sheet to Discord, paced"),
-            Slash("history", "A character's audit log", (_name(),), private=True),
-            Slash(
-                "log", "The Storyteller log", (_text("args", "[NAME] [--since ...]", False),), private=True
-            ),
-        ),
-    ),
-    Slash(
-        "gw",
-        "Any gateway command line",
-        (
-            Opt(
-                "text",
-                "the command, e.g. char set origin Human",
-                required=True,
-                raw=True,
-                max_length=1800,
-                texts={
-                    "cs": ("text", "příkaz, např. help roll"),
-                    "ru": ("текст", "команда, например help roll"),
-                },
-            ),
-        ),
-        texts={"cs": ("", "Libovolný příkaz brány"), "ru": ("", "Любая команда шлюза")},
-    ),
-)
-COMMANDS = (*COMMANDS, macro_command.command())  # /macro (issue 18): adapters/discord/macro_command.py
-BY_NAME = {c.name: c for c in COMMANDS}
-# Commands whose answers are private: a deferral for them is ephemeral from the start.
-PRIVATE_WORDS = {
-    "sheet",
-    "link",
-    "unlink",
-    "help",
-    "health",
-    "char budget",
-    "st list",
-    "st show",
-    "st history",
+                top,
+                description,
+                bare.texts if bare is not None else {},
+                subcommands=subs,
+                storyteller=all(s.storyteller for s in subs),
+            )
+        )
+    for made in tops:
+        if text_size(made.definition()) > MAX_TEXT:
+            problems.append(f"{made.name}: over Discord's {MAX_TEXT} characters even in English")
+    tops.append(Slash(GW, "Any gateway command line", GW_TEXTS, words="", params=(GW_TEXT,)))
+    tops.sort(key=lambda s: s.name)
+    if len(tops) > MAX_COMMANDS:
+        problems.append(
+            f"over Discord's {MAX_COMMANDS} commands: " + ", ".join(s.name for s in tops[MAX_COMMANDS:])
+        )
+        tops = [s for s in tops if s.name == GW] + [s for s in tops if s.name != GW][: MAX_COMMANDS - 1]
+        tops.sort(key=lambda s: s.name)
+    return Slashes(tuple(tops), tuple(problems))
+
+
+@dataclass(frozen=True)
+class Slashes:
+    """The generated slash commands, and what could not be offered as one (reached with ``/gw``)."""
+
+    commands: tuple[Slash, ...]
+    problems: tuple[str, ...] = ()
+
+    def definitions(self) -> list[dict[str, Any]]:
+        return [c.definition() for c in self.commands]
+
+    def get(self, name: str) -> Slash | None:
+        return next((c for c in self.commands if c.name == name), None)
+
+    def chosen(self, data: Mapping[str, Any]) -> tuple[Slash, Sequence[Mapping[str, Any]]] | None:
+        """The slash command or subcommand ``data`` invokes, and its options."""
+        slash = self.get(str(data.get("name", "")))
+        if slash is None:
+            return None
+        options = data.get("options") or []
+        if not slash.subcommands:
+            return slash, options
+        picked = next((o for o in options if o.get("type") == SUB_COMMAND), None)
+        sub = slash.sub(str(picked.get("name"))) if picked is not None else None
+        if sub is None or picked is None:
+            return None
+        return sub, picked.get("options") or []
+
+
+# --------------------------------------------------------------------------- the running gateway
+
+
+def registered(services: AdapterServices) -> list[Command]:
+    """Every registered command of the core and the rule systems, once each (aliases left out). The
+    gateway's services hold the plugins; the adapter protocol does not promise them, so a stand-in
+    without them offers only ``/gw``."""
+    plugins = getattr(services, "plugins", None)
+    if plugins is None:
+        return []
+    table: Mapping[tuple[str | None, str], Command] = plugins.registry.commands
+    return [command for (_, name), command in table.items() if name == command.name]
+
+
+_BUILT: weakref.WeakKeyDictionary[Any, Slashes] = weakref.WeakKeyDictionary()
+
+
+def of(services: AdapterServices) -> Slashes:
+    """The slash commands of the running gateway, built once per plugin registry."""
+    from adapters.discord import macro_command  # it builds on this module
+
+    plugins = getattr(services, "plugins", None)
+    registry = getattr(plugins, "registry", None)
+    if registry is not None and registry in _BUILT:
+        return _BUILT[registry]
+    first = services.settings.gateway.default_system
+    slashes = build(registered(services), (macro_command.command(),), first)
+    for problem in slashes.problems:
+        log.info("discord slash command left out", problem=problem)
+    if registry is not None:
+        _BUILT[registry] = slashes
+    return slashes
+
+
+def definitions(commands: Iterable[Command] | Slashes, first: str | None = None) -> list[dict[str, Any]]:
+    """The JSON array for the bulk-overwrite PUT (``gateway discord register``): deterministic, so
+    the same commands give the same array and a sync that compares finds nothing to change.
+    ``first``: the system whose words describe a command several declare (the default system)."""
+    if isinstance(commands, Slashes):
+        return commands.definitions()
+    from adapters.discord import macro_command
+
+    return build(commands, (macro_command.command(),), first).definitions()
+
+
+# Keys compared both ways by ``changed`` (with what Discord's stored command shows when unset); the
+# other keys of ours are compared where Discord echoes them (``required``: false is left out).
+BOTH_WAYS: dict[str, Any] = {
+    "options": [],
+    "choices": [],
+    "default_member_permissions": None,
+    "name_localizations": None,
+    "description_localizations": None,
 }
-PRIVATE_WORDS |= {"st log"}
+ECHO_DEFAULTS: dict[str, Any] = {"required": False}
 
 
-def definitions(max_pool: int = DEFAULT_MAX_POOL) -> list[dict[str, Any]]:
-    """The JSON array for the bulk-overwrite PUT; pools go up to ``max_pool`` ([gateway] max_pool)."""
-    return [c.definition(max_pool=max_pool) for c in COMMANDS]
+def _same(ours: Any, theirs: Any) -> bool:
+    if isinstance(ours, dict):
+        if not isinstance(theirs, dict):
+            return False
+        keys = set(ours) | (set(BOTH_WAYS) & set(theirs))
+        return all(
+            _same(
+                ours.get(k, BOTH_WAYS.get(k)),
+                theirs.get(k, ECHO_DEFAULTS.get(k)) if k not in BOTH_WAYS else theirs.get(k) or BOTH_WAYS[k],
+            )
+            for k in keys
+        )
+    if isinstance(ours, list):
+        return isinstance(theirs, list) and len(ours) == len(theirs) and all(map(_same, ours, theirs))
+    return bool(ours == theirs)
 
 
-def quote(value: str) -> str:
-    value = " ".join(value.split())
-    if not value or (not any(ch.isspace() for ch in value) and value[0] not in "\"'"):
-        return value
-    if '"' not in value:
-        return f'"{value}"'
-    if "'" not in value:
-        return f"'{value}'"
-    return '"' + value.replace('"', "'") + '"'
+def changed(stored: Sequence[Mapping[str, Any]], wanted: Sequence[Mapping[str, Any]]) -> list[str]:
+    """The names of the commands a bulk overwrite with ``wanted`` would change in ``stored`` (what
+    ``GET /applications/{id}/commands?with_localizations=true`` returns): [] when registering again
+    would change nothing, so a process may skip the PUT. Discord's own fields (``id``, ``version``)
+    are not compared."""
+    by_name = {str(c.get("name")): c for c in stored}
+    names = {str(w.get("name")) for w in wanted}
+    out = [str(w["name"]) for w in wanted if not _same(dict(w), by_name.get(str(w["name"])))]
+    return out + sorted(name for name in by_name if name not in names)
+
+
+# --------------------------------------------------------------------------- the way back
 
 
 @dataclass
 class Parsed:
+    """The command line of an interaction. ``before``: (an optional positional parameter left out, a
+    later one given): the line would read the later value as the earlier one (``init join physical:3``
+    as a character named 3), so the adapter answers ``texts`` ``option.before`` instead of running it."""
+
     line: str
     private: bool
     options: dict[str, Any] = field(default_factory=dict)
+    before: tuple[Param, Param] | None = None
 
 
 def _values(options: Sequence[Mapping[str, Any]] | None) -> dict[str, Any]:
     return {str(o.get("name")): o.get("value") for o in options or [] if "value" in o}
 
 
-def command_line(data: Mapping[str, Any]) -> Parsed | None:
-    """The gateway command line for an APPLICATION_COMMAND's ``data``; None for an unknown command."""
-    slash = BY_NAME.get(str(data.get("name", "")))
-    if slash is None:
+def _typed(param: Param, value: Any) -> tuple[Param, Any]:
+    """``param`` and ``value`` as ``render`` takes them: whitespace folded, a value of the wrong type
+    (a forged payload) passed on as a word for the router to refuse in the reader's language."""
+    if value is None:
+        return param, None
+    if isinstance(value, str):
+        value = " ".join(value.split())
+        if not param.rest and '"' in value and "'" in value:
+            value = value.replace('"', "'")  # one quote kind left to quote a name with spaces in
+        if not param.rest and value[:1] in ("'", '"') and not any(ch.isspace() for ch in value):
+            other = '"' if value[0] == "'" else "'"
+            value = f"{other}{value}{other}"  # quoted, or the tokeniser opens a quote at its start
+    if param.kind == "flag":
+        return param, value is True
+    if (
+        param.kind in INTEGER_KINDS
+        and not param.many
+        and (isinstance(value, bool) or not isinstance(value, int))
+    ):
+        return dataclasses.replace(param, kind="word"), str(value)
+    return param, value
+
+
+def command_line(data: Mapping[str, Any], slashes: Slashes) -> Parsed | None:
+    """The gateway command line for an APPLICATION_COMMAND's ``data``; None for a command (or
+    subcommand) that is not among ``slashes``."""
+    found = slashes.chosen(data)
+    if found is None:
         return None
-    options = data.get("options") or []
-    if slash.name == "gw":
-        text = str(_values(options).get("text") or "")
-        first = " ".join(text.split()[:2]).casefold()
-        private = (
-            first in PRIVATE_WORDS or first.split(" ")[0] in PRIVATE_WORDS or "secret" in text.casefold()
-        )
-        return Parsed(line=text, private=private)
-    words = [slash.line]
-    private = slash.private
-    spec = slash
-    if slash.subcommands:
-        chosen = next((o for o in options if o.get("type") == SUB_COMMAND), None)
-        sub = next((s for s in slash.subcommands if chosen and s.name == chosen.get("name")), None)
-        if sub is None:
-            return None
-        words.append(sub.line)
-        private = private or sub.private
-        spec, options = sub, chosen.get("options") or []  # type: ignore[union-attr]
+    slash, options = found
     values = _values(options)
-    for opt in spec.options:
-        value = values.get(opt.name)
-        if value is None or value == "":
+    if slash.name == GW and slash.words == "":
+        text = " ".join(str(values.get("text") or "").split())
+        first = text.split(" ")[:2]
+        private = " ".join(first).casefold() in PRIVATE_WORDS or (first[0].casefold() in PRIVATE_WORDS)
+        return Parsed(line=text, private=private or "secret" in text.casefold().split())
+    words = str(slash.words)
+    typed = dict(_typed(p, values.get(p.name)) for p in slash.params)
+    before = _gap(slash, {p.name: v for p, v in typed.items()})
+    # A keyword parameter that takes the rest of the line goes last (``vs POOL``), or it would
+    # swallow the flags and keyword values rendered after it.
+    params = tuple(sorted(typed, key=lambda p: bool(p.keyword and p.rest)))
+    line = " ".join([words, *render(params, {p.name: v for p, v in typed.items()})]).strip()
+    flagged = any(p.kind == "flag" and p.keyword == "secret" and v for p, v in typed.items())
+    return Parsed(line=line, private=words in PRIVATE_WORDS or flagged, options=values, before=before)
+
+
+def _given(param: Param, value: Any) -> bool:
+    if param.kind == "modifier" and isinstance(value, int) and not isinstance(value, bool):
+        return value != 0  # a modifier of 0 is left out of the line
+    return value is not None and value != "" and value is not False
+
+
+def _gap(slash: Slash, values: Mapping[str, Any]) -> tuple[Param, Param] | None:
+    """(the first positional parameter left out before one given, that one) when every command that
+    could read the options (declares each positional one given) would read the later value in the
+    earlier one's place; None when one reads them as a person would type them."""
+    given = {p.name for p in slash.params if not p.keyword and _given(p, values.get(p.name))}
+    if not given:
+        return None
+    found: tuple[Param, Param] | None = None
+    for order in slash.orders:
+        if not given <= set(order):
             continue
-        if opt.flag:
-            if value is True:
-                words.append(opt.flag)
-                private = private or opt.flag == "secret"
-            continue
-        if opt.signed and isinstance(value, int):
-            if value:
-                words.append(f"{value:+d}")
-            continue
-        if opt.prefix:
-            words.append(opt.prefix)
-        if opt.type == USER:
-            words.append(f"discord:{value}")
-        elif opt.raw:
-            words.append(" ".join(str(value).split()))
-        elif isinstance(value, bool):
-            words.append("yes" if value else "no")
-        else:
-            words.append(quote(str(value)))
-    return Parsed(line=" ".join(w for w in words if w), private=private, options=values)
+        last = max(order.index(name) for name in given)
+        missing = next((name for name in order[:last] if name not in given), None)
+        if missing is None:
+            return None
+        if found is None:
+            later = next(name for name in order[order.index(missing) :] if name in given)
+            found = (_must(slash.param(missing)), _must(slash.param(later)))
+    return found
+
+
+def _must(param: Param | None) -> Param:
+    assert param is not None, "a declared parameter is among the merged ones"
+    return param
 
 
 @dataclass(frozen=True)
 class Focused:
-    """The option an autocomplete interaction is about, and what the user has typed so far."""
+    """The option an autocomplete interaction is about: its parameter, what autocomplete offers for
+    it (a ``Param`` kind, ``choice`` or ``macro``) and what the user has typed so far."""
 
-    option: Opt
+    param: Param
+    complete: str
     typed: str
 
 
-def focused(data: Mapping[str, Any]) -> Focused | None:
+def focused(data: Mapping[str, Any], slashes: Slashes) -> Focused | None:
     """The focused option of an APPLICATION_COMMAND_AUTOCOMPLETE's ``data``; None when it names no
     option of ours that completes."""
-    slash = BY_NAME.get(str(data.get("name", "")))
-    if slash is None:
+    found = slashes.chosen(data)
+    if found is None:
         return None
-    spec, options = slash, data.get("options") or []
-    if slash.subcommands:
-        chosen = next((o for o in options if o.get("type") == SUB_COMMAND), None)
-        sub = next((s for s in slash.subcommands if chosen and s.name == chosen.get("name")), None)
-        if sub is None or chosen is None:
-            return None
-        spec, options = sub, chosen.get("options") or []
+    slash, options = found
     typed = next((o for o in options if o.get("focused")), None)
-    opt = next((o for o in spec.options if typed and o.name == typed.get("name")), None)
-    if opt is None or typed is None or opt.complete is None:
+    if typed is None:
         return None
-    return Focused(opt, str(typed.get("value") or ""))
+    name = str(typed.get("name"))
+    param, complete = slash.param(name), slash.completes.get(name)
+    if param is None or complete is None:
+        return None
+    return Focused(param, complete, str(typed.get("value") or ""))

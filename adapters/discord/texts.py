@@ -26,6 +26,7 @@ TEXTS = Catalogue(
             "embed.chance_die": "chance die",
             "embed.roll": "roll",
             "button.unknown": "This button is no longer known here; type the command instead.",
+            "option.before": "Fill in {first} too: {later} cannot be given without it.",
             "interrupted": "The gateway stopped before this command finished; nothing was saved."
             " Try it again.",
         },
@@ -46,6 +47,7 @@ TEXTS = Catalogue(
             "embed.chance_die": "kostka štěstí",
             "embed.roll": "hod",
             "button.unknown": "Toto tlačítko už tu neznáme; napište příkaz.",
+            "option.before": "Vyplňte také parametr „{first}“: bez něj nelze zadat „{later}“.",
             "interrupted": "Brána se zastavila dřív, než příkaz doběhl; nic se neuložilo. Zkuste to znovu.",
         },
         "ru": {
@@ -65,6 +67,7 @@ TEXTS = Catalogue(
             "embed.chance_die": "кубик шанса",
             "embed.roll": "бросок",
             "button.unknown": "Эта кнопка здесь больше не известна; введите команду.",
+            "option.before": "Заполните и параметр «{first}»: без него нельзя указать «{later}».",
             "interrupted": "Шлюз остановился раньше, чем команда завершилась; ничего не сохранено."
             " Попробуйте ещё раз.",
         },

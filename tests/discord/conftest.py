@@ -21,6 +21,7 @@ from gateway.app import Gateway, build_app
 from gateway.dice import ScriptedDice
 from gateway.settings import Settings
 from gateway.vault.models import OutboxRow
+from tests.discord import kit
 from tests.discord.fake_discord import FakeDiscord, FakeWebhook
 
 GUILD, CHANNEL, USER = "300000000000000003", "400000000000000004", "500000000000000005"
@@ -157,7 +158,9 @@ async def start_env(
 ) -> DiscordEnv:
     dice = ScriptedDice([])
     settings = discord_settings(url, fake, key, hooks, sections, **discord)
-    gateway = Gateway(settings, dice=dice, platforms=("discord",), extra_plugins=extra_plugins)
+    # The kit's typed declarations give /roll, /odds, /st approve ... their options (see kit.py).
+    plugins = [kit, *extra_plugins]
+    gateway = Gateway(settings, dice=dice, platforms=("discord",), extra_plugins=plugins)
     await gateway.upgrade_vault()
     client = TestClient(TestServer(build_app(gateway)))
     await client.start_server()

@@ -185,3 +185,30 @@ async def test_labels_follow_the_discord_client_s_language(ac_env: DiscordEnv) -
     assert [c["value"] for c in english] == [c["value"] for c in russian] == ["strength"]
     assert russian[0]["name"] == "strength (Сила)"
     assert english[0]["name"] == "strength", english  # "Strength": no label beside the key
+
+
+async def test_house_rule_switches_of_the_channel_s_system(ac_env: DiscordEnv) -> None:
+    """A ``house_rule`` parameter offers the switches the channel's system declares, each with its
+    meaning in the reader's language; another system's channel offers its own."""
+    await play(ac_env, "decanter")
+    decanter = await suggest(ac_env, "house", sub("set", opt("rule", "", focused=True)))
+    names = [c["value"] for c in decanter]
+    assert {"tens_double", "ones_subtract", "automatic_success"} <= set(names)
+    assert {
+        "name": "tens_double (a 10 counts two successes (off: one, like a 6))",
+        "value": "tens_double",
+    } in decanter
+    czech = await suggest(ac_env, "house", sub("set", opt("rule", "tens", focused=True)), locale="cs")
+    assert czech == [
+        {
+            "name": "tens_double (desítka platí za dva úspěchy (vypnuto: za jeden, jako…)",
+            "value": "tens_double",
+        }
+    ]
+    await play(ac_env, "nightcap")
+    nightcap = [c["value"] for c in await suggest(ac_env, "house", sub("set", opt("rule", "", focused=True)))]
+    assert nightcap and set(nightcap) != set(names)
+    first = names[0]
+    assert [c["value"] for c in await suggest(ac_env, "house", sub("set", opt("rule", first, focused=True)))][
+        :1
+    ] == [first]

@@ -117,11 +117,13 @@ def test_register_bulk_overwrites_idempotently(
     monkeypatch.setenv("DISCORD_BOT_TOKEN", threaded_fake.bot_token)
     assert run(["--config", str(config), "discord", "register", "--guild", "42"]) == 0
     first = [(c["name"], c["id"]) for c in threaded_fake.commands["42"]]
+    stored = json.dumps(threaded_fake.commands["42"], sort_keys=True)
     assert run(["--config", str(config), "discord", "register", "--guild", "42"]) == 0
     assert [(c["name"], c["id"]) for c in threaded_fake.commands["42"]] == first
+    assert json.dumps(threaded_fake.commands["42"], sort_keys=True) == stored  # generated alike twice
     assert threaded_fake.command_puts == 2
     out = capsys.readouterr().out
-    assert out.count(f"Registered {len(first)} commands in server 42: /roll, /odds, /prove") == 2
+    assert out.count(f"Registered {len(first)} commands in server 42: /assist, /attack") == 2
     assert run(["--config", str(config), "discord", "register"]) == 0
     assert [c["name"] for c in threaded_fake.commands["global"]] == [n for n, _ in first]
 
