@@ -60,7 +60,6 @@ SHEET = SheetSpec(
             "humanity",
             "rating",
             said("field.humanity"),
-            group="humanity",
             edit=ST,
             default=8,
             rolled=False,
@@ -163,7 +162,6 @@ SHEET = SheetSpec(
     groups=(
         SheetGroup("attributes", {"ru": "Атрибуты", "en": "Attributes"}),
         SheetGroup("tricks", {"ru": "Трюки", "en": "Tricks"}),
-        SheetGroup("humanity", said("field.humanity")),
         SheetGroup("pools", {"ru": "Здоровье и Кровь", "en": "Health and Blood"}),
         SheetGroup("powers", {"ru": "Дисциплины и способности", "en": "Disciplines and gifts"}),
     ),

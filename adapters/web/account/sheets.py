@@ -276,8 +276,9 @@ def draw(
             else:
                 drawn.value = f.shown(value, locale)
                 drawn.stored = f.shown(stored, locale)
-            if not editable and (drawn.value in ("", None) or (f.hide_zero and not drawn.value)):
-                continue  # nothing to show that nobody here may fill in
+            unset = stored in (None, "", 0, "0", False)
+            if not editable and (drawn.value in ("", None) or (unset and (f.hide_zero or f.power))):
+                continue  # nothing to show that nobody here may fill in (a power not held)
         drawn.was = drawn.stored if f.kind != "powers" else ""
         if f.key in typed:
             drawn.stored = typed[f.key]

@@ -5,6 +5,7 @@ system's declared sheet (its field, heading and choice labels)."""
 from __future__ import annotations
 
 EN = {
+    "sheets.heading": "Character sheet",
     "sheets.system": "Rule system: {title}",
     "sheets.about": "About",
     "sheets.dots": "{value} of {scale}",
@@ -31,6 +32,7 @@ EN = {
 }
 
 CS = {
+    "sheets.heading": "List postavy",
     "sheets.system": "Systém pravidel: {title}",
     "sheets.about": "O postavě",
     "sheets.dots": "{value} z {scale}",
@@ -57,6 +59,7 @@ CS = {
 }
 
 RU = {
+    "sheets.heading": "Лист персонажа",
     "sheets.system": "Система правил: {title}",
     "sheets.about": "О персонаже",
     "sheets.dots": "{value} из {scale}",
