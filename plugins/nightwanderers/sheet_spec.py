@@ -12,7 +12,7 @@ from gateway.sheet_spec import Choice, EditLines, Editor, SheetField, SheetGroup
 from plugins.nightwanderers.characters import NUMBERS
 from plugins.nightwanderers.mechanics import KINDS
 from plugins.nightwanderers.messages import CATALOGUE
-from plugins.nightwanderers.sheet import CLANS, MAX_RATING, NAMES, TRAITS, WandererSheet
+from plugins.nightwanderers.sheet import CLANS, NAMES, TRAITS, WandererSheet
 
 LOCALES = ("ru", "en")
 ATTRIBUTES = TRAITS[:7]  # Сила ... ПА; the rest are the book's Трюки
@@ -51,7 +51,6 @@ SHEET = SheetSpec(
                 path=("traits", key),
                 read=boosted(key),
                 default=0,
-                maximum=MAX_RATING,
                 edit=ST,
             )
             for key in TRAITS

@@ -16,13 +16,13 @@ def test_the_summary_speaks_the_books_russian_unless_asked_for_english() -> None
     summary = NIGHT_WANDERERS.summary(ivan, {"blood": (7, 10), "hp": (12, 15)}, "ru")
     assert summary is not None
     assert summary.traits[:2] == (
-        RatedTrait("strength", "Сила", 3, 10, "Атрибуты"),
-        RatedTrait("charisma", "Харизма", 2, 10, "Атрибуты"),
+        RatedTrait("strength", "Сила", 3, None, "Атрибуты"),
+        RatedTrait("charisma", "Харизма", 2, None, "Атрибуты"),
     )
-    assert summary.traits[5] == RatedTrait("physical", "ФА", 3, 10, "Атрибуты")
+    assert summary.traits[5] == RatedTrait("physical", "ФА", 3, None, "Атрибуты")
     assert summary.pools == (PoolMeter("hp", "Здоровье", 12, 15), PoolMeter("blood", "Запас Крови", 7, 10))
     assert summary.powers == (Power("Продвинутая Быстрота", 2), Power("Стойкость"))
-    assert summary.traits[7] == RatedTrait("persuasion", "Убеждение", 2, 10, "Трюки")
+    assert summary.traits[7] == RatedTrait("persuasion", "Убеждение", 2, None, "Трюки")
     assert "humanity" not in [t.key for t in summary.traits]  # no roll names it: text, not a trait
     assert summary.fields == (
         FreeField("Гуманность", "8"),

@@ -154,6 +154,7 @@ class SheetPages:
     ) -> web.Response:
         """The changed fields as the player's command lines, on the character made active for them."""
         spec = self.spec(character)
+        chosen_action(spec, form, storyteller=False, status=character.status)  # a bad one changes nothing
         refused = await self.made_active(signed, character, spec)
         if refused:
             return await self.player(request, signed, character, refused)
@@ -198,12 +199,7 @@ class SheetPages:
         storyteller: bool,
     ) -> tuple[list[Reply], dict[str, str], dict[str, str]]:
         """Runs the form's lines: (the replies to show on top, refusals by field, typed values kept)."""
-        action = form.get("action", "save")
-        chosen = spec.action(action) if action != "save" else None
-        if action != "save" and (
-            chosen is None or not chosen.offered(storyteller=storyteller, status=character.status)
-        ):
-            raise web.HTTPBadRequest(text="Unknown action.\n")
+        chosen = chosen_action(spec, form, storyteller=storyteller, status=character.status)
         messages: list[Reply] = []
         errors: dict[str, str] = {}
         typed: dict[str, str] = {}
@@ -284,6 +280,20 @@ def draw(
             drawn.stored = typed[f.key]
         sections.setdefault(f.group, Section(f.group, f.group or "")).fields.append(drawn)
     return [s for s in sections.values() if s.fields]
+
+
+def chosen_action(
+    spec: SheetSpec, form: Mapping[str, str], *, storyteller: bool, status: str
+) -> SheetAction | None:
+    """The sheet button the form was sent with (None: Save changes); 400 for one this viewer is not
+    offered on this sheet."""
+    key = form.get("action", "save")
+    if key == "save":
+        return None
+    found = spec.action(key)
+    if found is None or not found.offered(storyteller=storyteller, status=status):
+        raise web.HTTPBadRequest(text="Unknown action.\n")
+    return found
 
 
 def action_label(action: SheetAction, locale: str) -> str:
