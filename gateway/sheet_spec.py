@@ -133,7 +133,8 @@ class SheetField:
             return self.read(sheet)
         found: Any = sheet
         for step in self.path or (self.key,):
-            found = found.get(step) if isinstance(found, Mapping) else None
+            # ``type() is dict`` first: a sheet is a plain dict, and an ABC check costs on every HUD refresh
+            found = found.get(step) if type(found) is dict or isinstance(found, Mapping) else None
         return self.default if found is None else found
 
     def choice(self, value: Any) -> Choice | None:
@@ -206,6 +207,19 @@ class SheetSpec:
     def group(self, key: str | None) -> SheetGroup | None:
         return next((g for g in self.groups if g.key == key), None)
 
+    def _labelled(self, locale: str) -> tuple[tuple[SheetField, str, str | None], ...]:
+        """Each field with its label and its heading's in ``locale``, worked out once per language:
+        the summary runs for every HUD refresh."""
+        cache: dict[str, tuple[tuple[SheetField, str, str | None], ...]] = self.__dict__.setdefault(
+            "_labels", {}
+        )
+        found = cache.get(locale)
+        if found is None:
+            headings = {g.key: g.label(locale) for g in self.groups}
+            found = tuple((f, f.label(locale), headings.get(f.group or "")) for f in self.fields)
+            cache[locale] = found
+        return found
+
     def lines_of(self, sheet_field: SheetField) -> EditLines:
         return sheet_field.lines or self.lines.get(sheet_field.kind) or EditLines()
 
@@ -237,33 +251,28 @@ class SheetSpec:
         meters: list[PoolMeter] = []
         powers: list[Power] = []
         texts: list[FreeField] = []
-        for f in self.fields:
+        for f, label, heading in self._labelled(locale):
             if f.kind == "pool":
                 if (f.pool or f.key) in pools:
                     current, maximum = pools[f.pool or f.key]
-                    meters.append(PoolMeter(f.key, f.label(locale), current, maximum))
+                    meters.append(PoolMeter(f.key, label, current, maximum))
                 continue
             value = f.value(sheet)
             if f.kind == "rating" and f.rolled:
                 rating = as_int(value)
                 if rating or not f.hide_zero:
-                    group = self.group(f.group)
-                    traits.append(
-                        RatedTrait(
-                            f.key, f.label(locale), rating, f.maximum, group.label(locale) if group else None
-                        )
-                    )
+                    traits.append(RatedTrait(f.key, label, rating, f.maximum, heading))
             elif f.kind == "powers":
                 powers.extend(powers_of(value))
             elif f.power:
                 if value and value != "0":
                     tier = None if isinstance(value, bool) or f.kind == "flag" else value
                     power = f.choice(value) if f.kind == "choice" else None
-                    powers.append(Power(power.label(locale) if power else f.label(locale), tier))
+                    powers.append(Power(power.label(locale) if power else label, tier))
             elif not (f.hide_zero and (not value or value == "0")):
                 text = f.shown(value, locale)
                 if text:
-                    texts.append(FreeField(f.label(locale), text))
+                    texts.append(FreeField(label, text))
         return SheetSummary(
             name=name,
             system=system,

@@ -12,7 +12,7 @@ from gateway.sheet_spec import Choice, EditLines, Editor, SheetField, SheetGroup
 from plugins.nightwanderers.characters import NUMBERS
 from plugins.nightwanderers.mechanics import KINDS
 from plugins.nightwanderers.messages import CATALOGUE
-from plugins.nightwanderers.sheet import CLANS, NAMES, TRAITS, WandererSheet
+from plugins.nightwanderers.sheet import CLANS, NAMES, PHYSICAL, TRAITS
 
 LOCALES = ("ru", "en")
 ATTRIBUTES = TRAITS[:7]  # Сила ... ПА; the rest are the book's Трюки
@@ -24,8 +24,15 @@ def said(key: str) -> dict[str, str]:
 
 
 def boosted(trait: str) -> Callable[[Mapping[str, Any]], int]:
-    """The rating as rolled: a blood boost raises the physical attributes."""
-    return lambda sheet: WandererSheet.of(dict(sheet)).rating(trait)
+    """The rating as rolled (``WandererSheet.rating``): a blood boost raises the physical
+    attributes. Read from the dict, as the summary runs for every HUD refresh."""
+
+    def read(sheet: Mapping[str, Any]) -> int:
+        traits = sheet.get("traits") or {}
+        base = int(traits.get(trait, 0)) if isinstance(traits, Mapping) else 0
+        return base + (int(sheet.get("boost") or 0) if trait in PHYSICAL else 0)
+
+    return read
 
 
 def levels(power: str) -> tuple[Choice, ...]:
