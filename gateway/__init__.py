@@ -21,7 +21,12 @@ _EXPORTS = {
     # declaring things (gateway.spec is a leaf: no import cycle)
     "hookimpl": "gateway.hookspecs",
     "RuleSystem": "gateway.spec",
-    "SheetForms": "gateway.spec",
+    "SheetSpec": "gateway.sheet_spec",
+    "SheetField": "gateway.sheet_spec",
+    "SheetGroup": "gateway.sheet_spec",
+    "SheetAction": "gateway.sheet_spec",
+    "EditLines": "gateway.sheet_spec",
+    "Choice": "gateway.sheet_spec",
     "DegreeColour": "gateway.spec",
     "Command": "gateway.spec",
     "Param": "gateway.params",
@@ -124,6 +129,12 @@ if TYPE_CHECKING:
     from gateway.services import AdapterServices as AdapterServices
     from gateway.services import Services as Services
     from gateway.settings import Settings as Settings
+    from gateway.sheet_spec import Choice as Choice
+    from gateway.sheet_spec import EditLines as EditLines
+    from gateway.sheet_spec import SheetAction as SheetAction
+    from gateway.sheet_spec import SheetField as SheetField
+    from gateway.sheet_spec import SheetGroup as SheetGroup
+    from gateway.sheet_spec import SheetSpec as SheetSpec
     from gateway.spec import AdapterSpec as AdapterSpec
     from gateway.spec import CliCommand as CliCommand
     from gateway.spec import Command as Command
@@ -131,7 +142,6 @@ if TYPE_CHECKING:
     from gateway.spec import Handler as Handler
     from gateway.spec import Role as Role
     from gateway.spec import RuleSystem as RuleSystem
-    from gateway.spec import SheetForms as SheetForms
     from gateway.summary import FreeField as FreeField
     from gateway.summary import PoolMeter as PoolMeter
     from gateway.summary import Power as Power

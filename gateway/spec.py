@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     from gateway.offload import Awaited, Offloaded
     from gateway.rules.roll_distribution import RollDistribution
     from gateway.services import AdapterServices
+    from gateway.sheet_spec import SheetSpec
     from gateway.summary import SheetSummary
     from gateway.types import Invocation, Reply
     from gateway.vault.models import Character
@@ -86,26 +87,6 @@ class HasCommands(Protocol):
 CommandSource = HasCommands | Sequence[Command]
 
 
-Choices = tuple[tuple[str, str], ...]  # (a command's word, its label in the reader's language)
-
-
-@dataclass(frozen=True)
-class SheetForms:
-    """What the web's sheet editor offers for a system (the page only builds command lines; the
-    rules, ranges and refusals stay the commands'). ``player_set``: players edit an unapproved sheet
-    with ``set FIELD VALUE`` (Storytellers with ``st set NAME FIELD VALUE`` in every system);
-    ``approve``: ``st approve NAME`` exists; ``fields(locale)``: the FIELD words those commands take,
-    named in the system's own words; ``traits``: the book's heading of ungrouped traits by locale."""
-
-    player_set: bool
-    approve: bool
-    fields: Callable[[str], Choices]
-    traits: Mapping[str, str] = field(default_factory=dict)
-
-    def traits_heading(self, locale: str) -> str | None:
-        return self.traits.get(locale) or self.traits.get("en")
-
-
 class DegreeColour:
     """The one scale every system's degree words are coloured on (``RuleSystem.degree_colours``),
     from a botch to the book's best degree, as 0xRRGGBB: each system names its degrees differently,
@@ -145,7 +126,9 @@ class RuleSystem:
 
     ``sheet_model``: a pydantic model a stored sheet document (``Character.sheet``) must satisfy;
     ``gateway import characters`` refuses a sheet it rejects. None: any JSON object is taken.
-    ``sheet_forms``: what the web's sheet editor offers (``SheetForms``); None: no web editor.
+    ``sheet``: the sheet's declaration (``gateway.sheet_spec.SheetSpec``: fields, groups, ranges,
+    who edits each, labels, the command lines that edit it): the core derives ``summary`` from it
+    and the web draws the sheet page and its editor. None: no sheet pages, the core's bare summary.
 
     ``house_rules``: a ``gateway.house_rules.HouseRules`` model of the system's switches (each
     field's default is the book's rule); a channel's are changed with ``house set`` and handlers
@@ -173,7 +156,7 @@ class RuleSystem:
         degree_colours: Mapping[str, int] | None = None,
         settings_model: type[BaseModel] | None = None,
         sheet_model: type[BaseModel] | None = None,
-        sheet_forms: SheetForms | None = None,
+        sheet: SheetSpec | None = None,
         house_rules: type[BaseModel] | None = None,
         web_tools: Sequence[WebPage] = (),
         defences: tuple[str, ...] = (),
@@ -189,7 +172,7 @@ class RuleSystem:
         self.degree_colours: Mapping[str, int] = dict(degree_colours or {})
         self.settings_model = settings_model
         self.sheet_model = sheet_model
-        self.sheet_forms = sheet_forms
+        self.sheet = sheet
         self.house_rules = house_rules
         self.web_tools = tuple(web_tools)
         self.defences = defences
@@ -220,8 +203,18 @@ class RuleSystem:
         the reader's language (the book's when the reader has none). Read the sheet as the commands
         do; keep labels in the book's terms. Pure and quick: it runs for every HUD refresh. Adapters
         draw it (a Discord embed, a Second Life HUD's menus, a web page) without knowing the system.
-        None (the default): the core shows name, system and status only."""
-        return None
+        The default reads the declared ``sheet``; None without one (the core shows name, system and
+        status only). Override only where the book's sheet needs code."""
+        if self.sheet is None:
+            return None
+        if self.sheet_model is not None:
+            try:
+                self.sheet_model.model_validate(character.sheet or {})
+            except ValueError:  # a hand-edited vault: the HUD still draws, ``sheet`` says what is wrong
+                return None
+        return self.sheet.summarise(
+            character.name, self.name, character.status, character.sheet or {}, pools, locale
+        )
 
     def roll_text(self, roll: Mapping[str, Any], locale: str) -> str | None:
         """How ``verify`` shows a logged roll of this system: ``roll`` is the result the command logged

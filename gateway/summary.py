@@ -1,7 +1,8 @@
 """What a character sheet shows, in a shape every platform can draw: ``SheetSummary``.
 
-A rule system answers ``RuleSystem.summary`` with one, read from its own sheet; adapters
-(a Discord embed, a Second Life HUD) render the summary and know no rules. The value is small,
+The core derives it from a rule system's declared sheet (``RuleSystem.sheet``, a
+``gateway.sheet_spec.SheetSpec``; ``RuleSystem.summary``); adapters (a Discord embed, a Second Life
+HUD, console completion) render the summary and know no rules. The value is small,
 frozen and JSON-serialisable (``as_json`` / ``from_json``): it travels in outbox payloads and in a
 HUD's state. ``key`` fields are the words commands take (``physical``, ``hp``); ``label`` fields are
 shown as they are, already in the book's language (``Síla``, ``Здоровье``).
@@ -9,7 +10,7 @@ shown as they are, already in the book's language (``Síla``, ``Здоровье
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -90,36 +91,3 @@ class SheetSummary:
 def bare_summary(name: str, system: str, status: str) -> SheetSummary:
     """The core's answer when no rule system summarises the sheet: who, which system, what status."""
     return SheetSummary(name=name, system=system, status=status)
-
-
-def rated_group(
-    values: Mapping[str, int],
-    keys: Iterable[str],
-    label: Callable[[str], str],
-    *,
-    group: str | None = None,
-    maximum: int | None = None,
-    skip_zero: bool = False,
-) -> tuple[RatedTrait, ...]:
-    """Traits ``keys`` in that order, rated from ``values`` (missing ones 0; left out when ``skip_zero``)."""
-    rated = ((key, int(values.get(key, 0))) for key in keys)
-    return tuple(
-        RatedTrait(key, label(key), rating, maximum, group)
-        for key, rating in rated
-        if rating or not skip_zero
-    )
-
-
-def pool_meters(pools: Mapping[str, tuple[int, int]], labels: Mapping[str, str]) -> tuple[PoolMeter, ...]:
-    """The pools named in ``labels`` that the character has, in the order of ``labels``."""
-    return tuple(PoolMeter(key, label, *pools[key]) for key, label in labels.items() if key in pools)
-
-
-def powers_held(levels: Mapping[str, int | bool], names: Mapping[str, str]) -> tuple[Power, ...]:
-    """The powers of ``levels`` the character holds (not 0 or False), shown as ``names`` says; a
-    flag power (True) has no tier."""
-    return tuple(
-        Power(names[power], None if isinstance(level, bool) else level)
-        for power, level in levels.items()
-        if level
-    )

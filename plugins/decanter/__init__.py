@@ -5,17 +5,17 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from gateway import CommandSet, DegreeColour, RuleSystem, SheetForms, SheetSummary, hookimpl
+from gateway import CommandSet, DegreeColour, RuleSystem, hookimpl
 from gateway.rules.retire import retire_commands
 from gateway.rules.roll_distribution import RollDistribution
-from gateway.vault.models import Character
-from plugins.decanter import conditions, extended, rolls, spending, stats, story_points, summary, web_tools
+from plugins.decanter import conditions, extended, rolls, spending, stats, story_points, web_tools
 from plugins.decanter.characters import CHARACTERS
 from plugins.decanter.config import DecanterSettings
 from plugins.decanter.house import DecanterHouseRules
 from plugins.decanter.mechanics import SYSTEM
 from plugins.decanter.messages import CATALOGUE
 from plugins.decanter.sheet import DecanterSheet
+from plugins.decanter.sheet_spec import SHEET
 
 COMMANDS = CommandSet(SYSTEM).include(
     rolls.COMMANDS,
@@ -29,11 +29,6 @@ COMMANDS.include(retire_commands(SYSTEM))  # char retire, st retire (gateway.rul
 
 
 class Decanter(RuleSystem):
-    def summary(
-        self, character: Character, pools: Mapping[str, tuple[int, int]], locale: str
-    ) -> SheetSummary:
-        return summary.summarise(character, pools, locale)
-
     def roll_distribution(self, roll: Mapping[str, Any]) -> RollDistribution | None:
         return stats.roll_distribution(roll)
 
@@ -55,8 +50,7 @@ DECANTER = Decanter(
     settings_model=DecanterSettings,
     house_rules=DecanterHouseRules,
     sheet_model=DecanterSheet,
-    # The player's sheet until approved: ``set FIELD VALUE``, then ``st approve``.
-    sheet_forms=SheetForms(player_set=True, approve=True, fields=summary.sheet_fields),
+    sheet=SHEET,
     web_tools=(web_tools.TOOL,),
 )
 

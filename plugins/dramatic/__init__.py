@@ -5,28 +5,23 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from gateway import CommandSet, DegreeColour, RuleSystem, SheetForms, SheetSummary, hookimpl
+from gateway import CommandSet, DegreeColour, RuleSystem, hookimpl
 from gateway.rules.retire import retire_commands
 from gateway.rules.roll_distribution import RollDistribution
-from gateway.vault.models import Character
-from plugins.dramatic import rolls, stats, summary, web_tools
+from plugins.dramatic import rolls, stats, web_tools
 from plugins.dramatic.characters import CHARACTERS
 from plugins.dramatic.config import DramaticSettings
 from plugins.dramatic.house import DramaticHouseRules
 from plugins.dramatic.mechanics import SYSTEM
 from plugins.dramatic.messages import CATALOGUE
 from plugins.dramatic.sheet import DramaticSheet
+from plugins.dramatic.sheet_spec import SHEET
 
 COMMANDS = CommandSet(SYSTEM).include(rolls.COMMANDS, CHARACTERS.commands())
 COMMANDS.include(retire_commands(SYSTEM))  # char retire, st retire (gateway.rules.retire)
 
 
 class Dramatic(RuleSystem):
-    def summary(
-        self, character: Character, pools: Mapping[str, tuple[int, int]], locale: str
-    ) -> SheetSummary:
-        return summary.summarise(character, pools, locale)
-
     def roll_distribution(self, roll: Mapping[str, Any]) -> RollDistribution | None:
         return stats.roll_distribution(roll)
 
@@ -47,8 +42,7 @@ DRAMATIC = Dramatic(
     settings_model=DramaticSettings,
     sheet_model=DramaticSheet,
     house_rules=DramaticHouseRules,
-    # The player's sheet until approved: ``set FIELD VALUE``, then ``st approve``.
-    sheet_forms=SheetForms(player_set=True, approve=True, fields=summary.sheet_fields),
+    sheet=SHEET,
     web_tools=(web_tools.TOOL,),
 )
 

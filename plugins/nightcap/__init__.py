@@ -13,10 +13,9 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from gateway import CommandSet, DegreeColour, RuleSystem, SheetSummary, hookimpl
+from gateway import CommandSet, DegreeColour, RuleSystem, hookimpl
 from gateway.rules.retire import retire_commands
 from gateway.rules.roll_distribution import RollDistribution
-from gateway.vault.models import Character
 from plugins.nightcap import (
     challenge_commands,
     characters,
@@ -28,7 +27,6 @@ from plugins.nightcap import (
     rolls,
     stats,
     storyteller,
-    summary,
     team_commands,
     web_tools,
 )
@@ -36,6 +34,7 @@ from plugins.nightcap.config import NightcapSettings
 from plugins.nightcap.house import NightcapHouseRules
 from plugins.nightcap.rolls import SYSTEM
 from plugins.nightcap.sheet import TRAITS, NightcapSheet
+from plugins.nightcap.sheet_spec import SHEET
 
 COMMANDS = CommandSet(SYSTEM).include(
     rolls.COMMANDS,
@@ -53,11 +52,6 @@ COMMANDS = CommandSet(SYSTEM).include(
 
 
 class Nightcap(RuleSystem):
-    def summary(
-        self, character: Character, pools: Mapping[str, tuple[int, int]], locale: str
-    ) -> SheetSummary:
-        return summary.summarise(character, pools, locale)
-
     def roll_distribution(self, roll: Mapping[str, Any]) -> RollDistribution | None:
         return stats.roll_distribution(roll)
 
@@ -79,6 +73,7 @@ NIGHTCAP = Nightcap(
     settings_model=NightcapSettings,
     house_rules=NightcapHouseRules,
     sheet_model=NightcapSheet,
+    sheet=SHEET,
     defences=TRAITS,
     web_tools=(web_tools.BUDGET, web_tools.ROLLER),
 )

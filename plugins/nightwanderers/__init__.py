@@ -7,11 +7,10 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from gateway import CommandSet, DegreeColour, RuleSystem, SheetForms, SheetSummary, hookimpl
+from gateway import CommandSet, DegreeColour, RuleSystem, hookimpl
 from gateway.rules.retire import retire_commands
 from gateway.rules.roll_distribution import RollDistribution
 from gateway.rules.roll_text import catalogue_roll_text
-from gateway.vault.models import Character
 from plugins.nightwanderers import (
     blood,
     combat,
@@ -23,7 +22,6 @@ from plugins.nightwanderers import (
     pursuit,
     scene,
     stats,
-    summary,
     tug,
     web_tools,
 )
@@ -34,6 +32,7 @@ from plugins.nightwanderers.house import NightWanderersHouseRules
 from plugins.nightwanderers.mechanics import SYSTEM
 from plugins.nightwanderers.messages import CATALOGUE
 from plugins.nightwanderers.sheet import WandererSheet
+from plugins.nightwanderers.sheet_spec import SHEET
 
 COMMANDS = CommandSet(SYSTEM).include(
     commands.COMMANDS,
@@ -64,11 +63,6 @@ COMMANDS.include(retire_commands(SYSTEM))  # char retire, st retire (gateway.rul
 
 
 class NightWanderers(RuleSystem):
-    def summary(
-        self, character: Character, pools: Mapping[str, tuple[int, int]], locale: str
-    ) -> SheetSummary:
-        return summary.summarise(character, pools, locale)
-
     def roll_text(self, roll: Mapping[str, Any], locale: str) -> str:
         # ``verify`` with the degree in the reader's language (the core's line keeps the stored word).
         return catalogue_roll_text(CATALOGUE, roll, locale)
@@ -99,13 +93,7 @@ NIGHT_WANDERERS = NightWanderers(
     settings_model=NightWanderersSettings,
     house_rules=NightWanderersHouseRules,
     sheet_model=WandererSheet,
-    # Set by a Storyteller (``st set NAME FIELD VALUE``), no approval: players see the sheet only.
-    sheet_forms=SheetForms(
-        player_set=False,
-        approve=False,
-        fields=summary.sheet_fields,
-        traits={"ru": "Атрибуты и трюки", "en": "Attributes and tricks"},
-    ),
+    sheet=SHEET,
     web_tools=(web_tools.TOOL,),
 )
 

@@ -7,12 +7,11 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from gateway import CommandSet, DegreeColour, RuleSystem, SheetForms, SheetSummary, hookimpl
+from gateway import CommandSet, DegreeColour, RuleSystem, hookimpl
 from gateway.rules.retire import retire_commands
 from gateway.rules.roll_distribution import RollDistribution
 from gateway.rules.roll_text import catalogue_roll_text
-from gateway.vault.models import Character
-from plugins.pravidla import commands, scene, stats, summary, web_tools
+from plugins.pravidla import commands, scene, stats, web_tools
 from plugins.pravidla.characters import CHARACTERS
 from plugins.pravidla.config import PravidlaSettings
 from plugins.pravidla.help import in_czech
@@ -20,6 +19,7 @@ from plugins.pravidla.house import PravidlaHouseRules
 from plugins.pravidla.mechanics import SYSTEM
 from plugins.pravidla.messages import CATALOGUE
 from plugins.pravidla.sheet import PravidlaSheet
+from plugins.pravidla.sheet_spec import SHEET
 
 # Every command with its Czech help (``plugins.pravidla.help``): the decorated sets are complete
 # once their modules are imported, above.
@@ -50,11 +50,6 @@ COMMANDS.include(retire_commands(SYSTEM))  # char retire, st retire (gateway.rul
 
 
 class Pravidla(RuleSystem):
-    def summary(
-        self, character: Character, pools: Mapping[str, tuple[int, int]], locale: str
-    ) -> SheetSummary:
-        return summary.summarise(character, pools, locale)
-
     def roll_text(self, roll: Mapping[str, Any], locale: str) -> str:
         # ``verify`` with the degree in the reader's language (the core's line keeps the stored word).
         return catalogue_roll_text(CATALOGUE, roll, locale)
@@ -77,13 +72,7 @@ PRAVIDLA = Pravidla(
     settings_model=PravidlaSettings,
     sheet_model=PravidlaSheet,
     house_rules=PravidlaHouseRules,
-    # Set by a Storyteller (``st set NAME FIELD VALUE``), no approval: players see the sheet only.
-    sheet_forms=SheetForms(
-        player_set=False,
-        approve=False,
-        fields=summary.sheet_fields,
-        traits={"cs": "Vlastnosti", "en": "Attributes"},
-    ),
+    sheet=SHEET,
     web_tools=(web_tools.TOOL,),
 )
 

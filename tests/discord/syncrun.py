@@ -15,7 +15,7 @@ from nacl.signing import SigningKey
 
 from gateway.vault import repo
 from gateway.vault.models import Character
-from plugins.nightcap.summary import summarise
+from plugins.nightcap import NIGHTCAP
 from tests.discord.conftest import DiscordEnv, start_env
 from tests.discord.fake_discord import FakeDiscord
 
@@ -66,7 +66,7 @@ def sheet(i: int) -> dict[str, Any]:
         "text": name,
         "reason": "sync",
         "character_id": i,
-        "summary": summarise(character, pools, "en").as_json(),
+        "summary": NIGHTCAP.summary(character, pools, "en").as_json(),
         "owner": owner,
         "sheet": {
             "name": name,

@@ -76,7 +76,9 @@ async def test_approval_posts_the_finished_sheet(chars_env: DiscordEnv) -> None:
     assert embed["description"] == "Approved · played by Mira"
     fields = {f["name"]: f["value"] for f in embed["fields"]}
     assert fields["Origin"] == "Mage @\u200beveryone"
-    assert fields["Traits"] == "Physical **3** · Mental **3** · Social **2** · Spirit **2**"
+    assert (
+        fields["Core traits"] == "Physical **3** · Mental **3** · Social **2** · Spirit **2**"
+    )  # the book's heading
     assert fields["Willpower"] == "5/5"
     assert fields["Powers"] == "• **Shadow Step** — Adept, Physical\n• **Ward** — Basic, Spirit"
     assert embed["footer"]["text"].startswith("approved · character ")

@@ -62,8 +62,9 @@ async def test_a_night_wanderers_sheet_renders_in_the_books_russian(vault_url: s
         await ok(nw, "roll persuasion", as_="olga")
         embed = await embed_of(nw, "nightwanderers", "Maxina", "Olga")
     fields = {f["name"]: f["value"] for f in embed["fields"]}
-    assert fields["Клан"] == "Драгазар (вампир)" and fields["Гуманность"] == "5"
-    assert "Убеждение **3**" in fields["Traits"] and fields["Traits"].startswith("Сила **1**")
+    assert (fields["Вид"], fields["Клан"], fields["Гуманность"]) == ("вампир", "Драгазар", "5")
+    # The book's two headings, Атрибуты and Трюки, as the declared sheet has them.
+    assert fields["Атрибуты"].startswith("Сила **1**") and "Убеждение **3**" in fields["Трюки"]
     assert fields["Здоровье"] == "20/25" and fields["Запас Крови"] == "10/10"
     assert fields["Powers"] == "• **Продвинутая Быстрота** — 2\n• **Стойкость**"
 

@@ -1,11 +1,12 @@
-"""Nightcap's SheetSummary: the four traits, powers with tier and trait, filled fields, its pools."""
+"""Nightcap's SheetSummary, derived from its declared sheet: the four core traits, powers with tier
+and trait, filled fields, its pools."""
 
 from __future__ import annotations
 
 from gateway.summary import FreeField, PoolMeter, Power, RatedTrait
 from gateway.vault.models import Character
+from plugins.nightcap import NIGHTCAP
 from plugins.nightcap.sheet import new_sheet
-from plugins.nightcap.summary import summarise
 
 
 def test_the_summary_reads_the_nightcap_sheet() -> None:
@@ -17,13 +18,13 @@ def test_the_summary_reads_the_nightcap_sheet() -> None:
         owner_id=1, system="nightcap", name="Mira", name_key="mira", status="creation", sheet=sheet
     )
     pools = {"damage": (1, 10), "willpower": (4, 5), "essence": (9, 10), "other": (1, 1)}
-    summary = summarise(mira, pools, "en")
+    summary = NIGHTCAP.summary(mira, pools, "en")
     assert summary is not None and (summary.name, summary.status) == ("Mira", "creation")
     assert summary.traits == (
-        RatedTrait("physical", "Physical", 3),
-        RatedTrait("mental", "Mental", 1),
-        RatedTrait("social", "Social", 1),
-        RatedTrait("spirit", "Spirit", 2),
+        RatedTrait("physical", "Physical", 3, None, "Core traits"),
+        RatedTrait("mental", "Mental", 1, None, "Core traits"),
+        RatedTrait("social", "Social", 1, None, "Core traits"),
+        RatedTrait("spirit", "Spirit", 2, None, "Core traits"),
     )
     assert summary.pools == (  # the book's order; a pool Nightcap does not know is not shown
         PoolMeter("willpower", "Willpower", 4, 5),

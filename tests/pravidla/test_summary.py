@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from gateway.summary import Power, RatedTrait
 from gateway.vault.models import Character
+from plugins.pravidla import PRAVIDLA
 from plugins.pravidla.sheet import PravidlaSheet
-from plugins.pravidla.summary import summarise
 
 
 def test_the_summary_speaks_the_books_czech_unless_asked_for_english() -> None:
@@ -13,11 +13,15 @@ def test_the_summary_speaks_the_books_czech_unless_asked_for_english() -> None:
     sheet.traits["charm"] = 4
     sheet.celerity, sheet.hunting, sheet.potence = 1, True, 2
     eva = Character(owner_id=1, system="pravidla", name="Eva", name_key="eva", sheet=sheet.dump())
-    czech = summarise(eva, {}, "cs")
+    czech = PRAVIDLA.summary(eva, {}, "cs")
     assert czech is not None
-    assert czech.traits[3] == RatedTrait("charm", "Šarm", 4, 10)
+    assert czech.traits[3] == RatedTrait("charm", "Šarm", 4, 10, "Vlastnosti")
     assert [t.label for t in czech.traits[:3]] == ["Síla", "Obratnost", "Kondice"]
-    assert czech.powers == (Power("Základní Celerita", 1), Power("Lovecký instinkt"), Power("Potence", 2))
-    english = summarise(eva, {}, "en")
+    assert czech.powers == (
+        Power("Základní Celerita", 1),
+        Power("Lovecký instinkt"),
+        Power("Pokročilá Potence", 2),
+    )
+    english = PRAVIDLA.summary(eva, {}, "en")
     assert english is not None and english.traits[3].label == "Charm"
     assert english.powers[:2] == (Power("Basic Celerity", 1), Power("Hunting Instinct"))

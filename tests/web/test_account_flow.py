@@ -50,31 +50,30 @@ async def test_a_player_signs_in_from_chat_builds_a_sheet_and_submits_it(
     await shoot(page, "sessions", new_page, served)
     await page.click("text=My characters")
     await page.click("a:text('Mira Vance')")
-    await page.wait_for_selector("#editor-heading")
+    await page.wait_for_selector("#sheet-editor")
 
-    async def trait(name: str, value: str) -> str:
-        await page.select_option("#trait", name)
-        await page.fill("#trait-value", value)
-        await page.click("#edit-trait button")
-        return (await page.text_content(".reply")) or ""
-
-    assert await trait("physical", "4") == "Mira Vance: Physical 4. 3 trait points left."
-    assert await trait("mental", "3")
-    refused = await trait("social", "4")  # the book: only one trait at 4
+    # One form for the whole sheet: each changed field is its chat command, a refusal beside it.
+    for trait, value in (("physical", "4"), ("mental", "3"), ("social", "4"), ("spirit", "2")):
+        await page.fill(f"#f-{trait}", value)
+    await page.fill("#f-origin", "Mage")
+    await page.fill("#new-power", "Shadow Step")
+    await page.select_option("#new-tier", "adept")
+    await page.select_option("#new-trait", "physical")
+    await page.click("#save-sheet")
+    await page.wait_for_selector("#error-social")
+    said = " ".join(await page.locator(".reply:not(.error)").all_text_contents())
+    assert "Mira Vance: Physical 4. 3 trait points left." in said and "Origin is now Mage" in said
+    refused = await page.text_content("#error-social")  # the book: only one trait at 4
     assert refused == "Social 4 would be a second trait at 4: Physical is already 4."
-    assert await page.get_attribute(".reply", "class") == "reply error"
-    await trait("spirit", "2")
-    await page.select_option("#field", "origin")
-    await page.fill("#field-value", "Mage")
-    await page.click("#edit-field button")
-    assert "Origin is now Mage" in ((await page.text_content(".reply")) or "")
-    for name, tier, keyed in (("Shadow Step", "adept", "physical"), ("Glow", "basic", "spirit")):
-        await page.fill("#power-name", name)
-        await page.select_option("#power-tier", tier)
-        await page.select_option("#power-trait", keyed)
-        await page.click("#add-power button")
+    assert await page.get_attribute("#f-social", "aria-invalid") == "true"
+    await page.fill("#f-social", "1")
+    await page.fill("#new-power", "Glow")
+    await page.select_option("#new-tier", "basic")
+    await page.select_option("#new-trait", "spirit")
+    await page.click("#save-sheet")
+    await page.wait_for_selector(".sheet-field[data-key=powers] li:has-text('Glow')")
     await shoot(page, "editor", new_page, served)
-    await page.click("#submit-sheet")
+    await page.click("#action-submit")
     assert "submitted" in ((await page.text_content(".reply")) or "")
     assert await page.text_content("#sheet-heading .status") == "submitted"
 
@@ -108,9 +107,9 @@ async def test_a_storyteller_approves_from_the_roster_and_the_player_s_chat_sees
     await page.wait_for_selector("text=Unlocked Sheets")
     await shoot(page, "roster", new_page, served)
     await page.click("a:text('Mira Vance')")
-    await page.wait_for_selector("#approve")
+    await page.wait_for_selector("#action-approve")
     await shoot(page, "profile", new_page, served)
-    await page.click("#approve")
+    await page.click("#action-approve")
     assert "Mira Vance is approved and locked" in ((await page.text_content(".reply")) or "")
     (listed,) = await say(served, "char list")
     assert "Mira Vance (approved" in listed.text
@@ -120,13 +119,12 @@ async def test_a_storyteller_approves_from_the_roster_and_the_player_s_chat_sees
     async with served.gateway.services.vault.transaction() as session:
         approved = (await session.exec(select(Audit).where(col(Audit.action) == "st.approve"))).one()
     assert approved.actor_key == "console:sam"
-    await page.fill("#st-pool-value", "2")
-    await page.select_option("#st-pool", "health")
-    await page.click("text=Set WP / Ess / Health")
+    await page.fill("#f-damage", "2")
+    await page.click("#save-sheet")
     assert "Mira Vance" in ((await page.text_content(".reply")) or "")
     assert await page.locator(".history td", has_text="st.pool").count() >= 1
     await page.goto(served.url(f"/st/c/{(await _id(served, 'Mira Vance'))}?lang=ru"))
-    assert await page.text_content("#manage-heading") == "Управление"
+    assert await page.text_content("#save-sheet") == "Сохранить изменения"
     await shoot(page, "profile-ru", new_page, served)
     await page.goto(served.url("/st?lang=cs"))
     assert await page.text_content("h1") == "Seznam postav"

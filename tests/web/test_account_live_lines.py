@@ -31,7 +31,7 @@ async def test_an_approval_in_one_tab_shows_on_the_live_log_in_another_without_r
     await log.wait_for_selector("#live-state[data-state=live]")
     profile = await log.context.new_page()  # a second tab of the same browser
     await profile.goto(served.url(f"/st/c/{await _id(served, 'Mira Vance')}"))
-    await profile.click("#approve")
+    await profile.click("#action-approve")
     started = time.monotonic()
     line = log.locator("#live-log li.new", has_text="approved Mira Vance")
     await line.wait_for(timeout=2_000)

@@ -85,7 +85,7 @@ async def test_a_post_without_its_csrf_token_is_refused_and_changes_nothing(site
     mira = await _character(served, "Mira")
     await client_sign_in(served)
     before = await _audits(served)
-    form = {"action": "trait", "trait": "physical", "value": "3"}
+    form = {"v.physical": "3", "w.physical": "1"}  # the sheet form: Physical drawn at 1, now 3
     for data in (form, {**form, "csrf": "0" * 64}):
         refused = await served.client.post(f"/me/c/{mira.id}", data=data)
         assert refused.status == 403 and len((await refused.text()).splitlines()) == 1
@@ -212,17 +212,29 @@ async def test_the_link_comes_in_the_reader_s_language(site: SiteMaker) -> None:
 
 
 def test_form_values_become_the_command_words_they_are() -> None:
-    from adapters.web.account.player import player_line
-    from adapters.web.account.storyteller import storyteller_line
+    from adapters.web.account.sheets import changed_lines
     from gateway.parser import tokenize
+    from plugins.nightcap.sheet_spec import SHEET
 
-    line = player_line({"action": "field", "field": "origin", "value": '"Quoted"  Mage \'s'})
-    assert tokenize(line or "") == ["char", "set", "origin", '"Quoted"', "Mage", "'s"]
-    line = storyteller_line(
-        "Mira Vance", {"action": "power_add", "power": "Shadow Step", "tier": "epic", "trait": "x y"}
+    mira = Character(
+        owner_id=1, system="nightcap", name="Mira Vance", name_key="mira vance", status="creation"
     )
-    assert tokenize(line or "") == ["st", "power", "Mira", "Vance", "add", "Shadow", "Step", "epic", "x y"]
-    assert player_line({"action": "drop tables"}) is None and storyteller_line("M", {}) is None
+    form = {"v.origin": '"Quoted"  Mage \'s', "w.origin": "", "p.0": "Veil", "remove.0": "1"}
+    form |= {"new.power": "Shadow Step", "new.tier": "epic", "new.trait": "x y"}
+    lines = dict(changed_lines(SHEET, mira, form, storyteller=True))
+    assert tokenize(lines["origin"]) == ["st", "set", "Mira Vance", "origin", '"Quoted"', "Mage", "'s"]
+    assert tokenize(lines["powers.new"]) == [
+        "st",
+        "power",
+        "Mira Vance",
+        "add",
+        "Shadow",
+        "Step",
+        "epic",
+        "x y",
+    ]
+    assert tokenize(lines["powers.0"]) == ["st", "power", "Mira Vance", "remove", "Veil"]
+    assert changed_lines(SHEET, mira, {"drop": "tables", "v.nothing": "1"}, storyteller=False) == []
 
 
 async def test_no_link_is_given_when_the_web_is_off(site: SiteMaker) -> None:

@@ -1,26 +1,23 @@
-"""A player's pages: my characters, a sheet (my own only), the creation editor and my rolls.
+"""A player's pages: my characters, a sheet (my own only) with its editor, and my rolls.
 
-The editor's every button is the chat command (``char set``, ``trait``, ``power add``/``remove``,
-``char budget``, ``char submit``) run as the signed-in identity, so the budget checks, the refusal
-texts and the audit rows are chat's. Player commands act on the active character, so a form for
-another of my characters first makes it active with ``char use``, as a player would in chat.
+The sheet and its editor are every system's declared sheet, drawn by ``sheets``; each change is
+the field's chat command run as the signed-in identity, so the budget checks, the refusal texts and
+the audit rows are chat's.
 """
 
 from __future__ import annotations
 
-from typing import Any
-
 from aiohttp import web
 
-from adapters.web.account import nightcap
-from adapters.web.account.actor import Actor, text, word
+from adapters.web.account.actor import Actor, word
 from adapters.web.account.auth import Auth
 from adapters.web.account.render import notice, page
+from adapters.web.account.sheets import SheetPages, spec_of
 from adapters.web.account.signin import not_signed_in
 from adapters.web.account.store import Signed
 from adapters.web.account.texts import CATALOGUE
 from adapters.web.locale import request_locale
-from gateway import AdapterServices, Reply, SheetForms, records
+from gateway import AdapterServices, Reply, records
 from gateway.records import Character
 
 ROLLS_SHOWN = 50
@@ -31,9 +28,7 @@ class PlayerPages:
         self.services = services
         self.auth = auth
         self.actor = actor
-        from adapters.web.account.sheets import SystemSheets  # it draws with sheet_context, below
-
-        self.sheets = SystemSheets(services, auth, actor)
+        self.sheets = SheetPages(services, auth, actor)
 
     def add_routes(self, app: web.Application) -> None:
         app.router.add_get("/me", self.mine)
@@ -71,13 +66,13 @@ class PlayerPages:
         if signed is None:
             return not_signed_in(request, self.auth)
         form = await self.auth.form(request)
-        system = str(form.get("system", nightcap.SYSTEM))
-        if system != nightcap.SYSTEM and forms_of(self.services, system) is not None:
-            # Night Wanderers reads words after the name as a clan: the name goes as one word.
-            line = f"char new {word(str(form.get('name', '')))}"
-            return await self.mine(request, await self.actor.run(signed, line, system))
-        replies = await self.actor.run(signed, f"char new {text(str(form.get('name', '')))}")
-        return await self.mine(request, replies)
+        offered = creatable(self.services)
+        system = str(form.get("system", offered[0] if offered else ""))
+        if system not in offered:
+            raise web.HTTPBadRequest(text="Unknown rule system.\n")
+        # The name as one word: a system may read words after it (a Night Wanderers clan).
+        line = f"char new {word(str(form.get('name', '')))}"
+        return await self.mine(request, await self.actor.run(signed, line, system))
 
     async def _mine(self, signed: Signed, character_id: int) -> Character | None:
         character = await records.character(self.services.vault, character_id)
@@ -92,19 +87,7 @@ class PlayerPages:
         character = await self._mine(signed, int(request.match_info["id"]))
         if character is None:
             return not_found(request, self.auth)
-        if character.system != nightcap.SYSTEM:
-            return await self.sheets.player(request, signed, character, messages)
-        return page(
-            request,
-            self.auth,
-            "sheet.html",
-            signed=signed,
-            storyteller=await self.auth.is_storyteller(signed),
-            **await sheet_context(self.services, character, request_locale(request)),
-            editable=character.status in nightcap.EDITABLE,
-            vocab=nightcap,
-            messages=messages or (),
-        )
+        return await self.sheets.player(request, signed, character, messages)
 
     async def edit(self, request: web.Request) -> web.Response:
         signed = await self.auth.current(request)
@@ -114,72 +97,26 @@ class PlayerPages:
         character = await self._mine(signed, int(request.match_info["id"]))
         if character is None:
             return not_found(request, self.auth)
-        if character.system != nightcap.SYSTEM:
-            return await self.sheets.player_edit(
-                request, signed, character, {k: str(v) for k, v in form.items()}
-            )
-        line = player_line({k: str(v) for k, v in form.items()})
-        if line is None:
-            raise web.HTTPBadRequest(text="Unknown action.\n")
-        if await records.active_character_id(self.services.vault, signed.person_id) != character.id:
-            chosen = await self.actor.run(signed, f"char use {text(character.name)}")
-            if any(r.error for r in chosen):
-                return await self.sheet(request, chosen)
-        return await self.sheet(request, await self.actor.run(signed, line))
-
-
-def forms_of(services: AdapterServices, system: str) -> SheetForms | None:
-    """What the web's sheet pages offer for a system other than Nightcap (its ``sheet_forms``); None
-    for a system without them, or one not installed."""
-    found = services.systems().get(system)
-    return found.sheet_forms if found is not None else None
+        return await self.sheets.player_edit(request, signed, character, {k: str(v) for k, v in form.items()})
 
 
 def statused(services: AdapterServices) -> frozenset[str]:
     """Systems whose sheets go from creation to approved; the others' status says nothing."""
     systems = services.systems()
-    approved = (name for name, system in systems.items() if system.sheet_forms and system.sheet_forms.approve)
-    return frozenset({nightcap.SYSTEM, *approved})
+    return frozenset(name for name, system in systems.items() if system.sheet and system.sheet.approved)
 
 
 def creatable(services: AdapterServices) -> list[str]:
-    """The systems a player may make a character of here: Nightcap first, then every system with
-    sheet forms, in the order they were registered."""
-    systems = services.systems()
-    rest = [name for name, system in systems.items() if name != nightcap.SYSTEM and system.sheet_forms]
-    return [nightcap.SYSTEM, *rest] if nightcap.SYSTEM in systems else rest
+    """The systems a player may make a character of here: those with a declared sheet, the gateway's
+    default system (``[gateway] default_system``) first, then in the order they were registered."""
+    first = services.settings.gateway.default_system
+    found = [name for name, system in services.systems().items() if system.sheet is not None]
+    return sorted(found, key=lambda name: name != first)
 
 
 def shown(services: AdapterServices, character: Character) -> bool:
     """Whether the web has sheet pages for the character's rule system."""
-    return character.system == nightcap.SYSTEM or forms_of(services, character.system) is not None
-
-
-def player_line(form: dict[str, str]) -> str | None:
-    """The chat command line a creation editor's form stands for; None for no known action."""
-    action = form.get("action", "")
-    value = form.get("value", "")
-    if action == "field":
-        return f"char set {word(form.get('field', ''))} {text(value)}"
-    if action == "trait":
-        return f"trait {word(form.get('trait', ''))} {word(value)}"
-    if action == "power_add":
-        tier, trait = word(form.get("tier", "")), word(form.get("trait", ""))
-        return f"power add {text(form.get('power', ''))} {tier} {trait}"
-    if action == "power_remove":
-        return f"power remove {text(form.get('power', ''))}"
-    if action in ("budget", "submit"):
-        return f"char {action}"
-    return None
-
-
-async def sheet_context(services: AdapterServices, character: Character, locale: str) -> dict[str, Any]:
-    """The sheet as its rule system summarises it, and the character's newest rolls."""
-    async with services.vault.transaction() as session:
-        summary = await services.sheet_summary(session, character, locale)
-        assert character.id is not None
-        rolls = await records.rolls_of(session, character.id, ROLLS_SHOWN)
-        return {"character": character, "summary": summary, "rolls": rolls}
+    return spec_of(services, character.system) is not None
 
 
 def not_found(request: web.Request, auth: Auth) -> web.Response:

@@ -13,13 +13,13 @@ import contextlib
 
 from aiohttp import web
 
-from adapters.web.account import nightcap, store
-from adapters.web.account.actor import Actor, text, word
+from adapters.web.account import store
+from adapters.web.account.actor import Actor, word
 from adapters.web.account.auth import TOKEN, Auth
 from adapters.web.account.live import LiveLog
-from adapters.web.account.player import not_found, sheet_context, shown, statused
+from adapters.web.account.player import not_found, shown, statused
 from adapters.web.account.render import notice, page
-from adapters.web.account.sheets import SystemSheets
+from adapters.web.account.sheets import SheetPages
 from adapters.web.account.signin import not_signed_in
 from adapters.web.account.texts import CATALOGUE
 from adapters.web.locale import request_locale
@@ -32,6 +32,8 @@ AUDIT_SHOWN = 50
 LOG_SHOWN = 100
 GATHER = 0.05  # seconds a viewer gathers lines into one write once one has arrived
 HEARTBEAT = 15.0  # seconds between a live stream's keep-alives, each re-checking the role
+# The roster's filters: the statuses a sheet goes through where its system approves sheets.
+STATUSES = {"unlocked": ("creation", "submitted"), "approved": ("approved",), "all": None}
 
 
 class StorytellerPages:
@@ -40,7 +42,7 @@ class StorytellerPages:
         self.auth = auth
         self.actor = actor
         self.live = live
-        self.sheets = SystemSheets(services, auth, actor)
+        self.sheets = SheetPages(services, auth, actor)
 
     def add_routes(self, app: web.Application) -> None:
         app.router.add_get("/st", self.roster)
@@ -71,7 +73,7 @@ class StorytellerPages:
         if isinstance(signed, web.Response):
             return signed
         show = request.query.get("show", "unlocked")
-        show = show if show in nightcap.STATUSES else "unlocked"
+        show = show if show in STATUSES else "unlocked"
         query = " ".join(request.query.get("q", "").split())[:60]
         async with self.services.vault.transaction() as session:
             found = [
@@ -80,7 +82,7 @@ class StorytellerPages:
                 for character in await characters_in(
                     session,
                     system,
-                    statuses=None if query else nightcap.STATUSES[show],
+                    statuses=None if query else STATUSES[show],
                     name_contains=query or None,
                     limit=ROSTER_SHOWN,
                 )
@@ -103,7 +105,13 @@ class StorytellerPages:
             shown=ROSTER_SHOWN,
         )
 
-    async def profile(self, request: web.Request, messages: list[Reply] | None = None) -> web.Response:
+    async def profile(
+        self,
+        request: web.Request,
+        messages: list[Reply] | None = None,
+        errors: dict[str, str] | None = None,
+        typed: dict[str, str] | None = None,
+    ) -> web.Response:
         signed = await self._storyteller(request)
         if isinstance(signed, web.Response):
             return signed
@@ -114,21 +122,8 @@ class StorytellerPages:
             assert character.id is not None
             history = await records.audit_of(session, character.id, AUDIT_SHOWN)
             owner = (await owner_names(session, [character.owner_id])).get(character.owner_id, "?")
-        if character.system != nightcap.SYSTEM:
-            extra = {"owner": owner, "history": history}
-            return await self.sheets.profile(request, signed, character, extra, messages)
-        return page(
-            request,
-            self.auth,
-            "profile.html",
-            signed=signed,
-            storyteller=True,
-            **await sheet_context(self.services, character, request_locale(request)),
-            owner=owner,
-            history=history,
-            vocab=nightcap,
-            messages=messages or (),
-        )
+        extra = {"owner": owner, "history": history}
+        return await self.sheets.profile(request, signed, character, extra, messages, errors, typed)
 
     async def act(self, request: web.Request) -> web.Response:
         signed = await self._storyteller(request)
@@ -138,12 +133,10 @@ class StorytellerPages:
         character = await records.character(self.services.vault, int(request.match_info["id"]))
         if character is None or character.retired_at is not None or not shown(self.services, character):
             return not_found(request, self.auth)
-        if character.system != nightcap.SYSTEM:
-            return await self.profile(request, await self.sheets.act(signed, character, dict(form)))
-        line = storyteller_line(character.name, {k: str(v) for k, v in form.items()})
-        if line is None:
-            raise web.HTTPBadRequest(text="Unknown action.\n")
-        return await self.profile(request, await self.actor.run(signed, line))
+        messages, errors, typed = await self.sheets.act(
+            signed, character, {k: str(v) for k, v in form.items()}
+        )
+        return await self.profile(request, messages, errors, typed)
 
     async def log(self, request: web.Request) -> web.Response:
         signed = await self._storyteller(request)
@@ -155,10 +148,10 @@ class StorytellerPages:
         problem, since, character = None, None, None
         async with self.services.vault.transaction() as session:
             if name:
-                # A profile's link names the system; a typed name is looked for in Nightcap first.
+                # A profile's link names the system; a typed name is looked for in each system.
                 wanted = request.query.get("system", "")
                 systems = [wanted] if wanted in self.services.systems() else list(self.services.systems())
-                for system in sorted(systems, key=lambda known: known != nightcap.SYSTEM):
+                for system in systems:  # in the order they were registered
                     character = await find_character(session, system, name)
                     if character is not None:
                         break
@@ -262,32 +255,3 @@ class StorytellerPages:
         if not await self.auth.is_storyteller(signed):  # removed themselves
             return await self._storyteller(request)  # type: ignore[return-value]
         return await self.storytellers(request, replies)
-
-
-def storyteller_line(name: str, form: dict[str, str]) -> str | None:
-    """The ``st`` command line a management profile's form stands for; None for no known action."""
-    who = text(name)
-    action = form.get("action", "")
-    value = form.get("value", "")
-    if action == "approve":
-        return f"st approve {who}" + (" force" if form.get("force") else "")
-    if action in ("unapprove", "export"):
-        return f"st {action} {who}"
-    if action == "rollstat":
-        modifier = form.get("modifier", "").strip()
-        extra = (f" {word(modifier)}" if modifier and modifier != "0" else "") + (
-            " wp" if form.get("wp") else ""
-        )
-        return f"st rollstat {who} {word(form.get('trait', ''))}{extra}"
-    if action == "field":
-        return f"st set {who} {word(form.get('field', ''))} {text(value)}"
-    if action == "trait":
-        return f"st trait {who} {word(form.get('trait', ''))} {word(value)}"
-    if action == "power_add":
-        tier, trait = word(form.get("tier", "")), word(form.get("trait", ""))
-        return f"st power {who} add {text(form.get('power', ''))} {tier} {trait}"
-    if action == "power_remove":
-        return f"st power {who} remove {text(form.get('power', ''))}"
-    if action == "pool":
-        return f"st pool {who} {word(form.get('pool', ''))} {word(value)}"
-    return None
