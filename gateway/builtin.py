@@ -12,6 +12,7 @@ from gateway.errors import PermissionDenied, UserError
 from gateway.help_topics import group, pages
 from gateway.hookspecs import hookimpl
 from gateway.i18n import LANGUAGES
+from gateway.param_text import param_lines
 from gateway.spec import Handler, Role
 from gateway.suggest import closest_commands, runnable_names
 from gateway.types import Invocation, Reply
@@ -51,11 +52,7 @@ async def help_command(ctx: CommandContext, inv: Invocation) -> Reply:
                     locale, "help.none.suggest", name=name, options=listing(locale, options, "or"), help=typed
                 )
             )
-        command = found[0]
-        usage_text = command.usage_in(locale)
-        usage = say(locale, "help.usage", usage=usage_text) if usage_text else ""
-        text = say(locale, "help.one", name=command.name, summary=command.summary_in(locale)) + usage
-        return Reply(text=text, private=True)
+        return help_one(ctx, *found, list(inv.words))
     shown = [c for c in commands if ctx.storyteller or c.role != "storyteller"]
     groups = group(shown)
     topics = ", ".join(f"{word} ({len(cs)})" for word, cs in groups.topics.items())
@@ -69,6 +66,30 @@ async def help_command(ctx: CommandContext, inv: Invocation) -> Reply:
     listed = [c.name for c in commands]
     all_pages = pages(groups.top, frame, page_budget(ctx), sep=", ")
     return page_reply(ctx, all_pages, wanted, "help", {"commands": listed})
+
+
+def help_one(ctx: CommandContext, command: Command, used: int, words: list[str]) -> Reply:
+    """``help COMMAND [PAGE]``: its summary and usage line, then one line per typed parameter
+    (``gateway.param_text``); paged where the platform's lines are short (IRC), a line a page
+    entry there, one line each elsewhere."""
+    locale = ctx.locale
+    usage_text = command.usage_in(locale)
+    usage = say(locale, "help.usage", usage=usage_text) if usage_text else ""
+    head = say(locale, "help.one", name=command.name, summary=command.summary_in(locale)) + usage
+    lines = param_lines(locale, command)
+    rest = words[used:]
+    wanted = int(rest[0]) if len(rest) == 1 and rest[0].isdigit() else 1
+    extra: dict[str, object] = {"command": command.name, "params": [p.name for p in command.params]}
+    if ctx.message.page_bytes is None:
+        return page_reply(ctx, ["\n".join([head, *lines])], wanted, f"help {command.name}", extra)
+    typed = f"{help_word(ctx)} {command.name}"
+
+    def frame(body: str, page: int, count: int) -> str:
+        return body + page_footer(locale, page, count, typed)
+
+    return page_reply(
+        ctx, pages([head, *lines], frame, page_budget(ctx)), wanted, f"help {command.name}", extra
+    )
 
 
 def page_reply(
