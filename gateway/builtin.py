@@ -8,6 +8,7 @@ from collections.abc import Callable
 
 from gateway.commands import Command, CommandContext
 from gateway.core_messages import language_notice, listing, locale_for, say
+from gateway.core_params import PARAMS
 from gateway.errors import PermissionDenied, UserError
 from gateway.help_topics import group, pages
 from gateway.hookspecs import hookimpl
@@ -272,4 +273,4 @@ COMMANDS: dict[str, tuple[Handler, Role, tuple[str, str], Texts]] = {
 @hookimpl
 def gateway_register_commands(register: Callable[[Command], None]) -> None:
     for name, (handler, role, (summary, usage), texts) in COMMANDS.items():
-        register(Command(name, handler, summary, usage, role=role, texts=texts))
+        register(Command(name, handler, summary, usage, role=role, texts=texts, params=PARAMS[name]))

@@ -35,7 +35,7 @@ EN = {
     "not_allowed": "{command} is not allowed here.",
     "internal": "Something went wrong on our side; nothing was saved.",
     # typed parameters (``gateway.params``): a line that does not fit them, and help COMMAND's lines
-    "param.missing": "{command}: {label} is missing.",
+    "param.missing": "{command}: {label} is missing: {description}.",
     "param.not_integer": "{command}: {label} must be a whole number, not {word!r}.",
     "param.not_modifier": "{command}: {label} is written +N or -N (such as +2), not {word!r}.",
     "param.too_low": "{command}: {label} must be at least {minimum}, not {word}.",
@@ -182,7 +182,7 @@ CS = {
     "need.storyteller": "Příkaz {command} smí použít jen Vypravěč a tuto roli nemáte.",
     "not_allowed": "Příkaz {command} tu není povolený.",
     "internal": "Něco se u nás pokazilo; nic se neuložilo.",
-    "param.missing": "{command}: chybí parametr „{label}“.",
+    "param.missing": "{command}: chybí parametr „{label}“ – {description}.",
     "param.not_integer": "{command}: parametr „{label}“ musí být celé číslo, ne „{word}“.",
     "param.not_modifier": "{command}: parametr „{label}“ se píše +N nebo -N (třeba +2), ne „{word}“.",
     "param.too_low": "{command}: parametr „{label}“ musí být nejméně {minimum}, ne {word}.",
@@ -335,7 +335,7 @@ RU = {
     "need.storyteller": "Команда {command} доступна только Рассказчику, а у вас этой роли нет.",
     "not_allowed": "Команда {command} здесь не разрешена.",
     "internal": "У нас что-то сломалось; ничего не сохранено.",
-    "param.missing": "{command}: не указан параметр «{label}».",
+    "param.missing": "{command}: не указан параметр «{label}» — {description}.",
     "param.not_integer": "{command}: параметр «{label}» должен быть целым числом, а не «{word}».",
     "param.not_modifier": (
         "{command}: параметр «{label}» пишется как +N или -N (например, +2), а не «{word}»."

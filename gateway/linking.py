@@ -28,6 +28,7 @@ from sqlmodel import col, delete, select, update
 
 from gateway.commands import ID_ALPHABET, Command, CommandContext
 from gateway.core_messages import say
+from gateway.core_params import PARAMS
 from gateway.errors import UserError
 from gateway.hookspecs import hookimpl
 from gateway.macros import store as macro_store
@@ -276,6 +277,7 @@ def gateway_register_commands(register: Callable[[Command], None]) -> None:
             link_command,
             "join your identities on several platforms into one person",
             "link | link CODE",
+            params=PARAMS["link"],
             texts={
                 "cs": ("propojí vaše identity z několika platforem v jednu osobu", "link | link KÓD"),
                 "ru": (
@@ -291,6 +293,7 @@ def gateway_register_commands(register: Callable[[Command], None]) -> None:
             unlink_command,
             "split one platform's identity off your person",
             "unlink PLATFORM | unlink PLATFORM:ID",
+            params=PARAMS["unlink"],
             texts={
                 "cs": (
                     "odpojí identitu jedné platformy od vaší osoby",

@@ -16,11 +16,12 @@ WORD_SHOWN = 40
 
 
 def explain(locale: str, command: Command, error: ParamError) -> str:
-    """``roll: pool is missing. Usage: roll POOL [vs AGAINST]``, in ``locale``."""
+    """``damage: amount is missing: levels of damage. Usage: damage AMOUNT``, in ``locale``."""
     param = error.param
     fields: dict[str, object] = {"command": command.name, "word": error.word[:WORD_SHOWN]}
     if param is not None:
         fields["label"] = param.label_in(locale)
+        fields["description"] = param.description_in(locale)
         fields["minimum"] = param.minimum
         fields["maximum"] = param.maximum
         fields["choices"] = listing(locale, list(param.choices), "or")

@@ -20,6 +20,7 @@ from sqlmodel import col, select
 from gateway.characters import find_character
 from gateway.commands import Command, CommandContext
 from gateway.core_messages import listing, say
+from gateway.core_params import PARAMS
 from gateway.errors import UserError
 from gateway.hookspecs import hookimpl
 from gateway.rules.numbers import is_digits
@@ -299,7 +300,10 @@ HELP_TEXTS: dict[str, dict[str, tuple[str, str]]] = {
 @hookimpl
 def gateway_register_commands(register: Callable[[Command], None]) -> None:
     def st(name: str, handler: Any, summary: str, usage: str) -> None:
-        register(Command(name, handler, summary, usage, role="storyteller", texts=HELP_TEXTS[name]))
+        params = PARAMS.get(name, ())
+        register(
+            Command(name, handler, summary, usage, role="storyteller", texts=HELP_TEXTS[name], params=params)
+        )
 
     st("st", st_command, "list the Storyteller commands", "st")
     st("st add", st_add, "make an identity a Storyteller", "st add IDENTITY")

@@ -12,6 +12,7 @@ from collections.abc import Callable
 from typing import Any
 
 from gateway.commands import Command, CommandContext
+from gateway.core_params import PARAMS
 from gateway.errors import UserError
 from gateway.hookspecs import hookimpl
 from gateway.house_rules import store
@@ -202,4 +203,6 @@ HANDLERS = {"house": house_command, "house set": house_set_command, "house reset
 def gateway_register_commands(register: Callable[[Command], None]) -> None:
     for name, ((summary, usage), texts) in TEXTS.items():
         role: Role = "anyone" if name == "house" else "storyteller"
-        register(Command(name, HANDLERS[name], summary, usage, role=role, texts=texts))
+        register(
+            Command(name, HANDLERS[name], summary, usage, role=role, texts=texts, params=PARAMS.get(name, ()))
+        )
