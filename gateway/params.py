@@ -39,8 +39,9 @@ Kind = Literal[
 REST_KINDS = frozenset({"pool", "text", "notation"})
 INTEGER_KINDS = frozenset({"integer", "modifier"})
 # Kinds that name something (a character, a power), whose names may hold spaces: typed bare, a name
-# takes every word the positional parameters after it leave (``st soak Mira Vance 2``).
+# takes the words the positional parameters after it leave (``st soak Mira Vance 2``).
 NAME_KINDS = frozenset({"character", "own_character", "power"})
+NAME_WORDS = 12
 _INTEGER = re.compile(r"[+-]?\d{1,9}")
 _MODIFIER = re.compile(r"[+-]\d{1,9}")
 
@@ -151,33 +152,50 @@ def _value(param: Param, words: Sequence[str]) -> Any:
     return _convert(param, words[0])
 
 
-def _fits(param: Param, word: str) -> bool:
-    try:
-        _convert(param, word)
-    except ParamError:
-        return False
-    return True
+def _positional(params: Sequence[Param], left: Sequence[str]) -> dict[str, Any]:
+    """The words left once the keywords are out, read by the positional parameters in order."""
+    args: dict[str, Any] = {}
+    left = list(left)
+    for index, param in enumerate(params):
+        if not left:
+            break
+        if param.rest:
+            args[param.name] = _value(param, left)
+            left = []
+        elif param.kind in NAME_KINDS:
+            take = _name_words(params[index + 1 :], left)
+            args[param.name] = " ".join(left[:take])
+            left = left[take:]
+        else:
+            args[param.name] = _value(param, left[:1])
+            left = left[1:]
+    if left:
+        raise ParamError(None, "extra", " ".join(left))
+    return args
 
 
-def _reserved(after: Sequence[Param], left: Sequence[str]) -> int:
-    """How many of the last words a name leaves to the positional parameters after it: one for
-    each required one, and one for each optional one whose word reads as its value (``init join
-    Mira Vance 3``: the 3 is PHYSICAL; ``init join Mira Vance``: all of it is the name)."""
-    for count in range(min(len(after), len(left) - 1), -1, -1):
-        if any(p.required for p in after[count:]):
+def _name_words(after: Sequence[Param], left: Sequence[str]) -> int:
+    """How many words a name takes: the fewest that let the parameters after it read the rest
+    (``st soak Mira Vance 2``: two; ``init join Mira Vance``: both, ``Vance`` being no number),
+    else the fewest that let them read without error (so the missing one is named), else all. A name holds at most ``NAME_WORDS`` words."""
+    readable: int | None = None  # the fewest that read, though leaving a required one out
+    for take in range(1, min(len(left), NAME_WORDS + 1)):
+        try:
+            rest = _positional(after, left[take:])
+        except ParamError:
             continue
-        tail = left[len(left) - count :]
-        if all(_fits(p, w) for p, w in zip(after[:count], tail, strict=True)):
-            return count
-    return min(sum(p.required for p in after), len(left) - 1)
+        if all(p.name in rest for p in after if p.required):
+            return take
+        readable = take if readable is None else readable
+    return len(left) if readable is None else readable
 
 
 def bind(params: Sequence[Param], words: Sequence[str]) -> dict[str, Any]:
     """The words after a command's name, read by the declaration: ``{name: value}`` for each
     parameter given (a flag: True when present, False otherwise). Keyword parameters are taken out
     first wherever they stand; the other words fill the positional parameters in order, a rest
-    parameter taking what is left, a name (``NAME_KINDS``) as many words as the ones after it
-    leave. Raises ``ParamError`` for a missing required value, a value out of range or not among
+    parameter taking what is left, a name (``NAME_KINDS``) the fewest words that let the ones
+    after it fit. Raises ``ParamError`` for a missing required value, a value out of range or not among
     the choices, and words left over."""
     keywords = {p.keyword.casefold(): p for p in params if p.keyword}
     args: dict[str, Any] = {p.name: False for p in params if p.kind == "flag"}
@@ -199,22 +217,7 @@ def bind(params: Sequence[Param], words: Sequence[str]) -> dict[str, Any]:
             raise ParamError(param, "missing", word)
         args[param.name] = _value(param, following)
         at += 1 + len(following)
-    positional = [p for p in params if not p.keyword]
-    for index, param in enumerate(positional):
-        if not left:
-            break
-        if param.rest:
-            args[param.name] = _value(param, left)
-            left = []
-        elif param.kind in NAME_KINDS:
-            take = len(left) - _reserved(positional[index + 1 :], left)
-            args[param.name] = " ".join(left[:take])
-            left = left[take:]
-        else:
-            args[param.name] = _value(param, left[:1])
-            left = left[1:]
-    if left:
-        raise ParamError(None, "extra", " ".join(left))
+    args.update(_positional([p for p in params if not p.keyword], left))
     for param in params:
         if param.required and param.name not in args:
             raise ParamError(param, "missing")
