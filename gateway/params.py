@@ -177,7 +177,8 @@ def _positional(params: Sequence[Param], left: Sequence[str]) -> dict[str, Any]:
 def _name_words(after: Sequence[Param], left: Sequence[str]) -> int:
     """How many words a name takes: the fewest that let the parameters after it read the rest
     (``st soak Mira Vance 2``: two; ``init join Mira Vance``: both, ``Vance`` being no number),
-    else the fewest that let them read without error (so the missing one is named), else all. A name holds at most ``NAME_WORDS`` words."""
+    else the fewest that let them read without error (so the missing one is named), else all.
+    A name holds at most ``NAME_WORDS`` words."""
     readable: int | None = None  # the fewest that read, though leaving a required one out
     for take in range(1, min(len(left), NAME_WORDS + 1)):
         try:
