@@ -24,7 +24,7 @@ Kind = Literal[
     "trait",  # one trait of the active character (completion: the traits of its sheet)
     "integer",  # a whole number within [minimum, maximum]
     "modifier",  # +N or -N dice, within [minimum, maximum]
-    "choice",  # one of ``choices``
+    "choice",  # one of ``choices`` (or a unique beginning of one)
     "character",  # a character of the channel's system, by name
     "own_character",  # one of the sender's own characters, by name
     "power",  # one of the active character's powers
@@ -136,10 +136,14 @@ def _convert(param: Param, word: str) -> Any:
             raise ParamError(param, "too_high", word)
         return value
     if param.kind == "choice":
+        # The choice itself, or a unique beginning of one (``apt`` for aptitude), as people type.
         folded = word.casefold()
         for choice in param.choices:
             if choice.casefold() == folded:
                 return choice
+        begun = [c for c in param.choices if folded and c.casefold().startswith(folded)]
+        if len(begun) == 1:
+            return begun[0]
         raise ParamError(param, "not_choice", word)
     return word
 
