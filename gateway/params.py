@@ -195,6 +195,12 @@ def _name_words(after: Sequence[Param], left: Sequence[str]) -> int:
     return len(left) if readable is None else readable
 
 
+def _starts_another(keywords: Mapping[str, Param], word: str, param: Param, args: Mapping[str, Any]) -> bool:
+    """Whether ``word`` is the keyword of another parameter still to be read."""
+    other = keywords.get(word.casefold())
+    return other is not None and other is not param and (other.kind == "flag" or other.name not in args)
+
+
 def bind(params: Sequence[Param], words: Sequence[str]) -> dict[str, Any]:
     """The words after a command's name, read by the declaration: ``{name: value}`` for each
     parameter given (a flag: True when present, False otherwise). Keyword parameters are taken out
@@ -217,7 +223,14 @@ def bind(params: Sequence[Param], words: Sequence[str]) -> dict[str, Any]:
             args[param.name] = True
             at += 1
             continue
-        following = list(words[at + 1 :]) if param.rest else list(words[at + 1 : at + 2])
+        if param.rest:  # to the end, or to another parameter's keyword (``vs 4 secret``)
+            end = next(
+                (i for i in range(at + 1, len(words)) if _starts_another(keywords, words[i], param, args)),
+                len(words),
+            )
+            following = list(words[at + 1 : end])
+        else:
+            following = list(words[at + 1 : at + 2])
         if not following:
             raise ParamError(param, "missing", word)
         args[param.name] = _value(param, following)
