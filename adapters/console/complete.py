@@ -178,6 +178,8 @@ def _for_params(
         offers += _values(text, [], current, at, names)
     elif at is not None and at.kind not in NAME_KINDS:
         offers += _values(text, args[start:], current, at, names)
+    if at is not None and at.keyword and not at.rest and not filled:
+        return offers  # ``--limit `` waits for its number, not another keyword
     unused = [str(p.keyword) for p in params if p.keyword and p.name not in used]
     return offers + [(k, -len(current)) for k in _matches(current, unused)]
 
