@@ -138,11 +138,10 @@ def help_topic(ctx: CommandContext, commands: list[Command], words: list[str]) -
 
 
 async def verify_command(ctx: CommandContext, inv: Invocation) -> Reply:
-    if len(inv.words) != 1:
-        raise UserError(say(ctx.locale, "verify.usage"))
-    row = await repo.find_roll(ctx.session, inv.words[0])
+    roll_id = str(inv.args["id"])  # the router bound exactly one word
+    row = await repo.find_roll(ctx.session, roll_id)
     if row is None:
-        raise UserError(not_found(ctx.locale, inv.words[0]))
+        raise UserError(not_found(ctx.locale, roll_id))
     sender = ctx.sender
     if not may_see(
         row, person_id=sender.person_id, identity_key=sender.identity_key, storyteller=ctx.storyteller
@@ -182,9 +181,9 @@ async def lang_command(ctx: CommandContext, inv: Invocation) -> Reply:
 
     When the channel's rule system has no catalogue for the language, the reply says so: its
     commands go on in its own language while the core's replies follow the choice."""
-    words = [w.casefold() for w in inv.words]
-    known = ", ".join(f"{code} ({name})" for code, name in LANGUAGES.items())
-    if not words:
+    code, channel = inv.args.get("code"), bool(inv.args.get("channel"))
+    known = ", ".join(f"{c} ({name})" for c, name in LANGUAGES.items())
+    if code is None and not channel:
         locale = ctx.locale
         text = say(locale, "lang.show", language=LANGUAGES.get(locale, locale), code=locale, known=known)
         return Reply(
@@ -192,15 +191,12 @@ async def lang_command(ctx: CommandContext, inv: Invocation) -> Reply:
             private=True,
             result={"kind": "lang", "locale": locale},
         )
-    scope = "person"
-    if words[0] == "channel":
-        scope, words = "channel", words[1:]
-        if not ctx.storyteller:
-            command = say(ctx.locale, "lang.channel_command")
-            raise PermissionDenied(say(ctx.locale, "need.storyteller", command=command))
-    if len(words) != 1 or words[0] not in LANGUAGES:
+    scope = "channel" if channel else "person"
+    if channel and not ctx.storyteller:
+        command = say(ctx.locale, "lang.channel_command")
+        raise PermissionDenied(say(ctx.locale, "need.storyteller", command=command))
+    if code is None:  # ``lang channel`` alone
         raise UserError(say(ctx.locale, "lang.usage", known=known))
-    code = words[0]
     if scope == "channel":
         ctx.channel.locale = code
         ctx.session.add(ctx.channel)

@@ -75,7 +75,6 @@ EN = {
     "system.none": "No rule system {name!r}. Installed: {names}.",
     "system.command": "system NAME",
     # verify
-    "verify.usage": "Write verify ID, with the id shown at the end of a roll (for example verify k3f9m2x).",
     "verify.none": "No roll with id {id!r} in the log.",
     "verify.secret": "#{id} is a secret roll: only its roller and the Storytellers may see it.",
     "verify.line": "#{id}: {who} ({identity}) rolled {system} in {where} at {when}: {detail}",
@@ -219,7 +218,6 @@ CS = {
     "system.set": "Systém pravidel tohoto kanálu je nyní {title}.",
     "system.none": "Systém pravidel „{name}“ tu není. Nainstalované: {names}.",
     "system.command": "system NÁZEV",
-    "verify.usage": "Napište verify ID, kde ID je kód na konci hodu (například verify k3f9m2x).",
     "verify.none": "V záznamu není žádný hod s ID „{id}“.",
     "verify.secret": "#{id} je tajný hod: vidí ho jen ten, kdo házel, a Vypravěči.",
     "verify.line": "#{id}: {who} ({identity}) – hod v systému {system}, kanál {where}, {when}: {detail}",
@@ -374,7 +372,6 @@ RU = {
     "system.set": "Система правил этого канала теперь {title}.",
     "system.none": "Системы правил «{name}» нет. Установлены: {names}.",
     "system.command": "system НАЗВАНИЕ",
-    "verify.usage": "Напишите verify ID, где ID — код в конце броска (например, verify k3f9m2x).",
     "verify.none": "В журнале нет броска с кодом «{id}».",
     "verify.secret": "#{id} — тайный бросок: его видят только бросавший и Рассказчики.",
     "verify.line": (
