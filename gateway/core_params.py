@@ -11,7 +11,7 @@ from __future__ import annotations
 from gateway.i18n import LANGUAGES
 from gateway.params import Kind, Param
 
-LOG_MAX = 200  # ``st log``/``st history --limit``: as ``gateway.storytellers.LOG_MAX``
+LOG_MAX = 200  # ``st log``/``st history --limit N``: entries shown at most
 
 _SINCE = Param(
     "since",

@@ -20,7 +20,7 @@ from sqlmodel import col, select
 from gateway.characters import find_character
 from gateway.commands import Command, CommandContext
 from gateway.core_messages import listing, say
-from gateway.core_params import PARAMS
+from gateway.core_params import LOG_MAX, PARAMS
 from gateway.errors import UserError
 from gateway.hookspecs import hookimpl
 from gateway.rules.numbers import is_digits
@@ -31,7 +31,6 @@ from gateway.vault.models import Audit, IdentityLink, Person
 
 IDENTITY = re.compile(r"^(?P<platform>[a-z][a-z0-9_-]{0,39}):(?P<id>\S{1,250})$")
 LOG_PAGE = 20
-LOG_MAX = 200
 
 
 def parse_identity(word: str, locale: str = "en") -> tuple[str, str]:
