@@ -61,7 +61,7 @@ def filled(draw: st.DrawFn, params: Sequence[Param]) -> dict[str, Any]:
 
 
 @pytest.mark.parametrize("key", sorted(ALL_PARAMS))
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=25, deadline=None)
 @given(data=st.data())
 def test_render_and_bind_are_inverses(key: str, data: st.DataObject) -> None:
     params = ALL_PARAMS[key]
