@@ -86,7 +86,6 @@ EN = {
     "verify.no_winner": "no winner",
     "verify.rerolls": "; {n} {n:plural:tie was:ties were} rolled again first",
     # link and unlink
-    "link.usage": "Write link to get a code, or link CODE with the code from your other platform.",
     "link.too_many_codes": (
         "You have asked for {n} link codes in the last hour; the next can be made in {minutes} min."
     ),
@@ -108,7 +107,6 @@ EN = {
     "link.no_characters": "none",
     "link.no_active": "none",
     "link.storyteller": " Storyteller role: yes.",
-    "unlink.usage": "Write unlink PLATFORM (e.g. unlink discord) or unlink PLATFORM:ID.",
     "unlink.none": "You have no {platform} identity linked. Yours: {mine}.",
     "unlink.many": "You have {n} {platform} identities ({keys}): write unlink PLATFORM:ID for one.",
     "unlink.only": "{key} is your only identity: there is nothing to unlink it from.",
@@ -124,8 +122,6 @@ EN = {
     "st.since": (
         "I cannot read {text!r} as a time: write --since 2h, 30m, 3d, today, 2026-11-30 or 2026-11-30T18:00."
     ),
-    "st.add.usage": "Write st add IDENTITY, e.g. st add discord:80351110224678912.",
-    "st.remove.usage": "Write st remove IDENTITY, e.g. st remove discord:80351110224678912.",
     "st.already": "{key} is already a Storyteller.",
     "st.added": "{key} ({name}) is now a Storyteller, on every platform they link.",
     "st.added.log": "{name} made {key} a Storyteller.",
@@ -228,7 +224,6 @@ CS = {
     "verify.wins_plain": "vítězí {winner}",
     "verify.no_winner": "bez vítěze",
     "verify.rerolls": "; předtím {n}× shoda, házelo se znovu",
-    "link.usage": "Napište link a dostanete kód, nebo link KÓD s kódem z druhé platformy.",
     "link.too_many_codes": (
         "Za poslední hodinu {n:plural:byl vydán:byly vydány:bylo vydáno} {n}"
         " {n:plural:kód:kódy:kódů} k propojení; další půjde vytvořit za {minutes} min."
@@ -255,7 +250,6 @@ CS = {
     "link.no_characters": "žádné",
     "link.no_active": "žádná",
     "link.storyteller": " Role Vypravěče: ano.",
-    "unlink.usage": "Napište unlink PLATFORMA (např. unlink discord) nebo unlink PLATFORMA:ID.",
     "unlink.none": "Nemáte propojenou žádnou identitu {platform}. Vaše identity: {mine}.",
     "unlink.many": (
         "Máte {n} {n:plural:identitu:identity:identit} {platform} ({keys}): napište unlink"
@@ -274,8 +268,6 @@ CS = {
         "„{text}“ nelze přečíst jako čas: napište --since 2h, 30m, 3d, today, 2026-11-30"
         " nebo 2026-11-30T18:00."
     ),
-    "st.add.usage": "Napište st add PLATFORMA:ID, např. st add discord:80351110224678912.",
-    "st.remove.usage": "Napište st remove PLATFORMA:ID, např. st remove discord:80351110224678912.",
     "st.already": "{key} už má roli Vypravěče.",
     "st.added": "{key} ({name}) má nyní roli Vypravěče, na všech platformách, které si propojí.",
     "st.added.log": "{name}: {key} má nyní roli Vypravěče.",
@@ -387,7 +379,6 @@ RU = {
         "; до этого {n:plural:была:были:было} {n} {n:plural:ничья:ничьи:ничьих},"
         " {n:plural:её:их:их} перебросили"
     ),
-    "link.usage": "Напишите link, чтобы получить код, или link КОД с кодом с другой платформы.",
     "link.too_many_codes": (
         "За последний час вы запросили {n} {n:plural:код:кода:кодов} для связывания; следующий можно"
         " получить через {minutes} мин."
@@ -416,7 +407,6 @@ RU = {
     "link.no_characters": "нет",
     "link.no_active": "нет",
     "link.storyteller": " Роль Рассказчика: да.",
-    "unlink.usage": "Напишите unlink ПЛАТФОРМА (например, unlink discord) или unlink ПЛАТФОРМА:ID.",
     "unlink.none": "У вас нет связанной учётной записи {platform}. Ваши: {mine}.",
     "unlink.many": (
         "У вас {n} {n:plural:учётная запись:учётные записи:учётных записей} {platform} ({keys}):"
@@ -435,8 +425,6 @@ RU = {
         "Не удаётся прочитать «{text}» как время: напишите --since 2h, 30m, 3d, today, 2026-11-30"
         " или 2026-11-30T18:00."
     ),
-    "st.add.usage": "Напишите st add ПЛАТФОРМА:ID, например st add discord:80351110224678912.",
-    "st.remove.usage": "Напишите st remove ПЛАТФОРМА:ID, например st remove discord:80351110224678912.",
     "st.already": "{key} уже Рассказчик.",
     "st.added": "{key} ({name}) теперь Рассказчик на всех связанных платформах.",
     "st.added.log": "{name}: {key} теперь Рассказчик.",

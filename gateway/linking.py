@@ -58,11 +58,8 @@ def _minutes(delta: timedelta) -> int:
 
 
 async def link_command(ctx: CommandContext, inv: Invocation) -> Reply:
-    if not inv.words:
-        return await _issue(ctx)
-    if len(inv.words) != 1:
-        raise UserError(say(ctx.locale, "link.usage"))
-    return await _redeem(ctx, inv.words[0])
+    code = inv.args.get("code")  # the router bound one word at most
+    return await _issue(ctx) if code is None else await _redeem(ctx, code)
 
 
 async def _take_turn(ctx: CommandContext, column: Any, value: object) -> None:
@@ -226,9 +223,7 @@ async def merge_persons(ctx: CommandContext, survivor: Person, merged: Person) -
 
 
 async def unlink_command(ctx: CommandContext, inv: Invocation) -> Reply:
-    if len(inv.words) != 1:
-        raise UserError(say(ctx.locale, "unlink.usage"))
-    word = inv.words[0].strip()
+    word = str(inv.args["identity"]).strip()
     mine = list(
         (
             await ctx.session.exec(

@@ -75,9 +75,7 @@ async def st_command(ctx: CommandContext, inv: Invocation) -> Reply:
 
 
 async def st_add(ctx: CommandContext, inv: Invocation) -> Reply:
-    if len(inv.words) != 1:
-        raise UserError(say(ctx.locale, "st.add.usage"))
-    platform, ident = parse_identity(inv.words[0], ctx.locale)
+    platform, ident = parse_identity(inv.args["identity"], ctx.locale)
     key = f"{platform}:{ident}"
     link = await ctx.session.get(IdentityLink, key)
     if link is None:
@@ -106,9 +104,7 @@ async def st_add(ctx: CommandContext, inv: Invocation) -> Reply:
 
 
 async def st_remove(ctx: CommandContext, inv: Invocation) -> Reply:
-    if len(inv.words) != 1:
-        raise UserError(say(ctx.locale, "st.remove.usage"))
-    platform, ident = parse_identity(inv.words[0], ctx.locale)
+    platform, ident = parse_identity(inv.args["identity"], ctx.locale)
     key = f"{platform}:{ident}"
     link = await ctx.session.get(IdentityLink, key)
     person = await ctx.session.get(Person, link.person_id) if link is not None else None

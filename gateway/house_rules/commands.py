@@ -159,18 +159,14 @@ async def _change(ctx: CommandContext, spec: Switch, model: type[HouseRules], va
 
 
 async def house_set_command(ctx: CommandContext, inv: Invocation) -> Reply:
-    if len(inv.words) != 2:
-        raise UserError(t(ctx.locale, "usage"))
     model = _model(ctx)
-    spec = _switch(ctx, model, inv.words[0])
-    return await _change(ctx, spec, model, _value(ctx, spec, inv.words[1]))
+    spec = _switch(ctx, model, inv.args["name"])
+    return await _change(ctx, spec, model, _value(ctx, spec, inv.args["value"]))
 
 
 async def house_reset_command(ctx: CommandContext, inv: Invocation) -> Reply:
-    if len(inv.words) != 1:
-        raise UserError(t(ctx.locale, "usage"))
     model = _model(ctx)
-    return await _change(ctx, _switch(ctx, model, inv.words[0]), model, None)
+    return await _change(ctx, _switch(ctx, model, inv.args["name"]), model, None)
 
 
 TEXTS = {
