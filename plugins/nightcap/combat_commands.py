@@ -347,19 +347,14 @@ async def init_wp(ctx: CommandContext, inv: Invocation) -> Reply:
     """The book's contest: "Willpower may be spent by either, and is declared before the dice"; an
     attack comes on someone else's turn, so the defender declares it beforehand. The point is paid
     now (as a challenger's is) and returned by init wp off or when the fight ends unused."""
-    words = [w.casefold() for w in inv.words]
-    if words not in ([], ["off"]):
-        raise UserError(
-            "Write init wp to spend Willpower on your next defence in this fight, or init wp off to"
-            " take it back."
-        )
+    off = "off" in inv.args  # the router bound the one word it may have
     row, fight = await _require(ctx)
     character = await require_active(ctx, SYSTEM)
     assert character.id is not None
     me = fight.find(f"c:{character.id}")
     if me is None:
         raise UserError(f"{character.name} is not in this fight: init join first.")
-    if words:
+    if off:
         if not me.willpower:
             raise UserError(f"{character.name} has no Willpower declared for a defence.")
         await repo.gain_pool(ctx.session, character.id, WILLPOWER, 1)
@@ -378,9 +373,9 @@ async def init_wp(ctx: CommandContext, inv: Invocation) -> Reply:
             f"{character.name} declares Willpower for the next defence: 1 point spent now, +1 to the roll"
             " against the next attack in this fight (init wp off takes it back)."
         )
-    fight = initiative.set_npc(fight, me.key, willpower=not words)
+    fight = initiative.set_npc(fight, me.key, willpower=not off)
     await _save(ctx, row, fight)
-    result = {"kind": "defence_willpower", "system": SYSTEM, "name": character.name, "declared": not words}
+    result = {"kind": "defence_willpower", "system": SYSTEM, "name": character.name, "declared": not off}
     await ctx.stlog(text, kind="combat", result=result, character_id=character.id)
     return Reply(text=text, result=result)
 

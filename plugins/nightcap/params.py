@@ -98,7 +98,10 @@ DAMAGE = (Param("amount", "integer", "levels of damage your character takes", re
 HEAL = (Param("amount", "integer", "levels to heal, 1 Essence each (1 without it)"),)
 ST_ROSTER = (
     Param(
-        "which", "choice", "only sheets in creation or only approved ones", choices=("unlocked", "approved")
+        "which",
+        "choice",
+        "only sheets in creation or only approved ones",
+        choices=("unlocked", "approved", "all"),
     ),
 )
 ST_SEARCH = (Param("text", "text", "any part of a character's name", required=True),)

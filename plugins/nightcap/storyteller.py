@@ -120,10 +120,8 @@ async def record_edit(
     params=P.ST_ROSTER,
 )
 async def st_roster(ctx: CommandContext, inv: Invocation) -> Reply:
-    which = inv.words[0].casefold() if inv.words else "all"
+    which = str(inv.args.get("which", "all"))  # the router bound one of the choices, or none
     statuses = {"unlocked": (CREATION, SUBMITTED), "approved": (APPROVED,), "all": None}
-    if len(inv.words) > 1 or which not in statuses:
-        raise UserError("Write st roster, st roster unlocked or st roster approved.")
     found = await characters_in(ctx.session, SYSTEM, statuses=statuses[which])
     return await _listing(ctx, found, f"{which.title()} characters" if which != "all" else "Characters")
 

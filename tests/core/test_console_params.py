@@ -42,7 +42,7 @@ async def test_the_loader_reads_the_declarations_and_the_sheet(names: Names) -> 
         ("char set or", ["char set origin"]),  # a choice
         ("lang c", ["lang channel", "lang cs"]),  # a flag and a choice
         ("lang channel r", ["lang channel ru"]),
-        ("st roster a", ["st roster approved"]),
+        ("st roster u", ["st roster unlocked"]),
         ("roll ph", ["roll physical"]),  # a pool: the sheet's traits
         ("roll physical+me", ["roll physical+mental"]),  # its last word
         ("roll 3 s", ["roll 3 secret", "roll 3 social", "roll 3 spirit"]),  # traits, then the unused flag
