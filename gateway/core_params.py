@@ -19,8 +19,8 @@ _SINCE = Param(
     "how far back: 2h, 30m, 3d, today, 2026-11-30 or 2026-11-30T18:00",
     keyword="--since",
     texts={
-        "cs": ("od", "jak daleko zpět: 2h, 30m, 3d, today, 2026-11-30 nebo 2026-11-30T18:00"),
-        "ru": ("с", "насколько назад: 2h, 30m, 3d, today, 2026-11-30 или 2026-11-30T18:00"),
+        "cs": ("od kdy", "jak daleko zpět: 2h, 30m, 3d, today, 2026-11-30 nebo 2026-11-30T18:00"),
+        "ru": ("с какого времени", "насколько назад: 2h, 30m, 3d, today, 2026-11-30 или 2026-11-30T18:00"),
     },
 )
 _LIMIT = Param(
