@@ -8,10 +8,12 @@ from collections.abc import Callable
 
 from gateway.commands import Command, CommandContext
 from gateway.core_messages import language_notice, listing, locale_for, say
+from gateway.core_params import PARAMS
 from gateway.errors import PermissionDenied, UserError
 from gateway.help_topics import group, pages
 from gateway.hookspecs import hookimpl
 from gateway.i18n import LANGUAGES
+from gateway.param_text import param_lines
 from gateway.spec import Handler, Role
 from gateway.suggest import closest_commands, runnable_names
 from gateway.types import Invocation, Reply
@@ -51,11 +53,7 @@ async def help_command(ctx: CommandContext, inv: Invocation) -> Reply:
                     locale, "help.none.suggest", name=name, options=listing(locale, options, "or"), help=typed
                 )
             )
-        command = found[0]
-        usage_text = command.usage_in(locale)
-        usage = say(locale, "help.usage", usage=usage_text) if usage_text else ""
-        text = say(locale, "help.one", name=command.name, summary=command.summary_in(locale)) + usage
-        return Reply(text=text, private=True)
+        return help_one(ctx, *found, list(inv.words))
     shown = [c for c in commands if ctx.storyteller or c.role != "storyteller"]
     groups = group(shown)
     topics = ", ".join(f"{word} ({len(cs)})" for word, cs in groups.topics.items())
@@ -69,6 +67,30 @@ async def help_command(ctx: CommandContext, inv: Invocation) -> Reply:
     listed = [c.name for c in commands]
     all_pages = pages(groups.top, frame, page_budget(ctx), sep=", ")
     return page_reply(ctx, all_pages, wanted, "help", {"commands": listed})
+
+
+def help_one(ctx: CommandContext, command: Command, used: int, words: list[str]) -> Reply:
+    """``help COMMAND [PAGE]``: its summary and usage line, then one line per typed parameter
+    (``gateway.param_text``); paged where the platform's lines are short (IRC), a line a page
+    entry there, one line each elsewhere."""
+    locale = ctx.locale
+    usage_text = command.usage_in(locale)
+    usage = say(locale, "help.usage", usage=usage_text) if usage_text else ""
+    head = say(locale, "help.one", name=command.name, summary=command.summary_in(locale)) + usage
+    lines = param_lines(locale, command)
+    rest = words[used:]
+    wanted = int(rest[0]) if len(rest) == 1 and rest[0].isdigit() else 1
+    extra: dict[str, object] = {"command": command.name, "params": [p.name for p in command.params]}
+    if ctx.message.page_bytes is None:
+        return page_reply(ctx, ["\n".join([head, *lines])], wanted, f"help {command.name}", extra)
+    typed = f"{help_word(ctx)} {command.name}"
+
+    def frame(body: str, page: int, count: int) -> str:
+        return body + page_footer(locale, page, count, typed)
+
+    return page_reply(
+        ctx, pages([head, *lines], frame, page_budget(ctx)), wanted, f"help {command.name}", extra
+    )
 
 
 def page_reply(
@@ -116,11 +138,10 @@ def help_topic(ctx: CommandContext, commands: list[Command], words: list[str]) -
 
 
 async def verify_command(ctx: CommandContext, inv: Invocation) -> Reply:
-    if len(inv.words) != 1:
-        raise UserError(say(ctx.locale, "verify.usage"))
-    row = await repo.find_roll(ctx.session, inv.words[0])
+    roll_id = str(inv.args["id"])  # the router bound exactly one word
+    row = await repo.find_roll(ctx.session, roll_id)
     if row is None:
-        raise UserError(not_found(ctx.locale, inv.words[0]))
+        raise UserError(not_found(ctx.locale, roll_id))
     sender = ctx.sender
     if not may_see(
         row, person_id=sender.person_id, identity_key=sender.identity_key, storyteller=ctx.storyteller
@@ -160,9 +181,9 @@ async def lang_command(ctx: CommandContext, inv: Invocation) -> Reply:
 
     When the channel's rule system has no catalogue for the language, the reply says so: its
     commands go on in its own language while the core's replies follow the choice."""
-    words = [w.casefold() for w in inv.words]
-    known = ", ".join(f"{code} ({name})" for code, name in LANGUAGES.items())
-    if not words:
+    code, channel = inv.args.get("code"), bool(inv.args.get("channel"))
+    known = ", ".join(f"{c} ({name})" for c, name in LANGUAGES.items())
+    if code is None and not channel:
         locale = ctx.locale
         text = say(locale, "lang.show", language=LANGUAGES.get(locale, locale), code=locale, known=known)
         return Reply(
@@ -170,15 +191,12 @@ async def lang_command(ctx: CommandContext, inv: Invocation) -> Reply:
             private=True,
             result={"kind": "lang", "locale": locale},
         )
-    scope = "person"
-    if words[0] == "channel":
-        scope, words = "channel", words[1:]
-        if not ctx.storyteller:
-            command = say(ctx.locale, "lang.channel_command")
-            raise PermissionDenied(say(ctx.locale, "need.storyteller", command=command))
-    if len(words) != 1 or words[0] not in LANGUAGES:
+    scope = "channel" if channel else "person"
+    if channel and not ctx.storyteller:
+        command = say(ctx.locale, "lang.channel_command")
+        raise PermissionDenied(say(ctx.locale, "need.storyteller", command=command))
+    if code is None:  # ``lang channel`` alone
         raise UserError(say(ctx.locale, "lang.usage", known=known))
-    code = words[0]
     if scope == "channel":
         ctx.channel.locale = code
         ctx.session.add(ctx.channel)
@@ -251,4 +269,4 @@ COMMANDS: dict[str, tuple[Handler, Role, tuple[str, str], Texts]] = {
 @hookimpl
 def gateway_register_commands(register: Callable[[Command], None]) -> None:
     for name, (handler, role, (summary, usage), texts) in COMMANDS.items():
-        register(Command(name, handler, summary, usage, role=role, texts=texts))
+        register(Command(name, handler, summary, usage, role=role, texts=texts, params=PARAMS[name]))

@@ -34,6 +34,23 @@ EN = {
     "need.storyteller": "{command} needs the Storyteller role, which you do not have.",
     "not_allowed": "{command} is not allowed here.",
     "internal": "Something went wrong on our side; nothing was saved.",
+    # typed parameters (``gateway.params``): a line that does not fit them, and help COMMAND's lines
+    "param.missing": "{command}: {label} is missing: {description}.",
+    "param.not_integer": "{command}: {label} must be a whole number, not {word!r}.",
+    "param.not_modifier": "{command}: {label} is written +N or -N (such as +2), not {word!r}.",
+    "param.too_low": "{command}: {label} must be at least {minimum}, not {word}.",
+    "param.too_high": "{command}: {label} must be at most {maximum}, not {word}.",
+    "param.not_choice": "{command}: {label} is {choices}, not {word!r}.",
+    "param.extra": "{command}: {word!r} is more than this command takes.",
+    "param.line": "{label}: {description} ({details})",
+    "param.required": "required",
+    "param.optional": "optional",
+    "param.keyword": "after {keyword}",
+    "param.flag": "the word {keyword}",
+    "param.range": "{minimum} to {maximum}",
+    "param.minimum": "at least {minimum}",
+    "param.maximum": "at most {maximum}",
+    "param.many": "one or more",
     "or": "or",
     "and": "and",
     # lang
@@ -58,7 +75,6 @@ EN = {
     "system.none": "No rule system {name!r}. Installed: {names}.",
     "system.command": "system NAME",
     # verify
-    "verify.usage": "Write verify ID, with the id shown at the end of a roll (for example verify k3f9m2x).",
     "verify.none": "No roll with id {id!r} in the log.",
     "verify.secret": "#{id} is a secret roll: only its roller and the Storytellers may see it.",
     "verify.line": "#{id}: {who} ({identity}) rolled {system} in {where} at {when}: {detail}",
@@ -70,7 +86,6 @@ EN = {
     "verify.no_winner": "no winner",
     "verify.rerolls": "; {n} {n:plural:tie was:ties were} rolled again first",
     # link and unlink
-    "link.usage": "Write link to get a code, or link CODE with the code from your other platform.",
     "link.too_many_codes": (
         "You have asked for {n} link codes in the last hour; the next can be made in {minutes} min."
     ),
@@ -92,7 +107,6 @@ EN = {
     "link.no_characters": "none",
     "link.no_active": "none",
     "link.storyteller": " Storyteller role: yes.",
-    "unlink.usage": "Write unlink PLATFORM (e.g. unlink discord) or unlink PLATFORM:ID.",
     "unlink.none": "You have no {platform} identity linked. Yours: {mine}.",
     "unlink.many": "You have {n} {platform} identities ({keys}): write unlink PLATFORM:ID for one.",
     "unlink.only": "{key} is your only identity: there is nothing to unlink it from.",
@@ -108,8 +122,6 @@ EN = {
     "st.since": (
         "I cannot read {text!r} as a time: write --since 2h, 30m, 3d, today, 2026-11-30 or 2026-11-30T18:00."
     ),
-    "st.add.usage": "Write st add IDENTITY, e.g. st add discord:80351110224678912.",
-    "st.remove.usage": "Write st remove IDENTITY, e.g. st remove discord:80351110224678912.",
     "st.already": "{key} is already a Storyteller.",
     "st.added": "{key} ({name}) is now a Storyteller, on every platform they link.",
     "st.added.log": "{name} made {key} a Storyteller.",
@@ -165,6 +177,22 @@ CS = {
     "need.storyteller": "Příkaz {command} smí použít jen Vypravěč a tuto roli nemáte.",
     "not_allowed": "Příkaz {command} tu není povolený.",
     "internal": "Něco se u nás pokazilo; nic se neuložilo.",
+    "param.missing": "{command}: chybí parametr „{label}“ – {description}.",
+    "param.not_integer": "{command}: parametr „{label}“ musí být celé číslo, ne „{word}“.",
+    "param.not_modifier": "{command}: parametr „{label}“ se píše +N nebo -N (třeba +2), ne „{word}“.",
+    "param.too_low": "{command}: parametr „{label}“ musí být nejméně {minimum}, ne {word}.",
+    "param.too_high": "{command}: parametr „{label}“ smí být nejvýše {maximum}, ne {word}.",
+    "param.not_choice": "{command}: parametr „{label}“ může být jen {choices}, ne „{word}“.",
+    "param.extra": "{command}: „{word}“ tu přebývá, tolik tento příkaz nebere.",
+    "param.line": "{label}: {description} ({details})",
+    "param.required": "nutno zadat",
+    "param.optional": "lze vynechat",
+    "param.keyword": "za slovem {keyword}",
+    "param.flag": "slovo {keyword}",
+    "param.range": "{minimum} až {maximum}",
+    "param.minimum": "nejméně {minimum}",
+    "param.maximum": "nejvýše {maximum}",
+    "param.many": "jedna či více hodnot",
     "or": "nebo",
     "and": "a",
     "lang.show": "Jazyk zde: {language} ({code}). K dispozici: {known}.",
@@ -186,7 +214,6 @@ CS = {
     "system.set": "Systém pravidel tohoto kanálu je nyní {title}.",
     "system.none": "Systém pravidel „{name}“ tu není. Nainstalované: {names}.",
     "system.command": "system NÁZEV",
-    "verify.usage": "Napište verify ID, kde ID je kód na konci hodu (například verify k3f9m2x).",
     "verify.none": "V záznamu není žádný hod s ID „{id}“.",
     "verify.secret": "#{id} je tajný hod: vidí ho jen ten, kdo házel, a Vypravěči.",
     "verify.line": "#{id}: {who} ({identity}) – hod v systému {system}, kanál {where}, {when}: {detail}",
@@ -197,7 +224,6 @@ CS = {
     "verify.wins_plain": "vítězí {winner}",
     "verify.no_winner": "bez vítěze",
     "verify.rerolls": "; předtím {n}× shoda, házelo se znovu",
-    "link.usage": "Napište link a dostanete kód, nebo link KÓD s kódem z druhé platformy.",
     "link.too_many_codes": (
         "Za poslední hodinu {n:plural:byl vydán:byly vydány:bylo vydáno} {n}"
         " {n:plural:kód:kódy:kódů} k propojení; další půjde vytvořit za {minutes} min."
@@ -224,7 +250,6 @@ CS = {
     "link.no_characters": "žádné",
     "link.no_active": "žádná",
     "link.storyteller": " Role Vypravěče: ano.",
-    "unlink.usage": "Napište unlink PLATFORMA (např. unlink discord) nebo unlink PLATFORMA:ID.",
     "unlink.none": "Nemáte propojenou žádnou identitu {platform}. Vaše identity: {mine}.",
     "unlink.many": (
         "Máte {n} {n:plural:identitu:identity:identit} {platform} ({keys}): napište unlink"
@@ -243,8 +268,6 @@ CS = {
         "„{text}“ nelze přečíst jako čas: napište --since 2h, 30m, 3d, today, 2026-11-30"
         " nebo 2026-11-30T18:00."
     ),
-    "st.add.usage": "Napište st add PLATFORMA:ID, např. st add discord:80351110224678912.",
-    "st.remove.usage": "Napište st remove PLATFORMA:ID, např. st remove discord:80351110224678912.",
     "st.already": "{key} už má roli Vypravěče.",
     "st.added": "{key} ({name}) má nyní roli Vypravěče, na všech platformách, které si propojí.",
     "st.added.log": "{name}: {key} má nyní roli Vypravěče.",
@@ -302,6 +325,24 @@ RU = {
     "need.storyteller": "Команда {command} доступна только Рассказчику, а у вас этой роли нет.",
     "not_allowed": "Команда {command} здесь не разрешена.",
     "internal": "У нас что-то сломалось; ничего не сохранено.",
+    "param.missing": "{command}: не указан параметр «{label}» — {description}.",
+    "param.not_integer": "{command}: параметр «{label}» должен быть целым числом, а не «{word}».",
+    "param.not_modifier": (
+        "{command}: параметр «{label}» пишется как +N или -N (например, +2), а не «{word}»."
+    ),
+    "param.too_low": "{command}: параметр «{label}» должен быть не меньше {minimum}, а не {word}.",
+    "param.too_high": "{command}: параметр «{label}» должен быть не больше {maximum}, а не {word}.",
+    "param.not_choice": "{command}: параметр «{label}» может быть только {choices}, а не «{word}».",
+    "param.extra": "{command}: лишнее «{word}», столько эта команда не принимает.",
+    "param.line": "{label}: {description} ({details})",
+    "param.required": "обязательно",
+    "param.optional": "можно не указывать",
+    "param.keyword": "после слова {keyword}",
+    "param.flag": "слово {keyword}",
+    "param.range": "от {minimum} до {maximum}",
+    "param.minimum": "не меньше {minimum}",
+    "param.maximum": "не больше {maximum}",
+    "param.many": "одно или несколько значений",
     "or": "или",
     "and": "и",
     "lang.show": "Язык здесь: {language} ({code}). Доступны: {known}.",
@@ -323,7 +364,6 @@ RU = {
     "system.set": "Система правил этого канала теперь {title}.",
     "system.none": "Системы правил «{name}» нет. Установлены: {names}.",
     "system.command": "system НАЗВАНИЕ",
-    "verify.usage": "Напишите verify ID, где ID — код в конце броска (например, verify k3f9m2x).",
     "verify.none": "В журнале нет броска с кодом «{id}».",
     "verify.secret": "#{id} — тайный бросок: его видят только бросавший и Рассказчики.",
     "verify.line": (
@@ -339,7 +379,6 @@ RU = {
         "; до этого {n:plural:была:были:было} {n} {n:plural:ничья:ничьи:ничьих},"
         " {n:plural:её:их:их} перебросили"
     ),
-    "link.usage": "Напишите link, чтобы получить код, или link КОД с кодом с другой платформы.",
     "link.too_many_codes": (
         "За последний час вы запросили {n} {n:plural:код:кода:кодов} для связывания; следующий можно"
         " получить через {minutes} мин."
@@ -368,7 +407,6 @@ RU = {
     "link.no_characters": "нет",
     "link.no_active": "нет",
     "link.storyteller": " Роль Рассказчика: да.",
-    "unlink.usage": "Напишите unlink ПЛАТФОРМА (например, unlink discord) или unlink ПЛАТФОРМА:ID.",
     "unlink.none": "У вас нет связанной учётной записи {platform}. Ваши: {mine}.",
     "unlink.many": (
         "У вас {n} {n:plural:учётная запись:учётные записи:учётных записей} {platform} ({keys}):"
@@ -387,8 +425,6 @@ RU = {
         "Не удаётся прочитать «{text}» как время: напишите --since 2h, 30m, 3d, today, 2026-11-30"
         " или 2026-11-30T18:00."
     ),
-    "st.add.usage": "Напишите st add ПЛАТФОРМА:ID, например st add discord:80351110224678912.",
-    "st.remove.usage": "Напишите st remove ПЛАТФОРМА:ID, например st remove discord:80351110224678912.",
     "st.already": "{key} уже Рассказчик.",
     "st.added": "{key} ({name}) теперь Рассказчик на всех связанных платформах.",
     "st.added.log": "{name}: {key} теперь Рассказчик.",

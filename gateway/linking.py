@@ -28,6 +28,7 @@ from sqlmodel import col, delete, select, update
 
 from gateway.commands import ID_ALPHABET, Command, CommandContext
 from gateway.core_messages import say
+from gateway.core_params import PARAMS
 from gateway.errors import UserError
 from gateway.hookspecs import hookimpl
 from gateway.macros import store as macro_store
@@ -57,11 +58,8 @@ def _minutes(delta: timedelta) -> int:
 
 
 async def link_command(ctx: CommandContext, inv: Invocation) -> Reply:
-    if not inv.words:
-        return await _issue(ctx)
-    if len(inv.words) != 1:
-        raise UserError(say(ctx.locale, "link.usage"))
-    return await _redeem(ctx, inv.words[0])
+    code = inv.args.get("code")  # the router bound one word at most
+    return await _issue(ctx) if code is None else await _redeem(ctx, code)
 
 
 async def _take_turn(ctx: CommandContext, column: Any, value: object) -> None:
@@ -225,9 +223,7 @@ async def merge_persons(ctx: CommandContext, survivor: Person, merged: Person) -
 
 
 async def unlink_command(ctx: CommandContext, inv: Invocation) -> Reply:
-    if len(inv.words) != 1:
-        raise UserError(say(ctx.locale, "unlink.usage"))
-    word = inv.words[0].strip()
+    word = str(inv.args["identity"]).strip()
     mine = list(
         (
             await ctx.session.exec(
@@ -276,6 +272,7 @@ def gateway_register_commands(register: Callable[[Command], None]) -> None:
             link_command,
             "join your identities on several platforms into one person",
             "link | link CODE",
+            params=PARAMS["link"],
             texts={
                 "cs": ("propojí vaše identity z několika platforem v jednu osobu", "link | link KÓD"),
                 "ru": (
@@ -291,6 +288,7 @@ def gateway_register_commands(register: Callable[[Command], None]) -> None:
             unlink_command,
             "split one platform's identity off your person",
             "unlink PLATFORM | unlink PLATFORM:ID",
+            params=PARAMS["unlink"],
             texts={
                 "cs": (
                     "odpojí identitu jedné platformy od vaší osoby",

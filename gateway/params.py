@@ -24,7 +24,7 @@ Kind = Literal[
     "trait",  # one trait of the active character (completion: the traits of its sheet)
     "integer",  # a whole number within [minimum, maximum]
     "modifier",  # +N or -N dice, within [minimum, maximum]
-    "choice",  # one of ``choices``
+    "choice",  # one of ``choices`` (or a unique beginning of one)
     "character",  # a character of the channel's system, by name
     "own_character",  # one of the sender's own characters, by name
     "power",  # one of the active character's powers
@@ -38,6 +38,10 @@ Kind = Literal[
 # Kinds that take every word left on the line (a person types them last).
 REST_KINDS = frozenset({"pool", "text", "notation"})
 INTEGER_KINDS = frozenset({"integer", "modifier"})
+# Kinds that name something (a character, a power), whose names may hold spaces: typed bare, a name
+# takes the words the positional parameters after it leave (``st soak Mira Vance 2``).
+NAME_KINDS = frozenset({"character", "own_character", "power"})
+NAME_WORDS = 12
 _INTEGER = re.compile(r"[+-]?\d{1,9}")
 _MODIFIER = re.compile(r"[+-]\d{1,9}")
 
@@ -132,10 +136,14 @@ def _convert(param: Param, word: str) -> Any:
             raise ParamError(param, "too_high", word)
         return value
     if param.kind == "choice":
+        # The choice itself, or a unique beginning of one (``apt`` for aptitude), as people type.
         folded = word.casefold()
         for choice in param.choices:
             if choice.casefold() == folded:
                 return choice
+        begun = [c for c in param.choices if folded and c.casefold().startswith(folded)]
+        if len(begun) == 1:
+            return begun[0]
         raise ParamError(param, "not_choice", word)
     return word
 
@@ -148,12 +156,58 @@ def _value(param: Param, words: Sequence[str]) -> Any:
     return _convert(param, words[0])
 
 
+def _positional(params: Sequence[Param], left: Sequence[str]) -> dict[str, Any]:
+    """The words left once the keywords are out, read by the positional parameters in order."""
+    args: dict[str, Any] = {}
+    left = list(left)
+    for index, param in enumerate(params):
+        if not left:
+            break
+        if param.rest:
+            args[param.name] = _value(param, left)
+            left = []
+        elif param.kind in NAME_KINDS:
+            take = _name_words(params[index + 1 :], left)
+            args[param.name] = " ".join(left[:take])
+            left = left[take:]
+        else:
+            args[param.name] = _value(param, left[:1])
+            left = left[1:]
+    if left:
+        raise ParamError(None, "extra", " ".join(left))
+    return args
+
+
+def _name_words(after: Sequence[Param], left: Sequence[str]) -> int:
+    """How many words a name takes: the fewest that let the parameters after it read the rest
+    (``st soak Mira Vance 2``: two; ``init join Mira Vance``: both, ``Vance`` being no number),
+    else the fewest that let them read without error (so the missing one is named), else all.
+    A name holds at most ``NAME_WORDS`` words."""
+    readable: int | None = None  # the fewest that read, though leaving a required one out
+    for take in range(1, min(len(left), NAME_WORDS + 1)):
+        try:
+            rest = _positional(after, left[take:])
+        except ParamError:
+            continue
+        if all(p.name in rest for p in after if p.required):
+            return take
+        readable = take if readable is None else readable
+    return len(left) if readable is None else readable
+
+
+def _starts_another(keywords: Mapping[str, Param], word: str, param: Param, args: Mapping[str, Any]) -> bool:
+    """Whether ``word`` is the keyword of another parameter still to be read."""
+    other = keywords.get(word.casefold())
+    return other is not None and other is not param and (other.kind == "flag" or other.name not in args)
+
+
 def bind(params: Sequence[Param], words: Sequence[str]) -> dict[str, Any]:
     """The words after a command's name, read by the declaration: ``{name: value}`` for each
     parameter given (a flag: True when present, False otherwise). Keyword parameters are taken out
     first wherever they stand; the other words fill the positional parameters in order, a rest
-    parameter taking what is left. Raises ``ParamError`` for a missing required value, a value out
-    of range or not among the choices, and words left over."""
+    parameter taking what is left, a name (``NAME_KINDS``) the fewest words that let the ones
+    after it fit. Raises ``ParamError`` for a missing required value, a value out of range or not among
+    the choices, and words left over."""
     keywords = {p.keyword.casefold(): p for p in params if p.keyword}
     args: dict[str, Any] = {p.name: False for p in params if p.kind == "flag"}
     left: list[str] = []
@@ -169,23 +223,19 @@ def bind(params: Sequence[Param], words: Sequence[str]) -> dict[str, Any]:
             args[param.name] = True
             at += 1
             continue
-        following = list(words[at + 1 :]) if param.rest else list(words[at + 1 : at + 2])
+        if param.rest:  # to the end, or to another parameter's keyword (``vs 4 secret``)
+            end = next(
+                (i for i in range(at + 1, len(words)) if _starts_another(keywords, words[i], param, args)),
+                len(words),
+            )
+            following = list(words[at + 1 : end])
+        else:
+            following = list(words[at + 1 : at + 2])
         if not following:
             raise ParamError(param, "missing", word)
         args[param.name] = _value(param, following)
         at += 1 + len(following)
-    positional = [p for p in params if not p.keyword]
-    for param in positional:
-        if not left:
-            break
-        if param.rest:
-            args[param.name] = _value(param, left)
-            left = []
-        else:
-            args[param.name] = _value(param, left[:1])
-            left = left[1:]
-    if left:
-        raise ParamError(None, "extra", " ".join(left))
+    args.update(_positional([p for p in params if not p.keyword], left))
     for param in params:
         if param.required and param.name not in args:
             raise ParamError(param, "missing")

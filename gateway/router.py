@@ -26,6 +26,8 @@ from gateway.macros.messages import say as macro_say
 from gateway.macros.seam import macro_error
 from gateway.macros.seam import plan as macro_plan
 from gateway.offload import Awaited, Offloaded, TooLong
+from gateway.param_text import explain
+from gateway.params import ParamError, bind
 from gateway.parser import split_comment, strip_prefix, tokenize
 from gateway.payloads import reply_payload
 from gateway.suggest import closest_commands, runnable_names
@@ -417,8 +419,21 @@ class Router:
             ),
         )
         self._authorise(ctx, command)
-        invocation = Invocation(command.name, tuple(words), text, comment=ctx.comment)
+        invocation = Invocation(
+            command.name, tuple(words), text, comment=ctx.comment, args=self._bind(ctx, command, words)
+        )
         return await command.handler(ctx, invocation), ctx
+
+    @staticmethod
+    def _bind(ctx: CommandContext, command: Command, words: Sequence[str]) -> dict[str, Any]:
+        """The words read by the command's typed parameters; a line that does not fit them is a
+        one-line error in the reader's language, before the handler sees it."""
+        if not command.params:
+            return {}
+        try:
+            return bind(command.params, words)
+        except ParamError as exc:
+            raise UserError(explain(ctx.locale, command, exc)) from None
 
     async def _macro(
         self, turn: _Turn, planned: list[Expanded], comment: str | None

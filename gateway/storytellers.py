@@ -20,6 +20,7 @@ from sqlmodel import col, select
 from gateway.characters import find_character
 from gateway.commands import Command, CommandContext
 from gateway.core_messages import listing, say
+from gateway.core_params import LOG_MAX, PARAMS
 from gateway.errors import UserError
 from gateway.hookspecs import hookimpl
 from gateway.rules.numbers import is_digits
@@ -30,7 +31,6 @@ from gateway.vault.models import Audit, IdentityLink, Person
 
 IDENTITY = re.compile(r"^(?P<platform>[a-z][a-z0-9_-]{0,39}):(?P<id>\S{1,250})$")
 LOG_PAGE = 20
-LOG_MAX = 200
 
 
 def parse_identity(word: str, locale: str = "en") -> tuple[str, str]:
@@ -75,9 +75,7 @@ async def st_command(ctx: CommandContext, inv: Invocation) -> Reply:
 
 
 async def st_add(ctx: CommandContext, inv: Invocation) -> Reply:
-    if len(inv.words) != 1:
-        raise UserError(say(ctx.locale, "st.add.usage"))
-    platform, ident = parse_identity(inv.words[0], ctx.locale)
+    platform, ident = parse_identity(inv.args["identity"], ctx.locale)
     key = f"{platform}:{ident}"
     link = await ctx.session.get(IdentityLink, key)
     if link is None:
@@ -106,9 +104,7 @@ async def st_add(ctx: CommandContext, inv: Invocation) -> Reply:
 
 
 async def st_remove(ctx: CommandContext, inv: Invocation) -> Reply:
-    if len(inv.words) != 1:
-        raise UserError(say(ctx.locale, "st.remove.usage"))
-    platform, ident = parse_identity(inv.words[0], ctx.locale)
+    platform, ident = parse_identity(inv.args["identity"], ctx.locale)
     key = f"{platform}:{ident}"
     link = await ctx.session.get(IdentityLink, key)
     person = await ctx.session.get(Person, link.person_id) if link is not None else None
@@ -299,7 +295,10 @@ HELP_TEXTS: dict[str, dict[str, tuple[str, str]]] = {
 @hookimpl
 def gateway_register_commands(register: Callable[[Command], None]) -> None:
     def st(name: str, handler: Any, summary: str, usage: str) -> None:
-        register(Command(name, handler, summary, usage, role="storyteller", texts=HELP_TEXTS[name]))
+        params = PARAMS.get(name, ())
+        register(
+            Command(name, handler, summary, usage, role="storyteller", texts=HELP_TEXTS[name], params=params)
+        )
 
     st("st", st_command, "list the Storyteller commands", "st")
     st("st add", st_add, "make an identity a Storyteller", "st add IDENTITY")

@@ -14,6 +14,7 @@ from adapters.console.prompt import ConsolePrompt, history_path, make_history
 from gateway import AdapterServices, Channel, Command, Identity, channels
 from gateway.characters import characters_in, player_characters
 from gateway.events import Approved, SheetChanged
+from gateway.house_rules.declare import switches
 from gateway.macros import names_seen
 
 CHARACTERS = 500  # names offered at most: a Tab menu, not a roster
@@ -29,26 +30,41 @@ async def load_names(
     console knows no rules, a sheet shows what a system calls its traits), every character's name, and
     the macros the sender sees in the channel (``gateway.macros.names_seen``), with the prefix."""
     system = await channels.system_of(services.vault, channel) or services.settings.gateway.default_system
-    names = sorted(
-        {
-            name
-            for command in commands(system)
-            if storyteller or command.role != "storyteller"
-            for name in (command.name, *command.aliases)
-        }
-    )
+    shown_commands = [c for c in commands(system) if storyteller or c.role != "storyteller"]
+    names = sorted({name for command in shown_commands for name in (command.name, *command.aliases)})
+    params = {name: c.params for c in shown_commands for name in (c.name, *c.aliases) if c.params}
     async with services.vault.transaction() as session:
         everyone = await characters_in(session, system, limit=CHARACTERS)
-        player = await player_characters(session, sender.key, system, 0)
+        player = await player_characters(session, sender.key, system, CHARACTERS)
         active = player.active if player is not None else None
         shown = active if active is not None and active.system == system else next(iter(everyone), None)
         traits: tuple[str, ...] = ()
+        powers: tuple[str, ...] = ()
         if shown is not None:
             summary = await services.sheet_summary(session, shown, player.locale if player else None)
             traits = tuple(dict.fromkeys([*(t.key for t in summary.traits), *(p.key for p in summary.pools)]))
+            # Powers are the active character's own: another's sheet only shows what traits are called.
+            powers = tuple(p.name for p in summary.powers) if shown is active else ()
         macros = await names_seen(session, sender.key, channel.key, system)
     prefix = services.settings.gateway.prefix
-    return Names(tuple(names), traits, tuple(c.name for c in everyone), tuple(prefix + m for m in macros))
+    return Names(
+        tuple(names),
+        traits,
+        tuple(c.name for c in everyone),
+        tuple(prefix + m for m in macros),
+        params=params,
+        powers=powers,
+        own_characters=tuple(player.names) if player is not None else (),
+        house_rules=house_rules(services, system),
+    )
+
+
+def house_rules(services: AdapterServices, system: str) -> tuple[str, ...]:
+    """The names of the system's house-rule switches (``house set NAME``), from its declaration."""
+    plugins = getattr(services, "plugins", None)
+    rule_system = plugins.registry.systems.get(system) if plugins is not None else None
+    model = getattr(rule_system, "house_rules", None)
+    return tuple(switches(model)) if model is not None else ()
 
 
 def visible_commands(services: AdapterServices) -> Commands:

@@ -12,6 +12,7 @@ from collections.abc import Callable
 from typing import Any
 
 from gateway.commands import Command, CommandContext
+from gateway.core_params import PARAMS
 from gateway.errors import UserError
 from gateway.hookspecs import hookimpl
 from gateway.house_rules import store
@@ -158,18 +159,14 @@ async def _change(ctx: CommandContext, spec: Switch, model: type[HouseRules], va
 
 
 async def house_set_command(ctx: CommandContext, inv: Invocation) -> Reply:
-    if len(inv.words) != 2:
-        raise UserError(t(ctx.locale, "usage"))
     model = _model(ctx)
-    spec = _switch(ctx, model, inv.words[0])
-    return await _change(ctx, spec, model, _value(ctx, spec, inv.words[1]))
+    spec = _switch(ctx, model, inv.args["name"])
+    return await _change(ctx, spec, model, _value(ctx, spec, inv.args["value"]))
 
 
 async def house_reset_command(ctx: CommandContext, inv: Invocation) -> Reply:
-    if len(inv.words) != 1:
-        raise UserError(t(ctx.locale, "usage"))
     model = _model(ctx)
-    return await _change(ctx, _switch(ctx, model, inv.words[0]), model, None)
+    return await _change(ctx, _switch(ctx, model, inv.args["name"]), model, None)
 
 
 TEXTS = {
@@ -202,4 +199,6 @@ HANDLERS = {"house": house_command, "house set": house_set_command, "house reset
 def gateway_register_commands(register: Callable[[Command], None]) -> None:
     for name, ((summary, usage), texts) in TEXTS.items():
         role: Role = "anyone" if name == "house" else "storyteller"
-        register(Command(name, HANDLERS[name], summary, usage, role=role, texts=texts))
+        register(
+            Command(name, HANDLERS[name], summary, usage, role=role, texts=texts, params=PARAMS.get(name, ()))
+        )

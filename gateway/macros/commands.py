@@ -8,6 +8,7 @@ from collections.abc import Callable
 
 from gateway.commands import Command, CommandContext
 from gateway.core_messages import say as core_say
+from gateway.core_params import PARAMS
 from gateway.errors import PermissionDenied, UserError
 from gateway.hookspecs import hookimpl
 from gateway.macros import store
@@ -201,4 +202,5 @@ HELP: dict[str, tuple[Handler, dict[str, tuple[str, str]]]] = {
 def gateway_register_commands(register: Callable[[Command], None]) -> None:
     for name, (handler, texts) in HELP.items():
         summary, usage = texts["en"]
-        register(Command(name, handler, summary, usage, texts={k: v for k, v in texts.items() if k != "en"}))
+        texts = {k: v for k, v in texts.items() if k != "en"}
+        register(Command(name, handler, summary, usage, texts=texts, params=PARAMS.get(name, ())))

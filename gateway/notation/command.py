@@ -13,6 +13,7 @@ from typing import Any
 
 from gateway.charts import chart_result
 from gateway.commands import CommandContext
+from gateway.core_params import PARAMS
 from gateway.errors import UserError
 from gateway.hookspecs import hookimpl
 from gateway.notation import messages, web
@@ -138,6 +139,7 @@ def gateway_register_commands(register: Callable[[Command], None]) -> None:
             role="anyone",
             aliases=("r",),
             texts=TEXTS_ROLL,
+            params=PARAMS["roll"],
             claims=claims,
         )
     )
@@ -149,6 +151,7 @@ def gateway_register_commands(register: Callable[[Command], None]) -> None:
             ODDS_USAGE,
             role="anyone",
             texts=TEXTS_ODDS,
+            params=PARAMS["odds"],
             claims=claims,
         )
     )

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from gateway.characters import find_character, lock_character, retire_character
 from gateway.commands import Command, CommandContext
+from gateway.core_params import PARAMS
 from gateway.i18n import Catalogue
 from gateway.types import Invocation, Reply
 
@@ -70,6 +71,7 @@ def retire_commands(system: str) -> list[Command]:
             "char retire NAME",
             system=system,
             texts=CHAR_TEXTS,
+            params=PARAMS["char retire"],
         ),
         Command(
             "st retire",
@@ -79,6 +81,7 @@ def retire_commands(system: str) -> list[Command]:
             system=system,
             role="storyteller",
             texts=ST_TEXTS,
+            params=PARAMS["st retire"],
         ),
     ]
 

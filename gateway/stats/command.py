@@ -15,6 +15,7 @@ from typing import Any
 
 from gateway.characters import find_character
 from gateway.commands import Command, CommandContext
+from gateway.core_params import PARAMS
 from gateway.errors import PermissionDenied, UserError
 from gateway.hookspecs import hookimpl
 from gateway.offload import Awaited
@@ -226,4 +227,13 @@ HELP = {
 
 @hookimpl
 def gateway_register_commands(register: Callable[[Command], None]) -> None:
-    register(Command("stats", stats_command, "dice statistics and a fair-dice test", USAGE, texts=HELP))
+    register(
+        Command(
+            "stats",
+            stats_command,
+            "dice statistics and a fair-dice test",
+            USAGE,
+            texts=HELP,
+            params=PARAMS["stats"],
+        )
+    )

@@ -17,6 +17,7 @@ import orjson
 
 from gateway.characters import active_character, find_character
 from gateway.commands import Command, CommandContext
+from gateway.core_params import PARAMS
 from gateway.errors import PermissionDenied, UserError
 from gateway.hookspecs import hookimpl
 from gateway.i18n import Catalogue
@@ -173,6 +174,7 @@ def gateway_register_commands(register: Callable[[Command], None]) -> None:
             "a character as a JSON document (the export format)",
             "char export [NAME] [--sheet]",
             texts=HELP["char export"],
+            params=PARAMS["char export"],
         )
     )
     register(
@@ -183,5 +185,6 @@ def gateway_register_commands(register: Callable[[Command], None]) -> None:
             "st import DOCUMENT",
             role="storyteller",
             texts=HELP["st import"],
+            params=PARAMS["st import"],
         )
     )

@@ -15,6 +15,7 @@ from gateway.payloads import reply_payload
 from gateway.vault import repo
 from gateway.vault.models import Character
 from plugins.nightcap import mechanics, render, rulings
+from plugins.nightcap import params as P
 from plugins.nightcap.characters import nothing_after
 from plugins.nightcap.config import NightcapSettings
 from plugins.nightcap.conflict_support import (
@@ -134,7 +135,9 @@ async def _challenges_of(ctx: CommandContext, character: Character) -> tuple[lis
     return made, against
 
 
-@COMMANDS.command("challenge", "challenge another character to a contest", CHALLENGE_USAGE)
+@COMMANDS.command(
+    "challenge", "challenge another character to a contest", CHALLENGE_USAGE, params=P.CHALLENGE
+)
 async def challenge_command(ctx: CommandContext, inv: Invocation) -> list[Reply]:
     replies = await sweep_challenges(ctx)
     challenger = await require_active(ctx, SYSTEM)
@@ -288,7 +291,7 @@ async def _claim_challenge_against(ctx: CommandContext, defender: Character) -> 
     return data
 
 
-@COMMANDS.command("defend", "answer a challenge with your own roll", DEFEND_USAGE)
+@COMMANDS.command("defend", "answer a challenge with your own roll", DEFEND_USAGE, params=P.DEFEND)
 async def defend_command(ctx: CommandContext, inv: Invocation) -> list[Reply]:
     replies = await sweep_challenges(ctx)
     defender = await require_active(ctx, SYSTEM)

@@ -18,6 +18,7 @@ from gateway.characters import (
 from gateway.rules.numbers import read_int
 from gateway.vault.models import Character
 from plugins.nightcap import chargen, view
+from plugins.nightcap import params as P
 from plugins.nightcap.config import NightcapSettings
 from plugins.nightcap.export import render
 from plugins.nightcap.powers import tier_or_error
@@ -78,7 +79,9 @@ async def char_command(ctx: CommandContext, inv: Invocation) -> Reply:
     raise UserError(f"Write {CHAR_USAGE}.")
 
 
-@COMMANDS.command("char new", "start a character (creation mode) and make it active", "char new NAME")
+@COMMANDS.command(
+    "char new", "start a character (creation mode) and make it active", "char new NAME", params=P.CHAR_NEW
+)
 async def char_new(ctx: CommandContext, inv: Invocation) -> Reply:
     if not inv.words:
         raise UserError("Write char new NAME, e.g. char new Mira Vance.")
@@ -98,7 +101,9 @@ async def char_new(ctx: CommandContext, inv: Invocation) -> Reply:
     )
 
 
-@COMMANDS.command("char use", "make one of your characters the active one", "char use NAME")
+@COMMANDS.command(
+    "char use", "make one of your characters the active one", "char use NAME", params=P.CHAR_USE
+)
 async def char_use(ctx: CommandContext, inv: Invocation) -> Reply:
     if not inv.words:
         raise UserError("Write char use NAME; char list shows your characters.")
@@ -142,6 +147,7 @@ async def char_list(ctx: CommandContext, inv: Invocation) -> Reply:
     "char set",
     "set a narrative field while in creation",
     f"char set FIELD TEXT; FIELD is one of {', '.join(FIELDS)}; TEXT up to {MAX_FIELD} characters",
+    params=P.CHAR_SET,
 )
 async def char_set(ctx: CommandContext, inv: Invocation) -> Reply:
     if len(inv.words) < 2:
@@ -163,7 +169,7 @@ async def char_set(ctx: CommandContext, inv: Invocation) -> Reply:
     )
 
 
-@COMMANDS.command("trait", "set a trait while in creation", "trait NAME N")
+@COMMANDS.command("trait", "set a trait while in creation", "trait NAME N", params=P.TRAIT_SET)
 async def trait_command(ctx: CommandContext, inv: Invocation) -> Reply:
     usage = "trait NAME N, e.g. trait physical 3"
     if len(inv.words) != 2:
@@ -201,7 +207,9 @@ async def power_command(ctx: CommandContext, inv: Invocation) -> Reply:
     raise UserError("Write power add NAME TIER TRAIT, power remove NAME or power use NAME [TIER].")
 
 
-@COMMANDS.command("power add", "learn a power while in creation", "power add NAME TIER TRAIT")
+@COMMANDS.command(
+    "power add", "learn a power while in creation", "power add NAME TIER TRAIT", params=P.POWER_ADD
+)
 async def power_add(ctx: CommandContext, inv: Invocation) -> Reply:
     usage = "power add NAME TIER TRAIT, e.g. power add Shadow Step adept physical"
     if len(inv.words) < 3:
@@ -239,7 +247,9 @@ async def power_add(ctx: CommandContext, inv: Invocation) -> Reply:
     )
 
 
-@COMMANDS.command("power remove", "drop a power while in creation", "power remove NAME")
+@COMMANDS.command(
+    "power remove", "drop a power while in creation", "power remove NAME", params=P.POWER_REMOVE
+)
 async def power_remove(ctx: CommandContext, inv: Invocation) -> Reply:
     if not inv.words:
         raise UserError("Write power remove NAME.")
@@ -331,7 +341,9 @@ async def own_or_named(ctx: CommandContext, words: tuple[str, ...], command: str
     return character
 
 
-@COMMANDS.command("sheet", "your whole sheet (or one of your characters'), privately", "sheet [NAME]")
+@COMMANDS.command(
+    "sheet", "your whole sheet (or one of your characters'), privately", "sheet [NAME]", params=P.OWN_OR_NAMED
+)
 async def sheet_command(ctx: CommandContext, inv: Invocation) -> Reply:
     character = await own_or_named(
         ctx, inv.words, "sheet", "ask their player to prove it, or a Storyteller to read it."
@@ -346,6 +358,7 @@ async def sheet_command(ctx: CommandContext, inv: Invocation) -> Reply:
     "show traits, Willpower and Essence to the scene (approved sheets)",
     "prove [NAME]",
     aliases=("+prove",),
+    params=P.OWN_OR_NAMED,
 )
 async def prove_command(ctx: CommandContext, inv: Invocation) -> Reply:
     # The book: "+prove Prints your core traits ...": a player proves their own; a Storyteller, who

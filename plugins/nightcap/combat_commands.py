@@ -12,6 +12,7 @@ from gateway.rules.numbers import is_digits
 from gateway.vault import repo
 from gateway.vault.models import Character, SceneState
 from plugins.nightcap import combat, initiative, mechanics, render, rulings
+from plugins.nightcap import params as P
 from plugins.nightcap.acting import check_in_play, incapacitated_refusal
 from plugins.nightcap.characters import nothing_after
 from plugins.nightcap.combat import HEALTH_LEVELS
@@ -186,7 +187,12 @@ async def _roll_for(ctx: CommandContext, fight: Combat, people: list[Combatant])
     return initiative.record_rolls(fight, rolls, await _out(ctx, fight)), lines
 
 
-@COMMANDS.command("init join", "join the fight (Storytellers: add an NPC)", "init join [NAME [PHYSICAL]]")
+@COMMANDS.command(
+    "init join",
+    "join the fight (Storytellers: add an NPC)",
+    "init join [NAME [PHYSICAL]]",
+    params=P.INIT_JOIN,
+)
 async def init_join(ctx: CommandContext, inv: Invocation) -> Reply:
     row, fight = await _require(ctx)
     words = list(inv.words)
@@ -292,7 +298,9 @@ async def init_list(ctx: CommandContext, inv: Invocation) -> Reply:
     return Reply(text=_order_text(result), result=result)
 
 
-@COMMANDS.command("init move", "put someone at a place in the order (ties)", "init move NAME POS")
+@COMMANDS.command(
+    "init move", "put someone at a place in the order (ties)", "init move NAME POS", params=P.INIT_MOVE
+)
 async def init_move(ctx: CommandContext, inv: Invocation) -> Reply:
     row, fight = await _require(ctx)
     if not _runs_fight(ctx, fight):
@@ -332,24 +340,21 @@ async def init_end(ctx: CommandContext, inv: Invocation) -> Reply:
     return Reply(text=text, result=result)
 
 
-@COMMANDS.command("init wp", "declare Willpower for your next defence in this fight", "init wp [off]")
+@COMMANDS.command(
+    "init wp", "declare Willpower for your next defence in this fight", "init wp [off]", params=P.INIT_WP
+)
 async def init_wp(ctx: CommandContext, inv: Invocation) -> Reply:
     """The book's contest: "Willpower may be spent by either, and is declared before the dice"; an
     attack comes on someone else's turn, so the defender declares it beforehand. The point is paid
     now (as a challenger's is) and returned by init wp off or when the fight ends unused."""
-    words = [w.casefold() for w in inv.words]
-    if words not in ([], ["off"]):
-        raise UserError(
-            "Write init wp to spend Willpower on your next defence in this fight, or init wp off to"
-            " take it back."
-        )
+    off = "off" in inv.args  # the router bound the one word it may have
     row, fight = await _require(ctx)
     character = await require_active(ctx, SYSTEM)
     assert character.id is not None
     me = fight.find(f"c:{character.id}")
     if me is None:
         raise UserError(f"{character.name} is not in this fight: init join first.")
-    if words:
+    if off:
         if not me.willpower:
             raise UserError(f"{character.name} has no Willpower declared for a defence.")
         await repo.gain_pool(ctx.session, character.id, WILLPOWER, 1)
@@ -368,9 +373,9 @@ async def init_wp(ctx: CommandContext, inv: Invocation) -> Reply:
             f"{character.name} declares Willpower for the next defence: 1 point spent now, +1 to the roll"
             " against the next attack in this fight (init wp off takes it back)."
         )
-    fight = initiative.set_npc(fight, me.key, willpower=not words)
+    fight = initiative.set_npc(fight, me.key, willpower=not off)
     await _save(ctx, row, fight)
-    result = {"kind": "defence_willpower", "system": SYSTEM, "name": character.name, "declared": not words}
+    result = {"kind": "defence_willpower", "system": SYSTEM, "name": character.name, "declared": not off}
     await ctx.stlog(text, kind="combat", result=result, character_id=character.id)
     return Reply(text=text, result=result)
 
@@ -574,7 +579,9 @@ def _refuse_outside_fight(
         )
 
 
-@COMMANDS.command("attack", "attack: a contest whose margin, less soak, is damage", ATTACK_USAGE)
+@COMMANDS.command(
+    "attack", "attack: a contest whose margin, less soak, is damage", ATTACK_USAGE, params=P.ATTACK
+)
 async def attack_command(ctx: CommandContext, inv: Invocation) -> Reply:
     words = list(inv.words)
     if not words:
@@ -659,7 +666,9 @@ async def attack_command(ctx: CommandContext, inv: Invocation) -> Reply:
 # --- st soak ----------------------------------------------------------------------------------
 
 
-@COMMANDS.command("st soak", "set a character's or NPC's soak", "st soak NAME N", role="storyteller")
+@COMMANDS.command(
+    "st soak", "set a character's or NPC's soak", "st soak NAME N", role="storyteller", params=P.ST_SOAK
+)
 async def st_soak(ctx: CommandContext, inv: Invocation) -> Reply:
     words = list(inv.words)
     if len(words) < 2 or not is_digits(words[-1]):

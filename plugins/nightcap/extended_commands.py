@@ -7,6 +7,7 @@ from typing import Any
 from gateway import CommandContext, CommandSet, Invocation, Reply, UserError
 from gateway.rules.numbers import is_digits
 from plugins.nightcap import extended, mechanics, render, rulings
+from plugins.nightcap import params as P
 from plugins.nightcap.characters import nothing_after
 from plugins.nightcap.conflict_support import (
     actor,
@@ -79,7 +80,12 @@ def _int(word: str, what: str) -> int:
     return int(word)
 
 
-@COMMANDS.command("extended start", "start an extended action", "extended start TARGET ROLLS [TRAIT]")
+@COMMANDS.command(
+    "extended start",
+    "start an extended action",
+    "extended start TARGET ROLLS [TRAIT]",
+    params=P.EXTENDED_START,
+)
 async def extended_start(ctx: CommandContext, inv: Invocation) -> Reply:
     character, key, name = await actor(ctx)
     words = list(inv.words)
@@ -110,7 +116,9 @@ async def extended_start(ctx: CommandContext, inv: Invocation) -> Reply:
     return Reply(text=text, result=result)
 
 
-@COMMANDS.command("extended roll", "roll the next step", "extended roll [TRAIT] [+N|-N] [wp]")
+@COMMANDS.command(
+    "extended roll", "roll the next step", "extended roll [TRAIT] [+N|-N] [wp]", params=P.EXTENDED_ROLL
+)
 async def extended_roll(ctx: CommandContext, inv: Invocation) -> Reply:
     character, key, name = await actor(ctx)
     row = await kv_get(ctx.session, EXTENDED, key)

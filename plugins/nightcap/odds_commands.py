@@ -12,6 +12,7 @@ from gateway.rules.chart_link import chart_link
 from gateway.rules.house_rules import odds_note
 from gateway.web_tool import house_query
 from plugins.nightcap import odds, odds_chart
+from plugins.nightcap import params as P
 from plugins.nightcap.conflict_support import (
     Built,
     character_side,
@@ -75,7 +76,7 @@ def _odds_note(ctx: CommandContext) -> str:
     return odds_note(ctx.locale, rules, rules.dice())
 
 
-@COMMANDS.command("odds", "exact odds of a roll or a contest", ODDS_USAGE, role="anyone")
+@COMMANDS.command("odds", "exact odds of a roll or a contest", ODDS_USAGE, role="anyone", params=P.ODDS)
 async def odds_command(ctx: CommandContext, inv: Invocation) -> Offloaded[Any]:
     """Reads the sides here; the odds are worked out off the event loop (``gateway.offload``)."""
     words, opponent_name = split_opponent(inv.words)

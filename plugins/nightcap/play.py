@@ -13,6 +13,7 @@ from gateway import CommandContext, CommandSet, Invocation, Reply, UserError
 from gateway.rules.numbers import clamped
 from gateway.vault import repo
 from plugins.nightcap import checkin, health, mechanics, render, rulings, wounds
+from plugins.nightcap import params as P
 from plugins.nightcap.characters import own_or_named, parse_number
 from plugins.nightcap.combat_commands import take_turn
 from plugins.nightcap.config import timezone
@@ -133,7 +134,9 @@ async def power_use(ctx: CommandContext, inv: Invocation) -> Reply:
     return Reply(text=text, private=secret, result=result)
 
 
-@COMMANDS.command("health", "your Health track (or one of your characters')", "health [NAME]")
+@COMMANDS.command(
+    "health", "your Health track (or one of your characters')", "health [NAME]", params=P.HEALTH
+)
 async def health_command(ctx: CommandContext, inv: Invocation) -> Reply:
     character = await own_or_named(
         ctx, inv.words, "health", "ask their player, or a Storyteller, how they fare."
@@ -147,7 +150,7 @@ async def health_command(ctx: CommandContext, inv: Invocation) -> Reply:
     )
 
 
-@COMMANDS.command("damage", "record damage on your character", "damage N")
+@COMMANDS.command("damage", "record damage on your character", "damage N", params=P.DAMAGE)
 async def damage_command(ctx: CommandContext, inv: Invocation) -> Reply:
     usage = "damage N, with N the levels of damage your character takes"
     if len(inv.words) != 1:
@@ -175,7 +178,7 @@ async def damage_command(ctx: CommandContext, inv: Invocation) -> Reply:
     return Reply(text=text, result=result)
 
 
-@COMMANDS.command("heal", "spend Essence to heal, 1 per level", "heal [N]")
+@COMMANDS.command("heal", "spend Essence to heal, 1 per level", "heal [N]", params=P.HEAL)
 async def heal_command(ctx: CommandContext, inv: Invocation) -> Reply:
     usage = "heal or heal N (1 Essence heals 1 level)"
     if len(inv.words) > 1:

@@ -22,6 +22,7 @@ from gateway.characters import take_character
 from gateway.rules.numbers import is_digits
 from gateway.vault.models import Character
 from plugins.nightcap import mechanics, play, render
+from plugins.nightcap import params as P
 from plugins.nightcap.challenge_commands import notify, open_challenge, redirected
 from plugins.nightcap.combat_commands import take_turn
 from plugins.nightcap.conflict_support import Built, character_side, ensure_can_act, last_channel, rating_side
@@ -48,7 +49,12 @@ POWER_VS_USAGE = (
 USAGE = f"{play.POWER_USE_USAGE}; {POWER_VS_USAGE}"
 
 
-@COMMANDS.command("power use", "pay a power's Essence and roll its trait; with vs, a power contest", USAGE)
+@COMMANDS.command(
+    "power use",
+    "pay a power's Essence and roll its trait; with vs, a power contest",
+    USAGE,
+    params=P.POWER_USE,
+)
 async def power_use(ctx: CommandContext, inv: Invocation) -> Reply | list[Reply]:
     """``power use``: a plain use (``play.power_use``), or a contest when the words hold ``vs``."""
     if "vs" not in [w.casefold() for w in inv.words]:

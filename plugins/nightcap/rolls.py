@@ -11,6 +11,7 @@ from gateway.characters import active_character, find_character
 from gateway.vault import repo
 from gateway.vault.models import Character
 from plugins.nightcap import acting, mechanics, render, rulings, wounds
+from plugins.nightcap import params as P
 from plugins.nightcap.house import dice, house, mark, noted
 from plugins.nightcap.pools import ROLL_USAGE, PoolSpec, RollRequest, parse_roll
 from plugins.nightcap.sheet import TRAITS, match_trait, unknown_trait_hint
@@ -185,7 +186,7 @@ async def _named_alone(
     return [*words[:at], *(w for w in words[at + 1 :] if w.casefold() == "secret")], found
 
 
-@COMMANDS.command("roll", "roll a pool, or a contest with vs", ROLL_USAGE, role="anyone")
+@COMMANDS.command("roll", "roll a pool, or a contest with vs", ROLL_USAGE, role="anyone", params=P.ROLL)
 async def roll_command(ctx: CommandContext, inv: Invocation) -> Reply | list[Reply]:
     words, opponent_name = split_opponent(inv.words)
     alone = await _named_alone(ctx, words) if opponent_name is None else None

@@ -24,6 +24,7 @@ from gateway.payloads import broadcast_payload
 from gateway.vault import repo
 from gateway.vault.models import ChannelRow, Character
 from plugins.nightcap import approval, chargen, rulings, st_rolls, view
+from plugins.nightcap import params as P
 from plugins.nightcap.characters import parse_number, write_field
 from plugins.nightcap.config import NightcapSettings
 from plugins.nightcap.export import export_target, queue_export, queue_exports
@@ -111,17 +112,27 @@ async def record_edit(
 # -- roster -------------------------------------------------------------------------------------------
 
 
-@COMMANDS.command("st roster", "list characters", "st roster [unlocked|approved]", role="storyteller")
+@COMMANDS.command(
+    "st roster",
+    "list characters",
+    "st roster [unlocked|approved]",
+    role="storyteller",
+    params=P.ST_ROSTER,
+)
 async def st_roster(ctx: CommandContext, inv: Invocation) -> Reply:
-    which = inv.words[0].casefold() if inv.words else "all"
+    which = str(inv.args.get("which", "all"))  # the router bound one of the choices, or none
     statuses = {"unlocked": (CREATION, SUBMITTED), "approved": (APPROVED,), "all": None}
-    if len(inv.words) > 1 or which not in statuses:
-        raise UserError("Write st roster, st roster unlocked or st roster approved.")
     found = await characters_in(ctx.session, SYSTEM, statuses=statuses[which])
     return await _listing(ctx, found, f"{which.title()} characters" if which != "all" else "Characters")
 
 
-@COMMANDS.command("st search", "find characters by name", "st search TEXT", role="storyteller")
+@COMMANDS.command(
+    "st search",
+    "find characters by name",
+    "st search TEXT",
+    role="storyteller",
+    params=P.ST_SEARCH,
+)
 async def st_search(ctx: CommandContext, inv: Invocation) -> Reply:
     if not inv.words:
         raise UserError("Write st search TEXT, with any part of a character's name.")
@@ -139,7 +150,13 @@ async def _listing(ctx: CommandContext, found: list[Character], title: str) -> R
     )
 
 
-@COMMANDS.command("st show", "a character's whole sheet", "st show NAME", role="storyteller")
+@COMMANDS.command(
+    "st show",
+    "a character's whole sheet",
+    "st show NAME",
+    role="storyteller",
+    params=P.ST_NAMED,
+)
 async def st_show(ctx: CommandContext, inv: Invocation) -> Reply:
     character, _ = await named(ctx, inv.words, "st show NAME")
     text, structured = await render_sheet(ctx, character)
@@ -154,6 +171,7 @@ async def st_show(ctx: CommandContext, inv: Invocation) -> Reply:
     "approve and lock a submitted sheet, fill its pools",
     "st approve NAME [force]",
     role="storyteller",
+    params=P.ST_APPROVE,
 )
 async def st_approve(ctx: CommandContext, inv: Invocation) -> Reply:
     words, force = list(inv.words), False
@@ -192,7 +210,13 @@ async def st_approve(ctx: CommandContext, inv: Invocation) -> Reply:
     )
 
 
-@COMMANDS.command("st unapprove", "return a sheet to creation", "st unapprove NAME", role="storyteller")
+@COMMANDS.command(
+    "st unapprove",
+    "return a sheet to creation",
+    "st unapprove NAME",
+    role="storyteller",
+    params=P.ST_NAMED,
+)
 async def st_unapprove(ctx: CommandContext, inv: Invocation) -> Reply:
     character, _ = await named(ctx, inv.words, "st unapprove NAME")
     if character.status != APPROVED:
@@ -218,7 +242,13 @@ async def st_unapprove(ctx: CommandContext, inv: Invocation) -> Reply:
 # -- edits (no creation limits) -----------------------------------------------------------------------
 
 
-@COMMANDS.command("st set", "set a narrative field", "st set NAME FIELD VALUE", role="storyteller")
+@COMMANDS.command(
+    "st set",
+    "set a narrative field",
+    "st set NAME FIELD VALUE",
+    role="storyteller",
+    params=P.ST_SET,
+)
 async def st_set(ctx: CommandContext, inv: Invocation) -> Reply:
     usage = "st set NAME FIELD VALUE, e.g. st set Mira origin Mage"
     character, rest = await named(ctx, inv.words, usage, rest=2)
@@ -236,7 +266,13 @@ async def st_set(ctx: CommandContext, inv: Invocation) -> Reply:
     )
 
 
-@COMMANDS.command("st trait", "set a trait, no limits", "st trait NAME TRAIT N", role="storyteller")
+@COMMANDS.command(
+    "st trait",
+    "set a trait, no limits",
+    "st trait NAME TRAIT N",
+    role="storyteller",
+    params=P.ST_TRAIT,
+)
 async def st_trait(ctx: CommandContext, inv: Invocation) -> Reply:
     usage = "st trait NAME TRAIT N, e.g. st trait Mira physical 5"
     character, rest = await named(ctx, inv.words, usage, rest=2)
@@ -260,7 +296,13 @@ async def st_trait(ctx: CommandContext, inv: Invocation) -> Reply:
     )
 
 
-@COMMANDS.command("st power", "give, change or take a power, any tier", ST_POWER_USAGE, role="storyteller")
+@COMMANDS.command(
+    "st power",
+    "give, change or take a power, any tier",
+    ST_POWER_USAGE,
+    role="storyteller",
+    params=P.ST_POWER,
+)
 async def st_power(ctx: CommandContext, inv: Invocation) -> Reply:
     usage = "st power NAME add POWER TIER TRAIT or st power NAME remove POWER"
     words = list(inv.words)
@@ -305,7 +347,13 @@ async def st_power(ctx: CommandContext, inv: Invocation) -> Reply:
     return Reply(text=text, result={"kind": "power", "character": character.name, "removed": power})
 
 
-@COMMANDS.command("st pool", "set a pool (or its maximum) by hand", ST_POOL_USAGE, role="storyteller")
+@COMMANDS.command(
+    "st pool",
+    "set a pool (or its maximum) by hand",
+    ST_POOL_USAGE,
+    role="storyteller",
+    params=P.ST_POOL,
+)
 async def st_pool(ctx: CommandContext, inv: Invocation) -> Reply:
     usage = "st pool NAME willpower|essence|health N, or st pool NAME willpower|essence max N"
     words = list(inv.words)
@@ -360,6 +408,7 @@ async def st_pool(ctx: CommandContext, inv: Invocation) -> Reply:
     "an NPC or situational roll, or two pools against each other",
     "st roll N [+N|-N] [LABEL] [vs N [+N|-N] [LABEL]] [secret]",
     role="storyteller",
+    params=P.ST_ROLL,
 )
 async def st_roll(ctx: CommandContext, inv: Invocation) -> Reply:
     return await st_rolls.npc_roll(ctx, inv)
@@ -370,6 +419,7 @@ async def st_roll(ctx: CommandContext, inv: Invocation) -> Reply:
     "roll a character's trait",
     "st rollstat NAME TRAIT [+N|-N] [wp] [secret]",
     role="storyteller",
+    params=P.ST_ROLLSTAT,
 )
 async def st_rollstat(ctx: CommandContext, inv: Invocation) -> Reply:
     return await st_rolls.stat_roll(ctx, inv, named)
@@ -425,7 +475,11 @@ async def _broadcast(
 
 
 @COMMANDS.command(
-    "st announce", "an announcement to every chronicle channel", "st announce TEXT", role="storyteller"
+    "st announce",
+    "an announcement to every chronicle channel",
+    "st announce TEXT",
+    role="storyteller",
+    params=P.ST_ANNOUNCE,
 )
 async def st_announce(ctx: CommandContext, inv: Invocation) -> Reply:
     if not inv.words:
@@ -435,7 +489,11 @@ async def st_announce(ctx: CommandContext, inv: Invocation) -> Reply:
 
 
 @COMMANDS.command(
-    "st emote", "a roleplay emote, everywhere or here", "st emote [here] TEXT", role="storyteller"
+    "st emote",
+    "a roleplay emote, everywhere or here",
+    "st emote [here] TEXT",
+    role="storyteller",
+    params=P.ST_EMOTE,
 )
 async def st_emote(ctx: CommandContext, inv: Invocation) -> Reply:
     words = list(inv.words)
@@ -455,7 +513,13 @@ def _require_export(ctx: CommandContext) -> None:
         raise UserError('No sheet export is configured: set [nightcap] sheet_export = "discord:sheets".')
 
 
-@COMMANDS.command("st export", "send one sheet to the sheet export", "st export NAME", role="storyteller")
+@COMMANDS.command(
+    "st export",
+    "send one sheet to the sheet export",
+    "st export NAME",
+    role="storyteller",
+    params=P.ST_NAMED,
+)
 async def st_export(ctx: CommandContext, inv: Invocation) -> Reply:
     _require_export(ctx)
     character, _ = await named(ctx, inv.words, "st export NAME")
@@ -491,6 +555,7 @@ async def st_sync(ctx: CommandContext, inv: Invocation) -> Reply:
     "rule the modifier of a character's next roll, over what the player proposes",
     rulings.ST_MOD_USAGE,
     role="storyteller",
+    params=P.ST_MOD,
 )
 async def st_mod(ctx: CommandContext, inv: Invocation) -> Reply:
     return await rulings.st_mod(ctx, inv, named, record_edit)

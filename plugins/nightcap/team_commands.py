@@ -8,6 +8,7 @@ from typing import Any
 from gateway import CommandContext, CommandSet, Invocation, PermissionDenied, Reply, UserError
 from gateway.vault import repo
 from plugins.nightcap import mechanics, render, teamwork
+from plugins.nightcap import params as P
 from plugins.nightcap.characters import nothing_after
 from plugins.nightcap.conflict_support import (
     WILLPOWER,
@@ -49,7 +50,7 @@ def _helpers_text(team: teamwork.Team) -> str:
     return ", ".join(f"{h.name} ({'a sure success' if h.willpower else '+1 die'})" for h in team.helpers)
 
 
-@COMMANDS.command("team start", "lead a team action", "team start TRAIT [+N|-N]")
+@COMMANDS.command("team start", "lead a team action", "team start TRAIT [+N|-N]", params=P.TEAM_START)
 async def team_start(ctx: CommandContext, inv: Invocation) -> Reply:
     character, key, name = await actor(ctx)
     if not inv.words:
@@ -78,7 +79,12 @@ async def team_start(ctx: CommandContext, inv: Invocation) -> Reply:
     return Reply(text=text, result=_team_result(team, status="open"))
 
 
-@COMMANDS.command("assist", "help a team leader: +1 die, or wp for a sure success", "assist [LEADER] [wp]")
+@COMMANDS.command(
+    "assist",
+    "help a team leader: +1 die, or wp for a sure success",
+    "assist [LEADER] [wp]",
+    params=P.TEAM_ASSIST,
+)
 async def assist_command(ctx: CommandContext, inv: Invocation) -> Reply:
     character, key, name = await actor(ctx)
     words = list(inv.words)
@@ -127,7 +133,7 @@ async def _leader_team(ctx: CommandContext) -> tuple[Any, dict[str, dict[str, An
     return row, teams, key, teamwork.Team.from_dict(teams[key])
 
 
-@COMMANDS.command("team roll", "roll for the team", "team roll [wp]")
+@COMMANDS.command("team roll", "roll for the team", "team roll [wp]", params=P.TEAM_ROLL)
 async def team_roll(ctx: CommandContext, inv: Invocation) -> Reply:
     character, _, name = await actor(ctx)
     words = [w.casefold() for w in inv.words]
@@ -183,7 +189,7 @@ async def team_status(ctx: CommandContext, inv: Invocation) -> Reply:
     )
 
 
-@COMMANDS.command("team cancel", "call a team action off", "team cancel [LEADER]")
+@COMMANDS.command("team cancel", "call a team action off", "team cancel [LEADER]", params=P.TEAM_LEADER)
 async def team_cancel(ctx: CommandContext, inv: Invocation) -> Reply:
     if inv.words:
         if not ctx.storyteller:

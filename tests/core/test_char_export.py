@@ -96,7 +96,10 @@ async def test_refusals(chat: Chat) -> None:
     document = (await chat.one("char export", as_="mira")).text
     player = await chat.one(f"st import {document}", as_="mira")
     assert player.error is not None and "Storyteller" in player.text
-    assert (await chat.one("st import", as_="st", st=True)).text.startswith("Write st import, then")
+    assert (await chat.one("st import", as_="st", st=True)).text == (
+        "st import: document is missing: the character's JSON document, as char export gives it."
+        " Usage: st import DOCUMENT"
+    )
     bad = await chat.one("st import {nope", as_="st", st=True)
     assert bad.text.startswith("Nothing imported: that is not a JSON document")
     two = orjson.loads(document)

@@ -99,7 +99,8 @@ async def test_lang_cs_on_nightcap_says_nightcap_stays_english_and_the_core_foll
     assert listing_reply.text.startswith("Příkazy (Nightcap): ")
     assert ". Nápovědu k jednomu z nich vypíše help PŘÍKAZ." in listing_reply.text  # then the page, if paged
     assert (await ok(chat, "help verify")).text == (
-        "verify: vyhledá hod v záznamu podle jeho ID. Použití: verify ID"
+        "verify: vyhledá hod v záznamu podle jeho ID. Použití: verify ID\n"
+        "ID: ID hodu, uvedené na konci jeho řádku: k3f9m2x (nutno zadat)"
     )
     assert (
         await refused(chat, "rol 3")
@@ -126,7 +127,9 @@ async def test_a_pravidla_player_reads_czech_core_text(chat: Chat) -> None:
     assert "char (" in listing_reply.text and "tug (4)" in listing_reply.text
     assert "Type help" not in listing_reply.text
     assert (await ok(chat, "help lang", "klara")).text == (
-        "lang: ukáže nebo nastaví jazyk. Použití: lang [channel] [en|cs|ru]"
+        "lang: ukáže nebo nastaví jazyk. Použití: lang [channel] [en|cs|ru]\n"
+        "kanál: nastaví jazyk kanálu místo vašeho; jen Vypravěč (lze vynechat, slovo channel)\n"
+        "jazyk: kód jazyka (lze vynechat, en, cs nebo ru)"
     )
     assert (
         await refused(chat, "help frob", "klara") == "Příkaz „frob“ neexistuje. Seznam příkazů vypíše help."
@@ -147,8 +150,7 @@ async def test_a_pravidla_player_reads_czech_core_text(chat: Chat) -> None:
         "Příkaz lang channel KÓD smí použít jen Vypravěč a tuto roli nemáte."
     )
     assert await refused(chat, "lang xx", "klara") == (
-        "Napište lang KÓD nebo lang channel KÓD, kde KÓD je jeden z těchto: en (English), cs (čeština),"
-        " ru (русский)."
+        "lang: parametr „jazyk“ může být jen en, cs nebo ru, ne „xx“. Použití: lang [channel] [en|cs|ru]"
     )
     assert await refused(chat, "char new Maxin", "anon", verified=False) == (
         "Příkaz char new vyžaduje ověřený účet: přihlaste se u služeb sítě (nebo požádejte správce, ať"
@@ -158,7 +160,7 @@ async def test_a_pravidla_player_reads_czech_core_text(chat: Chat) -> None:
         "Systém pravidel tohoto kanálu: Pravidla. Nainstalované: decanter (Decanter), "
     )
     assert await refused(chat, "verify", "klara") == (
-        "Napište verify ID, kde ID je kód na konci hodu (například verify k3f9m2x)."
+        "verify: chybí parametr „ID“ – ID hodu, uvedené na konci jeho řádku: k3f9m2x. Použití: verify ID"
     )
     assert await refused(chat, "verify zzzzz", "klara") == "V záznamu není žádný hod s ID „zzzzz“."
     # Czech is Pravidla's own language: no notice.
@@ -192,7 +194,8 @@ async def test_night_wanderers_players_read_russian_core_text(chat: Chat) -> Non
         "Неизвестная команда «rol». Может быть, вы имели в виду roll? Список команд: help."
     )
     assert (await ok(chat, "help verify", "olga")).text == (
-        "verify: найти бросок в журнале по его коду. Как писать: verify ID"
+        "verify: найти бросок в журнале по его коду. Как писать: verify ID\n"
+        "код: код броска в конце его строки: k3f9m2x (обязательно)"
     )
     assert (await ok(chat, "lang cs", "olga")).text == (
         "Jazyk pro vás: čeština. Systém Night Wanderers umí jen rusky a anglicky, jeho příkazy proto"
@@ -213,7 +216,7 @@ async def test_link_and_unlink_answer_in_the_readers_language(chat: Chat) -> Non
         "Kód „wrong999“ neexistuje: zkontrolujte ho, nebo si na druhé platformě napište link o nový."
     )
     assert await refused(chat, "link a b", "klara") == (
-        "Napište link a dostanete kód, nebo link KÓD s kódem z druhé platformy."
+        "link: „b“ tu přebývá, tolik tento příkaz nebere. Použití: link | link KÓD"
     )
     assert await refused(chat, "unlink discord", "klara") == (
         "Nemáte propojenou žádnou identitu discord. Vaše identity: console:klara."
@@ -245,7 +248,10 @@ async def test_storyteller_commands_answer_in_czech_on_a_pravidla_channel(chat: 
         "discord:5 (5) má nyní roli Vypravěče, na všech platformách, které si propojí."
     )
     assert await refused(chat, "st add discord:5", "st", st=True) == "discord:5 už má roli Vypravěče."
-    assert await refused(chat, "st log --limit 0", "st", st=True) == "--limit je číslo od 1 do 200."
+    assert await refused(chat, "st log --limit 0", "st", st=True) == (
+        "st log: parametr „počet“ musí být nejméně 1, ne 0. Použití: st log [JMÉNO]"
+        " [--since 2h|today|2026-11-30] [--limit N]"
+    )
     assert await refused(chat, "st history Nikdo", "st", st=True) == (
         "Postava Nikdo v systému Pravidla neexistuje."
     )

@@ -97,7 +97,11 @@ async def test_switches_are_per_channel(dra: Chat) -> None:
         ),
         ("house set zzzz on", "Dramatic Systems has no house rule zzzz; house lists them."),
         ("house reset botch", "botch is at its default here already: on."),
-        ("house set botch", "Write house, house set NAME VALUE or house reset NAME."),
+        (
+            "house set botch",
+            "house set: value is missing: its value here: on or off, a number or one of its choices."
+            " Usage: house set NAME VALUE",
+        ),
     ],
 )
 async def test_refusals_write_nothing(dra: Chat, line: str, expected: str) -> None:

@@ -74,7 +74,7 @@ async def test_only_the_owner_or_a_storyteller_retires(chat: Chat) -> None:
         "You have no Nightcap character called Bob: char list shows yours."
     )
     assert await refused(chat, "char retire") == (
-        "Write char retire NAME, with the name of one of your characters (char list)."
+        "char retire: name is missing: the character to retire. Usage: char retire NAME"
     )
     assert (await chat.one("st retire Bob", "mira")).error == "forbidden"
     done = await ok(chat, "st retire Bob", **ST)

@@ -112,7 +112,7 @@ async def test_every_budget_refusal_through_chat(chat: Chat) -> None:
     )
     assert (
         await refused(chat, "trait social x")
-        == "'x' is not a number. Write trait NAME N, e.g. trait physical 3."
+        == "trait: value must be a whole number, not 'x'. Usage: trait NAME N"
     )
     assert (
         await refused(chat, "trait charm 2")
