@@ -1,7 +1,7 @@
 """Typed roll results: what a rule system's roll, contest or dice-notation roll produced, as one
 model every system builds and every adapter reads.
 
-``Reply.result`` and the vault's logged rolls stay JSON (``as_json``); ``read`` (or a model's
+``Reply.result`` and the vault's logged rolls stay JSON (``as_json``); ``read_result`` (or a model's
 ``from_json``) turns such a dict back into the model, so the stored rolls and the HTTP API keep
 their shape. The fields all systems share are typed; each system's own keys (Pravidla's ``target``,
 Decanter's ``dc``, Dramatic's ``willpower``, the ``who``/``id``/``secret`` the core stamps) ride in
@@ -278,7 +278,7 @@ class NotationResult:
 Result = RollResult | ContestResult | NotationResult
 
 
-def read(data: Mapping[str, Any] | None) -> Result | None:
+def read_result(data: Mapping[str, Any] | None) -> Result | None:
     """The model of a reply's or a logged roll's result, or None for any other result (a sheet, a
     scene's end, odds) and for a dict that does not fit: an adapter draws what it can and never
     fails on an old or odd row."""
@@ -300,5 +300,5 @@ def read(data: Mapping[str, Any] | None) -> Result | None:
 
 def roll_of(data: Mapping[str, Any] | None, kinds: Sequence[str] = ("roll",)) -> RollResult | None:
     """The one roll a result holds, if it is a roll of one of ``kinds``; None otherwise."""
-    found = read(data)
+    found = read_result(data)
     return found if isinstance(found, RollResult) and found.kind in kinds else None

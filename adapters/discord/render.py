@@ -18,9 +18,18 @@ from datetime import datetime
 from typing import Any
 
 from adapters.discord.texts import t
-from gateway import DegreeColour, Power, RatedTrait, Reply, RuleSystem, SheetSummary
+from gateway import (
+    ContestResult,
+    DegreeColour,
+    Power,
+    RatedTrait,
+    Reply,
+    RollResult,
+    RuleSystem,
+    SheetSummary,
+    read_result,
+)
 from gateway.charts import Picture, chart_from_result
-from gateway.results import ContestResult, RollResult, read
 
 CONTENT = 2000
 EMBEDS = 10
@@ -249,7 +258,7 @@ def result_embed(
     the title, dice, total and degree as fields, the colour of the degree (``colours``: the rule
     systems'), the roll id in the footer; its labels in ``locale``. None for any other result: that
     reply stays text."""
-    found = read(result)
+    found = read_result(result)
     embed: dict[str, Any]
     if isinstance(found, RollResult) and found.kind == "roll":
         roll = found
@@ -420,7 +429,7 @@ def roll_embed(
     who = str(result.get("who") or who)
     embed: dict[str, Any] = {"author": {"name": clean(who)}}
     roll_id = result.get("id")
-    found = read(result)
+    found = read_result(result)
     if kind == "roll" and isinstance(found, RollResult):
         degree = found.degree or ""
         embed["title"] = ("Secret roll · " if secret else "") + f"{degree.title()} · total {found.total}"

@@ -15,8 +15,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from gateway import DiceSource
-from gateway.results import ContestResult, RollResult
+from gateway import ContestResult, DiceSource, RollResult
 
 SIDES = 10
 SYSTEM = "decanter"

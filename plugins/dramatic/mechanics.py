@@ -17,8 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from gateway import DiceSource
-from gateway.results import ContestResult, RollResult
+from gateway import ContestResult, DiceSource, RollResult
 
 SIDES = 10
 SYSTEM = "dramatic"

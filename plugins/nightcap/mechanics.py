@@ -11,8 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from gateway import DiceSource
-from gateway.results import ContestResult, RollResult
+from gateway import ContestResult, DiceSource, RollResult
 
 SIDES = 10
 DEGREES = ("botch", "failure", "marginal", "solid", "strong", "overwhelming")

@@ -8,8 +8,7 @@ import dataclasses
 from collections.abc import Mapping
 from typing import Any
 
-from gateway import Command, CommandContext, CommandSet, Handler, Invocation
-from gateway.params import ParamError, bind
+from gateway import Command, CommandContext, CommandSet, Handler, Invocation, ParamError, bind
 from plugins.nightwanderers.helptexts import RU
 from plugins.nightwanderers.words import translate
 

@@ -8,8 +8,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from gateway import DiceSource
-from gateway.results import ContestResult
+from gateway import ContestResult, DiceSource
 from gateway.rules.initiative import Order, rank
 from gateway.rules.ties import break_ties
 from plugins.nightwanderers.mechanics import SIDES, SYSTEM, Combatant, Roll, quality, roll

@@ -15,8 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from gateway import DiceSource
-from gateway.results import ContestResult, RollResult
+from gateway import ContestResult, DiceSource, RollResult
 from gateway.rules.initiative import Order, rank
 from gateway.rules.ties import (
     Contest,

@@ -17,7 +17,7 @@ from gateway.dice import ScriptedDice
 from gateway.notation import parse as notation_parse
 from gateway.notation import roll as notation_roll
 from gateway.notation.text import result as notation_result
-from gateway.results import ContestResult, NotationResult, ResultError, RollResult, read, roll_of
+from gateway.results import ContestResult, NotationResult, ResultError, RollResult, read_result, roll_of
 from plugins.decanter import mechanics as decanter
 from plugins.dramatic import mechanics as dramatic
 from plugins.nightcap import mechanics as nightcap
@@ -123,8 +123,8 @@ def test_a_systems_result_reads_back_into_its_model(what: str, rolled: Any) -> N
     model = rolled.result()
     stored = rolled.as_result()
     assert stored == model.as_json()
-    assert read(stored) == model
-    assert read(stored).as_json() == stored  # type: ignore[union-attr]
+    assert read_result(stored) == model
+    assert read_result(stored).as_json() == stored  # type: ignore[union-attr]
     assert stored["kind"] == ("contest" if isinstance(model, ContestResult) else "roll")
     if isinstance(model, ContestResult):
         assert all(isinstance(side, RollResult) for side in model.sides)
@@ -136,7 +136,7 @@ def test_a_systems_result_reads_back_into_its_model(what: str, rolled: Any) -> N
 def test_a_notation_roll_reads_back() -> None:
     expression = notation_parse.parse("2d6+3")
     stored = notation_result(expression, notation_roll.roll(expression, ScriptedDice([2, 5])))
-    model = read(stored)
+    model = read_result(stored)
     assert isinstance(model, NotationResult)
     assert (model.total, model.dice, model.expression) == (10, (2, 5), stored["expression"])
     assert model.as_json() == stored
@@ -206,7 +206,7 @@ def test_contest_names_fall_back_to_each_sides_who() -> None:
     ],
 )
 def test_anything_else_reads_as_none(data: Any) -> None:
-    assert read(data) is None
+    assert read_result(data) is None
     assert roll_of(data) is None
 
 
@@ -236,7 +236,7 @@ keys = st.sampled_from(
 )
 def test_read_never_raises_and_what_it_reads_round_trips(data: dict[str, Any], kind: str) -> None:
     data = {**data, "kind": kind}
-    found = read(data)
+    found = read_result(data)
     if found is not None:
-        again = read(found.as_json())
+        again = read_result(found.as_json())
         assert again == found

@@ -6,6 +6,7 @@ before the handler runs: a declaration that refused a good line would break a co
 
 from __future__ import annotations
 
+import dataclasses
 import shlex
 from types import ModuleType
 
@@ -310,3 +311,30 @@ def test_typed_values_render_to_the_line_a_person_types(
     words = render(params, values)
     assert " ".join(words) == line
     assert _bind(name, f"{command} {line}")  # and it reads back
+
+
+async def test_night_wanderers_handlers_get_the_translated_words_bound() -> None:
+    """``entry.translated``: the router bound the words as typed (``против`` was pool words); the
+    handler gets the translated words and their binding; with nothing bound (a command the router
+    did not bind), nothing is bound after."""
+    from typing import Any
+
+    from gateway import CommandContext, Invocation
+    from plugins.nightwanderers.entry import translated
+
+    seen: list[Invocation] = []
+
+    async def handler(ctx: CommandContext, inv: Invocation) -> None:
+        seen.append(inv)
+
+    roll = commands_of(SYSTEMS["nightwanderers"][0])["roll"]
+    entered = translated(dataclasses.replace(roll, handler=handler))
+    typed = ("3", "трудность", "5", "против", "4")
+    ctx: Any = None
+    await entered.handler(
+        ctx, Invocation("roll", typed, "roll " + " ".join(typed), args=bind(roll.params, typed))
+    )
+    await entered.handler(ctx, Invocation("roll", typed, "roll " + " ".join(typed)))
+    assert seen[0].words == ("3", "diff", "5", "vs", "4")
+    assert seen[0].args == {"pool": "3", "difficulty": 5, "against": "4", "secret": False}
+    assert seen[1].args == {}
