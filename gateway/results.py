@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
 
 class ResultError(ValueError):
@@ -43,8 +43,32 @@ def _rest(data: Mapping[str, Any], typed: frozenset[str]) -> dict[str, Any]:
     return {k: v for k, v in data.items() if k not in typed}
 
 
+class _Detailed:
+    """What every result has: its system's own keys and the core's stamps in ``details``, which
+    may not repeat a typed field (``as_json`` would write it twice)."""
+
+    __slots__ = ()
+    TYPED: ClassVar[frozenset[str]] = frozenset()
+    details: Mapping[str, Any]
+
+    def __post_init__(self) -> None:
+        if not self.TYPED.isdisjoint(self.details):
+            raise ResultError(f"details repeat a typed field: {sorted(self.TYPED & set(self.details))}")
+
+    @property
+    def roll_id(self) -> str | None:
+        """The public id the vault gave the logged roll (``verify ID``)."""
+        roll_id = self.details.get("id")
+        return str(roll_id) if roll_id else None
+
+    @property
+    def secret(self) -> bool:
+        """Whether only its roller and the Storytellers may see it."""
+        return bool(self.details.get("secret"))
+
+
 @dataclass(frozen=True, slots=True)
-class RollResult:
+class RollResult(_Detailed):
     """One pool rolled: its dice, the number the system reads from them (``total``), and the degree
     word its system names the outcome by (None where nothing was rolled against, as a Decanter roll
     with no DC; always written). ``successes`` for systems that count them; ``kind`` is ``roll``
@@ -62,10 +86,6 @@ class RollResult:
     details: Mapping[str, Any] = field(default_factory=dict, hash=False)
 
     TYPED = frozenset({"kind", "system", "pool", "dice", "successes", "total", "degree"})
-
-    def __post_init__(self) -> None:
-        if not self.TYPED.isdisjoint(self.details):
-            raise ResultError(f"details repeat a typed field: {sorted(self.TYPED & set(self.details))}")
 
     def as_json(self) -> dict[str, Any]:
         # Spelled out (no ``asdict``): this runs for every roll.
@@ -126,23 +146,13 @@ class RollResult:
         return str(who) if who else None
 
     @property
-    def roll_id(self) -> str | None:
-        """The public id the vault gave the logged roll (``verify ID``)."""
-        roll_id = self.details.get("id")
-        return str(roll_id) if roll_id else None
-
-    @property
-    def secret(self) -> bool:
-        return bool(self.details.get("secret"))
-
-    @property
     def willpower(self) -> bool:
         """Whether Willpower added to it (Nightcap, Dramatic)."""
         return bool(self.details.get("willpower"))
 
 
 @dataclass(frozen=True, slots=True)
-class ContestResult:
+class ContestResult(_Detailed):
     """Two (or more) sides rolled against each other: each side a ``RollResult``, and ``winner``
     the index of the side that won (None: nobody did). ``details`` hold the system's reading:
     ``margin``, ``outcome``, ``rounds``, ``tie``, ``action`` (``tug``, ``melee``...)."""
@@ -154,10 +164,6 @@ class ContestResult:
     kind: str = "contest"
 
     TYPED = frozenset({"kind", "system", "sides", "winner"})
-
-    def __post_init__(self) -> None:
-        if not self.TYPED.isdisjoint(self.details):
-            raise ResultError(f"details repeat a typed field: {sorted(self.TYPED & set(self.details))}")
 
     def as_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"kind": self.kind}
@@ -203,18 +209,9 @@ class ContestResult:
         names = given if isinstance(given, list | tuple) else ()
         return tuple(str(names[i]) if i < len(names) else s.who or "" for i, s in enumerate(self.sides))
 
-    @property
-    def roll_id(self) -> str | None:
-        roll_id = self.details.get("id")
-        return str(roll_id) if roll_id else None
-
-    @property
-    def secret(self) -> bool:
-        return bool(self.details.get("secret"))
-
 
 @dataclass(frozen=True, slots=True)
-class NotationResult:
+class NotationResult(_Detailed):
     """A dice-notation roll (``roll 2d6+3``, any system): the expression as read, its ``total``,
     each group of dice rolled (``rolls``: faces, kept, ...), every face in order (``dice``); with a
     repeat, each result's total (``totals``); ``successes`` where the expression counts them."""
@@ -264,15 +261,6 @@ class NotationResult:
             successes=None if successes is None else _whole(data, "successes"),
             details=_rest(data, cls.TYPED),
         )
-
-    @property
-    def roll_id(self) -> str | None:
-        roll_id = self.details.get("id")
-        return str(roll_id) if roll_id else None
-
-    @property
-    def secret(self) -> bool:
-        return bool(self.details.get("secret"))
 
 
 Result = RollResult | ContestResult | NotationResult
