@@ -30,6 +30,8 @@ _EXPORTS = {
     "DegreeColour": "gateway.spec",
     "Command": "gateway.spec",
     "Param": "gateway.params",
+    "ParamError": "gateway.params",
+    "bind": "gateway.params",
     "Role": "gateway.spec",
     "Handler": "gateway.spec",
     "AdapterSpec": "gateway.spec",
@@ -51,6 +53,11 @@ _EXPORTS = {
     "PoolMeter": "gateway.summary",
     "Power": "gateway.summary",
     "FreeField": "gateway.summary",
+    # a roll's typed result (``Reply.result`` holds its JSON; ``read_result`` reads that back)
+    "RollResult": "gateway.results",
+    "ContestResult": "gateway.results",
+    "NotationResult": "gateway.results",
+    "read_result": "gateway.results",
     # adapters
     "Adapter": "gateway.adapter",
     "Identity": "gateway.types",
@@ -124,6 +131,12 @@ if TYPE_CHECKING:
     from gateway.offload import Speaker as Speaker
     from gateway.offload import TooLong as TooLong
     from gateway.params import Param as Param
+    from gateway.params import ParamError as ParamError
+    from gateway.params import bind as bind
+    from gateway.results import ContestResult as ContestResult
+    from gateway.results import NotationResult as NotationResult
+    from gateway.results import RollResult as RollResult
+    from gateway.results import read_result as read_result
     from gateway.router import Handled as Handled
     from gateway.router import Reading as Reading
     from gateway.services import AdapterServices as AdapterServices

@@ -18,7 +18,17 @@ from datetime import datetime
 from typing import Any
 
 from adapters.discord.texts import t
-from gateway import DegreeColour, Power, RatedTrait, Reply, RuleSystem, SheetSummary
+from gateway import (
+    ContestResult,
+    DegreeColour,
+    Power,
+    RatedTrait,
+    Reply,
+    RollResult,
+    RuleSystem,
+    SheetSummary,
+    read_result,
+)
 from gateway.charts import Picture, chart_from_result
 
 CONTENT = 2000
@@ -66,9 +76,11 @@ class Colours:
     def of_systems(cls, systems: Iterable[RuleSystem]) -> Colours:
         return cls({system.name: system.degree_colours for system in systems})
 
-    def of(self, roll: Mapping[str, Any]) -> int:
-        degree = str(roll.get("degree") or "")
-        own = self.by_system.get(str(roll.get("system") or ""))
+    def of(self, roll: RollResult | Mapping[str, Any]) -> int:
+        if isinstance(roll, Mapping):
+            roll = RollResult(roll.get("system"), None, (), None, roll.get("degree"))
+        degree = roll.degree or ""
+        own = self.by_system.get(roll.system or "")
         if own is not None and degree in own:
             return own[degree]
         return next((c[degree] for c in self.by_system.values() if degree in c), TEXT_COLOUR)
@@ -219,25 +231,24 @@ def text_message(text: str, *, private: bool = False, allow_flags: bool = True) 
 # --------------------------------------------------------------------------- replies with a result
 
 
-def _pool_words(roll: Mapping[str, Any], locale: str = "en") -> str:
-    pool = roll.get("pool")
-    if roll.get("chance_die"):
+def _pool_words(roll: RollResult, locale: str = "en") -> str:
+    if roll.details.get("chance_die"):
         words = t(locale, "embed.chance_die")
-    elif isinstance(pool, int):
-        words = t(locale, "embed.pool", n=pool)
+    elif roll.pool is not None:
+        words = t(locale, "embed.pool", n=roll.pool)
     else:
         words = t(locale, "embed.roll")
-    trait = roll.get("trait")
+    trait = roll.details.get("trait")
     return f"{str(trait).title()} · {words}" if trait else words
 
 
-def _degree(roll: Mapping[str, Any]) -> str:
-    return str(roll.get("degree") or "").replace("_", " ").title() or "-"
+def _degree(roll: RollResult) -> str:
+    return (roll.degree or "").replace("_", " ").title() or "-"
 
 
-def _side_value(roll: Mapping[str, Any]) -> str:
-    wp = " +1 WP" if roll.get("willpower") else ""
-    return f"`{_faces(roll)}`{wp} → **{roll.get('total')}** ({escape(_degree(roll))})"
+def _side_value(roll: RollResult) -> str:
+    wp = " +1 WP" if roll.willpower else ""
+    return f"`{_faces(roll)}`{wp} → **{roll.total}** ({escape(_degree(roll))})"
 
 
 def result_embed(
@@ -247,34 +258,31 @@ def result_embed(
     the title, dice, total and degree as fields, the colour of the degree (``colours``: the rule
     systems'), the roll id in the footer; its labels in ``locale``. None for any other result: that
     reply stays text."""
-    if not isinstance(result, Mapping):
-        return None
-    kind = result.get("kind")
+    found = read_result(result)
     embed: dict[str, Any]
-    if kind == "roll" and isinstance(result.get("dice"), list):
-        who = result.get("who")
-        secret = f"{t(locale, 'embed.secret_roll')} · " if result.get("secret") else ""
-        pool = _pool_words(result, locale)
+    if isinstance(found, RollResult) and found.kind == "roll":
+        roll = found
+        who = roll.who
+        secret = f"{t(locale, 'embed.secret_roll')} · " if roll.secret else ""
+        pool = _pool_words(roll, locale)
         title = f"{secret}{who} · {pool}" if who else f"{secret}{pool}"
-        wp = " +1 WP" if result.get("willpower") else ""
+        wp = " +1 WP" if roll.willpower else ""
         embed = {
             "title": escape(title),
-            "color": colours.of(result),
+            "color": colours.of(roll),
             "fields": [
-                {"name": t(locale, "embed.dice"), "value": f"`{_faces(result)}`{wp}", "inline": True},
-                {"name": t(locale, "embed.total"), "value": f"**{result.get('total')}**", "inline": True},
-                {"name": t(locale, "embed.degree"), "value": escape(_degree(result)), "inline": True},
+                {"name": t(locale, "embed.dice"), "value": f"`{_faces(roll)}`{wp}", "inline": True},
+                {"name": t(locale, "embed.total"), "value": f"**{roll.total}**", "inline": True},
+                {"name": t(locale, "embed.degree"), "value": escape(_degree(roll)), "inline": True},
             ],
         }
-    elif kind == "contest" and isinstance(result.get("sides"), list) and result["sides"]:
-        sides = [s for s in result["sides"] if isinstance(s, Mapping)]
-        given = result.get("names")
-        names = given if isinstance(given, list) else []
-        labels = [str(names[i]) if i < len(names) else str(s.get("who") or "") for i, s in enumerate(sides)]
+    elif isinstance(found, ContestResult):
+        sides = found.sides
         labels = [
-            label or t(locale, "embed.opposition" if i else "embed.roller") for i, label in enumerate(labels)
+            label or t(locale, "embed.opposition" if i else "embed.roller")
+            for i, label in enumerate(found.names)
         ]
-        outcome = str(result.get("outcome") or "")
+        outcome = found.outcome or ""
         versus = f" {t(locale, 'embed.vs')} "
         embed = {
             "title": escape(versus.join(labels[:2]) + f" · {outcome.replace('_', ' ').title()}"),
@@ -287,12 +295,18 @@ def result_embed(
                 }
                 for label, side in zip(labels, sides, strict=False)
             ]
-            + [{"name": t(locale, "embed.margin"), "value": str(result.get("margin", "-")), "inline": True}],
+            + [
+                {
+                    "name": t(locale, "embed.margin"),
+                    "value": str(found.details.get("margin", "-")),
+                    "inline": True,
+                }
+            ],
         }
     else:
         return None
-    if result.get("id"):
-        embed["footer"] = {"text": f"#{clean(result['id'])}"}
+    if found.roll_id:
+        embed["footer"] = {"text": f"#{clean(found.roll_id)}"}
     return embed
 
 
@@ -389,16 +403,15 @@ def platform_of(where: str) -> str:
     return PLATFORMS.get(platform, platform.title() or "unknown")
 
 
-def _faces(roll: Mapping[str, Any]) -> str:
-    dice = roll.get("dice") or []
-    return " ".join(str(int(d)) for d in dice if isinstance(d, int | float)) or "no dice"
+def _faces(roll: RollResult) -> str:
+    return " ".join(str(d) for d in roll.dice) or "no dice"
 
 
-def _roll_line(roll: Mapping[str, Any], label: str = "") -> str:
+def _roll_line(roll: RollResult, label: str = "") -> str:
     what = escape(_pool_words(roll))
-    wp = " +1 WP" if roll.get("willpower") else ""
-    degree = str(roll.get("degree") or "").title()
-    total = roll.get("total")
+    wp = " +1 WP" if roll.willpower else ""
+    degree = (roll.degree or "").title()
+    total = roll.total
     prefix = f"{label}: " if label else ""
     return f"{prefix}{what}: `{_faces(roll)}`{wp} → **{total}** ({escape(degree)})"
 
@@ -416,24 +429,22 @@ def roll_embed(
     who = str(result.get("who") or who)
     embed: dict[str, Any] = {"author": {"name": clean(who)}}
     roll_id = result.get("id")
-    if kind == "roll" and result.get("dice") is not None:
-        degree = str(result.get("degree") or "")
-        embed["title"] = (
-            "Secret roll · " if secret else ""
-        ) + f"{degree.title()} · total {result.get('total')}"
-        embed["description"] = _roll_line(result)
-        embed["color"] = colours.of(result)
-    elif kind == "contest" and result.get("sides"):
-        sides = result["sides"]
-        outcome = str(result.get("outcome") or "").replace("_", " ")
+    found = read_result(result)
+    if kind == "roll" and isinstance(found, RollResult):
+        degree = found.degree or ""
+        embed["title"] = ("Secret roll · " if secret else "") + f"{degree.title()} · total {found.total}"
+        embed["description"] = _roll_line(found)
+        embed["color"] = colours.of(found)
+    elif kind == "contest" and isinstance(found, ContestResult):
+        outcome = (found.outcome or "").replace("_", " ")
         embed["title"] = (
             "Secret contest · " if secret else ""
-        ) + f"{outcome.title()} · margin {result.get('margin')}"
+        ) + f"{outcome.title()} · margin {found.details.get('margin')}"
         labels = [escape(who), "Opposition"]
         embed["description"] = "\n".join(
-            _roll_line(side, labels[i] if i < 2 else f"Side {i + 1}") for i, side in enumerate(sides)
+            _roll_line(side, labels[i] if i < 2 else f"Side {i + 1}") for i, side in enumerate(found.sides)
         )
-        embed["color"] = OUTCOME_COLOURS.get(str(result.get("outcome")), CONTEST_COLOUR)
+        embed["color"] = OUTCOME_COLOURS.get(str(found.outcome), CONTEST_COLOUR)
     else:
         title = str(payload.get("stlog_kind") or kind or "Storyteller log").replace("_", " ")
         embed["title"] = escape(title.title())

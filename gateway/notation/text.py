@@ -14,6 +14,7 @@ from gateway.notation.messages import t
 from gateway.notation.odds import Odds
 from gateway.notation.parse import Dice, Expression, Negative, Node, Number, Operation
 from gateway.notation.roll import Outcome, TermRoll
+from gateway.results import NotationResult
 
 # Bytes of UTF-8 a reply may take on each platform; others take DEFAULT_BYTES.
 PLATFORM_BYTES = {"irc": 350, "secondlife": 1024, "discord": 2000}
@@ -130,19 +131,15 @@ def result(expression: Expression, outcomes: Sequence[Outcome]) -> dict[str, Any
             if len(outcomes) > 1:
                 entry["set"] = at
             rolls.append(entry)
-    out: dict[str, Any] = {
-        "kind": "dice",
-        "expression": expression_text(expression),
-        "total": sum(o.total for o in outcomes),
-        "rolls": rolls,
-        "dice": [f for r in rolls for f in r["faces"]],
-    }
-    if len(outcomes) > 1:
-        out["totals"] = [o.total for o in outcomes]
     successes = [o.successes for o in outcomes if o.successes is not None]
-    if successes:
-        out["successes"] = sum(successes)
-    return out
+    return NotationResult(
+        expression=expression_text(expression),
+        total=sum(o.total for o in outcomes),
+        rolls=tuple(rolls),
+        dice=tuple(f for r in rolls for f in r["faces"]),
+        totals=tuple(o.total for o in outcomes) if len(outcomes) > 1 else None,
+        successes=sum(successes) if successes else None,
+    ).as_json()
 
 
 def outcomes_from(expression: Expression, roll: Mapping[str, Any]) -> list[Outcome] | None:

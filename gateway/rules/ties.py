@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from typing import Any, Generic, Literal, Protocol, TypeVar
 
 from gateway.dice import DiceSource
+from gateway.results import ContestResult, RollResult
 
 Faces = tuple[int, ...]
 # How a contest's tie is settled: rolled again (Pravidla's and Night Wanderers' books), won by the
@@ -21,7 +22,7 @@ class Scored(Protocol):
     @property
     def successes(self) -> int: ...
 
-    def as_result(self) -> dict[str, Any]: ...
+    def result(self) -> RollResult: ...
 
 
 Side = TypeVar("Side", bound=Scored)
@@ -90,18 +91,17 @@ class Contest(Generic[Side]):
     winner: int | None
     tie: str | None = None
 
-    def as_result(self) -> dict[str, Any]:
-        result = {
-            "kind": "contest",
-            "system": self.system,
-            "sides": [s.as_result() for s in self.sides],
+    def result(self) -> ContestResult:
+        details: dict[str, Any] = {
             "rounds": [[list(a), list(b)] for a, b in self.rounds],
             "rerolls": len(self.rounds) - 1,
-            "winner": self.winner,
         }
         if self.tie is not None:
-            result["tie"] = self.tie
-        return result
+            details["tie"] = self.tie
+        return ContestResult(self.system, tuple(s.result() for s in self.sides), self.winner, details)
+
+    def as_result(self) -> dict[str, Any]:
+        return self.result().as_json()
 
 
 def every_face(rounds: Sequence[tuple[Faces, Faces]]) -> tuple[Faces, Faces]:

@@ -14,16 +14,21 @@ from plugins.decanter.config import DecanterSettings
 from plugins.decanter.house import DecanterHouseRules
 from plugins.decanter.mechanics import SYSTEM
 from plugins.decanter.messages import CATALOGUE
+from plugins.decanter.params import with_params
 from plugins.decanter.sheet import DecanterSheet
 from plugins.decanter.sheet_spec import SHEET
 
 COMMANDS = CommandSet(SYSTEM).include(
-    rolls.COMMANDS,
-    story_points.COMMANDS,
-    spending.COMMANDS,
-    conditions.COMMANDS,
-    extended.COMMANDS,
-    CHARACTERS.commands(),
+    with_params(
+        CommandSet(SYSTEM).include(
+            rolls.COMMANDS,
+            story_points.COMMANDS,
+            spending.COMMANDS,
+            conditions.COMMANDS,
+            extended.COMMANDS,
+            CHARACTERS.commands(),
+        )
+    )
 )
 COMMANDS.include(retire_commands(SYSTEM))  # char retire, st retire (gateway.rules.retire)
 

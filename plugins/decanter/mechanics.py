@@ -15,7 +15,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from gateway import DiceSource
+from gateway import ContestResult, DiceSource, RollResult
 
 SIDES = 10
 SYSTEM = "decanter"
@@ -153,16 +153,9 @@ class Roll:
             return 0
         return self.successes - self.dc
 
-    def as_result(self) -> dict[str, Any]:
+    def result(self) -> RollResult:
         data: dict[str, Any] = {
-            "kind": "roll",
-            "system": SYSTEM,
-            "pool": self.pool,
             "dc": self.dc,
-            "dice": list(self.dice),
-            "successes": self.successes,
-            "total": self.successes,
-            "degree": self.degree,
             "quality": QUALITY_NAMES[self.quality],
             "automatic": self.automatic,
             "forced": self.forced,
@@ -177,7 +170,12 @@ class Roll:
             data["kept"] = self.kept
         if self.quality in (-2, 2):
             data["rerolled"] = list(self.rerolled)
-        return data
+        return RollResult(
+            SYSTEM, self.pool, self.dice, self.successes, self.degree, self.successes, details=data
+        )
+
+    def as_result(self) -> dict[str, Any]:
+        return self.result().as_json()
 
 
 def roll_faces(count: int, dice: DiceSource) -> tuple[int, ...]:
@@ -323,15 +321,12 @@ class Contest:
     decided_by: str  # successes | pool | reroll | unbroken
     rounds: tuple[tuple[int, int], ...] = field(default=())
 
+    def result(self) -> ContestResult:
+        details = {"decided_by": self.decided_by, "rounds": [list(r) for r in self.rounds]}
+        return ContestResult(SYSTEM, tuple(s.result() for s in self.sides), self.winner, details)
+
     def as_result(self) -> dict[str, Any]:
-        return {
-            "kind": "contest",
-            "system": SYSTEM,
-            "sides": [s.as_result() for s in self.sides],
-            "winner": self.winner,
-            "decided_by": self.decided_by,
-            "rounds": [list(r) for r in self.rounds],
-        }
+        return self.result().as_json()
 
 
 def contest(

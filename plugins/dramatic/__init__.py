@@ -14,10 +14,13 @@ from plugins.dramatic.config import DramaticSettings
 from plugins.dramatic.house import DramaticHouseRules
 from plugins.dramatic.mechanics import SYSTEM
 from plugins.dramatic.messages import CATALOGUE
+from plugins.dramatic.params import with_params
 from plugins.dramatic.sheet import DramaticSheet
 from plugins.dramatic.sheet_spec import SHEET
 
-COMMANDS = CommandSet(SYSTEM).include(rolls.COMMANDS, CHARACTERS.commands())
+COMMANDS = CommandSet(SYSTEM).include(
+    with_params(CommandSet(SYSTEM).include(rolls.COMMANDS, CHARACTERS.commands()))
+)
 COMMANDS.include(retire_commands(SYSTEM))  # char retire, st retire (gateway.rules.retire)
 
 

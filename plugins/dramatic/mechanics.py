@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from gateway import DiceSource
+from gateway import ContestResult, DiceSource, RollResult
 
 SIDES = 10
 SYSTEM = "dramatic"
@@ -58,23 +58,22 @@ class Roll:
     def dice(self) -> tuple[int, ...]:
         return self.original + self.extra
 
-    def as_result(self) -> dict[str, Any]:
-        return {
-            "kind": "roll",
-            "system": SYSTEM,
-            "pool": self.pool,
+    def result(self) -> RollResult:
+        details = {
             "difficulty": self.difficulty,
-            "dice": list(self.dice),
             "extra_dice": list(self.extra),
-            "successes": self.successes,
-            "total": self.successes,
-            "degree": self.degree,
             "willpower": self.willpower,
             "specialty": self.specialty,
             "hits": self.hits,
             "extra_hits": self.extra_hits,
             "ones": self.ones,
         }
+        return RollResult(
+            SYSTEM, self.pool, self.dice, self.successes, self.degree, self.successes, details=details
+        )
+
+    def as_result(self) -> dict[str, Any]:
+        return self.result().as_json()
 
 
 def explodes(tens_explode: str, specialty: bool) -> bool:
@@ -168,14 +167,13 @@ class Resisted:
     margin: int  # the attacker's successes left after cancelling, never below 0
     winner: int
 
+    def result(self) -> ContestResult:
+        return ContestResult(
+            SYSTEM, tuple(s.result() for s in self.sides), self.winner, {"margin": self.margin}
+        )
+
     def as_result(self) -> dict[str, Any]:
-        return {
-            "kind": "contest",
-            "system": SYSTEM,
-            "sides": [s.as_result() for s in self.sides],
-            "margin": self.margin,
-            "winner": self.winner,
-        }
+        return self.result().as_json()
 
 
 def resist(attacker: Roll, defender: Roll) -> Resisted:

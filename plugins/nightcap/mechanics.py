@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from gateway import DiceSource
+from gateway import ContestResult, DiceSource, RollResult
 
 SIDES = 10
 DEGREES = ("botch", "failure", "marginal", "solid", "strong", "overwhelming")
@@ -59,19 +59,12 @@ class Roll:
     total: int
     degree: str
 
+    def result(self) -> RollResult:
+        details = {"chance_die": self.chance_die, "dice_total": self.dice_total, "willpower": self.willpower}
+        return RollResult("nightcap", self.pool, self.dice, self.total, self.degree, details=details)
+
     def as_result(self) -> dict[str, Any]:
-        # Spelled out: ``asdict`` deep-copies every face, and this runs for every roll.
-        return {
-            "kind": "roll",
-            "system": "nightcap",
-            "pool": self.pool,
-            "dice": list(self.dice),
-            "chance_die": self.chance_die,
-            "dice_total": self.dice_total,
-            "willpower": self.willpower,
-            "total": self.total,
-            "degree": self.degree,
-        }
+        return self.result().as_json()
 
 
 def score(
@@ -128,15 +121,12 @@ class Contest:
     winner: int | None
     outcome: str
 
+    def result(self) -> ContestResult:
+        details = {"margin": self.margin, "outcome": self.outcome}
+        return ContestResult("nightcap", tuple(s.result() for s in self.sides), self.winner, details)
+
     def as_result(self) -> dict[str, Any]:
-        return {
-            "kind": "contest",
-            "system": "nightcap",
-            "sides": [s.as_result() for s in self.sides],
-            "margin": self.margin,
-            "winner": self.winner,
-            "outcome": self.outcome,
-        }
+        return self.result().as_json()
 
 
 def contest(left: Roll, right: Roll) -> Contest:

@@ -31,33 +31,38 @@ from plugins.nightwanderers.entry import EntrySet
 from plugins.nightwanderers.house import NightWanderersHouseRules
 from plugins.nightwanderers.mechanics import SYSTEM
 from plugins.nightwanderers.messages import CATALOGUE
+from plugins.nightwanderers.params import with_params
 from plugins.nightwanderers.sheet import WandererSheet
 from plugins.nightwanderers.sheet_spec import SHEET
 
 COMMANDS = CommandSet(SYSTEM).include(
-    commands.COMMANDS,
-    CHARACTERS.commands(
-        "Night Wanderers",
-        "make a character (vampire unless the clan says otherwise)",
-        "char new NAME [CLAN]",
-        "show a character sheet with health and blood",
-        "Storyteller: set a sheet field, health or blood (audited)",
-    ),
-    blood.COMMANDS,
-    combat.COMMANDS,
-    hazards.COMMANDS,
-    hunting.COMMANDS,
-    grapple.COMMANDS,  # nw-mech: grapple, bite, drink
-    pursuit.COMMANDS,  # nw-mech: pursue
-    tug.COMMANDS,  # nw-mech: tug of war
-    experience.COMMANDS,  # nw-mech: humanity buy
-    scene.COMMANDS,  # nw-mech: * * *, scene end, turn
-    scene.INITIATIVE.commands(
-        scene.init_join_command,
-        scene.init_add_command,
-        "init add NAME [hunting] [celerity basic|advanced]",
-        "Storyteller: put the initiative in order (2d6, lower first)",
-    ),
+    with_params(
+        CommandSet(SYSTEM).include(
+            commands.COMMANDS,
+            CHARACTERS.commands(
+                "Night Wanderers",
+                "make a character (vampire unless the clan says otherwise)",
+                "char new NAME [CLAN]",
+                "show a character sheet with health and blood",
+                "Storyteller: set a sheet field, health or blood (audited)",
+            ),
+            blood.COMMANDS,
+            combat.COMMANDS,
+            hazards.COMMANDS,
+            hunting.COMMANDS,
+            grapple.COMMANDS,  # nw-mech: grapple, bite, drink
+            pursuit.COMMANDS,  # nw-mech: pursue
+            tug.COMMANDS,  # nw-mech: tug of war
+            experience.COMMANDS,  # nw-mech: humanity buy
+            scene.COMMANDS,  # nw-mech: * * *, scene end, turn
+            scene.INITIATIVE.commands(
+                scene.init_join_command,
+                scene.init_add_command,
+                "init add NAME [hunting] [celerity basic|advanced]",
+                "Storyteller: put the initiative in order (2d6, lower first)",
+            ),
+        )
+    )
 )
 COMMANDS.include(retire_commands(SYSTEM))  # char retire, st retire (gateway.rules.retire)
 

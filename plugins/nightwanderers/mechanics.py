@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from gateway import DiceSource
+from gateway import ContestResult, DiceSource, RollResult
 from gateway.rules.initiative import Order, rank
 from gateway.rules.ties import (
     Contest,
@@ -74,19 +74,15 @@ class Roll:
     degree: str
     pain: int = 0
 
+    def result(self) -> RollResult:
+        # ``total``: what the roll log's total column and verify show
+        details = {"difficulty": self.difficulty, "need": self.need, "pain": self.pain}
+        return RollResult(
+            SYSTEM, self.pool, self.dice, self.successes, self.degree, self.successes, details=details
+        )
+
     def as_result(self) -> dict[str, Any]:
-        return {
-            "kind": "roll",
-            "system": SYSTEM,
-            "pool": self.pool,
-            "difficulty": self.difficulty,
-            "need": self.need,
-            "dice": list(self.dice),
-            "successes": self.successes,
-            "total": self.successes,  # what the roll log's total column and verify show
-            "degree": self.degree,
-            "pain": self.pain,
-        }
+        return self.result().as_json()
 
 
 def score(pool: int, faces: Sequence[int], difficulty: int = 4, need: int = 1, pain: int = 0) -> Roll:
@@ -226,15 +222,12 @@ class Stealth:
     def winner(self) -> int | None:
         return {"unseen": 0, "noticed": 1, "heard": None}[self.outcome]
 
+    def result(self) -> ContestResult:
+        sides = (self.sneak.result(), self.inspection.result())
+        return ContestResult(SYSTEM, sides, self.winner, {"action": "stealth", "outcome": self.outcome})
+
     def as_result(self) -> dict[str, Any]:
-        return {
-            "kind": "contest",
-            "system": SYSTEM,
-            "action": "stealth",
-            "sides": [self.sneak.as_result(), self.inspection.as_result()],
-            "winner": self.winner,
-            "outcome": self.outcome,
-        }
+        return self.result().as_json()
 
 
 def stealth(

@@ -8,7 +8,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from gateway import DiceSource
+from gateway import ContestResult, DiceSource
 from gateway.rules.initiative import Order, rank
 from gateway.rules.ties import break_ties
 from plugins.nightwanderers.mechanics import SIDES, SYSTEM, Combatant, Roll, quality, roll
@@ -142,17 +142,17 @@ class TugRound:
             return 0
         return 1 if self.balance <= -self.goal else None
 
-    def as_result(self) -> dict[str, Any]:
-        return {
-            "kind": "contest",
-            "system": SYSTEM,
+    def result(self) -> ContestResult:
+        details = {
             "action": "tug",
-            "sides": [self.left.as_result(), self.right.as_result()],
             "difference": self.left.successes - self.right.successes,
             "balance": self.balance,
             "goal": self.goal,
-            "winner": self.winner,
         }
+        return ContestResult(SYSTEM, (self.left.result(), self.right.result()), self.winner, details)
+
+    def as_result(self) -> dict[str, Any]:
+        return self.result().as_json()
 
 
 def tug_round(

@@ -18,32 +18,33 @@ from plugins.pravidla.help import in_czech
 from plugins.pravidla.house import PravidlaHouseRules
 from plugins.pravidla.mechanics import SYSTEM
 from plugins.pravidla.messages import CATALOGUE
+from plugins.pravidla.params import with_params
 from plugins.pravidla.sheet import PravidlaSheet
 from plugins.pravidla.sheet_spec import SHEET
 
-# Every command with its Czech help (``plugins.pravidla.help``): the decorated sets are complete
-# once their modules are imported, above.
+# Every command with its typed parameters (``plugins.pravidla.params``) and its Czech help
+# (``plugins.pravidla.help``): the decorated sets are complete once their modules are imported, above.
 COMMANDS = CommandSet(SYSTEM).include(
     in_czech(
-        CommandSet(SYSTEM)
-        .include(
-            commands.COMMANDS,
-            CHARACTERS.commands(
-                "Pravidla",
-                "make a Pravidla character and make it active",
-                "char new NAME",
-                "show a character sheet",
-                "Storyteller: set a sheet field (audited)",
-            ),
-            scene.COMMANDS,
-            scene.INITIATIVE.commands(
-                scene.init_join_command,
-                scene.init_add_command,
-                "init add NAME [STAMINA WITS] [hunting] [celerity basic|advanced]",
-                "Storyteller: put the initiative in order",
-            ),
+        with_params(
+            CommandSet(SYSTEM).include(
+                commands.COMMANDS,
+                CHARACTERS.commands(
+                    "Pravidla",
+                    "make a Pravidla character and make it active",
+                    "char new NAME",
+                    "show a character sheet",
+                    "Storyteller: set a sheet field (audited)",
+                ),
+                scene.COMMANDS,
+                scene.INITIATIVE.commands(
+                    scene.init_join_command,
+                    scene.init_add_command,
+                    "init add NAME [STAMINA WITS] [hunting] [celerity basic|advanced]",
+                    "Storyteller: put the initiative in order",
+                ),
+            )
         )
-        .commands()
     )
 )
 COMMANDS.include(retire_commands(SYSTEM))  # char retire, st retire (gateway.rules.retire)

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from gateway import DiceSource
+from gateway import ContestResult, DiceSource, RollResult
 from gateway.rules.initiative import Order, rank
 from gateway.rules.ties import (
     Contest,
@@ -43,18 +43,15 @@ class Roll:
     successes: int
     degree: str
 
+    def result(self) -> RollResult:
+        # ``total``: what the roll log's total column and verify show
+        details = {"target": self.target, "need": self.need}
+        return RollResult(
+            SYSTEM, self.pool, self.dice, self.successes, self.degree, self.successes, details=details
+        )
+
     def as_result(self) -> dict[str, Any]:
-        return {
-            "kind": "roll",
-            "system": SYSTEM,
-            "pool": self.pool,
-            "target": self.target,
-            "need": self.need,
-            "dice": list(self.dice),
-            "successes": self.successes,
-            "total": self.successes,  # what the roll log's total column and verify show
-            "degree": self.degree,
-        }
+        return self.result().as_json()
 
 
 def score(pool: int, faces: Sequence[int], target: int = 4, need: int = 1) -> Roll:
@@ -100,17 +97,12 @@ class TugRound:
     lead: int
     winner: int | None
 
+    def result(self) -> ContestResult:
+        details = {"action": "tug", "difference": self.difference, "balance": self.balance, "lead": self.lead}
+        return ContestResult(SYSTEM, (self.left.result(), self.right.result()), self.winner, details)
+
     def as_result(self) -> dict[str, Any]:
-        return {
-            "kind": "contest",
-            "system": SYSTEM,
-            "action": "tug",
-            "sides": [self.left.as_result(), self.right.as_result()],
-            "difference": self.difference,
-            "balance": self.balance,
-            "lead": self.lead,
-            "winner": self.winner,
-        }
+        return self.result().as_json()
 
 
 def tug_round(balance: int, lead: int, left: int, right: int, dice: DiceSource, target: int = 4) -> TugRound:
