@@ -220,7 +220,7 @@ async def test_sheet_and_storyteller_edits(dra: Chat) -> None:
 
 async def test_bad_input(dra: Chat) -> None:
     assert "Which pool?" in await refused(dra, "roll")
-    assert "one number" in await refused(dra, "roll 3 diff hard")
+    assert "must be a whole number" in await refused(dra, "roll 3 diff hard")
     assert "Unknown trait" in await refused(dra, "roll foo")
     assert "no active Dramatic Systems character" in await refused(dra, "roll dex")
     assert "above the maximum" in await refused(dra, "roll 60")

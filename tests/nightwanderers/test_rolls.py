@@ -103,7 +103,7 @@ async def test_rolls_are_logged(nw: Chat) -> None:
 async def test_bad_input(nw: Chat) -> None:
     before = await count(nw, RollLog)
     for line, needle in [
-        ("roll 4 diff", "После diff нужно число"),
+        ("roll 4 diff", "не указан параметр «трудность»"),
         ("roll сила", "активного персонажа"),
         ("roll магия", "Неизвестный атрибут"),
         ("roll 0", "хотя бы один кубик"),

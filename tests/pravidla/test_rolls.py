@@ -109,8 +109,8 @@ async def test_secret_roll_is_private(pr: Chat) -> None:
 async def test_bad_input_is_one_line_and_writes_nothing(pr: Chat) -> None:
     before = await count(pr, RollLog)
     for line, needle in [
-        ("roll 4 tn 7", "Cílové číslo může být 2 až 6"),
-        ("roll 4 tn", "Za tn patří číslo"),
+        ("roll 4 tn 7", "„cílové číslo“ smí být nejvýše 6"),
+        ("roll 4 tn", "chybí parametr „cílové číslo“"),
         ("roll šarm", "aktivní postavu"),
         ("roll kouzlo", "Neznámá vlastnost"),
         ("roll 51", "povoleným maximem 50"),
