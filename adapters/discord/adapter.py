@@ -1,4 +1,5 @@
-"""The Discord adapter: the Interactions Endpoint in, webhooks out.
+"""The Discord adapter: interactions in (the Interactions Endpoint, or the bot's own Gateway websocket
+in Gateway mode, see connection.py), webhooks, follow-ups and bot messages out.
 
 Inbound: ``POST /discord/interactions``. The raw body is verified (Ed25519 over timestamp + body) before
 anything else; PING answers PONG; a slash command becomes a command line and runs through the router.
@@ -10,6 +11,11 @@ Outbound: outbox rows for platform ``discord``. The target is either a webhook n
 (follow-ups, which carry their token and expire after 15 minutes). Delivery waits on the header-driven
 limiter; a long wait hands the row back to the outbox (``Throttled`` with the exact delay) so other
 targets keep moving. A webhook that answers 404 is disabled and reported, never retried.
+
+Gateway mode adds: interactions from the websocket, answered through the callback endpoint with the
+same answer the endpoint would return; prefix commands (MESSAGE_CREATE) run with their replies
+queued like IRC's; and the bot posting into channels (``[discord.channels]`` names, or a channel
+``GUILD/CHANNEL`` seen), private replies of a prefix command as a DM.
 """
 
 from __future__ import annotations
@@ -19,6 +25,7 @@ import contextlib
 import dataclasses
 import hashlib
 import json
+import re
 import time
 from collections.abc import Mapping
 from datetime import datetime, timedelta
@@ -33,6 +40,7 @@ from adapters.body import BadBody, read_limited
 from adapters.discord import complete, components, render, slash, texts
 from adapters.discord import interactions as ix
 from adapters.discord.config import DiscordSettings, Webhook
+from adapters.discord.connection import GatewayConnection
 from adapters.discord.limiter import RateLimiter, WaitTooLong
 from adapters.discord.reader import reader_locale
 from adapters.discord.verify import Verifier
@@ -68,6 +76,7 @@ FOLLOWUP_GRACE = 0.5  # let Discord take our HTTP response before the first foll
 LEDGER_DAYS = 2
 MAX_INTERACTION = 64 * 1024  # Discord's payloads are a few kB; the app refuses more than this anyway
 INLINE_429_RETRIES = 5
+CHANNEL_TARGET = re.compile(r"^(?:\d+|@me)/(?P<channel>\d+)$")  # GUILD/CHANNEL, or @me/CHANNEL (a DM)
 
 
 # The picture must be drawn by then (seconds after the interaction arrived) and the callback be
@@ -149,6 +158,17 @@ class DiscordAdapter(Adapter):
         self.disabled_state = AdapterState(vault, SCOPE_DISABLED, clock=clock)
         self.sent_state = AdapterState(vault, SCOPE_SENT, clock=clock)
         self.button_state = AdapterState(vault, SCOPE_BUTTONS, clock=clock)
+        token = config.token()
+        self.bot_token = token
+        self.connection = (
+            GatewayConnection(
+                config, token, self.gateway_interaction, self.gateway_message, self.gateway_ready
+            )
+            if config.gateway_mode and token
+            else None
+        )
+        self._dm_channels: dict[str, str] = {}  # user id -> their DM channel with the bot
+        self._synced = False
 
     # ------------------------------------------------------------------ life cycle
 
@@ -167,12 +187,16 @@ class DiscordAdapter(Adapter):
             await self.sent_state.prune(cutoff, db=unit)
             await self.button_state.prune(self.services.clock() - timedelta(days=BUTTON_DAYS), db=unit)
             self._sent.update(int(k) for k in await self.sent_state.items(db=unit) if k.isdigit())
+        if self.connection is not None:
+            self.connection.start()
 
     async def stop(self) -> None:
         # Commands still running after a deferral: let them finish and queue their follow-ups. Those
         # that do not finish in time are cancelled (their unit rolls back; the follow-up says so), and
         # every task is awaited: none may hold a vault connection past the vault's dispose.
         grace = self.config.request_timeout
+        if self.connection is not None:
+            await self.connection.stop()
         if self._pending:
             await asyncio.wait(list(self._pending), timeout=grace)
         await _end(self._commands, 0)
@@ -198,6 +222,7 @@ class DiscordAdapter(Adapter):
         now = limiter.clock()
         buckets = limiter.buckets.values()
         return {
+            **(self.connection.status() if self.connection is not None else {"mode": "interactions"}),
             "requests": limiter.stats.requests,
             "rate_limited_429": limiter.stats.rate_limited,
             "global_limited": limiter.stats.global_limited,
@@ -234,25 +259,109 @@ class DiscordAdapter(Adapter):
         problem = ix.malformed(interaction)
         if problem is not None:
             return web.json_response({"error": f"not an interaction: {problem}"}, status=400)
+        return respond(await self.answer(interaction))
+
+    async def answer(self, interaction: Mapping[str, Any]) -> dict[str, Any]:
+        """The answer to a well-formed interaction, however it came (endpoint or Gateway):
+        an interaction response, or ``ANSWERED`` when it went to the callback endpoint already."""
         kind = interaction["type"]
         if kind == ix.PING:
-            return web.json_response({"type": ix.PONG})
+            return {"type": ix.PONG}
         if kind == ix.AUTOCOMPLETE:
-            return web.json_response(
-                await complete.answer(self.services, interaction, self.config.reply_timeout)
-            )
+            return await complete.answer(self.services, interaction, self.config.reply_timeout)
         if kind == ix.MESSAGE_COMPONENT:
-            return respond(await self._click(interaction))
+            return await self._click(interaction)
         if kind != ix.APPLICATION_COMMAND:
-            return web.json_response(ix.message_response("This gateway answers slash commands only.", True))
+            return ix.message_response("This gateway answers slash commands only.", True)
         parsed = slash.command_line(interaction.get("data") or {})
         if parsed is None or not parsed.line.strip():
             name = str((interaction.get("data") or {}).get("name", ""))[:32]
             text = (
                 f"/{name} is not a command of this gateway: run `gateway discord register` to refresh them."
             )
-            return web.json_response(ix.message_response(text, True))
-        return respond(await self._run(interaction, parsed))
+            return ix.message_response(text, True)
+        return await self._run(interaction, parsed)
+
+    # ------------------------------------------------------------------ Gateway mode
+
+    async def gateway_interaction(self, interaction: Mapping[str, Any]) -> None:
+        """INTERACTION_CREATE from the websocket: the endpoint's answer, sent to the callback endpoint
+        (Discord takes no answer over the websocket)."""
+        problem = ix.malformed(interaction)
+        if problem is not None:
+            log.warning("discord gateway interaction ignored", reason=problem)
+            return
+        received = self.wall()
+        answer = await self.answer(interaction)
+        if answer is ANSWERED:
+            return
+        assert self.http is not None, "the adapter is started"
+        url = (
+            f"{self.config.api_base}/interactions/{interaction.get('id')}/{interaction.get('token')}/callback"
+        )
+        try:
+            timeout = aiohttp.ClientTimeout(total=max(0.05, received + ANSWER_BY - self.wall()) + 1.0)
+            async with self.http.post(url, json=answer, timeout=timeout) as response:
+                body = await response.read()
+                if not 200 <= response.status < 300:
+                    log.warning(
+                        "discord callback refused",
+                        status=response.status,
+                        body=body[:200].decode("utf-8", "replace"),
+                    )
+        except (aiohttp.ClientError, TimeoutError) as exc:
+            log.warning("discord callback failed", error=type(exc).__name__)
+
+    async def gateway_message(self, message: Mapping[str, Any]) -> None:
+        """MESSAGE_CREATE: a prefix command (``!roll 3``) runs as on IRC, its replies queued to the
+        channel (the router refuses a message id twice, so a replayed event is not answered again)."""
+        author = message.get("author")
+        content = message.get("content")
+        if not isinstance(author, dict) or author.get("bot") or message.get("webhook_id"):
+            return  # our own posts, other bots, webhooks
+        prefix = self.config.prefix
+        if not prefix or not isinstance(content, str) or not content.startswith(prefix):
+            return
+        member = message.get("member") if isinstance(message.get("member"), dict) else None
+        origin = {"member": member, "user": author, **{k: message.get(k) for k in ("channel_id", "guild_id")}}
+        if ix.malformed({"type": 0, **origin}) is not None:
+            return
+        inbound = InboundMessage(
+            sender=ix.sender(origin),
+            channel=ix.channel(origin),
+            text=content[len(prefix) :],
+            message_id=f"message:{message.get('id')}",
+            prefixed=False,
+            sync_reply=False,
+            reply_to=str(message.get("id") or "") or None,
+        )
+        await self.services.handle(inbound)
+
+    async def gateway_ready(self, ready: Mapping[str, Any]) -> None:
+        application = ready.get("application")
+        app_id = (
+            application.get("id") if isinstance(application, dict) else None
+        ) or self.config.application_id
+        if app_id:
+            await self.sync_commands(str(app_id))
+
+    async def sync_commands(self, application_id: str) -> None:
+        """The slash commands, bulk-overwritten once per process (the same PUT twice changes nothing)."""
+        from adapters.discord import cli
+
+        where = self.config.sync_commands
+        if self._synced or where == "off" or not self.bot_token:
+            return
+        self._synced = True
+        config = self.config.model_copy(update={"application_id": application_id})
+        guild = None if where == "global" else where
+        status, data = await cli.register(
+            config, self.bot_token, guild, self.services.settings.gateway.max_pool
+        )
+        if status != 200:
+            log.warning("discord command sync refused", status=status, body=str(data)[:300])
+        else:
+            log.info("discord commands synced", commands=len(data), guild=guild)
 
     async def _run(
         self, interaction: Mapping[str, Any], parsed: slash.Parsed, *, only_caller: bool = False
@@ -427,19 +536,70 @@ class DiscordAdapter(Adapter):
     # ------------------------------------------------------------------ outbound
 
     def can_post(self, target: str) -> bool:
-        """Follow-ups, and the webhooks named in ``[discord.webhooks]``. A channel the gateway has seen
-        (``GUILD/CHANNEL``, where a ``/roll`` came from) has no webhook, and no bot posts here yet: a
-        chronicle-wide ``st announce`` skips it instead of queueing a row that dies. (The one place that
-        decides; a bot that posts to channels answers yes for them here.)"""
-        return target.startswith(FOLLOWUP) or target in self.config.webhooks
+        """Follow-ups and the webhooks named in ``[discord.webhooks]``; with a bot (Gateway mode) also
+        the channels of ``[discord.channels]`` and any channel seen (``GUILD/CHANNEL``, where a
+        command came from). Without a bot such a channel has no way in: a chronicle-wide
+        ``st announce`` skips it instead of queueing a row that dies. (The one place that decides.)"""
+        if target.startswith(FOLLOWUP) or target in self.config.webhooks:
+            return True
+        if self.connection is None:
+            return False
+        return target in self.config.channels or CHANNEL_TARGET.match(target) is not None
 
     async def deliver(self, message: Outbound) -> None:
         if await self._already_sent(message):
             return
         if message.target.startswith(FOLLOWUP):
             await self._deliver_follow_up(message)
+        elif self.connection is not None and (
+            message.target in self.config.channels or CHANNEL_TARGET.match(message.target)
+        ):
+            await self._deliver_bot(message)
         else:
             await self._deliver_webhook(message)
+
+    async def _deliver_bot(self, message: Outbound) -> None:
+        """A bot message: into a channel, or as a DM for a private reply to a prefix command."""
+        p = message.payload
+        named = self.config.channels.get(message.target)
+        match = CHANNEL_TARGET.match(message.target)
+        channel = named or (match["channel"] if match else "")
+        if p.get("kind") == "reply" and p.get("private") and p.get("recipient"):
+            channel = await self._dm_channel(str(p["recipient"]))
+        if p.get("kind") == "reply" and p.get("result"):
+            locale = self.services.settings.gateway.locale
+            body = render.reply_message(str(p.get("text", "")), False, p["result"], locale, self.colours)
+        else:
+            body = render.outbox_message(p, message.created_at, self.colours)
+        body.pop("flags", None)  # ephemeral exists only for interactions
+        drawn = await self._picture(body)
+        body = idempotent(render.attach(body, drawn), message.id)
+        url = f"{self.config.api_base}/channels/{channel}/messages"
+        status, _data = await self._send(message, f"bot:{channel}", channel, url, body, drawn)
+        if status == 404:
+            raise DeliveryFailed(f"Discord does not know channel {channel} (404): is the bot in that server?")
+
+    async def _dm_channel(self, user_id: str) -> str:
+        """The DM channel with ``user_id`` (Create DM returns the existing one; kept per process)."""
+        if user_id in self._dm_channels:
+            return self._dm_channels[user_id]
+        assert self.http is not None, "the adapter is started"
+        url = f"{self.config.api_base}/users/@me/channels"
+        try:
+            async with self.http.post(url, json={"recipient_id": user_id}, headers=self._auth()) as response:
+                data = await response.json(content_type=None)
+                status = response.status
+        except (aiohttp.ClientError, TimeoutError, ValueError) as exc:
+            raise RetryLater(f"network error: {type(exc).__name__}", backoff=self._backoff()) from None
+        if status in (400, 403, 404):
+            raise DeliveryFailed(f"Discord will not open a DM with {user_id} ({status})")
+        if status != 200 or not isinstance(data, dict) or not data.get("id"):
+            raise RetryLater(f"Create DM answered {status}", backoff=self._backoff())
+        self._dm_channels[user_id] = str(data["id"])
+        return self._dm_channels[user_id]
+
+    def _auth(self) -> dict[str, str]:
+        return {"Authorization": f"Bot {self.bot_token}"} if self.bot_token else {}
 
     async def _deliver_follow_up(self, message: Outbound) -> None:
         p = message.payload
@@ -538,8 +698,13 @@ class DiscordAdapter(Adapter):
         assert self.http is not None
         # With a picture: multipart/form-data (payload_json and files[0]), built anew each attempt.
         sent: dict[str, Any] = {"data": multipart(body, drawn)} if drawn is not None else {"json": body}
+        # Bot messages carry the token; webhooks and follow-ups are authorised by their URL.
+        bot = "/channels/" in url
+        params = {} if bot else {"wait": "true"}
         try:
-            async with self.http.post(url, params={"wait": "true"}, **sent) as response:
+            async with self.http.post(
+                url, params=params, headers=self._auth() if bot else None, **sent
+            ) as response:
                 raw = await response.read()
                 status, headers = response.status, response.headers
         except (aiohttp.ClientError, TimeoutError) as exc:
