@@ -96,11 +96,9 @@ class GatewayConnection:
         self._task = asyncio.create_task(self._run(), name="discord gateway")
 
     async def stop(self) -> None:
+        # Cancelling the run ends hikari's start or join; its ``finally`` closes the bot (close code
+        # 1000: the session ends and Discord shows the bot offline at once).
         task, self._task = self._task, None
-        bot = self.bot
-        if bot is not None:
-            with contextlib.suppress(hikari.ComponentStateConflictError):
-                await bot.close()
         if task is not None:
             task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
@@ -134,7 +132,10 @@ class GatewayConnection:
 
     async def _session(self) -> str:
         """One bot from start to end: "content" (retry without the intent), "stop", or "retry"."""
-        self.bot = bot = self._build()
+        try:
+            self.bot = bot = self._build()
+        except ValueError:  # hikari reads the bot's user id out of the token's first part
+            return self._fatal("the bot token is not a Discord bot token (USER_ID.TIMESTAMP.HMAC)")
         self.state = "connecting"
         try:
             await bot.start(
@@ -167,9 +168,11 @@ class GatewayConnection:
             log.warning("discord gateway failed; connecting again", error=self.problem)
             return "retry"
         finally:
-            with contextlib.suppress(Exception):
-                if bot.is_alive:
-                    await bot.close()
+            if bot.is_alive:
+                try:
+                    await asyncio.shield(bot.close())
+                except Exception as exc:  # closing a half-started bot; nothing is left to do
+                    log.debug("discord gateway close failed", error=type(exc).__name__)
             self.bot = None
 
     def _fatal(self, what: str) -> str:
@@ -181,7 +184,7 @@ class GatewayConnection:
     # ------------------------------------------------------------------ events
 
     async def _payload(self, event: hikari.ShardPayloadEvent) -> None:
-        name, payload = event.name, event.payload
+        name, payload = event.name, dict(event.payload)  # a read-only view: the adapter reads plain dicts
         if name == "READY":
             self.events["ready"] += 1
             self.session = {
