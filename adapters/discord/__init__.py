@@ -1,5 +1,6 @@
-"""The Discord adapter: slash commands over the Interactions Endpoint, Storyteller log and sheet exports
-over webhooks, and the ``gateway discord register|status`` and ``gateway sync discord`` commands."""
+"""The Discord adapter: slash commands (and ``!roll`` prefix commands in Gateway mode) over the bot's
+Gateway websocket or the Interactions Endpoint, Storyteller log and sheet exports by the bot or over
+webhooks, and the ``gateway discord setup|register|status|invite`` and ``gateway sync discord`` commands."""
 
 from __future__ import annotations
 
@@ -26,8 +27,16 @@ def gateway_register_adapters(register: Callable[[AdapterSpec], None]) -> None:
 
 @hookimpl
 def gateway_register_cli_commands(register: Callable[[CliCommand], None]) -> None:
-    from adapters.discord import cli
+    from adapters.discord import cli, setup
 
+    register(
+        CliCommand(
+            "discord setup",
+            "from a bot token to a working bot: check it, write [discord], register commands, invite link",
+            setup.run,
+            setup.configure,
+        )
+    )
     register(
         CliCommand(
             "discord register",
