@@ -14,8 +14,8 @@ topics/opcodes-and-status-codes.mdx; summarised with sources in /work/shared/pro
 - Close codes: 4001 unknown opcode, 4002 undecodable or over 4096 bytes, 4003 a payload before
   IDENTIFY, 4004 a bad token, 4005 a second IDENTIFY, 4007 a RESUME ``seq`` from the future,
   4008 more than 120 events in 60 s, 4010 a bad shard, 4013 unknown intent bits, 4014 a privileged
-  intent the "portal" has not switched on. More than ``max_concurrency`` IDENTIFYs in 5 s for one
-  ``shard_id % max_concurrency`` bucket get INVALID_SESSION ``d: false``.
+  intent the "portal" has not switched on. A second IDENTIFY within 5 s in one bucket
+  (``shard_id % max_concurrency``; so ``max_concurrency`` sessions per 5 s) gets INVALID_SESSION ``d: false``.
 - Bot REST: ``GET /users/@me``, ``GET /applications/@me``, ``POST /channels/{id}/messages`` (bot
   token, the message checks of fake_discord, ``nonce`` + ``enforce_nonce`` returning the first
   message), ``POST /users/@me/channels`` (Create DM).
@@ -26,6 +26,7 @@ TCP connection without a close frame, ``close_with`` a code, ``reconnect`` (op 7
 
 from __future__ import annotations
 
+import contextlib
 import json
 import secrets
 import time
@@ -323,7 +324,7 @@ class FakeDiscordBot(FakeDiscord):
         now = time.monotonic()
         while times and times[0] <= now - IDENTIFY_WINDOW:
             times.popleft()
-        if len(times) >= self.max_concurrency:
+        if times:  # each of the max_concurrency buckets starts one session per 5 s
             await conn.send({"op": INVALID_SESSION, "d": False, "s": None, "t": None})
             return True
         times.append(now)
@@ -373,7 +374,8 @@ class FakeDiscordBot(FakeDiscord):
         session.events.append(event)
         for conn in list(self.connections):
             if conn.session is session and not conn.ws.closed:
-                await conn.send(event)
+                with contextlib.suppress(ConnectionResetError):  # going: the event stays for a RESUME
+                    await conn.send(event)
 
     async def dispatch(self, name: str, data: dict[str, Any]) -> None:
         """An event in the newest session: sent now if its socket is open, else kept for a RESUME."""
