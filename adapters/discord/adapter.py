@@ -60,6 +60,7 @@ from gateway import (
 from gateway.adapter_state import AdapterState
 from gateway.charts import Picture, picture
 from gateway.core_messages import say
+from gateway.leases import Lease, run_owned
 from gateway.pacing import Backoff
 from gateway.queue import claim_lease
 
@@ -76,6 +77,7 @@ FOLLOWUP_GRACE = 0.5  # let Discord take our HTTP response before the first foll
 LEDGER_DAYS = 2
 MAX_INTERACTION = 64 * 1024  # Discord's payloads are a few kB; the app refuses more than this anyway
 INLINE_429_RETRIES = 5
+GATEWAY_LEASE = "discord:gateway"
 CHANNEL_TARGET = re.compile(r"^(?:\d+|@me)/(?P<channel>\d+)$")  # GUILD/CHANNEL, or @me/CHANNEL (a DM)
 
 
@@ -168,6 +170,8 @@ class DiscordAdapter(Adapter):
             else None
         )
         self._dm_channels: dict[str, str] = {}  # user id -> their DM channel with the bot
+        self._owner: asyncio.Task[None] | None = None
+        self.gateway_owned = False
         self._synced = False
 
     # ------------------------------------------------------------------ life cycle
@@ -188,15 +192,21 @@ class DiscordAdapter(Adapter):
             await self.button_state.prune(self.services.clock() - timedelta(days=BUTTON_DAYS), db=unit)
             self._sent.update(int(k) for k in await self.sent_state.items(db=unit) if k.isdigit())
         if self.connection is not None:
-            self.connection.start()
+            self._owner = asyncio.create_task(
+                run_owned(self.services.leases, GATEWAY_LEASE, self._own_gateway),
+                name="discord-gateway-lease",
+            )
 
     async def stop(self) -> None:
         # Commands still running after a deferral: let them finish and queue their follow-ups. Those
         # that do not finish in time are cancelled (their unit rolls back; the follow-up says so), and
         # every task is awaited: none may hold a vault connection past the vault's dispose.
         grace = self.config.request_timeout
-        if self.connection is not None:
-            await self.connection.stop()
+        owner, self._owner = self._owner, None
+        if owner is not None:
+            owner.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await owner
         if self._pending:
             await asyncio.wait(list(self._pending), timeout=grace)
         await _end(self._commands, 0)
@@ -221,8 +231,13 @@ class DiscordAdapter(Adapter):
         limiter = self.limiter
         now = limiter.clock()
         buckets = limiter.buckets.values()
+        mode: dict[str, object] = {"mode": "interactions"}
+        if self.connection is not None:
+            mode = self.connection.status()
+            if not self.gateway_owned:
+                mode["gateway"] = f"standby: another process holds {GATEWAY_LEASE}"
         return {
-            **(self.connection.status() if self.connection is not None else {"mode": "interactions"}),
+            **mode,
             "requests": limiter.stats.requests,
             "rate_limited_429": limiter.stats.rate_limited,
             "global_limited": limiter.stats.global_limited,
@@ -283,6 +298,19 @@ class DiscordAdapter(Adapter):
         return await self._run(interaction, parsed)
 
     # ------------------------------------------------------------------ Gateway mode
+
+    async def _own_gateway(self, lease: Lease | None) -> None:
+        """The websocket runs while this process holds ``discord:gateway``: one session per bot among
+        the processes of a vault (Discord sends each event to one session; two would answer twice).
+        Cancelled (shutdown, or the lease lost), it closes; another process identifies anew."""
+        assert self.connection is not None
+        self.gateway_owned = True
+        self.connection.start()
+        try:
+            await asyncio.Future()
+        finally:
+            self.gateway_owned = False
+            await self.connection.stop()
 
     async def gateway_interaction(self, interaction: Mapping[str, Any]) -> None:
         """INTERACTION_CREATE from the websocket: the endpoint's answer, sent to the callback endpoint
