@@ -7,6 +7,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+import structlog
+
 from gateway import AdapterServices, AdapterSpec, CliCommand, hookimpl
 
 
@@ -15,6 +17,12 @@ def build(services: AdapterServices, section: dict[str, Any]) -> Any:
     from adapters.discord.config import load
 
     config = load(section)
+    if config.enabled and config.mode == "gateway" and not config.token():
+        structlog.get_logger(__name__).error(
+            "discord not started",
+            problem="mode = gateway needs a bot token (DISCORD_BOT_TOKEN, bot_token, bot_token_file)",
+        )
+        return None
     if not config.enabled or not config.configured:
         return None
     return DiscordAdapter(services, config)
