@@ -13,6 +13,7 @@ from nacl.signing import SigningKey
 from tests.discord.conftest import CHANNEL, GUILD, USER, DiscordEnv, start_env
 from tests.discord.fake_discord import Received
 from tests.discord.fake_gateway import MESSAGE_CONTENT, FakeDiscordBot
+from tests.discord.test_interactions import _slow_command
 
 pytestmark = pytest.mark.asyncio
 # Tokens of Discord's shape that the fake does not know.
@@ -227,3 +228,32 @@ async def test_the_storyteller_log_is_posted_by_the_bot(genv: DiscordEnv, bot: F
     logged = [p for p in bot.posts if p.channel_id == "600000000000000006"]
     assert logged[0].body.get("embeds") and "username" not in logged[0].body
     assert genv.adapter.can_post("stlog") and genv.adapter.can_post(f"{GUILD}/{CHANNEL}")
+
+
+async def test_a_button_click_and_a_deferred_command_over_the_gateway(
+    genv: DiscordEnv, bot: FakeDiscordBot
+) -> None:
+    genv.dice.extend([9, 5, 10, 4, 4, 4])
+    first = genv.interaction("roll", [{"name": "pool", "type": 3, "value": "3"}])
+    await bot.dispatch("INTERACTION_CREATE", first)
+    await genv.until(lambda: first["id"] in bot.callbacks)
+    rows = bot.callbacks[first["id"]].body["data"]["components"]
+    offered = {b["label"]: b["custom_id"] for row in rows for b in row["components"]}
+    assert offered["Roll again"] == "gw:1:roll 3"
+    click = genv.interaction("")
+    click["type"] = 3
+    click["data"] = {"custom_id": offered["Roll again"], "component_type": 2}
+    click["message"] = {"id": "9" * 18, "channel_id": click["channel_id"], "content": ""}
+    await bot.dispatch("INTERACTION_CREATE", click)
+    await genv.until(lambda: click["id"] in bot.callbacks)
+    assert bot.callbacks[click["id"]].body["data"]["content"].startswith("Mira rolls 3 dice: 4 4 4")
+    # Past reply_timeout the answer is a deferral and the replies follow up through the outbox.
+    genv.gateway.plugins.registry.add_command(_slow_command(genv.adapter.config.reply_timeout + 0.3))
+    slow = genv.interaction("gw", [{"name": "text", "type": 3, "value": "slow hello"}])
+    await bot.dispatch("INTERACTION_CREATE", slow)
+    await genv.until(lambda: slow["id"] in bot.callbacks)
+    assert bot.callbacks[slow["id"]].body == {"type": 5, "data": {}}
+    await genv.until(
+        lambda: any(r.follow_up and r.body.get("content") == "slow done: hello" for r in bot.received)
+    )
+    assert bot.refused == []
