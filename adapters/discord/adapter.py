@@ -29,7 +29,7 @@ import re
 import time
 from collections.abc import Mapping
 from datetime import datetime, timedelta
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import aiohttp
 import orjson
@@ -40,7 +40,6 @@ from adapters.body import BadBody, read_limited
 from adapters.discord import complete, components, render, slash, texts
 from adapters.discord import interactions as ix
 from adapters.discord.config import DiscordSettings, Webhook
-from adapters.discord.connection import GatewayConnection
 from adapters.discord.limiter import RateLimiter, WaitTooLong
 from adapters.discord.reader import reader_locale
 from adapters.discord.verify import Verifier
@@ -63,6 +62,9 @@ from gateway.core_messages import say
 from gateway.leases import Lease, run_owned
 from gateway.pacing import Backoff
 from gateway.queue import claim_lease
+
+if TYPE_CHECKING:
+    from adapters.discord.connection import GatewayConnection
 
 log = structlog.get_logger(__name__)
 
@@ -162,13 +164,13 @@ class DiscordAdapter(Adapter):
         self.button_state = AdapterState(vault, SCOPE_BUTTONS, clock=clock)
         token = config.token()
         self.bot_token = token
-        self.connection = (
-            GatewayConnection(
+        self.connection: GatewayConnection | None = None
+        if config.gateway_mode and token:
+            from adapters.discord.connection import GatewayConnection  # hikari: in Gateway mode only
+
+            self.connection = GatewayConnection(
                 config, token, self.gateway_interaction, self.gateway_message, self.gateway_ready
             )
-            if config.gateway_mode and token
-            else None
-        )
         self._dm_channels: dict[str, str] = {}  # user id -> their DM channel with the bot
         self._owner: asyncio.Task[None] | None = None
         self.gateway_owned = False
