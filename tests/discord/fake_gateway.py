@@ -18,7 +18,8 @@ topics/opcodes-and-status-codes.mdx; summarised with sources in /work/shared/pro
   (``shard_id % max_concurrency``; so ``max_concurrency`` sessions per 5 s) gets INVALID_SESSION ``d: false``.
 - Bot REST: ``GET /users/@me``, ``GET /applications/@me``, ``POST /channels/{id}/messages`` (bot
   token, the message checks of fake_discord, ``nonce`` + ``enforce_nonce`` returning the first
-  message), ``POST /users/@me/channels`` (Create DM).
+  message, a per-channel bucket of ``channel_limit`` per ``channel_window`` with the X-RateLimit-*
+  headers and 429s), ``POST /users/@me/channels`` (Create DM).
 
 Tests drive it: ``dispatch`` an event (kept for replay even while no socket is open), ``drop`` the
 TCP connection without a close frame, ``close_with`` a code, ``reconnect`` (op 7), ``invalidate``.
@@ -206,6 +207,17 @@ class FakeDiscordBot(FakeDiscord):
         nonce = str(body.get("nonce")) if body.get("nonce") is not None else None
         if nonce is not None and body.get("enforce_nonce") and nonce in self.nonces:
             return web.json_response(self.nonces[nonce])  # the message already made from that nonce
+        # The per-channel bucket, with Discord's X-RateLimit-* headers and 429 + retry_after.
+        now = self.clock()
+        window = self._window(f"bot:{channel}", f"bot-{channel}", self.channel_limit, self.channel_window)
+        if not window.allows(now):
+            self.rate_limited += 1
+            retry_after = window.reset_after(now)
+            headers = {**self._rate_headers([window], now), "X-RateLimit-Scope": "user"}
+            body_429 = {"message": "You are being rate limited.", "retry_after": retry_after, "global": False}
+            return web.json_response(body_429, status=429, headers=headers)
+        window.take(now)
+        headers = self._rate_headers([window], now)
         self._ids += 1
         message = {
             "id": str(self._ids),
@@ -217,8 +229,8 @@ class FakeDiscordBot(FakeDiscord):
         }
         if nonce is not None:
             self.nonces[nonce] = message
-        self.posts.append(Received("bot", channel, body, self.clock(), False, upload.files))
-        return web.json_response(message)
+        self.posts.append(Received("bot", channel, body, now, False, upload.files))
+        return web.json_response(message, headers=headers)
 
     async def _create_dm(self, request: web.Request) -> web.Response:
         if not self._authorised(request):

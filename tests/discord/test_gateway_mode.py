@@ -10,12 +10,14 @@ from typing import Any
 import pytest
 from nacl.signing import SigningKey
 
+from gateway.vault import repo
 from tests.discord.conftest import CHANNEL, GUILD, USER, DiscordEnv, start_env
 from tests.discord.fake_discord import Received
 from tests.discord.fake_gateway import MESSAGE_CONTENT, FakeDiscordBot
 from tests.discord.test_interactions import _slow_command
 
 pytestmark = pytest.mark.asyncio
+STLOG = "600000000000000006"
 # Tokens of Discord's shape that the fake does not know.
 WRONG = "MTAwMDAwMDAwMDAwMDAwMDAy.GwRong.not-the-token-discord-knows-0123456789"
 RESET = "MTAwMDAwMDAwMDAwMDAwMDAy.GnEw11.reset-in-the-portal-0123456789abcdef"
@@ -35,7 +37,7 @@ async def gateway_env(url: str, bot: FakeDiscordBot, key: SigningKey, **discord:
         "public_key": None,
         "bot_token": bot.bot_token,
         "prefix": "!",
-        "channels": {"stlog": "600000000000000006"},
+        "channels": {"stlog": STLOG},
         **discord,
     }
     env = await start_env(url, bot, key, hooks, **settings)
@@ -257,3 +259,30 @@ async def test_a_button_click_and_a_deferred_command_over_the_gateway(
         lambda: any(r.follow_up and r.body.get("content") == "slow done: hello" for r in bot.received)
     )
     assert bot.refused == []
+
+
+async def test_bot_posts_follow_the_channel_bucket_in_order(sqlite_url: str, key: SigningKey) -> None:
+    bot = await FakeDiscordBot(heartbeat_interval=1000, channel_limit=3, channel_window=0.5).start()
+    env = await gateway_env(sqlite_url, bot, key, prefix=None)
+    try:
+        async with env.gateway.services.vault.transaction() as session:
+            for i in range(8):
+                await repo.enqueue(session, "discord", "stlog", {"kind": "reply", "text": f"line {i}"})
+        await env.until(lambda: len(posts_in(bot, STLOG)) == 8)
+        assert [p.body["content"] for p in posts_in(bot, STLOG)] == [f"line {i}" for i in range(8)]
+        assert bot.rate_limited == 0  # paced by the X-RateLimit-* headers, not by 429s
+        assert all("nonce" in p.body for p in posts_in(bot, STLOG))
+    finally:
+        await env.client.close()
+        await bot.close()
+
+
+async def test_the_shard_settings_reach_identify(sqlite_url: str, key: SigningKey) -> None:
+    bot = await FakeDiscordBot(heartbeat_interval=1000).start()
+    env = await gateway_env(sqlite_url, bot, key, prefix=None, shards=2, shard_ids=[1])
+    try:
+        assert [i["shard"] for i in bot.identifies] == [[1, 2]]
+        assert not bot.identifies[0]["intents"] & MESSAGE_CONTENT  # no prefix: no privileged intent
+    finally:
+        await env.client.close()
+        await bot.close()

@@ -100,3 +100,37 @@ def test_write_table_adds_the_table_and_keeps_other_lines(tmp_path: Path) -> Non
     text = path.read_text()
     assert text.startswith('# mine\n[vault]\nurl = "sqlite+aiosqlite:///v.db"\n')
     assert tomllib.loads(text)["discord"] == {"mode": "gateway", "application_id": "2"}
+
+
+class Terminal:
+    def isatty(self) -> bool:
+        return True
+
+
+def test_setup_asks_for_the_token_without_echo(
+    tmp_path: Path, bot: FakeDiscordBot, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    config = write_config(tmp_path, bot)
+    asked: list[str] = []
+
+    def hidden(prompt: str) -> str:
+        asked.append(prompt)
+        return bot.bot_token
+
+    monkeypatch.setattr("adapters.discord.setup.getpass.getpass", hidden)
+    monkeypatch.setattr("adapters.discord.setup.sys.stdin", Terminal())
+    assert run(["--config", str(config), "discord", "setup", "--no-register", "--no-prefix"]) == 0
+    captured = capsys.readouterr()
+    assert asked and "Reset Token" in asked[0]
+    assert bot.bot_token not in captured.out + captured.err
+    table = tomllib.loads(config.read_text())["discord"]
+    assert "prefix" not in table and Path(table["bot_token_file"]).read_text().strip() == bot.bot_token
+    assert "none privileged needed" in captured.out
+
+
+def test_no_token_and_no_terminal_says_where_to_put_one(
+    tmp_path: Path, bot: FakeDiscordBot, capsys: pytest.CaptureFixture[str]
+) -> None:
+    config = write_config(tmp_path, bot)
+    assert run(["--config", str(config), "discord", "setup"]) == 1
+    assert "DISCORD_BOT_TOKEN" in capsys.readouterr().err
