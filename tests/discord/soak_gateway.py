@@ -18,6 +18,7 @@ import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from nacl.signing import SigningKey
 
@@ -40,9 +41,23 @@ class Outcome:
 
 async def soak(url: str, events: int, drops: int, overlap: int, seed: int = 7) -> Outcome:
     rng = random.Random(seed)
-    bot = FakeDiscordBot(heartbeat_interval=1000, portal_intents=MESSAGE_CONTENT, replay_overlap=overlap)
+    # Discord's per-channel limits are another test's subject (test_gateway_mode): wide open here.
+    bot = FakeDiscordBot(
+        heartbeat_interval=1000,
+        portal_intents=MESSAGE_CONTENT,
+        replay_overlap=overlap,
+        channel_limit=10_000,
+        channel_window=1.0,
+    )
     await bot.start()
-    settings = {"mode": "gateway", "public_key": None, "bot_token": bot.bot_token, "prefix": "!"}
+    settings: dict[str, Any] = {
+        "mode": "gateway",
+        "public_key": None,
+        "bot_token": bot.bot_token,
+        "prefix": "!",
+        "channels": {"stlog": "600000000000000006"},  # the Storyteller log, posted by the bot too
+        "channel_cap": {"requests": 0, "seconds": 1},
+    }
     env: DiscordEnv = await start_env(url, bot, SigningKey.generate(), {}, sync_commands="off", **settings)
     started = time.monotonic()
     try:
@@ -50,10 +65,13 @@ async def soak(url: str, events: int, drops: int, overlap: int, seed: int = 7) -
         env.dice.extend([6] * events)
         drop_at = set(rng.sample(range(1, events), min(drops, events - 1)))
         interactions: list[str] = []
-        messages = 0
+        messages = dropped = 0
         for i in range(events):
             if i in drop_at:
+                # Back first (hikari backs off 1, 1.85, 3.4 ... s between quick reconnects), then drop.
+                await env.until(bot.connected, 120)
                 await bot.drop()
+                dropped += 1
             if rng.random() < 0.5:
                 interaction = env.interaction("roll", [{"name": "pool", "type": 3, "value": "1"}])
                 interactions.append(interaction["id"])
@@ -73,7 +91,7 @@ async def soak(url: str, events: int, drops: int, overlap: int, seed: int = 7) -
         lost = max(0, messages - answered) + sum(1 for i in interactions if i not in bot.callbacks)
         return Outcome(
             events=events,
-            drops=len(drop_at),
+            drops=dropped,
             resumes=len(bot.resumes),
             identifies=len(bot.identifies),
             replayed=int(stats["gateway_replayed"]),
