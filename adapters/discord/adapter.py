@@ -111,6 +111,14 @@ def idempotent(body: Mapping[str, Any], row_id: int) -> dict[str, Any]:
     return {**body, "nonce": f"gw-{row_id}"[:25], "enforce_nonce": True}
 
 
+class Refused(DeliveryFailed):
+    """Discord refused the message itself (400, 401, 403, 413): sending it again cannot help."""
+
+    def __init__(self, status: int, text: str) -> None:
+        super().__init__(text)
+        self.status = status
+
+
 def fingerprint(webhook: Webhook) -> str:
     """Which URL a disabled record is about: a new URL in the settings enables the name again."""
     return hashlib.sha256(f"{webhook.id}/{webhook.token}".encode()).hexdigest()[:16]
@@ -595,7 +603,23 @@ class DiscordAdapter(Adapter):
         match = CHANNEL_TARGET.match(message.target)
         channel = named or (match["channel"] if match else "")
         if p.get("kind") == "reply" and p.get("private") and p.get("recipient"):
-            channel = await self._dm_channel(str(p["recipient"]))
+            try:
+                await self._post_bot(message, await self._dm_channel(str(p["recipient"])))
+            except Refused as refused:
+                if refused.status != 403 or not channel:
+                    raise
+                # DMs closed (code 50007): say so where the command was typed, without the answer.
+                locale = self.services.settings.gateway.locale
+                name = str(p.get("recipient_name") or p.get("recipient"))
+                notice = render.text_message(texts.t(locale, "dm.closed", name=name), allow_flags=False)
+                url = f"{self.config.api_base}/channels/{channel}/messages"
+                body = {**notice, "nonce": f"gw-{message.id}-dm"[:25], "enforce_nonce": True}
+                await self._send(message, f"bot:{channel}", channel, url, body)
+            return
+        await self._post_bot(message, channel)
+
+    async def _post_bot(self, message: Outbound, channel: str) -> None:
+        p = message.payload
         if p.get("kind") == "reply" and p.get("result"):
             locale = self.services.settings.gateway.locale
             body = render.reply_message(str(p.get("text", "")), False, p["result"], locale, self.colours)
@@ -709,7 +733,7 @@ class DiscordAdapter(Adapter):
                     raise Throttled(f"429: retry after {wait:.2f}s", wait)
                 continue  # the limiter now holds the route until the window is over
             if status in (400, 401, 403, 413):
-                raise DeliveryFailed(f"Discord refused the message ({status}): {str(data)[:300]}")
+                raise Refused(status, f"Discord refused the message ({status}): {str(data)[:300]}")
             if status >= 500 and retry_after is not None:
                 # Discord is up enough to say when to come back: not a failed attempt.
                 raise Throttled(f"Discord answered {status}, Retry-After {retry_after:g} s", retry_after)

@@ -28,6 +28,9 @@ TEXTS = Catalogue(
             "button.unknown": "This button is no longer known here; type the command instead.",
             "interrupted": "The gateway stopped before this command finished; nothing was saved."
             " Try it again.",
+            "dm.closed": "{name}: I cannot send you a direct message, so your private answer was not sent."
+            " Allow direct messages from this server's members (the server's Privacy Settings)"
+            " and try again.",
         },
         "cs": {
             "button.roll_again": "Hodit znovu",
@@ -47,6 +50,8 @@ TEXTS = Catalogue(
             "embed.roll": "hod",
             "button.unknown": "Toto tlačítko už tu neznáme; napište příkaz.",
             "interrupted": "Brána se zastavila dřív, než příkaz doběhl; nic se neuložilo. Zkuste to znovu.",
+            "dm.closed": "{name}: nemohu vám poslat soukromou zprávu, takže soukromá odpověď nebyla odeslána."
+            " Povolte přímé zprávy od členů tohoto serveru (Nastavení soukromí serveru) a zkuste to znovu.",
         },
         "ru": {
             "button.roll_again": "Бросить ещё раз",
@@ -67,6 +72,9 @@ TEXTS = Catalogue(
             "button.unknown": "Эта кнопка здесь больше не известна; введите команду.",
             "interrupted": "Шлюз остановился раньше, чем команда завершилась; ничего не сохранено."
             " Попробуйте ещё раз.",
+            "dm.closed": "{name}: не могу отправить вам личное сообщение, поэтому личный ответ не отправлен."
+            " Разрешите личные сообщения от участников этого сервера (настройки конфиденциальности сервера)"
+            " и попробуйте ещё раз.",
         },
     }
 )

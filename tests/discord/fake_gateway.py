@@ -106,6 +106,7 @@ class FakeDiscordBot(FakeDiscord):
     paths: list[str] = field(default_factory=list)  # which websocket path each connection used
     posts: list[Received] = field(default_factory=list)  # bot messages
     dms: dict[str, str] = field(default_factory=dict)  # user id -> DM channel id
+    dms_closed: set[str] = field(default_factory=set)  # users who allow no DMs from server members
     nonces: dict[str, dict[str, Any]] = field(default_factory=dict)
     _identify_times: dict[int, deque[float]] = field(default_factory=dict)
     _origin: str = ""
@@ -186,6 +187,9 @@ class FakeDiscordBot(FakeDiscord):
         if not self._authorised(request):
             return self._unauthorised()
         channel = request.match_info["channel"]
+        if any(self.dms.get(user) == channel for user in self.dms_closed):
+            error = {"message": "Cannot send messages to this user", "code": 50007}
+            return web.json_response(error, status=403)
         upload = await read_upload(request)
         body = upload.body
         problems = upload.problems + message_problems(body)

@@ -286,3 +286,16 @@ async def test_the_shard_settings_reach_identify(sqlite_url: str, key: SigningKe
     finally:
         await env.client.close()
         await bot.close()
+
+
+async def test_closed_dms_are_said_in_the_channel_without_the_answer(
+    genv: DiscordEnv, bot: FakeDiscordBot
+) -> None:
+    bot.dms_closed.add(USER)
+    await bot.dispatch("MESSAGE_CREATE", message("!help", ident=6))
+    await genv.until(lambda: len(posts_in(bot)) == 1)
+    notice = posts_in(bot)[0].body["content"]
+    assert notice.startswith("Mira: I cannot send you a direct message")
+    assert "Nightcap commands" not in notice
+    rows = await genv.settled()
+    assert [r.status for r in rows if r.target == f"{GUILD}/{CHANNEL}"] == ["delivered"]
