@@ -1,10 +1,13 @@
-"""The Discord adapter: slash commands over the Interactions Endpoint, Storyteller log and sheet exports
-over webhooks, and the ``gateway discord register|status`` and ``gateway sync discord`` commands."""
+"""The Discord adapter: slash commands (and ``!roll`` prefix commands in Gateway mode) over the bot's
+Gateway websocket or the Interactions Endpoint, Storyteller log and sheet exports by the bot or over
+webhooks, and the ``gateway discord setup|register|status|invite`` and ``gateway sync discord`` commands."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from typing import Any
+
+import structlog
 
 from gateway import AdapterServices, AdapterSpec, CliCommand, hookimpl
 
@@ -14,6 +17,12 @@ def build(services: AdapterServices, section: dict[str, Any]) -> Any:
     from adapters.discord.config import load
 
     config = load(section)
+    if config.enabled and config.mode == "gateway" and not config.token():
+        structlog.get_logger(__name__).error(
+            "discord not started",
+            problem="mode = gateway needs a bot token (DISCORD_BOT_TOKEN, bot_token, bot_token_file)",
+        )
+        return None
     if not config.enabled or not config.configured:
         return None
     return DiscordAdapter(services, config)
@@ -26,8 +35,16 @@ def gateway_register_adapters(register: Callable[[AdapterSpec], None]) -> None:
 
 @hookimpl
 def gateway_register_cli_commands(register: Callable[[CliCommand], None]) -> None:
-    from adapters.discord import cli
+    from adapters.discord import cli, setup
 
+    register(
+        CliCommand(
+            "discord setup",
+            "from a bot token to a working bot: check it, write [discord], register commands, invite link",
+            setup.run,
+            setup.configure,
+        )
+    )
     register(
         CliCommand(
             "discord register",

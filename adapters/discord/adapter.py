@@ -1,4 +1,5 @@
-"""The Discord adapter: the Interactions Endpoint in, webhooks out.
+"""The Discord adapter: interactions in (the Interactions Endpoint, or the bot's own Gateway websocket
+in Gateway mode, see connection.py), webhooks, follow-ups and bot messages out.
 
 Inbound: ``POST /discord/interactions``. The raw body is verified (Ed25519 over timestamp + body) before
 anything else; PING answers PONG; a slash command becomes a command line and runs through the router.
@@ -10,6 +11,11 @@ Outbound: outbox rows for platform ``discord``. The target is either a webhook n
 (follow-ups, which carry their token and expire after 15 minutes). Delivery waits on the header-driven
 limiter; a long wait hands the row back to the outbox (``Throttled`` with the exact delay) so other
 targets keep moving. A webhook that answers 404 is disabled and reported, never retried.
+
+Gateway mode adds: interactions from the websocket, answered through the callback endpoint with the
+same answer the endpoint would return; prefix commands (MESSAGE_CREATE) run with their replies
+queued like IRC's; and the bot posting into channels (``[discord.channels]`` names, or a channel
+``GUILD/CHANNEL`` seen), private replies of a prefix command as a DM.
 """
 
 from __future__ import annotations
@@ -19,10 +25,11 @@ import contextlib
 import dataclasses
 import hashlib
 import json
+import re
 import time
 from collections.abc import Mapping
 from datetime import datetime, timedelta
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import aiohttp
 import orjson
@@ -52,8 +59,12 @@ from gateway import (
 from gateway.adapter_state import AdapterState
 from gateway.charts import Picture, picture
 from gateway.core_messages import say
+from gateway.leases import Lease, run_owned
 from gateway.pacing import Backoff
 from gateway.queue import claim_lease
+
+if TYPE_CHECKING:
+    from adapters.discord.connection import GatewayConnection
 
 log = structlog.get_logger(__name__)
 
@@ -68,6 +79,8 @@ FOLLOWUP_GRACE = 0.5  # let Discord take our HTTP response before the first foll
 LEDGER_DAYS = 2
 MAX_INTERACTION = 64 * 1024  # Discord's payloads are a few kB; the app refuses more than this anyway
 INLINE_429_RETRIES = 5
+GATEWAY_LEASE = "discord:gateway"
+CHANNEL_TARGET = re.compile(r"^(?:\d+|@me)/(?P<channel>\d+)$")  # GUILD/CHANNEL, or @me/CHANNEL (a DM)
 
 
 # The picture must be drawn by then (seconds after the interaction arrived) and the callback be
@@ -96,6 +109,14 @@ def idempotent(body: Mapping[str, Any], row_id: int) -> dict[str, Any]:
     a second one. So a post repeated after a kill -9 (the row comes back after its lease) is not
     doubled within that window. Webhook posts and follow-ups take no nonce: their window stays."""
     return {**body, "nonce": f"gw-{row_id}"[:25], "enforce_nonce": True}
+
+
+class Refused(DeliveryFailed):
+    """Discord refused the message itself (400, 401, 403, 413): sending it again cannot help."""
+
+    def __init__(self, status: int, text: str) -> None:
+        super().__init__(text)
+        self.status = status
 
 
 def fingerprint(webhook: Webhook) -> str:
@@ -149,6 +170,19 @@ class DiscordAdapter(Adapter):
         self.disabled_state = AdapterState(vault, SCOPE_DISABLED, clock=clock)
         self.sent_state = AdapterState(vault, SCOPE_SENT, clock=clock)
         self.button_state = AdapterState(vault, SCOPE_BUTTONS, clock=clock)
+        token = config.token()
+        self.bot_token = token
+        self.connection: GatewayConnection | None = None
+        if config.gateway_mode and token:
+            from adapters.discord.connection import GatewayConnection  # hikari: in Gateway mode only
+
+            self.connection = GatewayConnection(
+                config, token, self.gateway_interaction, self.gateway_message, self.gateway_ready
+            )
+        self._dm_channels: dict[str, str] = {}  # user id -> their DM channel with the bot
+        self._owner: asyncio.Task[None] | None = None
+        self.gateway_owned = False
+        self._synced = False
 
     # ------------------------------------------------------------------ life cycle
 
@@ -167,12 +201,22 @@ class DiscordAdapter(Adapter):
             await self.sent_state.prune(cutoff, db=unit)
             await self.button_state.prune(self.services.clock() - timedelta(days=BUTTON_DAYS), db=unit)
             self._sent.update(int(k) for k in await self.sent_state.items(db=unit) if k.isdigit())
+        if self.connection is not None:
+            self._owner = asyncio.create_task(
+                run_owned(self.services.leases, GATEWAY_LEASE, self._own_gateway),
+                name="discord-gateway-lease",
+            )
 
     async def stop(self) -> None:
         # Commands still running after a deferral: let them finish and queue their follow-ups. Those
         # that do not finish in time are cancelled (their unit rolls back; the follow-up says so), and
         # every task is awaited: none may hold a vault connection past the vault's dispose.
         grace = self.config.request_timeout
+        owner, self._owner = self._owner, None
+        if owner is not None:
+            owner.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await owner
         if self._pending:
             await asyncio.wait(list(self._pending), timeout=grace)
         await _end(self._commands, 0)
@@ -197,7 +241,13 @@ class DiscordAdapter(Adapter):
         limiter = self.limiter
         now = limiter.clock()
         buckets = limiter.buckets.values()
+        mode: dict[str, object] = {"mode": "interactions"}
+        if self.connection is not None:
+            mode = self.connection.status()
+            if not self.gateway_owned:
+                mode["gateway"] = f"standby: another process holds {GATEWAY_LEASE}"
         return {
+            **mode,
             "requests": limiter.stats.requests,
             "rate_limited_429": limiter.stats.rate_limited,
             "global_limited": limiter.stats.global_limited,
@@ -234,31 +284,126 @@ class DiscordAdapter(Adapter):
         problem = ix.malformed(interaction)
         if problem is not None:
             return web.json_response({"error": f"not an interaction: {problem}"}, status=400)
+        return respond(await self.answer(interaction))
+
+    async def answer(self, interaction: Mapping[str, Any]) -> dict[str, Any]:
+        """The answer to a well-formed interaction, however it came (endpoint or Gateway):
+        an interaction response, or ``ANSWERED`` when it went to the callback endpoint already."""
         kind = interaction["type"]
         if kind == ix.PING:
-            return web.json_response({"type": ix.PONG})
+            return {"type": ix.PONG}
         if kind == ix.AUTOCOMPLETE:
-            return web.json_response(
-                await complete.answer(self.services, interaction, self.config.reply_timeout)
-            )
+            return await complete.answer(self.services, interaction, self.config.reply_timeout)
         if kind == ix.MESSAGE_COMPONENT:
-            return respond(await self._click(interaction))
+            return await self._click(interaction)
         if kind != ix.APPLICATION_COMMAND:
-            return web.json_response(ix.message_response("This gateway answers slash commands only.", True))
+            return ix.message_response("This gateway answers slash commands only.", True)
         parsed = slash.command_line(interaction.get("data") or {}, slash.of(self.services))
         if parsed is None or not parsed.line.strip():
             name = str((interaction.get("data") or {}).get("name", ""))[:32]
             text = (
                 f"/{name} is not a command of this gateway: run `gateway discord register` to refresh them."
             )
-            return web.json_response(ix.message_response(text, True))
+            return ix.message_response(text, True)
         if parsed.before is not None:  # a later option without an earlier one: say so, run nothing
             locale = await reader_locale(self.services, interaction)
             first, later = (p.label_in(locale) for p in parsed.before)
-            return web.json_response(
-                ix.message_response(texts.t(locale, "option.before", first=first, later=later), True)
-            )
-        return respond(await self._run(interaction, parsed))
+            return ix.message_response(texts.t(locale, "option.before", first=first, later=later), True)
+        return await self._run(interaction, parsed)
+
+    # ------------------------------------------------------------------ Gateway mode
+
+    async def _own_gateway(self, lease: Lease | None) -> None:
+        """The websocket runs while this process holds ``discord:gateway``: one session per bot among
+        the processes of a vault (Discord sends each event to one session; two would answer twice).
+        Cancelled (shutdown, or the lease lost), it closes; another process identifies anew."""
+        assert self.connection is not None
+        self.gateway_owned = True
+        self.connection.start()
+        try:
+            await asyncio.Future()
+        finally:
+            self.gateway_owned = False
+            await self.connection.stop()
+
+    async def gateway_interaction(self, interaction: Mapping[str, Any]) -> None:
+        """INTERACTION_CREATE from the websocket: the endpoint's answer, sent to the callback endpoint
+        (Discord takes no answer over the websocket)."""
+        problem = ix.malformed(interaction)
+        if problem is not None:
+            log.warning("discord gateway interaction ignored", reason=problem)
+            return
+        received = self.wall()
+        answer = await self.answer(interaction)
+        if answer is ANSWERED:
+            return
+        assert self.http is not None, "the adapter is started"
+        url = (
+            f"{self.config.api_base}/interactions/{interaction.get('id')}/{interaction.get('token')}/callback"
+        )
+        try:
+            timeout = aiohttp.ClientTimeout(total=max(0.05, received + ANSWER_BY - self.wall()) + 1.0)
+            async with self.http.post(url, json=answer, timeout=timeout) as response:
+                body = await response.read()
+                if not 200 <= response.status < 300:
+                    log.warning(
+                        "discord callback refused",
+                        status=response.status,
+                        body=body[:200].decode("utf-8", "replace"),
+                    )
+        except (aiohttp.ClientError, TimeoutError) as exc:
+            log.warning("discord callback failed", error=type(exc).__name__)
+
+    async def gateway_message(self, message: Mapping[str, Any]) -> None:
+        """MESSAGE_CREATE: a prefix command (``!roll 3``) runs as on IRC, its replies queued to the
+        channel (the router refuses a message id twice, so a replayed event is not answered again)."""
+        author = message.get("author")
+        content = message.get("content")
+        if not isinstance(author, dict) or author.get("bot") or message.get("webhook_id"):
+            return  # our own posts, other bots, webhooks
+        prefix = self.config.prefix
+        if not prefix or not isinstance(content, str) or not content.startswith(prefix):
+            return
+        member = message.get("member") if isinstance(message.get("member"), dict) else None
+        origin = {"member": member, "user": author, **{k: message.get(k) for k in ("channel_id", "guild_id")}}
+        if ix.malformed({"type": 0, **origin}) is not None:
+            return
+        inbound = InboundMessage(
+            sender=ix.sender(origin),
+            channel=ix.channel(origin),
+            text=content[len(prefix) :],
+            message_id=f"message:{message.get('id')}",
+            prefixed=False,
+            sync_reply=False,
+            reply_to=str(message.get("id") or "") or None,
+        )
+        await self.services.handle(inbound)
+
+    async def gateway_ready(self, ready: Mapping[str, Any]) -> None:
+        application = ready.get("application")
+        app_id = (
+            application.get("id") if isinstance(application, dict) else None
+        ) or self.config.application_id
+        if app_id:
+            await self.sync_commands(str(app_id))
+
+    async def sync_commands(self, application_id: str) -> None:
+        """The slash commands, bulk-overwritten once per process (the same PUT twice changes nothing)."""
+        from adapters.discord import cli
+
+        where = self.config.sync_commands
+        if self._synced or where == "off" or not self.bot_token:
+            return
+        self._synced = True
+        config = self.config.model_copy(update={"application_id": application_id})
+        guild = None if where == "global" else where
+        status, data = await cli.register(
+            config, self.bot_token, guild, slash.definitions(slash.of(self.services))
+        )
+        if status != 200:
+            log.warning("discord command sync refused", status=status, body=str(data)[:300])
+        else:
+            log.info("discord commands synced", commands=len(data), guild=guild)
 
     async def _run(
         self, interaction: Mapping[str, Any], parsed: slash.Parsed, *, only_caller: bool = False
@@ -433,19 +578,86 @@ class DiscordAdapter(Adapter):
     # ------------------------------------------------------------------ outbound
 
     def can_post(self, target: str) -> bool:
-        """Follow-ups, and the webhooks named in ``[discord.webhooks]``. A channel the gateway has seen
-        (``GUILD/CHANNEL``, where a ``/roll`` came from) has no webhook, and no bot posts here yet: a
-        chronicle-wide ``st announce`` skips it instead of queueing a row that dies. (The one place that
-        decides; a bot that posts to channels answers yes for them here.)"""
-        return target.startswith(FOLLOWUP) or target in self.config.webhooks
+        """Follow-ups and the webhooks named in ``[discord.webhooks]``; with a bot (Gateway mode) also
+        the channels of ``[discord.channels]`` and any channel seen (``GUILD/CHANNEL``, where a
+        command came from). Without a bot such a channel has no way in: a chronicle-wide
+        ``st announce`` skips it instead of queueing a row that dies. (The one place that decides.)"""
+        if target.startswith(FOLLOWUP) or target in self.config.webhooks:
+            return True
+        if self.connection is None:
+            return False
+        return target in self.config.channels or CHANNEL_TARGET.match(target) is not None
 
     async def deliver(self, message: Outbound) -> None:
         if await self._already_sent(message):
             return
         if message.target.startswith(FOLLOWUP):
             await self._deliver_follow_up(message)
+        elif self.connection is not None and (
+            message.target in self.config.channels or CHANNEL_TARGET.match(message.target)
+        ):
+            await self._deliver_bot(message)
         else:
             await self._deliver_webhook(message)
+
+    async def _deliver_bot(self, message: Outbound) -> None:
+        """A bot message: into a channel, or as a DM for a private reply to a prefix command."""
+        p = message.payload
+        named = self.config.channels.get(message.target)
+        match = CHANNEL_TARGET.match(message.target)
+        channel = named or (match["channel"] if match else "")
+        if p.get("kind") == "reply" and p.get("private") and p.get("recipient"):
+            try:
+                await self._post_bot(message, await self._dm_channel(str(p["recipient"])))
+            except Refused as refused:
+                if refused.status != 403 or not channel:
+                    raise
+                # DMs closed (code 50007): say so where the command was typed, without the answer.
+                locale = self.services.settings.gateway.locale
+                name = str(p.get("recipient_name") or p.get("recipient"))
+                notice = render.text_message(texts.t(locale, "dm.closed", name=name), allow_flags=False)
+                url = f"{self.config.api_base}/channels/{channel}/messages"
+                body = {**notice, "nonce": f"gw-{message.id}-dm"[:25], "enforce_nonce": True}
+                await self._send(message, f"bot:{channel}", channel, url, body)
+            return
+        await self._post_bot(message, channel)
+
+    async def _post_bot(self, message: Outbound, channel: str) -> None:
+        p = message.payload
+        if p.get("kind") == "reply" and p.get("result"):
+            locale = self.services.settings.gateway.locale
+            body = render.reply_message(str(p.get("text", "")), False, p["result"], locale, self.colours)
+        else:
+            body = render.outbox_message(p, message.created_at, self.colours)
+        body.pop("flags", None)  # ephemeral exists only for interactions
+        drawn = await self._picture(body)
+        body = idempotent(render.attach(body, drawn), message.id)
+        url = f"{self.config.api_base}/channels/{channel}/messages"
+        status, _data = await self._send(message, f"bot:{channel}", channel, url, body, drawn)
+        if status == 404:
+            raise DeliveryFailed(f"Discord does not know channel {channel} (404): is the bot in that server?")
+
+    async def _dm_channel(self, user_id: str) -> str:
+        """The DM channel with ``user_id`` (Create DM returns the existing one; kept per process)."""
+        if user_id in self._dm_channels:
+            return self._dm_channels[user_id]
+        assert self.http is not None, "the adapter is started"
+        url = f"{self.config.api_base}/users/@me/channels"
+        try:
+            async with self.http.post(url, json={"recipient_id": user_id}, headers=self._auth()) as response:
+                data = await response.json(content_type=None)
+                status = response.status
+        except (aiohttp.ClientError, TimeoutError, ValueError) as exc:
+            raise RetryLater(f"network error: {type(exc).__name__}", backoff=self._backoff()) from None
+        if status in (400, 403, 404):
+            raise DeliveryFailed(f"Discord will not open a DM with {user_id} ({status})")
+        if status != 200 or not isinstance(data, dict) or not data.get("id"):
+            raise RetryLater(f"Create DM answered {status}", backoff=self._backoff())
+        self._dm_channels[user_id] = str(data["id"])
+        return self._dm_channels[user_id]
+
+    def _auth(self) -> dict[str, str]:
+        return {"Authorization": f"Bot {self.bot_token}"} if self.bot_token else {}
 
     async def _deliver_follow_up(self, message: Outbound) -> None:
         p = message.payload
@@ -525,7 +737,7 @@ class DiscordAdapter(Adapter):
                     raise Throttled(f"429: retry after {wait:.2f}s", wait)
                 continue  # the limiter now holds the route until the window is over
             if status in (400, 401, 403, 413):
-                raise DeliveryFailed(f"Discord refused the message ({status}): {str(data)[:300]}")
+                raise Refused(status, f"Discord refused the message ({status}): {str(data)[:300]}")
             if status >= 500 and retry_after is not None:
                 # Discord is up enough to say when to come back: not a failed attempt.
                 raise Throttled(f"Discord answered {status}, Retry-After {retry_after:g} s", retry_after)
@@ -544,8 +756,13 @@ class DiscordAdapter(Adapter):
         assert self.http is not None
         # With a picture: multipart/form-data (payload_json and files[0]), built anew each attempt.
         sent: dict[str, Any] = {"data": multipart(body, drawn)} if drawn is not None else {"json": body}
+        # Bot messages carry the token; webhooks and follow-ups are authorised by their URL.
+        bot = "/channels/" in url
+        params = {} if bot else {"wait": "true"}
         try:
-            async with self.http.post(url, params={"wait": "true"}, **sent) as response:
+            async with self.http.post(
+                url, params=params, headers=self._auth() if bot else None, **sent
+            ) as response:
                 raw = await response.read()
                 status, headers = response.status, response.headers
         except (aiohttp.ClientError, TimeoutError) as exc:

@@ -106,6 +106,14 @@ def run_status(args: argparse.Namespace, settings: Settings, out: TextIO | None 
     out = out or sys.stdout
     config = load(settings.section("discord"))
     print(f"application id: {config.application_id or '-'}", file=out)
+    if config.gateway_mode:
+        prefix = f"{config.prefix}roll (needs the Message Content intent)" if config.prefix else "off"
+        print("mode: gateway (the bot connects out; no public server needed)", file=out)
+        print(f"prefix commands: {prefix}", file=out)
+        for name, channel in config.channels.items():
+            print(f"channel {name}: {channel} (the bot posts)", file=out)
+    else:
+        print("mode: interactions (Discord POSTs to this gateway)", file=out)
     print(
         f"interactions endpoint: {'/discord/interactions' if config.public_key else 'off (no public_key)'}",
         file=out,

@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import os
 import re
-from typing import Any
+from pathlib import Path
+from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, SecretStr, field_validator
+from pydantic import AliasChoices, BaseModel, ConfigDict, Field, SecretStr, field_validator, model_validator
 
 WEBHOOK_URL = re.compile(r"/webhooks/(?P<id>\d+)/(?P<token>[\w-]+)/?$")
 TOKEN_ENV = ("GATEWAY_DISCORD_BOT_TOKEN", "DISCORD_BOT_TOKEN")
@@ -44,14 +45,32 @@ class RateCap(BaseModel):
 
 
 class DiscordSettings(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", populate_by_name=True)
 
     enabled: bool = True
+    # "gateway": the bot connects out to Discord's websocket (no public server needed); "interactions":
+    # Discord POSTs to /discord/interactions. None picks gateway when a bot token is set and no
+    # public key is (see ``effective_mode``).
+    mode: Literal["gateway", "interactions"] | None = None
     application_id: str | None = None
     public_key: str | None = None
     bot_token: SecretStr | None = None
-    api_base: str = "https://discord.com/api/v10"
+    # A file holding the token (``gateway discord setup`` writes one, mode 0600; a container secret).
+    bot_token_file: str | None = None
+    # The REST base; the Gateway URL is read from ``GET {api_url}/gateway/bot``, so a fake moves both.
+    api_base: str = Field("https://discord.com/api/v10", validation_alias=AliasChoices("api_url", "api_base"))
     webhooks: dict[str, str] = Field(default_factory=dict)
+    # Gateway mode: channels the bot posts in by name (``stlog = "CHANNEL_ID"``), beside the webhooks.
+    channels: dict[str, str] = Field(default_factory=dict)
+    # Gateway mode: ``!roll 3`` in channels (needs the privileged Message Content intent); "" = off.
+    prefix: str | None = None
+    # Gateway mode: the shard count (None: Discord's recommendation from /gateway/bot) and which of
+    # them this process runs (None: all). Past 2,500 guilds Discord requires more than one.
+    shards: int | None = Field(None, ge=1)
+    shard_ids: list[int] | None = None
+    # Gateway mode: bulk-overwrite the slash commands when connected: "global", a guild id (shows at
+    # once, for testing), or "off" (``gateway discord register`` does it by hand).
+    sync_commands: str = "global"
     # Inbound interactions.
     timestamp_tolerance: float = Field(300.0, gt=0)
     reply_timeout: float = Field(2.5, gt=0, lt=3.0)
@@ -89,6 +108,35 @@ class DiscordSettings(BaseModel):
     def _base(cls, value: str) -> str:
         return value.rstrip("/")
 
+    @field_validator("channels")
+    @classmethod
+    def _channels(cls, value: dict[str, str]) -> dict[str, str]:
+        for name, channel in value.items():
+            if not re.fullmatch(r"\d{5,25}", str(channel).strip()):
+                raise ValueError(
+                    f"[discord.channels] {name}: a channel id (digits), got {str(channel)[:40]!r}"
+                )
+        return {name: str(channel).strip() for name, channel in value.items()}
+
+    @field_validator("sync_commands")
+    @classmethod
+    def _sync(cls, value: str) -> str:
+        value = value.strip()
+        if value not in ("global", "off") and not value.isdigit():
+            raise ValueError('[discord] sync_commands: "global", "off" or a guild id')
+        return value
+
+    @model_validator(mode="after")
+    def _names_once(self) -> DiscordSettings:
+        both = sorted(set(self.channels) & set(self.webhooks))
+        if both:
+            raise ValueError(f"[discord] {', '.join(both)}: named in both webhooks and channels; keep one")
+        if self.shard_ids is not None and (
+            self.shards is None or any(not 0 <= i < self.shards for i in self.shard_ids)
+        ):
+            raise ValueError("[discord] shard_ids: each in 0 .. shards-1, and shards set")
+        return self
+
     @field_validator("webhooks")
     @classmethod
     def _webhooks(cls, value: dict[str, str]) -> dict[str, str]:
@@ -103,14 +151,32 @@ class DiscordSettings(BaseModel):
     def token(self) -> str | None:
         if self.bot_token is not None and self.bot_token.get_secret_value():
             return self.bot_token.get_secret_value()
+        if self.bot_token_file:
+            try:
+                token = Path(self.bot_token_file).expanduser().read_text(encoding="utf-8").strip()
+            except OSError:
+                token = ""
+            if token:
+                return token
         for env in TOKEN_ENV:
             if os.environ.get(env):
                 return os.environ[env]
         return None
 
     @property
+    def effective_mode(self) -> str:
+        """The mode in force: the setting, else gateway with a token and no public key."""
+        if self.mode is not None:
+            return self.mode
+        return "gateway" if self.token() and not self.public_key else "interactions"
+
+    @property
+    def gateway_mode(self) -> bool:
+        return self.effective_mode == "gateway"
+
+    @property
     def configured(self) -> bool:
-        return bool(self.public_key or self.webhooks)
+        return bool(self.public_key or self.webhooks or (self.gateway_mode and self.token()))
 
 
 def load(section: dict[str, Any]) -> DiscordSettings:

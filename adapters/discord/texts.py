@@ -29,6 +29,9 @@ TEXTS = Catalogue(
             "option.before": "Fill in {first} too: {later} cannot be given without it.",
             "interrupted": "The gateway stopped before this command finished; nothing was saved."
             " Try it again.",
+            "dm.closed": "{name}: I cannot send you a direct message, so your private answer was not sent."
+            " Allow direct messages from this server's members (the server's Privacy Settings)"
+            " and try again.",
         },
         "cs": {
             "button.roll_again": "Hodit znovu",
@@ -49,6 +52,8 @@ TEXTS = Catalogue(
             "button.unknown": "Toto tlačítko už tu neznáme; napište příkaz.",
             "option.before": "Vyplňte také parametr „{first}“: bez něj nelze zadat „{later}“.",
             "interrupted": "Brána se zastavila dřív, než příkaz doběhl; nic se neuložilo. Zkuste to znovu.",
+            "dm.closed": "{name}: nemohu vám poslat soukromou zprávu, takže soukromá odpověď nebyla odeslána."
+            " Povolte přímé zprávy od členů tohoto serveru (Nastavení soukromí serveru) a zkuste to znovu.",
         },
         "ru": {
             "button.roll_again": "Бросить ещё раз",
@@ -70,6 +75,9 @@ TEXTS = Catalogue(
             "option.before": "Заполните и параметр «{first}»: без него нельзя указать «{later}».",
             "interrupted": "Шлюз остановился раньше, чем команда завершилась; ничего не сохранено."
             " Попробуйте ещё раз.",
+            "dm.closed": "{name}: не могу отправить вам личное сообщение, поэтому личный ответ не отправлен."
+            " Разрешите личные сообщения от участников этого сервера (настройки конфиденциальности сервера)"
+            " и попробуйте ещё раз.",
         },
     }
 )

@@ -456,6 +456,7 @@ class FakeDiscord:
         app.router.add_post(API + "/interactions/{id}/{token}/callback", self._callback)
         app.router.add_put(API + "/applications/{app}/commands", self._put_commands)
         app.router.add_put(API + "/applications/{app}/guilds/{guild}/commands", self._put_commands)
+        self.add_routes(app)
         self._runner = web.AppRunner(app, handle_signals=False)
         await self._runner.setup()
         site = web.TCPSite(self._runner, "127.0.0.1", 0)
@@ -463,6 +464,9 @@ class FakeDiscord:
         port = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
         self.base_url = f"http://127.0.0.1:{port}{API}"
         return self
+
+    def add_routes(self, app: web.Application) -> None:
+        """More routes before the server starts (the Gateway and bot routes: fake_gateway.py)."""
 
     async def close(self) -> None:
         if self._runner is not None:

@@ -61,9 +61,7 @@ def failover() -> float:
 
 
 @pytest.fixture
-async def pair(
-    vault_url: str, fake: FakeDiscord, key: SigningKey, failover: float
-) -> AsyncIterator[Pair]:
+async def pair(vault_url: str, fake: FakeDiscord, key: SigningKey, failover: float) -> AsyncIterator[Pair]:
     hooks = {"stlog": fake.add_webhook("200")}
     sections: dict[str, Any] = {"cluster": {"failover_seconds": failover}}
     first = await start_env(vault_url, fake, key, hooks, sections)
