@@ -51,7 +51,7 @@ def test_setup_from_a_token_file_to_a_working_config(
     assert bot.bot_token not in config.read_text()
     settings = load(table)
     assert settings.gateway_mode and settings.token() == bot.bot_token
-    assert [c["name"] for c in bot.commands["42"]][:1] == ["roll"]  # registered in the guild
+    assert "roll" in [c["name"] for c in bot.commands["42"]]  # registered in the guild
     link = next(line.strip() for line in captured.out.splitlines() if "oauth2/authorize" in line)
     query = parse_qs(urlparse(link).query)
     assert query["client_id"] == [bot.application_id]

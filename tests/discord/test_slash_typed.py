@@ -22,7 +22,7 @@ from adapters.discord.cli import command_definitions, register
 from adapters.discord.config import load
 from gateway import Channel, Command, channels
 from gateway.app import Gateway
-from gateway.params import Param, bind
+from gateway.params import NAME_KINDS, Param, bind
 from gateway.parser import parse
 from gateway.settings import Settings
 from tests.discord import kit
@@ -291,19 +291,26 @@ def test_typed_options_build_the_line_a_person_types() -> None:
     assert slash.command_line({"name": "st", "options": [{"type": 1, "name": "nope"}]}, slashes) is None
 
 
-def option_values(spec: dict[str, Any], rest: bool, keywords: set[str]) -> st.SearchStrategy[Any]:
+def option_values(spec: dict[str, Any], param: Param, keywords: set[str]) -> st.SearchStrategy[Any]:
     """What a Discord client may send for a registered option (the rest of a line as a person types
-    it: no quotes, which the tokeniser reads as such; no keyword among the words of any)."""
+    it: no quotes, which the tokeniser reads as such; no keyword among the words of any). An
+    integer within the command's own range: a merged option spans every system's, and a value
+    outside this system's is its refusal, not a round trip."""
+    rest = param.rest
     if spec["type"] == slash.BOOLEAN:
         return st.booleans()
     if spec["type"] == slash.INTEGER:
-        return st.integers(spec.get("min_value", -(10**6)), spec.get("max_value", 10**6))
+        low = param.minimum if param.minimum is not None else spec.get("min_value", -(10**6))
+        high = param.maximum if param.maximum is not None else spec.get("max_value", 10**6)
+        return st.integers(low, high)
     if "choices" in spec:
         return st.sampled_from([c["value"] for c in spec["choices"]])
     alphabet = st.characters(codec="utf-8", categories=("L", "N", "Zs", "P"), exclude_characters="#")
     if rest:
         alphabet = st.characters(codec="utf-8", categories=("L", "N", "Zs"))
     text = st.text(alphabet, min_size=1, max_size=30).filter(lambda t: t.strip() != "")
+    if param.kind in NAME_KINDS:  # a name that reads as a number is the number a person typed after it
+        text = text.filter(lambda t: not any(w.lstrip("+-").isdigit() for w in t.split()))
     # A word that is one of the command's keywords reads as that keyword, typed or sent.
     return text.filter(lambda t: not keywords & {w.casefold().strip("'\"") for w in t.split()})
 
@@ -311,6 +318,8 @@ def option_values(spec: dict[str, Any], rest: bool, keywords: set[str]) -> st.Se
 def expected(param: Param, value: Any) -> Any:
     if param.kind == "flag":
         return value is True
+    if isinstance(value, str) and param.many:  # one option's text, read back word by word
+        return value.split()
     if isinstance(value, str):
         value = " ".join(value.split())
         return value.replace('"', "'") if '"' in value and "'" in value and not param.rest else value
@@ -329,10 +338,12 @@ def test_any_generated_option_comes_back_through_the_parser(with_kit: Gateway, d
     )
     command = data.draw(st.sampled_from(declared))
     words = command.name.split()
-    path = [words[0]] if len(words) == 1 else [words[0], "-".join(words[1:])]
-    spec = find(definitions, *path)
     top = slashes.get(words[0])
     assert top is not None
+    path = [words[0]] if len(words) == 1 else [words[0], "-".join(words[1:])]
+    if len(words) == 1 and top.sub(words[0]) is not None:
+        path = [words[0], words[0]]  # a word that is a command and a group runs as /sp sp
+    spec = find(definitions, *path)
     merged = {p.name: p for p in (top.sub(path[-1]) or top).params}
     keywords = {p.keyword.casefold() for c in declared for p in c.params if p.keyword}
     values: dict[str, Any] = {}
@@ -341,7 +352,7 @@ def test_any_generated_option_comes_back_through_the_parser(with_kit: Gateway, d
     closed = False
     for param in command.params:
         o = next(o for o in spec["options"] if o["name"] == param.name)
-        wanted = o["required"] or param.required or data.draw(st.booleans())
+        wanted = o.get("required", False) or param.required or data.draw(st.booleans())
         if param.keyword is None:
             if closed or not wanted:
                 closed = True
@@ -350,11 +361,11 @@ def test_any_generated_option_comes_back_through_the_parser(with_kit: Gateway, d
         if wanted:
             if merged[param.name].kind != param.kind:
                 return  # merged into a plain string with another system's kind: that system's reading
-            values[param.name] = data.draw(option_values(o, param.rest, keywords))
+            values[param.name] = data.draw(option_values(o, param, keywords))
     options = [
         opt(k, v, next(o["type"] for o in spec["options"] if o["name"] == k)) for k, v in values.items()
     ]
-    sent = options if len(words) == 1 else sub(path[1], *options)
+    sent = options if len(path) == 1 else sub(path[1], *options)
     parsed = slash.command_line({"name": words[0], "options": sent}, slashes)
     assert parsed is not None
     invocation = parse(parsed.line)
