@@ -15,7 +15,7 @@ from aiohttp import web
 from adapters.web.account import nightcap
 from adapters.web.account.actor import Actor, text, word
 from adapters.web.account.auth import Auth
-from adapters.web.account.render import notice, page
+from adapters.web.account.render import OFFER, notice, page, see_other
 from adapters.web.account.signin import not_signed_in
 from adapters.web.account.store import Signed
 from adapters.web.account.texts import CATALOGUE
@@ -37,7 +37,9 @@ class PlayerPages:
 
     def add_routes(self, app: web.Application) -> None:
         app.router.add_get("/me", self.mine)
+        app.router.add_get("/me/new", self.to_mine)  # a reload or a bookmark of the form's address
         app.router.add_post("/me/new", self.new)
+        app.router.add_post("/me/c/{id:\\d+}/play", self.play)
         app.router.add_get("/me/c/{id:\\d+}", self.sheet)
         app.router.add_post("/me/c/{id:\\d+}", self.edit)
 
@@ -66,6 +68,9 @@ class PlayerPages:
             messages=messages or (),
         )
 
+    async def to_mine(self, request: web.Request) -> web.Response:
+        return see_other("/me")
+
     async def new(self, request: web.Request) -> web.Response:
         signed = await self.auth.current(request)
         if signed is None:
@@ -74,10 +79,29 @@ class PlayerPages:
         system = str(form.get("system", nightcap.SYSTEM))
         if system != nightcap.SYSTEM and forms_of(self.services, system) is not None:
             # Night Wanderers reads words after the name as a clan: the name goes as one word.
-            line = f"char new {word(str(form.get('name', '')))}"
-            return await self.mine(request, await self.actor.run(signed, line, system))
-        replies = await self.actor.run(signed, f"char new {text(str(form.get('name', '')))}")
-        return await self.mine(request, replies)
+            line, run_in = f"char new {word(str(form.get('name', '')))}", system
+        else:
+            line, run_in = f"char new {text(str(form.get('name', '')))}", nightcap.SYSTEM
+        async with self.actor.kept_active(signed) as kept:
+            replies = await self.actor.run(signed, line, run_in)
+        if kept.made is None:
+            return await self.mine(request, replies)  # refused: the reason, beside the form
+        # Its page, by GET: a reload shows the sheet again instead of creating another.
+        return see_other(f"/me/c/{kept.made}?made=1")
+
+    async def play(self, request: web.Request) -> web.Response:
+        """The one way the web changes the active chat character: the player asks for it."""
+        signed = await self.auth.current(request)
+        if signed is None:
+            return not_signed_in(request, self.auth)
+        await self.auth.form(request)
+        character = await self._mine(signed, int(request.match_info["id"]))
+        if character is None:
+            return not_found(request, self.auth)
+        replies = await self.actor.run(signed, f"char use {word(character.name)}", character.system)
+        if any(r.error for r in replies):
+            return await self.sheet(request, replies)
+        return see_other(f"/me/c/{character.id}?playing=1")
 
     async def _mine(self, signed: Signed, character_id: int) -> Character | None:
         character = await records.character(self.services.vault, character_id)
@@ -92,6 +116,7 @@ class PlayerPages:
         character = await self._mine(signed, int(request.match_info["id"]))
         if character is None:
             return not_found(request, self.auth)
+        messages = [*(messages or ()), *await self._chat_notes(request, signed, character)]
         if character.system != nightcap.SYSTEM:
             return await self.sheets.player(request, signed, character, messages)
         return page(
@@ -106,6 +131,21 @@ class PlayerPages:
             messages=messages or (),
         )
 
+    async def _chat_notes(self, request: web.Request, signed: Signed, character: Character) -> list[Reply]:
+        """Whether the character is the one chat rolls as, said on its page, and the offer to make it
+        so (the layout draws the button from ``OFFER``)."""
+        locale = request_locale(request)
+        active = await records.active_character_id(self.services.vault, signed.person_id)
+        notes = []
+        if request.query.get("made") == "1":
+            notes.append(Reply(text=CATALOGUE.t(locale, "mine.made", name=character.name)))
+        if active == character.id:
+            if request.query.get("playing") == "1":
+                notes.append(Reply(text=CATALOGUE.t(locale, "mine.playing", name=character.name)))
+        else:
+            request[OFFER] = character
+        return notes
+
     async def edit(self, request: web.Request) -> web.Response:
         signed = await self.auth.current(request)
         if signed is None:
@@ -114,18 +154,24 @@ class PlayerPages:
         character = await self._mine(signed, int(request.match_info["id"]))
         if character is None:
             return not_found(request, self.auth)
+        fields = {k: str(v) for k, v in form.items()}
         if character.system != nightcap.SYSTEM:
-            return await self.sheets.player_edit(
-                request, signed, character, {k: str(v) for k, v in form.items()}
-            )
-        line = player_line({k: str(v) for k, v in form.items()})
+            async with self.actor.kept_active(signed):  # it makes the character active to edit it
+                return await self.sheets.player_edit(request, signed, character, fields)
+        line = player_line(fields)
         if line is None:
             raise web.HTTPBadRequest(text="Unknown action.\n")
-        if await records.active_character_id(self.services.vault, signed.person_id) != character.id:
-            chosen = await self.actor.run(signed, f"char use {text(character.name)}")
-            if any(r.error for r in chosen):
-                return await self.sheet(request, chosen)
-        return await self.sheet(request, await self.actor.run(signed, line))
+        # Chat's commands edit the active character: it is made so for the edit, then put back.
+        async with self.actor.kept_active(signed):
+            if await records.active_character_id(self.services.vault, signed.person_id) != character.id:
+                chosen = await self.actor.run(signed, f"char use {text(character.name)}")
+                if any(r.error for r in chosen):
+                    replies = chosen
+                else:
+                    replies = await self.actor.run(signed, line)
+            else:
+                replies = await self.actor.run(signed, line)
+        return await self.sheet(request, replies)
 
 
 def forms_of(services: AdapterServices, system: str) -> SheetForms | None:

@@ -11,6 +11,11 @@ from aiohttp import web
 from adapters.web.account.auth import Auth
 from adapters.web.account.texts import CATALOGUE
 from adapters.web.locale import request_locale
+from gateway.records import Character
+
+# A character of the signed-in player's that is not the one chat rolls as: the layout offers to make
+# it so (set by the player's sheet page, so every system's sheet template gets the offer).
+OFFER = web.RequestKey("web_offer", Character)
 
 
 def page(
@@ -29,6 +34,7 @@ def page(
 
     values = {"a": a, "csrf": auth.csrf(request), "storyteller": storyteller, "messages": (), **context}
     values.setdefault("signed", None)
+    values.setdefault("offer", request.get(OFFER))
     response = aiohttp_jinja2.render_template(f"account/{template}", request, values, status=status)
     response.headers["Cache-Control"] = "no-store"  # a signed-in page is nobody else's
     return response

@@ -10,6 +10,10 @@ from adapters.web.account import sheets_texts as sheets
 from gateway.i18n import Catalogue
 
 EN = {
+    "mine.made": "{name} is created, in creation: fill in the sheet below and submit it to the Storytellers when it is ready.",
+    "mine.playing": "{name} is now your character in chat: your next roll there rolls as {name}.",
+    "offer.text": "Chat rolls as your active character, and {name} is not it: creating or editing a character here never changes that.",
+    "offer.button": "Play {name} in chat",
     "cmd.web.link": "Your sign-in link for the web pages (works once, for {minutes} minutes; do not share it): {url}",
     "cmd.web.off": "The web pages are turned off on this gateway ([web] enabled = false).",
     "cmd.web.usage": "Write web for a sign-in link, or web logout to end every web session.",
@@ -142,6 +146,10 @@ EN = {
 }
 
 CS = {
+    "mine.made": "Postava {name} je založená a ve tvorbě: vyplňte deník níže, a až bude hotový, odešlete ho vypravěčům.",
+    "mine.playing": "{name} je teď vaší postavou v chatu: váš další hod tam hází za ni.",
+    "offer.text": "Chat hází za vaši aktivní postavu a tou {name} není: založení ani úprava postavy tady na tom nic nemění.",
+    "offer.button": "Hrát v chatu za postavu {name}",
     "cmd.web.link": "Váš odkaz pro přihlášení na web (platí jednou, po dobu {minutes} {minutes:plural:minuty:minut:minut}; nikomu ho nedávejte): {url}",
     "cmd.web.off": "Webové stránky jsou na této bráně vypnuté ([web] enabled = false).",
     "cmd.web.usage": "Napište web pro odkaz k přihlášení, nebo web logout pro ukončení všech přihlášení na webu.",
@@ -256,6 +264,10 @@ CS = {
 }
 
 RU = {
+    "mine.made": "Персонаж {name} создан и находится в разработке: заполните лист ниже и отправьте его рассказчикам, когда он будет готов.",
+    "mine.playing": "{name} теперь ваш персонаж в чате: следующий бросок там будет за него.",
+    "offer.text": "В чате броски идут за вашего активного персонажа, и это не {name}: создание или правка персонажа здесь этого не меняет.",
+    "offer.button": "Играть в чате за персонажа {name}",
     "cmd.web.link": "Ваша ссылка для входа на сайт (действует один раз, {minutes} мин.; никому её не передавайте): {url}",
     "cmd.web.off": "Веб-страницы на этом шлюзе отключены ([web] enabled = false).",
     "cmd.web.usage": "Напишите web, чтобы получить ссылку для входа, или web logout, чтобы завершить все сеансы на сайте.",
