@@ -18,6 +18,7 @@ from adapters.web import account, tools
 from adapters.web.config import WebSettings
 from adapters.web.errors import error_pages
 from adapters.web.locale import COOKIE, request_locale
+from adapters.web.people import platform_label
 from adapters.web.texts import CATALOGUE
 from adapters.web.times import time_element
 from gateway import Adapter, AdapterServices, DeliveryFailed, Outbound
@@ -63,6 +64,7 @@ def _context(request: web.Request, timezone: str) -> dict[str, Any]:
         "path": request.path,
         "lang_href": lang_href,
         "when": lambda moment, seconds=False: time_element(moment, timezone, seconds),
+        "platform_label": platform_label,
     }
 
 

@@ -23,6 +23,7 @@ from adapters.web.account.sheets import SystemSheets
 from adapters.web.account.signin import not_signed_in
 from adapters.web.account.texts import CATALOGUE
 from adapters.web.locale import request_locale
+from adapters.web.people import Someone, named, seen, someone
 from gateway import AdapterServices, Reply, UserError, records
 from gateway.characters import characters_in, find_character, owner_names
 from gateway.since import parse_since
@@ -114,8 +115,9 @@ class StorytellerPages:
             assert character.id is not None
             history = await records.audit_of(session, character.id, AUDIT_SHOWN)
             owner = (await owner_names(session, [character.owner_id])).get(character.owner_id, "?")
+        people = await named(self.services.vault, (h.actor_key for h in history))
         if character.system != nightcap.SYSTEM:
-            extra = {"owner": owner, "history": history}
+            extra = {"owner": owner, "history": history, "people": people}
             return await self.sheets.profile(request, signed, character, extra, messages)
         return page(
             request,
@@ -126,6 +128,8 @@ class StorytellerPages:
             **await sheet_context(self.services, character, request_locale(request)),
             owner=owner,
             history=history,
+            people=people,
+            export=export_target(self.services),
             vocab=nightcap,
             messages=messages or (),
         )
@@ -239,14 +243,25 @@ class StorytellerPages:
         signed = await self._storyteller(request)
         if isinstance(signed, web.Response):
             return signed
-        listed = await self.actor.run(signed, "st list")
+        (listed,) = await self.actor.run(signed, "st list")
+        result = listed.result or {}
+        keys = [key for person in result.get("storytellers", ()) for key in person["identities"]]
+        owner = result.get("owner")
+        people = await named(self.services.vault, [*keys, *([owner] if owner else [])])
+        storytellers = [
+            (person["name"], [people[key] for key in person["identities"]])
+            for person in result.get("storytellers", ())
+        ]
+        already = set(keys) | {owner}
         return page(
             request,
             self.auth,
             "storytellers.html",
             signed=signed,
             storyteller=True,
-            listed=listed,
+            owner=people.get(owner) if owner else None,
+            storytellers=storytellers,
+            candidates=[one for one in await seen(self.services.vault) if one.key not in already],
             messages=messages or (),
         )
 
@@ -262,6 +277,13 @@ class StorytellerPages:
         if not await self.auth.is_storyteller(signed):  # removed themselves
             return await self._storyteller(request)  # type: ignore[return-value]
         return await self.storytellers(request, replies)
+
+
+def export_target(services: AdapterServices) -> Someone | None:
+    """Where ``st export`` sends a sheet (``[nightcap] sheet_export``), as a platform to name on
+    its button; None when nothing is set up, and then there is no button."""
+    target = getattr(services.system_settings(nightcap.SYSTEM), "sheet_export", None)
+    return someone(str(target)) if target else None
 
 
 def storyteller_line(name: str, form: dict[str, str]) -> str | None:
