@@ -24,6 +24,11 @@ def install(app: web.Application, services: AdapterServices, settings: WebSettin
     auth = app[AUTH_KEY] = Auth(services, settings)
     actor = Actor(services)
     live = app[LIVE_KEY] = LiveLog(services)
+
+    async def close_live(app: web.Application) -> None:
+        await live.close()
+
+    app.on_cleanup.append(close_live)
     SignIn(services, auth).add_routes(app)
     PlayerPages(services, auth, actor).add_routes(app)
     StorytellerPages(services, auth, actor, live).add_routes(app)

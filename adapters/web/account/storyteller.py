@@ -19,6 +19,7 @@ from adapters.web.account.auth import TOKEN, Auth
 from adapters.web.account.live import LiveLog
 from adapters.web.account.player import not_found, sheet_context, shown, statused
 from adapters.web.account.render import notice, page
+from adapters.web.account.roll_view import sides
 from adapters.web.account.sheets import SystemSheets
 from adapters.web.account.signin import not_signed_in
 from adapters.web.account.texts import CATALOGUE
@@ -183,13 +184,17 @@ class StorytellerPages:
                 )
             )
         stream = "/st/log/stream" + (f"?character={character.id}" if character else "")
+        systems = self.services.systems()
         return page(
             request,
             self.auth,
             "log.html",
             signed=signed,
             storyteller=True,
-            lines=list(reversed(lines)),
+            lines=[
+                (line, sides(line.result, systems.get(str(line.result.get("system")))))
+                for line in reversed(lines)
+            ],
             name=name,
             since=since_text,
             problem=problem,
@@ -201,7 +206,7 @@ class StorytellerPages:
         if isinstance(signed, web.Response):
             return signed
         wanted = request.query.get("character", "")
-        viewer = self.live.watch(int(wanted) if wanted.isdigit() else None)
+        viewer = await self.live.watch(int(wanted) if wanted.isdigit() else None)
         response = web.StreamResponse(
             headers={"Content-Type": "text/event-stream", "Cache-Control": "no-store"}
         )
