@@ -184,7 +184,7 @@ class StorytellerPages:
                 )
             )
         stream = "/st/log/stream" + (f"?character={character.id}" if character else "")
-        systems = self.services.systems()
+        known = self.services.systems()
         return page(
             request,
             self.auth,
@@ -192,7 +192,7 @@ class StorytellerPages:
             signed=signed,
             storyteller=True,
             lines=[
-                (line, sides(line.result, systems.get(str(line.result.get("system")))))
+                (line, sides(line.result, known.get(str(line.result.get("system")))))
                 for line in reversed(lines)
             ],
             name=name,
