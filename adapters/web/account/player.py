@@ -12,10 +12,10 @@ from typing import Any
 
 from aiohttp import web
 
-from adapters.web.account import nightcap
+from adapters.web.account import nightcap, roll_form
 from adapters.web.account.actor import Actor, text, word
 from adapters.web.account.auth import Auth
-from adapters.web.account.render import OFFER, notice, page, see_other
+from adapters.web.account.render import OFFER, ROLLER, notice, page, see_other
 from adapters.web.account.signin import not_signed_in
 from adapters.web.account.store import Signed
 from adapters.web.account.texts import CATALOGUE
@@ -40,6 +40,7 @@ class PlayerPages:
         app.router.add_get("/me/new", self.to_mine)  # a reload or a bookmark of the form's address
         app.router.add_post("/me/new", self.new)
         app.router.add_post("/me/c/{id:\\d+}/play", self.play)
+        app.router.add_post("/me/c/{id:\\d+}/roll", self.roll)
         app.router.add_get("/me/c/{id:\\d+}", self.sheet)
         app.router.add_post("/me/c/{id:\\d+}", self.edit)
 
@@ -144,7 +145,38 @@ class PlayerPages:
                 notes.append(Reply(text=CATALOGUE.t(locale, "mine.playing", name=character.name)))
         else:
             request[OFFER] = character
+        if character.status == "approved" or character.system not in statused(self.services):
+            params = roll_form.roll_params(self.services, character.system)
+            request[ROLLER] = roll_form.RollForm(
+                f"/me/c/{character.id}/roll",
+                roll_form.fields(params, locale),
+                await roll_form.channels_played(self.services, signed, character.system, locale),
+            )
         return notes
+
+    async def roll(self, request: web.Request) -> web.Response:
+        """A roll from the sheet: as the player, in a channel where they play, as that character."""
+        signed = await self.auth.current(request)
+        if signed is None:
+            return not_signed_in(request, self.auth)
+        form = {k: str(v) for k, v in (await self.auth.form(request)).items()}
+        character = await self._mine(signed, int(request.match_info["id"]))
+        if character is None:
+            return not_found(request, self.auth)
+        locale = request_locale(request)
+        channel = form.get("channel", roll_form.WEB_ONLY)
+        played = dict(await roll_form.channels_played(self.services, signed, character.system, locale))
+        if channel != roll_form.WEB_ONLY and channel not in played:
+            raise web.HTTPBadRequest(text="Not a channel you play in.\n")
+        line = roll_form.line(roll_form.roll_params(self.services, character.system), form)
+        web_channel = self.actor.channel(signed, character.system)
+        async with self.actor.kept_active(signed):  # the roll is the sheet's character's
+            chosen = await self.actor.run(signed, f"char use {word(character.name)}", character.system)
+            if any(r.error for r in chosen):
+                replies = chosen
+            else:
+                replies = await roll_form.roll(self.services, signed, channel, line, web_channel)
+        return await self.sheet(request, replies)
 
     async def edit(self, request: web.Request) -> web.Response:
         signed = await self.auth.current(request)

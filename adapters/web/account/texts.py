@@ -10,6 +10,10 @@ from adapters.web.account import sheets_texts as sheets
 from gateway.i18n import Catalogue
 
 EN = {
+    "roll.heading": "Roll",
+    "roll.channel": "Where",
+    "roll.log_only": "Only the Storyteller log",
+    "roll.button": "Roll",
     "sessions.device": "{browser} on {system}",
     "sessions.unknown_device": "Unknown browser",
     "sessions.device_heading": "Browser and device",
@@ -157,6 +161,10 @@ EN = {
 }
 
 CS = {
+    "roll.heading": "Hod",
+    "roll.channel": "Kde",
+    "roll.log_only": "Jen do záznamu vypravěče",
+    "roll.button": "Hodit",
     "sessions.device": "{browser}, {system}",
     "sessions.unknown_device": "Neznámý prohlížeč",
     "sessions.device_heading": "Prohlížeč a zařízení",
@@ -286,6 +294,10 @@ CS = {
 }
 
 RU = {
+    "roll.heading": "Бросок",
+    "roll.channel": "Где",
+    "roll.log_only": "Только в журнал рассказчика",
+    "roll.button": "Бросить",
     "sessions.device": "{browser}, {system}",
     "sessions.unknown_device": "Неизвестный браузер",
     "sessions.device_heading": "Браузер и устройство",
