@@ -75,10 +75,12 @@ class StorytellerPages:
         show = request.query.get("show", "unlocked")
         show = show if show in nightcap.STATUSES else "unlocked"
         query = " ".join(request.query.get("q", "").split())[:60]
+        wanted = request.query.get("system", "")
+        systems = [wanted] if wanted in self.services.systems() else list(self.services.systems())
         async with self.services.vault.transaction() as session:
             found = [
                 character
-                for system in self.services.systems()
+                for system in systems
                 for character in await characters_in(
                     session,
                     system,
@@ -102,6 +104,7 @@ class StorytellerPages:
             statused=statused(self.services),
             show=show,
             query=query,
+            system=wanted if wanted in self.services.systems() else "",
             shown=ROSTER_SHOWN,
         )
 

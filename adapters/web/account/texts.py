@@ -10,6 +10,7 @@ from adapters.web.account import sheets_texts as sheets
 from gateway.i18n import Catalogue
 
 EN = {
+    "roster.every_system": "Every system",
     "roll.heading": "Roll",
     "roll.channel": "Where",
     "roll.log_only": "Only the Storyteller log",
@@ -117,7 +118,7 @@ EN = {
     "roster.approved": "Approved Characters",
     "roster.all": "All",
     "roster.search": "Search by Name",
-    "roster.search_button": "Search",
+    "roster.search_button": "Show",
     "roster.name": "Name",
     "roster.status": "Status",
     "roster.system": "Rule system",
@@ -161,6 +162,7 @@ EN = {
 }
 
 CS = {
+    "roster.every_system": "Všechny systémy",
     "roll.heading": "Hod",
     "roll.channel": "Kde",
     "roll.log_only": "Jen do záznamu vypravěče",
@@ -250,7 +252,7 @@ CS = {
     "roster.approved": "Schválené postavy",
     "roster.all": "Všechny",
     "roster.search": "Hledat podle jména",
-    "roster.search_button": "Hledat",
+    "roster.search_button": "Zobrazit",
     "roster.name": "Jméno",
     "roster.status": "Stav",
     "roster.system": "Systém pravidel",
@@ -294,6 +296,7 @@ CS = {
 }
 
 RU = {
+    "roster.every_system": "Все системы",
     "roll.heading": "Бросок",
     "roll.channel": "Где",
     "roll.log_only": "Только в журнал рассказчика",
@@ -383,7 +386,7 @@ RU = {
     "roster.approved": "Утверждённые персонажи",
     "roster.all": "Все",
     "roster.search": "Поиск по имени",
-    "roster.search_button": "Найти",
+    "roster.search_button": "Показать",
     "roster.name": "Имя",
     "roster.status": "Состояние",
     "roster.system": "Система правил",
