@@ -10,6 +10,7 @@ from adapters.web.account.actor import Actor
 from adapters.web.account.auth import Auth
 from adapters.web.account.live import LiveLog
 from adapters.web.account.macros import MacroPages
+from adapters.web.account.notices import Notices
 from adapters.web.account.player import PlayerPages
 from adapters.web.account.signin import SignIn
 from adapters.web.account.storyteller import StorytellerPages
@@ -24,6 +25,7 @@ def install(app: web.Application, services: AdapterServices, settings: WebSettin
     auth = app[AUTH_KEY] = Auth(services, settings)
     actor = Actor(services)
     live = app[LIVE_KEY] = LiveLog(services)
+    Notices(services)  # chat notices of submissions, approvals and returns, in the changing unit
 
     async def close_live(app: web.Application) -> None:
         await live.close()

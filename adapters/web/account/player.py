@@ -12,7 +12,7 @@ from typing import Any
 
 from aiohttp import web
 
-from adapters.web.account import nightcap, roll_form
+from adapters.web.account import nightcap, notices, roll_form
 from adapters.web.account.actor import Actor, text, word
 from adapters.web.account.auth import Auth
 from adapters.web.account.render import OFFER, ROLLER, notice, page, see_other
@@ -55,12 +55,16 @@ class PlayerPages:
                 for system in self.services.systems()
                 for character in await records.characters_of(unit, signed.person_id, system)
             ]
+        storyteller = await self.auth.is_storyteller(signed)
+        if storyteller:
+            await notices.mark_waiting(request, self.services)
         return page(
             request,
             self.auth,
             "mine.html",
             signed=signed,
-            storyteller=await self.auth.is_storyteller(signed),
+            storyteller=storyteller,
+            notices=await notices.of_player(self.services, signed.person_id),
             characters=characters,
             titles={name: system.title for name, system in self.services.systems().items()},
             statused=statused(self.services),

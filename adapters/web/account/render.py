@@ -9,6 +9,7 @@ import aiohttp_jinja2
 from aiohttp import web
 
 from adapters.web.account.auth import Auth
+from adapters.web.account.notices import WAITING
 from adapters.web.account.roll_view import sides
 from adapters.web.account.texts import CATALOGUE
 from adapters.web.locale import request_locale
@@ -39,6 +40,7 @@ def page(
     values.setdefault("signed", None)
     values.setdefault("offer", request.get(OFFER))
     values.setdefault("roller", request.get(ROLLER))
+    values.setdefault("waiting", request.get(WAITING, 0))
     known = auth.services.systems()
     values["roll_sides"] = lambda result: sides(result, known.get(str(result.get("system"))))
     response = aiohttp_jinja2.render_template(f"account/{template}", request, values, status=status)

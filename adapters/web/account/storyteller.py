@@ -17,6 +17,7 @@ from adapters.web.account import nightcap, store
 from adapters.web.account.actor import Actor, text, word
 from adapters.web.account.auth import TOKEN, Auth
 from adapters.web.account.live import LiveLog
+from adapters.web.account.notices import mark_waiting
 from adapters.web.account.player import not_found, sheet_context, shown, statused
 from adapters.web.account.render import notice, page
 from adapters.web.account.roll_view import sides
@@ -66,6 +67,7 @@ class StorytellerPages:
                 CATALOGUE.t(locale, "st.only.heading"),
                 CATALOGUE.t(locale, "st.only.body"),
             )
+        await mark_waiting(request, self.services)
         return signed
 
     async def roster(self, request: web.Request) -> web.Response:

@@ -10,6 +10,13 @@ from adapters.web.account import sheets_texts as sheets
 from gateway.i18n import Catalogue
 
 EN = {
+    "nav.waiting": "{n} waiting",
+    "notices.heading": "News of your characters",
+    "notice.web.approved": "{name} was approved: ready to play.",
+    "notice.web.returned": "{name} was returned to creation: see what the Storytellers changed or ask for.",
+    "notice.chat.submitted": "{name} has been submitted for approval: see the Roster on the web, or st log {name}.",
+    "notice.chat.approved": "{name} is approved: ready to play.",
+    "notice.chat.returned": "{name} was returned to creation by a Storyteller: edit it and submit it again.",
     "roster.every_system": "Every system",
     "roll.heading": "Roll",
     "roll.channel": "Where",
@@ -162,6 +169,13 @@ EN = {
 }
 
 CS = {
+    "nav.waiting": "čeká: {n}",
+    "notices.heading": "Novinky o vašich postavách",
+    "notice.web.approved": "Postava {name} byla schválena: můžete hrát.",
+    "notice.web.returned": "Postava {name} byla vrácena do tvorby: podívejte se, co vypravěči změnili nebo žádají.",
+    "notice.chat.submitted": "Postava {name} byla odeslána ke schválení: viz Seznam postav na webu, nebo st log {name}.",
+    "notice.chat.approved": "Postava {name} je schválená: můžete hrát.",
+    "notice.chat.returned": "Vypravěč vrátil postavu {name} do tvorby: upravte ji a odešlete znovu.",
     "roster.every_system": "Všechny systémy",
     "roll.heading": "Hod",
     "roll.channel": "Kde",
@@ -296,6 +310,13 @@ CS = {
 }
 
 RU = {
+    "nav.waiting": "ждут: {n}",
+    "notices.heading": "Новости о ваших персонажах",
+    "notice.web.approved": "Персонаж {name} одобрен: можно играть.",
+    "notice.web.returned": "Персонаж {name} возвращён на доработку: посмотрите, что изменили или просят рассказчики.",
+    "notice.chat.submitted": "Персонаж {name} отправлен на одобрение: см. список персонажей на сайте или st log {name}.",
+    "notice.chat.approved": "Персонаж {name} одобрен: можно играть.",
+    "notice.chat.returned": "Рассказчик вернул персонажа {name} на доработку: исправьте его и отправьте снова.",
     "roster.every_system": "Все системы",
     "roll.heading": "Бросок",
     "roll.channel": "Где",

@@ -1,0 +1,130 @@
+"""Notices: a Storyteller is told of a sheet submitted, a player of their sheet approved or returned
+to creation. In chat: in the unit that made the change (``SheetChanged``, before its commit, so a
+notice exists exactly when the change does), a private message through the outbox to the channel
+where the person last rolled, on a platform other than the web; nothing polls. On the web: the
+player's page lists the last fortnight's approvals and returns of their characters, and the
+Storyteller's menu counts the sheets waiting (both read with the page)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from aiohttp import web
+from sqlalchemy import func
+from sqlmodel import col, select
+
+from adapters.web.account.texts import CATALOGUE
+from gateway import AdapterServices, Reply
+from gateway.events import SheetChanged
+from gateway.payloads import reply_payload
+from gateway.vault import repo
+from gateway.vault.models import Audit, Character, IdentityLink, Person, RollLog
+from gateway.vault.unit import Unit
+
+WAITING = web.RequestKey("web_waiting", int)  # sheets waiting, for the menu's badge
+SHOWN_DAYS = 14
+SHOWN = 10
+
+
+def kind_of(action: str) -> str | None:
+    """``submitted``, ``approved`` or ``returned`` for the audit actions that tell of one."""
+    verb = action.rpartition(".")[2]
+    return {"submit": "submitted", "approve": "approved", "unapprove": "returned"}.get(verb)
+
+
+class Notices:
+    def __init__(self, services: AdapterServices) -> None:
+        self.services = services
+        services.events.subscribe_in_unit(SheetChanged, self.changed)
+
+    async def changed(self, unit: Unit, event: SheetChanged) -> None:
+        kinds = {kind for kind in map(kind_of, event.actions) if kind is not None}
+        if not kinds:
+            return
+        session = unit.session
+        character = await session.get(Character, event.character_id)
+        if character is None:
+            return
+        for kind in sorted(kinds):
+            if kind == "submitted":
+                found = await session.exec(select(Person.id).where(col(Person.storyteller).is_(True)))
+                people = [p for p in found.all() if p is not None and p != event.actor_id]
+            else:
+                people = [event.owner_id] if event.owner_id not in (None, event.actor_id) else []
+            for person_id in people:
+                assert person_id is not None
+                await self._tell(unit, person_id, kind, character.name)
+
+    async def _tell(self, unit: Unit, person_id: int, kind: str, name: str) -> None:
+        """A private message where the person last rolled (not on the web); none if they never did."""
+        session = unit.session
+        last = (
+            await session.exec(
+                select(RollLog.channel_key, RollLog.identity_key)
+                .where(col(RollLog.person_id) == person_id, col(RollLog.channel_key).not_like("web:%"))
+                .order_by(col(RollLog.id).desc())
+                .limit(1)
+            )
+        ).first()
+        if last is None:
+            return
+        channel_key, identity_key = last
+        link = await session.get(IdentityLink, identity_key)
+        person = await session.get(Person, person_id)
+        locale = (person.locale if person is not None else None) or "en"
+        text = CATALOGUE.t(locale if locale in CATALOGUE.locales else "en", f"notice.chat.{kind}", name=name)
+        platform, _, target = channel_key.partition(":")
+        payload = reply_payload(
+            Reply(text=text, private=True, result={"kind": "notice", "notice": kind, "character": name}),
+            recipient=identity_key.partition(":")[2],
+            recipient_name=link.display_name if link is not None else None,
+        )
+        await repo.enqueue(unit, platform, target, payload, now=self.services.clock())
+
+
+@dataclass(frozen=True)
+class Notice:
+    kind: str
+    character_id: int
+    name: str
+    at: datetime
+
+
+async def of_player(services: AdapterServices, person_id: int) -> list[Notice]:
+    """The player's characters approved or returned in the last fortnight, newest first."""
+    since = services.clock() - timedelta(days=SHOWN_DAYS)
+    async with services.vault.transaction() as session:
+        found = await session.exec(
+            select(Audit.action, Audit.character_id, Character.name, Audit.created_at)
+            .join(Character, col(Character.id) == col(Audit.character_id))
+            .where(
+                col(Character.owner_id) == person_id,
+                col(Audit.created_at) >= since,
+                col(Audit.action).like("%approve"),
+            )
+            .order_by(col(Audit.id).desc())
+            .limit(SHOWN)
+        )
+        rows = found.all()
+    return [
+        Notice(kind, character_id, name, at)
+        for action, character_id, name, at in rows
+        if (kind := kind_of(action)) is not None and character_id is not None
+    ]
+
+
+async def waiting(services: AdapterServices) -> int:
+    """Sheets submitted and not yet approved or returned: the Storyteller's badge."""
+    async with services.vault.transaction() as session:
+        count = await session.exec(
+            select(func.count())
+            .select_from(Character)
+            .where(col(Character.status) == "submitted", col(Character.retired_at).is_(None))
+        )
+        return int(count.one())
+
+
+async def mark_waiting(request: web.Request, services: AdapterServices) -> None:
+    """The badge's count for this request's menu (a Storyteller's page)."""
+    request[WAITING] = await waiting(services)
