@@ -48,13 +48,13 @@ async def test_a_roll_from_the_sheet_reaches_the_table_and_the_log(
     await page.fill("#roll-pool", "physical")
     await page.select_option("#roll-channel", "fake:table")
     await page.click("#roll-form button[type=submit]")
-    await page.wait_for_selector(".reply .roll")
-    text = await page.text_content(".reply p") or ""
+    await page.wait_for_selector(".replies .roll")
+    text = await page.text_content(".reply") or ""
     assert text.startswith("Mira Vance rolls Physical 4: 9 10 1 8") and "#" in text
-    faces = await page.locator(".reply .roll .die").all_text_contents()
+    faces = await page.locator(".replies .roll .die").all_text_contents()
     assert faces == ["9", "10", "1", "8"]  # Physical 4: four dice, as scripted
-    assert await page.locator(".reply .roll .die.ten").count() == 1
-    assert await page.locator(".reply .roll .die.one").count() == 1
+    assert await page.locator(".replies .roll .die.ten").count() == 1
+    assert await page.locator(".replies .roll .die.one").count() == 1
     (posted,) = await table.wait_for(1)
     assert posted.target == "table" and posted.text == text
     (line,) = await records.stlog_lines(served.gateway.services.vault, limit=1)
