@@ -188,6 +188,16 @@ class StorytellerPages:
                     session, character_id=character.id if character else None, since=since, limit=LOG_SHOWN
                 )
             )
+        kind = request.query.get("kind", "")
+        kind = kind if kind in ("rolls", "lines") else ""
+        platform = request.query.get("platform", "")
+        platforms = sorted({line.channel_key.partition(":")[0] for line in lines})
+        lines = [
+            line
+            for line in lines
+            if (not kind or (kind == "rolls") == bool(line.result.get("id")))
+            and (not platform or line.channel_key.partition(":")[0] == platform)
+        ]
         stream = "/st/log/stream" + (f"?character={character.id}" if character else "")
         known = self.services.systems()
         return page(
@@ -202,6 +212,9 @@ class StorytellerPages:
             ],
             name=name,
             since=since_text,
+            kind=kind,
+            platform=platform,
+            platforms=sorted({*platforms, *([platform] if platform else [])}),
             problem=problem,
             stream=stream,
         )

@@ -10,6 +10,12 @@ from adapters.web.account import sheets_texts as sheets
 from gateway.i18n import Catalogue
 
 EN = {
+    "log.kind": "Show",
+    "log.kind.all": "Everything",
+    "log.kind.rolls": "Rolls",
+    "log.kind.lines": "Approvals and edits",
+    "log.platform": "Platform",
+    "log.every_platform": "Every platform",
     "nav.waiting": "{n} waiting",
     "notices.heading": "News of your characters",
     "notice.web.approved": "{name} was approved: ready to play.",
@@ -169,6 +175,12 @@ EN = {
 }
 
 CS = {
+    "log.kind": "Zobrazit",
+    "log.kind.all": "Vše",
+    "log.kind.rolls": "Hody",
+    "log.kind.lines": "Schválení a úpravy",
+    "log.platform": "Platforma",
+    "log.every_platform": "Všechny platformy",
     "nav.waiting": "čeká: {n}",
     "notices.heading": "Novinky o vašich postavách",
     "notice.web.approved": "Postava {name} byla schválena: můžete hrát.",
@@ -310,6 +322,12 @@ CS = {
 }
 
 RU = {
+    "log.kind": "Показать",
+    "log.kind.all": "Всё",
+    "log.kind.rolls": "Броски",
+    "log.kind.lines": "Одобрения и правки",
+    "log.platform": "Платформа",
+    "log.every_platform": "Все платформы",
     "nav.waiting": "ждут: {n}",
     "notices.heading": "Новости о ваших персонажах",
     "notice.web.approved": "Персонаж {name} одобрен: можно играть.",

@@ -44,6 +44,13 @@
   };
   source.onmessage = function (event) {
     const item = JSON.parse(event.data);
+    // The page's filters hold for what arrives too.
+    if ((list.dataset.kind === "rolls" && !item.id) || (list.dataset.kind === "lines" && item.id)) {
+      return;
+    }
+    if (list.dataset.platform && item.platform !== list.dataset.platform) {
+      return;
+    }
     const entry = document.createElement("li");
     entry.className = "entry new kind-" + String(item.kind || "line").replace(/[^a-z_]/g, "");
     const meta = document.createElement("p");
