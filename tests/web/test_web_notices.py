@@ -61,3 +61,20 @@ async def test_nobody_is_told_of_their_own_change_nor_where_they_never_rolled(si
     await _submitted(served, "Mira Vance")  # sam never rolled anywhere: no channel to tell him in
     await say(served, "st approve Mira Vance", "sam", st=True)  # mira never rolled either
     assert table.texts() == []
+
+
+async def test_a_setting_turns_each_notice_off(site: SiteMaker) -> None:
+    table = FakeAdapter("fake")
+    served = await site(
+        extra_plugins=[*ACCOUNT, table.plugin()],
+        platforms=("web", "fake"),
+        dice=ScriptedDice([5] * 20),
+        web={"notify_submitted": False},
+    )
+    await say(served, "st add console:sam", "owner", st=True)
+    await _at_table(served, "sam", "roll 2")
+    await _at_table(served, "mira", "roll 2")
+    await _submitted(served, "Mira Vance")  # not told: turned off
+    await say(served, "st approve Mira Vance", "sam", st=True)  # told
+    (only,) = await table.wait_for(1)
+    assert only.payload["recipient"] == "mira" and "approved" in only.text

@@ -25,7 +25,7 @@ def install(app: web.Application, services: AdapterServices, settings: WebSettin
     auth = app[AUTH_KEY] = Auth(services, settings)
     actor = Actor(services)
     live = app[LIVE_KEY] = LiveLog(services)
-    Notices(services)  # chat notices of submissions, approvals and returns, in the changing unit
+    Notices(services, settings)  # chat notices of submissions, approvals and returns, in the changing unit
 
     async def close_live(app: web.Application) -> None:
         await live.close()

@@ -15,6 +15,7 @@ from sqlalchemy import func
 from sqlmodel import col, select
 
 from adapters.web.account.texts import CATALOGUE
+from adapters.web.config import WebSettings
 from gateway import AdapterServices, Reply
 from gateway.events import SheetChanged
 from gateway.payloads import reply_payload
@@ -34,12 +35,16 @@ def kind_of(action: str) -> str | None:
 
 
 class Notices:
-    def __init__(self, services: AdapterServices) -> None:
+    def __init__(self, services: AdapterServices, settings: WebSettings) -> None:
         self.services = services
-        services.events.subscribe_in_unit(SheetChanged, self.changed)
+        self.wanted = {"submitted"} if settings.notify_submitted else set()
+        if settings.notify_reviewed:
+            self.wanted |= {"approved", "returned"}
+        if self.wanted:
+            services.events.subscribe_in_unit(SheetChanged, self.changed)
 
     async def changed(self, unit: Unit, event: SheetChanged) -> None:
-        kinds = {kind for kind in map(kind_of, event.actions) if kind is not None}
+        kinds = {kind for kind in map(kind_of, event.actions) if kind in self.wanted}
         if not kinds:
             return
         session = unit.session
