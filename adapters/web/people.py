@@ -6,10 +6,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from sqlmodel import col, select
-
-from gateway.vault.engine import Vault
-from gateway.vault.models import IdentityLink
+from gateway import records
+from gateway.records import Db
 
 # Platform names are proper names in every language but the terminal's.
 PLATFORMS = {
@@ -45,25 +43,16 @@ def someone(key: str, name: str | None = None) -> Someone:
     return Someone(key, name or ident or key, platform)
 
 
-async def named(vault: Vault, keys: Iterable[str]) -> dict[str, Someone]:
+async def named(db: Db, keys: Iterable[str]) -> dict[str, Someone]:
     """The identities' display names as last seen; a key never seen keeps its own id as a name."""
     wanted = sorted(set(keys))
     if not wanted:
         return {}
-    async with vault.transaction() as session:
-        found = await session.exec(select(IdentityLink).where(col(IdentityLink.key).in_(wanted)))
-        names = {link.key: link.display_name for link in found.all()}
+    names = await records.identity_names(db, wanted)
     return {key: someone(key, names.get(key)) for key in wanted}
 
 
-async def seen(vault: Vault, limit: int = SEEN_SHOWN) -> list[Someone]:
+async def seen(db: Db, limit: int = SEEN_SHOWN) -> list[Someone]:
     """The identities the gateway has met, newest first (web sign-ins' own keys left out: a person
     is picked by the platform they play on)."""
-    async with vault.transaction() as session:
-        found = await session.exec(
-            select(IdentityLink)
-            .where(col(IdentityLink.platform) != "web")
-            .order_by(col(IdentityLink.created_at).desc())
-            .limit(limit)
-        )
-        return [someone(link.key, link.display_name) for link in found.all()]
+    return [someone(key, name) for key, name in await records.identities_seen(db, limit)]

@@ -99,6 +99,7 @@ ADAPTER_MODULES = {
     "gateway.since",  # the one reader of --since values, for the web's Storyteller log as for chat
     "gateway.core_messages",  # the core's own words (the internal-error line) for replies an adapter makes
     "gateway.notation.examples",  # dice notation to offer as someone types (Discord's autocomplete)
+    "gateway.params",  # render: typed input (a Discord option, a web form) back into the words typed
 }
 
 

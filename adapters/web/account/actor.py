@@ -10,7 +10,6 @@ from dataclasses import dataclass
 
 from adapters.web.account.store import Signed
 from gateway import AdapterServices, Channel, Identity, InboundMessage, Reply, channels, records
-from gateway.vault.models import Person
 
 
 def word(value: str) -> str:
@@ -53,12 +52,7 @@ class Actor:
         that would have become active (a new one's id), None when none did."""
         kept = Kept(await records.active_character_id(self.services.vault, signed.person_id))
         yield kept
-        async with self.services.vault.transaction() as session:
-            person = await session.get(Person, signed.person_id)
-            if person is not None and person.active_character_id != kept.before:
-                kept.made = person.active_character_id
-                person.active_character_id = kept.before
-                session.add(person)
+        kept.made = await records.keep_active(self.services.vault, signed.person_id, kept.before)
 
 
 @dataclass

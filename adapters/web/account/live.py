@@ -20,17 +20,14 @@ from datetime import datetime
 from typing import Any
 
 import orjson
-from sqlalchemy import func
-from sqlmodel import col, select
 
 from adapters.web import times
 from adapters.web.account.roll_view import sides
 from adapters.web.people import platform_label
 from gateway import AdapterServices, records
 from gateway.events import RollLogged, StlogWritten
-from gateway.outbox import VaultWrites
+from gateway.queue import VaultWrites
 from gateway.records import RollLog
-from gateway.vault.models import Character, StlogEntry
 
 QUEUE = 500
 READ_MAX = 500  # rows read per look: a burst bigger than a queue is not worth reading whole
@@ -144,31 +141,11 @@ class LiveLog:
             self._watcher = None
 
     async def _newest(self) -> tuple[int, int]:
-        async with self.services.vault.transaction() as session:
-            roll = (await session.exec(select(func.max(RollLog.id)))).one()
-            entry = (await session.exec(select(func.max(StlogEntry.id)))).one()
-        return int(roll or 0), int(entry or 0)
+        return await records.stlog_marks(self.services.vault)
 
     async def _read_new(self) -> None:
         last_roll, last_entry = self._marks
-        async with self.services.vault.transaction() as session:
-            rolls = (
-                await session.exec(
-                    select(RollLog, Character.name)
-                    .outerjoin(Character, col(Character.id) == col(RollLog.character_id))
-                    .where(col(RollLog.id) > last_roll, col(RollLog.stlog_kind).is_not(None))
-                    .order_by(col(RollLog.id))
-                    .limit(READ_MAX)
-                )
-            ).all()
-            entries = (
-                await session.exec(
-                    select(StlogEntry)
-                    .where(col(StlogEntry.id) > last_entry)
-                    .order_by(col(StlogEntry.id))
-                    .limit(READ_MAX)
-                )
-            ).all()
+        rolls, entries = await records.stlog_after(self.services.vault, last_roll, last_entry, READ_MAX)
         found: list[tuple[datetime, int, dict[str, Any], int | None]] = []
         for roll, name in rolls:
             last_roll = max(last_roll, roll.id or 0)

@@ -11,17 +11,13 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from aiohttp import web
-from sqlalchemy import func
-from sqlmodel import col, select
 
 from adapters.web.account.texts import CATALOGUE
 from adapters.web.config import WebSettings
-from gateway import AdapterServices, Reply
+from gateway import AdapterServices, Reply, records
 from gateway.events import SheetChanged
 from gateway.payloads import reply_payload
-from gateway.vault import repo
-from gateway.vault.models import Audit, Character, IdentityLink, Person, RollLog
-from gateway.vault.unit import Unit
+from gateway.queue import Unit, enqueue
 
 WAITING = web.RequestKey("web_waiting", int)  # sheets waiting, for the menu's badge
 SHOWN_DAYS = 14
@@ -47,14 +43,12 @@ class Notices:
         kinds = {kind for kind in map(kind_of, event.actions) if kind in self.wanted}
         if not kinds:
             return
-        session = unit.session
-        character = await session.get(Character, event.character_id)
+        character = await records.character(unit, event.character_id)
         if character is None:
             return
         for kind in sorted(kinds):
             if kind == "submitted":
-                found = await session.exec(select(Person.id).where(col(Person.storyteller).is_(True)))
-                people = [p for p in found.all() if p is not None and p != event.actor_id]
+                people = [p for p in await records.storyteller_ids(unit) if p != event.actor_id]
             else:
                 people = [event.owner_id] if event.owner_id not in (None, event.actor_id) else []
             for person_id in people:
@@ -63,29 +57,19 @@ class Notices:
 
     async def _tell(self, unit: Unit, person_id: int, kind: str, name: str) -> None:
         """A private message where the person last rolled (not on the web); none if they never did."""
-        session = unit.session
-        last = (
-            await session.exec(
-                select(RollLog.channel_key, RollLog.identity_key)
-                .where(col(RollLog.person_id) == person_id, col(RollLog.channel_key).not_like("web:%"))
-                .order_by(col(RollLog.id).desc())
-                .limit(1)
-            )
-        ).first()
+        last = await records.last_rolled_in(unit, person_id)
         if last is None:
             return
-        channel_key, identity_key = last
-        link = await session.get(IdentityLink, identity_key)
-        person = await session.get(Person, person_id)
-        locale = (person.locale if person is not None else None) or "en"
-        text = CATALOGUE.t(locale if locale in CATALOGUE.locales else "en", f"notice.chat.{kind}", name=name)
+        channel_key, identity_key, display_name, locale = last
+        locale = locale if locale in CATALOGUE.locales else "en"
+        text = CATALOGUE.t(locale, f"notice.chat.{kind}", name=name)
         platform, _, target = channel_key.partition(":")
         payload = reply_payload(
             Reply(text=text, private=True, result={"kind": "notice", "notice": kind, "character": name}),
             recipient=identity_key.partition(":")[2],
-            recipient_name=link.display_name if link is not None else None,
+            recipient_name=display_name,
         )
-        await repo.enqueue(unit, platform, target, payload, now=self.services.clock())
+        await enqueue(unit, platform, target, payload, now=self.services.clock())
 
 
 @dataclass(frozen=True)
@@ -99,35 +83,17 @@ class Notice:
 async def of_player(services: AdapterServices, person_id: int) -> list[Notice]:
     """The player's characters approved or returned in the last fortnight, newest first."""
     since = services.clock() - timedelta(days=SHOWN_DAYS)
-    async with services.vault.transaction() as session:
-        found = await session.exec(
-            select(Audit.action, Audit.character_id, Character.name, Audit.created_at)
-            .join(Character, col(Character.id) == col(Audit.character_id))
-            .where(
-                col(Character.owner_id) == person_id,
-                col(Audit.created_at) >= since,
-                col(Audit.action).like("%approve"),
-            )
-            .order_by(col(Audit.id).desc())
-            .limit(SHOWN)
-        )
-        rows = found.all()
+    rows = await records.reviews_of(services.vault, person_id, since, SHOWN)
     return [
         Notice(kind, character_id, name, at)
         for action, character_id, name, at in rows
-        if (kind := kind_of(action)) is not None and character_id is not None
+        if (kind := kind_of(action)) is not None
     ]
 
 
 async def waiting(services: AdapterServices) -> int:
     """Sheets submitted and not yet approved or returned: the Storyteller's badge."""
-    async with services.vault.transaction() as session:
-        count = await session.exec(
-            select(func.count())
-            .select_from(Character)
-            .where(col(Character.status) == "submitted", col(Character.retired_at).is_(None))
-        )
-        return int(count.one())
+    return await records.submitted_count(services.vault)
 
 
 async def mark_waiting(request: web.Request, services: AdapterServices) -> None:

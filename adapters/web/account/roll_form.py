@@ -10,16 +10,12 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import func
-from sqlmodel import col, select
-
 from adapters.web.account.store import Signed
 from adapters.web.people import platform_label
-from gateway import AdapterServices, Channel, Identity, InboundMessage, Reply
+from gateway import AdapterServices, Channel, Identity, InboundMessage, Reply, records
 from gateway.params import Param, render
 from gateway.payloads import reply_payload
-from gateway.vault import repo
-from gateway.vault.models import RollLog
+from gateway.queue import enqueue
 
 POOL = (Param("pool", "pool", "the dice pool: a trait or a number, and +N or -N"),)
 CHANNELS_SHOWN = 20
@@ -88,19 +84,7 @@ async def channels_played(
     services: AdapterServices, signed: Signed, system: str, locale: str
 ) -> list[tuple[str, str]]:
     """The channels of ``system`` the person has rolled in, newest first, as (key, label)."""
-    async with services.vault.transaction() as session:
-        found = await session.exec(
-            select(RollLog.channel_key)
-            .where(
-                col(RollLog.person_id) == signed.person_id,
-                col(RollLog.system) == system,  # the channel's system when the roll was made
-                col(RollLog.channel_key).not_like("web:%"),
-            )
-            .group_by(col(RollLog.channel_key))
-            .order_by(func.max(RollLog.id).desc())
-            .limit(CHANNELS_SHOWN)
-        )
-        keys = list(found.all())
+    keys = await records.channels_rolled_in(services.vault, signed.person_id, system, CHANNELS_SHOWN)
     return [
         (key, f"{key.partition(':')[2]} · {platform_label(key.partition(':')[0], locale)}") for key in keys
     ]
@@ -120,7 +104,7 @@ async def roll(
     )
     posted = [r for r in replies if not r.private and r.error is None]
     for reply in posted:
-        await repo.enqueue(
+        await enqueue(
             services.vault, platform, target, reply_payload(reply, recipient=None), now=services.clock()
         )
     if posted:

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from gateway.spec import DegreeColour, RuleSystem
+from gateway import DegreeColour, RuleSystem
 
 # The shared scale's colours as the stylesheet's classes: no inline style passes the pages' CSP.
 TONES = {
