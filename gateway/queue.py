@@ -13,7 +13,7 @@ from typing import Any
 
 from sqlalchemy import bindparam, case, func, literal_column, or_, select, update
 
-from gateway.outbox import claim_lease, expedite
+from gateway.outbox import VaultWrites, claim_lease, expedite
 from gateway.vault.models import OUTBOX_PENDING, OutboxRow
 from gateway.vault.prepared import Prepared
 from gateway.vault.repo import Db, enqueue, within
@@ -25,6 +25,7 @@ __all__ = [
     "QueuedRow",
     "Tally",
     "Unit",
+    "VaultWrites",
     "backlog",
     "claim_lease",
     "depth",

@@ -16,7 +16,9 @@ from aiohttp.typedefs import Handler
 
 from adapters.web import account, tools
 from adapters.web.config import WebSettings
+from adapters.web.errors import error_pages
 from adapters.web.locale import COOKIE, request_locale
+from adapters.web.people import platform_label
 from adapters.web.texts import CATALOGUE
 from adapters.web.times import time_element
 from gateway import Adapter, AdapterServices, DeliveryFailed, Outbound
@@ -62,6 +64,7 @@ def _context(request: web.Request, timezone: str) -> dict[str, Any]:
         "path": request.path,
         "lang_href": lang_href,
         "when": lambda moment, seconds=False: time_element(moment, timezone, seconds),
+        "platform_label": platform_label,
     }
 
 
@@ -82,6 +85,10 @@ async def _remember_language(request: web.Request, handler: Handler) -> web.Stre
     return response
 
 
+async def _favicon(request: web.Request) -> web.StreamResponse:
+    raise web.HTTPMovedPermanently("/static/favicon.svg")
+
+
 class WebAdapter(Adapter):
     platform = "web"
 
@@ -99,7 +106,9 @@ class WebAdapter(Adapter):
         )
         app.on_response_prepare.append(_secure_headers)
         app.middlewares.append(_remember_language)
+        app.middlewares.append(error_pages)  # inside: its pages get the language cookie too
         app.router.add_static("/static/", HERE / "static", name="static")
+        app.router.add_get("/favicon.ico", _favicon)  # asked for by browsers before any page names one
         app.router.add_get("/", self.home, name="home")
         tools.add_routes(app, self.services)  # the public tools and /r/ID (adapters/web/tools)
         account.install(app, self.services, self.settings)  # sign-in, players' and Storytellers' pages

@@ -23,6 +23,10 @@ class WebSettings(BaseModel):
     # from one of them is keyed (sign-in rate limit) on X-Forwarded-For's right-most address that
     # is not a trusted proxy; from any other peer the header is ignored. Empty: never trusted.
     trusted_proxies: list[str] = Field(default_factory=list)
+    # Notices in chat (a private message where the person last rolled): to every Storyteller when a
+    # sheet is submitted; to the player when their sheet is approved or returned to creation.
+    notify_submitted: bool = True
+    notify_reviewed: bool = True
 
     @field_validator("trusted_proxies")
     @classmethod

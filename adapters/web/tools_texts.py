@@ -1,3 +1,4 @@
+# ruff: noqa: E501
 """The public tools' and the verify page's own words (kept apart from ``texts.py``, the frame's), in
 every language the gateway ships. Refusals of a build are not here: they are chat's own texts."""
 
@@ -6,6 +7,8 @@ from __future__ import annotations
 from gateway.i18n import Catalogue
 
 EN = {
+    "budget.ready": "Ready: every point and dot is placed. Make the character under My characters and submit it to the Storytellers.",
+    "budget.left": "Still to place: {points} {points:plural:trait point:trait points}, {dots} {dots:plural:power dot:power dots}.",
     "nav.tools": "Tools",
     "tools.heading": "Tools",
     "tools.intro": "Practice tools and odds charts for every rule system here. Nothing is saved.",
@@ -20,7 +23,7 @@ EN = {
     "tools.live": "The results update as you type.",
     # the Point budget calculator (Player's Guide)
     "budget.title": "Point budget calculator",
-    "budget.intro": "Sketch a build here before you touch the HUD. Nothing is saved to the Vault.",
+    "budget.intro": "Sketch a build here before you make the character. Nothing you try here is saved.",
     "budget.traits": "Traits",
     "budget.traits.help": (
         "Every trait starts at 1; place {points} more. None above {max}, and only one at {max}."
@@ -50,7 +53,7 @@ EN = {
     "tier.dots": "{name} ({n} {n:plural:dot:dots})",
     # the Dice roller practice table
     "roller.title": "Dice roller",
-    "roller.intro": "A practice table. Your real rolls go through the HUD so the Storyteller log sees them.",
+    "roller.intro": "A practice table: nothing here reaches the Storyteller log. Roll for real from your character's page or in chat.",
     "roller.pool": "Trait / pool",
     "roller.modifier": "Modifier",
     "roller.dice": "Dice to roll",
@@ -95,6 +98,8 @@ EN = {
 }
 
 CS = {
+    "budget.ready": "Hotovo: všechny body a tečky jsou rozdělené. Založte postavu v Mých postavách a odešlete ji vypravěčům.",
+    "budget.left": "Zbývá rozdělit: {points} {points:plural:bod vlastností:body vlastností:bodů vlastností}, {dots} {dots:plural:tečku sil:tečky sil:teček sil}.",
     "nav.tools": "Nástroje",
     "tools.heading": "Nástroje",
     "tools.intro": "Cvičné nástroje a grafy šancí pro všechny systémy pravidel. Nic se neukládá.",
@@ -108,7 +113,7 @@ CS = {
     "tools.odds": "Šance",
     "tools.live": "Výsledky se mění, jak píšete.",
     "budget.title": "Kalkulačka rozpočtu bodů",
-    "budget.intro": "Nejdřív si tu postavu načrtněte, než sáhnete na HUD. Nic se neukládá do trezoru.",
+    "budget.intro": "Než postavu založíte, načrtněte si ji tady. Nic, co tu zkusíte, se neukládá.",
     "budget.traits": "Vlastnosti",
     "budget.traits.help": (
         "Každá vlastnost začíná na 1; rozdělte dalších {points}. Žádná nad {max} a jen jedna na {max}."
@@ -137,7 +142,7 @@ CS = {
     "tier.legendary": "Legendární",
     "tier.dots": "{name} ({n} {n:plural:tečka:tečky:teček})",
     "roller.title": "Házení kostkami",
-    "roller.intro": "Cvičný stůl. Skutečné hody jdou přes HUD, aby je viděl záznam vypravěče.",
+    "roller.intro": "Cvičný stůl: nic odsud se nedostane do záznamu vypravěče. Doopravdy házejte ze stránky své postavy nebo v chatu.",
     "roller.pool": "Vlastnost / počet kostek",
     "roller.modifier": "Modifikátor",
     "roller.dice": "Kostek k hodu",
@@ -180,6 +185,8 @@ CS = {
 }
 
 RU = {
+    "budget.ready": "Готово: все очки и точки распределены. Создайте персонажа в разделе «Мои персонажи» и отправьте его рассказчикам.",
+    "budget.left": "Осталось распределить: {points} {points:plural:очко черт:очка черт:очков черт}, {dots} {dots:plural:точку сил:точки сил:точек сил}.",
     "nav.tools": "Инструменты",
     "tools.heading": "Инструменты",
     "tools.intro": (
@@ -196,7 +203,7 @@ RU = {
     "tools.live": "Результаты обновляются по мере ввода.",
     "budget.title": "Калькулятор очков",
     "budget.intro": (
-        "Набросайте персонажа здесь, прежде чем браться за HUD. В хранилище ничего не сохраняется."
+        "Набросайте персонажа здесь, прежде чем его создавать. Ничего из того, что вы здесь пробуете, не сохраняется."
     ),
     "budget.traits": "Характеристики",
     "budget.traits.help": (
@@ -227,7 +234,7 @@ RU = {
     "tier.legendary": "Легендарная",
     "tier.dots": "{name} ({n} {n:plural:точка:точки:точек})",
     "roller.title": "Бросок кубиков",
-    "roller.intro": "Тренировочный стол. Настоящие броски идут через HUD, чтобы их видел журнал рассказчика.",
+    "roller.intro": "Тренировочный стол: отсюда ничего не попадает в журнал рассказчика. По-настоящему бросайте со страницы своего персонажа или в чате.",
     "roller.pool": "Характеристика / пул",
     "roller.modifier": "Модификатор",
     "roller.dice": "Кубиков к броску",

@@ -99,3 +99,37 @@ async def test_an_open_stream_ends_at_its_next_keep_alive_once_the_role_is_gone(
 
     await asyncio.wait_for(ended(), 20)
     stream.close()
+
+
+async def test_a_roll_by_another_process_on_the_same_sqlite_file_reaches_the_stream(
+    site: SiteMaker, vault_url: str
+) -> None:
+    """Two gateways on one SQLite file, as ``serve`` and a console beside it: no event crosses
+    between them, only the vault's change signal (``PRAGMA data_version``)."""
+    if not vault_url.startswith("sqlite"):
+        pytest.skip("PostgreSQL carries it by notification (the test above)")
+    watching = await site(extra_plugins=ACCOUNT, dice=ScriptedDice([4]))
+    rolling = await site(extra_plugins=ACCOUNT, dice=ScriptedDice([10, 7, 1, 9, 9]), platforms=("console",))
+    await say(rolling, "st add console:sam", "owner", st=True)
+    await client_sign_in(watching, "sam")
+    stream = await _open(watching)
+    (rolled,) = await say(rolling, "roll 3")
+    got = await _event(stream)
+    assert got["id"] == rolled.result["id"]  # type: ignore[index]
+    assert got["sides"] == [
+        {
+            "dice": [10, 7, 1],
+            "total": got["sides"][0]["total"],
+            "degree": got["sides"][0]["degree"],
+            "label": got["sides"][0]["label"],
+            "tone": got["sides"][0]["tone"],
+        }
+    ]
+    assert got["sides"][0]["tone"] in {"botch", "failure", "partial", "success", "strong", "best"}
+    (approved,) = await say(rolling, "roll 2", "sam")  # and the next one: each once, in order
+    again = await _event(stream)
+    assert again["id"] == approved.result["id"]  # type: ignore[index]
+    # Nothing sent twice: this process's own roll wakes the same reader, not a second path.
+    (own,) = await say(watching, "roll 1", "sam")
+    assert (await _event(stream))["id"] == own.result["id"]  # type: ignore[index]
+    stream.close()

@@ -47,7 +47,7 @@ async def test_the_link_is_private_hashed_single_use_and_signs_in_as_the_chat_id
         (row,) = (await session.exec(select(WebSession))).all()
     assert row.token_hash == digest(cookie.value) and row.identity_key == "console:mira"
     me = await served.client.get("/me")
-    assert me.status == 200 and "console:mira" in await me.text()
+    assert me.status == 200 and "Signed in as Mira · Terminal" in await me.text()
     # Used: a clear page and no session, for another browser as well.
     served.client.session.cookie_jar.clear()
     for again in (await served.client.get(path), await served.client.post(path, allow_redirects=False)):
@@ -174,7 +174,7 @@ async def test_linked_identities_share_one_web_account(site: SiteMaker) -> None:
     await say(served, f"link {code.result['code']}", "mira-laptop")  # type: ignore[index]
     await client_sign_in(served, "mira-laptop")
     mine = await (await served.client.get("/me")).text()
-    assert "Mira" in mine and "console:mira-laptop" in mine
+    assert "Mira" in mine and "Mira-Laptop · Terminal" in mine
 
 
 async def test_a_session_ends_after_session_days_unused_and_cookies_are_secure_under_https(

@@ -72,7 +72,9 @@ async def test_typing_a_build_updates_the_counts_and_shows_chat_s_refusals(
     await expect(page.locator("li[data-field=p1]")).to_have_text(epic)
     await page.select_option("#p1-tier", "basic")
     await expect(page.locator("#dots-left")).to_have_text("0")
-    assert "Ready: char submit." in (await page.text_content("#budget-chat") or "")
+    assert (await page.text_content("#budget-status") or "").startswith(
+        "Ready: every point and dot is placed."
+    )
     assert "physical=4" in page.url  # the address keeps the build, to share or reload
     assert trouble == []
     assert await row_counts(served.gateway) == before  # nothing was written to the vault

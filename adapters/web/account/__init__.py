@@ -10,6 +10,7 @@ from adapters.web.account.actor import Actor
 from adapters.web.account.auth import Auth
 from adapters.web.account.live import LiveLog
 from adapters.web.account.macros import MacroPages
+from adapters.web.account.notices import Notices
 from adapters.web.account.player import PlayerPages
 from adapters.web.account.signin import SignIn
 from adapters.web.account.storyteller import StorytellerPages
@@ -24,6 +25,12 @@ def install(app: web.Application, services: AdapterServices, settings: WebSettin
     auth = app[AUTH_KEY] = Auth(services, settings)
     actor = Actor(services)
     live = app[LIVE_KEY] = LiveLog(services)
+    Notices(services, settings)  # chat notices of submissions, approvals and returns, in the changing unit
+
+    async def close_live(app: web.Application) -> None:
+        await live.close()
+
+    app.on_cleanup.append(close_live)
     SignIn(services, auth).add_routes(app)
     PlayerPages(services, auth, actor).add_routes(app)
     StorytellerPages(services, auth, actor, live).add_routes(app)

@@ -4,8 +4,12 @@ in chat. Lines are built from form values with ``line``, which keeps each value 
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+
 from adapters.web.account.store import Signed
-from gateway import AdapterServices, Channel, Identity, InboundMessage, Reply, channels
+from gateway import AdapterServices, Channel, Identity, InboundMessage, Reply, channels, records
 
 
 def word(value: str) -> str:
@@ -38,3 +42,20 @@ class Actor:
             self._systems.add(channel.key)
         sender = Identity(signed.platform, signed.id, signed.display_name, verified=True)
         return await self.services.handle(InboundMessage(sender=sender, channel=channel, text=line))
+
+    @contextlib.asynccontextmanager
+    async def kept_active(self, signed: Signed) -> AsyncIterator[Kept]:
+        """Commands run inside leave the person's active chat character as it was: the web never
+        changes which character the next ``roll`` in chat rolls as, except through the sheet page's
+        own "play it in chat" button (``char new`` makes the new character active; an edit of
+        another character makes it active first, as chat needs). ``Kept.made`` is the character
+        that would have become active (a new one's id), None when none did."""
+        kept = Kept(await records.active_character_id(self.services.vault, signed.person_id))
+        yield kept
+        kept.made = await records.keep_active(self.services.vault, signed.person_id, kept.before)
+
+
+@dataclass
+class Kept:
+    before: int | None
+    made: int | None = None

@@ -1,10 +1,14 @@
-"""The Storyteller log, live: each roll and each other line (``StlogWritten``: approvals, ST edits,
-house rules) committed (in this process, or in another on a PostgreSQL
-vault through ``gateway.vault.notify``) reaches every open log page as a server-sent event.
+"""The Storyteller log, live: each roll and each other line (approvals, ST edits, house rules)
+committed by any gateway process on the vault reaches every open log page as a server-sent event.
 
-Event-driven end to end: the hub's after-commit ``RollLogged`` listener reads the roll's row once and
-puts it on each viewer's queue; a viewer's stream waits on its queue. Nothing polls. A viewer that
-falls behind (a full queue) loses its oldest lines, never the gateway's memory.
+How a commit is heard depends on the vault. PostgreSQL and one process's in-memory world: the hub's
+after-commit events (``RollLogged``, ``StlogWritten``; another process's arrive through
+``gateway.vault.notify``), each roll read once and put on each viewer's queue. A SQLite file, where
+another process (a console beside ``serve``) sends no notification: the outbox worker's change
+signal, ``PRAGMA data_version`` on a read-only connection (``gateway.outbox.VaultWrites``: no lock,
+no transaction), looked at every ``[outbox] poll_interval`` while someone watches; only when it
+moved are the rows past the last one sent read, and this process's own events wake it at once. A
+viewer that falls behind (a full queue) loses its oldest lines, never the gateway's memory.
 """
 
 from __future__ import annotations
@@ -18,11 +22,16 @@ from typing import Any
 import orjson
 
 from adapters.web import times
+from adapters.web.account.roll_view import sides
+from adapters.web.people import platform_label
 from gateway import AdapterServices, records
 from gateway.events import RollLogged, StlogWritten
+from gateway.queue import VaultWrites
 from gateway.records import RollLog
 
 QUEUE = 500
+READ_MAX = 500  # rows read per look: a burst bigger than a queue is not worth reading whole
+WATCHER = "web-live"
 
 
 @dataclass(eq=False)
@@ -37,49 +46,57 @@ class Viewer:
         self.queue.put_nowait(item)
 
 
-def entry(roll: RollLog, character: str | None, zone: str) -> dict[str, Any]:
-    """What a log line shows: plain values, drawn by the page as text nodes."""
-    return {
-        "id": roll.public_id,
-        "text": roll.text or f"{roll.display_name}: {roll.kind} {roll.total}",
-        "character": character,
-        "character_id": roll.character_id,
-        "at": times.machine(roll.created_at, zone),
-        "shown": times.shown(roll.created_at, zone, seconds=True),
-        "platform": roll.identity_key.partition(":")[0],
-    }
-
-
-def line_entry(event: StlogWritten, zone: str) -> dict[str, Any]:
-    """A line of its own (no roll, so no id and no verify link)."""
-    moment = datetime.fromisoformat(event.at)
-    return {
-        "id": None,
-        "kind": event.kind,
-        "text": event.text,
-        "character_id": event.character_id,
-        "at": times.machine(moment, zone),
-        "shown": times.shown(moment, zone, seconds=True),
-        "platform": event.channel_key.partition(":")[0],
-    }
-
-
 class LiveLog:
     def __init__(self, services: AdapterServices) -> None:
         self.services = services
         self.viewers: set[Viewer] = set()
+        self._writes: VaultWrites | None = None
+        self._opened = False
+        self._wake = asyncio.Event()
+        self._watcher: asyncio.Task[None] | None = None
+        self._starting = asyncio.Lock()
+        self._marks = (0, 0)  # the last roll-log and stlog row ids sent (SQLite)
         services.events.subscribe(RollLogged, self.rolled)
         services.events.subscribe(StlogWritten, self.written)
 
-    def watch(self, character_id: int | None) -> Viewer:
+    async def watch(self, character_id: int | None) -> Viewer:
+        """A new viewer; on SQLite, once the watcher knows where the log stands (the first viewer
+        starts it), so every line committed from now on reaches the viewer."""
+        async with self._starting:  # two first viewers at once start one watcher
+            if self._sqlite() and self._watcher is None:
+                assert self._writes is not None
+                self._writes.mark(WATCHER)
+                self._marks = await self._newest()
+                self._watcher = asyncio.create_task(self._watch(), name="web:live-log")
         viewer = Viewer(character_id)
         self.viewers.add(viewer)
         return viewer
 
     def leave(self, viewer: Viewer) -> None:
         self.viewers.discard(viewer)
+        if not self.viewers:
+            self._wake.set()  # the watcher sees nobody is left and ends
+
+    async def close(self) -> None:
+        if self._watcher is not None:
+            self._watcher.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._watcher
+        if self._writes is not None:
+            self._writes.close()
+
+    def _sqlite(self) -> bool:
+        if not self._opened:
+            self._opened = True
+            self._writes = VaultWrites.open(self.services.vault)
+        return self._writes is not None
+
+    # PostgreSQL and in-memory vaults: the events.
 
     async def rolled(self, event: RollLogged) -> None:
+        if self._writes is not None:
+            self._wake.set()  # the watcher reads it with whatever else was committed
+            return
         if not self.viewers:
             return  # nobody watching: not even the read
         wanted = {v.character_id for v in self.viewers}
@@ -89,12 +106,94 @@ class LiveLog:
         if found is None:
             return
         roll, name = found
-        self._send(entry(roll, name, self.services.settings.gateway.timezone), roll.character_id)
+        self._send(self.roll_entry(roll, name), roll.character_id)
 
     async def written(self, event: StlogWritten) -> None:
         """A line that is not a roll's: the event carries it, so nothing is read."""
+        if self._writes is not None:
+            self._wake.set()
+            return
         if self.viewers:
-            self._send(line_entry(event, self.services.settings.gateway.timezone), event.character_id)
+            moment = datetime.fromisoformat(event.at)
+            self._send(
+                self.line_entry(event.kind, event.text, event.channel_key, event.character_id, moment),
+                event.character_id,
+            )
+
+    # A SQLite file: the change signal, then the rows past the marks.
+
+    async def _watch(self) -> None:
+        writes = self._writes
+        assert writes is not None
+        try:
+            poll = self.services.settings.outbox.poll_interval
+            while self.viewers:
+                woken = False
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self._wake.wait(), poll)
+                    woken = True
+                self._wake.clear()
+                if not self.viewers or not (woken or writes.changed(WATCHER)):
+                    continue
+                writes.mark(WATCHER)  # before the read: a commit during it is seen next time
+                await self._read_new()
+        finally:
+            self._watcher = None
+
+    async def _newest(self) -> tuple[int, int]:
+        return await records.stlog_marks(self.services.vault)
+
+    async def _read_new(self) -> None:
+        last_roll, last_entry = self._marks
+        rolls, entries = await records.stlog_after(self.services.vault, last_roll, last_entry, READ_MAX)
+        found: list[tuple[datetime, int, dict[str, Any], int | None]] = []
+        for roll, name in rolls:
+            last_roll = max(last_roll, roll.id or 0)
+            found.append((roll.created_at, 0, self.roll_entry(roll, name), roll.character_id))
+        for row in entries:
+            last_entry = max(last_entry, row.id or 0)
+            line = self.line_entry(row.kind, row.text, row.channel_key, row.character_id, row.created_at)
+            found.append((row.created_at, 1, line, row.character_id))
+        self._marks = (last_roll, last_entry)
+        for _, _, shown, character_id in sorted(found, key=lambda item: item[:2]):
+            self._send(shown, character_id)
+
+    # What a line shows: plain values, drawn by the page as text nodes.
+
+    def roll_entry(self, roll: RollLog, character: str | None) -> dict[str, Any]:
+        zone = self.services.settings.gateway.timezone
+        platform = roll.identity_key.partition(":")[0]
+        return {
+            "id": roll.public_id,
+            "kind": roll.stlog_kind or roll.kind,
+            "text": roll.text or f"{roll.display_name}: {roll.kind} {roll.total}",
+            "who": roll.display_name,
+            "character": character,
+            "character_id": roll.character_id,
+            "at": times.machine(roll.created_at, zone),
+            "shown": times.shown(roll.created_at, zone, seconds=True),
+            "platform": platform,
+            "platform_label": platform_label(platform, "en"),
+            "sides": sides(roll.result, self.services.systems().get(roll.system)),
+        }
+
+    def line_entry(
+        self, kind: str, text: str, channel_key: str, character_id: int | None, moment: datetime
+    ) -> dict[str, Any]:
+        """A line of its own (no roll, so no id and no verify link)."""
+        zone = self.services.settings.gateway.timezone
+        platform = channel_key.partition(":")[0]
+        return {
+            "id": None,
+            "kind": kind,
+            "text": text,
+            "character_id": character_id,
+            "at": times.machine(moment, zone),
+            "shown": times.shown(moment, zone, seconds=True),
+            "platform": platform,
+            "platform_label": platform_label(platform, "en"),
+            "sides": [],
+        }
 
     def _send(self, shown: dict[str, Any], character_id: int | None) -> None:
         item = b"data: " + orjson.dumps(shown) + b"\n\n"  # encoded once for every viewer

@@ -9,8 +9,17 @@ import aiohttp_jinja2
 from aiohttp import web
 
 from adapters.web.account.auth import Auth
+from adapters.web.account.notices import WAITING
+from adapters.web.account.roll_view import sides
 from adapters.web.account.texts import CATALOGUE
 from adapters.web.locale import request_locale
+from gateway.records import Character
+
+# A character of the signed-in player's that is not the one chat rolls as: the layout offers to make
+# it so (set by the player's sheet page, so every system's sheet template gets the offer).
+OFFER = web.RequestKey("web_offer", Character)
+# The roll form under a player's own sheet (``roll_form.RollForm``), set the same way.
+ROLLER: web.RequestKey[Any] = web.RequestKey("web_roller", object)
 
 
 def page(
@@ -29,6 +38,11 @@ def page(
 
     values = {"a": a, "csrf": auth.csrf(request), "storyteller": storyteller, "messages": (), **context}
     values.setdefault("signed", None)
+    values.setdefault("offer", request.get(OFFER))
+    values.setdefault("roller", request.get(ROLLER))
+    values.setdefault("waiting", request.get(WAITING, 0))
+    known = auth.services.systems()
+    values["roll_sides"] = lambda result: sides(result, known.get(str(result.get("system"))))
     response = aiohttp_jinja2.render_template(f"account/{template}", request, values, status=status)
     response.headers["Cache-Control"] = "no-store"  # a signed-in page is nobody else's
     return response

@@ -13,8 +13,10 @@ from adapters.web.account import store
 from adapters.web.account.auth import Auth
 from adapters.web.account.render import notice, page, see_other
 from adapters.web.account.texts import CATALOGUE
+from adapters.web.agents import device
 from adapters.web.client_address import client_address, networks
 from adapters.web.locale import request_locale
+from adapters.web.people import named
 from gateway import AdapterServices
 from gateway.rate_buckets import SharedBuckets
 
@@ -103,8 +105,24 @@ class SignIn:
             return not_signed_in(request, self.auth)
         rows = await store.sessions_of(self.services.vault, signed.person_id)
         storyteller = await self.auth.is_storyteller(signed)
+        people = await named(self.services.vault, (row.identity_key for row in rows))
+        locale = request_locale(request)
+
+        def shown(agent: str) -> str:
+            browser, system = device(agent)
+            if browser and system:
+                return CATALOGUE.t(locale, "sessions.device", browser=browser, system=system)
+            return browser or system or CATALOGUE.t(locale, "sessions.unknown_device")
+
         return page(
-            request, self.auth, "sessions.html", signed=signed, storyteller=storyteller, sessions=rows
+            request,
+            self.auth,
+            "sessions.html",
+            signed=signed,
+            storyteller=storyteller,
+            sessions=rows,
+            people=people,
+            device=shown,
         )
 
     async def revoke(self, request: web.Request) -> web.StreamResponse:

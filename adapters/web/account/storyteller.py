@@ -17,12 +17,15 @@ from adapters.web.account import store
 from adapters.web.account.actor import Actor, word
 from adapters.web.account.auth import TOKEN, Auth
 from adapters.web.account.live import LiveLog
+from adapters.web.account.notices import mark_waiting
 from adapters.web.account.player import not_found, shown, statused
 from adapters.web.account.render import notice, page
+from adapters.web.account.roll_view import sides
 from adapters.web.account.sheets import SheetPages
 from adapters.web.account.signin import not_signed_in
 from adapters.web.account.texts import CATALOGUE
 from adapters.web.locale import request_locale
+from adapters.web.people import named, seen
 from gateway import AdapterServices, Reply, UserError, records
 from gateway.characters import characters_in, find_character, owner_names
 from gateway.since import parse_since
@@ -66,6 +69,7 @@ class StorytellerPages:
                 CATALOGUE.t(locale, "st.only.heading"),
                 CATALOGUE.t(locale, "st.only.body"),
             )
+        await mark_waiting(request, self.services)
         return signed
 
     async def roster(self, request: web.Request) -> web.Response:
@@ -75,10 +79,12 @@ class StorytellerPages:
         show = request.query.get("show", "unlocked")
         show = show if show in STATUSES else "unlocked"
         query = " ".join(request.query.get("q", "").split())[:60]
+        wanted = request.query.get("system", "")
+        systems = [wanted] if wanted in self.services.systems() else list(self.services.systems())
         async with self.services.vault.transaction() as session:
             found = [
                 character
-                for system in self.services.systems()
+                for system in systems
                 for character in await characters_in(
                     session,
                     system,
@@ -102,6 +108,7 @@ class StorytellerPages:
             statused=statused(self.services),
             show=show,
             query=query,
+            system=wanted if wanted in self.services.systems() else "",
             shown=ROSTER_SHOWN,
         )
 
@@ -122,7 +129,8 @@ class StorytellerPages:
             assert character.id is not None
             history = await records.audit_of(session, character.id, AUDIT_SHOWN)
             owner = (await owner_names(session, [character.owner_id])).get(character.owner_id, "?")
-        extra = {"owner": owner, "history": history}
+        people = await named(self.services.vault, (h.actor_key for h in history))
+        extra = {"owner": owner, "history": history, "people": people}
         return await self.sheets.profile(request, signed, character, extra, messages, errors, typed)
 
     async def act(self, request: web.Request) -> web.Response:
@@ -171,16 +179,33 @@ class StorytellerPages:
                     session, character_id=character.id if character else None, since=since, limit=LOG_SHOWN
                 )
             )
+        kind = request.query.get("kind", "")
+        kind = kind if kind in ("rolls", "lines") else ""
+        platform = request.query.get("platform", "")
+        platforms = sorted({line.channel_key.partition(":")[0] for line in lines})
+        lines = [
+            line
+            for line in lines
+            if (not kind or (kind == "rolls") == bool(line.result.get("id")))
+            and (not platform or line.channel_key.partition(":")[0] == platform)
+        ]
         stream = "/st/log/stream" + (f"?character={character.id}" if character else "")
+        known = self.services.systems()
         return page(
             request,
             self.auth,
             "log.html",
             signed=signed,
             storyteller=True,
-            lines=list(reversed(lines)),
+            lines=[
+                (line, sides(line.result, known.get(str(line.result.get("system")))))
+                for line in reversed(lines)
+            ],
             name=name,
             since=since_text,
+            kind=kind,
+            platform=platform,
+            platforms=sorted({*platforms, *([platform] if platform else [])}),
             problem=problem,
             stream=stream,
         )
@@ -190,7 +215,7 @@ class StorytellerPages:
         if isinstance(signed, web.Response):
             return signed
         wanted = request.query.get("character", "")
-        viewer = self.live.watch(int(wanted) if wanted.isdigit() else None)
+        viewer = await self.live.watch(int(wanted) if wanted.isdigit() else None)
         response = web.StreamResponse(
             headers={"Content-Type": "text/event-stream", "Cache-Control": "no-store"}
         )
@@ -232,14 +257,25 @@ class StorytellerPages:
         signed = await self._storyteller(request)
         if isinstance(signed, web.Response):
             return signed
-        listed = await self.actor.run(signed, "st list")
+        (listed,) = await self.actor.run(signed, "st list")
+        result = listed.result or {}
+        keys = [key for person in result.get("storytellers", ()) for key in person["identities"]]
+        owner = result.get("owner")
+        people = await named(self.services.vault, [*keys, *([owner] if owner else [])])
+        storytellers = [
+            (person["name"], [people[key] for key in person["identities"]])
+            for person in result.get("storytellers", ())
+        ]
+        already = set(keys) | {owner}
         return page(
             request,
             self.auth,
             "storytellers.html",
             signed=signed,
             storyteller=True,
-            listed=listed,
+            owner=people.get(owner) if owner else None,
+            storytellers=storytellers,
+            candidates=[one for one in await seen(self.services.vault) if one.key not in already],
             messages=messages or (),
         )
 
