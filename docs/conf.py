@@ -14,7 +14,7 @@ from pygments.lexers.special import TextLexer  # type: ignore[import-untyped]
 from sphinx.application import Sphinx
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))  # autodoc of gateway.hookspecs from this checkout
+sys.path.insert(0, str(ROOT))  # autodoc of gateway.core.hookspecs from this checkout
 
 project = "Nightcap Gateway"
 copyright = "the Nightcap Gateway authors, MIT licence"

@@ -329,7 +329,7 @@ def main() -> None:
     if in_checkout and outside and not os.environ.get("GATEWAY_NO_VENV"):
         python = str(ensure_venv(ROOT, extras_for(sys.argv[1:])))
         os.execv(python, [python, "-m", "gateway", *sys.argv[1:]])
-    from gateway.cli import main as cli_main
+    from gateway.ops.cli import main as cli_main
 
     cli_main()
 

@@ -10,7 +10,7 @@ import time
 
 import pytest
 
-# The default chronicle zone is the machine's (``gateway.settings.machine_timezone`` reads TZ first):
+# The default chronicle zone is the machine's (``gateway.core.settings.machine_timezone`` reads TZ first):
 # pin it, so that expected texts ("midnight America/Los_Angeles") do not depend on where tests run.
 os.environ["TZ"] = "America/Los_Angeles"
 time.tzset()

@@ -1,5 +1,5 @@
 """Tab completion at the console's prompt: command names, the sender's macros (``!hit``), then what
-the command's typed parameters (``gateway.params``) take where the cursor is: a choice's words, its
+the command's typed parameters (``gateway.core.params``) take where the cursor is: a choice's words, its
 keywords and flags (``vs``, ``secret``), and the traits, powers, characters and house rules of the
 channel's system. A command that declares none is offered trait and character names.
 
@@ -22,8 +22,8 @@ import structlog
 from prompt_toolkit.completion import CompleteEvent, Completer, Completion
 from prompt_toolkit.document import Document
 
-from gateway.notation.examples import suggestions
-from gateway.params import NAME_KINDS, Param
+from gateway.core.params import NAME_KINDS, Param
+from gateway.features.notation.examples import suggestions
 
 log = structlog.get_logger(__name__)
 

@@ -11,11 +11,12 @@ from prompt_toolkit.output import Output
 
 from adapters.console.complete import Names, NameSource
 from adapters.console.prompt import ConsolePrompt, history_path, make_history
-from gateway import AdapterServices, Channel, Command, Identity, channels
-from gateway.characters import characters_in, player_characters
-from gateway.events import Approved, SheetChanged
-from gateway.house_rules.declare import switches
-from gateway.macros import names_seen
+from gateway import AdapterServices, Channel, Command, Identity
+from gateway.core.events import Approved, SheetChanged
+from gateway.features import channels
+from gateway.features.characters import characters_in, player_characters
+from gateway.features.house_rules.declare import switches
+from gateway.features.macros import names_seen
 
 CHARACTERS = 500  # names offered at most: a Tab menu, not a roster
 
@@ -28,7 +29,7 @@ async def load_names(
     """Command names of the channel's rule system (Storyteller ones for a Storyteller), the trait
     and pool names of the sender's active character (else of the system's first character: the
     console knows no rules, a sheet shows what a system calls its traits), every character's name, and
-    the macros the sender sees in the channel (``gateway.macros.names_seen``), with the prefix."""
+    the macros the sender sees in the channel (``gateway.features.macros.names_seen``), with the prefix."""
     system = await channels.system_of(services.vault, channel) or services.settings.gateway.default_system
     shown_commands = [c for c in commands(system) if storyteller or c.role != "storyteller"]
     names = sorted({name for command in shown_commands for name in (command.name, *command.aliases)})

@@ -18,7 +18,8 @@ from adapters.console.adapter import (
     make_lasting_storyteller,
     render,
 )
-from gateway import Gateway, Settings, channels
+from gateway import Gateway, Settings
+from gateway.features import channels
 
 if TYPE_CHECKING:  # prompt_toolkit: imported only for a terminal (piped lines need none of it)
     from prompt_toolkit.input import Input

@@ -54,14 +54,14 @@ from gateway import (
     Reply,
     RetryLater,
     Throttled,
-    queue,
 )
-from gateway.adapter_state import AdapterState
-from gateway.charts import Picture, picture
-from gateway.core_messages import say
-from gateway.leases import Lease, run_owned
-from gateway.pacing import Backoff
-from gateway.queue import claim_lease
+from gateway.core.adapter_state import AdapterState
+from gateway.core.core_messages import say
+from gateway.delivery import queue
+from gateway.delivery.leases import Lease, run_owned
+from gateway.delivery.pacing import Backoff
+from gateway.delivery.queue import claim_lease
+from gateway.rules.charts import Picture, picture
 
 if TYPE_CHECKING:
     from adapters.discord.connection import GatewayConnection

@@ -16,9 +16,10 @@ import aiohttp
 
 from adapters.discord import slash
 from adapters.discord.config import TOKEN_ENV, DiscordSettings, load
-from gateway import Channel, Identity, InboundMessage, Settings, queue
-from gateway.adapter_state import AdapterState
-from gateway.progress import Progress, duration
+from gateway import Channel, Identity, InboundMessage, Settings
+from gateway.core.adapter_state import AdapterState
+from gateway.delivery import queue
+from gateway.ops.progress import Progress, duration
 
 MAX_TRIES = 4
 

@@ -19,11 +19,12 @@ import structlog
 from adapters.discord import interactions as ix
 from adapters.discord import macro_command, slash
 from adapters.discord.slash import clip
-from gateway import AdapterServices, channels
-from gateway.characters import characters_in, player_characters
-from gateway.house_rules.declare import switches
-from gateway.notation.examples import suggestions
-from gateway.summary import SheetSummary
+from gateway import AdapterServices
+from gateway.core.summary import SheetSummary
+from gateway.features import channels
+from gateway.features.characters import characters_in, player_characters
+from gateway.features.house_rules.declare import switches
+from gateway.features.notation.examples import suggestions
 
 log = structlog.get_logger(__name__)
 

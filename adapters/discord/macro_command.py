@@ -13,8 +13,8 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from gateway import AdapterServices
-from gateway.macros import names_seen
-from gateway.params import Param
+from gateway.core.params import Param
+from gateway.features.macros import names_seen
 
 if TYPE_CHECKING:
     from adapters.discord.slash import Slash

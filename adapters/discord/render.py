@@ -29,7 +29,7 @@ from gateway import (
     SheetSummary,
     read_result,
 )
-from gateway.charts import Picture, chart_from_result
+from gateway.rules.charts import Picture, chart_from_result
 
 CONTENT = 2000
 EMBEDS = 10
@@ -310,7 +310,9 @@ def result_embed(
     return embed
 
 
-CHART = "_chart"  # a body's chart (``gateway.charts``), drawn and attached when it is sent; not Discord's
+CHART = (
+    "_chart"  # a body's chart (``gateway.rules.charts``), drawn and attached when it is sent; not Discord's
+)
 
 
 def with_chart(body: dict[str, Any], result: Mapping[str, Any] | None) -> dict[str, Any]:

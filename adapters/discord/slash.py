@@ -4,14 +4,14 @@ the command line a person would type.
 Every registered command (the core's and each rule system's, read from the plugin registry the
 gateway's services hold) becomes a slash command; a multi-word name becomes a subcommand under its
 first word (``char new`` is ``/char new``, ``st power`` is ``/st power``). Each typed parameter
-(``gateway.params.Param``) is an option of Discord's type for its kind: a bounded integer, a
+(``gateway.core.params.Param``) is an option of Discord's type for its kind: a bounded integer, a
 string with choices, a boolean for a flag, a string that autocompletes (``adapters.discord.complete``)
 for traits, powers, characters, notation and house rules. A command several systems declare is one
 slash command: the union of their options by name, the widest range, a plain string where two systems
 disagree on a parameter's kind, so the commands are the same in every channel and the channel's
 system decides what a line means. A command that declares no parameters takes one free-text option.
 
-The way back: an interaction's option values go through ``gateway.params.render`` to the words a
+The way back: an interaction's option values go through ``gateway.core.params.render`` to the words a
 person types, and the router binds them with the one parser. ``/gw text:`` runs any command line;
 ``/macro run`` runs a macro.
 
@@ -34,7 +34,7 @@ from typing import Any
 import structlog
 
 from gateway import AdapterServices, Command
-from gateway.params import INTEGER_KINDS, Kind, Param, render
+from gateway.core.params import INTEGER_KINDS, Kind, Param, render
 
 log = structlog.get_logger(__name__)
 

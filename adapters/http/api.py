@@ -21,16 +21,8 @@ import structlog
 from aiohttp import web
 
 from adapters.body import BadBody, json_object, optional_str, read_limited
-from gateway import (
-    Adapter,
-    AdapterServices,
-    Channel,
-    DeliveryFailed,
-    Identity,
-    InboundMessage,
-    Outbound,
-    seen,
-)
+from gateway import Adapter, AdapterServices, Channel, DeliveryFailed, Identity, InboundMessage, Outbound
+from gateway.delivery import seen
 
 log = structlog.get_logger(__name__)
 

@@ -8,7 +8,7 @@ Outbox targets are ``<network>/<#channel>`` (replies in a channel, Storyteller-l
 ``<network>/<nick>`` (replies in a private conversation with the bot).
 
 Several gateway processes on one vault: a network's connection runs only in the process holding the
-lease ``irc:<network>`` (``gateway/leases.py``); the others stand by and take over when it dies. A
+lease ``irc:<network>`` (``gateway/delivery/leases.py``); the others stand by and take over when it dies. A
 process that does not own a network hands that network's outbox rows back (``Elsewhere``: due at once,
 and the owner's worker woken) and leaves that target alone for a second.
 """
@@ -41,7 +41,7 @@ from gateway import (
     TargetAbsent,
     Throttled,
 )
-from gateway.leases import Lease, run_owned
+from gateway.delivery.leases import Lease, run_owned
 
 log = structlog.get_logger(__name__)
 # One answer to `help` on IRC: a line of 512 bytes less the sender's mask, verb and target.

@@ -37,7 +37,7 @@ from adapters.irc.accounts import Accounts, User
 from adapters.irc.config import NetworkConfig
 from adapters.irc.pacing import LineBucket, LineCost, Pacer
 from adapters.irc.protocol import Message, build_line, casefold, decode, parse_line
-from gateway.pacing import Backoff
+from gateway.delivery.pacing import Backoff
 
 log = structlog.get_logger(__name__)
 

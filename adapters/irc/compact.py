@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from gateway.i18n import Catalogue
+from gateway.core.i18n import Catalogue
 
 SEPARATOR = " | "
 

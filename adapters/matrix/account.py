@@ -51,8 +51,8 @@ from adapters.matrix.render import strip_reply_fallback
 from adapters.matrix.settings import AccountSettings
 from adapters.matrix.state import VaultState
 from gateway import Channel, Identity, InboundMessage
-from gateway.leases import Lease, run_owned
-from gateway.pacing import Backoff, Streak
+from gateway.delivery.leases import Lease, run_owned
+from gateway.delivery.pacing import Backoff, Streak
 
 if TYPE_CHECKING:
     from adapters.matrix.adapter import MatrixAdapter

@@ -5,7 +5,7 @@ settings order) that has joined the room sends. A ``#alias:server`` target is re
 replies go to the direct room of the account that serves the command's room.
 
 Several gateway processes on one vault: an account's sync loop runs only in the process holding the
-lease ``matrix:<account>`` (``gateway/leases.py``). Elsewhere the account is not ready and knows no
+lease ``matrix:<account>`` (``gateway/delivery/leases.py``). Elsewhere the account is not ready and knows no
 rooms, so rows for it are handed back (``Elsewhere``: not an attempt, due at once for the owner's worker).
 
 A row for a room no account is in waits (``TargetAbsent``, not an attempt) until one joins it: the
@@ -40,10 +40,10 @@ from gateway import (
     RetryLater,
     TargetAbsent,
     Throttled,
-    queue,
 )
-from gateway.charts import picture
-from gateway.pacing import Backoff
+from gateway.delivery import queue
+from gateway.delivery.pacing import Backoff
+from gateway.rules.charts import picture
 
 log = structlog.get_logger(__name__)
 

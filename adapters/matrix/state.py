@@ -1,4 +1,4 @@
-"""Small durable state of one Matrix account: the core's adapter state (``gateway.adapter_state``).
+"""Small durable state of one Matrix account: the core's adapter state (``gateway.core.adapter_state``).
 
 Keys in scope ``matrix:<account>``: ``session`` (user id, homeserver, access token, device id),
 ``sync`` (the ``next_batch`` token), ``dm:<user id>`` (the direct room with that user), ``left:<room id>``
@@ -11,7 +11,7 @@ the sessions themselves are in mautrix's own tables of the same database).
 
 from __future__ import annotations
 
-from gateway.adapter_state import AdapterState
+from gateway.core.adapter_state import AdapterState
 
 # ``VaultState(vault, scope)``: the name the account code knows it by.
 VaultState = AdapterState

@@ -2,7 +2,7 @@
 
 Four parts, one job each: ``inbound`` (the two endpoints), ``delivery`` (pushes and fan-out),
 ``refresh`` (HUD refresh notices after a Storyteller's edit, queued in the editing unit through
-``gateway.events``), ``pruning`` (old replay marks, on a timer). See README.md in this folder for
+``gateway.core.events``), ``pruning`` (old replay marks, on a timer). See README.md in this folder for
 the wire protocol.
 """
 

@@ -22,18 +22,10 @@ from adapters.secondlife.config import SecondLifeConfig
 from adapters.secondlife.registry import PLATFORM, ROLES, Registration
 from adapters.secondlife.render import dumps, split_text
 from adapters.secondlife.state import hud_state
-from gateway import (
-    AdapterServices,
-    DeliveryFailed,
-    Outbound,
-    RetryLater,
-    Settled,
-    TargetAbsent,
-    Throttled,
-    queue,
-)
-from gateway.pacing import Backoff
-from gateway.roles import is_storyteller
+from gateway import AdapterServices, DeliveryFailed, Outbound, RetryLater, Settled, TargetAbsent, Throttled
+from gateway.delivery import queue
+from gateway.delivery.pacing import Backoff
+from gateway.features.roles import is_storyteller
 
 log = structlog.get_logger(__name__)
 

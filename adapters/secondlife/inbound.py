@@ -2,7 +2,7 @@
 
 Body size, shard, keys, timestamp, signature and replay are checked before anything else (401 with a
 short text on any failure), then a per-object token bucket (429 + ``Retry-After``): shared by every
-process on a PostgreSQL vault (``gateway.rate_buckets``, on the database's clock), in memory on
+process on a PostgreSQL vault (``gateway.delivery.rate_buckets``, on the database's clock), in memory on
 SQLite, whose vault one process owns. Commands run through the router on the fast path; the answer
 is JSON ``{"replies": [{"text", "private"}], ...}`` that fits the caller's body limit.
 """
@@ -27,11 +27,12 @@ from adapters.secondlife.config import SL_BODY_LIMIT, SL_BODY_LIMIT_RAISED, Seco
 from adapters.secondlife.registry import PLATFORM, ROLES, Registration
 from adapters.secondlife.render import dumps, fit_response, reply_items
 from adapters.secondlife.state import STATUS_FILTERS, hud_state, hud_state_in, roster
-from gateway import AdapterServices, Channel, Identity, InboundMessage, Reading, Repeated, queue, seen
-from gateway.macros import names_seen as macro_names
-from gateway.pacing import KeyedBuckets
-from gateway.rate_buckets import SharedBuckets
-from gateway.roles import is_storyteller
+from gateway import AdapterServices, Channel, Identity, InboundMessage, Reading, Repeated
+from gateway.delivery import queue, seen
+from gateway.delivery.pacing import KeyedBuckets
+from gateway.delivery.rate_buckets import SharedBuckets
+from gateway.features.macros import names_seen as macro_names
+from gateway.features.roles import is_storyteller
 from gateway.rules.numbers import is_digits
 
 log = structlog.get_logger(__name__)

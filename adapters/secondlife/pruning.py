@@ -7,8 +7,9 @@ import time
 from datetime import timedelta
 
 from adapters.secondlife.common import IDENTITY_PLATFORM, Part
-from gateway import AdapterServices, seen
-from gateway.rate_buckets import SharedBuckets
+from gateway import AdapterServices
+from gateway.delivery import seen
+from gateway.delivery.rate_buckets import SharedBuckets
 
 PRUNE_EVERY = 600.0
 KEEP_BURNT = timedelta(hours=1)

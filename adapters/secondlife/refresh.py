@@ -1,7 +1,7 @@
 """Sheet refresh notices: when someone other than its owner (a Storyteller) edits a character, the
 owner's registered Player HUDs are told to reload.
 
-An in-unit subscription to ``SheetChanged`` (``gateway.events``): the notice is an outbox row queued
+An in-unit subscription to ``SheetChanged`` (``gateway.core.events``): the notice is an outbox row queued
 in the very unit that changed the sheet, so it commits with the change or not at all. A crash right
 after the commit loses nothing and repeats nothing, and with several gateway processes on one vault
 only the process that ran the edit queues it (the outbox of whichever runs this adapter sends it).
@@ -12,10 +12,10 @@ from __future__ import annotations
 from adapters.secondlife import registry
 from adapters.secondlife.common import IDENTITY_PLATFORM, Part
 from adapters.secondlife.registry import PLATFORM
-from gateway import queue
-from gateway.characters import character_name
-from gateway.events import SheetChanged
-from gateway.identities import identity_keys
+from gateway.core.events import SheetChanged
+from gateway.delivery import queue
+from gateway.features.characters import character_name
+from gateway.features.identities import identity_keys
 
 
 class Refresher(Part):

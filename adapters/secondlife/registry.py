@@ -1,5 +1,5 @@
 """Where in-world objects can be reached: their HTTP-in URLs, kept in the adapter's state
-(``gateway.adapter_state``).
+(``gateway.core.adapter_state``).
 
 A registration lives under a *route*, which is also the outbox target its pushes are queued under:
 
@@ -20,8 +20,8 @@ from dataclasses import asdict, dataclass
 from datetime import datetime
 from typing import Any
 
-from gateway.adapter_state import AdapterState, Db, within
-from gateway.queue import Unit, expedite
+from gateway.core.adapter_state import AdapterState, Db, within
+from gateway.delivery.queue import Unit, expedite
 
 PLATFORM = "secondlife"
 SCOPE = "secondlife:route"

@@ -21,8 +21,8 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from adapters.secondlife.render import cut_bytes
 from gateway import AdapterServices, Reading, SheetSummary
-from gateway.characters import player_characters, roster_page
-from gateway.roles import is_storyteller
+from gateway.features.characters import player_characters, roster_page
+from gateway.features.roles import is_storyteller
 
 LABEL_BYTES = 24
 ROSTER_PAGE = 9  # + Prev, Next, Back = 12 dialog buttons

@@ -22,7 +22,7 @@ from adapters.web.people import platform_label
 from adapters.web.texts import CATALOGUE
 from adapters.web.times import time_element
 from gateway import Adapter, AdapterServices, DeliveryFailed, Outbound
-from gateway.i18n import LANGUAGES
+from gateway.core.i18n import LANGUAGES
 
 HERE = Path(__file__).parent
 # No inline script or style anywhere: every script and stylesheet is a file under /static/.

@@ -11,8 +11,8 @@ from fractions import Fraction
 
 from markupsafe import Markup, escape
 
-from gateway.i18n import percent
-from gateway.web_tool import OddsChart as Chart
+from gateway.core.i18n import percent
+from gateway.core.web_tool import OddsChart as Chart
 
 # A narrow drawing (labels above their bars), so that it reads at phone width without shrinking the
 # text; site.css caps its width on a desktop.

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from aiohttp import web
 
-from gateway.i18n import LANGUAGES
+from gateway.core.i18n import LANGUAGES
 
 COOKIE = "lang"
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from gateway import records
-from gateway.records import Db
+from gateway.features import records
+from gateway.features.records import Db
 
 # Platform names are proper names in every language but the terminal's.
 PLATFORMS = {

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from gateway.i18n import Catalogue
+from gateway.core.i18n import Catalogue
 
 CATALOGUE = Catalogue(
     {

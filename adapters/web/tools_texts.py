@@ -4,7 +4,7 @@ every language the gateway ships. Refusals of a build are not here: they are cha
 
 from __future__ import annotations
 
-from gateway.i18n import Catalogue
+from gateway.core.i18n import Catalogue
 
 EN = {
     "budget.ready": "Ready: every point and dot is placed. Make the character under My characters and submit it to the Storytellers.",

@@ -1,5 +1,5 @@
 """``/r/ID``: the public verify page of a roll, what ``verify ID`` answers in chat (the core's own
-``gateway.verify``), in the reader's language, so a player on one platform can show another table a
+``gateway.features.verify``), in the reader's language, so a player on one platform can show another table a
 roll. Old 5-letter ids, a leading ``#`` and any case work as in chat; an unknown id is a 404 page.
 
 A secret roll is shown only to a signed-in reader who rolled it or is a Storyteller; anyone else gets
@@ -16,7 +16,8 @@ from aiohttp import web
 from adapters.web.account import AUTH_KEY
 from adapters.web.locale import request_locale
 from adapters.web.tools.pages import sayer
-from gateway import AdapterServices, verify
+from gateway import AdapterServices
+from gateway.features import verify
 
 ID_MAX = 20  # ids are 1 to 16 letters; anything longer is no id
 PRIVATE = "private, no-store"

@@ -30,7 +30,7 @@ HELP_COLUMNS = "100"  # argparse wraps --help to the terminal; a fixed width kee
 
 def cli_reference() -> str:
     """Every ``gateway`` subcommand's ``--help``, the plugins' included, in order of the words."""
-    from gateway.cli import build_parser, plugin_cli_commands, walk_parsers
+    from gateway.ops.cli import build_parser, plugin_cli_commands, walk_parsers
 
     old = os.environ.get("COLUMNS")
     os.environ["COLUMNS"] = HELP_COLUMNS
@@ -66,7 +66,7 @@ class Table:
 
 
 def core_tables() -> list[Table]:
-    from gateway.settings import Settings
+    from gateway.core.settings import Settings
 
     tables = []
     for name, info in Settings.model_fields.items():
@@ -99,7 +99,7 @@ def adapter_tables() -> list[Table]:
 
 def system_tables() -> list[Table]:
     """Each installed rule system's table, named like the system."""
-    from gateway.command_reference import installed_registry
+    from gateway.core.command_reference import installed_registry
 
     systems = installed_registry().systems
     return [
@@ -272,7 +272,7 @@ def catalogues() -> list[tuple[str, Any]]:
     source (so a new catalogue appears without being listed) and imported: (``module.NAME``, it)."""
     import importlib
 
-    from gateway.i18n import Catalogue
+    from gateway.core.i18n import Catalogue
 
     root = DOCS_ROOT
     found = []

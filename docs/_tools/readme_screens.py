@@ -17,10 +17,10 @@ from pathlib import Path
 from aiohttp.test_utils import TestClient, TestServer
 from playwright.async_api import async_playwright
 
-from gateway.app import Gateway, build_app
-from gateway.dice import ScriptedDice
-from gateway.settings import Settings
-from gateway.types import Channel, Identity, InboundMessage, Reply
+from gateway.core.app import Gateway, build_app
+from gateway.core.dice import ScriptedDice
+from gateway.core.settings import Settings
+from gateway.core.types import Channel, Identity, InboundMessage, Reply
 
 OUT = Path(__file__).resolve().parents[1] / "_static" / "screens"
 CHROMIUM = os.environ.get("GATEWAY_TEST_CHROMIUM", "/usr/bin/chromium")

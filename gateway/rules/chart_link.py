@@ -7,8 +7,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from urllib.parse import urlencode
 
-from gateway.i18n import Catalogue
-from gateway.settings import Settings
+from gateway.core.i18n import Catalogue
+from gateway.core.settings import Settings
 
 WORDS = Catalogue(
     {"en": {"chart": " Chart: {url}"}, "cs": {"chart": " Graf: {url}"}, "ru": {"chart": " График: {url}"}}
@@ -19,7 +19,7 @@ def chart_url(
     settings: Settings, tool: str, house: Mapping[str, str] | None = None, **fields: int | bool | None
 ) -> str | None:
     """``https://dice.example.org/tools/TOOL?pool=5&dc=3`` (fields left None are left out; True is
-    1; ``house`` adds the channel's switches, ``gateway.web_tool.house_query``), or None without a
+    1; ``house`` adds the channel's switches, ``gateway.core.web_tool.house_query``), or None without a
     public address or with the web pages off."""
     web = settings.section("web")
     base = web.get("public_url")

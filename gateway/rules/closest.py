@@ -6,7 +6,7 @@ from __future__ import annotations
 import difflib
 from collections.abc import Callable, Iterable
 
-from gateway.suggest import CUTOFF
+from gateway.core.suggest import CUTOFF
 
 
 def closest(word: str, names: Iterable[str], fold: Callable[[str], str] = str.casefold) -> str | None:

@@ -11,7 +11,7 @@ from typing import Any, Generic, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
-from gateway.errors import UserError
+from gateway.core.errors import UserError
 from gateway.rules.closest import closest
 from gateway.rules.pool_sum import Pool, PoolExpr, add_up
 

@@ -1,4 +1,4 @@
-"""The sheet declaration (``gateway.sheet_spec``) of a dots sheet (``gateway.rules.dots_sheet``):
+"""The sheet declaration (``gateway.core.sheet_spec``) of a dots sheet (``gateway.rules.dots_sheet``):
 Attributes, then the learned group (Skills, Abilities; those at 0 left out of the summary), each
 edited with ``set FIELD VALUE`` by the player before approval and ``st set NAME FIELD VALUE`` by a
 Storyteller; the system adds its pools, its own fields, and notes."""
@@ -8,8 +8,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from gateway.core.sheet_spec import EditLines, SheetAction, SheetField, SheetGroup, SheetSpec
 from gateway.rules.dots_sheet import DotsSchema, trait_title
-from gateway.sheet_spec import EditLines, SheetAction, SheetField, SheetGroup, SheetSpec
 
 SET = EditLines(player="set {key} {value}", storyteller="st set {name} {key} {value}")
 APPROVE = SheetAction("approve", {"en": "Approve"}, "st approve {name}", statuses=("creation", "submitted"))

@@ -9,13 +9,13 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from gateway import scene
-from gateway.commands import Command, CommandContext
-from gateway.dice import faces
-from gateway.i18n import Catalogue
+from gateway.core import scene
+from gateway.core.commands import Command, CommandContext
+from gateway.core.dice import faces
+from gateway.core.i18n import Catalogue
+from gateway.core.types import Invocation, Reply
 from gateway.rules.power_words import NotPowerWords, PowerWords
 from gateway.rules.ties import Stalemate
-from gateway.types import Invocation, Reply
 
 INIT = "initiative"
 # (ctx, the entries in joining order) -> the order's result (``Order.as_result()``)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from gateway.errors import UserError
+from gateway.core.errors import UserError
 
 # In regular expressions on user text write ``[0-9]``: ``\d`` matches every Unicode decimal digit.
 # 18 digits stay below 2**63; longer runs of digits are no number anyone means.

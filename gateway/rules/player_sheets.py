@@ -14,7 +14,11 @@ from typing import Any, ClassVar
 
 from pydantic import BaseModel
 
-from gateway.characters import (
+from gateway.core.commands import Command, CommandContext
+from gateway.core.errors import PermissionDenied, UserError
+from gateway.core.i18n import Catalogue
+from gateway.core.types import Invocation, Reply
+from gateway.features.characters import (
     active_character,
     create_character,
     find_character,
@@ -22,12 +26,8 @@ from gateway.characters import (
     owned_characters,
     require_active,
 )
-from gateway.commands import Command, CommandContext
-from gateway.errors import PermissionDenied, UserError
-from gateway.i18n import Catalogue
 from gateway.rules.dots_sheet import DotsSchema, trait_title
 from gateway.rules.numbers import whole_number
-from gateway.types import Invocation, Reply
 from gateway.vault.models import Character
 
 

@@ -7,7 +7,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from gateway.errors import UserError
+from gateway.core.errors import UserError
 from gateway.rules.numbers import is_digits
 
 MAX_NUMBER = 1000

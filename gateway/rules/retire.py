@@ -2,18 +2,18 @@
 whose commands include ``retire_commands(SYSTEM)``.
 
 The character is hidden from every list (``char list``, rosters, the HUD's menus), is nobody's active
-character any more, and its name is free for a new one (``gateway.characters.retire_character``);
+character any more, and its name is free for a new one (``gateway.features.characters.retire_character``);
 its rows stay, so its rolls, Storyteller log and audit trail stay verifiable. The owner retires their
 own; a Storyteller retires anyone's. Both are audited and go to the Storyteller log.
 """
 
 from __future__ import annotations
 
-from gateway.characters import find_character, lock_character, retire_character
-from gateway.commands import Command, CommandContext
-from gateway.core_params import PARAMS
-from gateway.i18n import Catalogue
-from gateway.types import Invocation, Reply
+from gateway.core.commands import Command, CommandContext
+from gateway.core.core_params import PARAMS
+from gateway.core.i18n import Catalogue
+from gateway.core.types import Invocation, Reply
+from gateway.features.characters import find_character, lock_character, retire_character
 
 EN = {
     "retired": (

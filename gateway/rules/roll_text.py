@@ -9,8 +9,8 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from gateway.core_messages import say
-from gateway.i18n import Catalogue
+from gateway.core.core_messages import say
+from gateway.core.i18n import Catalogue
 
 
 def with_comment(line: str, comment: str | None) -> str:

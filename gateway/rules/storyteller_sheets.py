@@ -14,12 +14,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from gateway.characters import active_character, create_character, find_character, owned_characters
-from gateway.commands import Command, CommandContext
-from gateway.errors import UserError
+from gateway.core.commands import Command, CommandContext
+from gateway.core.errors import UserError
+from gateway.core.types import Invocation, Reply
+from gateway.features.characters import active_character, create_character, find_character, owned_characters
 from gateway.rules.numbers import is_digits
 from gateway.rules.trait_words import TraitWords
-from gateway.types import Invocation, Reply
 from gateway.vault.models import Character
 
 

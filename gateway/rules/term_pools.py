@@ -10,12 +10,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from gateway.characters import find_character
-from gateway.charts.contest import contest_chart
-from gateway.commands import CommandContext
-from gateway.dice import faces
-from gateway.i18n import percent
+from gateway.core.commands import CommandContext
+from gateway.core.dice import faces
+from gateway.core.i18n import percent
+from gateway.features.characters import find_character
 from gateway.rules import binomial
+from gateway.rules.charts.contest import contest_chart
 from gateway.rules.roll_words import Term, read_term
 from gateway.rules.ties import Contest
 from gateway.rules.trait_words import TraitWords

@@ -8,8 +8,8 @@ from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, Literal, Protocol, TypeVar
 
-from gateway.dice import DiceSource
-from gateway.results import ContestResult, RollResult
+from gateway.core.dice import DiceSource
+from gateway.core.results import ContestResult, RollResult
 
 Faces = tuple[int, ...]
 # How a contest's tie is settled: rolled again (Pravidla's and Night Wanderers' books), won by the

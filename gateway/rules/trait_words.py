@@ -8,8 +8,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from gateway.commands import CommandContext
-from gateway.i18n import Catalogue
+from gateway.core.commands import CommandContext
+from gateway.core.i18n import Catalogue
 from gateway.rules.named_traits import NamedTraits
 from gateway.rules.roll_words import ParseError, RollWords, Term, read_term, split_roll
 

@@ -26,15 +26,15 @@ from typing import Any
 from sqlalchemy import text
 from sqlalchemy.ext.asyncio import create_async_engine
 
-from gateway.adapter import Adapter
-from gateway.app import Gateway
-from gateway.dice import ScriptedDice
-from gateway.hookspecs import hookimpl
-from gateway.registry import AdapterSpec
-from gateway.services import Services
-from gateway.settings import Settings
-from gateway.spec import RuleSystem
-from gateway.types import Channel, Identity, InboundMessage, Outbound, Reply
+from gateway.core.adapter import Adapter
+from gateway.core.app import Gateway
+from gateway.core.dice import ScriptedDice
+from gateway.core.hookspecs import hookimpl
+from gateway.core.registry import AdapterSpec
+from gateway.core.services import Services
+from gateway.core.settings import Settings
+from gateway.core.spec import RuleSystem
+from gateway.core.types import Channel, Identity, InboundMessage, Outbound, Reply
 from gateway.vault.repo import StlogLine, stlog_entries
 
 __all__ = [

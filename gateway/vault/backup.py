@@ -23,7 +23,7 @@ from pathlib import Path
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError
 
-from gateway.settings import Settings
+from gateway.core.settings import Settings
 
 STEP_PAGES = 256  # pages per backup step (1 MiB at SQLite's default page size)
 

@@ -39,9 +39,9 @@ from sqlalchemy.types import TypeDecorator
 from sqlmodel import SQLModel
 
 import gateway.vault.models  # noqa: F401  (registers the core's tables on the metadata)
-from gateway.errors import one_line
-from gateway.progress import Progress
-from gateway.settings import Settings
+from gateway.core.errors import one_line
+from gateway.core.settings import Settings
+from gateway.ops.progress import Progress
 from gateway.vault import sqlite_inline
 from gateway.vault.engine import Vault
 from gateway.vault.migrate import alembic_config, upgrade
@@ -355,7 +355,7 @@ def report_table(reports: Sequence[TableReport]) -> str:
 
 
 def run_cli(args: argparse.Namespace, settings: Settings) -> int:
-    from gateway.plugins import Plugins, build_plugin_manager
+    from gateway.core.plugins import Plugins, build_plugin_manager
 
     source = args.source or settings.vault.url
     # Loading the plugins registers their models, and names their migrations.

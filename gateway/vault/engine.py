@@ -11,7 +11,7 @@ end in the same turn of the event loop, or while the WAL is being fsynced, join 
 savepoint, see ``SQLiteUnit``), and then one COMMIT and one fsync serve them all. No unit returns
 before its work is durable.
 
-A unit's events (``gateway.events``) run their in-unit handlers just before its commit; once the
+A unit's events (``gateway.core.events``) run their in-unit handlers just before its commit; once the
 commit is durable the vault wakes the outbox workers of the platforms it queued for and fires the
 after-commit listeners, and on PostgreSQL the same news reaches the other processes on the vault
 (``gateway.vault.notify``: on asyncpg right after the commit, batched, see ``notify.AfterCommit``).
@@ -42,7 +42,7 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from gateway.events import Events
+from gateway.core.events import Events
 from gateway.vault import notify, pg_inline, sqlite_inline
 from gateway.vault.unit import SQLiteReadUnit, SQLiteUnit, Unit, writer_rollback
 
@@ -138,7 +138,7 @@ def _settle(future: asyncio.Future[None], error: BaseException | None) -> None:
 class _SyncThread:
     """fdatasync of one file in a thread of its own. Not ``asyncio.to_thread``: under load the
     group commit syncs hundreds of times a second, and the executor's futures, locks and context
-    copy cost the event loop 8% of its CPU per request (``adapters.secondlife.bench``, by turns:
+    copy cost the event loop 8% of its CPU per request (``tests.bench.secondlife``, by turns:
     0.364 against 0.335 ms, median of 3). The thread ends after a minute without work and starts
     again on the next request."""
 
@@ -456,7 +456,7 @@ class Vault:
             return
         number = self._group.commit_number()
         # Even a lone unit's fsync runs in the thread: on the loop it held every other request for
-        # the disk's time (4-20 ms each, hundreds under a busy disk; adapters/secondlife/bench --trace).
+        # the disk's time (4-20 ms each, hundreds under a busy disk; tests/bench/secondlife --trace).
         self._group.start_sync()  # now, so units ending meanwhile wait for its end, not commit alone
         # Its own task: a unit cancelled while it waits must not leave the others waiting.
         task = asyncio.get_running_loop().create_task(self._durable(chain, number), context=Context())

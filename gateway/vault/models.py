@@ -81,7 +81,7 @@ class Character(SQLModel, table=True):
     system: str = Field(max_length=40)
     name: str
     # The casefolded name, unique per system; a retired character's is moved out of the names'
-    # space (``gateway.characters.retired_key``), which frees the name (revision 0008).
+    # space (``gateway.features.characters.retired_key``), which frees the name (revision 0008).
     name_key: str = Field(max_length=200)
     status: str = Field(default="creation", max_length=20)  # creation | approved
     sheet: dict[str, Any] = _json()
@@ -172,7 +172,7 @@ class OutboxRow(SQLModel, table=True):
 
     __tablename__ = "outbox"
     __table_args__ = (
-        # Queue heads: see gateway/outbox.py and migration 0003.
+        # Queue heads: see gateway/delivery/outbox.py and migration 0003.
         Index(
             "ix_outbox_queue",
             "platform",
@@ -229,7 +229,7 @@ class SceneState(SQLModel, table=True):
 
 class LeaseRow(SQLModel, table=True):
     """Who runs a piece of work that must run once per deployment (an IRC connection, a Matrix sync
-    loop): claimed and renewed by one upsert on the database's clock (see ``gateway/leases.py``).
+    loop): claimed and renewed by one upsert on the database's clock (see ``gateway/delivery/leases.py``).
     ``epoch`` grows every time the lease changes hands (or is taken again after it ran out)."""
 
     __tablename__ = "lease"
@@ -304,7 +304,7 @@ class WebSession(SQLModel, table=True):
 
 
 class Macro(SQLModel, table=True):
-    """A saved command line (``gateway.macros``). ``owner`` is ``person:<id>`` (a person's own, seen
+    """A saved command line (``gateway.features.macros``). ``owner`` is ``person:<id>`` (a person's own, seen
     on every identity linked to them) or ``channel:<channel key>`` (a Storyteller's, for everyone in
     that channel); a macro belongs to one rule system (revision 0009)."""
 
@@ -321,7 +321,7 @@ class Macro(SQLModel, table=True):
 
 class StatsTally(SQLModel, table=True):
     """``stats``'s tallies of the roll log, kept in the vault so that every gateway process on it
-    reads old rows once (``gateway.stats.store``): one row per scope (a channel's, a person's or a
+    reads old rows once (``gateway.features.stats.store``): one row per scope (a channel's, a person's or a
     character's rolls of one system) and UTC day, and one with ``day`` empty holding the scope's
     whole tally and ``through``, the id of the last roll folded in (moved forward by a guarded
     update: two folds at once never both count a row). ``data`` is the tally as JSON text."""

@@ -26,7 +26,7 @@ import structlog
 from sqlalchemy import text
 from sqlalchemy.engine import make_url
 
-from gateway.events import Events, decode, encode
+from gateway.core.events import Events, decode, encode
 from gateway.vault.unit import Unit
 
 log = structlog.get_logger(__name__)

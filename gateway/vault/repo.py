@@ -17,9 +17,9 @@ from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlmodel import col, select, update
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from gateway.events import Approved, SheetChanged, StlogWritten
-from gateway.payloads import stlog_payload
-from gateway.types import Channel, Identity
+from gateway.core.events import Approved, SheetChanged, StlogWritten
+from gateway.core.payloads import stlog_payload
+from gateway.core.types import Channel, Identity
 from gateway.vault.engine import Vault
 from gateway.vault.models import (
     Audit,
@@ -201,7 +201,7 @@ async def enqueue(
     due: datetime | None = None,
 ) -> None:
     """Queue one outbound message in the caller's transaction, or given the vault in a unit of its
-    own; for delivery from ``due`` on (default: now). ``payload``: one of ``gateway.payloads``, or
+    own; for delivery from ``due`` on (default: now). ``payload``: one of ``gateway.core.payloads``, or
     an adapter's own kind for itself."""
     if isinstance(db, Vault):
         async with db.unit() as own:

@@ -15,7 +15,7 @@ from typing import Any, cast
 
 from sqlalchemy import Table, bindparam, inspect, select, update
 
-from gateway.types import Channel, Identity
+from gateway.core.types import Channel, Identity
 from gateway.vault import repo
 from gateway.vault.models import ChannelRow, Character, IdentityLink, Person
 from gateway.vault.prepared import Prepared, detached

@@ -38,7 +38,7 @@ class Unit:
         # Platforms this unit queued outbox rows for (``repo.enqueue``) or made rows due on
         # (``outbox.expedite``): the vault wakes their workers once the unit is committed.
         self.queued: set[str] = set()
-        # What the unit did (``gateway.events``), fired by the vault after the commit, in this order.
+        # What the unit did (``gateway.core.events``), fired by the vault after the commit, in this order.
         self.events: list[Any] = []
 
     def record(self, event: Any) -> None:

@@ -9,7 +9,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from gateway import CommandContext, PermissionDenied, UserError
-from gateway.characters import require_active
+from gateway.features.characters import require_active
 from gateway.rules.numbers import whole_number
 from gateway.rules.player_sheets import PlayerSheets
 from gateway.vault import repo

@@ -7,7 +7,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from gateway import CommandContext, CommandSet, Invocation, PermissionDenied, Reply, UserError
-from gateway.characters import find_character, lock_character
+from gateway.features.characters import find_character, lock_character
 from gateway.rules.dots_sheet import trait_title
 from gateway.rules.numbers import read_int, whole_number
 from gateway.vault.models import Character

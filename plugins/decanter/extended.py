@@ -6,8 +6,9 @@ from __future__ import annotations
 import secrets
 from typing import Any
 
-from gateway import CommandContext, CommandSet, Invocation, Reply, UserError, scene
-from gateway.characters import active_character
+from gateway import CommandContext, CommandSet, Invocation, Reply, UserError
+from gateway.core import scene
+from gateway.features.characters import active_character
 from gateway.rules.numbers import is_digits
 from gateway.vault.models import Character, SceneState
 from plugins.decanter import mechanics

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from gateway.i18n import Catalogue
+from gateway.core.i18n import Catalogue
 
 EN = {
     # degrees and qualities

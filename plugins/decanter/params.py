@@ -1,4 +1,4 @@
-"""Decanter's commands' typed parameters (``gateway.params``), by command name: what Discord's slash
+"""Decanter's commands' typed parameters (``gateway.core.params``), by command name: what Discord's slash
 options, the console's completion, ``help`` and the web's forms offer. English only, as the system.
 
 Handlers still read their words (``parse``): a declaration takes every line the grammar takes, so

@@ -10,14 +10,14 @@ from functools import partial
 from typing import Any
 
 from gateway import CommandContext, CommandSet, Invocation, Offloaded, Reply, UserError
-from gateway.characters import active_character, find_character
-from gateway.charts import chart_result, contest_chart
-from gateway.i18n import percent
+from gateway.core.i18n import percent
+from gateway.core.web_tool import house_query, in_locale
+from gateway.features.characters import active_character, find_character
 from gateway.rules.chart_link import chart_link
+from gateway.rules.charts import chart_result, contest_chart
 from gateway.rules.numbers import is_digits
 from gateway.rules.pool_sum import Pool, PoolExpr
 from gateway.vault.models import Character
-from gateway.web_tool import house_query, in_locale
 from plugins.decanter import effects, extended, mechanics, odds, web_tools
 from plugins.decanter.house import WEB_HOUSE, house, mark, odds_note
 from plugins.decanter.mechanics import QUALITY_STEPS, SYSTEM
@@ -353,7 +353,7 @@ def _roll_odds(pool: int, locale: str, **options: Any) -> _RollSummary:
     "odds", "exact odds of a roll, with qualities, Take Half and aid", ODDS_USAGE, role="anyone"
 )
 async def odds_command(ctx: CommandContext, inv: Invocation) -> Offloaded[Any]:
-    """Reads the pools here; the odds are worked out off the event loop (``gateway.offload``)."""
+    """Reads the pools here; the odds are worked out off the event loop (``gateway.core.offload``)."""
     request = parse_roll(inv.words)
     character = await active_character(ctx, SYSTEM)
     side = with_conditions(request.pool, resolve_pool(request.pool, character), character, request.qualities)

@@ -1,4 +1,4 @@
-"""Decanter's sheet (pure declaration, ``gateway.sheet_spec``): Attributes and Skills in dots (0 to 5
+"""Decanter's sheet (pure declaration, ``gateway.core.sheet_spec``): Attributes and Skills in dots (0 to 5
 for a player, 10 for a Storyteller), Story Points (capped at 10 by the book) and Conditions, the
 kind (mortal, ghoul, vampire) and the Roll Bonus's counters a Storyteller keeps (Stains, Hunger, XP)."""
 
@@ -7,8 +7,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from gateway.core.sheet_spec import Choice, EditLines, SheetField
 from gateway.rules.dots_spec import SET, dots_spec
-from gateway.sheet_spec import Choice, EditLines, SheetField
 from plugins.decanter.sheet import SCHEMA
 from plugins.decanter.state import SP
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from gateway import CommandContext, CommandSet, Invocation, Reply, UserError
-from gateway.characters import lock_character, require_active
+from gateway.features.characters import lock_character, require_active
 from gateway.vault import repo
 from plugins.decanter import state, uses
 from plugins.decanter.characters import CHARACTERS

@@ -1,5 +1,5 @@
 """Vault access only Decanter needs: the Story Point pool kept at its cap, every Decanter character
-locked, the latest roll of a character (per-channel documents are ``gateway.scene``)."""
+locked, the latest roll of a character (per-channel documents are ``gateway.core.scene``)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from gateway import CommandContext
-from gateway.characters import pool_value
+from gateway.features.characters import pool_value
 from gateway.vault import repo
 from gateway.vault.models import Character, Pool, RollLog
 from plugins.decanter.config import DecanterSettings

@@ -8,7 +8,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from gateway import CommandContext, CommandSet, Invocation, PermissionDenied, Reply, UserError
-from gateway.characters import lock_character, pool_value, require_active
+from gateway.features.characters import lock_character, pool_value, require_active
 from gateway.rules.numbers import is_digits, whole_number
 from gateway.vault import repo
 from gateway.vault.models import Character

@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from fractions import Fraction
 from typing import Any
 
-from gateway.web_tool import POOL, OddsChart, ToolField, WebTool, in_locale, successes_chart
+from gateway.core.web_tool import POOL, OddsChart, ToolField, WebTool, in_locale, successes_chart
 from plugins.decanter import odds
 from plugins.decanter.house import WEB_HOUSE
 from plugins.decanter.mechanics import SYSTEM

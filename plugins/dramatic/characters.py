@@ -8,7 +8,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from gateway import CommandContext, UserError
-from gateway.characters import pool_value
+from gateway.features.characters import pool_value
 from gateway.rules.dots_sheet import trait_title
 from gateway.rules.numbers import whole_number
 from gateway.rules.player_sheets import PlayerSheets

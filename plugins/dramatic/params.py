@@ -1,4 +1,4 @@
-"""Dramatic Systems' commands' typed parameters (``gateway.params``), by command name. English only,
+"""Dramatic Systems' commands' typed parameters (``gateway.core.params``), by command name. English only,
 as the system. Handlers still read their words (``parse``), so a declaration takes every line the
 grammar takes: the difficulty has no range here because the book lowers a higher one to 10 (and
 raises a lower one to 2) with a note, rather than refusing it; ``spec``, ``retry`` and ``reflex``

@@ -13,7 +13,8 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any
 
-from gateway import CommandContext, UserError, scene
+from gateway import CommandContext, UserError
+from gateway.core import scene
 from gateway.vault.models import Character, SceneState
 from plugins.dramatic import mechanics
 from plugins.dramatic.mechanics import SYSTEM

@@ -8,16 +8,17 @@ from fractions import Fraction
 from functools import partial
 from typing import Any
 
-from gateway import CommandContext, CommandSet, Invocation, Offloaded, Reply, UserError, faces, scene
-from gateway.characters import active_character, find_character
-from gateway.charts import chart_result, contest_chart
-from gateway.i18n import percent
+from gateway import CommandContext, CommandSet, Invocation, Offloaded, Reply, UserError, faces
+from gateway.core import scene
+from gateway.core.i18n import percent
+from gateway.core.web_tool import house_query, in_locale
+from gateway.features.characters import active_character, find_character
 from gateway.rules.chart_link import chart_link
+from gateway.rules.charts import chart_result, contest_chart
 from gateway.rules.dots_sheet import trait_title
 from gateway.rules.house_rules import changed_result, note, odds_note
 from gateway.vault import repo
 from gateway.vault.models import Character
-from gateway.web_tool import house_query, in_locale
 from plugins.dramatic import mechanics, odds, retries, web_tools
 from plugins.dramatic.abilities import PRIMARY, Substitution, kind_of, secondary_key, substitute
 from plugins.dramatic.characters import WP
@@ -396,7 +397,7 @@ def _percent(p: Fraction) -> str:
     "odds", "exact odds of a roll, with Willpower, specialty and resisted rolls", ODDS_USAGE, role="anyone"
 )
 async def odds_command(ctx: CommandContext, inv: Invocation) -> Offloaded[Any]:
-    """Reads the pools here; the odds are worked out off the event loop (``gateway.offload``)."""
+    """Reads the pools here; the odds are worked out off the event loop (``gateway.core.offload``)."""
     request = parse_roll(inv.words)
     character = await active_character(ctx, SYSTEM)
     who = character.name if character else ctx.name

@@ -1,4 +1,4 @@
-"""Dramatic Systems' sheet (pure declaration, ``gateway.sheet_spec``): Attributes and Abilities in
+"""Dramatic Systems' sheet (pure declaration, ``gateway.core.sheet_spec``): Attributes and Abilities in
 dots (0 to 5 for a player, 10 for a Storyteller), the secondary Abilities a sheet names itself, and
 Willpower, which a Storyteller sets as CURRENT/MAX (``st set NAME willpower 3/6``)."""
 
@@ -7,9 +7,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from gateway.core.sheet_spec import EditLines, SheetField
 from gateway.rules.dots_sheet import trait_title
 from gateway.rules.dots_spec import dots_spec
-from gateway.sheet_spec import EditLines, SheetField
 from plugins.dramatic.characters import WP
 from plugins.dramatic.sheet import SCHEMA
 

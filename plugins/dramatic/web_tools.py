@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from gateway.web_tool import POOL, OddsChart, ToolField, WebTool, in_locale, successes_chart
+from gateway.core.web_tool import POOL, OddsChart, ToolField, WebTool, in_locale, successes_chart
 from plugins.dramatic import odds
 from plugins.dramatic.house import WEB_HOUSE
 from plugins.dramatic.mechanics import MAX_DIFFICULTY, MIN_DIFFICULTY, SYSTEM

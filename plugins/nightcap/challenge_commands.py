@@ -10,8 +10,8 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from gateway import CommandContext, CommandSet, Invocation, Reply, UserError
-from gateway.characters import require_active
-from gateway.payloads import reply_payload
+from gateway.core.payloads import reply_payload
+from gateway.features.characters import require_active
 from gateway.vault import repo
 from gateway.vault.models import Character
 from plugins.nightcap import mechanics, render, rulings

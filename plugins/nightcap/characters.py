@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from gateway import CommandContext, CommandSet, Invocation, PermissionDenied, Reply, UserError
-from gateway.characters import (
+from gateway.features.characters import (
     create_character,
     find_character,
     owned_characters,

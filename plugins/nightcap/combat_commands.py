@@ -7,7 +7,7 @@ from dataclasses import replace as dc_replace
 from typing import Any
 
 from gateway import CommandContext, CommandSet, Invocation, PermissionDenied, Reply, UserError
-from gateway.characters import find_character, require_active
+from gateway.features.characters import find_character, require_active
 from gateway.rules.numbers import is_digits
 from gateway.vault import repo
 from gateway.vault.models import Character, SceneState

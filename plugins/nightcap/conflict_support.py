@@ -12,7 +12,7 @@ from sqlmodel import col, delete, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from gateway import CommandContext, UserError
-from gateway.characters import active_character, find_character, pools_of, take_character
+from gateway.features.characters import active_character, find_character, pools_of, take_character
 from gateway.vault.models import Character, KeyValue, Pool, RollLog, SceneState
 from plugins.nightcap import combat, mechanics, wounds
 from plugins.nightcap.acting import check_in_play, incapacitated_refusal

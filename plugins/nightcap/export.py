@@ -18,8 +18,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from gateway import CommandContext
-from gateway.characters import owner_names
-from gateway.payloads import ExportReason, SheetPayload, sheet_payload
+from gateway.core.payloads import ExportReason, SheetPayload, sheet_payload
+from gateway.features.characters import owner_names
 from gateway.vault import repo
 from gateway.vault.models import Character
 from plugins.nightcap import view

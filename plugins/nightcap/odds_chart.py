@@ -1,4 +1,4 @@
-"""The chart an ``odds`` reply carries (``gateway.charts``): the picture Discord and Matrix show,
+"""The chart an ``odds`` reply carries (``gateway.rules.charts``): the picture Discord and Matrix show,
 with the web roller's rows and words (``/tools/roller``), in the reader's language."""
 
 from __future__ import annotations
@@ -6,8 +6,8 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
-from gateway.charts import chart_result
-from gateway.i18n import Catalogue
+from gateway.core.i18n import Catalogue
+from gateway.rules.charts import chart_result
 from plugins.nightcap.mechanics import DEGREES
 
 WORDS = Catalogue(

@@ -7,10 +7,10 @@ from functools import partial
 from typing import Any
 
 from gateway import CommandContext, CommandSet, Invocation, Offloaded, Reply, UserError
-from gateway.characters import active_character, find_character
+from gateway.core.web_tool import house_query
+from gateway.features.characters import active_character, find_character
 from gateway.rules.chart_link import chart_link
 from gateway.rules.house_rules import odds_note
-from gateway.web_tool import house_query
 from plugins.nightcap import odds, odds_chart
 from plugins.nightcap import params as P
 from plugins.nightcap.conflict_support import (
@@ -78,7 +78,7 @@ def _odds_note(ctx: CommandContext) -> str:
 
 @COMMANDS.command("odds", "exact odds of a roll or a contest", ODDS_USAGE, role="anyone", params=P.ODDS)
 async def odds_command(ctx: CommandContext, inv: Invocation) -> Offloaded[Any]:
-    """Reads the sides here; the odds are worked out off the event loop (``gateway.offload``)."""
+    """Reads the sides here; the odds are worked out off the event loop (``gateway.core.offload``)."""
     words, opponent_name = split_opponent(inv.words)
     request = parse_roll(words)
     character = await active_character(ctx, SYSTEM)

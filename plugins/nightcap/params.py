@@ -1,4 +1,4 @@
-"""Nightcap's typed command parameters (``gateway.params``), by command: what the router binds, help
+"""Nightcap's typed command parameters (``gateway.core.params``), by command: what the router binds, help
 lists, Discord offers as options and the console completes. English only: Nightcap speaks English.
 
 Where the book's words may be shortened (``phys``, ``adv``, tier ``2``), a parameter is a trait or
@@ -8,7 +8,7 @@ its refusal, which names the closest trait) stands. Rule refusals stay in the ha
 
 from __future__ import annotations
 
-from gateway.params import Param
+from gateway.core.params import Param
 from plugins.nightcap.powers import TIERS
 from plugins.nightcap.sheet import FIELDS, MAX_FIELD
 

@@ -18,7 +18,7 @@ The other side is named after ``vs``:
 from __future__ import annotations
 
 from gateway import CommandContext, CommandSet, Invocation, PermissionDenied, Reply, UserError
-from gateway.characters import take_character
+from gateway.features.characters import take_character
 from gateway.rules.numbers import is_digits
 from gateway.vault.models import Character
 from plugins.nightcap import mechanics, play, render

@@ -1,11 +1,11 @@
 """Texts of Nightcap's roll-side commands that count things or are shared by several commands: one
-catalogue, so a number and its noun agree (``{n:plural:roll:rolls}``, gateway/i18n)."""
+catalogue, so a number and its noun agree (``{n:plural:roll:rolls}``, gateway/core/i18n)."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from gateway.i18n import Catalogue
+from gateway.core.i18n import Catalogue
 
 TEXTS = Catalogue(
     {

@@ -7,7 +7,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from gateway import CommandContext, CommandSet, Invocation, Reply, UserError
-from gateway.characters import active_character, find_character
+from gateway.features.characters import active_character, find_character
 from gateway.vault import repo
 from gateway.vault.models import Character
 from plugins.nightcap import acting, mechanics, render, rulings, wounds

@@ -15,7 +15,7 @@ from dataclasses import replace
 from typing import Any
 
 from gateway import CommandContext, Invocation, Reply, UserError
-from gateway.characters import lock_character
+from gateway.features.characters import lock_character
 from gateway.rules.numbers import clamped
 from gateway.vault.models import Character
 from plugins.nightcap.pools import PoolSpec

@@ -1,4 +1,4 @@
-"""Nightcap's sheet as the book lays it out (pure declaration, ``gateway.sheet_spec``): the narrative
+"""Nightcap's sheet as the book lays it out (pure declaration, ``gateway.core.sheet_spec``): the narrative
 fields, the four core traits (1 to 5), Willpower, Essence and the Health track that ends in
 Incapacitated, and powers by tier. A player edits it in creation with ``char set``, ``trait`` and
 ``power add``/``remove`` and hands it in with ``char submit``; a Storyteller edits any of it with
@@ -6,7 +6,7 @@ the ``st`` commands (no limits, as the book's Storyteller HUD) and approves it."
 
 from __future__ import annotations
 
-from gateway.sheet_spec import Choice, EditLines, SheetAction, SheetField, SheetGroup, SheetSpec
+from gateway.core.sheet_spec import Choice, EditLines, SheetAction, SheetField, SheetGroup, SheetSpec
 from plugins.nightcap.sheet import DAMAGE, ESSENCE, FIELDS, MAX_FIELD, TRAITS, WILLPOWER
 
 UNAPPROVED = ("creation", "submitted")

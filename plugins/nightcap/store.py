@@ -9,7 +9,7 @@ from sqlalchemy import case
 from sqlmodel import col, update
 
 from gateway import CommandContext, UserError
-from gateway.characters import lock_character, pools_of, require_active, set_pool
+from gateway.features.characters import lock_character, pools_of, require_active, set_pool
 from gateway.vault.models import Character, Pool
 from plugins.nightcap.config import NightcapSettings
 from plugins.nightcap.rolls import SYSTEM

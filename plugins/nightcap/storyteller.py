@@ -12,7 +12,8 @@ from typing import Any, Literal
 from sqlmodel import select
 
 from gateway import CommandContext, CommandSet, Invocation, Reply, UserError
-from gateway.characters import (
+from gateway.core.payloads import broadcast_payload
+from gateway.features.characters import (
     characters_in,
     find_character,
     lock_character,
@@ -20,7 +21,6 @@ from gateway.characters import (
     set_pool,
     take_character,
 )
-from gateway.payloads import broadcast_payload
 from gateway.vault import repo
 from gateway.vault.models import ChannelRow, Character
 from plugins.nightcap import approval, chargen, rulings, st_rolls, view

@@ -13,7 +13,14 @@ from fractions import Fraction
 from typing import Any
 
 from gateway import DiceSource, UserError
-from gateway.web_pages import BudgetCalculator, BudgetLimits, BudgetView, PowerRow, PracticeRoller, RollerOdds
+from gateway.core.web_pages import (
+    BudgetCalculator,
+    BudgetLimits,
+    BudgetView,
+    PowerRow,
+    PracticeRoller,
+    RollerOdds,
+)
 from plugins.nightcap import chargen, mechanics, odds, view
 from plugins.nightcap.characters import parse_number
 from plugins.nightcap.house import NightcapHouseRules

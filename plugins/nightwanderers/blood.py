@@ -8,7 +8,7 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 from gateway import CommandContext, CommandSet, Invocation, Reply
-from gateway.characters import find_character
+from gateway.features.characters import find_character
 from gateway.rules.numbers import is_digits
 from gateway.vault import repo
 from plugins.nightwanderers import episode, mechanics

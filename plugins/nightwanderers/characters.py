@@ -8,7 +8,7 @@ from dataclasses import replace
 from typing import Any
 
 from gateway import CommandContext, Invocation, Reply, UserError
-from gateway.characters import find_character
+from gateway.features.characters import find_character
 from gateway.rules.numbers import is_digits, is_signed
 from gateway.rules.storyteller_sheets import NewCharacter, StorytellerSheets
 from gateway.vault.models import Character, Pool

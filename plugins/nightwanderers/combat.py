@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from gateway import CommandContext, CommandSet, Invocation, Reply, faces
-from gateway.characters import find_character
+from gateway.features.characters import find_character
 from gateway.rules.numbers import is_digits
 from gateway.rules.roll_words import Term
 from plugins.nightwanderers import episode, mechanics, tactics

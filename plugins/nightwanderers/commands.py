@@ -12,17 +12,17 @@ from typing import Any, cast
 from sqlmodel import col, select, update
 
 from gateway import CommandContext, CommandSet, Invocation, Offloaded, Reply, Speaker, faces
-from gateway.characters import active_character, find_character
-from gateway.charts import chart_result
-from gateway.i18n import percent
+from gateway.core.i18n import percent
+from gateway.core.web_tool import in_locale
+from gateway.features.characters import active_character, find_character
 from gateway.rules import binomial
 from gateway.rules.chart_link import chart_link
+from gateway.rules.charts import chart_result
 from gateway.rules.roll_words import Term, read_term
 from gateway.rules.term_pools import TermPool, contest_line, contest_odds, contest_result
 from gateway.rules.ties import TieRule
 from gateway.rules.trait_words import TraitWords
 from gateway.vault.models import Character, Pool
-from gateway.web_tool import in_locale
 from plugins.nightwanderers import mechanics, odds, pairing, web_tools
 from plugins.nightwanderers.config import NightWanderersSettings
 from plugins.nightwanderers.house import house, mark_contest, odds_note
@@ -392,7 +392,7 @@ def _contest_odds(
     "odds", "exact chances of a roll or a contest", "odds POOL [diff 2-6] [need N] [vs POOL]", role="anyone"
 )
 async def odds_command(ctx: CommandContext, inv: Invocation) -> Offloaded[Any]:
-    """Reads the pools here; the chances are worked out off the event loop (``gateway.offload``)."""
+    """Reads the pools here; the chances are worked out off the event loop (``gateway.core.offload``)."""
     words = WORDS.split(ctx, inv.words, ROLL_OPTIONS, flags=())
     term = WORDS.term(ctx, words.left, "err.odds_usage")
     actor = await my_actor(ctx, required=False, able=False)

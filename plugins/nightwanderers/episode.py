@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from gateway import CommandContext, scene
+from gateway import CommandContext
+from gateway.core import scene
 
 # {"effects": [character ids], "dying": [character ids], "dismember": {id: turns}, "drained": {name: BP}}
 EPISODE = "episode"

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from gateway import CommandContext, CommandSet, Invocation, Reply
-from gateway.characters import find_character
+from gateway.features.characters import find_character
 from gateway.rules.numbers import is_digits
 from gateway.vault import repo
 from plugins.nightwanderers import episode, mechanics, tactics

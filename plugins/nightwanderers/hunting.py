@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from gateway import CommandContext, CommandSet, Invocation, Reply, faces
-from gateway import scene as state
-from gateway.characters import find_character
+from gateway.core import scene as state
+from gateway.features.characters import find_character
 from gateway.rules.roll_words import read_term
 from plugins.nightwanderers import mechanics
 from plugins.nightwanderers.commands import (

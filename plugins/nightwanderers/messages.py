@@ -4,7 +4,7 @@ never builds one sentence out of translated pieces."""
 
 from __future__ import annotations
 
-from gateway.i18n import Catalogue
+from gateway.core.i18n import Catalogue
 
 EN = {
     "field.hp": "Health",

@@ -1,4 +1,4 @@
-"""Night Wanderers' commands' typed parameters (``gateway.params``), by command name, in English and
+"""Night Wanderers' commands' typed parameters (``gateway.core.params``), by command name, in English and
 in Russian (the book's words: «кубики», «трудность», «Кровь»). Handlers still read their words, so
 a declaration takes every line the grammar takes: the difficulty has no range because the book
 lowers a higher one to 6 with a note rather than refusing it, and words a player may say in Russian

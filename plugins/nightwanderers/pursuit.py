@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from gateway import CommandContext, CommandSet, Invocation, Reply, faces
-from gateway.characters import find_character
+from gateway.features.characters import find_character
 from gateway.rules.power_words import NotPowerWords, PowerWords
 from plugins.nightwanderers import tactics
 from plugins.nightwanderers.commands import SYSTEM, fail, load_actor, log, my_actor, refuse_self, t

@@ -6,8 +6,9 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from gateway import CommandContext, CommandSet, Invocation, Reply, scene
-from gateway.characters import find_character
+from gateway import CommandContext, CommandSet, Invocation, Reply
+from gateway.core import scene
+from gateway.features.characters import find_character
 from gateway.rules.initiative_tracker import InitiativeTracker
 from gateway.rules.numbers import is_digits
 from gateway.rules.power_words import PowerWords

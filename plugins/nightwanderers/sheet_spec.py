@@ -1,4 +1,4 @@
-"""The Night Wanderers sheet (pure declaration, ``gateway.sheet_spec``) under the book's Russian
+"""The Night Wanderers sheet (pure declaration, ``gateway.core.sheet_spec``) under the book's Russian
 names: the Атрибуты and the Трюки (0 to 10; a blood boost shows on the physical ones, as rolled),
 Humanity of 10, Health and the Запас Крови, kind and clan, and the powers the rules read. A
 Storyteller sets all of it (``st set NAME FIELD VALUE``); the rules have no approval."""
@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from gateway.sheet_spec import Choice, EditLines, Editor, SheetField, SheetGroup, SheetSpec
+from gateway.core.sheet_spec import Choice, EditLines, Editor, SheetField, SheetGroup, SheetSpec
 from plugins.nightwanderers.characters import NUMBERS
 from plugins.nightwanderers.mechanics import KINDS
 from plugins.nightwanderers.messages import CATALOGUE

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from gateway import CommandContext, CommandSet, Invocation, Reply, faces, scene
-from gateway.characters import find_character
+from gateway import CommandContext, CommandSet, Invocation, Reply, faces
+from gateway.core import scene
+from gateway.features.characters import find_character
 from gateway.rules.numbers import is_digits
 from gateway.vault.models import Character
 from plugins.nightwanderers import tactics

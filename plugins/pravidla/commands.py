@@ -9,17 +9,17 @@ from functools import partial
 from typing import Any, cast
 
 from gateway import CommandContext, CommandSet, Invocation, Offloaded, Reply, Speaker, faces
-from gateway.characters import active_character, find_character
-from gateway.charts import chart_result
-from gateway.i18n import percent
+from gateway.core.i18n import percent
+from gateway.core.web_tool import in_locale
+from gateway.features.characters import active_character, find_character
 from gateway.rules import binomial
 from gateway.rules.chart_link import chart_link
+from gateway.rules.charts import chart_result
 from gateway.rules.roll_words import RollWords, Term, read_term
 from gateway.rules.term_pools import TermPool, contest_line, contest_odds, contest_result, read_opponent
 from gateway.rules.ties import TieRule
 from gateway.rules.trait_words import TraitWords
 from gateway.vault.models import Character
-from gateway.web_tool import in_locale
 from plugins.pravidla import mechanics, web_tools
 from plugins.pravidla.config import PravidlaSettings
 from plugins.pravidla.house import house, mark, mark_contest, need_for, odds_note
@@ -224,7 +224,7 @@ def _contest_odds(
     "odds", "exact chances of a roll or a contest", "odds POOL [tn 2-6] [need N] [vs POOL]", role="anyone"
 )
 async def odds_command(ctx: CommandContext, inv: Invocation) -> Offloaded[Any]:
-    """Reads the pools here; the chances are worked out off the event loop (``gateway.offload``)."""
+    """Reads the pools here; the chances are worked out off the event loop (``gateway.core.offload``)."""
     words = split_words(ctx, inv.words, ROLL_OPTIONS, flags=())
     character = await active_character(ctx, SYSTEM)
     left = build_pool(ctx, WORDS.term(ctx, words.left, "err.odds_usage"), character)

@@ -4,7 +4,7 @@ template, never a glued fragment."""
 
 from __future__ import annotations
 
-from gateway.i18n import Catalogue
+from gateway.core.i18n import Catalogue
 
 EN = {
     # rolls

@@ -1,4 +1,4 @@
-"""Pravidla's commands' typed parameters (``gateway.params``), by command name, in English and in
+"""Pravidla's commands' typed parameters (``gateway.core.params``), by command name, in English and in
 Czech (the book's words: «počet kostek», «cílové číslo», «Vlastnost»; «vy»). Handlers still read
 their words, so a declaration takes every line the grammar takes: modifiers (``+1``) and the other
 side's pool stay in the pool's words. A pool or a line of the command's own grammar is never

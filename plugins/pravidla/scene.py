@@ -5,8 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from gateway import CommandContext, CommandSet, Invocation, PermissionDenied, Reply, faces
-from gateway import scene as state
-from gateway.characters import active_character, find_character
+from gateway.core import scene as state
+from gateway.features.characters import active_character, find_character
 from gateway.rules.initiative_tracker import InitiativeTracker
 from gateway.rules.numbers import is_digits
 from gateway.rules.power_words import PowerWords

@@ -1,11 +1,11 @@
-"""Pravidla's sheet (pure declaration, ``gateway.sheet_spec``): the nine Vlastnosti rated 0 to 10
+"""Pravidla's sheet (pure declaration, ``gateway.core.sheet_spec``): the nine Vlastnosti rated 0 to 10
 under the book's Czech names, and Celerita, the Lovecký instinkt and Potence, which the rules of
 contests and initiative read. A Storyteller sets all of it (``st set NAME FIELD VALUE``); the rules
 have no approval, and a player sees the sheet."""
 
 from __future__ import annotations
 
-from gateway.sheet_spec import Choice, EditLines, SheetField, SheetGroup, SheetSpec
+from gateway.core.sheet_spec import Choice, EditLines, SheetField, SheetGroup, SheetSpec
 from plugins.pravidla.messages import CATALOGUE
 from plugins.pravidla.sheet import MAX_RATING, NAMES, TRAITS
 

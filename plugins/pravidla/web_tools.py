@@ -7,8 +7,8 @@ from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from typing import Any
 
+from gateway.core.web_tool import NEED, POOL, OddsChart, ToolField, WebTool, in_locale, successes_chart
 from gateway.rules import binomial
-from gateway.web_tool import NEED, POOL, OddsChart, ToolField, WebTool, in_locale, successes_chart
 from plugins.pravidla import mechanics
 from plugins.pravidla.messages import CATALOGUE
 

@@ -32,11 +32,11 @@ from pathlib import Path
 
 from sqlalchemy import text
 
-from gateway.app import Gateway
-from gateway.dice import ScriptedDice
-from gateway.logging import configure_logging
+from gateway.core.app import Gateway
+from gateway.core.dice import ScriptedDice
+from gateway.core.types import Channel, Identity, InboundMessage
+from gateway.ops.logging import configure_logging
 from gateway.testing import Chat, Clock, make_settings
-from gateway.types import Channel, Identity, InboundMessage
 from tests.nightcap.helpers import build
 
 COMMANDS = ("roll 5", "roll physical", "roll physical +1", "roll physical wp")

@@ -1,4 +1,4 @@
-"""Benchmark: drawing an ``odds`` chart as a PNG (``gateway.charts``), and where it may run.
+"""Benchmark: drawing an ``odds`` chart as a PNG (``gateway.rules.charts``), and where it may run.
 
 Per chart (Nightcap ``odds 5``: one panel of six bars; ``odds 50 vs 50``: three panels, 20 bars),
 in wall milliseconds, the median of ``--repeat``:
@@ -25,9 +25,9 @@ import time
 from functools import partial
 from typing import Any
 
-from gateway.charts import chart_from_result, picture
-from gateway.charts.draw import render
-from gateway.offload import Offload
+from gateway.core.offload import Offload
+from gateway.rules.charts import chart_from_result, picture
+from gateway.rules.charts.draw import render
 from plugins.nightcap import odds, odds_chart
 
 
@@ -50,8 +50,8 @@ def charts() -> dict[str, dict[str, Any]]:
 
 COLD = """
 import time, sys
-from gateway.charts import chart_from_result
-from gateway.charts.draw import render
+from gateway.rules.charts import chart_from_result
+from gateway.rules.charts.draw import render
 from tests.bench.charts import charts
 chart = chart_from_result(charts()[sys.argv[1]])
 t = time.perf_counter(); render(chart, None); print((time.perf_counter() - t) * 1000)
@@ -87,14 +87,14 @@ class Fake:
     """What ``picture()`` reads of the services."""
 
     def __init__(self, offload: Offload) -> None:
-        from gateway.settings import Settings
+        from gateway.core.settings import Settings
 
         self.settings = Settings()
         self.offload = offload
 
 
 async def through_pool(results: dict[str, dict[str, Any]], repeat: int) -> dict[str, float]:
-    offload = Offload(1, 10.0, ["gateway.charts.draw"])
+    offload = Offload(1, 10.0, ["gateway.rules.charts.draw"])
     services = Fake(offload)
     out: dict[str, float] = {}
     try:

@@ -20,7 +20,7 @@ from pathlib import Path
 
 from sqlalchemy import insert
 
-from gateway.logging import configure_logging
+from gateway.ops.logging import configure_logging
 from gateway.testing import POSTGRES_URL_VARIABLE, postgres_database
 from gateway.vault import Vault
 from gateway.vault.copy import BATCH, copy_vault

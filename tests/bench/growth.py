@@ -45,14 +45,14 @@ from sqlalchemy import Table, bindparam, insert, inspect, text
 from sqlalchemy.ext.asyncio import AsyncConnection, create_async_engine
 
 from adapters.web.account.tokens import digest, new_token
-from gateway.app import Gateway, build_app
-from gateway.commands import ID_ALPHABET, new_public_id
-from gateway.logging import configure_logging
-from gateway.settings import Settings
+from gateway.core.app import Gateway, build_app
+from gateway.core.commands import ID_ALPHABET, new_public_id
+from gateway.core.settings import Settings
+from gateway.features.web_sessions import open_session
+from gateway.ops.logging import configure_logging
 from gateway.vault.engine import _JSON, Vault  # the gateway's JSON encoding, for the same stored text
 from gateway.vault.migrate import upgrade
 from gateway.vault.models import Audit, Character, IdentityLink, Person, Pool, RollLog, StlogEntry
-from gateway.web_sessions import open_session
 from plugins.nightcap.config import NightcapSettings
 from plugins.nightcap.sheet import DAMAGE, new_sheet, pool_maxima
 from tests.fault.cluster import create_database, drop_database

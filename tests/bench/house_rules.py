@@ -1,5 +1,5 @@
 """What the house rules cost the roll path: the router's one read of a channel's switches
-(``gateway.house_rules.store.for_channel``), CPU per call on SQLite, in a channel with no house rules
+(``gateway.features.house_rules.store.for_channel``), CPU per call on SQLite, in a channel with no house rules
 and in one with three set, beside a whole ``roll 5`` through the router.
 
     python -m tests.bench.house_rules [--n 5000]
@@ -12,7 +12,7 @@ import asyncio
 import tempfile
 import time
 
-from gateway.house_rules.store import for_channel
+from gateway.features.house_rules.store import for_channel
 from gateway.testing import start_chat
 
 

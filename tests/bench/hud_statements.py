@@ -19,8 +19,8 @@ from typing import Any
 
 from sqlalchemy import event
 
-from gateway.app import Gateway
-from gateway.dice import SeededDice
+from gateway.core.app import Gateway
+from gateway.core.dice import SeededDice
 from tests.secondlife.conftest import sl_settings
 from tests.secondlife.harness import Hud, serve
 

@@ -27,8 +27,8 @@ from pathlib import Path
 from typing import Any
 
 import adapters.irc.adapter as irc_adapter
-from gateway.app import Gateway
-from gateway.settings import Settings
+from gateway.core.app import Gateway
+from gateway.core.settings import Settings
 from tests.irc.ircd import free_port, miniircd
 from tests.irc.lineclient import Line, LineClient
 from tests.irc.stlog import queue_log

@@ -1,5 +1,5 @@
 """How long exact notation odds take, each in a fresh process's warm parser: the issue's examples
-must answer in under 200 ms or be refused as too large (``gateway.notation.odds.BUDGET_*``).
+must answer in under 200 ms or be refused as too large (``gateway.features.notation.odds.BUDGET_*``).
 
     .venv/bin/python -m tests.bench.notation_odds
 """
@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import time
 
-from gateway.notation.odds import odds
-from gateway.notation.parse import NotationError, warm
+from gateway.features.notation.odds import odds
+from gateway.features.notation.parse import NotationError, warm
 
 EXPRESSIONS = [
     "10d10!", "20d6kh3", "2d6+3", "4d6kh3", "6d10>=7f1", "3d6!", "2d10!", "5d10!>=9", "4d10>=8!",

@@ -26,12 +26,12 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from gateway.app import Gateway
-from gateway.dice import SeededDice
-from gateway.logging import configure_logging
+from gateway.core.app import Gateway
+from gateway.core.dice import SeededDice
+from gateway.core.settings import Settings
+from gateway.core.types import Channel, Identity, InboundMessage
+from gateway.ops.logging import configure_logging
 from gateway.rules import binomial
-from gateway.settings import Settings
-from gateway.types import Channel, Identity, InboundMessage
 from plugins.decanter import odds as decanter
 from plugins.dramatic import odds as dramatic
 from plugins.nightcap import mechanics as nightcap_mechanics

@@ -23,8 +23,8 @@ from contextlib import ExitStack
 
 from sqlalchemy import bindparam, func, select
 
-from gateway.logging import configure_logging
-from gateway.outbox import _ROW, BATCH, CLAIM
+from gateway.delivery.outbox import _ROW, BATCH, CLAIM
+from gateway.ops.logging import configure_logging
 from gateway.testing import postgres_database
 from gateway.vault import Vault
 from gateway.vault.migrate import upgrade

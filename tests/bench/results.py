@@ -1,4 +1,4 @@
-"""Benchmark: what the typed roll result (``gateway.results``) costs a roll, against the dict
+"""Benchmark: what the typed roll result (``gateway.core.results``) costs a roll, against the dict
 literal every system wrote before it, and what reading one back costs an adapter.
 
 Run: ``.venv/bin/python -m tests.bench.results [--number N] [--repeat R]``. Each figure is the best
@@ -12,8 +12,8 @@ import argparse
 import timeit
 from typing import Any
 
-from gateway.dice import ScriptedDice
-from gateway.results import read_result
+from gateway.core.dice import ScriptedDice
+from gateway.core.results import read_result
 from plugins.nightcap import mechanics as nightcap
 from plugins.pravidla import mechanics as pravidla
 

@@ -30,11 +30,11 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
-from gateway.app import Gateway
-from gateway.commands import ROLL_INSERT
-from gateway.logging import configure_logging
-from gateway.settings import Settings
-from gateway.types import Channel, Identity, InboundMessage
+from gateway.core.app import Gateway
+from gateway.core.commands import ROLL_INSERT
+from gateway.core.settings import Settings
+from gateway.core.types import Channel, Identity, InboundMessage
+from gateway.ops.logging import configure_logging
 from gateway.vault import Vault
 from gateway.vault.migrate import upgrade
 from gateway.vault.models import utcnow

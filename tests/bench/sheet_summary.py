@@ -1,5 +1,5 @@
 """Benchmark: microseconds per ``RuleSystem.summary`` of each built-in system, derived from its
-declared sheet (``gateway.sheet_spec``). The summary is drawn for every Second Life HUD refresh and
+declared sheet (``gateway.core.sheet_spec``). The summary is drawn for every Second Life HUD refresh and
 every Discord sheet embed, so it must stay quick; a typical filled sheet of each system is used.
 
 Run: ``.venv/bin/python -m tests.bench.sheet_summary [--number N] [--repeat R]``; the best of R

@@ -98,7 +98,7 @@ def bench_sheet(i: int) -> dict[str, Any]:
 
 async def seed_sheets(vault: Any, count: int) -> None:
     """``count`` approved Nightcap characters of 20 players, their pools full."""
-    from gateway.characters import name_key
+    from gateway.features.characters import name_key
     from gateway.vault.models import Character, Person, Pool
 
     async with vault.transaction() as session:
@@ -123,9 +123,9 @@ async def seed_sheets(vault: Any, count: int) -> None:
 async def _serve(tables: dict[str, Any], port: int, executor: str, sheets: int, conn: Connection) -> None:
     from aiohttp import web
 
-    from gateway.app import Gateway, build_app
-    from gateway.logging import configure_logging
-    from gateway.settings import Settings
+    from gateway.core.app import Gateway, build_app
+    from gateway.core.settings import Settings
+    from gateway.ops.logging import configure_logging
 
     configure_logging(level="warning")
     gateway = Gateway(Settings(**tables), platforms=("http",))

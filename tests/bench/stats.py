@@ -33,13 +33,13 @@ from typing import Any
 import orjson
 from sqlalchemy.ext.asyncio import create_async_engine
 
-from gateway.app import Gateway
-from gateway.commands import new_public_id
-from gateway.dice import ScriptedDice
-from gateway.settings import Settings
-from gateway.stats import store
+from gateway.core.app import Gateway
+from gateway.core.commands import new_public_id
+from gateway.core.dice import ScriptedDice
+from gateway.core.settings import Settings
+from gateway.core.types import Channel, Identity, InboundMessage
+from gateway.features.stats import store
 from gateway.testing import Clock
-from gateway.types import Channel, Identity, InboundMessage
 from gateway.vault.engine import _JSON, Vault
 from gateway.vault.migrate import upgrade
 from gateway.vault.models import RollLog

@@ -30,11 +30,11 @@ from aiohttp.test_utils import TestClient, TestServer
 from aiohttp.typedefs import Handler
 from sqlmodel import col, select
 
-from gateway.app import Gateway, build_app
-from gateway.characters import name_key
-from gateway.logging import configure_logging
-from gateway.settings import Settings
-from gateway.types import Channel, Identity, InboundMessage
+from gateway.core.app import Gateway, build_app
+from gateway.core.settings import Settings
+from gateway.core.types import Channel, Identity, InboundMessage
+from gateway.features.characters import name_key
+from gateway.ops.logging import configure_logging
 from gateway.vault.models import Character, IdentityLink, Person
 from plugins.nightcap.sheet import new_sheet
 from tests.web.test_account_helpers import ACCOUNT

@@ -20,11 +20,11 @@ from collections.abc import Awaitable, Callable
 from aiohttp import web
 from aiohttp.test_utils import TestClient, TestServer
 
-from gateway.app import Gateway, build_app
-from gateway.commands import new_public_id
-from gateway.dice import SeededDice
-from gateway.logging import configure_logging
-from gateway.settings import Settings
+from gateway.core.app import Gateway, build_app
+from gateway.core.commands import new_public_id
+from gateway.core.dice import SeededDice
+from gateway.core.settings import Settings
+from gateway.ops.logging import configure_logging
 from gateway.vault.models import RollLog, utcnow
 
 PAGES = {

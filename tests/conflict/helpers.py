@@ -6,7 +6,7 @@ from typing import Any
 
 from sqlmodel import col, select
 
-from gateway.characters import name_key
+from gateway.features.characters import name_key
 from gateway.testing import Chat
 from gateway.vault.models import Character, IdentityLink, OutboxRow, Person, Pool
 

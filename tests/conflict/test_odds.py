@@ -10,7 +10,7 @@ from fractions import Fraction
 
 import pytest
 
-from gateway.dice import SeededDice
+from gateway.core.dice import SeededDice
 from plugins.nightcap import mechanics
 from plugins.nightcap.mechanics import DEGREES
 from plugins.nightcap.odds import contest_odds, dice_total_distribution, roll_odds

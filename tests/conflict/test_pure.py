@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from gateway.dice import ScriptedDice
+from gateway.core.dice import ScriptedDice
 from plugins.nightcap import combat, extended, initiative, teamwork
 from plugins.nightcap.mechanics import contest, score
 

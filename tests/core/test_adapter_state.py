@@ -1,4 +1,4 @@
-"""An adapter's own durable key-value scope (``gateway.adapter_state``), on SQLite and PostgreSQL."""
+"""An adapter's own durable key-value scope (``gateway.core.adapter_state``), on SQLite and PostgreSQL."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ from datetime import timedelta
 
 import pytest
 
-from gateway.adapter_state import AdapterState
+from gateway.core.adapter_state import AdapterState
 from gateway.testing import Chat
 
 

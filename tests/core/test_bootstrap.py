@@ -226,7 +226,7 @@ def test_gateway_test_without_the_test_tools_says_how_to_get_them(
 ) -> None:
     import importlib.util
 
-    from gateway import cli
+    from gateway.ops import cli
 
     real = importlib.util.find_spec
     monkeypatch.setattr(importlib.util, "find_spec", lambda name: None if name == "pytest" else real(name))

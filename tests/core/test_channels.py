@@ -6,10 +6,10 @@ import io
 from pathlib import Path
 
 from adapters.console.repl import run_console
-from gateway import channels
-from gateway.settings import Settings
+from gateway.core.settings import Settings
+from gateway.core.types import Channel
+from gateway.features import channels
 from gateway.testing import Chat
-from gateway.types import Channel
 from gateway.vault.models import ChannelRow
 
 

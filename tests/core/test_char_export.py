@@ -9,8 +9,8 @@ from pathlib import Path
 import orjson
 import pytest
 
+from gateway.features.transfer import read_file
 from gateway.testing import Chat, start_chat
-from gateway.transfer import read_file
 
 
 @pytest.fixture
@@ -29,7 +29,7 @@ async def test_a_player_exports_their_character_in_the_export_format(chat: Chat,
     assert reply.error is None and reply.private and reply.result is not None
     document = reply.result["document"]
     assert orjson.loads(reply.text) == document
-    assert (document["format"], document["version"]) == ("nightcap-gateway/characters", 1)
+    assert (document["format"], document["version"]) == ("nightcap-gateway/features/characters", 1)
     [character] = document["characters"]
     assert (character["system"], character["name"], character["active"]) == ("nightcap", "Mira Vance", True)
     assert character["owner"]["identities"][0]["key"] == "console:mira"

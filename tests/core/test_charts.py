@@ -1,4 +1,4 @@
-"""gateway.charts: the chart a reply carries, the font check and the PNG (issue 17)."""
+"""gateway.rules.charts: the chart a reply carries, the font check and the PNG (issue 17)."""
 
 from __future__ import annotations
 
@@ -9,11 +9,11 @@ from pathlib import Path
 import pytest
 from PIL import Image, ImageFont
 
-from gateway.charts import chart_from_result, chart_result, fonts
-from gateway.charts.draw import COLOURS, Drawn, NoFont, percent, render
-from gateway.settings import Settings
-from gateway.status import _charts
-from gateway.status import render as render_status
+from gateway.core.settings import Settings
+from gateway.ops.status import _charts
+from gateway.ops.status import render as render_status
+from gateway.rules.charts import chart_from_result, chart_result, fonts
+from gateway.rules.charts.draw import COLOURS, Drawn, NoFont, percent, render
 
 DEJAVU = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
 needs_dejavu = pytest.mark.skipif(not Path(DEJAVU).is_file(), reason="fonts-dejavu-core not installed")

@@ -146,7 +146,7 @@ def test_every_subcommand_help_ends_with_examples() -> None:
 
     import pytest
 
-    from gateway.cli import build_parser, plugin_cli_commands, walk_parsers
+    from gateway.ops.cli import build_parser, plugin_cli_commands, walk_parsers
 
     parser = build_parser(plugin_cli_commands())
     walked = [words for words, _ in walk_parsers(parser)]
@@ -165,8 +165,8 @@ def test_every_subcommand_help_ends_with_examples() -> None:
 
 
 def test_plugin_subcommand_examples_come_from_its_arguments() -> None:
-    from gateway.cli import build_parser, walk_parsers
-    from gateway.registry import CliCommand
+    from gateway.core.registry import CliCommand
+    from gateway.ops.cli import build_parser, walk_parsers
 
     def configure(parser: object) -> None:
         parser.add_argument("name", metavar="NAME")  # type: ignore[attr-defined]

@@ -12,10 +12,10 @@ import pytest
 
 REPO = Path(__file__).resolve().parents[2]
 
-# Runs gateway.cli.main with ARGV and prints the heavy modules it imported (one per line).
+# Runs gateway.ops.cli.main with ARGV and prints the heavy modules it imported (one per line).
 PROBE = """
 import sys
-from gateway.cli import main
+from gateway.ops.cli import main
 try:
     main(sys.argv[1:])
 except SystemExit:
@@ -63,7 +63,7 @@ def test_status_reads_a_sqlite_vault_without_sqlalchemy_or_plugins(tmp_path: Pat
 
 CONSOLE_PROBE = """
 import sys
-from gateway.cli import main
+from gateway.ops.cli import main
 try:
     main(sys.argv[1:])
 except SystemExit:
@@ -154,7 +154,7 @@ def test_a_closed_pipe_is_no_traceback(tmp_path: Path, argv: tuple[str, ...]) ->
 
 
 def test_the_default_time_zone_is_the_machines(monkeypatch: pytest.MonkeyPatch) -> None:
-    from gateway.settings import GatewaySection, machine_timezone
+    from gateway.core.settings import GatewaySection, machine_timezone
 
     monkeypatch.setenv("TZ", "Europe/Prague")
     assert GatewaySection().timezone == "Europe/Prague"
@@ -167,7 +167,7 @@ def test_the_default_time_zone_is_the_machines(monkeypatch: pytest.MonkeyPatch) 
 
 
 def test_gateway_test_spreads_the_whole_suite_only(monkeypatch: pytest.MonkeyPatch) -> None:
-    from gateway.cli import test_workers
+    from gateway.ops.cli import test_workers
 
     monkeypatch.delenv("GATEWAY_TEST_WORKERS", raising=False)
     monkeypatch.setattr(os, "cpu_count", lambda: 2)
@@ -241,7 +241,7 @@ def test_log_lines_follow_stderr_as_the_prompt_replaces_it(monkeypatch: pytest.M
 
     import structlog
 
-    from gateway.logging import configure_logging
+    from gateway.ops.logging import configure_logging
 
     configure_logging("json", "info")
     above_prompt = io.StringIO()  # what prompt_toolkit's patch_stdout puts in sys.stderr's place
@@ -251,7 +251,7 @@ def test_log_lines_follow_stderr_as_the_prompt_replaces_it(monkeypatch: pytest.M
 
 
 def test_idle_adapters_are_read_from_the_entry_points() -> None:
-    from gateway.plugins import idle_adapters
+    from gateway.core.plugins import idle_adapters
 
     configured = {"secondlife"}
     idle = idle_adapters(["console", "irc"], configured.__contains__)

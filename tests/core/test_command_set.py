@@ -1,4 +1,4 @@
-"""``gateway.command_set.CommandSet`` and ``RuleSystem.settings_model``: a plugin declares its commands
+"""``gateway.core.command_set.CommandSet`` and ``RuleSystem.settings_model``: a plugin declares its commands
 with decorators and its settings table with a pydantic model; the core registers and validates them."""
 
 from __future__ import annotations
@@ -10,15 +10,15 @@ from typing import Any
 import pytest
 from pydantic import BaseModel, ConfigDict, Field
 
-from gateway.app import Gateway
-from gateway.command_set import CommandSet
-from gateway.commands import Command, CommandContext
-from gateway.dice import ScriptedDice
-from gateway.hookspecs import hookimpl
-from gateway.spec import RuleSystem
-from gateway.system_settings import SystemSettingsError
+from gateway.core.app import Gateway
+from gateway.core.command_set import CommandSet
+from gateway.core.commands import Command, CommandContext
+from gateway.core.dice import ScriptedDice
+from gateway.core.hookspecs import hookimpl
+from gateway.core.spec import RuleSystem
+from gateway.core.system_settings import SystemSettingsError
+from gateway.core.types import Invocation, Reply
 from gateway.testing import Chat, Clock, make_settings
-from gateway.types import Invocation, Reply
 
 
 class CoinSettings(BaseModel):

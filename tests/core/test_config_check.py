@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from gateway.config_check import check, key_lines
+from gateway.ops.config_check import check, key_lines
 
 GATEWAY = [sys.executable, "-m", "gateway"]
 REPO = Path(__file__).resolve().parents[2]

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from gateway.charts import chart_from_result
+from gateway.rules.charts import chart_from_result
 from tests.helpers.chat import playing
 from tests.helpers.house_rules import house
 

@@ -14,9 +14,9 @@ from pathlib import Path
 
 import pytest
 
-from gateway.core_messages import CORE, language_notice, listing
-from gateway.i18n import LANGUAGES
-from gateway.suggest import closest_commands
+from gateway.core.core_messages import CORE, language_notice, listing
+from gateway.core.i18n import LANGUAGES
+from gateway.core.suggest import closest_commands
 from gateway.testing import Chat, start_chat
 from tests.helpers.chat import play
 from tests.nightcap.helpers import ok, refused

@@ -21,8 +21,8 @@ from sqlalchemy.engine import Connection
 from sqlalchemy.ext.asyncio import AsyncConnection
 from sqlmodel import SQLModel
 
-from gateway.errors import DeliveryFailed, RetryLater
-from gateway.leases import Leases
+from gateway.core.errors import DeliveryFailed, RetryLater
+from gateway.delivery.leases import Leases
 from gateway.testing import POSTGRES_URL_VARIABLE, Chat, FakeAdapter, postgres_database, start_chat
 from gateway.vault import Vault
 from gateway.vault import copy as copy_module

@@ -1,4 +1,4 @@
-"""The systemd units shipped in gateway/deploy/: systemd itself accepts them, and the command lines they
+"""The systemd units shipped in gateway/ops/deploy/: systemd itself accepts them, and the command lines they
 run are ones the gateway's own parser takes (a renamed option would otherwise break a deployment
 silently)."""
 
@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from gateway.cli import build_parser
+from gateway.ops.cli import build_parser
 
-DEPLOY = Path(__file__).resolve().parents[2] / "gateway" / "deploy"
+DEPLOY = Path(__file__).resolve().parents[2] / "gateway" / "ops" / "deploy"
 UNITS = sorted(DEPLOY.glob("*.service"))
 GATEWAY_BIN = "/opt/gateway/.venv/bin/gateway"
 

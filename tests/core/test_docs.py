@@ -1,4 +1,4 @@
-"""The docs' Extending pages are the plugin author's reference: every hook in ``gateway/hookspecs.py``
+"""The docs' Extending pages are the plugin author's reference: every hook in ``gateway/core/hookspecs.py``
 and every public name of ``gateway.testing`` (its doubles and its pytest plugin's fixtures) is named
 there, in code, so the documented contract cannot fall behind the code (datasette checks its hooks
 the same way). The hook reference page (autodoc) lists the hooks too; this checks the prose."""
@@ -13,7 +13,7 @@ import pytest
 
 import gateway.testing
 import gateway.testing.plugin
-from gateway import hookspecs
+from gateway.core import hookspecs
 
 EXTENDING = Path(__file__).resolve().parents[2] / "docs" / "extending"
 

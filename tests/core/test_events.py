@@ -15,11 +15,11 @@ import pytest
 from sqlmodel import col, select
 from structlog.testing import capture_logs
 
-from gateway.adapter_state import AdapterState
-from gateway.app import Gateway
-from gateway.dice import ScriptedDice
-from gateway.events import Approved, Events, RollLogged, SheetChanged, decode, encode
-from gateway.settings import Settings
+from gateway.core.adapter_state import AdapterState
+from gateway.core.app import Gateway
+from gateway.core.dice import ScriptedDice
+from gateway.core.events import Approved, Events, RollLogged, SheetChanged, decode, encode
+from gateway.core.settings import Settings
 from gateway.testing import Chat
 from gateway.vault import Vault, repo
 from gateway.vault.migrate import upgrade

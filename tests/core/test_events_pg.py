@@ -9,8 +9,8 @@ from typing import Any
 import pytest
 from sqlalchemy import text
 
-from gateway.app import Gateway
-from gateway.events import Approved
+from gateway.core.app import Gateway
+from gateway.core.events import Approved
 from gateway.testing import start_chat
 from gateway.vault import repo
 from tests.core.test_events import eventually, gateway_with, recorder

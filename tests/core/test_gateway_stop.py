@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import pytest
 
-from gateway.app import Gateway
-from gateway.dice import ScriptedDice
-from gateway.settings import Settings
+from gateway.core.app import Gateway
+from gateway.core.dice import ScriptedDice
+from gateway.core.settings import Settings
 from gateway.testing import FakeAdapter
 
 

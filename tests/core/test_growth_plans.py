@@ -20,8 +20,8 @@ from sqlalchemy import event, insert, text
 from sqlalchemy.engine import Connection
 from sqlmodel import col, select
 
-from gateway import records
-from gateway.characters import name_key
+from gateway.features import records
+from gateway.features.characters import name_key
 from gateway.testing import Chat, Clock, start_chat
 from gateway.vault import Vault, repo
 from gateway.vault.models import Character, RollLog, StlogEntry
@@ -244,7 +244,7 @@ async def test_a_characters_log_is_the_newest_lines_in_order(grown: Grown) -> No
 
 
 async def test_the_web_pages_read_the_logs_through_their_indexes(grown: Grown) -> None:
-    """The signed-in pages that show the logs (``gateway.records``, as their handlers call it): a
+    """The signed-in pages that show the logs (``gateway.features.records``, as their handlers call it): a
     player's sheet with the character's newest rolls, a Storyteller's profile with its audit history,
     the Storyteller log page, whole and of one character since a time."""
     vault, dialect = grown.chat.services.vault, grown.dialect

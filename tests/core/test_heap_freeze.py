@@ -1,4 +1,4 @@
-"""The gateway freezes its start-up heap once a process, after a collection (``gateway.app``)."""
+"""The gateway freezes its start-up heap once a process, after a collection (``gateway.core.app``)."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import types
 
 import pytest
 
-from gateway import app
+from gateway.core import app
 
 
 def test_the_startup_heap_is_frozen_once_after_a_collection(monkeypatch: pytest.MonkeyPatch) -> None:

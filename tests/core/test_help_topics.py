@@ -10,8 +10,8 @@ from collections.abc import AsyncIterator
 
 import pytest
 
-from gateway.help_topics import PAGE_BYTES, group, pages
-from gateway.spec import Command
+from gateway.core.help_topics import PAGE_BYTES, group, pages
+from gateway.core.spec import Command
 from gateway.testing import Chat, start_chat
 from tests.helpers.chat import play
 from tests.nightcap.helpers import ok, refused

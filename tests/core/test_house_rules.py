@@ -7,8 +7,16 @@ import json
 
 import pytest
 
-from gateway.house_rules.declare import HouseRules, Switch, WrongValue, build, parse_value, switch, switches
-from gateway.house_rules.notes import changed_result
+from gateway.features.house_rules.declare import (
+    HouseRules,
+    Switch,
+    WrongValue,
+    build,
+    parse_value,
+    switch,
+    switches,
+)
+from gateway.features.house_rules.notes import changed_result
 from gateway.testing import Chat
 from gateway.vault.models import Audit, HouseRule, StlogEntry
 from tests.helpers.chat import count, playing, rows
@@ -192,7 +200,7 @@ def test_changed_result_names_only_the_switches_that_mattered() -> None:
 async def test_verify_names_the_house_rule_that_changed_the_roll(chat: Chat, lang: str, note: str) -> None:
     """``verify ID`` (and the web's ``/r/ID``, which tells a roll with the same functions) shows
     the ``[house: ...]`` note the roll line carried, in the reader's language."""
-    from gateway import verify
+    from gateway.features import verify
 
     assert (await chat.one("house set tens_double off", as_="st", st=True)).error is None
     chat.dice.extend([10, 7, 3])

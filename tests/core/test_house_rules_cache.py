@@ -5,7 +5,7 @@ the switches built from the old settings (seen: ``[pravidla] default_target = 5`
 
 from __future__ import annotations
 
-from gateway.house_rules.store import built
+from gateway.features.house_rules.store import built
 from plugins.pravidla.config import PravidlaSettings
 from plugins.pravidla.house import PravidlaHouseRules
 

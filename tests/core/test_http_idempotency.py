@@ -13,9 +13,9 @@ from aiohttp.test_utils import TestClient, TestServer
 from sqlalchemy import func
 from sqlmodel import select
 
-from gateway.app import Gateway, build_app
-from gateway.dice import ScriptedDice
-from gateway.settings import Settings
+from gateway.core.app import Gateway, build_app
+from gateway.core.dice import ScriptedDice
+from gateway.core.settings import Settings
 from gateway.testing import Clock
 from gateway.vault.models import RollLog
 

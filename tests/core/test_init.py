@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from gateway.config_check import check
-from gateway.init import PLATFORMS, SLT, Choices, configure_parser, parse_platforms, render, run_cli
+from gateway.ops.config_check import check
+from gateway.ops.init import PLATFORMS, SLT, Choices, configure_parser, parse_platforms, render, run_cli
 
 REPO = Path(__file__).resolve().parents[2]
 EXAMPLE = REPO / "gateway.example.toml"

@@ -9,7 +9,7 @@ from collections.abc import AsyncIterator
 
 import pytest
 
-from gateway.leases import CLAIM, LeaseLost, Leases
+from gateway.delivery.leases import CLAIM, LeaseLost, Leases
 from gateway.vault import Vault
 from gateway.vault.migrate import upgrade
 

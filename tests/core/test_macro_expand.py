@@ -1,4 +1,4 @@
-"""The pure expander (``gateway.macros.expand``): exact expansions, and, for any bodies and values,
+"""The pure expander (``gateway.features.macros.expand``): exact expansions, and, for any bodies and values,
 either commands within the bounds or one ``MacroError`` (never another exception)."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from gateway.macros.expand import (
+from gateway.features.macros.expand import (
     MAX_COMMANDS,
     MAX_EXPANDED,
     MacroError,

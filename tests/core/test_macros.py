@@ -9,7 +9,7 @@ import itertools
 import pytest
 from sqlmodel import col, select
 
-from gateway.macros.expand import MAX_COMMANDS, MAX_DEPTH
+from gateway.features.macros.expand import MAX_COMMANDS, MAX_DEPTH
 from gateway.testing import Chat
 from gateway.vault.models import Audit, Macro
 from tests.helpers.chat import play, room, rows

@@ -1,4 +1,4 @@
-"""Heavy pure work off the event loop (``gateway.offload``): odds run in a worker process after the
+"""Heavy pure work off the event loop (``gateway.core.offload``): odds run in a worker process after the
 unit of work, within ``[gateway] offload_timeout``; a retried message id gets the first answer."""
 
 from __future__ import annotations
@@ -19,13 +19,13 @@ from sqlalchemy import func
 from sqlmodel import select
 
 from gateway import CommandContext, Invocation, Reply
-from gateway.app import Gateway, build_app
-from gateway.hookspecs import hookimpl
-from gateway.offload import NICE, Offload, Offloaded, TooLong
-from gateway.settings import Settings
-from gateway.spec import Command
+from gateway.core.app import Gateway, build_app
+from gateway.core.hookspecs import hookimpl
+from gateway.core.offload import NICE, Offload, Offloaded, TooLong
+from gateway.core.settings import Settings
+from gateway.core.spec import Command
+from gateway.core.types import Channel, Identity, InboundMessage
 from gateway.testing import Chat, FakeAdapter, start_chat
-from gateway.types import Channel, Identity, InboundMessage
 from gateway.vault.models import OutboxRow, ProcessedMessage, StlogEntry
 
 TOKEN = "offload-token-0123456789"

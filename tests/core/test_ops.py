@@ -13,14 +13,14 @@ from aiohttp.test_utils import TestClient, TestServer
 from prometheus_client.parser import text_string_to_metric_families
 from sqlalchemy import text
 
-from gateway import queue
-from gateway.app import Gateway, build_app
-from gateway.dice import ScriptedDice
-from gateway.errors import DeliveryFailed, Throttled
-from gateway.leases import LeaseLost, Leases
-from gateway.settings import Settings
+from gateway.core.app import Gateway, build_app
+from gateway.core.dice import ScriptedDice
+from gateway.core.errors import DeliveryFailed, Throttled
+from gateway.core.settings import Settings
+from gateway.core.types import Channel, Identity, InboundMessage
+from gateway.delivery import queue
+from gateway.delivery.leases import LeaseLost, Leases
 from gateway.testing import FakeAdapter
-from gateway.types import Channel, Identity, InboundMessage
 from gateway.vault import Vault
 from gateway.vault.prepared import Prepared
 

@@ -8,16 +8,16 @@ from typing import Any
 
 from sqlmodel import select
 
-from gateway.adapter import Adapter
-from gateway.app import Gateway
-from gateway.dice import ScriptedDice
-from gateway.errors import DeliveryFailed, RetryLater
-from gateway.hookspecs import hookimpl
-from gateway.outbox import Outbox
-from gateway.registry import AdapterSpec
-from gateway.settings import Settings
+from gateway.core.adapter import Adapter
+from gateway.core.app import Gateway
+from gateway.core.dice import ScriptedDice
+from gateway.core.errors import DeliveryFailed, RetryLater
+from gateway.core.hookspecs import hookimpl
+from gateway.core.registry import AdapterSpec
+from gateway.core.settings import Settings
+from gateway.core.types import Outbound
+from gateway.delivery.outbox import Outbox
 from gateway.testing import Clock
-from gateway.types import Outbound
 from gateway.vault import repo
 from gateway.vault.models import OutboxRow
 
@@ -182,7 +182,7 @@ async def test_a_command_wakes_only_the_workers_it_queued_rows_for(sqlite_url: s
     """With a poll interval far beyond the test, a Storyteller-log line for ``fake`` still goes out at
     once (the router wakes that worker after the commit); a command that queues nothing wakes no one,
     so no worker runs a claim query for it."""
-    from gateway.types import Channel, Identity, InboundMessage
+    from gateway.core.types import Channel, Identity, InboundMessage
 
     adapter = Recorder()
     settings = Settings(

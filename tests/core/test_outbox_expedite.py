@@ -7,7 +7,7 @@ from __future__ import annotations
 import asyncio
 
 from gateway import Adapter, Outbound, TargetAbsent
-from gateway.outbox import expedite
+from gateway.delivery.outbox import expedite
 from gateway.testing import eventually, start_chat
 
 

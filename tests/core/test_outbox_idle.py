@@ -8,12 +8,12 @@ import asyncio
 from collections.abc import Callable
 from typing import Any
 
-from gateway.app import Gateway
-from gateway.dice import ScriptedDice
-from gateway.errors import RetryLater
-from gateway.hookspecs import hookimpl
-from gateway.pacing import Backoff
-from gateway.registry import AdapterSpec
+from gateway.core.app import Gateway
+from gateway.core.dice import ScriptedDice
+from gateway.core.errors import RetryLater
+from gateway.core.hookspecs import hookimpl
+from gateway.core.registry import AdapterSpec
+from gateway.delivery.pacing import Backoff
 from gateway.vault import Vault, repo
 from tests.core.test_outbox import FakePlugin, Recorder, enqueue, make, settings_for, wait_for
 

@@ -6,11 +6,11 @@ from __future__ import annotations
 import asyncio
 import re
 
-from gateway.app import Gateway
-from gateway.errors import Elsewhere, RetryLater, Throttled
-from gateway.outbox import expedite
+from gateway.core.app import Gateway
+from gateway.core.errors import Elsewhere, RetryLater, Throttled
+from gateway.core.types import Outbound
+from gateway.delivery.outbox import expedite
 from gateway.testing import Clock
-from gateway.types import Outbound
 from tests.core.test_outbox import Recorder, enqueue, make, rows, wait_for
 from tests.helpers.outbox_backlog import claim_cost, fill
 

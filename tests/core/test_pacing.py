@@ -1,4 +1,4 @@
-"""gateway/pacing.py: backoff and token buckets with scripted randomness and time, and how the outbox
+"""gateway/delivery/pacing.py: backoff and token buckets with scripted randomness and time, and how the outbox
 counts what an adapter raises (a failed attempt, or a wait that is not one)."""
 
 from __future__ import annotations
@@ -10,8 +10,8 @@ from datetime import UTC
 
 import pytest
 
-from gateway.errors import RetryLater, TargetAbsent, Throttled
-from gateway.pacing import Backoff, KeyedBuckets, Streak, TokenBucket
+from gateway.core.errors import RetryLater, TargetAbsent, Throttled
+from gateway.delivery.pacing import Backoff, KeyedBuckets, Streak, TokenBucket
 from gateway.testing import Clock
 from tests.core.test_outbox import Recorder, enqueue, make, rows, wait_for
 

@@ -1,4 +1,4 @@
-"""Typed command parameters (``gateway.params``) against every command the core and Nightcap declare:
+"""Typed command parameters (``gateway.core.params``) against every command the core and Nightcap declare:
 ``render`` and ``bind`` are inverses, each usage line names its command, a line that does not fit is
 one clear line in the reader's language (never an internal error), and ``help COMMAND`` lists the
 parameters, paged on IRC."""
@@ -12,11 +12,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from gateway.core_params import PARAMS
-from gateway.param_text import explain, param_lines
-from gateway.params import NAME_KINDS, Param, ParamError, bind, render, usage
-from gateway.parser import tokenize
-from gateway.spec import Command
+from gateway.core.core_params import PARAMS
+from gateway.core.param_text import explain, param_lines
+from gateway.core.params import NAME_KINDS, Param, ParamError, bind, render, usage
+from gateway.core.parser import tokenize
+from gateway.core.spec import Command
 from gateway.testing import Chat
 from plugins.nightcap import COMMANDS as NIGHTCAP
 

@@ -23,22 +23,14 @@ from sqlalchemy import JSON, Boolean, DateTime, Float, Integer, Numeric, String,
 from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.sql.dml import Insert
 
-from gateway import (
-    adapter_state,
-    commands,
-    heartbeat,
-    leases,
-    outbox,
-    queue,
-    rate_buckets,
-    readiness,
-    roles,
-    seen,
-)
-from gateway.characters import set_pool
-from gateway.house_rules import store as house_store
+from gateway.core import adapter_state, commands
+from gateway.core.types import Channel, Identity
+from gateway.delivery import heartbeat, leases, outbox, queue, rate_buckets, seen
+from gateway.features import roles
+from gateway.features.characters import set_pool
+from gateway.features.house_rules import store as house_store
+from gateway.ops import readiness
 from gateway.testing import POSTGRES_URL_VARIABLE, postgres_database
-from gateway.types import Channel, Identity
 from gateway.vault import Vault, notify, repo, sender
 from gateway.vault.columns import UTCDateTime
 from gateway.vault.migrate import upgrade

@@ -1,4 +1,4 @@
-"""The public plugin API: ``gateway`` re-exports it lazily, ``gateway.spec`` is a leaf, and a hook
+"""The public plugin API: ``gateway`` re-exports it lazily, ``gateway.core.spec`` is a leaf, and a hook
 implementation that names no hook stops the gateway at start with the plugin's name."""
 
 from __future__ import annotations
@@ -12,8 +12,8 @@ from types import SimpleNamespace
 import pytest
 
 import gateway
-from gateway.hookspecs import hookimpl
-from gateway.plugins import PluginError, build_plugin_manager
+from gateway.core.hookspecs import hookimpl
+from gateway.core.plugins import PluginError, build_plugin_manager
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -34,11 +34,11 @@ def test_importing_gateway_loads_no_dependency() -> None:
 
 @pytest.mark.parametrize("leaf", ["spec", "params", "sheet_spec", "summary"])
 def test_spec_is_a_leaf(leaf: str) -> None:
-    """``gateway.spec`` imports nothing of the gateway at run time (only for type checking) but the
-    leaf ``gateway.params``, which imports nothing of the gateway; ``gateway.sheet_spec`` only the
-    leaf ``gateway.summary``."""
-    tree = ast.parse((ROOT / "gateway" / f"{leaf}.py").read_text())
-    leaves = {"spec": "gateway.params", "sheet_spec": "gateway.summary"}
+    """``gateway.core.spec`` imports nothing of the gateway at run time (only for type checking) but the
+    leaf ``gateway.core.params``, which imports nothing of the gateway; ``gateway.core.sheet_spec`` only the
+    leaf ``gateway.core.summary``."""
+    tree = ast.parse((ROOT / "gateway" / "core" / f"{leaf}.py").read_text())
+    leaves = {"spec": "gateway.core.params", "sheet_spec": "gateway.core.summary"}
     for node in tree.body:  # top level only: ``if TYPE_CHECKING:`` blocks are not imports at run time
         if isinstance(node, ast.ImportFrom):
             allowed = node.module == leaves.get(leaf)
@@ -70,40 +70,41 @@ def test_a_correct_plugin_loads() -> None:
 # Besides ``from gateway import NAME``, the modules a plugin or adapter may import from: the shared
 # building blocks of rule systems, the core's API for adapters, and the test doubles.
 BUILDING_BLOCKS = {
-    "gateway.characters",
-    "gateway.scene",
-    "gateway.i18n",
-    "gateway.payloads",
-    "gateway.events",
-    "gateway.summary",
-    "gateway.sheet_spec",  # the sheet a rule system declares (RuleSystem.sheet), every adapter draws
-    "gateway.roles",
+    "gateway.features.characters",
+    "gateway.core.scene",
+    "gateway.core.i18n",
+    "gateway.core.payloads",
+    "gateway.core.events",
+    "gateway.core.summary",
+    "gateway.core.sheet_spec",  # the sheet a rule system declares (RuleSystem.sheet), every adapter draws
+    "gateway.features.roles",
     "gateway.testing",
     "gateway.rules.numbers",  # the one reader of numbers people type, in a command or a request
-    "gateway.web_tool",  # the odds forms a rule system declares (RuleSystem.web_tools), the web draws
-    "gateway.web_pages",  # its practice table and budget calculator, likewise
-    "gateway.charts",  # an odds reply's chart: a rule system builds it, Discord and Matrix send its PNG
+    "gateway.core.web_tool",  # the odds forms a rule system declares (RuleSystem.web_tools), the web draws
+    "gateway.core.web_pages",  # its practice table and budget calculator, likewise
+    "gateway.rules.charts",  # an odds reply's chart: a rule system builds it, Discord and Matrix send its PNG
 }
 RULE_SYSTEM_MODULES = {"gateway.rules", "gateway.vault", "gateway.vault.models"}  # sheets live in the vault
 ADAPTER_MODULES = {
-    "gateway.queue",
-    "gateway.seen",
-    "gateway.adapter_state",
-    "gateway.channels",
-    "gateway.leases",
-    "gateway.identities",
-    "gateway.pacing",
-    "gateway.progress",
-    "gateway.rate_buckets",
-    "gateway.macros",  # names_seen: the macro names a menu offers
-    "gateway.web_sessions",  # the web's sign-in links and sessions (token hashes only)
-    "gateway.records",  # read-only rows a page shows: characters, rolls, audit, the Storyteller log
-    "gateway.verify",  # what ``verify ID`` answers, for the web's /r/ID as for chat
-    "gateway.since",  # the one reader of --since values, for the web's Storyteller log as for chat
-    "gateway.core_messages",  # the core's own words (the internal-error line) for replies an adapter makes
-    "gateway.notation.examples",  # dice notation to offer as someone types (Discord's autocomplete)
-    "gateway.params",  # commands' typed parameters: slash options, completion, forms (render, bind)
-    "gateway.house_rules.declare",  # a system's house-rule switches, to offer as someone types
+    "gateway.delivery.queue",
+    "gateway.delivery.seen",
+    "gateway.core.adapter_state",
+    "gateway.features.channels",
+    "gateway.delivery.leases",
+    "gateway.features.identities",
+    "gateway.delivery.pacing",
+    "gateway.ops.progress",
+    "gateway.delivery.rate_buckets",
+    "gateway.features.macros",  # names_seen: the macro names a menu offers
+    "gateway.features.web_sessions",  # the web's sign-in links and sessions (token hashes only)
+    "gateway.features.records",  # read-only rows a page shows: characters, rolls, audit, the Storyteller log
+    "gateway.features.verify",  # what ``verify ID`` answers, for the web's /r/ID as for chat
+    "gateway.features.since",  # the one reader of --since values, for the web's Storyteller log as for chat
+    # the core's own words (the internal-error line) for replies an adapter makes
+    "gateway.core.core_messages",
+    "gateway.features.notation.examples",  # dice notation to offer as someone types (Discord's autocomplete)
+    "gateway.core.params",  # commands' typed parameters: slash options, completion, forms (render, bind)
+    "gateway.features.house_rules.declare",  # a system's house-rule switches, to offer as someone types
 }
 
 
@@ -204,7 +205,7 @@ def test_an_adapter_touching_the_vault_is_named_with_file_and_line(tmp_path: Pat
 
 
 def test_the_public_api_check_catches_a_private_import(tmp_path: Path) -> None:
-    assert not _allowed("gateway.router", ["Router"], "plugins")
+    assert not _allowed("gateway.core.router", ["Router"], "plugins")
     assert not _allowed("gateway.vault.models", ["Character"], "adapters")
     assert not _allowed("gateway", ["Router"], "adapters")
     assert _allowed("gateway", ["CommandContext", "hookimpl"], "plugins")

@@ -4,8 +4,8 @@ bare in the console, on a HUD or in a slash command."""
 
 from __future__ import annotations
 
+from gateway.core.types import Channel, Identity, InboundMessage
 from gateway.testing import Chat
-from gateway.types import Channel, Identity, InboundMessage
 from tests.helpers.chat import play
 from tests.nightcap.helpers import refused
 

@@ -80,8 +80,8 @@ STATEMENTS = _prepared()
 
 def test_the_statements_are_found() -> None:
     names = {where for where, _, _ in STATEMENTS}
-    assert "gateway.queue.FANOUT_DONE" in names
-    assert "gateway.outbox.CLAIM" in names
+    assert "gateway.delivery.queue.FANOUT_DONE" in names
+    assert "gateway.delivery.outbox.CLAIM" in names
     assert any(n.startswith("gateway.vault.repo._RECORD_MESSAGE[postgresql]") for n in names)
 
 

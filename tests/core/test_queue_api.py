@@ -1,4 +1,4 @@
-"""The outbox as adapters use it (``gateway.queue``), on SQLite and PostgreSQL."""
+"""The outbox as adapters use it (``gateway.delivery.queue``), on SQLite and PostgreSQL."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ from datetime import timedelta
 
 from sqlmodel import col, select
 
-from gateway import queue
+from gateway.delivery import queue
 from gateway.testing import Chat
 from gateway.vault.models import OutboxRow
 

@@ -1,4 +1,4 @@
-"""``gateway.results``: the typed roll result every system builds. The JSON a system stores and
+"""``gateway.core.results``: the typed roll result every system builds. The JSON a system stores and
 the HTTP API serves keeps its shape (pinned here against the dicts the systems wrote before the
 model), each system's real roll and contest reads back into the model it was built from, and an
 adapter reading an odd or foreign dict gets None or a lenient model, never an exception."""
@@ -13,11 +13,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from gateway.dice import ScriptedDice
-from gateway.notation import parse as notation_parse
-from gateway.notation import roll as notation_roll
-from gateway.notation.text import result as notation_result
-from gateway.results import ContestResult, NotationResult, ResultError, RollResult, read_result, roll_of
+from gateway.core.dice import ScriptedDice
+from gateway.core.results import ContestResult, NotationResult, ResultError, RollResult, read_result, roll_of
+from gateway.features.notation import parse as notation_parse
+from gateway.features.notation import roll as notation_roll
+from gateway.features.notation.text import result as notation_result
 from plugins.decanter import mechanics as decanter
 from plugins.dramatic import mechanics as dramatic
 from plugins.nightcap import mechanics as nightcap

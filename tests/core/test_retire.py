@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from sqlmodel import col, select
 
-from gateway.characters import RETIRED_MARK, name_key
+from gateway.features.characters import RETIRED_MARK, name_key
 from gateway.testing import Chat
 from gateway.vault.models import Audit, Character, Person, RollLog
 from tests.helpers.chat import play

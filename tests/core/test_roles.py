@@ -1,4 +1,4 @@
-"""The one Storyteller rule (gateway/roles.py), on SQLite and PostgreSQL: the vault owner, every
+"""The one Storyteller rule (gateway/features/roles.py), on SQLite and PostgreSQL: the vault owner, every
 identity linked to the owner's person, every person with the role, and nobody else."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ from collections.abc import AsyncIterator
 
 import pytest
 
-from gateway.roles import is_storyteller
+from gateway.features.roles import is_storyteller
 from gateway.testing import Chat, start_chat
 from gateway.vault.models import IdentityLink, Person
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from gateway.parser import split_comment
+from gateway.core.parser import split_comment
 from gateway.testing import Chat
 from tests.helpers.chat import play
 

@@ -8,10 +8,10 @@ import re
 import pytest
 from pydantic import TypeAdapter
 
-from gateway import commands
-from gateway.commands import ID_ALPHABET, PUBLIC_ID_LENGTH, new_public_id
+from gateway.core import commands
+from gateway.core.commands import ID_ALPHABET, PUBLIC_ID_LENGTH, new_public_id
+from gateway.features.transfer.format import RollId
 from gateway.testing import Chat
-from gateway.transfer.format import RollId
 from tests.nightcap.helpers import ok
 
 NEW_ID = re.compile(f"[{ID_ALPHABET}]{{7}}")

@@ -8,10 +8,10 @@ from hypothesis import strategies as st
 from sqlalchemy import func
 from sqlmodel import select
 
-from gateway import commands
-from gateway.errors import Repeated
+from gateway.core import commands
+from gateway.core.errors import Repeated
+from gateway.core.types import Channel, Identity, InboundMessage
 from gateway.testing import Chat
-from gateway.types import Channel, Identity, InboundMessage
 from gateway.vault.models import OutboxRow, RollLog
 
 
@@ -185,10 +185,10 @@ async def test_no_exception_escapes_the_router(chat: Chat, text: str) -> None:
 
 async def test_a_permission_plugin_can_refuse_a_command(sqlite_url: str) -> None:
     """``gateway_permission``: one False vote refuses the command (nothing logged); None abstains."""
-    from gateway.app import Gateway
-    from gateway.dice import ScriptedDice
-    from gateway.hookspecs import hookimpl
-    from gateway.settings import Settings
+    from gateway.core.app import Gateway
+    from gateway.core.dice import ScriptedDice
+    from gateway.core.hookspecs import hookimpl
+    from gateway.core.settings import Settings
 
     class NoRollsInTheLibrary:
         @hookimpl

@@ -11,10 +11,10 @@ import pytest
 from sqlalchemy import func
 from sqlmodel import select
 
-from gateway.app import Gateway
-from gateway.dice import SeededDice
-from gateway.settings import Settings
-from gateway.types import Channel, Identity, InboundMessage
+from gateway.core.app import Gateway
+from gateway.core.dice import SeededDice
+from gateway.core.settings import Settings
+from gateway.core.types import Channel, Identity, InboundMessage
 from gateway.vault.models import OutboxRow, RollLog
 
 

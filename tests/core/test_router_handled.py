@@ -16,8 +16,8 @@ from sqlalchemy.exc import DBAPIError, OperationalError
 from sqlmodel import select
 
 from gateway import Handled, Reading
+from gateway.core.types import Channel, Identity, InboundMessage
 from gateway.testing import Chat, start_chat
-from gateway.types import Channel, Identity, InboundMessage
 from gateway.vault.models import Person, RollLog
 
 MAIN = Channel(platform="console", id="main")

@@ -23,7 +23,7 @@ from sqlalchemy.engine import Connection
 from sqlalchemy.ext.asyncio import create_async_engine
 from sqlmodel import col, delete, select
 
-from gateway.characters import characters_in, name_key
+from gateway.features.characters import characters_in, name_key
 from gateway.testing import POSTGRES_URL_VARIABLE, postgres_database, start_chat
 from gateway.vault import Vault
 from gateway.vault.backup import backup

@@ -1,4 +1,5 @@
-"""Marks of messages already seen (``gateway.seen``): Second Life replay marks, HTTP idempotency keys."""
+"""Marks of messages already seen (``gateway.delivery.seen``): Second Life replay marks, HTTP idempotency
+keys."""
 
 from __future__ import annotations
 
@@ -6,7 +7,7 @@ from datetime import timedelta
 
 import pytest
 
-from gateway import seen
+from gateway.delivery import seen
 from gateway.testing import Chat
 
 

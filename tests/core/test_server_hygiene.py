@@ -1,4 +1,4 @@
-"""The HTTP server's hygiene in isolation (``gateway.server``): the connection cap against the open-file
+"""The HTTP server's hygiene in isolation (``gateway.ops.server``): the connection cap against the open-file
 limit, who makes room at the cap, and failing accepts logged once per interval (``tests/fault/sockets``
 runs the real thing)."""
 
@@ -10,8 +10,8 @@ import io
 import json
 from typing import Any
 
-from gateway.logging import configure_logging
-from gateway.server import ACCEPT_MESSAGE, FD_RESERVE, AcceptErrors, ConnectionCap, connection_cap
+from gateway.ops.logging import configure_logging
+from gateway.ops.server import ACCEPT_MESSAGE, FD_RESERVE, AcceptErrors, ConnectionCap, connection_cap
 
 
 def test_the_cap_stays_below_the_open_file_limit() -> None:

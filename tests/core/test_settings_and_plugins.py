@@ -8,8 +8,8 @@ import pytest
 from alembic.script import ScriptDirectory
 from sqlalchemy import text
 
-from gateway.app import Gateway
-from gateway.settings import load_settings
+from gateway.core.app import Gateway
+from gateway.core.settings import load_settings
 from gateway.vault import Vault
 from gateway.vault.migrate import alembic_config, upgrade
 
@@ -46,7 +46,7 @@ def test_missing_config_file_is_reported(tmp_path: Path) -> None:
 
 
 def test_block_list_removes_a_plugin(sqlite_url: str) -> None:
-    from gateway.settings import Settings
+    from gateway.core.settings import Settings
 
     loaded = Gateway(Settings(vault={"url": sqlite_url}), platforms=())
     assert "nightcap" in loaded.plugins.systems()

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from gateway.app import Gateway
-from gateway.settings import load_settings
-from gateway.system_settings import SystemSettingsError
+from gateway.core.app import Gateway
+from gateway.core.settings import load_settings
+from gateway.core.system_settings import SystemSettingsError
 from gateway.testing import Chat, start_chat
 from plugins.dramatic.config import DramaticSettings
 from plugins.nightcap.config import NightcapSettings

@@ -11,9 +11,10 @@ from dataclasses import dataclass
 
 import pytest
 
-from gateway import Repeated, seen
+from gateway import Repeated
+from gateway.core.types import Channel, Identity, InboundMessage, Reply
+from gateway.delivery import seen
 from gateway.testing import Chat, start_chat
-from gateway.types import Channel, Identity, InboundMessage, Reply
 
 CODES_PER_HOUR = 5
 FAILURES_PER_HOUR = 10

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import json
 
-from gateway.spec import RuleSystem
-from gateway.summary import FreeField, PoolMeter, Power, RatedTrait, SheetSummary, bare_summary
+from gateway.core.spec import RuleSystem
+from gateway.core.summary import FreeField, PoolMeter, Power, RatedTrait, SheetSummary, bare_summary
 from gateway.testing import Chat
 from gateway.vault.models import Character
 

@@ -11,10 +11,10 @@ from typing import Any
 
 import pytest
 
-from gateway import queue
-from gateway.app import Gateway
-from gateway.dice import ScriptedDice
-from gateway.settings import Settings
+from gateway.core.app import Gateway
+from gateway.core.dice import ScriptedDice
+from gateway.core.settings import Settings
+from gateway.delivery import queue
 from gateway.testing import FakeAdapter, eventually
 
 F = 1.0  # failover_seconds: leases last 0.75 s, a standby looks every 0.1 s

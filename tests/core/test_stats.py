@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from gateway.dice import SystemDice
+from gateway.core.dice import SystemDice
 from gateway.testing import Chat
 
 # system, a roll command, its faces, the label its result is counted under
@@ -199,7 +199,7 @@ async def test_asks_at_once_count_each_roll_once(any_chat: Chat, monkeypatch: py
     import asyncio
 
     chat = any_chat
-    from gateway.stats import store
+    from gateway.features.stats import store
 
     faces = uniform_faces(3, 300)
     for i in range(0, len(faces), 3):

@@ -7,8 +7,8 @@ from fractions import Fraction
 
 import pytest
 
-from gateway.stats.fit import mixed, pearson, pooled
-from gateway.stats.pvalue import chi_square_p, upper_gamma
+from gateway.features.stats.fit import mixed, pearson, pooled
+from gateway.features.stats.pvalue import chi_square_p, upper_gamma
 
 # (statistic, df, P(X >= statistic)): the 5%, 1% and 0.1% critical values of the usual tables
 # (NIST/SEMATECH e-Handbook 1.3.6.7.4) and closed forms (df 2: exp(-x/2); df 1: erfc(sqrt(x/2))).

@@ -17,12 +17,12 @@ from hypothesis import strategies as st
 from sqlalchemy import insert
 from sqlmodel import col, select
 
+from gateway.features.stats import store
+from gateway.features.stats.command import as_result
+from gateway.features.stats.persist import decode, encode
+from gateway.features.stats.report import report
+from gateway.features.stats.tally import Tally
 from gateway.rules.roll_distribution import RollDistribution
-from gateway.stats import store
-from gateway.stats.command import as_result
-from gateway.stats.persist import decode, encode
-from gateway.stats.report import report
-from gateway.stats.tally import Tally
 from gateway.testing import Chat, start_chat
 from gateway.vault.models import RollLog, StatsTally
 from tests.bench.stats import roll_rows

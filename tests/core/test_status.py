@@ -26,11 +26,11 @@ from sqlalchemy import text
 from sqlalchemy.engine import make_url
 from sqlmodel import select
 
-from gateway import queue
-from gateway.app import Gateway
-from gateway.leases import Lease
-from gateway.settings import Settings
-from gateway.status import gather, render, run_cli
+from gateway.core.app import Gateway
+from gateway.core.settings import Settings
+from gateway.delivery import queue
+from gateway.delivery.leases import Lease
+from gateway.ops.status import gather, render, run_cli
 from gateway.testing import FakeAdapter, eventually
 from gateway.vault.models import ProcessRow
 from gateway.vault.prepared import Prepared

@@ -8,11 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from gateway.app import Gateway
-from gateway.dice import ScriptedDice
-from gateway.errors import UserError
-from gateway.settings import Settings
-from gateway.storytellers import parse_identity, parse_since
+from gateway.core.app import Gateway
+from gateway.core.dice import ScriptedDice
+from gateway.core.errors import UserError
+from gateway.core.settings import Settings
+from gateway.features.storytellers import parse_identity, parse_since
 from gateway.testing import Chat, Clock
 from tests.nightcap.helpers import audit_rows, ok, refused
 

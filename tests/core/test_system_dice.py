@@ -8,8 +8,8 @@ from collections.abc import Iterable
 
 import pytest
 
-from gateway import dice as dice_module
-from gateway.dice import SystemDice
+from gateway.core import dice as dice_module
+from gateway.core.dice import SystemDice
 
 
 class SourceExhausted(Exception):

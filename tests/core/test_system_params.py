@@ -13,7 +13,7 @@ from types import ModuleType
 import pytest
 
 from gateway import Command, RuleSystem
-from gateway.params import Param, ParamError, bind, render
+from gateway.core.params import Param, ParamError, bind, render
 from plugins import decanter, dramatic, nightwanderers, pravidla
 from plugins.decanter import params as decanter_params
 from plugins.dramatic import params as dramatic_params

@@ -20,10 +20,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sqlmodel import func, select
 
-from gateway.app import Gateway
+from gateway.core.app import Gateway
+from gateway.features.transfer import run_cli
+from gateway.features.transfer.export import snapshot
 from gateway.testing import Chat, make_settings, postgres_database, start_chat
-from gateway.transfer import run_cli
-from gateway.transfer.export import snapshot
 from gateway.vault.models import Audit, Character, IdentityLink, Person, Pool, RollLog, StlogEntry
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -223,7 +223,7 @@ async def test_round_trip_answers_the_same(vault_url: str, target_url: str, tmp_
 def test_file_format(exported: tuple[Path, list[str]]) -> None:
     document = json.loads(exported[0].read_text())
     assert list(document) == ["format", "version", "exported_at", "source", "characters"]
-    assert (document["format"], document["version"]) == ("nightcap-gateway/characters", 1)
+    assert (document["format"], document["version"]) == ("nightcap-gateway/features/characters", 1)
     assert document["exported_at"].endswith("Z")
     assert set(document["source"]["systems"]) == set(PLAY)
     assert all(isinstance(v, str) for v in document["source"]["systems"].values())

@@ -7,7 +7,7 @@ import asyncio
 import pytest
 
 from adapters.matrix.state import VaultState
-from gateway.adapter_state import AdapterState
+from gateway.core.adapter_state import AdapterState
 from gateway.testing import start_chat
 from gateway.vault import Vault
 

@@ -29,8 +29,8 @@ from sqlalchemy.exc import IntegrityError, InvalidRequestError
 from sqlalchemy.schema import CreateTable
 from sqlmodel import select
 
-from gateway.commands import ROLL_INSERT
-from gateway.types import Channel, Identity
+from gateway.core.commands import ROLL_INSERT
+from gateway.core.types import Channel, Identity
 from gateway.vault import repo
 from gateway.vault.columns import UTCDateTime
 from gateway.vault.engine import Vault

@@ -4,7 +4,7 @@ own language, and nothing more. An open roll is shown to everyone as before."""
 
 from __future__ import annotations
 
-from gateway.core_messages import say as core_say
+from gateway.core.core_messages import say as core_say
 from gateway.testing import Chat
 
 PLAN = "the hidden plan"

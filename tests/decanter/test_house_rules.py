@@ -8,7 +8,7 @@ from fractions import Fraction
 
 import pytest
 
-from gateway.dice import SeededDice
+from gateway.core.dice import SeededDice
 from gateway.testing import Chat
 from plugins.decanter import mechanics as m
 from plugins.decanter import odds
@@ -110,7 +110,7 @@ async def test_odds_carry_the_web_pages_chart_with_the_channel_s_switches(dec: C
     """Issue 17: the picture Discord and Matrix show is the web page's chart (``web_tools.odds_charts``),
     made in the offload worker from the odds the command worked out, house rules included; without a
     DC only the successes."""
-    from gateway.charts import chart_from_result
+    from gateway.rules.charts import chart_from_result
     from plugins.decanter.web_tools import tool_odds
 
     await house(dec, "ones_subtract off")

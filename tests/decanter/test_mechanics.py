@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from gateway.dice import ScriptedDice
-from gateway.errors import DiceScriptExhausted
+from gateway.core.dice import ScriptedDice
+from gateway.core.errors import DiceScriptExhausted
 from plugins.decanter import mechanics as m
 
 

@@ -3,7 +3,7 @@ specialties, kind, Conditions, notes."""
 
 from __future__ import annotations
 
-from gateway.summary import FreeField, PoolMeter, RatedTrait
+from gateway.core.summary import FreeField, PoolMeter, RatedTrait
 from gateway.vault.models import Character
 from plugins.decanter import DECANTER
 from plugins.decanter.sheet import SCHEMA, Condition, DecanterSheet

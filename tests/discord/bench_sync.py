@@ -17,7 +17,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from gateway.logging import configure_logging
+from gateway.ops.logging import configure_logging
 from tests.discord.syncrun import SyncFigures, run_sync
 
 

@@ -17,9 +17,9 @@ from aiohttp.test_utils import TestClient, TestServer
 from nacl.signing import SigningKey
 from sqlmodel import col, select
 
-from gateway.app import Gateway, build_app
-from gateway.dice import ScriptedDice
-from gateway.settings import Settings
+from gateway.core.app import Gateway, build_app
+from gateway.core.dice import ScriptedDice
+from gateway.core.settings import Settings
 from gateway.vault.models import OutboxRow
 from tests.discord import kit
 from tests.discord.fake_discord import FakeDiscord, FakeWebhook
@@ -173,7 +173,7 @@ def logging_now() -> tuple[dict[str, Any], list[logging.Handler]]:
 
 @pytest.fixture(autouse=True)
 def _logging_handed_back() -> Iterator[None]:
-    """A test that runs the CLI in-process (``gateway.cli.main`` configures logging to the captured
+    """A test that runs the CLI in-process (``gateway.ops.cli.main`` configures logging to the captured
     stderr) must hand logging back: left pointing at a closed stream, every later log line raises,
     an outbox worker or an adapter's stop dies on it and the next tests' vault connections leak
     past their event loop. Fails the test that left it so, and puts logging back."""

@@ -4,7 +4,7 @@ systems' commands declare theirs: its commands merge into the same slash command
 channel of another system runs that system's command with the words the options rendered.
 
 In a ``kit`` channel each command answers with what the router read from the line: the name and
-the values ``gateway.params.bind`` found, as JSON (``kit trait {"rating": 3, "trait": "dex"}``),
+the values ``gateway.core.params.bind`` found, as JSON (``kit trait {"rating": 3, "trait": "dex"}``),
 which is how the tests see the whole way back: option -> render -> the router's tokeniser -> bind.
 """
 
@@ -14,8 +14,8 @@ import json
 from collections.abc import Callable
 
 from gateway import Command, CommandContext, Invocation, Reply, RuleSystem, hookimpl
-from gateway.params import Param, bind
-from gateway.spec import Role
+from gateway.core.params import Param, bind
+from gateway.core.spec import Role
 
 SYSTEM = "kit"
 TIERS = ("basic", "adept", "advanced", "epic", "legendary")

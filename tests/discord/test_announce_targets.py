@@ -8,7 +8,7 @@ from __future__ import annotations
 from nacl.signing import SigningKey
 
 from adapters.discord.adapter import idempotent
-from gateway.types import Channel, Identity, InboundMessage
+from gateway.core.types import Channel, Identity, InboundMessage
 from tests.discord.conftest import CHANNEL, GUILD, start_env
 from tests.discord.fake_discord import FakeDiscord
 

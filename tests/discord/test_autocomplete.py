@@ -14,7 +14,8 @@ import pytest
 from nacl.signing import SigningKey
 
 from adapters.discord import complete
-from gateway import Channel, channels
+from gateway import Channel
+from gateway.features import channels
 from tests.discord.conftest import CHANNEL, GUILD, DiscordEnv, start_env
 from tests.discord.fake_discord import FakeDiscord, answer_problems
 

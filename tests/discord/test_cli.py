@@ -15,14 +15,14 @@ import pytest
 import structlog
 
 from adapters.discord.cli import sync
-from gateway.app import Gateway
-from gateway.cli import main
-from gateway.commands import Command, CommandContext
-from gateway.hookspecs import hookimpl
-from gateway.progress import Progress, duration
-from gateway.registry import RuleSystem
-from gateway.settings import load_settings
-from gateway.types import Invocation, Reply
+from gateway.core.app import Gateway
+from gateway.core.commands import Command, CommandContext
+from gateway.core.hookspecs import hookimpl
+from gateway.core.registry import RuleSystem
+from gateway.core.settings import load_settings
+from gateway.core.types import Invocation, Reply
+from gateway.ops.cli import main
+from gateway.ops.progress import Progress, duration
 from gateway.vault import repo
 from tests.discord.fake_discord import FakeDiscord, command_problems
 from tests.discord.syncrun import NO_CAPS, sheet
@@ -260,8 +260,8 @@ def test_progress_line_and_eta() -> None:
 
 
 def test_plugin_subcommands_group_and_skip_clashes(capsys: pytest.CaptureFixture[str]) -> None:
-    from gateway.cli import build_parser
-    from gateway.registry import CliCommand
+    from gateway.core.registry import CliCommand
+    from gateway.ops.cli import build_parser
 
     def ran(args: Any, settings: Any) -> int:
         return 0

@@ -9,7 +9,7 @@ from typing import Any
 from nacl.signing import SigningKey
 
 from adapters.discord.limiter import RateLimiter
-from gateway.types import Outbound
+from gateway.core.types import Outbound
 from gateway.vault import repo
 from tests.discord.conftest import DiscordEnv, start_env
 from tests.discord.fake_discord import FakeDiscord

@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 from nacl.signing import SigningKey
 
+from gateway.core.types import Outbound
 from gateway.testing import eventually
-from gateway.types import Outbound
 from gateway.vault import repo
 from tests.discord.conftest import DiscordEnv, start_env
 from tests.discord.fake_discord import FakeDiscord

@@ -148,8 +148,8 @@ async def test_a_deferred_roll_follows_up_with_its_embed(env: DiscordEnv) -> Non
     """A reply after the deferral goes through the outbox: the follow-up carries the same embed."""
     import asyncio
 
-    from gateway.commands import Command
-    from gateway.types import Reply
+    from gateway.core.commands import Command
+    from gateway.core.types import Reply
 
     delay = env.adapter.config.reply_timeout + 0.3
     result = {"kind": "roll", "who": "Mira", "dice": [7, 10], "total": 3, "degree": "solid", "id": "q1"}

@@ -10,8 +10,8 @@ import pytest
 from nacl.signing import SigningKey
 from sqlmodel import select
 
-from gateway.commands import Command, CommandContext
-from gateway.types import Invocation, Reply
+from gateway.core.commands import Command, CommandContext
+from gateway.core.types import Invocation, Reply
 from gateway.vault import Vault
 from gateway.vault.models import ChannelRow, IdentityLink, OutboxRow, RollLog
 from tests.discord.conftest import CHANNEL, GUILD, USER, DiscordEnv

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from gateway.notation.examples import EXAMPLES
+from gateway.features.notation.examples import EXAMPLES
 from tests.discord.conftest import DiscordEnv
 from tests.discord.test_autocomplete import ac_env, opt, suggest  # noqa: F401 (ac_env: a fixture)
 from tests.discord.test_components import final_answer

@@ -16,8 +16,8 @@ from nacl.signing import SigningKey
 from PIL import Image
 
 from adapters.discord import render
-from gateway.charts.draw import COLOURS
-from gateway.types import Channel, Identity, InboundMessage
+from gateway.core.types import Channel, Identity, InboundMessage
+from gateway.rules.charts.draw import COLOURS
 from gateway.vault import repo
 from tests.discord.conftest import CHANNEL, USER, DiscordEnv, start_env
 from tests.discord.fake_discord import FILE_LIMIT, FakeDiscord

@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from adapters.discord import render, slash
-from gateway.summary import FreeField, PoolMeter, Power, RatedTrait, SheetSummary
+from gateway.core.summary import FreeField, PoolMeter, Power, RatedTrait, SheetSummary
 from tests.discord import kit
 from tests.discord.fake_discord import command_problems, message_problems
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from gateway import commands
+from gateway.core import commands
 from tests.discord.conftest import DiscordEnv
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from adapters.discord import render
-from gateway.characters import find_character
+from gateway.features.characters import find_character
 from gateway.testing import Chat
 from tests.discord.fake_discord import message_problems
 from tests.helpers.chat import playing

@@ -20,11 +20,12 @@ from nacl.signing import SigningKey
 from adapters.discord import slash
 from adapters.discord.cli import command_definitions, register
 from adapters.discord.config import load
-from gateway import Channel, Command, channels
-from gateway.app import Gateway
-from gateway.params import NAME_KINDS, Param, bind
-from gateway.parser import parse
-from gateway.settings import Settings
+from gateway import Channel, Command
+from gateway.core.app import Gateway
+from gateway.core.params import NAME_KINDS, Param, bind
+from gateway.core.parser import parse
+from gateway.core.settings import Settings
+from gateway.features import channels
 from tests.discord import kit
 from tests.discord.conftest import CHANNEL, GUILD, DiscordEnv, discord_settings, start_env
 from tests.discord.fake_discord import FakeDiscord, command_problems, invocation_problems

@@ -10,8 +10,8 @@ import sys
 import pytest
 from cogapp import Cog  # type: ignore[import-untyped]
 
-from gateway.command_reference import commands_of, installed_registry
-from gateway.settings import Settings
+from gateway.core.command_reference import commands_of, installed_registry
+from gateway.core.settings import Settings
 from tests.docs.pages import DOCS, TOOLS, pages
 
 CLI_PYTHON = (3, 11)  # requires-python's floor, and what CI runs
@@ -74,7 +74,7 @@ def test_every_config_key_is_in_the_configuration_reference() -> None:
 
 
 def test_every_cli_subcommand_is_in_the_cli_reference() -> None:
-    from gateway.cli import build_parser, plugin_cli_commands, walk_parsers
+    from gateway.ops.cli import build_parser, plugin_cli_commands, walk_parsers
 
     page = generated((DOCS / "running" / "cli.md").read_text(encoding="utf-8"))
     shown = re.findall(r"^## `gateway ?([^`]*)`$", page, flags=re.MULTILINE)

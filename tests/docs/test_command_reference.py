@@ -1,13 +1,13 @@
-"""gateway.command_reference: the chat command reference from the registry, per system and language."""
+"""gateway.core.command_reference: the chat command reference from the registry, per system and language."""
 
 from __future__ import annotations
 
 import pytest
 
-from gateway.command_reference import command_entry, installed_registry, reference
-from gateway.params import Param
-from gateway.registry import Registry
-from gateway.spec import Command, RuleSystem
+from gateway.core.command_reference import command_entry, installed_registry, reference
+from gateway.core.params import Param
+from gateway.core.registry import Registry
+from gateway.core.spec import Command, RuleSystem
 
 
 async def handler(ctx: object, inv: object) -> None:

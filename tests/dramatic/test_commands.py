@@ -243,7 +243,7 @@ async def test_odds_command(dra: Chat) -> None:
 async def test_odds_carry_the_web_pages_chart(dra: Chat) -> None:
     """Issue 17: the picture Discord and Matrix show is the web page's chart, from the odds the
     command worked out (``web_tools.odds_charts``), with the specialty as on the page."""
-    from gateway.charts import chart_from_result
+    from gateway.rules.charts import chart_from_result
     from plugins.dramatic.web_tools import tool_odds
 
     reply = await dra.one("odds 6 diff 7 spec")

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from gateway.dice import SeededDice
+from gateway.core.dice import SeededDice
 from gateway.testing import Chat
 from plugins.dramatic import mechanics as m
 from plugins.dramatic import odds

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from gateway.dice import ScriptedDice
+from gateway.core.dice import ScriptedDice
 from plugins.dramatic import mechanics as m
 
 

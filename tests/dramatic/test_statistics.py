@@ -9,7 +9,7 @@ from itertools import product
 
 import pytest
 
-from gateway.dice import SeededDice
+from gateway.core.dice import SeededDice
 from plugins.dramatic import mechanics as m
 from plugins.dramatic import odds
 from tests.helpers.chi_square import binned_chi_square, chi_square_bound

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from gateway.summary import FreeField, PoolMeter, RatedTrait
+from gateway.core.summary import FreeField, PoolMeter, RatedTrait
 from gateway.vault.models import Character
 from plugins.dramatic import DRAMATIC
 from plugins.dramatic.sheet import SCHEMA, DramaticSheet

@@ -31,7 +31,7 @@ from sqlalchemy import func, text
 from sqlalchemy.ext.asyncio import create_async_engine
 from sqlmodel import select
 
-from gateway.leases import Leases
+from gateway.delivery.leases import Leases
 from gateway.vault import Vault
 from gateway.vault.migrate import upgrade as migrate_vault
 from gateway.vault.models import OutboxRow, RollLog

@@ -12,8 +12,8 @@ import structlog
 from hypothesis import given
 from hypothesis import strategies as st
 
-from gateway.app import Gateway
-from gateway.dice import SeededDice
+from gateway.core.app import Gateway
+from gateway.core.dice import SeededDice
 from gateway.testing import Chat, Clock, make_settings
 from tests.fuzz.profile import ci_settings
 from tests.fuzz.words import SYSTEMS, lines

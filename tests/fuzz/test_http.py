@@ -18,9 +18,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 from nacl.signing import SigningKey
 
-from gateway.app import Gateway, build_app
-from gateway.dice import SeededDice
-from gateway.settings import Settings
+from gateway.core.app import Gateway, build_app
+from gateway.core.dice import SeededDice
+from gateway.core.settings import Settings
 from tests.fuzz.profile import ci_settings
 from tests.fuzz.words import HOSTILE, SYSTEMS, lines
 from tests.secondlife.harness import SECRET, Hud

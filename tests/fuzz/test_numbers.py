@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gateway.errors import UserError
+from gateway.core.errors import UserError
 from gateway.rules.numbers import clamped, is_digits, is_signed, read_int, whole_number
 from tests.fuzz.words import NUMBERS
 

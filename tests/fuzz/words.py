@@ -11,9 +11,9 @@ from collections.abc import Sequence
 
 from hypothesis import strategies as st
 
-from gateway import builtin, linking, storytellers
-from gateway.plugins import Plugins, build_plugin_manager
-from gateway.registry import Registry
+from gateway.core.plugins import Plugins, build_plugin_manager
+from gateway.core.registry import Registry
+from gateway.features import builtin, linking, storytellers
 
 SYSTEMS = ("nightcap", "decanter", "dramatic", "pravidla", "nightwanderers")
 

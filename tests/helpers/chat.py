@@ -9,8 +9,8 @@ from typing import Any
 
 from sqlmodel import func, select
 
+from gateway.core.types import Channel, Identity, InboundMessage, Reply
 from gateway.testing import Chat, start_chat
-from gateway.types import Channel, Identity, InboundMessage, Reply
 
 
 async def play(chat: Chat, system: str, as_: str) -> Chat:

@@ -14,7 +14,7 @@ from typing import Any
 
 from sqlalchemy import insert
 
-from gateway.outbox import CLAIM
+from gateway.delivery.outbox import CLAIM
 from gateway.vault import Vault
 from gateway.vault.models import OutboxRow
 from gateway.vault.prepared import Prepared

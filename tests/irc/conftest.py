@@ -11,9 +11,9 @@ import pytest
 
 from adapters.irc.adapter import IrcAdapter
 from adapters.irc.client import IrcConnection
-from gateway.app import Gateway
-from gateway.dice import ScriptedDice
-from gateway.settings import Settings
+from gateway.core.app import Gateway
+from gateway.core.dice import ScriptedDice
+from gateway.core.settings import Settings
 from tests.irc import plugin
 from tests.irc.ircd import ServerProcess, free_port, miniircd, ngircd, ngircd_binary
 from tests.irc.lineclient import LineClient

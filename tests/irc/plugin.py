@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from gateway.commands import Command, CommandContext
-from gateway.hookspecs import hookimpl
-from gateway.types import Invocation, Reply
+from gateway.core.commands import Command, CommandContext
+from gateway.core.hookspecs import hookimpl
+from gateway.core.types import Invocation, Reply
 
 # About 3,000 bytes of UTF-8: ASCII, two-, three- and four-byte characters, and one 700-byte word
 # with no space in it, which has to be cut between characters.

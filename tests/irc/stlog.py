@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from gateway.app import Gateway
+from gateway.core.app import Gateway
 from gateway.vault import repo
 
 

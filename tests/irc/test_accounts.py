@@ -125,7 +125,7 @@ async def test_private_reply_never_goes_to_a_nick_someone_else_now_holds(
     assert adapter._route(irc_conn, "#game", payload) == ("NOTICE", "carol_away")
     await conn.send(":carol_away!c@h QUIT :gone")
     await eventually(lambda: _true(irc_conn.user_known("carol_away") is None))
-    from gateway.errors import DeliveryFailed
+    from gateway.core.errors import DeliveryFailed
 
     with pytest.raises(DeliveryFailed):
         adapter._route(irc_conn, "#game", payload)

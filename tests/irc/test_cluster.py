@@ -13,9 +13,9 @@ import pytest
 from sqlalchemy import func
 from sqlmodel import select
 
-from gateway.app import Gateway
-from gateway.errors import Elsewhere
-from gateway.types import Outbound
+from gateway.core.app import Gateway
+from gateway.core.errors import Elsewhere
+from gateway.core.types import Outbound
 from gateway.vault import repo
 from gateway.vault.models import OutboxRow, RollLog
 from tests.irc.conftest import Harness, adapter, connection, eventually

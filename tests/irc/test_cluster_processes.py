@@ -17,7 +17,7 @@ from pathlib import Path
 from sqlalchemy import func
 from sqlmodel import select
 
-from gateway.leases import Leases
+from gateway.delivery.leases import Leases
 from gateway.vault import Vault
 from gateway.vault.migrate import upgrade
 from gateway.vault.models import RollLog

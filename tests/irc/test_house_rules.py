@@ -4,7 +4,7 @@ switch are refused by NOTICE; the roll that follows obeys it and names it."""
 
 from __future__ import annotations
 
-from gateway.types import Channel, Identity, InboundMessage
+from gateway.core.types import Channel, Identity, InboundMessage
 from tests.irc.conftest import Harness
 from tests.irc.test_miniircd import last_roll_id, said_by
 

@@ -8,8 +8,8 @@ from collections.abc import Callable
 from sqlmodel import col, select
 
 from adapters.irc.adapter import HELP_PAGE_BYTES
-from gateway.app import Gateway
-from gateway.types import Channel, Identity, InboundMessage
+from gateway.core.app import Gateway
+from gateway.core.types import Channel, Identity, InboundMessage
 from gateway.vault import repo
 from gateway.vault.models import OutboxRow, RollLog
 from tests.irc import plugin

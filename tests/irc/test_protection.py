@@ -11,7 +11,7 @@ from typing import Any
 from sqlmodel import select
 
 from adapters.irc.modes import ChannelModes, apply_modes, sensitive, wanted_modes
-from gateway.app import Gateway
+from gateway.core.app import Gateway
 from gateway.vault import repo
 from gateway.vault.models import OutboxRow
 from tests.irc.conftest import Harness, adapter, connection, eventually

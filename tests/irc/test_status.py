@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import asyncio
 
-from gateway.status import gather
+from gateway.ops.status import gather
 from tests.irc.conftest import Harness, adapter, connection
 from tests.irc.test_cluster import FAILOVER, kill, two_gateways
 

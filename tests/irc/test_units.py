@@ -184,8 +184,8 @@ def test_sasl_password_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> 
 
 def test_build_skips_disabled_networks(tmp_path: Path) -> None:
     from adapters.irc import build
-    from gateway.app import Gateway
-    from gateway.settings import Settings
+    from gateway.core.app import Gateway
+    from gateway.core.settings import Settings
 
     settings = Settings(vault={"url": f"sqlite+aiosqlite:///{tmp_path / 'v.db'}"}, http={"enabled": False})
     gateway = Gateway(settings, platforms=())

@@ -25,9 +25,9 @@ from sqlmodel import col, select
 
 from adapters.matrix.account import MatrixAccount
 from adapters.matrix.adapter import MatrixAdapter
-from gateway.app import Gateway
-from gateway.dice import ScriptedDice
-from gateway.settings import Settings
+from gateway.core.app import Gateway
+from gateway.core.dice import ScriptedDice
+from gateway.core.settings import Settings
 from gateway.vault.models import KeyValue, OutboxRow
 from tests.matrix.synapse import Synapse
 

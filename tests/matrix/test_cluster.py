@@ -7,8 +7,8 @@ import asyncio
 import time
 from typing import Any
 
-from gateway.dice import ScriptedDice
-from gateway.settings import ClusterSection
+from gateway.core.dice import ScriptedDice
+from gateway.core.settings import ClusterSection
 from tests.matrix.conftest import (
     WAIT_CEILING,
     MatrixUser,

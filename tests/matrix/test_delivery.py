@@ -12,8 +12,8 @@ from mautrix.api import Path as MxPath
 
 from adapters.matrix import account as account_module
 from adapters.matrix.render import render_content
-from gateway.dice import ScriptedDice
-from gateway.types import Channel, Identity, InboundMessage, Outbound
+from gateway.core.dice import ScriptedDice
+from gateway.core.types import Channel, Identity, InboundMessage, Outbound
 from tests.matrix.conftest import (
     WAIT_CEILING,
     MatrixUser,

@@ -12,8 +12,8 @@ from typing import Any
 
 import pytest
 
-from gateway.dice import ScriptedDice
-from gateway.settings import ClusterSection, Settings
+from gateway.core.dice import ScriptedDice
+from gateway.core.settings import ClusterSection, Settings
 from gateway.vault import repo
 from tests.matrix.conftest import (
     WAIT_CEILING,
@@ -201,7 +201,7 @@ async def test_an_odds_picture_goes_encrypted_into_an_encrypted_room(
     from mautrix.crypto.attachments import decrypt_attachment
     from PIL import Image
 
-    from gateway.charts.draw import COLOURS
+    from gateway.rules.charts.draw import COLOURS
 
     bot, mira, settings = await bot_and_player(synapse, vault, crypto_users)
     running = await start_gateway(settings, ScriptedDice([]))

@@ -12,7 +12,7 @@ import pytest
 from mautrix.types import EventType
 
 from adapters.matrix import notices
-from gateway.dice import ScriptedDice
+from gateway.core.dice import ScriptedDice
 from tests.matrix.conftest import MatrixUser, Running, gateway_settings, register_bot, start_gateway
 from tests.matrix.rows import queue_and_try
 from tests.matrix.synapse import Synapse

@@ -9,7 +9,7 @@ from mautrix.types import RoomCreatePreset
 
 from adapters.matrix import notices
 from adapters.matrix.adapter import ABSENT
-from gateway.dice import ScriptedDice
+from gateway.core.dice import ScriptedDice
 from tests.matrix.conftest import (
     MatrixUser,
     Running,

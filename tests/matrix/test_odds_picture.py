@@ -9,7 +9,7 @@ from typing import Any
 
 from PIL import Image
 
-from gateway.charts.draw import COLOURS
+from gateway.rules.charts.draw import COLOURS
 from tests.matrix.conftest import MatrixUser, Running
 from tests.matrix.synapse import Synapse
 from tests.matrix.test_rooms import bot_in_room

@@ -7,7 +7,7 @@ from typing import Any
 
 from sqlmodel import select
 
-from gateway.dice import ScriptedDice
+from gateway.core.dice import ScriptedDice
 from gateway.vault.models import RollLog
 from tests.matrix.conftest import (
     MatrixUser,

@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from gateway.dice import ScriptedDice
+from gateway.core.dice import ScriptedDice
 from tests.matrix.conftest import Running, gateway_settings, register_bot, start_gateway
 from tests.matrix.synapse import Synapse
 

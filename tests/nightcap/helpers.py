@@ -10,8 +10,8 @@ from typing import Any
 from sqlalchemy import event
 from sqlmodel import col, select
 
+from gateway.core.types import Reply
 from gateway.testing import Chat
-from gateway.types import Reply
 from gateway.vault.models import Audit, Character, OutboxRow, Pool
 from gateway.vault.pg_inline import PostgresUnit
 from gateway.vault.repo import StlogLine

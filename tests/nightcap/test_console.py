@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 
 from adapters.console.repl import run_console
-from gateway.settings import Settings
+from gateway.core.settings import Settings
 
 
 async def console(

@@ -10,7 +10,7 @@ from fractions import Fraction
 
 import pytest
 
-from gateway.dice import SeededDice
+from gateway.core.dice import SeededDice
 from gateway.testing import Chat, start_chat
 from plugins.nightcap import mechanics as m
 from plugins.nightcap import odds

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from gateway.dice import ScriptedDice
+from gateway.core.dice import ScriptedDice
 from plugins.nightcap import mechanics
 from plugins.nightcap.mechanics import contest, degree, face_value, roll, score
 
@@ -90,7 +90,7 @@ def test_contest_margins(
 
 
 def test_script_running_out_is_an_error_not_a_random_face() -> None:
-    from gateway.errors import DiceScriptExhausted
+    from gateway.core.errors import DiceScriptExhausted
 
     with pytest.raises(DiceScriptExhausted):
         mechanics.roll(3, ScriptedDice([9, 9]))

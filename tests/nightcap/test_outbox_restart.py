@@ -8,13 +8,13 @@ from pathlib import Path
 
 from sqlmodel import col, select
 
-from gateway.adapter import Adapter
-from gateway.app import Gateway
-from gateway.dice import ScriptedDice
-from gateway.hookspecs import hookimpl
-from gateway.registry import AdapterSpec
+from gateway.core.adapter import Adapter
+from gateway.core.app import Gateway
+from gateway.core.dice import ScriptedDice
+from gateway.core.hookspecs import hookimpl
+from gateway.core.registry import AdapterSpec
+from gateway.core.types import Outbound
 from gateway.testing import Chat, Clock, make_settings
-from gateway.types import Outbound
 from gateway.vault.models import OutboxRow, RollLog
 from tests.nightcap.helpers import build, ok, refused
 

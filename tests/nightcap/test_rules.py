@@ -6,7 +6,7 @@ from datetime import UTC, date, datetime
 
 import pytest
 
-from gateway.errors import UserError
+from gateway.core.errors import UserError
 from plugins.nightcap import chargen, checkin, health
 from plugins.nightcap.powers import TIERS, cost_refusal, match_tier, use_cost
 from plugins.nightcap.sheet import match_field, new_sheet, pool_maxima

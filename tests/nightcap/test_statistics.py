@@ -8,7 +8,7 @@ from fractions import Fraction
 
 import pytest
 
-from gateway.dice import SeededDice
+from gateway.core.dice import SeededDice
 from plugins.nightcap.mechanics import roll
 
 # Per face, independent of the plugin's code: 1 -> -1, 2..6 -> 0, 7..9 -> +1, 10 -> +2.

@@ -260,7 +260,7 @@ async def test_announce_goes_to_every_chronicle_channel(make_chat: MakeChat) -> 
     await chat.say("help", "bob", platform="http", channel="script")
     await chat.say("help", "bob", platform="discord", channel="dm-1")
     await chat.say("help", "bob", platform="discord", channel="decanter-room")
-    from gateway.types import Channel, Identity, InboundMessage
+    from gateway.core.types import Channel, Identity, InboundMessage
 
     await chat.services.router.handle(
         InboundMessage(

@@ -3,7 +3,7 @@ and trait, filled fields, its pools."""
 
 from __future__ import annotations
 
-from gateway.summary import FreeField, PoolMeter, Power, RatedTrait
+from gateway.core.summary import FreeField, PoolMeter, Power, RatedTrait
 from gateway.vault.models import Character
 from plugins.nightcap import NIGHTCAP
 from plugins.nightcap.sheet import new_sheet

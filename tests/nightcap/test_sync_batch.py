@@ -12,11 +12,11 @@ from typing import Any
 from sqlmodel import col, delete, select
 
 from gateway import CommandContext, hookimpl
-from gateway.characters import characters_in
-from gateway.commands import Command
-from gateway.payloads import sheet_payload
+from gateway.core.commands import Command
+from gateway.core.payloads import sheet_payload
+from gateway.core.types import Invocation, Reply
+from gateway.features.characters import characters_in
 from gateway.testing import Chat, start_chat
-from gateway.types import Invocation, Reply
 from gateway.vault.models import OutboxRow, Pool
 from plugins.nightcap import export
 from plugins.nightcap.export import render

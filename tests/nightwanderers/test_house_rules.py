@@ -7,7 +7,7 @@ from collections import Counter
 
 import pytest
 
-from gateway.dice import SeededDice
+from gateway.core.dice import SeededDice
 from gateway.rules import binomial
 from gateway.testing import Chat, start_chat
 from plugins.nightwanderers import mechanics as m

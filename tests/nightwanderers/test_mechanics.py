@@ -7,7 +7,7 @@ from fractions import Fraction
 
 import pytest
 
-from gateway.dice import ScriptedDice, SeededDice
+from gateway.core.dice import ScriptedDice, SeededDice
 from gateway.rules import binomial
 from plugins.nightwanderers import mechanics, odds
 from tests.helpers.chi_square import assert_binomial

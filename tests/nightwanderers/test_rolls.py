@@ -130,7 +130,7 @@ async def test_odds(nw: Chat) -> None:
 async def test_odds_carry_the_web_pages_chart_in_russian(nw: Chat) -> None:
     """Issue 17: the picture Discord and Matrix show is the web page's chart, from the odds the
     command worked out (``web_tools.odds_charts``), in the reader's language."""
-    from gateway.charts import chart_from_result
+    from gateway.rules.charts import chart_from_result
     from plugins.nightwanderers.web_tools import tool_odds
 
     reply = await nw.one("odds 4 diff 5")

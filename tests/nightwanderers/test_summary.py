@@ -3,7 +3,7 @@ Health and Blood, kind, clan and Humanity, and the powers on the sheet; all from
 
 from __future__ import annotations
 
-from gateway.summary import FreeField, PoolMeter, Power, RatedTrait
+from gateway.core.summary import FreeField, PoolMeter, Power, RatedTrait
 from gateway.vault.models import Character
 from plugins.nightwanderers import NIGHT_WANDERERS
 from plugins.nightwanderers.sheet import WandererSheet

@@ -1,12 +1,12 @@
-"""Exact odds by brute force, for checking ``gateway.notation.odds``: every sequence of faces the
+"""Exact odds by brute force, for checking ``gateway.features.notation.odds``: every sequence of faces the
 roller can draw, followed one die at a time, each with its probability."""
 
 from __future__ import annotations
 
 from fractions import Fraction
 
-from gateway.notation.parse import parse
-from gateway.notation.roll import roll_once
+from gateway.features.notation.parse import parse
+from gateway.features.notation.roll import roll_once
 
 
 class _Wanted(Exception):

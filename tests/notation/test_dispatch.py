@@ -4,9 +4,9 @@ macro may be called so)."""
 
 from __future__ import annotations
 
-from gateway.notation.command import claims
-from gateway.registry import Registry
-from gateway.spec import Command, RuleSystem
+from gateway.core.registry import Registry
+from gateway.core.spec import Command, RuleSystem
+from gateway.features.notation.command import claims
 
 
 async def _handler(*_: object) -> None:

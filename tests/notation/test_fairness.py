@@ -9,11 +9,11 @@ from fractions import Fraction
 
 import pytest
 
-from gateway.dice import SeededDice
-from gateway.notation.odds import odds
-from gateway.notation.parse import parse
-from gateway.notation.roll import roll_once
-from gateway.stats.pvalue import chi_square_p
+from gateway.core.dice import SeededDice
+from gateway.features.notation.odds import odds
+from gateway.features.notation.parse import parse
+from gateway.features.notation.roll import roll_once
+from gateway.features.stats.pvalue import chi_square_p
 
 ROLLS = 20_000
 

@@ -6,11 +6,11 @@ from fractions import Fraction
 
 import pytest
 
-import gateway.notation.odds as odds_module
-import gateway.notation.roll as roll_module
-from gateway.notation.odds import TooLarge, odds
-from gateway.notation.parse import NotationError
-from gateway.notation.text import chart_rows, odds_line
+import gateway.features.notation.odds as odds_module
+import gateway.features.notation.roll as roll_module
+from gateway.features.notation.odds import TooLarge, odds
+from gateway.features.notation.parse import NotationError
+from gateway.features.notation.text import chart_rows, odds_line
 from tests.notation.helpers import enumerate_odds
 
 SHALLOW = [

@@ -6,10 +6,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from gateway.dice import SeededDice
-from gateway.notation import messages
-from gateway.notation.odds import odds
-from gateway.notation.parse import (
+from gateway.core.dice import SeededDice
+from gateway.features.notation import messages
+from gateway.features.notation.odds import odds
+from gateway.features.notation.parse import (
     Condition,
     Dice,
     Keep,
@@ -21,7 +21,7 @@ from gateway.notation.parse import (
     looks_like_notation,
     parse,
 )
-from gateway.notation.roll import roll
+from gateway.features.notation.roll import roll
 from tests.fuzz.profile import ci_settings
 
 CI = ci_settings(300)  # GATEWAY_FUZZ_EXAMPLES=N raises it for a long run

@@ -13,9 +13,9 @@ from collections.abc import Iterable
 
 import pytest
 
-from gateway.dice import ScriptedDice, SeededDice
-from gateway.notation.parse import NotationError, parse
-from gateway.notation.roll import roll_once
+from gateway.core.dice import ScriptedDice, SeededDice
+from gateway.features.notation.parse import NotationError, parse
+from gateway.features.notation.roll import roll_once
 
 
 def total(text: str, faces: Iterable[int] | None = None, seed: int = 20) -> int:

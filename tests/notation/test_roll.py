@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from gateway.dice import ScriptedDice
-from gateway.errors import UserError
-from gateway.notation.parse import MAX_DEPTH, parse
-from gateway.notation.roll import Outcome, roll
-from gateway.notation.text import result, roll_line
+from gateway.core.dice import ScriptedDice
+from gateway.core.errors import UserError
+from gateway.features.notation.parse import MAX_DEPTH, parse
+from gateway.features.notation.roll import Outcome, roll
+from gateway.features.notation.text import result, roll_line
 
 
 def rolled(text: str, faces: list[int]) -> list[Outcome]:

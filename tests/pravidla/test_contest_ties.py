@@ -10,7 +10,7 @@ from fractions import Fraction
 
 import pytest
 
-from gateway.dice import ScriptedDice, SeededDice
+from gateway.core.dice import ScriptedDice, SeededDice
 from gateway.rules import binomial
 from gateway.testing import Chat
 from plugins.pravidla import mechanics as m

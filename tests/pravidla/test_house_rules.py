@@ -8,7 +8,7 @@ from fractions import Fraction
 
 import pytest
 
-from gateway.dice import SeededDice
+from gateway.core.dice import SeededDice
 from gateway.rules import binomial
 from gateway.testing import Chat, start_chat
 from plugins.pravidla import mechanics as m
@@ -70,7 +70,7 @@ async def test_the_setting_is_the_default(vault_url: str) -> None:
 async def test_odds_carry_the_web_pages_chart_in_the_readers_language(pr: Chat) -> None:
     """Issue 17: the picture Discord and Matrix show is the web page's chart, drawn from the odds the
     command worked out (``web_tools.odds_charts``), in Czech here (Pravidla's own language)."""
-    from gateway.charts import chart_from_result
+    from gateway.rules.charts import chart_from_result
     from plugins.pravidla.web_tools import tool_odds
 
     reply = await pr.one("odds 3 need 2")

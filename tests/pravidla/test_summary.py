@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from gateway.summary import Power, RatedTrait
+from gateway.core.summary import Power, RatedTrait
 from gateway.vault.models import Character
 from plugins.pravidla import PRAVIDLA
 from plugins.pravidla.sheet import PravidlaSheet

@@ -8,9 +8,9 @@ from typing import Any
 
 import pytest
 
-from gateway.app import Gateway
-from gateway.dice import ScriptedDice
-from gateway.settings import Settings
+from gateway.core.app import Gateway
+from gateway.core.dice import ScriptedDice
+from gateway.core.settings import Settings
 from tests.secondlife import longreplies
 from tests.secondlife.harness import SECRET, FakeObject, Hud, Running, new_key, serve
 

@@ -22,7 +22,7 @@ from typing import Any
 import aiohttp
 from aiohttp import web
 
-from gateway.app import Gateway, build_app
+from gateway.core.app import Gateway, build_app
 
 SECRET = "correct horse battery staple 42"
 SL_VERSION = "Second Life LSL/2025-11-21.1234567 (http://secondlife.com)"

@@ -17,7 +17,7 @@ import pytest
 from tests.secondlife.test_lsl import call_arguments
 
 LSL = Path(__file__).resolve().parents[2] / "adapters" / "secondlife" / "lsl"
-NAME = 60 * 4  # gateway/characters.py: "A character name is 1 to 60 characters long" (and powers)
+NAME = 60 * 4  # gateway/features/characters.py: "A character name is 1 to 60 characters long" (and powers)
 NUMBER = 11  # an LSL integer as text
 POOL = 2 * NUMBER + 1  # pool(): "cur/max"
 # Terms other than literals, and the most bytes each can be.

@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from adapters.secondlife.registry import PLATFORM
-from gateway import queue
-from gateway.app import Gateway
-from gateway.dice import ScriptedDice
+from gateway.core.app import Gateway
+from gateway.core.dice import ScriptedDice
+from gateway.delivery import queue
 from tests.secondlife.conftest import sl_settings
 from tests.secondlife.harness import new_key
 

@@ -1,5 +1,6 @@
 """The per-object rate limit with several gateway processes: on PostgreSQL the object's bucket is one
-row of the vault (``gateway.rate_buckets``), so requests spread over three gateways draw on one budget;
+row of the vault (``gateway.delivery.rate_buckets``), so requests spread over three gateways draw on one
+budget;
 on SQLite, whose vault one process owns, each process keeps its own buckets in memory, as before."""
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from gateway.rate_buckets import SharedBuckets
+from gateway.delivery.rate_buckets import SharedBuckets
 from tests.secondlife.conftest import World
 from tests.secondlife.harness import Hud, HudResponse
 

@@ -15,9 +15,9 @@ from typing import Any
 import pytest
 from aiohttp.test_utils import TestClient, TestServer
 
-from gateway.app import Gateway, build_app
-from gateway.dice import DiceSource, ScriptedDice
-from gateway.settings import Settings
+from gateway.core.app import Gateway, build_app
+from gateway.core.dice import DiceSource, ScriptedDice
+from gateway.core.settings import Settings
 
 CHROMIUM = os.environ.get("GATEWAY_TEST_CHROMIUM", "/usr/bin/chromium")
 FLAGS = [

@@ -12,9 +12,9 @@ from pathlib import Path
 from aiohttp.test_utils import TestClient, TestServer
 from playwright.async_api import async_playwright
 
-from gateway.app import Gateway, build_app
-from gateway.dice import ScriptedDice
-from gateway.settings import Settings
+from gateway.core.app import Gateway, build_app
+from gateway.core.dice import ScriptedDice
+from gateway.core.settings import Settings
 from tests.web.conftest import CHROMIUM, DESKTOP, FLAGS, PHONE
 from tests.web.watch import say
 

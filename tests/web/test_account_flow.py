@@ -8,7 +8,7 @@ from typing import Any
 
 from sqlmodel import col, select
 
-from gateway.dice import ScriptedDice
+from gateway.core.dice import ScriptedDice
 from gateway.testing import FakeAdapter
 from gateway.vault.models import Audit, Character
 from tests.web.conftest import Site

@@ -8,7 +8,7 @@ from importlib.metadata import entry_points
 from typing import Any
 
 from adapters.web.account import plugin as account_plugin
-from gateway.types import Channel, Identity, InboundMessage, Reply
+from gateway.core.types import Channel, Identity, InboundMessage, Reply
 from tests.web.conftest import Site
 
 # The ``web`` command's plugin, unless the installed entry point registers it already.

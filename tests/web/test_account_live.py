@@ -13,7 +13,7 @@ import pytest
 from aiohttp import ClientResponse
 from sqlmodel import col, select
 
-from gateway.dice import ScriptedDice
+from gateway.core.dice import ScriptedDice
 from gateway.vault.models import Character
 from tests.web.conftest import Site
 from tests.web.test_account_helpers import ACCOUNT, client_sign_in, say

@@ -9,7 +9,7 @@ import re
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from gateway.dice import ScriptedDice
+from gateway.core.dice import ScriptedDice
 from tests.web.conftest import Site
 from tests.web.test_account_helpers import ACCOUNT, SCREENS, browser_sign_in, client_sign_in, csrf_of, say
 

@@ -213,7 +213,7 @@ async def test_the_link_comes_in_the_reader_s_language(site: SiteMaker) -> None:
 
 def test_form_values_become_the_command_words_they_are() -> None:
     from adapters.web.account.sheets import changed_lines
-    from gateway.parser import tokenize
+    from gateway.core.parser import tokenize
     from plugins.nightcap.sheet_spec import SHEET
 
     mira = Character(

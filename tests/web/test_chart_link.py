@@ -7,8 +7,8 @@ from collections.abc import Awaitable, Callable
 
 import pytest
 
+from gateway.core.settings import Settings
 from gateway.rules.chart_link import chart_link
-from gateway.settings import Settings
 from tests.web.conftest import Site
 from tests.web.watch import say
 

@@ -13,7 +13,7 @@ from typing import Any
 from axe_playwright_python.async_playwright import Axe
 
 from adapters.web.routes import NOT_PAGES, PAGES
-from gateway.dice import ScriptedDice
+from gateway.core.dice import ScriptedDice
 from tests.web.conftest import Site
 from tests.web.test_account_flow import _id, _submitted
 from tests.web.test_account_helpers import ACCOUNT, link_path, say

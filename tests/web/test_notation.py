@@ -10,8 +10,8 @@ from typing import Any
 from playwright.async_api import expect
 
 from adapters.web.chart import share
-from gateway.dice import ScriptedDice
-from gateway.notation.odds import odds
+from gateway.core.dice import ScriptedDice
+from gateway.features.notation.odds import odds
 from tests.web.conftest import Site
 from tests.web.watch import XSS, complaints, row_counts, say
 

@@ -10,7 +10,7 @@ from typing import Any
 from playwright.async_api import expect
 
 from adapters.web.chart import share
-from gateway.dice import ScriptedDice
+from gateway.core.dice import ScriptedDice
 from plugins.nightcap import odds
 from tests.web.conftest import Site
 from tests.web.watch import complaints, row_counts

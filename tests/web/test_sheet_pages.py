@@ -9,8 +9,8 @@ from typing import Any
 
 from sqlmodel import col, select
 
-from gateway import channels
-from gateway.types import Channel
+from gateway.core.types import Channel
+from gateway.features import channels
 from gateway.vault.models import Audit, Character
 from tests.web.conftest import Site
 from tests.web.test_account_flow import shoot

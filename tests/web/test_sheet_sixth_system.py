@@ -12,7 +12,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from adapters.web.account.player import creatable, shown, statused
 from gateway import CommandSet, RuleSystem, hookimpl
-from gateway.i18n import Catalogue
+from gateway.core.i18n import Catalogue
 from gateway.rules.dots_sheet import DotsSchema
 from gateway.rules.dots_spec import dots_spec
 from gateway.rules.player_sheets import PlayerSheets

@@ -1,4 +1,4 @@
-"""The sheet declaration (``gateway.sheet_spec``): what it refuses, the summary the core derives from
+"""The sheet declaration (``gateway.core.sheet_spec``): what it refuses, the summary the core derives from
 it, who may edit which field, and the command lines the web's one form becomes."""
 
 from __future__ import annotations
@@ -9,8 +9,8 @@ import pytest
 
 from adapters.web.account.sheets import changed_lines
 from gateway import Choice, EditLines, RuleSystem, SheetAction, SheetField, SheetGroup, SheetSpec
-from gateway.parser import tokenize
-from gateway.summary import FreeField, PoolMeter, Power, RatedTrait
+from gateway.core.parser import tokenize
+from gateway.core.summary import FreeField, PoolMeter, Power, RatedTrait
 from gateway.vault.models import Character
 from plugins.decanter.sheet_spec import SHEET as DECANTER_SHEET
 from plugins.nightcap.sheet_spec import SHEET as NIGHTCAP_SHEET

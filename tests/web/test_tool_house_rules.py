@@ -15,8 +15,8 @@ import pytest
 from playwright.async_api import expect
 
 from adapters.web.chart import share
-from gateway.dice import ScriptedDice
-from gateway.web_tool import read_house
+from gateway.core.dice import ScriptedDice
+from gateway.core.web_tool import read_house
 from plugins.decanter.web_tools import TOOL as DECANTER
 from plugins.dramatic.web_tools import TOOL as DRAMATIC
 from plugins.nightcap import mechanics, odds

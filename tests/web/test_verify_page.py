@@ -10,8 +10,8 @@ from typing import Any
 
 from sqlalchemy import update
 
-from gateway.core_messages import say as core_say
-from gateway.dice import ScriptedDice
+from gateway.core.core_messages import say as core_say
+from gateway.core.dice import ScriptedDice
 from gateway.vault.models import RollLog
 from tests.web.conftest import Site
 from tests.web.watch import XSS, complaints, say

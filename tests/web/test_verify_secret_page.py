@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 
-from gateway.dice import ScriptedDice
+from gateway.core.dice import ScriptedDice
 from tests.web.conftest import Site
 from tests.web.test_account_helpers import ACCOUNT, client_sign_in, say
 

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from sqlmodel import select
 
-from gateway import records
+from gateway.features import records
 from gateway.vault.models import IdentityLink
 from tests.web.conftest import Site
 from tests.web.test_account_helpers import ACCOUNT, browser_sign_in, client_sign_in, csrf_of, say

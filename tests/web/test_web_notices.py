@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 
-from gateway.dice import ScriptedDice
+from gateway.core.dice import ScriptedDice
+from gateway.core.types import Channel, Identity, InboundMessage
 from gateway.testing import FakeAdapter
-from gateway.types import Channel, Identity, InboundMessage
 from tests.web.conftest import Site
 from tests.web.test_account_flow import _submitted
 from tests.web.test_account_helpers import ACCOUNT, client_sign_in, say

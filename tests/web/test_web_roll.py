@@ -7,10 +7,10 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from gateway import records
-from gateway.dice import ScriptedDice
+from gateway.core.dice import ScriptedDice
+from gateway.core.types import Channel, Identity, InboundMessage
+from gateway.features import records
 from gateway.testing import FakeAdapter
-from gateway.types import Channel, Identity, InboundMessage
 from gateway.vault.models import Character
 from tests.web.conftest import Site
 from tests.web.test_account_flow import _id, _submitted

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 
-from gateway.types import Channel, Identity, InboundMessage
+from gateway.core.types import Channel, Identity, InboundMessage
 from tests.web.conftest import Site
 from tests.web.test_account_helpers import ACCOUNT, client_sign_in, say
 

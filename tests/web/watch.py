@@ -8,8 +8,8 @@ from typing import Any
 from sqlalchemy import func, select
 from sqlmodel import SQLModel
 
-from gateway.app import Gateway
-from gateway.types import Channel, Identity, InboundMessage, Reply
+from gateway.core.app import Gateway
+from gateway.core.types import Channel, Identity, InboundMessage, Reply
 
 XSS = "<img src=x onerror=alert(1)>"
 

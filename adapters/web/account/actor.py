@@ -9,7 +9,8 @@ from collections.abc import AsyncIterator
 from dataclasses import dataclass
 
 from adapters.web.account.store import Signed
-from gateway import AdapterServices, Channel, Identity, InboundMessage, Reply, channels, records
+from gateway import AdapterServices, Channel, Identity, InboundMessage, Reply
+from gateway.features import channels, records
 
 
 def word(value: str) -> str:

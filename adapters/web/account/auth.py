@@ -16,7 +16,8 @@ from multidict import MultiDictProxy
 from adapters.web.account import store
 from adapters.web.account.tokens import csrf_for, csrf_ok
 from adapters.web.config import WebSettings
-from gateway import AdapterServices, roles
+from gateway import AdapterServices
+from gateway.features import roles
 
 COOKIE = "gw_session"
 SIGNED = web.RequestKey("web_signed", store.Signed)

@@ -5,7 +5,7 @@ How a commit is heard depends on the vault. PostgreSQL and one process's in-memo
 after-commit events (``RollLogged``, ``StlogWritten``; another process's arrive through
 ``gateway.vault.notify``), each roll read once and put on each viewer's queue. A SQLite file, where
 another process (a console beside ``serve``) sends no notification: the outbox worker's change
-signal, ``PRAGMA data_version`` on a read-only connection (``gateway.outbox.VaultWrites``: no lock,
+signal, ``PRAGMA data_version`` on a read-only connection (``gateway.delivery.outbox.VaultWrites``: no lock,
 no transaction), looked at every ``[outbox] poll_interval`` while someone watches; only when it
 moved are the rows past the last one sent read, and this process's own events wake it at once. A
 viewer that falls behind (a full queue) loses its oldest lines, never the gateway's memory.
@@ -24,10 +24,11 @@ import orjson
 from adapters.web import times
 from adapters.web.account.roll_view import sides
 from adapters.web.people import platform_label
-from gateway import AdapterServices, records
-from gateway.events import RollLogged, StlogWritten
-from gateway.queue import VaultWrites
-from gateway.records import RollLog
+from gateway import AdapterServices
+from gateway.core.events import RollLogged, StlogWritten
+from gateway.delivery.queue import VaultWrites
+from gateway.features import records
+from gateway.features.records import RollLog
 
 QUEUE = 500
 READ_MAX = 500  # rows read per look: a burst bigger than a queue is not worth reading whole

@@ -14,10 +14,11 @@ from aiohttp import web
 
 from adapters.web.account.texts import CATALOGUE
 from adapters.web.config import WebSettings
-from gateway import AdapterServices, Reply, records
-from gateway.events import SheetChanged
-from gateway.payloads import reply_payload
-from gateway.queue import Unit, enqueue
+from gateway import AdapterServices, Reply
+from gateway.core.events import SheetChanged
+from gateway.core.payloads import reply_payload
+from gateway.delivery.queue import Unit, enqueue
+from gateway.features import records
 
 WAITING = web.RequestKey("web_waiting", int)  # sheets waiting, for the menu's badge
 SHOWN_DAYS = 14

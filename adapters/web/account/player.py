@@ -18,8 +18,9 @@ from adapters.web.account.signin import not_signed_in
 from adapters.web.account.store import Signed
 from adapters.web.account.texts import CATALOGUE
 from adapters.web.locale import request_locale
-from gateway import AdapterServices, Reply, records
-from gateway.records import Character
+from gateway import AdapterServices, Reply
+from gateway.features import records
+from gateway.features.records import Character
 
 ROLLS_SHOWN = 50
 

@@ -13,7 +13,7 @@ from adapters.web.account.notices import WAITING
 from adapters.web.account.roll_view import sides
 from adapters.web.account.texts import CATALOGUE
 from adapters.web.locale import request_locale
-from gateway.records import Character
+from gateway.features.records import Character
 
 # A character of the signed-in player's that is not the one chat rolls as: the layout offers to make
 # it so (set by the player's sheet page, so every system's sheet template gets the offer).

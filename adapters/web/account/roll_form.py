@@ -1,6 +1,6 @@
 """Rolling from the player's page: a form drawn from the system's declared ``roll`` command
 (``Command.params``; a plain pool field where a system declares none), its values turned back into
-the words a person types (``gateway.params.render``) and run through the router as the player's
+the words a person types (``gateway.core.params.render``) and run through the router as the player's
 own identity, in a channel where they play. The roll is logged there like a roll typed in chat; its
 public reply is queued through the outbox to that channel's platform."""
 
@@ -12,10 +12,11 @@ from typing import Any
 
 from adapters.web.account.store import Signed
 from adapters.web.people import platform_label
-from gateway import AdapterServices, Channel, Identity, InboundMessage, Reply, records
-from gateway.params import Param, render
-from gateway.payloads import reply_payload
-from gateway.queue import enqueue
+from gateway import AdapterServices, Channel, Identity, InboundMessage, Reply
+from gateway.core.params import Param, render
+from gateway.core.payloads import reply_payload
+from gateway.delivery.queue import enqueue
+from gateway.features import records
 
 POOL = (Param("pool", "pool", "the dice pool: a trait or a number, and +N or -N"),)
 CHANNELS_SHOWN = 20

@@ -26,11 +26,12 @@ from adapters.web.account.render import page
 from adapters.web.account.store import Signed
 from adapters.web.account.texts import CATALOGUE
 from adapters.web.locale import COOKIE
-from gateway import AdapterServices, Identity, Reply, SheetAction, SheetField, SheetSpec, records
-from gateway.i18n import LANGUAGES
-from gateway.records import Character
-from gateway.sheet_spec import label_in, powers_of
-from gateway.summary import Power, SheetSummary
+from gateway import AdapterServices, Identity, Reply, SheetAction, SheetField, SheetSpec
+from gateway.core.i18n import LANGUAGES
+from gateway.core.sheet_spec import label_in, powers_of
+from gateway.core.summary import Power, SheetSummary
+from gateway.features import records
+from gateway.features.records import Character
 
 ROLLS_SHOWN = 50
 DOTS = 5  # a rating with no declared scale is drawn on five dots (more when it is higher)

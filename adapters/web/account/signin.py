@@ -18,7 +18,7 @@ from adapters.web.client_address import client_address, networks
 from adapters.web.locale import request_locale
 from adapters.web.people import named
 from gateway import AdapterServices
-from gateway.rate_buckets import SharedBuckets
+from gateway.delivery.rate_buckets import SharedBuckets
 
 ATTEMPTS_BURST = 20  # sign-in attempts one address may make at once
 ATTEMPTS_RATE = 0.1  # then one every ten seconds

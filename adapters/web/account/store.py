@@ -1,5 +1,5 @@
 """The adapter's side of signing in: it makes the tokens and hashes them; the rows and their queries
-are the core's (``gateway.web_sessions``), which sees only the hashes.
+are the core's (``gateway.features.web_sessions``), which sees only the hashes.
 
 Every function is one short unit of work on the vault (or runs in the ``web`` command's), so any
 gateway process answers any browser.
@@ -10,8 +10,8 @@ from __future__ import annotations
 from datetime import datetime
 
 from adapters.web.account.tokens import digest, new_token
-from gateway import web_sessions
-from gateway.web_sessions import Db, SessionInfo, Signed
+from gateway.features import web_sessions
+from gateway.features.web_sessions import Db, SessionInfo, Signed
 
 __all__ = ["SessionInfo", "Signed"]  # the core's answers, for the pages' type hints
 

@@ -26,9 +26,10 @@ from adapters.web.account.signin import not_signed_in
 from adapters.web.account.texts import CATALOGUE
 from adapters.web.locale import request_locale
 from adapters.web.people import named, seen
-from gateway import AdapterServices, Reply, UserError, records
-from gateway.characters import characters_in, find_character, owner_names
-from gateway.since import parse_since
+from gateway import AdapterServices, Reply, UserError
+from gateway.features import records
+from gateway.features.characters import characters_in, find_character, owner_names
+from gateway.features.since import parse_since
 
 ROSTER_SHOWN = 100
 AUDIT_SHOWN = 50

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from adapters.web.account import macro_texts
 from adapters.web.account import sheets_texts as sheets
-from gateway.i18n import Catalogue
+from gateway.core.i18n import Catalogue
 
 EN = {
     "log.kind": "Show",

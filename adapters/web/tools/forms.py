@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 
+from gateway.core.web_tool import ToolField, in_locale
 from gateway.rules.numbers import read_int
-from gateway.web_tool import ToolField, in_locale
 
 Say = Callable[..., str]
 

@@ -15,9 +15,9 @@ from adapters.web.locale import request_locale
 from adapters.web.tools.forms import number, tool_values
 from adapters.web.tools_texts import TOOLS_CATALOGUE
 from gateway import AdapterServices, TooLong
-from gateway.i18n import Catalogue
-from gateway.web_pages import BudgetCalculator, Practice, PracticeRoller, RollerOdds, WebPage
-from gateway.web_tool import HouseField, OddsChart, WebTool, in_locale, read_house
+from gateway.core.i18n import Catalogue
+from gateway.core.web_pages import BudgetCalculator, Practice, PracticeRoller, RollerOdds, WebPage
+from gateway.core.web_tool import HouseField, OddsChart, WebTool, in_locale, read_house
 
 Say = Callable[..., str]
 # The words of a practice table's charts that are its system's (``PracticeRoller.words``).

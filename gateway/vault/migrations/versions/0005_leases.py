@@ -4,7 +4,8 @@ Revision ID: 0005_leases
 Revises: 0004_processed_response
 Create Date: 2026-12-01 10:00:00
 
-One row per lease name, claimed and renewed by one upsert on the database's clock (``gateway/leases.py``).
+One row per lease name, claimed and renewed by one upsert on the database's clock
+(``gateway/delivery/leases.py``).
 """
 
 from collections.abc import Sequence

@@ -7,7 +7,7 @@ Create Date: 2026-12-01 20:30:00
 ``char retire NAME`` / ``st retire NAME`` hide a character from every list and free its name for a
 new one, keeping its rolls, Storyteller log and audit rows (they stay verifiable by roll id). The row
 stays; ``retired_at`` marks it, and its ``name_key`` is moved out of the names' space (the casefolded
-name, a unit separator, the id: ``gateway.characters.retired_key``), so ``UNIQUE (system, name_key)``
+name, a unit separator, the id: ``gateway.features.characters.retired_key``), so ``UNIQUE (system, name_key)``
 keeps names unique per system among the characters in play without being dropped. A partial unique
 index would say the same, but replacing the constraint rebuilds ``character`` on SQLite (its FTS
 triggers with it) and drops a constraint an older process relies on.
