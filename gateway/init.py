@@ -82,14 +82,22 @@ shared_secret = "{secret}"
 def _discord(choices: Choices) -> str:
     return """\
 [discord]
-# From the Discord Developer Portal (General Information), then `gateway discord invite` and
-# `gateway discord register --guild ID` (the README's Discord section walks through it).
+# Gateway mode: the bot connects out to Discord with its token; no public HTTPS server needed.
+# `gateway --config gateway.toml discord setup` asks for the token, checks it, fills in this table,
+# registers the slash commands and prints the invite link (docs: running/discord).
+mode = "gateway"     # or "interactions": Discord POSTs to https://YOUR.HOST/discord/interactions
 # application_id = "123456789012345678"
+# The bot token is a password: in a file (mode 0600) or the environment, DISCORD_BOT_TOKEN=...
+# bot_token_file = "discord-token"
+prefix = "!"         # !roll 3 in channels (switch on the Message Content Intent); "" for slash only
+# Endpoint mode instead: mode = "interactions" and the application's public key (64 hex digits).
 # public_key = "the application's hex public key"
-# The bot token belongs in the environment: DISCORD_BOT_TOKEN=...
 
-[discord.webhooks]   # name = webhook URL (Server Settings > Integrations > Webhooks)
-# stlog = "https://discord.com/api/webhooks/ID/TOKEN"
+[discord.channels]   # name = channel id (Developer Mode, then Copy Channel ID); the bot posts there
+# stlog = "234567890123456789"
+
+[discord.webhooks]   # or name = webhook URL (Server Settings > Integrations > Webhooks)
+# sheets = "https://discord.com/api/webhooks/ID/TOKEN"
 """
 
 
@@ -134,7 +142,8 @@ def _stlog(choices: Choices) -> str:
     return """\
 [stlog]
 # Where the Storyteller log goes (rolls, check-ins, approvals): "console" prints it on the
-# terminal of `gateway serve`; e.g. "irc:NETWORK/#channel-st", "discord:stlog".
+# terminal of `gateway serve`; e.g. "irc:NETWORK/#channel-st", "discord:stlog" (a name under
+# [discord.channels] or [discord.webhooks]).
 targets = ["console"]
 """
 
