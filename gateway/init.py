@@ -1,7 +1,8 @@
 """``gateway init``: a commented ``gateway.toml`` for the platforms a group uses.
 
 It asks on a terminal (or takes ``--platforms``, ``--irc-host``, ``--timezone``), then writes each
-platform's table with the defaults that fit it: a fresh Second Life secret, TLS on for a real IRC
+platform's table with the defaults that fit it: a fresh Second Life secret, Discord in Gateway mode
+(a bot token, no public server; ``gateway discord setup`` fills it in), TLS on for a real IRC
 network and off for one on this machine, ``trust_nicks`` explained, the chronicle's time zone (SLT
 for a Second Life group, else the machine's). ``gateway config check`` passes what it writes; the
 repository's ``gateway.example.toml`` is its output for every platform.
@@ -211,5 +212,7 @@ def run_cli(args: argparse.Namespace, ask: Callable[[str], str] = input) -> int:
         print(
             "  Second Life: a fresh shared_secret is in it; the chronicle runs on SLT (America/Los_Angeles)"
         )
+    if "discord" in platforms:
+        print(f"  Discord: gateway --config {out} discord setup  (token, slash commands, invite link)")
     print(f"next: gateway config check {out}   then: gateway --config {out} serve")
     return 0

@@ -77,12 +77,15 @@ def test_init_keeps_an_existing_file_and_names_bad_platforms(
     assert parse_platforms("SL, irc") == ("secondlife", "irc")
 
 
-def test_discord_is_written_for_gateway_mode_and_setup_fills_it_in(tmp_path: Path) -> None:
+def test_discord_is_written_for_gateway_mode_and_setup_fills_it_in(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     from adapters.discord.config import load
     from adapters.discord.setup import write_table
 
     out = tmp_path / "gateway.toml"
     assert run_cli(args("--platforms", "discord", "--out", str(out))) == 0
+    assert f"gateway --config {out} discord setup" in capsys.readouterr().out
     discord = load(tomllib.loads(out.read_text())["discord"])
     assert discord.mode == "gateway" and discord.gateway_mode and discord.prefix == "!"
     assert discord.public_key is None and discord.channels == {} and discord.webhooks == {}
