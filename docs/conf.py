@@ -25,8 +25,7 @@ html_theme = "furo"
 html_title = "Nightcap Gateway"
 html_static_path = ["_static"]
 html_css_files = ["chat.css"]
-# docs/notes/ holds each branch's notes until the lead folds them into the pages.
-exclude_patterns = ["_build", "notes", "Thumbs.db", ".DS_Store"]
+exclude_patterns = ["_build", "Thumbs.db", ".DS_Store"]
 autodoc_member_order = "bysource"
 nitpicky = False
 suppress_warnings: list[str] = []

@@ -1,7 +1,8 @@
 """``gateway init``: a commented ``gateway.toml`` for the platforms a group uses.
 
 It asks on a terminal (or takes ``--platforms``, ``--irc-host``, ``--timezone``), then writes each
-platform's table with the defaults that fit it: a fresh Second Life secret, TLS on for a real IRC
+platform's table with the defaults that fit it: a fresh Second Life secret, Discord in Gateway mode
+(a bot token, no public server; ``gateway discord setup`` fills it in), TLS on for a real IRC
 network and off for one on this machine, ``trust_nicks`` explained, the chronicle's time zone (SLT
 for a Second Life group, else the machine's). ``gateway config check`` passes what it writes; the
 repository's ``gateway.example.toml`` is its output for every platform.
@@ -82,14 +83,22 @@ shared_secret = "{secret}"
 def _discord(choices: Choices) -> str:
     return """\
 [discord]
-# From the Discord Developer Portal (General Information), then `gateway discord invite` and
-# `gateway discord register --guild ID` (the README's Discord section walks through it).
+# Gateway mode: the bot connects out to Discord with its token; no public HTTPS server needed.
+# `gateway --config gateway.toml discord setup` asks for the token, checks it, fills in this table,
+# registers the slash commands and prints the invite link (docs: running/discord).
+mode = "gateway"     # or "interactions": Discord POSTs to https://YOUR.HOST/discord/interactions
 # application_id = "123456789012345678"
+# The bot token is a password: in a file (mode 0600) or the environment, DISCORD_BOT_TOKEN=...
+# bot_token_file = "discord-token"
+prefix = "!"         # !roll 3 in channels (switch on the Message Content Intent); "" for slash only
+# Endpoint mode instead: mode = "interactions" and the application's public key (64 hex digits).
 # public_key = "the application's hex public key"
-# The bot token belongs in the environment: DISCORD_BOT_TOKEN=...
 
-[discord.webhooks]   # name = webhook URL (Server Settings > Integrations > Webhooks)
-# stlog = "https://discord.com/api/webhooks/ID/TOKEN"
+[discord.channels]   # name = channel id (Developer Mode, then Copy Channel ID); the bot posts there
+# stlog = "234567890123456789"
+
+[discord.webhooks]   # or name = webhook URL (Server Settings > Integrations > Webhooks)
+# sheets = "https://discord.com/api/webhooks/ID/TOKEN"
 """
 
 
@@ -134,7 +143,8 @@ def _stlog(choices: Choices) -> str:
     return """\
 [stlog]
 # Where the Storyteller log goes (rolls, check-ins, approvals): "console" prints it on the
-# terminal of `gateway serve`; e.g. "irc:NETWORK/#channel-st", "discord:stlog".
+# terminal of `gateway serve`; e.g. "irc:NETWORK/#channel-st", "discord:stlog" (a name under
+# [discord.channels] or [discord.webhooks]).
 targets = ["console"]
 """
 
@@ -202,5 +212,7 @@ def run_cli(args: argparse.Namespace, ask: Callable[[str], str] = input) -> int:
         print(
             "  Second Life: a fresh shared_secret is in it; the chronicle runs on SLT (America/Los_Angeles)"
         )
+    if "discord" in platforms:
+        print(f"  Discord: gateway --config {out} discord setup  (token, slash commands, invite link)")
     print(f"next: gateway config check {out}   then: gateway --config {out} serve")
     return 0

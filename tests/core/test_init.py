@@ -75,3 +75,33 @@ def test_init_keeps_an_existing_file_and_names_bad_platforms(
     assert run_cli(args("--platforms", "irc,telegram", "--out", str(tmp_path / "x.toml"))) == 2
     assert "unknown platform 'telegram'" in capsys.readouterr().err
     assert parse_platforms("SL, irc") == ("secondlife", "irc")
+
+
+def test_discord_is_written_for_gateway_mode_and_setup_fills_it_in(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from adapters.discord.config import load
+    from adapters.discord.setup import write_table
+
+    out = tmp_path / "gateway.toml"
+    assert run_cli(args("--platforms", "discord", "--out", str(out))) == 0
+    assert f"gateway --config {out} discord setup" in capsys.readouterr().out
+    discord = load(tomllib.loads(out.read_text())["discord"])
+    assert discord.mode == "gateway" and discord.gateway_mode and discord.prefix == "!"
+    assert discord.public_key is None and discord.channels == {} and discord.webhooks == {}
+    # What `gateway discord setup` then writes lands in the same table, the comments kept.
+    write_table(out, {"mode": "gateway", "application_id": "123456789012345678", "bot_token_file": "t"})
+    text = out.read_text()
+    assert len(re.findall(r"^mode = ", text, re.M)) == 1 and "# Endpoint mode instead" in text
+    assert check(out).ok, check(out).problems
+
+
+def test_the_storyteller_log_can_name_a_discord_channel(tmp_path: Path) -> None:
+    out = tmp_path / "gateway.toml"
+    assert run_cli(args("--platforms", "discord", "--out", str(out))) == 0
+    text = out.read_text().replace('# stlog = "234567890123456789"', 'stlog = "234567890123456789"')
+    out.write_text(text.replace('targets = ["console"]', 'targets = ["discord:stlog"]'))
+    assert check(out).ok, check(out).problems
+    data = tomllib.loads(out.read_text())
+    assert data["discord"]["channels"] == {"stlog": "234567890123456789"}
+    assert data["stlog"]["targets"] == ["discord:stlog"]

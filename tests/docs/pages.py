@@ -10,5 +10,5 @@ TOOLS = DOCS / "_tools"
 
 
 def pages() -> list[Path]:
-    """Every page of the site (docs/notes/ holds branch notes the site leaves out)."""
-    return sorted(p for p in DOCS.rglob("*.md") if "_build" not in p.parts and "notes" not in p.parts)
+    """Every page of the site."""
+    return sorted(p for p in DOCS.rglob("*.md") if "_build" not in p.parts)

@@ -22,4 +22,3 @@ def test_the_docs_build_without_a_warning(tmp_path: Path) -> None:
     built = {p.relative_to(tmp_path / "html").with_suffix("") for p in (tmp_path / "html").rglob("*.html")}
     for page in pages():
         assert page.relative_to(DOCS).with_suffix("") in built, page  # every page is in the site
-    assert not (tmp_path / "html" / "notes").exists()  # branch notes stay out until folded in
