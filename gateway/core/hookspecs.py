@@ -4,7 +4,7 @@ Hooks are few and synchronous: they register objects (rule systems, commands, ad
 policy. Per-message work happens on the registered objects, which are async.
 
 A plugin is any module or object with functions marked ``@hookimpl``; it is found through the
-entry-point group ``gateway.core.plugins``.
+entry-point group ``gateway.plugins``.
 """
 
 from __future__ import annotations

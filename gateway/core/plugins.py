@@ -54,7 +54,7 @@ def core_plugins() -> list[ModuleType]:
 
 
 def idle_adapters(platforms: Iterable[str], configured: Callable[[str], bool]) -> list[str]:
-    """The ``gateway.core.plugins`` names a process serving only ``platforms`` may leave unimported: the
+    """The ``gateway.plugins`` names a process serving only ``platforms`` may leave unimported: the
     plugins that declare (entry-point group ``gateway.adapters``, name: the platform) that they bring
     nothing but one platform's adapter, when that platform is neither served here nor
     ``configured`` (a configured adapter may act in every process: Second Life's refresh notices
@@ -71,7 +71,7 @@ class PluginError(Exception):
 
 
 def build_plugin_manager(block: Iterable[str] = (), extra: Iterable[Any] = ()) -> pluggy.PluginManager:
-    """Plugins from the ``gateway.core.plugins`` entry points (built-ins included), minus ``block``."""
+    """Plugins from the ``gateway.plugins`` entry points (built-ins included), minus ``block``."""
     pm = pluggy.PluginManager(hookspecs.PROJECT)
     pm.add_hookspecs(hookspecs)
     for name in block:

@@ -271,7 +271,7 @@ def commands_for(argv: Sequence[str]) -> tuple[list[CliCommand], list[str]]:
     """The plugin subcommands this command line needs, loaded, and the words to list unloaded.
 
     A built-in command needs none; no command (``--version``, ``--help``) lists the words declared
-    in the ``gateway.ops.cli`` entry points without importing a plugin; a declared word loads only its
+    in the ``gateway.cli`` entry points without importing a plugin; a declared word loads only its
     plugin; any other word loads every plugin (one that registers by the hook alone, or a typo,
     which argparse then answers with every choice)."""
     word = command_word(argv)

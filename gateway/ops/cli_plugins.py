@@ -1,6 +1,6 @@
 """Plugin subcommands of the ``gateway`` command, found without importing every plugin.
 
-A plugin that adds subcommands declares their first words in the entry-point group ``gateway.ops.cli``
+A plugin that adds subcommands declares their first words in the entry-point group ``gateway.cli``
 (``discord = "adapters.discord"``, ``sync = "adapters.discord"``): the name is the word typed, the
 value the plugin module whose ``gateway_register_cli_commands`` hook registers them. So:
 
@@ -8,7 +8,7 @@ value the plugin module whose ``gateway_register_cli_commands`` hook registers t
   plugin at all;
 - ``gateway --help`` lists the declared words from the entry points' names alone;
 - ``gateway discord register`` imports only the module(s) declared for ``discord``;
-- a word nobody declared falls back to loading every ``gateway.core.plugins`` entry point, so a plugin
+- a word nobody declared falls back to loading every ``gateway.plugins`` entry point, so a plugin
   that registers subcommands through the hook only still works (just slower to start).
 
 Only the standard library and pluggy are imported here: this runs before every command.
@@ -45,7 +45,7 @@ def command_word(argv: Sequence[str]) -> str | None:
 
 
 def declared_words() -> dict[str, list[EntryPoint]]:
-    """The ``gateway.ops.cli`` entry points by word (several plugins may share a group word)."""
+    """The ``gateway.cli`` entry points by word (several plugins may share a group word)."""
     words: dict[str, list[EntryPoint]] = {}
     for ep in entry_points(group=CLI_GROUP):
         words.setdefault(ep.name, []).append(ep)
@@ -83,7 +83,7 @@ def _label(header: Iterable[str]) -> str:
 
 def load_cli_commands(entry_points_: Iterable[EntryPoint], block: Iterable[str] = ()) -> list[CliCommand]:
     """The subcommands registered by the modules these entry points name, minus blocked plugins
-    (``[plugins] block`` holds ``gateway.core.plugins`` names: a module blocked there stays unloaded)."""
+    (``[plugins] block`` holds ``gateway.plugins`` names: a module blocked there stays unloaded)."""
     import pluggy
 
     from gateway.core import hookspecs
