@@ -27,6 +27,7 @@ _EXPORTS = {
     "SheetAction": "gateway.sheet_spec",
     "EditLines": "gateway.sheet_spec",
     "Choice": "gateway.sheet_spec",
+    "Catalogue": "gateway.i18n",
     "DegreeColour": "gateway.spec",
     "Command": "gateway.spec",
     "Param": "gateway.params",
@@ -39,6 +40,12 @@ _EXPORTS = {
     "CommandSet": "gateway.command_set",
     # running a command
     "CommandContext": "gateway.commands",
+    # a system's characters: the row, and the look-ups every system shares
+    "Character": "gateway.vault.models",
+    "create_character": "gateway.characters",
+    "find_character": "gateway.characters",
+    "require_active": "gateway.characters",
+    "pools_of": "gateway.characters",
     "Invocation": "gateway.types",
     "Reply": "gateway.types",
     "UserError": "gateway.errors",
@@ -109,6 +116,10 @@ if TYPE_CHECKING:
     from gateway.adapter import Adapter as Adapter
     from gateway.app import Gateway as Gateway
     from gateway.app import build_app as build_app
+    from gateway.characters import create_character as create_character
+    from gateway.characters import find_character as find_character
+    from gateway.characters import pools_of as pools_of
+    from gateway.characters import require_active as require_active
     from gateway.command_set import CommandSet as CommandSet
     from gateway.commands import CommandContext as CommandContext
     from gateway.dice import DiceSource as DiceSource
@@ -126,6 +137,7 @@ if TYPE_CHECKING:
     from gateway.errors import Throttled as Throttled
     from gateway.errors import UserError as UserError
     from gateway.hookspecs import hookimpl as hookimpl
+    from gateway.i18n import Catalogue as Catalogue
     from gateway.logging import configure_logging as configure_logging
     from gateway.offload import Offloaded as Offloaded
     from gateway.offload import Speaker as Speaker
@@ -166,3 +178,4 @@ if TYPE_CHECKING:
     from gateway.types import Invocation as Invocation
     from gateway.types import Outbound as Outbound
     from gateway.types import Reply as Reply
+    from gateway.vault.models import Character as Character
