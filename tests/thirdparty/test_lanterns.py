@@ -24,13 +24,15 @@ from nacl.signing import SigningKey
 from adapters.console.complete import completions
 from adapters.console.names import load_names, visible_commands
 from adapters.discord import slash
-from gateway import Channel, DegreeColour, Identity, channels, find_character
+from gateway import Channel, DegreeColour, Identity, channels, find_character, pools_of
 from gateway.testing import Chat
 from tests.discord.conftest import CHANNEL, GUILD, DiscordEnv, fake, key, start_env
 from tests.discord.fake_discord import FakeDiscord, answer_problems, command_problems
 from tests.secondlife.conftest import make_world
+from tests.web.conftest import site
+from tests.web.test_account_helpers import ACCOUNT, client_sign_in, csrf_of, say
 
-__all__ = ["fake", "key", "make_world"]  # fixtures this module borrows from the adapters' suites
+__all__ = ["fake", "key", "make_world", "site"]  # fixtures this module borrows from the adapters' suites
 
 ROOT = Path(__file__).resolve().parents[2]
 SYSTEM = "lanterns"
@@ -151,6 +153,27 @@ async def test_console_tab_completion_offers_its_parameter_values(installed: Mod
     assert offered("st set Os") == ["st set Oswin"]  # any character of the system
 
 
+@pytest.mark.parametrize(
+    ("line", "refusal"),
+    [
+        ("light fire", "No trait 'fire': roll wit, nerve, craft or a number."),  # the system's own
+        ("light wit dc 9", "light: dc must be at most 5, not 9."),  # the declared range, the core words it
+        ("burn 4", "Wren has 3 oil, not 4."),
+        ("set calling bard", "A calling is keeper, seeker, mender."),
+        ("set oil 5", "Only a Storyteller refills oil."),
+    ],
+)
+async def test_bad_input_is_a_short_refusal(
+    installed: ModuleType, chat: Chat, line: str, refusal: str
+) -> None:
+    await chat.say("lang en", as_="wren")
+    await channels.set_system(chat.services.vault, Channel("console", "main"), SYSTEM)
+    await chat.say("char new Wren", as_="wren")
+    reply = await chat.one(line, as_="wren")
+    assert reply.error is not None and refusal in reply.text, reply
+    assert "Traceback" not in reply.text and "internal" not in reply.text.casefold()
+
+
 async def test_the_second_life_hud_state_shows_its_sheet(installed: ModuleType, make_world: Any) -> None:
     world = await make_world(gateway={"default_system": SYSTEM})
     wren, st = world.hud("Wren Hale"), world.st_hud()
@@ -194,3 +217,51 @@ def test_the_core_and_adapters_never_mention_it() -> None:
             assert "lanterns" not in text.casefold(), path
     project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
     assert "lanterns" not in json.dumps(project)
+
+
+async def test_the_web_sheet_page_and_editor_for_a_player_and_a_storyteller(
+    installed: ModuleType, site: Any
+) -> None:
+    """The browser path of a declared sheet is ``tests/web/test_sheet_sixth_system.py``'s; here the
+    installed system's page and editor over HTTP, as a form posts them."""
+    served = await site(gateway={"default_system": SYSTEM}, extra_plugins=ACCOUNT)
+    await say(served, "char new Wren")
+    async with served.gateway.services.vault.transaction() as session:
+        wren = await find_character(session, SYSTEM, "Wren")
+    assert wren is not None
+    await client_sign_in(served)
+    page = await served.client.get(f"/me/c/{wren.id}")
+    body = await page.text()
+    assert page.status == 200 and 'id="sheet-editor"' in body
+    assert "Ratings" in body and "The Lamp" in body and "Seeker" in body  # groups and the choice's labels
+    assert 'name="v.wit"' in body and 'name="v.oil"' not in body  # oil is the Storyteller's
+    token = await csrf_of(served, f"/me/c/{wren.id}")
+    form = {"csrf": token, "v.wit": "3", "w.wit": "1", "v.calling": "mender", "w.calling": "keeper"}
+    posted = await served.client.post(f"/me/c/{wren.id}", data={**form, "v.notes": "Rope", "w.notes": ""})
+    assert posted.status in (200, 303), await posted.text()
+    refused = await served.client.post(
+        f"/me/c/{wren.id}", data={"csrf": token, "v.craft": "9", "w.craft": "1"}
+    )
+    assert 'id="error-craft"' in await refused.text() and "Craft goes from 0 to 5." in await refused.text()
+    async with served.gateway.services.vault.transaction() as session:
+        wren = await find_character(session, SYSTEM, "Wren")
+        assert wren is not None and wren.id is not None
+        oil = (await pools_of(session, wren.id))["oil"]
+    assert wren.sheet == {"wit": 3, "nerve": 1, "craft": 1, "calling": "mender", "notes": "Rope"}
+    assert (oil.current, oil.maximum) == (3, 5)
+
+    await say(served, "st add console:sam", "owner", st=True)
+    await client_sign_in(served, "sam")
+    page = await served.client.get(f"/st/c/{wren.id}")
+    body = await page.text()
+    assert page.status == 200 and 'name="v.oil"' in body and 'id="action-approve"' in body
+    token = await csrf_of(served, f"/st/c/{wren.id}")
+    posted = await served.client.post(
+        f"/st/c/{wren.id}", data={"csrf": token, "v.oil": "5", "w.oil": "3", "v.nerve": "4", "w.nerve": "1"}
+    )
+    assert posted.status in (200, 303), await posted.text()
+    async with served.gateway.services.vault.transaction() as session:
+        wren = await find_character(session, SYSTEM, "Wren")
+        assert wren is not None and wren.id is not None
+        oil = (await pools_of(session, wren.id))["oil"]
+    assert wren.sheet["nerve"] == 4 and oil.current == 5

@@ -24,6 +24,7 @@ from gateway import (
     PermissionDenied,
     Reply,
     RuleSystem,
+    SheetAction,
     SheetField,
     SheetGroup,
     SheetSpec,
@@ -323,6 +324,7 @@ SHEET = SheetSpec(
     ),
     groups=(SheetGroup("ratings", {"en": "Ratings"}), SheetGroup("lamp", {"en": "The Lamp"})),
     lines={"rating": PLAYER_LINES, "choice": PLAYER_LINES, "text": PLAYER_LINES},
+    actions=(SheetAction("approve", {"en": "Approve"}, "st approve {name}", statuses=("creation",)),),
 )
 
 LANTERNS = RuleSystem(
