@@ -137,6 +137,8 @@ async def test_console_tab_completion_offers_its_parameter_values(installed: Mod
     await channels.set_system(chat.services.vault, channel, SYSTEM)
     await chat.say("char new Wren Hale", as_="wren")
     await chat.say("char new Oswin", as_="ana")
+    sheet = await chat.one("sheet", as_="wren")
+    assert sheet.text == "Wren Hale (creation): Wit 1, Nerve 1, Craft 1; Oil 3/5; Keeper."
     services = chat.services
     names = await load_names(services, visible_commands(services), channel, sender, True)
 

@@ -207,8 +207,10 @@ async def sheet(ctx: CommandContext, inv: Invocation) -> Reply:
         status=character.status,
         oil=oil.current,
         oil_max=oil.maximum,
-        **{k: data.get(k, "") for k in (*RATINGS, "calling", "notes")},
-    )
+        calling=str(data.get("calling", "")).title(),
+        notes=data.get("notes", ""),
+        **{k: data.get(k, 0) for k in RATINGS},
+    ).rstrip()
     result = {"kind": "sheet", "system": SYSTEM, "character": character.name, "sheet": data}
     return Reply(text=text, private=True, result=result)
 
