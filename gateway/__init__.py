@@ -27,6 +27,7 @@ _EXPORTS = {
     "SheetAction": "gateway.core.sheet_spec",
     "EditLines": "gateway.core.sheet_spec",
     "Choice": "gateway.core.sheet_spec",
+    "Catalogue": "gateway.core.i18n",
     "DegreeColour": "gateway.core.spec",
     "Command": "gateway.core.spec",
     "Param": "gateway.core.params",
@@ -39,6 +40,12 @@ _EXPORTS = {
     "CommandSet": "gateway.core.command_set",
     # running a command
     "CommandContext": "gateway.core.commands",
+    # a system's characters: the row, and the look-ups every system shares
+    "Character": "gateway.vault.models",
+    "create_character": "gateway.features.characters",
+    "find_character": "gateway.features.characters",
+    "require_active": "gateway.features.characters",
+    "pools_of": "gateway.features.characters",
     "Invocation": "gateway.core.types",
     "Reply": "gateway.core.types",
     "UserError": "gateway.core.errors",
@@ -126,6 +133,7 @@ if TYPE_CHECKING:
     from gateway.core.errors import Throttled as Throttled
     from gateway.core.errors import UserError as UserError
     from gateway.core.hookspecs import hookimpl as hookimpl
+    from gateway.core.i18n import Catalogue as Catalogue
     from gateway.core.offload import Offloaded as Offloaded
     from gateway.core.offload import Speaker as Speaker
     from gateway.core.offload import TooLong as TooLong
@@ -165,4 +173,9 @@ if TYPE_CHECKING:
     from gateway.core.types import Invocation as Invocation
     from gateway.core.types import Outbound as Outbound
     from gateway.core.types import Reply as Reply
+    from gateway.features.characters import create_character as create_character
+    from gateway.features.characters import find_character as find_character
+    from gateway.features.characters import pools_of as pools_of
+    from gateway.features.characters import require_active as require_active
     from gateway.ops.logging import configure_logging as configure_logging
+    from gateway.vault.models import Character as Character

@@ -8,7 +8,7 @@ its refusal, which names the closest trait) stands. Rule refusals stay in the ha
 
 from __future__ import annotations
 
-from gateway.core.params import Param
+from gateway import Param
 from plugins.nightcap.powers import TIERS
 from plugins.nightcap.sheet import FIELDS, MAX_FIELD
 

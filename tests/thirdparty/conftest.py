@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 HERE = Path(__file__).parent
-PACKAGES = ("gw_coinflip", "gw_echo_adapter")
+PACKAGES = ("gw_coinflip", "gw_echo_adapter", "gw_lanterns")
 # Their tests are theirs: this suite runs them in a subprocess (run_own_tests), never collects them.
 collect_ignore = list(PACKAGES)
 
@@ -62,6 +62,14 @@ def echo_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A site directory holding the installed ``gw-echo-adapter`` distribution."""
     site = install("gw_echo_adapter", tmp_path_factory.mktemp("echo"))
     assert any(p.name.startswith("gw_echo_adapter-1.0.0") for p in site.glob("*.dist-info"))
+    return site
+
+
+@pytest.fixture(scope="session")
+def lanterns_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A site directory holding the installed ``gw-lanterns`` distribution."""
+    site = install("gw_lanterns", tmp_path_factory.mktemp("lanterns"))
+    assert any(p.name.startswith("gw_lanterns-1.0.0") for p in site.glob("*.dist-info"))
     return site
 
 

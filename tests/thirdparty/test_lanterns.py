@@ -1,0 +1,270 @@
+"""Issue 36, "Done means": a sixth rule system from an installed package (``gw_lanterns``, public API
+only, four-plus commands with typed parameters, a six-field sheet) gets, with no change to any
+adapter, typed Discord slash commands with autocomplete, the console's Tab completion, ``help``, a
+web sheet page and editor, a Second Life HUD state and its degree colours on a Discord embed.
+
+The package is installed with pip into a directory of its own (``lanterns_site``); this module puts
+that directory on ``sys.path`` while its tests run, so each gateway here finds the system the way an
+operator's does, through the ``gateway.plugins`` entry point (no ``extra_plugins``)."""
+
+from __future__ import annotations
+
+import json
+import sys
+import tomllib
+from collections.abc import AsyncIterator, Iterator
+from importlib.metadata import entry_points
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import pytest
+from nacl.signing import SigningKey
+
+from adapters.console.complete import completions
+from adapters.console.names import load_names, visible_commands
+from adapters.discord import slash
+from gateway import Channel, DegreeColour, Identity, find_character, pools_of
+from gateway.features import channels
+from gateway.testing import Chat
+from tests.discord.conftest import CHANNEL, GUILD, DiscordEnv, fake, key, start_env
+from tests.discord.fake_discord import FakeDiscord, answer_problems, command_problems
+from tests.secondlife.conftest import make_world
+from tests.web.conftest import site
+from tests.web.test_account_helpers import ACCOUNT, client_sign_in, csrf_of, say
+
+__all__ = ["fake", "key", "make_world", "site"]  # fixtures this module borrows from the adapters' suites
+
+ROOT = Path(__file__).resolve().parents[2]
+SYSTEM = "lanterns"
+
+
+@pytest.fixture(scope="module")
+def installed(lanterns_site: Path) -> Iterator[ModuleType]:
+    """The installed package on ``sys.path`` for this module's tests only (other modules' gateways
+    must not meet a sixth system they do not expect)."""
+    sys.path.insert(0, str(lanterns_site))
+    try:
+        import gw_lanterns
+
+        assert Path(gw_lanterns.__file__).is_relative_to(lanterns_site)  # the installed copy, not the source
+        assert "lanterns" in {ep.name for ep in entry_points(group="gateway.plugins")}
+        yield gw_lanterns
+    finally:
+        sys.path.remove(str(lanterns_site))
+        for name in [m for m in sys.modules if m == "gw_lanterns" or m.startswith("gw_lanterns.")]:
+            del sys.modules[name]
+
+
+def opt(name: str, value: Any, kind: int = 3, focused: bool = False) -> dict[str, Any]:
+    out: dict[str, Any] = {"name": name, "type": kind, "value": value}
+    if focused:
+        out["focused"] = True
+    return out
+
+
+def find(definitions: list[dict[str, Any]], *path: str) -> dict[str, Any]:
+    item: dict[str, Any] = {"options": definitions}
+    for name in path:
+        item = next(o for o in item["options"] if o["name"] == name)
+    return item
+
+
+@pytest.fixture
+async def discord(
+    installed: ModuleType, tmp_path: Path, fake: FakeDiscord, key: SigningKey
+) -> AsyncIterator[DiscordEnv]:
+    """A Discord gateway whose channel plays Lanterns."""
+    env = await start_env(f"sqlite+aiosqlite:///{tmp_path / 'vault.db'}", fake, key, {})
+    await channels.set_system(env.gateway.services.vault, Channel("discord", f"{GUILD}/{CHANNEL}"), SYSTEM)
+    yield env
+    await env.client.close()
+
+
+async def gw(env: DiscordEnv, text: str) -> dict[str, Any]:
+    answer = await env.command("gw", [opt("text", text)])
+    data: dict[str, Any] = answer["data"]
+    return data
+
+
+async def suggest(env: DiscordEnv, name: str, options: list[dict[str, Any]]) -> list[Any]:
+    payload = env.interaction(name, options)
+    payload["type"] = 4
+    body = json.dumps(payload).encode()
+    response = await env.post(body, env.sign(body))
+    answer = await response.json()
+    assert answer_problems(answer, 0.0, autocomplete=True) == []
+    return [c["value"] for c in answer["data"]["choices"]]
+
+
+async def test_discord_typed_slash_commands_autocomplete_help_and_colours(discord: DiscordEnv) -> None:
+    definitions = slash.of(discord.gateway.services).definitions()
+    assert command_problems(definitions) == []  # as Discord validates them
+    light = find(definitions, "light")
+    options = {o["name"]: o for o in light["options"]}
+    assert options["pool"]["type"] == 3 and options["pool"]["required"] and options["pool"]["autocomplete"]
+    assert (options["dc"]["type"], options["dc"]["min_value"], options["dc"]["max_value"]) == (4, 1, 5)
+    assert options["oil"]["type"] == 5  # a flag: a boolean
+    burn = find(definitions, "burn")["options"][0]
+    assert (burn["type"], burn["min_value"], burn["max_value"]) == (4, 1, 5)
+    field = find(definitions, "set")["options"][0]
+    assert {c["value"] for c in field["choices"]} >= {"wit", "nerve", "craft", "oil", "calling", "notes"}
+    assert find(definitions, "steady")["options"][0]["autocomplete"] is True
+
+    assert "Lanterns character" in (await gw(discord, "char new Wren"))["content"]
+    await gw(discord, "set wit 3")
+    assert await suggest(discord, "steady", [opt("trait", "", focused=True)]) == ["wit", "nerve", "craft"]
+    assert await suggest(discord, "light", [opt("pool", "wit+n", focused=True)]) == ["wit+nerve"]
+
+    help_text = (await gw(discord, "help light"))["content"]
+    assert "Usage: light POOL" in help_text  # Discord's markdown escapes the brackets that follow
+    assert "dc: lights needed, 1 to 5 (optional, after dc, 1 to 5)" in help_text, help_text
+
+    # The typed options become the line the command parses: wit 3 + 2 dice of oil, dc 2.
+    discord.dice.extend([6, 5, 2, 5, 1])
+    answer = await discord.command("light", [opt("pool", "wit"), opt("dc", 2, 4), opt("oil", True, 5)])
+    data = answer["data"]
+    assert "→ 3 of 2 → lit" in data["content"], data
+    [embed] = data["embeds"]
+    assert embed["color"] == DegreeColour.SUCCESS
+    discord.dice.extend([1, 2, 3])
+    [embed] = (await discord.command("steady", [opt("trait", "wit")]))["data"]["embeds"]
+    assert embed["color"] == DegreeColour.BOTCH  # "dark": no light at all
+
+
+async def test_console_tab_completion_offers_its_parameter_values(installed: ModuleType, chat: Chat) -> None:
+    channel, sender = Channel("console", "main"), Identity("console", "wren", "wren")
+    await chat.say("lang en", as_="wren")  # the channel and the person exist
+    await channels.set_system(chat.services.vault, channel, SYSTEM)
+    await chat.say("char new Wren Hale", as_="wren")
+    await chat.say("char new Oswin", as_="ana")
+    sheet = await chat.one("sheet", as_="wren")
+    assert sheet.text == "Wren Hale (creation): Wit 1, Nerve 1, Craft 1; Oil 3/5; Keeper."
+    services = chat.services
+    names = await load_names(services, visible_commands(services), channel, sender, True)
+
+    def offered(text: str) -> list[str]:
+        return sorted(text[: len(text) + start] + done for done, start in completions(text, names))
+
+    assert offered("lig") == ["light"]
+    assert offered("light wit+n") == ["light wit+nerve"]  # a pool: the sheet's ratings
+    assert offered("steady c") == ["steady craft"]  # a trait
+    assert offered("light wit o") == ["light wit oil"]  # the unused flag
+    assert offered("set ca") == ["set calling"]  # a choice
+    assert offered("char use O") == []  # another's character is not one's own
+    assert offered("char use W") == ["char use Wren Hale"]
+    assert offered("st set Os") == ["st set Oswin"]  # any character of the system
+
+
+@pytest.mark.parametrize(
+    ("line", "refusal"),
+    [
+        ("light fire", "No trait 'fire': roll wit, nerve, craft or a number."),  # the system's own
+        ("light wit dc 9", "light: dc must be at most 5, not 9."),  # the declared range, the core words it
+        ("burn 4", "Wren has 3 oil, not 4."),
+        ("set calling bard", "A calling is keeper, seeker, mender."),
+        ("set oil 5", "Only a Storyteller refills oil."),
+    ],
+)
+async def test_bad_input_is_a_short_refusal(
+    installed: ModuleType, chat: Chat, line: str, refusal: str
+) -> None:
+    await chat.say("lang en", as_="wren")
+    await channels.set_system(chat.services.vault, Channel("console", "main"), SYSTEM)
+    await chat.say("char new Wren", as_="wren")
+    reply = await chat.one(line, as_="wren")
+    assert reply.error is not None and refusal in reply.text, reply
+    assert "Traceback" not in reply.text and "internal" not in reply.text.casefold()
+
+
+async def test_the_second_life_hud_state_shows_its_sheet(installed: ModuleType, make_world: Any) -> None:
+    world = await make_world(gateway={"default_system": SYSTEM})
+    wren, st = world.hud("Wren Hale"), world.st_hud()
+
+    async def ok(hud: Any, text: str) -> dict[str, Any]:
+        answer = await hud.command(text, state=True)
+        assert answer.status == 200, answer.raw
+        body: dict[str, Any] = answer.json
+        assert not any("Unknown" in r["text"] or "Write" in r["text"] for r in body["replies"]), body
+        return body
+
+    await ok(wren, "char new Wren")
+    await ok(wren, "set craft 4")
+    await ok(wren, "set calling seeker")
+    await ok(wren, "set notes Carries a brass lamp")
+    await ok(st, "st set Wren oil 5")
+    await ok(wren, "burn 2")
+    state = (await ok(wren, "sheet"))["state"]
+    assert (state["char"], state["system"], state["chars"]) == ("Wren", SYSTEM, ["Wren"])
+    assert state["traits"] == {"wit": 1, "nerve": 1, "craft": 4}
+    assert state["pools"] == {"oil": [3, 5]}
+    # The HUD's wire carries traits, pools and powers only (``adapters/secondlife/state.py``), for
+    # every system; the summary the adapter reads also holds the choice and the text, which the
+    # wire would need a new key for (an adapter change, left out here: see the branch's report).
+    assert "fields" not in state
+    services = world.services
+    async with services.vault.transaction() as session:
+        character = await find_character(session, SYSTEM, "Wren")
+        assert character is not None
+        summary = await services.sheet_summary(session, character, "en")
+    assert [(f.label, f.text) for f in summary.fields] == [
+        ("Calling", "Seeker"),
+        ("Notes", "Carries a brass lamp"),
+    ]
+
+
+def test_the_core_and_adapters_never_mention_it() -> None:
+    for folder in ("gateway", "adapters", "plugins"):
+        for path in (ROOT / folder).rglob("*.py"):
+            text = path.read_text(encoding="utf-8")
+            assert "lanterns" not in text.casefold(), path
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    assert "lanterns" not in json.dumps(project)
+
+
+async def test_the_web_sheet_page_and_editor_for_a_player_and_a_storyteller(
+    installed: ModuleType, site: Any
+) -> None:
+    """The browser path of a declared sheet is ``tests/web/test_sheet_sixth_system.py``'s; here the
+    installed system's page and editor over HTTP, as a form posts them."""
+    served = await site(gateway={"default_system": SYSTEM}, extra_plugins=ACCOUNT)
+    await say(served, "char new Wren")
+    async with served.gateway.services.vault.transaction() as session:
+        wren = await find_character(session, SYSTEM, "Wren")
+    assert wren is not None
+    await client_sign_in(served)
+    page = await served.client.get(f"/me/c/{wren.id}")
+    body = await page.text()
+    assert page.status == 200 and 'id="sheet-editor"' in body
+    assert "Ratings" in body and "The Lamp" in body and "Seeker" in body  # groups and the choice's labels
+    assert 'name="v.wit"' in body and 'name="v.oil"' not in body  # oil is the Storyteller's
+    token = await csrf_of(served, f"/me/c/{wren.id}")
+    form = {"csrf": token, "v.wit": "3", "w.wit": "1", "v.calling": "mender", "w.calling": "keeper"}
+    posted = await served.client.post(f"/me/c/{wren.id}", data={**form, "v.notes": "Rope", "w.notes": ""})
+    assert posted.status in (200, 303), await posted.text()
+    refused = await served.client.post(
+        f"/me/c/{wren.id}", data={"csrf": token, "v.craft": "9", "w.craft": "1"}
+    )
+    assert 'id="error-craft"' in await refused.text() and "Craft goes from 0 to 5." in await refused.text()
+    async with served.gateway.services.vault.transaction() as session:
+        wren = await find_character(session, SYSTEM, "Wren")
+        assert wren is not None and wren.id is not None
+        oil = (await pools_of(session, wren.id))["oil"]
+    assert wren.sheet == {"wit": 3, "nerve": 1, "craft": 1, "calling": "mender", "notes": "Rope"}
+    assert (oil.current, oil.maximum) == (3, 5)
+
+    await say(served, "st add console:sam", "owner", st=True)
+    await client_sign_in(served, "sam")
+    page = await served.client.get(f"/st/c/{wren.id}")
+    body = await page.text()
+    assert page.status == 200 and 'name="v.oil"' in body and 'id="action-approve"' in body
+    token = await csrf_of(served, f"/st/c/{wren.id}")
+    posted = await served.client.post(
+        f"/st/c/{wren.id}", data={"csrf": token, "v.oil": "5", "w.oil": "3", "v.nerve": "4", "w.nerve": "1"}
+    )
+    assert posted.status in (200, 303), await posted.text()
+    async with served.gateway.services.vault.transaction() as session:
+        wren = await find_character(session, SYSTEM, "Wren")
+        assert wren is not None and wren.id is not None
+        oil = (await pools_of(session, wren.id))["oil"]
+    assert wren.sheet["nerve"] == 4 and oil.current == 5
