@@ -92,7 +92,9 @@ async def test_a_sixth_system_gets_its_sheet_page_and_editor_from_its_declaratio
     await page.fill("#new-name", "Pip")
     await page.select_option("#new-system", SYSTEM)
     await page.click("text=Create")
-    await page.click("a:text('Pip')")
+    await page.wait_for_selector("#sheet-editor")  # a new character lands on its own sheet
+    await page.click("header a:text('My characters')")
+    await page.click("a:text('Pip')")  # and is listed among the player's characters
     await page.wait_for_selector("#sheet-editor")
     assert await page.locator(".sheet-group h3").all_text_contents() == ["About", "Attributes", "Knacks"]
     assert await dots(page, "grit") == (1, 5)

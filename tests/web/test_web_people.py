@@ -77,3 +77,8 @@ async def test_the_export_button_shows_only_when_an_export_is_set_up(site: SiteM
         profile = await (await served.client.get(f"/st/c/{path}")).text()
         assert ("Send to Discord" in profile) is shown
         assert "To Discord" not in profile.replace("Send to Discord", "")
+        # The button's action posted by hand: refused with nothing to send to, else run as chat's.
+        token = await csrf_of(served, f"/st/c/{path}")
+        sent = await served.client.post(f"/st/c/{path}", data={"csrf": token, "action": "export"})
+        assert sent.status == (200 if shown else 400)
+        assert ("st.export" in await sent.text()) is shown  # the audit row in the history

@@ -7,7 +7,9 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+from adapters.web.account.roll_form import fields
 from gateway.core.dice import ScriptedDice
+from gateway.core.params import Param
 from gateway.core.types import Channel, Identity, InboundMessage
 from gateway.features import records
 from gateway.testing import FakeAdapter
@@ -83,3 +85,14 @@ async def test_a_channel_not_played_in_is_refused(site: SiteMaker) -> None:
     )
     logged = await served.client.post(f"/me/c/{mira}/roll", data={"csrf": token, "pool": "physical"})
     assert logged.status == 200 and "Mira Vance rolls Physical" in await logged.text()
+
+
+def test_the_form_asks_for_the_dice_and_leaves_the_other_side_optional() -> None:
+    """The browser refuses to send a form with an empty required field: ``vs AGAINST`` must not be
+    one; the roll's own pool must, whether the system declares it required (Nightcap) or leaves
+    its handler to word a missing one (Dramatic Systems)."""
+    against = Param("against", "pool", "the other side", keyword="vs")
+    for required_pool in (True, False):
+        pool = Param("pool", "pool", "the dice", required=required_pool)
+        shown = {f.name: f.required for f in fields((pool, against), "en")}
+        assert shown == {"pool": True, "against": False}

@@ -119,6 +119,8 @@ class PlayerPages:
         if character is None:
             return not_found(request, self.auth)
         messages = [*(messages or ()), *await self._chat_notes(request, signed, character)]
+        if await self.auth.is_storyteller(signed):  # the menu's badge, as on every other page
+            await notices.mark_waiting(request, self.services)
         return await self.sheets.player(request, signed, character, messages)
 
     async def _chat_notes(self, request: web.Request, signed: Signed, character: Character) -> list[Reply]:

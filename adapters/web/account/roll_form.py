@@ -56,7 +56,9 @@ def fields(params: Sequence[Param], locale: str) -> list[Field]:
                 kind,
                 label if label != p.name else p.name.replace("_", " ").capitalize(),
                 p.description_in(locale),
-                p.required or p.kind == "pool",
+                # The roll's own dice are always asked for (a system may leave its pool optional so
+                # its handler words a missing one); the other side after ``vs`` is optional.
+                p.required or (p.kind == "pool" and p.keyword is None),
                 p.choices,
                 p.minimum,
                 p.maximum,

@@ -26,6 +26,7 @@ from adapters.web.account.render import page
 from adapters.web.account.store import Signed
 from adapters.web.account.texts import CATALOGUE
 from adapters.web.locale import COOKIE
+from adapters.web.people import platform_label
 from gateway import AdapterServices, Identity, Reply, SheetAction, SheetField, SheetSpec
 from gateway.core.i18n import LANGUAGES
 from gateway.core.sheet_spec import label_in, powers_of
@@ -36,6 +37,9 @@ from gateway.features.records import Character
 ROLLS_SHOWN = 50
 DOTS = 5  # a rating with no declared scale is drawn on five dots (more when it is higher)
 NEW_POWER = "new"
+# The declared action that sends a sheet to the system's export target (``sheet_export`` in its
+# settings section, "discord:sheets"): offered only where one is set up, named after its platform.
+EXPORT = "export"
 
 
 @dataclass
@@ -118,9 +122,8 @@ class SheetPages:
             "sections": sections,
             "editing": any(d.editable for s in sections for d in s.fields),
             "actions": [
-                (a.key, action_label(a, locale))
-                for a in spec.actions
-                if a.offered(storyteller=storyteller, status=character.status)
+                (a.key, self.action_label(a, character.system, locale))
+                for a in self.offered(spec, character, storyteller=storyteller)
             ],
             "refused": len(errors or {}),
             "trait_labels": {f.key: f.label(locale) for f in spec.fields if f.kind == "rating"},
@@ -130,6 +133,40 @@ class SheetPages:
             "sheet_locale": locale,
             "sa": partial(CATALOGUE.t, locale),  # the sheet's own words, in the sheet's language
         }
+
+    def offered(self, spec: SheetSpec, character: Character, *, storyteller: bool) -> list[SheetAction]:
+        """The sheet's buttons this viewer gets on this sheet; the export only with a target."""
+        return [
+            a
+            for a in spec.actions
+            if a.offered(storyteller=storyteller, status=character.status)
+            and (a.key != EXPORT or export_target(self.services, character.system) is not None)
+        ]
+
+    def action_label(self, action: SheetAction, system: str, locale: str) -> str:
+        """A sheet button in the web's words where the web has them (approve, submit, ...), else the
+        system's own label; the export says where the sheet goes ("Send to Discord")."""
+        target = export_target(self.services, system) if action.key == EXPORT else None
+        if target is not None:
+            return CATALOGUE.t(locale, "profile.export", platform=platform_label(target, locale))
+        key = f"sheets.action.{action.key}"
+        known = key in CATALOGUE.messages[CATALOGUE.fallback]
+        return CATALOGUE.t(locale, key) if known else action.label(locale)
+
+    def chosen(
+        self, spec: SheetSpec, character: Character, form: Mapping[str, str], *, storyteller: bool
+    ) -> SheetAction | None:
+        """The sheet button the form was sent with (None: Save changes); 400 for one this viewer is
+        not offered on this sheet."""
+        key = form.get("action", "save")
+        if key == "save":
+            return None
+        found = next(
+            (a for a in self.offered(spec, character, storyteller=storyteller) if a.key == key), None
+        )
+        if found is None:
+            raise web.HTTPBadRequest(text="Unknown action.\n")
+        return found
 
     async def player(
         self,
@@ -155,7 +192,7 @@ class SheetPages:
     ) -> web.Response:
         """The changed fields as the player's command lines, on the character made active for them."""
         spec = self.spec(character)
-        chosen_action(spec, form, storyteller=False, status=character.status)  # a bad one changes nothing
+        self.chosen(spec, character, form, storyteller=False)  # a bad one changes nothing
         refused = await self.made_active(signed, character, spec)
         if refused:
             return await self.player(request, signed, character, refused)
@@ -200,7 +237,7 @@ class SheetPages:
         storyteller: bool,
     ) -> tuple[list[Reply], dict[str, str], dict[str, str]]:
         """Runs the form's lines: (the replies to show on top, refusals by field, typed values kept)."""
-        chosen = chosen_action(spec, form, storyteller=storyteller, status=character.status)
+        chosen = self.chosen(spec, character, form, storyteller=storyteller)
         messages: list[Reply] = []
         errors: dict[str, str] = {}
         typed: dict[str, str] = {}
@@ -283,26 +320,13 @@ def draw(
     return [s for s in sections.values() if s.fields]
 
 
-def chosen_action(
-    spec: SheetSpec, form: Mapping[str, str], *, storyteller: bool, status: str
-) -> SheetAction | None:
-    """The sheet button the form was sent with (None: Save changes); 400 for one this viewer is not
-    offered on this sheet."""
-    key = form.get("action", "save")
-    if key == "save":
+def export_target(services: AdapterServices, system: str) -> str | None:
+    """The platform the system's sheets are exported to (``sheet_export = "discord:sheets"`` in
+    its settings section), read without knowing the system; None when none is set up."""
+    target = getattr(services.system_settings(system), "sheet_export", None)
+    if not target:
         return None
-    found = spec.action(key)
-    if found is None or not found.offered(storyteller=storyteller, status=status):
-        raise web.HTTPBadRequest(text="Unknown action.\n")
-    return found
-
-
-def action_label(action: SheetAction, locale: str) -> str:
-    """A sheet button in the web's words where the web has them (approve, submit, ...), else the
-    system's own label."""
-    key = f"sheets.action.{action.key}"
-    known = key in CATALOGUE.messages[CATALOGUE.fallback]
-    return CATALOGUE.t(locale, key) if known else action.label(locale)
+    return str(target).partition(":")[0]
 
 
 def as_int(value: Any) -> int:

@@ -28,7 +28,6 @@ EN = {
     "sheets.action.unapprove": "Unlock for changes",
     "sheets.action.submit": "Submit to the Storytellers",
     "sheets.action.budget": "Show what is left to spend",
-    "sheets.action.export": "Export the sheet",
 }
 
 CS = {
@@ -55,7 +54,6 @@ CS = {
     "sheets.action.unapprove": "Odemknout pro změny",
     "sheets.action.submit": "Odevzdat Vypravěčům",
     "sheets.action.budget": "Ukázat, co zbývá rozdělit",
-    "sheets.action.export": "Exportovat list",
 }
 
 RU = {
@@ -82,5 +80,4 @@ RU = {
     "sheets.action.unapprove": "Разблокировать для изменений",
     "sheets.action.submit": "Отправить Рассказчикам",
     "sheets.action.budget": "Показать, что осталось распределить",
-    "sheets.action.export": "Экспортировать лист",
 }
