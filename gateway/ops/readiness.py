@@ -2,7 +2,7 @@
 
 ``/readyz`` asks every time: a ``SELECT 1`` (with a short timeout) each call, the vault's Alembic
 revisions at most every ``REVISION_TTL`` seconds (they change only with ``gateway db upgrade``).
-The migration graph comes from ``gateway.vault.revisions`` (``gateway status`` judges with it too):
+The migration graph comes from ``gateway.ops.revisions`` (``gateway status`` judges with it too):
 Alembic is imported only to upgrade.
 
 Current means "at this code's heads or newer": a vault whose revisions this code does not know was
@@ -20,9 +20,9 @@ from pathlib import Path
 from sqlalchemy import Integer, String, text
 
 from gateway.core.errors import one_line
+from gateway.ops.revisions import CORE_VERSIONS, Verdict, heads, judge, read_graph
 from gateway.vault.engine import Vault
 from gateway.vault.prepared import Prepared
-from gateway.vault.revisions import CORE_VERSIONS, Verdict, heads, judge, read_graph
 
 PROBE_TIMEOUT = 2.0  # seconds the vault has to answer
 REVISION_TTL = 5.0  # seconds a revision check is trusted
@@ -61,7 +61,7 @@ class Readiness:
 
     def graph(self) -> dict[str, tuple[str, ...]]:
         """The migration scripts' revisions, read once per process from their files' revision lines
-        (``gateway.vault.revisions``: Alembic, which imports every file, is for upgrading only)."""
+        (``gateway.ops.revisions``: Alembic, which imports every file, is for upgrading only)."""
         if self._graph is None:
             key = tuple(str(p) for p in self._locations)
             if key not in _GRAPHS:

@@ -7,7 +7,7 @@ measured on the database's clock, like the rows themselves. A vault that cannot 
 migrated exits 2 with one line.
 
 It answers at once (issue 37): a SQLite vault is read by Python's own ``sqlite3``, read-only, with
-plain SQL; migrations are judged from the files' revision lines (``gateway.vault.revisions``), not
+plain SQL; migrations are judged from the files' revision lines (``gateway.ops.revisions``), not
 by Alembic; no plugin is imported unless the vault holds a revision the core does not know.
 PostgreSQL goes through a bare SQLAlchemy engine (its URL options), still without the models.
 """
@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from urllib.parse import quote
 
 from gateway.core.errors import one_line
-from gateway.vault.revisions import CORE_VERSIONS, Verdict, heads, judge, read_graph
+from gateway.ops.revisions import CORE_VERSIONS, Verdict, heads, judge, read_graph
 
 if TYPE_CHECKING:
     from gateway.core.settings import Settings

@@ -116,7 +116,12 @@ def _allowed(module: str, names: list[str], root: str) -> bool:
     allowed = BUILDING_BLOCKS | (ADAPTER_MODULES if root != "plugins" else RULE_SYSTEM_MODULES)
     if root == "tests/thirdparty":
         allowed |= RULE_SYSTEM_MODULES
-    return module in allowed or (root != "adapters" and module.startswith("gateway.rules."))
+
+    def fits(name: str) -> bool:
+        return name in allowed or (root != "adapters" and name.startswith("gateway.rules."))
+
+    # ``from gateway.features import channels`` imports the module ``gateway.features.channels``.
+    return fits(module) or (bool(names) and all(fits(f"{module}.{name}") for name in names))
 
 
 def _imports_of_the_core(root: str, base: Path = ROOT) -> list[str]:

@@ -1,4 +1,4 @@
-"""``gateway.vault.revisions`` reads the migration graph from the files' own lines (for ``gateway status``,
+"""``gateway.ops.revisions`` reads the migration graph from the files' own lines (for ``gateway status``,
 without Alembic): it must be Alembic's graph, and judge a vault as ``Readiness`` does."""
 
 from __future__ import annotations
@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 from alembic.script import ScriptDirectory
 
+from gateway.ops.revisions import CORE_VERSIONS, heads, judge, read_graph
 from gateway.ops.status import migrations
 from gateway.vault.migrate import alembic_config
-from gateway.vault.revisions import CORE_VERSIONS, heads, judge, read_graph
 
 
 def test_the_graph_is_alembics() -> None:

@@ -83,7 +83,7 @@ async def test_verify_on_another_platform(chat: Chat) -> None:
         ("roll wisdom", "Unknown trait"),
         ("roll 3 +x", "cannot read"),
         ("roll +2", "starts with a pool"),
-        ("roll", "Which pool"),
+        ("roll", "pool is missing"),
         ("roll 51", "above the maximum of 50"),
         ("roll 3 wp", "Willpower needs a character"),
         ("roll 3 wp wp", "once per roll"),

@@ -233,8 +233,8 @@ def test_russian_option_words_mean_their_keywords_once_translated() -> None:
         "pool": "3",
         "difficulty": 5,
         "need": 2,
-        "against": "4 secret",
-        "secret": False,
+        "against": "4",  # the other side's pool stops at the next keyword
+        "secret": True,
     }
     assert _bind("nightwanderers", "roll 3 тайно") == {"pool": "3 тайно", "secret": False}  # as typed
 

@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-CORE_VERSIONS = Path(__file__).parent / "vault" / "migrations" / "versions"
+CORE_VERSIONS = Path(__file__).parents[1] / "vault" / "migrations" / "versions"
 _ASSIGNED = re.compile(r"^(revision|down_revision)\s*(?::[^=]*)?=\s*(.+?)\s*$", re.MULTILINE)
 
 
