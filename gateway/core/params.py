@@ -259,19 +259,21 @@ def render(params: Sequence[Param], values: Mapping[str, Any]) -> list[str]:
                 continue
             text = f"{int(value):+d}"
         elif param.many and isinstance(value, (list, tuple)):
-            text = " ".join(_quoted(str(v)) for v in value)
+            text = " ".join(quoted(str(v)) for v in value)
         elif param.rest:
             text = str(value)
         else:
-            text = _quoted(str(value))
+            text = quoted(str(value))
         if param.keyword:
             words.append(param.keyword)
         words.append(text)
     return words
 
 
-def _quoted(value: str) -> str:
-    if not value or any(ch.isspace() for ch in value):
+def quoted(value: str) -> str:
+    """``value`` as one word of a command line: quoted when it is empty, holds white space or starts
+    with a quote (which the tokeniser would otherwise read as an opening quote)."""
+    if not value or value[0] in "\"'" or any(ch.isspace() for ch in value):
         quote = "'" if '"' in value else '"'
         return f"{quote}{value}{quote}"
     return value

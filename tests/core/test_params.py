@@ -219,3 +219,12 @@ async def test_help_command_is_paged_where_lines_are_short(chat: Chat) -> None:
     assert shown[-1].endswith(f"text: what it says, up to 300 characters (required) Page {count} of {count}.")
     assert "field: the narrative field to write" in " ".join(shown)
     assert (await chat.one(f"help char set {count + 1}", as_="mira", page_bytes=250)).error is not None
+
+
+@pytest.mark.parametrize("value", ["'Bob", '"quoted', "it's", "two words", ""])
+def test_a_rendered_word_reads_back_as_itself(value: str) -> None:
+    """A one-word value that starts with a quote is quoted, or the tokeniser reads an open quote."""
+    param = Param("name", "word", "a word")
+    assert bind((param,), tokenize(" ".join(render((param,), {"name": value})))) == (
+        {"name": value} if value else {}
+    )

@@ -10,16 +10,14 @@ from dataclasses import dataclass
 
 from adapters.web.account.store import Signed
 from gateway import AdapterServices, Channel, Identity, InboundMessage, Reply
+from gateway.core.params import quoted
 from gateway.features import channels, records
 
 
 def word(value: str) -> str:
-    """``value`` as a command word: quoted when it has spaces or starts with a quote."""
-    value = " ".join(value.split())
-    if value and value[0] not in "\"'" and " " not in value:
-        return value
-    quote = "'" if '"' in value else '"'
-    return f"{quote}{value}{quote}"
+    """``value`` as a command word (its white space collapsed): quoted when it has spaces or starts
+    with a quote."""
+    return quoted(" ".join(value.split()))
 
 
 def text(value: str) -> str:
