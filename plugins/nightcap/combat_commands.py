@@ -14,27 +14,25 @@ from gateway.vault.models import Character, SceneState
 from plugins.nightcap import combat, initiative, mechanics, render, rulings
 from plugins.nightcap import params as P
 from plugins.nightcap.acting import check_in_play, incapacitated_refusal
-from plugins.nightcap.characters import nothing_after
 from plugins.nightcap.combat import HEALTH_LEVELS
-from plugins.nightcap.conflict_support import (
+from plugins.nightcap.config import SYSTEM
+from plugins.nightcap.conflict_commands import (
     DAMAGE,
     WILLPOWER,
-    Built,
-    character_side,
     damage_pool,
     ensure_can_act,
     health_of,
     load_scene,
     match_character_prefix,
-    rating_side,
     save_scene,
-    soak_of,
-    trait_rating,
 )
 from plugins.nightcap.house import dice
 from plugins.nightcap.initiative import Combat, Combatant
 from plugins.nightcap.pools import parse_side
-from plugins.nightcap.rolls import SYSTEM, spend_willpower
+from plugins.nightcap.roll_commands import spend_willpower
+from plugins.nightcap.sides import Built, character_side, rating_side, soak_of, trait_rating
+from plugins.nightcap.store import overrule
+from plugins.nightcap.words import nothing_after
 
 COMMANDS = CommandSet(SYSTEM)
 COMBAT = "combat"
@@ -432,7 +430,7 @@ class Fighter:
         if self.character is not None:
             ruling = None
             if ruled:
-                spec, ruling = await rulings.overrule(ctx, self.character, spec)
+                spec, ruling = await overrule(ctx, self.character, spec)
             built = character_side(ctx, spec, self.character, damage)
             built.side.label += rulings.note(ruling)
             return built

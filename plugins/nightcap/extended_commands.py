@@ -8,20 +8,15 @@ from gateway import CommandContext, CommandSet, Invocation, Reply, UserError
 from gateway.rules.numbers import is_digits
 from plugins.nightcap import extended, mechanics, render, rulings
 from plugins.nightcap import params as P
-from plugins.nightcap.characters import nothing_after
-from plugins.nightcap.conflict_support import (
-    actor,
-    character_side,
-    ensure_can_act,
-    kv_claim,
-    kv_get,
-    kv_put,
-    side_result,
-)
+from plugins.nightcap.config import SYSTEM
+from plugins.nightcap.conflict_commands import actor, ensure_can_act, kv_claim, kv_get, kv_put
 from plugins.nightcap.house import dice
 from plugins.nightcap.pools import parse_side
+from plugins.nightcap.roll_commands import spend_willpower
 from plugins.nightcap.roll_texts import say
-from plugins.nightcap.rolls import SYSTEM, spend_willpower
+from plugins.nightcap.sides import character_side, side_result
+from plugins.nightcap.store import overrule
+from plugins.nightcap.words import nothing_after
 
 COMMANDS = CommandSet(SYSTEM)
 EXTENDED = "nightcap.extended"
@@ -136,7 +131,7 @@ async def extended_roll(ctx: CommandContext, inv: Invocation) -> Reply:
         raise UserError("Roll what? Write extended roll TRAIT [+N|-N] [wp] (or fix it at extended start).")
     spec = parse_side(words)
     damage = await ensure_can_act(ctx.session, character, "extended roll") if character else 0
-    spec, ruling = await rulings.overrule(ctx, character, spec)
+    spec, ruling = await overrule(ctx, character, spec)
     built = character_side(ctx, spec, character, damage)
     if spec.willpower:
         await spend_willpower(ctx, character)

@@ -9,20 +9,13 @@ from gateway import CommandContext, CommandSet, Invocation, PermissionDenied, Re
 from gateway.vault import repo
 from plugins.nightcap import mechanics, render, teamwork
 from plugins.nightcap import params as P
-from plugins.nightcap.characters import nothing_after
-from plugins.nightcap.conflict_support import (
-    WILLPOWER,
-    actor,
-    character_side,
-    ensure_can_act,
-    load_scene,
-    pool_words,
-    save_scene,
-    side_result,
-)
+from plugins.nightcap.config import SYSTEM
+from plugins.nightcap.conflict_commands import WILLPOWER, actor, ensure_can_act, load_scene, save_scene
 from plugins.nightcap.house import dice, house, mark, noted
 from plugins.nightcap.pools import PoolSpec, parse_side
-from plugins.nightcap.rolls import SYSTEM, spend_willpower
+from plugins.nightcap.roll_commands import spend_willpower
+from plugins.nightcap.sides import character_side, pool_words, side_result
+from plugins.nightcap.words import nothing_after
 
 COMMANDS = CommandSet(SYSTEM)
 TEAM = "team"

@@ -15,12 +15,11 @@ from gateway.features.characters import (
     owned_characters,
     rename_character,
 )
-from gateway.rules.numbers import read_int
 from gateway.vault.models import Character
 from plugins.nightcap import chargen, view
 from plugins.nightcap import params as P
 from plugins.nightcap.config import NightcapSettings
-from plugins.nightcap.export import render
+from plugins.nightcap.export_commands import render
 from plugins.nightcap.powers import tier_or_error
 from plugins.nightcap.sheet import FIELDS, MAX_FIELD, find_power, match_field, new_sheet, trait_or_error
 from plugins.nightcap.store import (
@@ -35,6 +34,7 @@ from plugins.nightcap.store import (
     sheet_of,
     sync_maxima,
 )
+from plugins.nightcap.words import nothing_after, parse_number
 
 COMMANDS = CommandSet(SYSTEM)
 
@@ -42,21 +42,6 @@ CHAR_USAGE = (
     "char new NAME | char use NAME | char set FIELD TEXT | char submit | char budget | char list"
     " | char retire NAME"
 )
-
-
-def parse_number(word: str, usage: str) -> int:
-    value = read_int(word, signed=True)
-    if value is None:
-        raise UserError(f"{word[:20]!r} is not a number. Write {usage}.")
-    if abs(value) > 1000:
-        raise UserError(f"Numbers here stop at 1000. Write {usage}.")
-    return value
-
-
-def nothing_after(inv: Invocation, command: str, why: str = "") -> None:
-    """Refuse words a command does not take, rather than drop them silently."""
-    if inv.words:
-        raise UserError(f"{command} takes nothing after it{why}. Write {command}.")
 
 
 async def write_field(ctx: CommandContext, character: Character, field: str, text: str) -> tuple[Any, str]:

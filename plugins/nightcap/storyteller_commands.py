@@ -21,15 +21,17 @@ from gateway.features.characters import (
     set_pool,
     take_character,
 )
+from gateway.rules.numbers import clamped
 from gateway.vault import repo
 from gateway.vault.models import ChannelRow, Character
-from plugins.nightcap import approval, chargen, rulings, st_rolls, view
+from plugins.nightcap import approval, chargen, rulings, st_roll_commands, view
 from plugins.nightcap import params as P
-from plugins.nightcap.characters import parse_number, write_field
+from plugins.nightcap.character_commands import write_field
 from plugins.nightcap.config import NightcapSettings
-from plugins.nightcap.export import export_target, queue_export, queue_exports
-from plugins.nightcap.export import render as render_sheet
+from plugins.nightcap.export_commands import export_target, queue_export, queue_exports
+from plugins.nightcap.export_commands import render as render_sheet
 from plugins.nightcap.powers import tier_or_error
+from plugins.nightcap.rulings import _MOD, MAX_MODIFIER, RULING, describe
 from plugins.nightcap.sheet import (
     DAMAGE,
     ESSENCE,
@@ -49,6 +51,7 @@ from plugins.nightcap.store import (
     sheet_of,
     sync_maxima,
 )
+from plugins.nightcap.words import parse_number
 
 COMMANDS = CommandSet(SYSTEM)
 ST_POWER_USAGE = "st power NAME add POWER TIER TRAIT | st power NAME remove POWER"
@@ -411,7 +414,7 @@ async def st_pool(ctx: CommandContext, inv: Invocation) -> Reply:
     params=P.ST_ROLL,
 )
 async def st_roll(ctx: CommandContext, inv: Invocation) -> Reply:
-    return await st_rolls.npc_roll(ctx, inv)
+    return await st_roll_commands.npc_roll(ctx, inv)
 
 
 @COMMANDS.command(
@@ -422,7 +425,7 @@ async def st_roll(ctx: CommandContext, inv: Invocation) -> Reply:
     params=P.ST_ROLLSTAT,
 )
 async def st_rollstat(ctx: CommandContext, inv: Invocation) -> Reply:
-    return await st_rolls.stat_roll(ctx, inv, named)
+    return await st_roll_commands.stat_roll(ctx, inv, named)
 
 
 # -- the whole chronicle ------------------------------------------------------------------------------
@@ -558,4 +561,50 @@ async def st_sync(ctx: CommandContext, inv: Invocation) -> Reply:
     params=P.ST_MOD,
 )
 async def st_mod(ctx: CommandContext, inv: Invocation) -> Reply:
-    return await rulings.st_mod(ctx, inv, named, record_edit)
+    return await _st_mod(ctx, inv)
+
+
+async def _st_mod(ctx: CommandContext, inv: Invocation) -> Reply:
+    words = list(inv.words)
+    if not words:
+        raise UserError(f"Write {rulings.ST_MOD_USAGE}.")
+    value_at = next(
+        (i for i, w in enumerate(words) if i > 0 and (_MOD.match(w) or w.casefold() == "clear")), None
+    )
+    if value_at is None:
+        character, _ = await named(ctx, words, rulings.ST_MOD_USAGE, 0)
+        ruling = (character.sheet or {}).get(RULING)
+        text = (
+            f"{character.name}'s next roll is at the Storyteller's ruling {describe(ruling)}."
+            if ruling
+            else f"No Storyteller's ruling waits on {character.name}'s next roll."
+        )
+        return Reply(
+            text=text, private=True, result={"kind": "ruling", "character": character.name, "ruling": ruling}
+        )
+    character, _ = await named(ctx, words[:value_at], rulings.ST_MOD_USAGE, 0)
+    sheet = dict(character.sheet or {})
+    old = sheet.get(RULING)
+    if words[value_at].casefold() == "clear":
+        if len(words) > value_at + 1:
+            raise UserError(f"Write {rulings.ST_MOD_USAGE}.")
+        if not old:
+            raise UserError(f"No Storyteller's ruling waits on {character.name}'s next roll.")
+        sheet.pop(RULING)
+        character.sheet = sheet
+        text = f"The ruling {describe(old)} on {character.name}'s next roll is withdrawn."
+        await record_edit(ctx, character, "st.mod", RULING, old, None, text)
+        return Reply(text=text, result={"kind": "ruling", "character": character.name, "ruling": None})
+    value = clamped(words[value_at])
+    if abs(value) > MAX_MODIFIER:
+        raise UserError(f"A Storyteller's modifier is -{MAX_MODIFIER} to +{MAX_MODIFIER}.")
+    reason = " ".join(words[value_at + 1 :])[:80]
+    ruling = {"value": value, "reason": reason, "by": ctx.name, "at": ctx.now.isoformat()}
+    sheet[RULING] = ruling
+    character.sheet = sheet
+    text = (
+        f"{character.name}'s next roll is at {describe(ruling)}, whatever modifier the player proposes"
+        " (st mod NAME clear withdraws it)."
+    )
+    await record_edit(ctx, character, "st.mod", RULING, old, ruling, text)
+    return Reply(text=text, result={"kind": "ruling", "character": character.name, "ruling": ruling})
