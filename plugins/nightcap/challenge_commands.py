@@ -290,9 +290,7 @@ async def _claim_challenge_against(ctx: CommandContext, defender: Character) -> 
 async def defend_command(ctx: CommandContext, inv: Invocation) -> list[Reply]:
     replies = await sweep_challenges(ctx)
     defender = await require_active(ctx, SYSTEM)
-    words = list(inv.words)
-    if not words:
-        raise UserError(f"Defend with which trait? Write {DEFEND_USAGE}.")
+    words = str(inv.args["pool"]).split()
     data = await _claim_challenge_against(ctx, defender)
     defender_damage = await ensure_can_act(ctx.session, defender, "defend")
     defence: PowerChoice | None = None

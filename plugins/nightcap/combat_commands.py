@@ -8,7 +8,6 @@ from typing import Any
 
 from gateway import CommandContext, CommandSet, Invocation, PermissionDenied, Reply, UserError
 from gateway.features.characters import find_character, require_active
-from gateway.rules.numbers import is_digits
 from gateway.vault import repo
 from gateway.vault.models import Character, SceneState
 from plugins.nightcap import combat, initiative, mechanics, render, rulings
@@ -193,9 +192,9 @@ async def _roll_for(ctx: CommandContext, fight: Combat, people: list[Combatant])
 )
 async def init_join(ctx: CommandContext, inv: Invocation) -> Reply:
     row, fight = await _require(ctx)
-    words = list(inv.words)
+    wanted, physical_arg = inv.args.get("name"), inv.args.get("physical")
     character: Character | None
-    if not words:
+    if not wanted:
         character = await require_active(ctx, SYSTEM)
         key, name, physical, npc = (
             f"c:{character.id}",
@@ -206,8 +205,8 @@ async def init_join(ctx: CommandContext, inv: Invocation) -> Reply:
         char_id: int | None = character.id
         check_in_play(character, "init join")
     else:
-        character, rest = await match_character_prefix(ctx, words)
-        if character is not None and not rest:
+        character = await find_character(ctx.session, SYSTEM, wanted) if physical_arg is None else None
+        if character is not None:
             if character.owner_id != ctx.person.id and not ctx.storyteller:
                 raise PermissionDenied(
                     f"Adding {character.name}, who is not yours, needs the Storyteller role."
@@ -223,12 +222,12 @@ async def init_join(ctx: CommandContext, inv: Invocation) -> Reply:
         else:
             if not ctx.storyteller:
                 raise PermissionDenied("Adding an NPC (init join NAME PHYSICAL) needs the Storyteller role.")
-            if len(words) < 2 or not is_digits(words[-1]):
+            if physical_arg is None:
                 raise UserError("An NPC joins with a name and a Physical rating: init join Ghoul 4.")
-            physical = int(words[-1])
+            physical = int(physical_arg)
             if not 0 <= physical <= MAX_NPC_RATING:
                 raise UserError(f"An NPC's Physical is 0 to {MAX_NPC_RATING}.")
-            name = " ".join(" ".join(words[:-1]).split())[:60]
+            name = " ".join(wanted.split())[:60]
             if await find_character(ctx.session, SYSTEM, name) is not None:
                 raise UserError(f"{name} is a character's name; give the NPC another one.")
             key, npc, char_id = f"npc:{name.casefold()}", True, None
@@ -303,14 +302,11 @@ async def init_move(ctx: CommandContext, inv: Invocation) -> Reply:
     row, fight = await _require(ctx)
     if not _runs_fight(ctx, fight):
         raise PermissionDenied("init move needs the Storyteller role (or to have started this fight).")
-    words = list(inv.words)
-    if len(words) < 2 or not is_digits(words[-1]):
-        raise UserError("Write init move NAME POS, e.g. init move Mira 1.")
-    who = fight.find_name(" ".join(words[:-1]))
+    who = fight.find_name(inv.args["name"])
     if who is None:
-        raise UserError(f"Nobody called {' '.join(words[:-1])[:40]!r} is in this fight.")
+        raise UserError(f"Nobody called {inv.args['name'][:40]!r} is in this fight.")
     try:
-        fight = initiative.move(fight, who.key, int(words[-1]), await _out(ctx, fight))
+        fight = initiative.move(fight, who.key, int(inv.args["position"]), await _out(ctx, fight))
     except initiative.CombatError as exc:
         raise UserError(str(exc)) from exc
     await _save(ctx, row, fight)
@@ -668,15 +664,11 @@ async def attack_command(ctx: CommandContext, inv: Invocation) -> Reply:
     "st soak", "set a character's or NPC's soak", "st soak NAME N", role="storyteller", params=P.ST_SOAK
 )
 async def st_soak(ctx: CommandContext, inv: Invocation) -> Reply:
-    words = list(inv.words)
-    if len(words) < 2 or not is_digits(words[-1]):
-        raise UserError("Write st soak NAME N, e.g. st soak Dorian 1 (a leather jacket).")
-    soak = int(words[-1])
-    if soak > HEALTH_LEVELS:
+    wanted, soak = str(inv.args["name"]), int(inv.args["soak"])
+    if not 0 <= soak <= HEALTH_LEVELS:
         raise UserError(f"Soak is 0 to {HEALTH_LEVELS}.")
-    name_words = words[:-1]
-    character, rest = await match_character_prefix(ctx, name_words)
-    if character is not None and not rest:
+    character = await find_character(ctx.session, SYSTEM, wanted)
+    if character is not None:
         old = soak_of(character)
         character.sheet = {**character.sheet, "soak": soak}
         ctx.session.add(character)
@@ -687,9 +679,9 @@ async def st_soak(ctx: CommandContext, inv: Invocation) -> Reply:
         )
     else:
         row, fight = await _load(ctx)
-        npc = fight.find_name(" ".join(name_words)) if fight else None
+        npc = fight.find_name(wanted) if fight else None
         if fight is None or npc is None:
-            raise UserError(f"No character or NPC in this fight is called {' '.join(name_words)[:40]!r}.")
+            raise UserError(f"No character or NPC in this fight is called {wanted[:40]!r}.")
         old = npc.soak
         fight = initiative.set_npc(fight, npc.key, soak=soak)
         await _save(ctx, row, fight)

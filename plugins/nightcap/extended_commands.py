@@ -69,12 +69,6 @@ def _offers() -> list[dict[str, Any]]:
     return [{"target": t, "rolls": r, "for": why} for t, r, why in extended.DEFAULTS]
 
 
-def _int(word: str, what: str) -> int:
-    if not is_digits(word):
-        raise UserError(f"{what} is a whole number; write {EXTENDED_USAGE}.")
-    return int(word)
-
-
 @COMMANDS.command(
     "extended start",
     "start an extended action",
@@ -83,14 +77,10 @@ def _int(word: str, what: str) -> int:
 )
 async def extended_start(ctx: CommandContext, inv: Invocation) -> Reply:
     character, key, name = await actor(ctx)
-    words = list(inv.words)
-    if len(words) < 2:
-        offers = " or ".join(f"extended start {t} {r}" for t, r, _ in extended.DEFAULTS)
-        raise UserError(f"Write extended start TARGET ROLLS [TRAIT], e.g. {offers}.")
-    target, rolls = _int(words[0], "The target"), _int(words[1], "The number of rolls")
+    target, rolls = int(inv.args["target"]), int(inv.args["rolls"])
     pool_word = None
-    if len(words) > 2:
-        spec = parse_side(words[2:])
+    if "trait" in inv.args:
+        spec = parse_side([inv.args["trait"]])
         if spec.modifiers or spec.willpower:
             raise UserError("Modifiers and wp go on each roll: extended roll [+N|-N] [wp].")
         character_side(ctx, spec, character, 0)  # checks the trait (and that there is a character)
@@ -120,7 +110,7 @@ async def extended_roll(ctx: CommandContext, inv: Invocation) -> Reply:
     if row is None:
         raise UserError(f"{name} has no extended action under way: extended start TARGET ROLLS [TRAIT].")
     state = extended.Extended.from_dict(row.value["state"])
-    words = list(inv.words)
+    words = str(inv.args.get("pool", "")).split()
     if state.pool is not None:
         if words and not (words[0][:1] in "+-" or words[0].casefold() in ("wp", "willpower")):
             raise UserError(

@@ -51,21 +51,18 @@ def read_npc_side(words: list[str], default: str) -> NpcSide:
     return NpcSide(base, tuple(mods), " ".join(who)[:60] or default)
 
 
-def read_npc_roll(words: tuple[str, ...] | list[str]) -> tuple[list[NpcSide], bool]:
-    """The sides of ``st roll`` (one, or two around ``vs``) and whether it is secret. An NPC's pool
-    is just dice (RULINGS, "Contest"), so ``wp`` is refused rather than read as a label."""
-    folded = [w.casefold() for w in words]
+def read_npc_roll(pool: str, against: str | None) -> list[NpcSide]:
+    """The sides of ``st roll`` as the router bound them: ``pool``, and ``against`` after ``vs``. An
+    NPC's pool is just dice (RULINGS, "Contest"), so ``wp`` is refused rather than read as a label."""
+    left, right = pool.split(), against.split() if against is not None else None
+    folded = [w.casefold() for w in [*left, *(right or [])]]
     if any(w in WILLPOWER_WORDS for w in folded):
         raise UserError(say("st_roll.no_willpower"))
-    secret = "secret" in folded
-    rest = [w for w in words if w.casefold() != "secret"]
-    lowered = [w.casefold() for w in rest]
-    if lowered.count("vs") > 1:
+    if right is None:
+        return [read_npc_side(left, "NPC")]
+    if "vs" in folded:
         raise UserError(say("st_roll.one_vs"))
-    if "vs" not in lowered:
-        return [read_npc_side(rest, "NPC")], secret
-    at = lowered.index("vs")
-    return [read_npc_side(rest[:at], "NPC"), read_npc_side(rest[at + 1 :], "the opposition")], secret
+    return [read_npc_side(left, "NPC"), read_npc_side(right, "the opposition")]
 
 
 def npc_side_result(side: NpcSide, roll: mechanics.Roll) -> dict[str, Any]:

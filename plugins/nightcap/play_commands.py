@@ -34,7 +34,7 @@ from plugins.nightcap.store import (
     sheet_of,
     wound_penalty,
 )
-from plugins.nightcap.words import parse_number, split_power_words
+from plugins.nightcap.words import split_power_words
 
 COMMANDS = CommandSet(SYSTEM)
 
@@ -99,9 +99,7 @@ async def power_use(ctx: CommandContext, inv: Invocation) -> Reply:
     "health", "your Health track (or one of your characters')", "health [NAME]", params=P.HEALTH
 )
 async def health_command(ctx: CommandContext, inv: Invocation) -> Reply:
-    character = await own_or_named(
-        ctx, inv.words, "health", "ask their player, or a Storyteller, how they fare."
-    )
+    character = await own_or_named(ctx, inv, "health", "ask their player, or a Storyteller, how they fare.")
     damage, levels = (await pool_values(ctx, character))[DAMAGE]
     state = " Incapacitated." if health.incapacitated(damage, levels) else ""
     return Reply(
@@ -113,12 +111,11 @@ async def health_command(ctx: CommandContext, inv: Invocation) -> Reply:
 
 @COMMANDS.command("damage", "record damage on your character", "damage N", params=P.DAMAGE)
 async def damage_command(ctx: CommandContext, inv: Invocation) -> Reply:
-    usage = "damage N, with N the levels of damage your character takes"
-    if len(inv.words) != 1:
-        raise UserError(f"Write {usage}.")
-    amount = parse_number(inv.words[0], usage)
-    if amount < 1:
-        raise UserError(f"Write {usage} (at least 1); heal N heals.")
+    amount = int(inv.args["amount"])
+    if amount < 1:  # not the declaration's minimum: the refusal points to heal
+        raise UserError(
+            "Write damage N, with N the levels of damage your character takes (at least 1); heal N heals."
+        )
     character = await my_character(ctx)
     require_approved(character, "damage")
     assert character.id is not None
@@ -141,10 +138,7 @@ async def damage_command(ctx: CommandContext, inv: Invocation) -> Reply:
 
 @COMMANDS.command("heal", "spend Essence to heal, 1 per level", "heal [N]", params=P.HEAL)
 async def heal_command(ctx: CommandContext, inv: Invocation) -> Reply:
-    usage = "heal or heal N (1 Essence heals 1 level)"
-    if len(inv.words) > 1:
-        raise UserError(f"Write {usage}.")
-    amount = parse_number(inv.words[0], usage) if inv.words else 1
+    amount = int(inv.args.get("amount", 1))
     character = await my_character(ctx)
     require_approved(character, "heal")
     assert character.id is not None

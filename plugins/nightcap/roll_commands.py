@@ -10,6 +10,7 @@ from gateway.vault import repo
 from gateway.vault.models import Character
 from plugins.nightcap import mechanics, render, rulings, wounds
 from plugins.nightcap import params as P
+from plugins.nightcap.acting import check_in_play
 from plugins.nightcap.config import SYSTEM
 from plugins.nightcap.house import dice, house, mark, noted
 from plugins.nightcap.pools import ROLL_USAGE, PoolSpec, RollRequest, parse_roll
@@ -27,11 +28,7 @@ async def spend_willpower(ctx: CommandContext, character: Character | None) -> N
     if character is None:
         raise UserError("Willpower needs a character: make one with char new NAME, or roll without wp.")
     assert character.id is not None
-    if character.status != "approved":
-        raise UserError(
-            f"{character.name} is not approved yet: Willpower works once a Storyteller approves the sheet"
-            " (char submit when it is ready)."
-        )
+    check_in_play(character, "Willpower")
     # Below the ORM: a ``wp`` roll then opens no session.
     if not await repo.take_pool(ctx.unit, character.id, "willpower", 1):
         raise UserError(f"{character.name} has no Willpower left to spend.")

@@ -23,7 +23,7 @@ Named = Callable[[CommandContext, list[str], str, int], Awaitable[tuple[Characte
 
 
 async def npc_roll(ctx: CommandContext, inv: Invocation) -> Reply:
-    sides, secret = read_npc_roll(inv.words)
+    sides, secret = read_npc_roll(inv.args["pool"], inv.args.get("against")), bool(inv.args["secret"])
     pools = [checked_pool(ctx, s.base, list(s.modifiers)) for s in sides]
     rolls = [mechanics.roll(pool, ctx.dice, **dice(ctx)) for pool in pools]
     first = sides[0]

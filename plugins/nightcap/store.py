@@ -41,11 +41,7 @@ def sheet_of(character: Character) -> dict[str, Any]:
 
 
 def require_approved(character: Character, what: str) -> None:
-    if character.status != APPROVED:
-        raise UserError(
-            f"{character.name} is not approved yet: {what} works once a Storyteller approves the sheet"
-            " (char submit when it is ready)."
-        )
+    check_in_play(character, what)
 
 
 def open_for_edit(character: Character) -> str:
