@@ -21,7 +21,6 @@ from gateway.features.characters import (
     set_pool,
     take_character,
 )
-from gateway.rules.numbers import clamped
 from gateway.vault import repo
 from gateway.vault.models import ChannelRow, Character
 from plugins.nightcap import approval, chargen, rulings, st_roll_commands, view
@@ -31,7 +30,7 @@ from plugins.nightcap.config import NightcapSettings
 from plugins.nightcap.export_commands import export_target, queue_export, queue_exports
 from plugins.nightcap.export_commands import render as render_sheet
 from plugins.nightcap.powers import tier_or_error
-from plugins.nightcap.rulings import _MOD, MAX_MODIFIER, RULING, describe
+from plugins.nightcap.rulings import RULING, describe
 from plugins.nightcap.sheet import (
     DAMAGE,
     ESSENCE,
@@ -542,33 +541,20 @@ async def st_sync(ctx: CommandContext, inv: Invocation) -> Reply:
     params=P.ST_MOD,
 )
 async def st_mod(ctx: CommandContext, inv: Invocation) -> Reply:
-    return await _st_mod(ctx, inv)
-
-
-async def _st_mod(ctx: CommandContext, inv: Invocation) -> Reply:
-    words = list(inv.words)
-    if not words:
-        raise UserError(f"Write {rulings.ST_MOD_USAGE}.")
-    value_at = next(
-        (i for i, w in enumerate(words) if i > 0 and (_MOD.match(w) or w.casefold() == "clear")), None
-    )
-    if value_at is None:
-        character = await locked(ctx, " ".join(words))
-        ruling = (character.sheet or {}).get(RULING)
+    change = rulings.read_st_mod(list(inv.words))
+    character = await locked(ctx, change.name)
+    sheet = dict(character.sheet or {})
+    old = sheet.get(RULING)
+    if change.value is None and not change.clear:
         text = (
-            f"{character.name}'s next roll is at the Storyteller's ruling {describe(ruling)}."
-            if ruling
+            f"{character.name}'s next roll is at the Storyteller's ruling {describe(old)}."
+            if old
             else f"No Storyteller's ruling waits on {character.name}'s next roll."
         )
         return Reply(
-            text=text, private=True, result={"kind": "ruling", "character": character.name, "ruling": ruling}
+            text=text, private=True, result={"kind": "ruling", "character": character.name, "ruling": old}
         )
-    character = await locked(ctx, " ".join(words[:value_at]))
-    sheet = dict(character.sheet or {})
-    old = sheet.get(RULING)
-    if words[value_at].casefold() == "clear":
-        if len(words) > value_at + 1:
-            raise UserError(f"Write {rulings.ST_MOD_USAGE}.")
+    if change.clear:
         if not old:
             raise UserError(f"No Storyteller's ruling waits on {character.name}'s next roll.")
         sheet.pop(RULING)
@@ -576,11 +562,7 @@ async def _st_mod(ctx: CommandContext, inv: Invocation) -> Reply:
         text = f"The ruling {describe(old)} on {character.name}'s next roll is withdrawn."
         await record_edit(ctx, character, "st.mod", RULING, old, None, text)
         return Reply(text=text, result={"kind": "ruling", "character": character.name, "ruling": None})
-    value = clamped(words[value_at])
-    if abs(value) > MAX_MODIFIER:
-        raise UserError(f"A Storyteller's modifier is -{MAX_MODIFIER} to +{MAX_MODIFIER}.")
-    reason = " ".join(words[value_at + 1 :])[:80]
-    ruling = {"value": value, "reason": reason, "by": ctx.name, "at": ctx.now.isoformat()}
+    ruling = {"value": change.value, "reason": change.reason, "by": ctx.name, "at": ctx.now.isoformat()}
     sheet[RULING] = ruling
     character.sheet = sheet
     text = (

@@ -16,7 +16,7 @@ from plugins.nightcap.acting import check_in_play
 from plugins.nightcap.mechanics import score
 from plugins.nightcap.npc_rolls import NpcSide, read_npc_roll
 from plugins.nightcap.pools import PoolSpec
-from plugins.nightcap.rulings import describe, note
+from plugins.nightcap.rulings import StMod, describe, note, read_st_mod
 from plugins.nightcap.sides import build_side, label, pool_words, roll_side_result
 from plugins.nightcap.words import split_opponent, split_power_words, split_roll_words
 
@@ -145,6 +145,28 @@ def test_a_ruling_in_the_roll_line() -> None:
     assert note(None) == ""
 
 
+@pytest.mark.parametrize(
+    ("line", "read"),
+    [
+        ("Mira Vance -1 rushed by the clock", StMod("Mira Vance", -1, "rushed by the clock")),
+        ("Mira +0", StMod("Mira", 0)),
+        ("Mira Vance clear", StMod("Mira Vance", clear=True)),
+        ("Mira Vance", StMod("Mira Vance")),
+    ],
+)
+def test_st_mod_words(line: str, read: StMod) -> None:
+    assert read_st_mod(line.split()) == read
+
+
+@pytest.mark.parametrize(
+    ("line", "refusal"),
+    [("", "Write st mod"), ("Mira clear now", "Write st mod"), ("Mira +21", "is -20 to")],
+)
+def test_st_mod_words_refused(line: str, refusal: str) -> None:
+    with pytest.raises(UserError, match=refusal):
+        read_st_mod(line.split())
+
+
 def test_only_an_approved_sheet_acts() -> None:
     check_in_play(sheet(), "roll")
     with pytest.raises(UserError, match="works once a Storyteller approves"):
@@ -184,6 +206,8 @@ def test_only_an_approved_sheet_acts() -> None:
         (P.INIT_JOIN, "Big Ghoul 4", {"name": "Big Ghoul", "physical": 4}),
         (P.ST_ROLL, "4 +1 ghoul vs 3 secret", {"pool": "4 +1 ghoul", "against": "3", "secret": True}),
         (P.TEAM_ASSIST, "Mira Vance wp", {"name": "Mira Vance", "wp": True}),
+        # A number out of a range the handler states: bound, so the handler can say so.
+        (P.ST_TRAIT, "Mira physical -1", {"name": "Mira", "trait": "physical", "value": -1}),
     ],
 )
 def test_a_declaration_binds_a_name_of_several_words(params: Any, line: str, args: dict[str, Any]) -> None:
