@@ -4,21 +4,36 @@ language. Discord offers a user picker for it; the console completes the people 
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
+
 import pytest
 
 from adapters.console.complete import Names, completions
 from adapters.console.names import people
 from adapters.discord import slash
 from gateway import Command, Param
+from gateway.core.app import Gateway
 from gateway.core.core_params import PARAMS
+from gateway.core.dice import ScriptedDice
 from gateway.core.params import bind
-from gateway.testing import Chat
-from tests.core.test_storytellers import DISCORD, owned
+from gateway.core.settings import Settings
+from gateway.testing import Chat, Clock
+from tests.core.test_storytellers import DISCORD, OWNER
 from tests.nightcap.helpers import ok, refused
 
-__all__ = ["owned"]  # the fixture: a vault whose owner is discord:1000
-
 IRC = {"platform": "irc", "channel": "#table"}
+
+
+@pytest.fixture
+async def owned(vault_url: str) -> AsyncIterator[Chat]:
+    """A chat whose vault (SQLite, and PostgreSQL where one is given) has an owner, discord:1000."""
+    clock, dice = Clock(), ScriptedDice([])
+    settings = Settings(vault={"url": vault_url, "owner": OWNER})
+    gateway = Gateway(settings, dice=dice, clock=clock, platforms=())
+    await gateway.upgrade_vault()
+    await gateway.start()
+    yield Chat(gateway=gateway, dice=dice, clock=clock)
+    await gateway.stop()
 
 
 def test_a_person_is_a_name_that_may_hold_spaces() -> None:
@@ -52,6 +67,9 @@ async def test_a_name_written_as_seen_in_cyrillic(owned: Chat) -> None:
     await ok(chat, "lang", "мира", **DISCORD)  # display name «Мира»
     added = await ok(chat, "st add Мира", "1000", **DISCORD)
     assert added.result is not None and added.result["identity"] == "discord:мира"
+    if chat.services.vault.dialect == "postgresql":  # SQLite's lower() folds ASCII only
+        removed = await ok(chat, "st remove мира", "1000", **DISCORD)
+        assert removed.text == "discord:мира is no longer a Storyteller."
 
 
 @pytest.mark.parametrize(
