@@ -9,6 +9,8 @@ operator's does, through the ``gateway.plugins`` entry point (no ``extra_plugins
 
 from __future__ import annotations
 
+import asyncio
+import dataclasses
 import json
 import sys
 import tomllib
@@ -24,6 +26,7 @@ from nacl.signing import SigningKey
 from adapters.console.complete import completions
 from adapters.console.names import load_names, visible_commands
 from adapters.discord import slash
+from adapters.discord.render import EPHEMERAL
 from gateway import Channel, DegreeColour, Identity, find_character, pools_of
 from gateway.features import channels
 from gateway.testing import Chat
@@ -97,6 +100,41 @@ async def suggest(env: DiscordEnv, name: str, options: list[dict[str, Any]]) -> 
     return [c["value"] for c in answer["data"]["choices"]]
 
 
+def _slowed(handler: Any, seconds: float) -> Any:
+    async def slow(ctx: Any, inv: Any) -> Any:
+        await asyncio.sleep(seconds)
+        return await handler(ctx, inv)
+
+    return slow
+
+
+async def test_a_private_command_defers_privately_with_no_adapter_knowing_it(discord: DiscordEnv) -> None:
+    """``gauge`` is Lanterns' own and declared ``private=True``: a slow one's deferral is ephemeral from
+    the start (its first follow-up takes the deferral's visibility), a public one's is not."""
+    slashes = slash.of(discord.gateway.services)
+    assert [slashes.get(name).private for name in ("gauge", "sheet", "light", "burn")] == [
+        True,
+        True,
+        False,
+        False,
+    ]  # type: ignore[union-attr]
+    await gw(discord, "char new Wren")
+    registry = discord.gateway.plugins.registry
+    delay = discord.adapter.config.reply_timeout + 0.3
+    for name in ("gauge", "burn"):  # past reply_timeout: the answer is a deferral, then a follow-up
+        command = registry.commands[(SYSTEM, name)]
+        registry.commands[(SYSTEM, name)] = dataclasses.replace(
+            command, handler=_slowed(command.handler, delay)
+        )
+    assert await discord.command("gauge") == {"type": 5, "data": {"flags": EPHEMERAL}}
+    assert await discord.command("burn", [opt("amount", 1, 4)]) == {"type": 5, "data": {}}
+    await discord.until(lambda: len([r for r in discord.fake.received if r.follow_up]) == 2, timeout=15)
+    bodies = [r.body for r in discord.fake.received if r.follow_up]
+    gauge = next(b for b in bodies if "lantern holds 3 of 5 oil" in str(b))
+    assert gauge["flags"] == EPHEMERAL
+    assert all("flags" not in b for b in bodies if b is not gauge)
+
+
 async def test_discord_typed_slash_commands_autocomplete_help_and_colours(discord: DiscordEnv) -> None:
     definitions = slash.of(discord.gateway.services).definitions()
     assert command_problems(definitions) == []  # as Discord validates them
@@ -107,14 +145,16 @@ async def test_discord_typed_slash_commands_autocomplete_help_and_colours(discor
     assert options["oil"]["type"] == 5  # a flag: a boolean
     burn = find(definitions, "burn")["options"][0]
     assert (burn["type"], burn["min_value"], burn["max_value"]) == (4, 1, 5)
+    # Decanter's and Dramatic's set read a field their own way: one string, Lanterns' fields suggested.
     field = find(definitions, "set")["options"][0]
-    assert {c["value"] for c in field["choices"]} >= {"wit", "nerve", "craft", "oil", "calling", "notes"}
+    assert (field["type"], field["autocomplete"]) == (3, True)
     assert find(definitions, "steady")["options"][0]["autocomplete"] is True
 
     assert "Lanterns character" in (await gw(discord, "char new Wren"))["content"]
     await gw(discord, "set wit 3")
     assert await suggest(discord, "steady", [opt("trait", "", focused=True)]) == ["wit", "nerve", "craft"]
     assert await suggest(discord, "light", [opt("pool", "wit+n", focused=True)]) == ["wit+nerve"]
+    assert set(await suggest(discord, "set", [opt("field", "", focused=True)])) >= {"wit", "oil", "calling"}
 
     help_text = (await gw(discord, "help light"))["content"]
     assert "Usage: light POOL" in help_text  # Discord's markdown escapes the brackets that follow
