@@ -37,6 +37,7 @@ __all__ = [
     "reviews_of",
     "rolls_of",
     "stlog_after",
+    "stlog_characters",
     "stlog_lines",
     "stlog_marks",
     "storyteller_ids",
@@ -258,3 +259,28 @@ async def stlog_after(
             )
         ).all()
         return [(r, n) for r, n in rolls], list(entries)
+
+
+async def stlog_characters(db: Db, rows: int) -> list[tuple[int, str, str]]:
+    """(id, name, system) of the characters in the newest ``rows`` rolls and the newest ``rows``
+    other lines of the Storyteller log, by name: the log page's character filter."""
+    async with within(db) as unit:
+        session = unit.session
+        rolled = await session.exec(
+            select(RollLog.character_id)
+            .where(col(RollLog.stlog_kind).is_not(None))
+            .order_by(col(RollLog.id).desc())
+            .limit(rows)
+        )
+        written = await session.exec(
+            select(StlogEntry.character_id).order_by(col(StlogEntry.id).desc()).limit(rows)
+        )
+        ids = {i for i in [*rolled.all(), *written.all()] if i is not None}
+        if not ids:
+            return []
+        found = await session.exec(
+            select(Character.id, Character.name, Character.system).where(col(Character.id).in_(ids))
+        )
+        return sorted(
+            ((i, n, s) for i, n, s in found.all() if i is not None), key=lambda c: (c[1].casefold(), c[2])
+        )

@@ -22,6 +22,7 @@ from typing import Any
 import orjson
 
 from adapters.web import times
+from adapters.web.account.log_view import LogView, channel_label
 from adapters.web.account.roll_view import sides
 from adapters.web.people import platform_label
 from gateway import AdapterServices
@@ -37,7 +38,8 @@ WATCHER = "web-live"
 
 @dataclass(eq=False)
 class Viewer:
-    character_id: int | None
+    view: LogView
+    locale: str
     queue: asyncio.Queue[bytes] = field(default_factory=lambda: asyncio.Queue(QUEUE))
 
     def put(self, item: bytes) -> None:
@@ -45,6 +47,37 @@ class Viewer:
             with contextlib.suppress(asyncio.QueueEmpty):
                 self.queue.get_nowait()
         self.queue.put_nowait(item)
+
+
+@dataclass(frozen=True)
+class Row:
+    """A line to send: what the views filter on, and its fields that do not depend on the viewer."""
+
+    moment: datetime
+    channel_key: str
+    character_id: int | None
+    fields: dict[str, Any]
+
+    @property
+    def is_roll(self) -> bool:
+        return self.fields.get("id") is not None
+
+    def shown(self, view: LogView, locale: str) -> bytes:
+        """The event as a viewer in this zone and language gets it, with the groups it goes under."""
+        hour, heading = view.hour(self.moment)
+        platform = self.channel_key.partition(":")[0]
+        item = {
+            **self.fields,
+            "at": times.machine(self.moment, view.zone),
+            "shown": times.shown(self.moment, view.zone, seconds=True),
+            "platform": platform,
+            "platform_label": platform_label(platform, locale),
+            "channel": self.channel_key,
+            "channel_label": channel_label(self.channel_key, locale),
+            "hour": hour,
+            "hour_heading": heading,
+        }
+        return b"data: " + orjson.dumps(item) + b"\n\n"
 
 
 class LiveLog:
@@ -60,7 +93,7 @@ class LiveLog:
         services.events.subscribe(RollLogged, self.rolled)
         services.events.subscribe(StlogWritten, self.written)
 
-    async def watch(self, character_id: int | None) -> Viewer:
+    async def watch(self, view: LogView, locale: str) -> Viewer:
         """A new viewer; on SQLite, once the watcher knows where the log stands (the first viewer
         starts it), so every line committed from now on reaches the viewer."""
         async with self._starting:  # two first viewers at once start one watcher
@@ -69,7 +102,7 @@ class LiveLog:
                 self._writes.mark(WATCHER)
                 self._marks = await self._newest()
                 self._watcher = asyncio.create_task(self._watch(), name="web:live-log")
-        viewer = Viewer(character_id)
+        viewer = Viewer(view, locale)
         self.viewers.add(viewer)
         return viewer
 
@@ -100,14 +133,13 @@ class LiveLog:
             return
         if not self.viewers:
             return  # nobody watching: not even the read
-        wanted = {v.character_id for v in self.viewers}
+        wanted = {v.view.character_id for v in self.viewers}
         if None not in wanted and event.character_id not in wanted:
             return
         found = await records.logged_roll(self.services.vault, event.public_id)
         if found is None:
             return
-        roll, name = found
-        self._send(self.roll_entry(roll, name), roll.character_id)
+        self._send(self.roll_row(*found))
 
     async def written(self, event: StlogWritten) -> None:
         """A line that is not a roll's: the event carries it, so nothing is read."""
@@ -116,10 +148,7 @@ class LiveLog:
             return
         if self.viewers:
             moment = datetime.fromisoformat(event.at)
-            self._send(
-                self.line_entry(event.kind, event.text, event.channel_key, event.character_id, moment),
-                event.character_id,
-            )
+            self._send(self.line_row(event.kind, event.text, event.channel_key, event.character_id, moment))
 
     # A SQLite file: the change signal, then the rows past the marks.
 
@@ -147,57 +176,52 @@ class LiveLog:
     async def _read_new(self) -> None:
         last_roll, last_entry = self._marks
         rolls, entries = await records.stlog_after(self.services.vault, last_roll, last_entry, READ_MAX)
-        found: list[tuple[datetime, int, dict[str, Any], int | None]] = []
+        found: list[tuple[datetime, int, Row]] = []
         for roll, name in rolls:
             last_roll = max(last_roll, roll.id or 0)
-            found.append((roll.created_at, 0, self.roll_entry(roll, name), roll.character_id))
+            found.append((roll.created_at, 0, self.roll_row(roll, name)))
         for row in entries:
             last_entry = max(last_entry, row.id or 0)
-            line = self.line_entry(row.kind, row.text, row.channel_key, row.character_id, row.created_at)
-            found.append((row.created_at, 1, line, row.character_id))
+            line = self.line_row(row.kind, row.text, row.channel_key, row.character_id, row.created_at)
+            found.append((row.created_at, 1, line))
         self._marks = (last_roll, last_entry)
-        for _, _, shown, character_id in sorted(found, key=lambda item: item[:2]):
-            self._send(shown, character_id)
+        for _, _, shown in sorted(found, key=lambda item: item[:2]):
+            self._send(shown)
 
     # What a line shows: plain values, drawn by the page as text nodes.
 
-    def roll_entry(self, roll: RollLog, character: str | None) -> dict[str, Any]:
-        zone = self.services.settings.gateway.timezone
-        platform = roll.identity_key.partition(":")[0]
-        return {
+    def roll_row(self, roll: RollLog, character: str | None) -> Row:
+        fields = {
             "id": roll.public_id,
             "kind": roll.stlog_kind or roll.kind,
             "text": roll.text or f"{roll.display_name}: {roll.kind} {roll.total}",
             "who": roll.display_name,
             "character": character,
             "character_id": roll.character_id,
-            "at": times.machine(roll.created_at, zone),
-            "shown": times.shown(roll.created_at, zone, seconds=True),
-            "platform": platform,
-            "platform_label": platform_label(platform, "en"),
             "sides": sides(roll.result, self.services.systems().get(roll.system)),
         }
+        return Row(roll.created_at, roll.channel_key, roll.character_id, fields)
 
-    def line_entry(
+    def line_row(
         self, kind: str, text: str, channel_key: str, character_id: int | None, moment: datetime
-    ) -> dict[str, Any]:
+    ) -> Row:
         """A line of its own (no roll, so no id and no verify link)."""
-        zone = self.services.settings.gateway.timezone
-        platform = channel_key.partition(":")[0]
-        return {
+        fields: dict[str, Any] = {
             "id": None,
             "kind": kind,
             "text": text,
             "character_id": character_id,
-            "at": times.machine(moment, zone),
-            "shown": times.shown(moment, zone, seconds=True),
-            "platform": platform,
-            "platform_label": platform_label(platform, "en"),
             "sides": [],
         }
+        return Row(moment, channel_key, character_id, fields)
 
-    def _send(self, shown: dict[str, Any], character_id: int | None) -> None:
-        item = b"data: " + orjson.dumps(shown) + b"\n\n"  # encoded once for every viewer
+    def _send(self, row: Row) -> None:
+        """The row to each viewer whose view admits it, encoded once per zone and language."""
+        encoded: dict[tuple[str, str], bytes] = {}
         for viewer in list(self.viewers):
-            if viewer.character_id is None or viewer.character_id == character_id:
-                viewer.put(item)
+            view = viewer.view
+            if view.admits(is_roll=row.is_roll, channel_key=row.channel_key, character_id=row.character_id):
+                key = (view.zone, viewer.locale)
+                if key not in encoded:
+                    encoded[key] = row.shown(view, viewer.locale)
+                viewer.put(encoded[key])
