@@ -15,11 +15,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
 import orjson
+from aiohttp import web
 
 from adapters.web import times
 from adapters.web.account.log_view import LogView, channel_label
@@ -32,14 +34,18 @@ from gateway.features import records
 from gateway.features.records import RollLog
 
 QUEUE = 500
+GATHER = 0.05  # seconds a viewer gathers lines into one write once one has arrived
+HEARTBEAT = 15.0  # seconds between a stream's keep-alives, each asking whether it may go on
 READ_MAX = 500  # rows read per look: a burst bigger than a queue is not worth reading whole
 WATCHER = "web-live"
 
 
 @dataclass(eq=False)
 class Viewer:
-    view: LogView
+    view: LogView | None  # None: a page's notices only (NoticeFeed), no log rows
     locale: str
+    person_id: int | None = None
+    storyteller: bool = False
     queue: asyncio.Queue[bytes] = field(default_factory=lambda: asyncio.Queue(QUEUE))
 
     def put(self, item: bytes) -> None:
@@ -90,10 +96,12 @@ class LiveLog:
         self._watcher: asyncio.Task[None] | None = None
         self._starting = asyncio.Lock()
         self._marks = (0, 0)  # the last roll-log and stlog row ids sent (SQLite)
+        # Called when the SQLite watcher read lines that are not rolls (approvals, submissions, edits).
+        self.on_lines: list[Callable[[], Awaitable[None]]] = []
         services.events.subscribe(RollLogged, self.rolled)
         services.events.subscribe(StlogWritten, self.written)
 
-    async def watch(self, view: LogView, locale: str) -> Viewer:
+    async def watch(self, viewer: Viewer) -> Viewer:
         """A new viewer; on SQLite, once the watcher knows where the log stands (the first viewer
         starts it), so every line committed from now on reaches the viewer."""
         async with self._starting:  # two first viewers at once start one watcher
@@ -102,7 +110,6 @@ class LiveLog:
                 self._writes.mark(WATCHER)
                 self._marks = await self._newest()
                 self._watcher = asyncio.create_task(self._watch(), name="web:live-log")
-        viewer = Viewer(view, locale)
         self.viewers.add(viewer)
         return viewer
 
@@ -119,6 +126,10 @@ class LiveLog:
         if self._writes is not None:
             self._writes.close()
 
+    def sqlite(self) -> bool:
+        """Whether commits are heard through the SQLite watcher (not through the hub's events)."""
+        return self._sqlite()
+
     def _sqlite(self) -> bool:
         if not self._opened:
             self._opened = True
@@ -131,10 +142,8 @@ class LiveLog:
         if self._writes is not None:
             self._wake.set()  # the watcher reads it with whatever else was committed
             return
-        if not self.viewers:
-            return  # nobody watching: not even the read
-        wanted = {v.view.character_id for v in self.viewers}
-        if None not in wanted and event.character_id not in wanted:
+        wanted = {v.view.character_id for v in self.viewers if v.view is not None}
+        if not wanted or (None not in wanted and event.character_id not in wanted):  # nobody: no read
             return
         found = await records.logged_roll(self.services.vault, event.public_id)
         if found is None:
@@ -146,7 +155,7 @@ class LiveLog:
         if self._writes is not None:
             self._wake.set()
             return
-        if self.viewers:
+        if any(v.view is not None for v in self.viewers):
             moment = datetime.fromisoformat(event.at)
             self._send(self.line_row(event.kind, event.text, event.channel_key, event.character_id, moment))
 
@@ -187,6 +196,9 @@ class LiveLog:
         self._marks = (last_roll, last_entry)
         for _, _, shown in sorted(found, key=lambda item: item[:2]):
             self._send(shown)
+        if entries:
+            for call in self.on_lines:
+                await call()
 
     # What a line shows: plain values, drawn by the page as text nodes.
 
@@ -220,8 +232,44 @@ class LiveLog:
         encoded: dict[tuple[str, str], bytes] = {}
         for viewer in list(self.viewers):
             view = viewer.view
-            if view.admits(is_roll=row.is_roll, channel_key=row.channel_key, character_id=row.character_id):
+            if view is not None and view.admits(
+                is_roll=row.is_roll, channel_key=row.channel_key, character_id=row.character_id
+            ):
                 key = (view.zone, viewer.locale)
                 if key not in encoded:
                     encoded[key] = row.shown(view, viewer.locale)
                 viewer.put(encoded[key])
+
+
+async def serve(
+    request: web.Request, live: LiveLog, viewer: Viewer, still: Callable[[], Awaitable[bool]]
+) -> web.StreamResponse:
+    """The viewer's queue as server-sent events, until the browser goes or ``still()`` (asked at
+    each keep-alive) is false."""
+    await live.watch(viewer)
+    response = web.StreamResponse(headers={"Content-Type": "text/event-stream", "Cache-Control": "no-store"})
+    try:
+        await response.prepare(request)
+        await response.write(b": live\n\n")
+        while True:
+            try:
+                item = await asyncio.wait_for(viewer.queue.get(), HEARTBEAT)
+            except TimeoutError:
+                if not await still():
+                    break
+                await response.write(b": ping\n\n")
+                continue
+            # A short window gathers what follows into one write: at 100 rolls a second a viewer
+            # wakes 20 times, not 100 (it waits on its queue first, so an idle log costs nothing).
+            await asyncio.sleep(GATHER)
+            waiting = [item]
+            while not viewer.queue.empty():
+                waiting.append(viewer.queue.get_nowait())
+            await response.write(b"".join(waiting))
+    except ConnectionResetError:
+        return response  # the browser went away
+    finally:
+        live.leave(viewer)  # also when the server stops (the handler is cancelled)
+    with contextlib.suppress(ConnectionResetError):
+        await response.write_eof()  # the session ended or the role was taken away
+    return response

@@ -8,8 +8,6 @@ button is the ``st`` chat command run as that identity: the same handler, audit 
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 from dataclasses import replace
 from datetime import datetime
 
@@ -18,7 +16,7 @@ from aiohttp import web
 from adapters.web.account import store
 from adapters.web.account.actor import Actor, word
 from adapters.web.account.auth import TOKEN, Auth
-from adapters.web.account.live import LiveLog
+from adapters.web.account.live import LiveLog, Viewer, serve
 from adapters.web.account.log_view import LogView, grouped
 from adapters.web.account.notices import mark_waiting
 from adapters.web.account.player import not_found, shown, statused
@@ -40,8 +38,6 @@ ROSTER_SHOWN = 100
 AUDIT_SHOWN = 50
 LOG_SHOWN = 100
 CHARACTERS_FROM = 500  # the character filter offers those in this many newest rolls and other lines
-GATHER = 0.05  # seconds a viewer gathers lines into one write once one has arrived
-HEARTBEAT = 15.0  # seconds between a live stream's keep-alives, each re-checking the role
 # The roster's filters: the statuses a sheet goes through where its system approves sheets.
 STATUSES = {"unlocked": ("creation", "submitted"), "approved": ("approved",), "all": None}
 
@@ -230,35 +226,8 @@ class StorytellerPages:
         if isinstance(signed, web.Response):
             return signed
         view = LogView.of(request.query, self.services.settings.gateway.timezone)
-        viewer = await self.live.watch(view, request_locale(request))
-        response = web.StreamResponse(
-            headers={"Content-Type": "text/event-stream", "Cache-Control": "no-store"}
-        )
-        try:
-            await response.prepare(request)
-            await response.write(b": live\n\n")
-            while True:
-                try:
-                    item = await asyncio.wait_for(viewer.queue.get(), HEARTBEAT)
-                except TimeoutError:
-                    if await self._still(request, signed) is False:
-                        break
-                    await response.write(b": ping\n\n")
-                    continue
-                # A short window gathers what follows into one write: at 100 rolls a second a viewer
-                # wakes 20 times, not 100 (it waits on its queue first, so an idle log costs nothing).
-                await asyncio.sleep(GATHER)
-                waiting = [item]
-                while not viewer.queue.empty():
-                    waiting.append(viewer.queue.get_nowait())
-                await response.write(b"".join(waiting))
-        except ConnectionResetError:
-            return response  # the browser went away
-        finally:
-            self.live.leave(viewer)  # also when the server stops (the handler is cancelled)
-        with contextlib.suppress(ConnectionResetError):
-            await response.write_eof()  # the session ended or the role was taken away
-        return response
+        viewer = Viewer(view, request_locale(request))
+        return await serve(request, self.live, viewer, lambda: self._still(request, signed))
 
     async def _still(self, request: web.Request, signed: store.Signed) -> bool:
         """Whether the stream's session is still live and still a Storyteller's."""
