@@ -34,6 +34,7 @@ __all__ = [
     "keep_active",
     "last_rolled_in",
     "logged_roll",
+    "logged_rolls",
     "reviews_of",
     "rolls_of",
     "stlog_after",
@@ -107,6 +108,17 @@ async def logged_roll(db: Db, public_id: str) -> tuple[RollLog, str | None] | No
         )
         row = found.first()
         return None if row is None else (row[0], row[1])
+
+
+async def logged_rolls(db: Db, public_ids: list[str]) -> dict[str, tuple[RollLog, str | None]]:
+    """``logged_roll`` of many in one query, by public id (ids not found are left out)."""
+    async with within(db) as unit:
+        found = await unit.session.exec(
+            select(RollLog, Character.name)
+            .outerjoin(Character, col(Character.id) == col(RollLog.character_id))
+            .where(col(RollLog.public_id).in_(public_ids))
+        )
+        return {roll.public_id: (roll, name) for roll, name in found.all()}
 
 
 async def stlog_lines(
