@@ -7,7 +7,9 @@ from __future__ import annotations
 import re
 from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
+from typing import Any
 
+from playwright.async_api import expect
 from sqlmodel import select
 
 from adapters.web.account import LIVE_KEY
@@ -15,7 +17,7 @@ from gateway.core.dice import ScriptedDice
 from gateway.testing import Clock
 from gateway.vault.models import Character
 from tests.web.conftest import Site
-from tests.web.test_account_helpers import ACCOUNT, client_sign_in, say
+from tests.web.test_account_helpers import ACCOUNT, browser_sign_in, client_sign_in, say
 from tests.web.test_account_live import _event, _open
 
 SiteMaker = Callable[..., Awaitable[Site]]
@@ -135,3 +137,27 @@ async def test_the_stream_sends_only_what_the_view_admits_with_its_groups(site: 
     assert only_discord.queue.empty()
     for stream in (lines, rolls, discord):
         stream.close()
+
+
+async def test_live_rows_end_a_scene_and_open_the_next_in_the_browser(
+    site: SiteMaker, new_page: Callable[..., Awaitable[Any]]
+) -> None:
+    served = await site(extra_plugins=ACCOUNT, dice=ScriptedDice([9, 9, 9, 2, 2, 2]))
+    await say(served, "st add console:sam", "owner", st=True)
+    await say(served, "system dramatic", "sam", st=True, channel="table")
+    (first,) = await say(served, "roll 3", "sam", channel="table")
+    page = await new_page()
+    await browser_sign_in(served, page, "sam")
+    await page.goto(served.url("/st/log?group=scene&kind=&tz=UTC"))
+    await expect(page.locator("#live-state")).to_have_attribute("data-state", "live")
+    headings = page.locator("#live-log > li.group > h2")
+    await expect(headings.first).to_have_text("table · Terminal")
+    (ended,) = await say(served, "* * *", "sam", st=True, channel="table")
+    await expect(headings.first).to_have_text("table · Terminal scene ended")
+    (second,) = await say(served, "roll 3", "sam", channel="table")
+    await expect(headings).to_have_text(
+        ["table · Terminal", "table · Terminal scene ended", "main · Terminal"]
+    )
+    groups = page.locator("#live-log > li.group")
+    await expect(groups.nth(0).locator("p.line")).to_have_text([second.text])
+    await expect(groups.nth(1).locator("p.line")).to_have_text([ended.text, first.text])

@@ -8,6 +8,7 @@ button is the ``st`` chat command run as that identity: the same handler, audit 
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import replace
 from datetime import datetime
 
@@ -202,7 +203,7 @@ class StorytellerPages:
             )
         ]
         titles = {key: system.title for key, system in known.items()}
-        named_twice = {n for _, n, _ in characters if sum(1 for _, m, _ in characters if m == n) > 1}
+        named_twice = {n for n, count in Counter(n for _, n, _ in characters).items() if count > 1}
         return page(
             request,
             self.auth,

@@ -106,7 +106,7 @@
     list.prepend(group);  // the group with the newest row on top
     if (byScene && item.kind === "scene_end") {
       group.dataset.ended = "1";
-      group.firstElementChild.append(" ", span("ended", list.dataset.ended));
+      group.firstElementChild.append(" ", span("ended", list.dataset.endedText));
     }
     return group.querySelector("ol.rows");
   }
