@@ -3,12 +3,14 @@ committed by any gateway process on the vault reaches every open log page as a s
 
 How a commit is heard depends on the vault. PostgreSQL and one process's in-memory world: the hub's
 after-commit events (``RollLogged``, ``StlogWritten``; another process's arrive through
-``gateway.vault.notify``), each roll read once and put on each viewer's queue. A SQLite file, where
+``gateway.vault.notify``); a reader task reads the rolls waiting together, once, and puts each on
+the queue of every viewer whose view (``log_view.LogView``) admits it. A SQLite file, where
 another process (a console beside ``serve``) sends no notification: the outbox worker's change
 signal, ``PRAGMA data_version`` on a read-only connection (``gateway.delivery.outbox.VaultWrites``: no lock,
 no transaction), looked at every ``[outbox] poll_interval`` while someone watches; only when it
 moved are the rows past the last one sent read, and this process's own events wake it at once. A
-viewer that falls behind (a full queue) loses its oldest lines, never the gateway's memory.
+viewer that falls behind (a full queue) loses its oldest lines, never the gateway's memory. The
+notices' stream (``notice_stream``) rides on the same viewers and watcher.
 """
 
 from __future__ import annotations
