@@ -34,7 +34,9 @@ from gateway.features.roles import is_storyteller
 LABEL_BYTES = 24
 ROSTER_PAGE = 9  # + Prev, Next, Back = 12 dialog buttons
 CHARS_LISTED = 11  # the Player HUD's "Switch Character" dialog: 11 names + Back
-STATE_BYTES = 1536  # the state's most, fields included: 512 bytes of a 2048-byte body stay for replies
+STATE_BYTES = (
+    1792  # the state's most, fields included: 256 bytes of a 2048-byte body stay for a reply or a push's text
+)
 FIELD_BYTES = 96  # a field's text on the wire (the HUD shows it in a dialog of 511 bytes)
 # "Unlocked" is everyone still in CharGen: editing (creation) or waiting for a Storyteller (submitted).
 STATUS_FILTERS: dict[str, tuple[str, ...] | None] = {
