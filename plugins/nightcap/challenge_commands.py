@@ -351,7 +351,7 @@ async def defend_command(ctx: CommandContext, inv: Invocation) -> list[Reply]:
     return [*replies, Reply(text=text, result=result)]
 
 
-@COMMANDS.command("concede", "give a challenge up without rolling", "concede")
+@COMMANDS.command("concede", "give a challenge up without rolling", "concede", params=())
 async def concede_command(ctx: CommandContext, inv: Invocation) -> list[Reply]:
     nothing_after(inv, "concede")
     replies = await sweep_challenges(ctx)

@@ -101,7 +101,7 @@ async def char_use(ctx: CommandContext, inv: Invocation) -> Reply:
     )
 
 
-@COMMANDS.command("char list", "your characters", "char list")
+@COMMANDS.command("char list", "your characters", "char list", params=())
 async def char_list(ctx: CommandContext, inv: Invocation) -> Reply:
     nothing_after(inv, "char list")
     assert ctx.person.id is not None
@@ -246,7 +246,7 @@ async def power_remove(ctx: CommandContext, inv: Invocation) -> Reply:
     )
 
 
-@COMMANDS.command("char budget", "trait points and power dots left", "char budget")
+@COMMANDS.command("char budget", "trait points and power dots left", "char budget", params=())
 async def char_budget(ctx: CommandContext, inv: Invocation) -> Reply:
     nothing_after(inv, "char budget")
     character = await my_character(ctx)
@@ -266,7 +266,7 @@ async def char_budget(ctx: CommandContext, inv: Invocation) -> Reply:
     )
 
 
-@COMMANDS.command("char submit", "hand a finished sheet to the Storytellers", "char submit")
+@COMMANDS.command("char submit", "hand a finished sheet to the Storytellers", "char submit", params=())
 async def char_submit(ctx: CommandContext, inv: Invocation) -> Reply:
     nothing_after(inv, "char submit")
     character = await my_character(ctx, lock=True)

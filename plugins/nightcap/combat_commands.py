@@ -144,7 +144,7 @@ def _order_text(result: dict[str, Any]) -> str:
 # --- init -------------------------------------------------------------------------------------
 
 
-@COMMANDS.command("init start", "open a fight in this channel", INIT_USAGE)
+@COMMANDS.command("init start", "open a fight in this channel", INIT_USAGE, params=())
 async def init_start(ctx: CommandContext, inv: Invocation) -> Reply:
     nothing_after(inv, "init start")
     row, fight = await _load(ctx)
@@ -243,7 +243,7 @@ async def init_join(ctx: CommandContext, inv: Invocation) -> Reply:
     return Reply(text=text, result=await _order_result(ctx, fight, joined=name))
 
 
-@COMMANDS.command("init roll", "roll Physical for order, for everyone not yet rolled", "init roll")
+@COMMANDS.command("init roll", "roll Physical for order, for everyone not yet rolled", "init roll", params=())
 async def init_roll(ctx: CommandContext, inv: Invocation) -> Reply:
     # The book: "Each combatant rolls Physical with no modifiers" (so no +N, no wp, no other trait).
     nothing_after(inv, "init roll", ": each combatant rolls Physical with no modifiers and no Willpower")
@@ -259,7 +259,7 @@ async def init_roll(ctx: CommandContext, inv: Invocation) -> Reply:
     return Reply(text="Order rolls: " + "; ".join(lines) + ". " + _order_text(result), result=result)
 
 
-@COMMANDS.command("init next", "pass the turn on", "init next")
+@COMMANDS.command("init next", "pass the turn on", "init next", params=())
 async def init_next(ctx: CommandContext, inv: Invocation) -> Reply:
     nothing_after(inv, "init next")
     row, fight = await _require(ctx)
@@ -287,7 +287,7 @@ async def _owns(ctx: CommandContext, character_id: int) -> bool:
     return character is not None and character.owner_id == ctx.person.id
 
 
-@COMMANDS.command("init list", "show the order and the round", "init list", role="anyone")
+@COMMANDS.command("init list", "show the order and the round", "init list", role="anyone", params=())
 async def init_list(ctx: CommandContext, inv: Invocation) -> Reply:
     nothing_after(inv, "init list")
     _, fight = await _require(ctx)
@@ -314,7 +314,7 @@ async def init_move(ctx: CommandContext, inv: Invocation) -> Reply:
     return Reply(text=_order_text(result), result=result)
 
 
-@COMMANDS.command("init end", "end the fight", "init end")
+@COMMANDS.command("init end", "end the fight", "init end", params=())
 async def init_end(ctx: CommandContext, inv: Invocation) -> Reply:
     nothing_after(inv, "init end")
     row, fight = await _require(ctx)

@@ -158,7 +158,7 @@ async def extended_roll(ctx: CommandContext, inv: Invocation) -> Reply:
     return Reply(text=text, result=result)
 
 
-@COMMANDS.command("extended status", "show your extended action", "extended status")
+@COMMANDS.command("extended status", "show your extended action", "extended status", params=())
 async def extended_status(ctx: CommandContext, inv: Invocation) -> Reply:
     nothing_after(inv, "extended status")
     _, key, name = await actor(ctx)
@@ -169,7 +169,7 @@ async def extended_status(ctx: CommandContext, inv: Invocation) -> Reply:
     return Reply(text=_extended_status(name, state), result=_extended_result(state))
 
 
-@COMMANDS.command("extended abandon", "give your extended action up", "extended abandon")
+@COMMANDS.command("extended abandon", "give your extended action up", "extended abandon", params=())
 async def extended_abandon(ctx: CommandContext, inv: Invocation) -> Reply:
     nothing_after(inv, "extended abandon")
     character, key, name = await actor(ctx)

@@ -170,7 +170,7 @@ async def heal_command(ctx: CommandContext, inv: Invocation) -> Reply:
     return Reply(text=text, result=result)
 
 
-@COMMANDS.command("checkin", "the daily check-in: roll Spirit, regain Essence and 1 WP", "checkin")
+@COMMANDS.command("checkin", "the daily check-in: roll Spirit, regain Essence and 1 WP", "checkin", params=())
 async def checkin_command(ctx: CommandContext, inv: Invocation) -> Reply:
     if inv.words:
         raise UserError("Write checkin, with nothing after it.")

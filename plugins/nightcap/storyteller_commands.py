@@ -514,7 +514,9 @@ async def st_export(ctx: CommandContext, inv: Invocation) -> Reply:
     )
 
 
-@COMMANDS.command("st sync", "send every approved sheet to the sheet export", "st sync", role="storyteller")
+@COMMANDS.command(
+    "st sync", "send every approved sheet to the sheet export", "st sync", role="storyteller", params=()
+)
 async def st_sync(ctx: CommandContext, inv: Invocation) -> Reply:
     _require_export(ctx)
     if inv.words:

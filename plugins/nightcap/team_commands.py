@@ -156,7 +156,7 @@ async def team_roll(ctx: CommandContext, inv: Invocation) -> Reply:
     return Reply(text=text, result=result)
 
 
-@COMMANDS.command("team status", "show the open team actions here", "team status", role="anyone")
+@COMMANDS.command("team status", "show the open team actions here", "team status", role="anyone", params=())
 async def team_status(ctx: CommandContext, inv: Invocation) -> Reply:
     nothing_after(inv, "team status")
     _, teams = await _teams(ctx)
