@@ -1,9 +1,8 @@
-"""What the conflict commands share: durable state in the vault, characters' damage and soak, who
-acts (``actor``), and building a side's pool with the wound penalty shown in its label."""
+"""What the conflict commands share in the vault: durable scene and key-value state, characters' damage
+and who may act, who acts (``actor``), where a character plays. Building a side's pool is ``sides``."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
@@ -14,23 +13,13 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from gateway import CommandContext, UserError
 from gateway.features.characters import active_character, find_character, pools_of, take_character
 from gateway.vault.models import Character, KeyValue, Pool, RollLog, SceneState
-from plugins.nightcap import combat, mechanics, wounds
+from plugins.nightcap import combat
 from plugins.nightcap.acting import check_in_play, incapacitated_refusal
-from plugins.nightcap.pools import PoolSpec
-from plugins.nightcap.rolls import SYSTEM, Side, build_side
-from plugins.nightcap.sheet import match_trait
+from plugins.nightcap.config import SYSTEM
 
 DAMAGE = "damage"  # Pool row: current = levels of damage taken, maximum = the Health track's length
 WILLPOWER = "willpower"
 ESSENCE = "essence"
-
-
-def pool_words(pool: int) -> str:
-    return "a chance die" if pool <= 0 else f"{pool} {'die' if pool == 1 else 'dice'}"
-
-
-def side_result(built: Built, roll: mechanics.Roll) -> dict[str, Any]:
-    return {**roll.as_result(), **built.extras()}
 
 
 async def actor(ctx: CommandContext) -> tuple[Character | None, str, str]:
@@ -118,14 +107,6 @@ async def kv_scan(session: AsyncSession, scope: str) -> list[KeyValue]:
 # --- characters -------------------------------------------------------------------------------
 
 
-def trait_rating(character: Character, trait: str) -> int:
-    return int(character.sheet.get("traits", {}).get(trait, 0))
-
-
-def soak_of(character: Character) -> int:
-    return int(character.sheet.get("soak", 0) or 0)
-
-
 async def damage_pool(session: AsyncSession, character: Character) -> Pool:
     """The character's damage pool (the Health track), created empty when the sheet has none yet."""
     assert character.id is not None
@@ -192,62 +173,3 @@ async def last_channel(session: AsyncSession, character: Character) -> str | Non
 def split_channel(key: str) -> tuple[str, str]:
     platform, _, address = key.partition(":")
     return platform, address
-
-
-# --- sides ------------------------------------------------------------------------------------
-
-
-@dataclass
-class Built:
-    """A side ready to roll: its pool, its label for the roll line, and the JSON extras."""
-
-    side: Side
-    penalty: int
-
-    @property
-    def pool(self) -> int:
-        return self.side.pool
-
-    @property
-    def label(self) -> str:
-        return self.side.label
-
-    def extras(self) -> dict[str, Any]:
-        data: dict[str, Any] = {"modifiers": list(self.side.spec.modifiers)}
-        if self.side.trait:
-            data["trait"] = self.side.trait
-        if self.penalty:
-            data["wound_penalty"] = self.penalty
-        return data
-
-
-def wound_label(label: str, penalty: int) -> str:
-    return wounds.label(label, penalty)
-
-
-def character_side(
-    ctx: CommandContext, spec: PoolSpec, character: Character | None, damage: int, extra: int = 0
-) -> Built:
-    """A character's pool: their trait (or a number) + modifiers + the wound penalty when enabled.
-
-    The wound penalty applies to pools read from the sheet; a bare number is already the whole pool
-    (often an NPC's), so it is taken as written."""
-    penalty = wounds.penalty_for_damage(ctx, damage) if character is not None else 0
-    side = build_side(spec, character, ctx.settings.gateway.max_pool, extra=extra, wound=penalty)
-    return Built(side, side.wound_penalty)
-
-
-def rating_side(ctx: CommandContext, spec: PoolSpec, rating: int, name: str, damage: int = 0) -> Built:
-    """An NPC's pool: its Physical rating (the only one it has) or a number, + modifiers + wounds."""
-    if spec.number is None and match_trait(spec.base) != "physical":
-        raise UserError(f"{name} only has a Physical rating: use physical, or a number of dice.")
-    penalty = wounds.penalty_for_damage(ctx, damage)
-    base = spec.number if spec.number is not None else rating
-    pool = base + sum(spec.modifiers) + penalty
-    max_pool = ctx.settings.gateway.max_pool
-    if pool > max_pool:
-        raise UserError(f"A pool of {pool} is above the maximum of {max_pool} dice.")
-    mods = "".join(f"{m:+d}" for m in spec.modifiers)
-    label = f"Physical {base}{mods}" if spec.number is None else (f"{base}{mods}" if mods else "")
-    trait = "physical" if spec.number is None else None
-    return Built(Side(spec, pool, wound_label(label, penalty), trait), penalty)

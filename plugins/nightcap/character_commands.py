@@ -15,14 +15,13 @@ from gateway.features.characters import (
     owned_characters,
     rename_character,
 )
-from gateway.rules.numbers import read_int
 from gateway.vault.models import Character
 from plugins.nightcap import chargen, view
 from plugins.nightcap import params as P
 from plugins.nightcap.config import NightcapSettings
-from plugins.nightcap.export import render
+from plugins.nightcap.export_commands import render
 from plugins.nightcap.powers import tier_or_error
-from plugins.nightcap.sheet import FIELDS, MAX_FIELD, find_power, match_field, new_sheet, trait_or_error
+from plugins.nightcap.sheet import FIELDS, MAX_FIELD, find_power, new_sheet, trait_or_error
 from plugins.nightcap.store import (
     APPROVED,
     SUBMITTED,
@@ -35,6 +34,7 @@ from plugins.nightcap.store import (
     sheet_of,
     sync_maxima,
 )
+from plugins.nightcap.words import nothing_after
 
 COMMANDS = CommandSet(SYSTEM)
 
@@ -42,21 +42,6 @@ CHAR_USAGE = (
     "char new NAME | char use NAME | char set FIELD TEXT | char submit | char budget | char list"
     " | char retire NAME"
 )
-
-
-def parse_number(word: str, usage: str) -> int:
-    value = read_int(word, signed=True)
-    if value is None:
-        raise UserError(f"{word[:20]!r} is not a number. Write {usage}.")
-    if abs(value) > 1000:
-        raise UserError(f"Numbers here stop at 1000. Write {usage}.")
-    return value
-
-
-def nothing_after(inv: Invocation, command: str, why: str = "") -> None:
-    """Refuse words a command does not take, rather than drop them silently."""
-    if inv.words:
-        raise UserError(f"{command} takes nothing after it{why}. Write {command}.")
 
 
 async def write_field(ctx: CommandContext, character: Character, field: str, text: str) -> tuple[Any, str]:
@@ -83,10 +68,8 @@ async def char_command(ctx: CommandContext, inv: Invocation) -> Reply:
     "char new", "start a character (creation mode) and make it active", "char new NAME", params=P.CHAR_NEW
 )
 async def char_new(ctx: CommandContext, inv: Invocation) -> Reply:
-    if not inv.words:
-        raise UserError("Write char new NAME, e.g. char new Mira Vance.")
     sheet = new_sheet()
-    character = await create_character(ctx, " ".join(inv.words), sheet, initial_pools(ctx, sheet))
+    character = await create_character(ctx, inv.args["name"], sheet, initial_pools(ctx, sheet))
     await ctx.audit("char.new", character_id=character.id, new=character.name)
     b = ctx.settings_for(NightcapSettings).budget
     return Reply(
@@ -105,9 +88,7 @@ async def char_new(ctx: CommandContext, inv: Invocation) -> Reply:
     "char use", "make one of your characters the active one", "char use NAME", params=P.CHAR_USE
 )
 async def char_use(ctx: CommandContext, inv: Invocation) -> Reply:
-    if not inv.words:
-        raise UserError("Write char use NAME; char list shows your characters.")
-    name = " ".join(inv.words)
+    name = str(inv.args["name"])
     character = await find_character(ctx.session, SYSTEM, name)
     if character is None or character.owner_id != ctx.person.id:
         raise UserError(f"You have no Nightcap character called {name[:60]}: char list shows yours.")
@@ -120,7 +101,7 @@ async def char_use(ctx: CommandContext, inv: Invocation) -> Reply:
     )
 
 
-@COMMANDS.command("char list", "your characters", "char list")
+@COMMANDS.command("char list", "your characters", "char list", params=())
 async def char_list(ctx: CommandContext, inv: Invocation) -> Reply:
     nothing_after(inv, "char list")
     assert ctx.person.id is not None
@@ -150,10 +131,8 @@ async def char_list(ctx: CommandContext, inv: Invocation) -> Reply:
     params=P.CHAR_SET,
 )
 async def char_set(ctx: CommandContext, inv: Invocation) -> Reply:
-    if len(inv.words) < 2:
-        raise UserError("Write char set FIELD TEXT, e.g. char set origin Mage.")
-    field = match_field(inv.words[0])
-    text = " ".join(" ".join(inv.words[1:]).split())
+    field = str(inv.args["field"])  # the router read a field's name, or a unique beginning of one
+    text = " ".join(str(inv.args["text"]).split())
     if len(text) > MAX_FIELD:
         raise UserError(f"A field holds at most {MAX_FIELD} characters; that text has {len(text)}.")
     character = await my_character(ctx, lock=True)
@@ -171,11 +150,7 @@ async def char_set(ctx: CommandContext, inv: Invocation) -> Reply:
 
 @COMMANDS.command("trait", "set a trait while in creation", "trait NAME N", params=P.TRAIT_SET)
 async def trait_command(ctx: CommandContext, inv: Invocation) -> Reply:
-    usage = "trait NAME N, e.g. trait physical 3"
-    if len(inv.words) != 2:
-        raise UserError(f"Write {usage}.")
-    trait = trait_or_error(inv.words[0])
-    value = parse_number(inv.words[1], usage)
+    trait, value = trait_or_error(inv.args["trait"]), int(inv.args["value"])
     character = await my_character(ctx, lock=True)
     note = open_for_edit(character)  # a refusal below rolls the withdrawal back too
     sheet = sheet_of(character)
@@ -211,14 +186,10 @@ async def power_command(ctx: CommandContext, inv: Invocation) -> Reply:
     "power add", "learn a power while in creation", "power add NAME TIER TRAIT", params=P.POWER_ADD
 )
 async def power_add(ctx: CommandContext, inv: Invocation) -> Reply:
-    usage = "power add NAME TIER TRAIT, e.g. power add Shadow Step adept physical"
-    if len(inv.words) < 3:
-        raise UserError(f"Write {usage}.")
-    name = " ".join(" ".join(inv.words[:-2]).split())
+    name = " ".join(str(inv.args["name"]).split())
     if len(name) > 60:
         raise UserError("A power's name is at most 60 characters long.")
-    tier = tier_or_error(inv.words[-2])
-    trait = trait_or_error(inv.words[-1])
+    tier, trait = tier_or_error(inv.args["tier"]), trait_or_error(inv.args["trait"])
     character = await my_character(ctx, lock=True)
     note = open_for_edit(character)
     sheet = sheet_of(character)
@@ -251,14 +222,12 @@ async def power_add(ctx: CommandContext, inv: Invocation) -> Reply:
     "power remove", "drop a power while in creation", "power remove NAME", params=P.POWER_REMOVE
 )
 async def power_remove(ctx: CommandContext, inv: Invocation) -> Reply:
-    if not inv.words:
-        raise UserError("Write power remove NAME.")
     character = await my_character(ctx, lock=True)
     note = open_for_edit(character)
     sheet = sheet_of(character)
-    power = find_power(sheet, " ".join(inv.words))
+    power = find_power(sheet, inv.args["name"])
     if power is None:
-        raise UserError(f"{character.name} has no power called {' '.join(inv.words)[:60]}.")
+        raise UserError(f"{character.name} has no power called {inv.args['name'][:60]}.")
     sheet["powers"] = [p for p in sheet["powers"] if p is not power]
     character.sheet = sheet
     character.updated_at = ctx.now
@@ -277,7 +246,7 @@ async def power_remove(ctx: CommandContext, inv: Invocation) -> Reply:
     )
 
 
-@COMMANDS.command("char budget", "trait points and power dots left", "char budget")
+@COMMANDS.command("char budget", "trait points and power dots left", "char budget", params=())
 async def char_budget(ctx: CommandContext, inv: Invocation) -> Reply:
     nothing_after(inv, "char budget")
     character = await my_character(ctx)
@@ -297,7 +266,7 @@ async def char_budget(ctx: CommandContext, inv: Invocation) -> Reply:
     )
 
 
-@COMMANDS.command("char submit", "hand a finished sheet to the Storytellers", "char submit")
+@COMMANDS.command("char submit", "hand a finished sheet to the Storytellers", "char submit", params=())
 async def char_submit(ctx: CommandContext, inv: Invocation) -> Reply:
     nothing_after(inv, "char submit")
     character = await my_character(ctx, lock=True)
@@ -326,13 +295,13 @@ async def char_submit(ctx: CommandContext, inv: Invocation) -> Reply:
     )
 
 
-async def own_or_named(ctx: CommandContext, words: tuple[str, ...], command: str, others: str) -> Character:
-    """The character ``command NAME`` is about: the caller's active one without NAME, else the one
+async def own_or_named(ctx: CommandContext, inv: Invocation, command: str, others: str) -> Character:
+    """The character ``command [NAME]`` is about: the caller's active one without NAME, else the one
     named, if it is the caller's own or the caller is a Storyteller; ``others`` says what the
     player of someone else's character may do instead. A name is never ignored."""
-    if not words:
+    name = inv.args.get("name")
+    if not name:
         return await my_character(ctx)
-    name = " ".join(words)
     character = await find_character(ctx.session, SYSTEM, name)
     if character is None:
         raise UserError(f"No Nightcap character called {name[:60]}. Write {command} [NAME].")
@@ -346,7 +315,7 @@ async def own_or_named(ctx: CommandContext, words: tuple[str, ...], command: str
 )
 async def sheet_command(ctx: CommandContext, inv: Invocation) -> Reply:
     character = await own_or_named(
-        ctx, inv.words, "sheet", "ask their player to prove it, or a Storyteller to read it."
+        ctx, inv, "sheet", "ask their player to prove it, or a Storyteller to read it."
     )
     owner = ctx.person.display_name if character.owner_id == ctx.person.id else None
     text, structured = await render(ctx, character, owner=owner)
@@ -363,7 +332,7 @@ async def sheet_command(ctx: CommandContext, inv: Invocation) -> Reply:
 async def prove_command(ctx: CommandContext, inv: Invocation) -> Reply:
     # The book: "+prove Prints your core traits ...": a player proves their own; a Storyteller, who
     # would otherwise "Ask for +prove", may print anyone's.
-    character = await own_or_named(ctx, inv.words, "prove", "only their player proves it (ask them).")
+    character = await own_or_named(ctx, inv, "prove", "only their player proves it (ask them).")
     require_approved(character, "prove")
     sheet = sheet_of(character)
     pools = await pool_values(ctx, character)

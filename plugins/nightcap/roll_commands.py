@@ -2,62 +2,24 @@
 
 from __future__ import annotations
 
-import re
-from dataclasses import dataclass, replace
-from typing import Any
+from dataclasses import replace
 
 from gateway import CommandContext, CommandSet, Invocation, Reply, UserError
 from gateway.features.characters import active_character, find_character
 from gateway.vault import repo
 from gateway.vault.models import Character
-from plugins.nightcap import acting, mechanics, render, rulings, wounds
+from plugins.nightcap import mechanics, render, rulings, wounds
 from plugins.nightcap import params as P
+from plugins.nightcap.acting import check_in_play
+from plugins.nightcap.config import SYSTEM
 from plugins.nightcap.house import dice, house, mark, noted
 from plugins.nightcap.pools import ROLL_USAGE, PoolSpec, RollRequest, parse_roll
-from plugins.nightcap.sheet import TRAITS, match_trait, unknown_trait_hint
+from plugins.nightcap.sheet import match_trait
+from plugins.nightcap.sides import Side, build_side, roll_side_result
+from plugins.nightcap.store import able_damage, overrule
+from plugins.nightcap.words import split_opponent
 
-SYSTEM = "nightcap"
 COMMANDS = CommandSet(SYSTEM)
-
-
-@dataclass
-class Side:
-    spec: PoolSpec
-    pool: int
-    label: str
-    trait: str | None
-    wound_penalty: int = 0
-
-
-ROLL_TRAITS = f"Roll a number or one of {', '.join(TRAITS)}."
-
-
-def build_side(
-    spec: PoolSpec, character: Character | None, max_pool: int, extra: int = 0, wound: int = 0
-) -> Side:
-    """The pool a side rolls: a number or a trait rating, plus modifiers, checked against the maximum.
-
-    ``wound`` is the character's wound penalty; it applies to a trait, not to a bare number."""
-    trait: str | None = None
-    if spec.number is not None:
-        base = spec.number
-    else:
-        trait = match_trait(spec.base)
-        if trait is None:
-            raise UserError(f"Unknown trait {spec.base[:40]!r}. {unknown_trait_hint(spec.base, ROLL_TRAITS)}")
-        if character is None:
-            raise UserError(
-                f"{trait.title()} is a trait, and you have no active character: roll a number, or make one"
-                " with char new NAME."
-            )
-        base = int(character.sheet.get("traits", {}).get(trait, 0))
-    wound = wound if trait else 0
-    pool = base + sum(spec.modifiers) + extra + wound
-    if pool > max_pool:
-        raise UserError(f"A pool of {pool} is above the maximum of {max_pool} dice.")
-    mods = "".join(f"{m:+d}" for m in spec.modifiers)
-    label = f"{trait.title()} {base}{mods}" if trait else (f"{base}{mods}" if mods else "")
-    return Side(spec, pool, wounds.label(label, wound), trait, wound)
 
 
 async def spend_willpower(ctx: CommandContext, character: Character | None) -> None:
@@ -66,11 +28,7 @@ async def spend_willpower(ctx: CommandContext, character: Character | None) -> N
     if character is None:
         raise UserError("Willpower needs a character: make one with char new NAME, or roll without wp.")
     assert character.id is not None
-    if character.status != "approved":
-        raise UserError(
-            f"{character.name} is not approved yet: Willpower works once a Storyteller approves the sheet"
-            " (char submit when it is ready)."
-        )
+    check_in_play(character, "Willpower")
     # Below the ORM: a ``wp`` roll then opens no session.
     if not await repo.take_pool(ctx.unit, character.id, "willpower", 1):
         raise UserError(f"{character.name} has no Willpower left to spend.")
@@ -83,7 +41,7 @@ async def _roller_wound(ctx: CommandContext, specs: list[PoolSpec], character: C
     NPC's, the book's practice table), so a roll of numbers only reads nothing."""
     if character is None or all(s.number is not None and not s.willpower for s in specs):
         return 0
-    return wounds.penalty_for_damage(ctx, await acting.able_damage(ctx, character, "roll"))
+    return wounds.penalty_for_damage(ctx, await able_damage(ctx, character, "roll"))
 
 
 def _right_willpower(sides: list[Side], opponent: Character | None, character: Character | None) -> Character:
@@ -99,43 +57,6 @@ def _right_willpower(sides: list[Side], opponent: Character | None, character: C
     if sides[0].spec.willpower:
         raise UserError(f"Both sides are {character.name}'s: declare Willpower on one side only.")
     return character
-
-
-def _side_result(side: Side, roll: mechanics.Roll) -> dict[str, Any]:
-    result = roll.as_result()
-    result["modifiers"] = list(side.spec.modifiers)
-    if side.trait:
-        result["trait"] = side.trait
-    if side.wound_penalty:
-        result["wound_penalty"] = side.wound_penalty
-    return result
-
-
-_FLAG = re.compile(r"^(?:[+-][0-9]+|wp|willpower|secret)$", re.IGNORECASE)
-_TRAILING_MODS = re.compile(r"(?:[+-][0-9]+)+$")
-
-
-def split_opponent(words: tuple[str, ...] | list[str]) -> tuple[list[str], str | None]:
-    """``... vs Dorian Gray mental +1`` -> (``... vs mental +1``, ``Dorian Gray``): a named opponent's
-    trait. Without a name before the trait (``vs mental``) the trait is the roller's own."""
-    lowered = [w.casefold() for w in words]
-    if lowered.count("vs") != 1:
-        return list(words), None
-    at = lowered.index("vs")
-    right = list(words[at + 1 :])
-    core = [i for i, w in enumerate(right) if not _FLAG.match(w)]
-    if len(core) < 2:
-        return list(words), None
-    try:
-        last = match_trait(_TRAILING_MODS.sub("", right[core[-1]]))
-    except UserError:
-        last = None
-    if last is None:
-        return list(words), None
-    name_at = set(core[:-1])
-    name = " ".join(right[i] for i in core[:-1])
-    kept = [w for i, w in enumerate(right) if i not in name_at]
-    return [*words[: at + 1], *kept], name
 
 
 def _rolls_for(ctx: CommandContext, opponent: Character) -> bool:
@@ -209,7 +130,7 @@ async def roll_command(ctx: CommandContext, inv: Invocation) -> Reply | list[Rep
             )
         if not _rolls_for(ctx, opponent):
             return await _challenge_instead(ctx, character, opponent, request)
-    first, ruling = await rulings.overrule(ctx, character, request.sides[0])  # the Storyteller's word
+    first, ruling = await overrule(ctx, character, request.sides[0])  # the Storyteller's word
     request = replace(request, sides=(first, *request.sides[1:]))
     max_pool = ctx.settings.gateway.max_pool
     own = list(request.sides) if opponent is None else [request.sides[0]]
@@ -218,7 +139,7 @@ async def roll_command(ctx: CommandContext, inv: Invocation) -> Reply | list[Rep
     if len(request.sides) == 2:
         other = opponent or character
         if opponent is not None:
-            damage = await acting.able_damage(ctx, opponent, "roll", own=False)
+            damage = await able_damage(ctx, opponent, "roll", own=False)
             wound = wounds.penalty_for_damage(ctx, damage)  # ``vs NAME TRAIT``: always a trait
         sides.append(build_side(request.sides[1], other, max_pool, wound=wound))
     # "Willpower may be spent by either, and is declared before the dice": each side's own point.
@@ -235,14 +156,14 @@ async def roll_command(ctx: CommandContext, inv: Invocation) -> Reply | list[Rep
     rolls = [mechanics.roll(side.pool, ctx.dice, side.spec.willpower, **switches) for side in sides]
     char_id = character.id if character else None
     if len(rolls) == 1:
-        result = _side_result(sides[0], rolls[0])
+        result = roll_side_result(sides[0], rolls[0])
         result["who"] = who
         roll_id = ctx.reserve_roll_id(result)
         text = render.roll_line(who, rolls[0], roll_id, sides[0].label)
     else:
         outcome = mechanics.contest(rolls[0], rolls[1])
         result = outcome.as_result()
-        result["sides"] = [_side_result(s, r) for s, r in zip(sides, rolls, strict=True)]
+        result["sides"] = [roll_side_result(s, r) for s, r in zip(sides, rolls, strict=True)]
         result["who"] = who
         result["against"] = against
         if opponent is not None:

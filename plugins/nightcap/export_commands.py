@@ -1,4 +1,5 @@
-"""A character's finished sheet, as text and as a structured ``sheet`` dict, and the Discord sheet export.
+"""A character's finished sheet, as text and as a structured ``sheet`` dict (drawn by ``view``), and the
+Discord sheet export: the command code that reads the sheets and queues them.
 
 When ``[nightcap] sheet_export = "discord:sheets"`` is set, approval, ``st export NAME`` and ``st sync``
 queue one outbox row per sheet for that platform and target, payload ``{"kind": "sheet", "text": ...,

@@ -23,20 +23,20 @@ from gateway.features.characters import (
 )
 from gateway.vault import repo
 from gateway.vault.models import ChannelRow, Character
-from plugins.nightcap import approval, chargen, rulings, st_rolls, view
+from plugins.nightcap import approval, chargen, rulings, st_roll_commands, view
 from plugins.nightcap import params as P
-from plugins.nightcap.characters import parse_number, write_field
+from plugins.nightcap.character_commands import write_field
 from plugins.nightcap.config import NightcapSettings
-from plugins.nightcap.export import export_target, queue_export, queue_exports
-from plugins.nightcap.export import render as render_sheet
+from plugins.nightcap.export_commands import export_target, queue_export, queue_exports
+from plugins.nightcap.export_commands import render as render_sheet
 from plugins.nightcap.powers import tier_or_error
+from plugins.nightcap.rulings import RULING, describe
 from plugins.nightcap.sheet import (
     DAMAGE,
     ESSENCE,
     MAX_FIELD,
     WILLPOWER,
     find_power,
-    match_field,
     trait_or_error,
 )
 from plugins.nightcap.store import (
@@ -63,6 +63,15 @@ POOL_WORDS = {
     "damage": DAMAGE,
 }
 POOL_TITLES = {WILLPOWER: "Willpower", ESSENCE: "Essence", DAMAGE: "Health (damage)"}
+
+
+async def locked(ctx: CommandContext, name: str) -> Character:
+    """The character the router bound as ``name``, row-locked for an edit."""
+    character = await find_character(ctx.session, SYSTEM, name)
+    if character is None:
+        raise UserError(f"No Nightcap character called {name[:60]}: st search TEXT finds one.")
+    assert character.id is not None
+    return await lock_character(ctx.session, character.id)
 
 
 async def named(
@@ -134,9 +143,7 @@ async def st_roster(ctx: CommandContext, inv: Invocation) -> Reply:
     params=P.ST_SEARCH,
 )
 async def st_search(ctx: CommandContext, inv: Invocation) -> Reply:
-    if not inv.words:
-        raise UserError("Write st search TEXT, with any part of a character's name.")
-    text = " ".join(inv.words)
+    text = str(inv.args["text"])
     found = await characters_in(ctx.session, SYSTEM, name_contains=text)
     return await _listing(ctx, found, f"Characters matching {text[:40]!r}")
 
@@ -158,7 +165,7 @@ async def _listing(ctx: CommandContext, found: list[Character], title: str) -> R
     params=P.ST_NAMED,
 )
 async def st_show(ctx: CommandContext, inv: Invocation) -> Reply:
-    character, _ = await named(ctx, inv.words, "st show NAME")
+    character = await locked(ctx, inv.args["name"])
     text, structured = await render_sheet(ctx, character)
     return Reply(text=text, private=True, result={"kind": "sheet", "sheet": structured})
 
@@ -174,11 +181,7 @@ async def st_show(ctx: CommandContext, inv: Invocation) -> Reply:
     params=P.ST_APPROVE,
 )
 async def st_approve(ctx: CommandContext, inv: Invocation) -> Reply:
-    words, force = list(inv.words), False
-    if len(words) > 1 and words[-1].casefold() == approval.FORCE:
-        force = await find_character(ctx.session, SYSTEM, " ".join(words)) is None
-        words = words[:-1] if force else words
-    character, _ = await named(ctx, words, "st approve NAME [force]")
+    character, force = await locked(ctx, inv.args["name"]), bool(inv.args["force"])
     if character.status == APPROVED:
         raise UserError(f"{character.name} is already approved.")
     old = character.status
@@ -218,7 +221,7 @@ async def st_approve(ctx: CommandContext, inv: Invocation) -> Reply:
     params=P.ST_NAMED,
 )
 async def st_unapprove(ctx: CommandContext, inv: Invocation) -> Reply:
-    character, _ = await named(ctx, inv.words, "st unapprove NAME")
+    character = await locked(ctx, inv.args["name"])
     if character.status != APPROVED:
         raise UserError(f"{character.name} is not approved ({character.status}).")
     character.status = CREATION
@@ -250,10 +253,8 @@ async def st_unapprove(ctx: CommandContext, inv: Invocation) -> Reply:
     params=P.ST_SET,
 )
 async def st_set(ctx: CommandContext, inv: Invocation) -> Reply:
-    usage = "st set NAME FIELD VALUE, e.g. st set Mira origin Mage"
-    character, rest = await named(ctx, inv.words, usage, rest=2)
-    field = match_field(rest[0])
-    value = " ".join(" ".join(rest[1:]).split())
+    character, field = await locked(ctx, inv.args["name"]), str(inv.args["field"])
+    value = " ".join(str(inv.args["value"]).split())
     if len(value) > MAX_FIELD:
         raise UserError(f"A field holds at most {MAX_FIELD} characters; that text has {len(value)}.")
     old, new = await write_field(ctx, character, field, value)
@@ -274,14 +275,10 @@ async def st_set(ctx: CommandContext, inv: Invocation) -> Reply:
     params=P.ST_TRAIT,
 )
 async def st_trait(ctx: CommandContext, inv: Invocation) -> Reply:
-    usage = "st trait NAME TRAIT N, e.g. st trait Mira physical 5"
-    character, rest = await named(ctx, inv.words, usage, rest=2)
-    if len(rest) != 2:
-        raise UserError(f"Write {usage}.")
-    name = trait_or_error(rest[0])
-    value = parse_number(rest[1], usage)
-    if value < 0:
-        raise UserError("A trait is 0 or more.")
+    character = await locked(ctx, inv.args["name"])
+    name, value = trait_or_error(inv.args["trait"]), int(inv.args["value"])
+    if not 0 <= value <= P.MAX_NUMBER:
+        raise UserError(f"A trait is 0 to {P.MAX_NUMBER}.")
     sheet = sheet_of(character)
     old = sheet["traits"][name]
     sheet["traits"][name] = value
@@ -304,18 +301,11 @@ async def st_trait(ctx: CommandContext, inv: Invocation) -> Reply:
     params=P.ST_POWER,
 )
 async def st_power(ctx: CommandContext, inv: Invocation) -> Reply:
-    usage = "st power NAME add POWER TIER TRAIT or st power NAME remove POWER"
-    words = list(inv.words)
-    lowered = [w.casefold() for w in words]
-    verb_at = next((i for i, w in enumerate(lowered) if w in ("add", "remove") and i > 0), None)
-    if verb_at is None:
-        raise UserError(f"Write {usage}.")
-    character, _ = await named(ctx, words[:verb_at], usage)
-    verb, args = lowered[verb_at], words[verb_at + 1 :]
+    character, args = await locked(ctx, inv.args["name"]), str(inv.args["power"]).split()
     sheet = sheet_of(character)
-    if verb == "add":
-        if len(args) < 3:
-            raise UserError(f"Write {usage}.")
+    if inv.args["action"] == "add":
+        if len(args) < 3:  # the power's name, then its tier and trait
+            raise UserError("Write st power NAME add POWER TIER TRAIT or st power NAME remove POWER.")
         power_name = " ".join(" ".join(args[:-2]).split())
         if len(power_name) > 60:
             raise UserError("A power's name is at most 60 characters long.")
@@ -335,8 +325,6 @@ async def st_power(ctx: CommandContext, inv: Invocation) -> Reply:
         return Reply(
             text=text, result={"kind": "power", "character": character.name, "power": new, "old": old}
         )
-    if not args:
-        raise UserError(f"Write {usage}.")
     power = find_power(sheet, " ".join(args))
     if power is None:
         raise UserError(f"{character.name} has no power called {' '.join(args)[:60]}.")
@@ -356,17 +344,16 @@ async def st_power(ctx: CommandContext, inv: Invocation) -> Reply:
 )
 async def st_pool(ctx: CommandContext, inv: Invocation) -> Reply:
     usage = "st pool NAME willpower|essence|health N, or st pool NAME willpower|essence max N"
-    words = list(inv.words)
-    set_max = len(words) >= 3 and words[-2].casefold() == "max"
-    if set_max:
-        words = [*words[:-2], words[-1]]
-    character, rest = await named(ctx, words, usage, rest=2)
-    pool_name = POOL_WORDS.get(rest[0].casefold())
+    character, word = await locked(ctx, inv.args["name"]), str(inv.args["pool"])
+    pool_name = POOL_WORDS.get(word.casefold())
     if pool_name is None:
-        raise UserError(f"Unknown pool {rest[0][:20]!r}. Write {usage}.")
-    value = parse_number(rest[1], usage)
-    if value < 0:
-        raise UserError("A pool is 0 or more.")
+        raise UserError(f"Unknown pool {word[:20]!r}. Write {usage}.")
+    set_max = "max" in inv.args
+    if set_max == ("amount" in inv.args):  # one of N and max N
+        raise UserError(f"Write {usage}.")
+    value = int(inv.args["max" if set_max else "amount"])
+    if not 0 <= value <= P.MAX_NUMBER:
+        raise UserError(f"A pool is 0 to {P.MAX_NUMBER}.")
     assert character.id is not None
     pools = await pool_values(ctx, character)
     current, maximum = pools[pool_name]
@@ -411,7 +398,7 @@ async def st_pool(ctx: CommandContext, inv: Invocation) -> Reply:
     params=P.ST_ROLL,
 )
 async def st_roll(ctx: CommandContext, inv: Invocation) -> Reply:
-    return await st_rolls.npc_roll(ctx, inv)
+    return await st_roll_commands.npc_roll(ctx, inv)
 
 
 @COMMANDS.command(
@@ -422,7 +409,7 @@ async def st_roll(ctx: CommandContext, inv: Invocation) -> Reply:
     params=P.ST_ROLLSTAT,
 )
 async def st_rollstat(ctx: CommandContext, inv: Invocation) -> Reply:
-    return await st_rolls.stat_roll(ctx, inv, named)
+    return await st_roll_commands.stat_roll(ctx, inv, named)
 
 
 # -- the whole chronicle ------------------------------------------------------------------------------
@@ -482,9 +469,7 @@ async def _broadcast(
     params=P.ST_ANNOUNCE,
 )
 async def st_announce(ctx: CommandContext, inv: Invocation) -> Reply:
-    if not inv.words:
-        raise UserError("Write st announce TEXT.")
-    text = " ".join(inv.words)
+    text = str(inv.args["text"])
     return await _broadcast(ctx, "announce", f"Announcement from Storyteller {ctx.name}: {text}", True)
 
 
@@ -496,13 +481,11 @@ async def st_announce(ctx: CommandContext, inv: Invocation) -> Reply:
     params=P.ST_EMOTE,
 )
 async def st_emote(ctx: CommandContext, inv: Invocation) -> Reply:
-    words = list(inv.words)
-    here = bool(words) and words[0].casefold() == "here"
-    if here:
-        words = words[1:]
-    if not words:
+    first, _, rest = str(inv.args["text"]).partition(" ")
+    here = first.casefold() == "here"  # the text's first word: this channel only
+    if here and not rest.strip():
         raise UserError("Write st emote TEXT (every chronicle channel) or st emote here TEXT (this channel).")
-    return await _broadcast(ctx, "emote", " ".join(words), not here)
+    return await _broadcast(ctx, "emote", rest if here else str(inv.args["text"]), not here)
 
 
 # -- the Discord sheet export ---------------------------------------------------------------------------
@@ -522,7 +505,7 @@ def _require_export(ctx: CommandContext) -> None:
 )
 async def st_export(ctx: CommandContext, inv: Invocation) -> Reply:
     _require_export(ctx)
-    character, _ = await named(ctx, inv.words, "st export NAME")
+    character = await locked(ctx, inv.args["name"])
     target = await queue_export(ctx, character, "export")
     await ctx.audit("st.export", character_id=character.id, new=target)
     return Reply(
@@ -531,7 +514,9 @@ async def st_export(ctx: CommandContext, inv: Invocation) -> Reply:
     )
 
 
-@COMMANDS.command("st sync", "send every approved sheet to the sheet export", "st sync", role="storyteller")
+@COMMANDS.command(
+    "st sync", "send every approved sheet to the sheet export", "st sync", role="storyteller", params=()
+)
 async def st_sync(ctx: CommandContext, inv: Invocation) -> Reply:
     _require_export(ctx)
     if inv.words:
@@ -558,4 +543,33 @@ async def st_sync(ctx: CommandContext, inv: Invocation) -> Reply:
     params=P.ST_MOD,
 )
 async def st_mod(ctx: CommandContext, inv: Invocation) -> Reply:
-    return await rulings.st_mod(ctx, inv, named, record_edit)
+    change = rulings.read_st_mod(list(inv.words))
+    character = await locked(ctx, change.name)
+    sheet = dict(character.sheet or {})
+    old = sheet.get(RULING)
+    if change.value is None and not change.clear:
+        text = (
+            f"{character.name}'s next roll is at the Storyteller's ruling {describe(old)}."
+            if old
+            else f"No Storyteller's ruling waits on {character.name}'s next roll."
+        )
+        return Reply(
+            text=text, private=True, result={"kind": "ruling", "character": character.name, "ruling": old}
+        )
+    if change.clear:
+        if not old:
+            raise UserError(f"No Storyteller's ruling waits on {character.name}'s next roll.")
+        sheet.pop(RULING)
+        character.sheet = sheet
+        text = f"The ruling {describe(old)} on {character.name}'s next roll is withdrawn."
+        await record_edit(ctx, character, "st.mod", RULING, old, None, text)
+        return Reply(text=text, result={"kind": "ruling", "character": character.name, "ruling": None})
+    ruling = {"value": change.value, "reason": change.reason, "by": ctx.name, "at": ctx.now.isoformat()}
+    sheet[RULING] = ruling
+    character.sheet = sheet
+    text = (
+        f"{character.name}'s next roll is at {describe(ruling)}, whatever modifier the player proposes"
+        " (st mod NAME clear withdraws it)."
+    )
+    await record_edit(ctx, character, "st.mod", RULING, old, ruling, text)
+    return Reply(text=text, result={"kind": "ruling", "character": character.name, "ruling": ruling})

@@ -21,24 +21,26 @@ from gateway import CommandContext, CommandSet, Invocation, PermissionDenied, Re
 from gateway.features.characters import take_character
 from gateway.rules.numbers import is_digits
 from gateway.vault.models import Character
-from plugins.nightcap import mechanics, play, render
+from plugins.nightcap import mechanics, render
 from plugins.nightcap import params as P
 from plugins.nightcap.challenge_commands import notify, open_challenge, redirected
 from plugins.nightcap.combat_commands import take_turn
-from plugins.nightcap.conflict_support import Built, character_side, ensure_can_act, last_channel, rating_side
+from plugins.nightcap.config import SYSTEM
+from plugins.nightcap.conflict_commands import ensure_can_act, last_channel
 from plugins.nightcap.house import dice
+from plugins.nightcap.play_commands import POWER_USE_USAGE
+from plugins.nightcap.play_commands import power_use as play_power_use
 from plugins.nightcap.pools import PoolSpec, parse_side
 from plugins.nightcap.power_sides import (
     PowerChoice,
-    check_can_pay,
     choose_power,
-    pay,
     power_side,
-    split_power_words,
 )
-from plugins.nightcap.rolls import SYSTEM, spend_willpower
+from plugins.nightcap.roll_commands import spend_willpower
 from plugins.nightcap.sheet import match_trait
-from plugins.nightcap.store import my_character, require_approved
+from plugins.nightcap.sides import Built, character_side, rating_side
+from plugins.nightcap.store import check_can_pay, my_character, pay, require_approved
+from plugins.nightcap.words import split_power_words, split_roll_words
 
 COMMANDS = CommandSet(SYSTEM)
 
@@ -46,7 +48,7 @@ POWER_VS_USAGE = (
     "power use NAME [TIER] [+N|-N] [wp] vs CHARACTER POWER [TIER] [+N|-N] | vs CHARACTER TRAIT [+N|-N]"
     " | vs N [+N|-N] | vs CHARACTER (they answer with defend power NAME [TIER])"
 )
-USAGE = f"{play.POWER_USE_USAGE}; {POWER_VS_USAGE}"
+USAGE = f"{POWER_USE_USAGE}; {POWER_VS_USAGE}"
 
 
 @COMMANDS.command(
@@ -56,9 +58,9 @@ USAGE = f"{play.POWER_USE_USAGE}; {POWER_VS_USAGE}"
     params=P.POWER_USE,
 )
 async def power_use(ctx: CommandContext, inv: Invocation) -> Reply | list[Reply]:
-    """``power use``: a plain use (``play.power_use``), or a contest when the words hold ``vs``."""
+    """``power use``: a plain use (``play_commands.power_use``), or a contest when the words hold ``vs``."""
     if "vs" not in [w.casefold() for w in inv.words]:
-        return await play.power_use(ctx, inv)
+        return await play_power_use(ctx, inv)
     return await power_contest(ctx, inv)
 
 
@@ -98,7 +100,7 @@ async def power_contest(ctx: CommandContext, inv: Invocation) -> Reply | list[Re
         await take_turn(ctx, character)  # once the words are read: the turn's one action
         return await open_challenge(ctx, character, other, damage, power=(left, mods, wp))
     other_damage = await ensure_can_act(ctx.session, other, "power use", own=False)
-    rest_words, other_mods, other_wp, _ = play.split_roll_words(rest)
+    rest_words, other_mods, other_wp, _ = split_roll_words(rest)
     rolls_other = other.owner_id == ctx.person.id or ctx.storyteller
     if other_wp and not rolls_other:
         raise UserError(

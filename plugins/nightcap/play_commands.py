@@ -6,101 +6,62 @@ before anything is spent, and a spend that loses a race rolls the whole command 
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from gateway import CommandContext, CommandSet, Invocation, Reply, UserError
-from gateway.rules.numbers import clamped
 from gateway.vault import repo
 from plugins.nightcap import checkin, health, mechanics, render, rulings, wounds
 from plugins.nightcap import params as P
-from plugins.nightcap.characters import own_or_named, parse_number
+from plugins.nightcap.character_commands import own_or_named
 from plugins.nightcap.combat_commands import take_turn
-from plugins.nightcap.config import timezone
-from plugins.nightcap.conflict_support import ensure_can_act
+from plugins.nightcap.config import SYSTEM, timezone
+from plugins.nightcap.conflict_commands import ensure_can_act
 from plugins.nightcap.house import dice
 from plugins.nightcap.pools import PoolSpec
-from plugins.nightcap.powers import TIERS, cost_refusal, match_tier, use_cost
+from plugins.nightcap.power_sides import choose_power
+from plugins.nightcap.powers import TIERS
+from plugins.nightcap.roll_commands import spend_willpower
 from plugins.nightcap.roll_texts import say
-from plugins.nightcap.rolls import SYSTEM, spend_willpower
-from plugins.nightcap.sheet import DAMAGE, ESSENCE, WILLPOWER, find_power, trait
-from plugins.nightcap.store import my_character, pool_values, require_approved, sheet_of
+from plugins.nightcap.sheet import DAMAGE, ESSENCE, WILLPOWER, trait
+from plugins.nightcap.sides import checked_pool, label
+from plugins.nightcap.store import (
+    check_can_pay,
+    my_character,
+    overrule,
+    pay,
+    pool_values,
+    require_approved,
+    sheet_of,
+    wound_penalty,
+)
+from plugins.nightcap.words import split_power_words
 
 COMMANDS = CommandSet(SYSTEM)
 
-MOD = re.compile(r"^[+-][0-9]+$")
 POWER_USE_USAGE = "power use NAME [TIER] [+N|-N ...] [wp] [secret], e.g. power use Shadow Step adept +1"
 
 
-def split_roll_words(words: tuple[str, ...] | list[str]) -> tuple[list[str], list[int], bool, bool]:
-    """Trailing modifiers, ``wp`` and ``secret`` off the end of a command: (rest, mods, wp, secret)."""
-    rest = list(words)
-    mods: list[int] = []
-    wp = secret = False
-    while rest:
-        word = rest[-1].casefold()
-        if MOD.match(word):
-            mods.insert(0, clamped(word))
-        elif word in ("wp", "willpower"):
-            wp = True
-        elif word == "secret":
-            secret = True
-        else:
-            break
-        rest.pop()
-    if any(abs(m) > 1000 for m in mods):
-        raise UserError("Modifiers stop at 1000.")
-    return rest, mods, wp, secret
-
-
-def checked_pool(ctx: CommandContext, rating: int, mods: list[int]) -> int:
-    pool = rating + sum(mods)
-    if pool > ctx.settings.gateway.max_pool:
-        raise UserError(f"A pool of {pool} is above the maximum of {ctx.settings.gateway.max_pool} dice.")
-    return pool
-
-
-def label(trait_name: str, rating: int, mods: list[int]) -> str:
-    return f"{trait_name.title()} {rating}{''.join(f'{m:+d}' for m in mods)}"
-
-
 async def power_use(ctx: CommandContext, inv: Invocation) -> Reply:
-    rest, mods, wp, secret = split_roll_words(inv.words)
+    rest, chosen, mods, wp, secret = split_power_words(list(inv.words))
     if not rest:
         raise UserError(f"Write {POWER_USE_USAGE}.")
-    chosen = None
-    if len(rest) > 1:
-        try:
-            chosen = match_tier(rest[-1])
-        except UserError:
-            chosen = None
-        if chosen is not None:
-            rest = rest[:-1]
     character = await my_character(ctx)
     require_approved(character, "power use")
     assert character.id is not None
     await ensure_can_act(ctx.session, character, "power use")  # before any Essence is spent
     await take_turn(ctx, character)
     sheet = sheet_of(character)
-    power = find_power(sheet, " ".join(rest))
-    if power is None:
-        known = ", ".join(p["name"] for p in sheet["powers"]) or "none"
-        raise UserError(f"{character.name} has no power called {' '.join(rest)[:60]}. Powers: {known}.")
-    learned = TIERS[power["tier"]]
-    cost = use_cost(learned, chosen, power["name"])
-    essence = (await pool_values(ctx, character))[ESSENCE][0]
-    refusal = cost_refusal(power["name"], cost, character.name, essence)
-    if refusal:
-        raise UserError(refusal)
-    if cost.essence and not await repo.spend_pool(ctx.session, character.id, ESSENCE, cost.essence):
-        raise UserError(f"{character.name}'s Essence changed meanwhile; nothing was spent. Try again.")
+    choice = choose_power(character, rest, chosen)
+    power, cost, learned = choice.power, choice.cost, TIERS[choice.power["tier"]]
+    essence = await check_can_pay(ctx, choice)
+    await pay(ctx, choice)
     if wp:
         await spend_willpower(ctx, character)
     keyed = str(power.get("trait") or "spirit")
-    ruled, ruling = await rulings.overrule(ctx, character, PoolSpec(base=keyed, modifiers=tuple(mods)))
+    ruled, ruling = await overrule(ctx, character, PoolSpec(base=keyed, modifiers=tuple(mods)))
     mods = list(ruled.modifiers)
     rating = trait(sheet, keyed)
-    wound = await wounds.penalty(ctx, character)
+    wound = await wound_penalty(ctx, character)
     pool = checked_pool(ctx, rating, [*mods, wound])
     roll = mechanics.roll(pool, ctx.dice, wp, **dice(ctx))
     result: dict[str, Any] = roll.as_result()
@@ -138,9 +99,7 @@ async def power_use(ctx: CommandContext, inv: Invocation) -> Reply:
     "health", "your Health track (or one of your characters')", "health [NAME]", params=P.HEALTH
 )
 async def health_command(ctx: CommandContext, inv: Invocation) -> Reply:
-    character = await own_or_named(
-        ctx, inv.words, "health", "ask their player, or a Storyteller, how they fare."
-    )
+    character = await own_or_named(ctx, inv, "health", "ask their player, or a Storyteller, how they fare.")
     damage, levels = (await pool_values(ctx, character))[DAMAGE]
     state = " Incapacitated." if health.incapacitated(damage, levels) else ""
     return Reply(
@@ -152,12 +111,11 @@ async def health_command(ctx: CommandContext, inv: Invocation) -> Reply:
 
 @COMMANDS.command("damage", "record damage on your character", "damage N", params=P.DAMAGE)
 async def damage_command(ctx: CommandContext, inv: Invocation) -> Reply:
-    usage = "damage N, with N the levels of damage your character takes"
-    if len(inv.words) != 1:
-        raise UserError(f"Write {usage}.")
-    amount = parse_number(inv.words[0], usage)
-    if amount < 1:
-        raise UserError(f"Write {usage} (at least 1); heal N heals.")
+    amount = int(inv.args["amount"])
+    if amount < 1:  # not the declaration's minimum: the refusal points to heal
+        raise UserError(
+            "Write damage N, with N the levels of damage your character takes (at least 1); heal N heals."
+        )
     character = await my_character(ctx)
     require_approved(character, "damage")
     assert character.id is not None
@@ -180,10 +138,7 @@ async def damage_command(ctx: CommandContext, inv: Invocation) -> Reply:
 
 @COMMANDS.command("heal", "spend Essence to heal, 1 per level", "heal [N]", params=P.HEAL)
 async def heal_command(ctx: CommandContext, inv: Invocation) -> Reply:
-    usage = "heal or heal N (1 Essence heals 1 level)"
-    if len(inv.words) > 1:
-        raise UserError(f"Write {usage}.")
-    amount = parse_number(inv.words[0], usage) if inv.words else 1
+    amount = int(inv.args.get("amount", 1))
     character = await my_character(ctx)
     require_approved(character, "heal")
     assert character.id is not None
@@ -215,7 +170,7 @@ async def heal_command(ctx: CommandContext, inv: Invocation) -> Reply:
     return Reply(text=text, result=result)
 
 
-@COMMANDS.command("checkin", "the daily check-in: roll Spirit, regain Essence and 1 WP", "checkin")
+@COMMANDS.command("checkin", "the daily check-in: roll Spirit, regain Essence and 1 WP", "checkin", params=())
 async def checkin_command(ctx: CommandContext, inv: Invocation) -> Reply:
     if inv.words:
         raise UserError("Write checkin, with nothing after it.")

@@ -4,91 +4,31 @@ the character's Willpower when the Storyteller declares it."""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
 from typing import Any
 
 from gateway import CommandContext, Invocation, Reply, UserError
-from gateway.rules.numbers import clamped
 from gateway.vault.models import Character
 from plugins.nightcap import mechanics, render, wounds
-from plugins.nightcap.characters import parse_number
 from plugins.nightcap.house import dice
-from plugins.nightcap.play import checked_pool, label, split_roll_words
+from plugins.nightcap.npc_rolls import npc_side_result, read_npc_roll
+from plugins.nightcap.roll_commands import spend_willpower
 from plugins.nightcap.roll_texts import say
-from plugins.nightcap.rolls import spend_willpower
 from plugins.nightcap.sheet import trait, trait_or_error
-from plugins.nightcap.store import sheet_of
-
-NPC_POOL = re.compile(r"^([0-9]+)((?:[+-][0-9]+)*)$")
-MODS = re.compile(r"[+-][0-9]+")
-MOD_WORD = re.compile(r"^(?:[+-][0-9]+)+$")
-WILLPOWER_WORDS = ("wp", "willpower")
+from plugins.nightcap.sides import checked_pool, label
+from plugins.nightcap.store import sheet_of, wound_penalty
+from plugins.nightcap.words import split_roll_words
 
 Named = Callable[[CommandContext, list[str], str, int], Awaitable[tuple[Character, list[str]]]]
 
 
-@dataclass(frozen=True)
-class NpcSide:
-    """One side of a Storyteller roll: dice, modifiers and who rolls them."""
-
-    base: int
-    modifiers: tuple[int, ...]
-    who: str
-
-    @property
-    def label(self) -> str:
-        return f"{self.base}{''.join(f'{m:+d}' for m in self.modifiers)}" if self.modifiers else ""
-
-
-def read_npc_side(words: list[str], default: str) -> NpcSide:
-    """``4 +1 ghoul`` or ``4+1 ghoul -1``: a number first, modifiers anywhere, the rest the label."""
-    usage = say("st_roll.usage")
-    head = NPC_POOL.match(words[0]) if words else None
-    if head is None:
-        raise UserError(say("st_roll.needs_number", usage=usage))
-    base = parse_number(head.group(1), usage)
-    mods = [clamped(m) for m in MODS.findall(head.group(2))]
-    who: list[str] = []
-    for word in words[1:]:
-        if MOD_WORD.match(word):
-            mods.extend(clamped(m) for m in MODS.findall(word))
-        else:
-            who.append(word)
-    if any(abs(m) > 1000 for m in mods):
-        raise UserError("Modifiers stop at 1000.")
-    return NpcSide(base, tuple(mods), " ".join(who)[:60] or default)
-
-
-def read_npc_roll(words: tuple[str, ...] | list[str]) -> tuple[list[NpcSide], bool]:
-    """The sides of ``st roll`` (one, or two around ``vs``) and whether it is secret. An NPC's pool
-    is just dice (RULINGS, "Contest"), so ``wp`` is refused rather than read as a label."""
-    folded = [w.casefold() for w in words]
-    if any(w in WILLPOWER_WORDS for w in folded):
-        raise UserError(say("st_roll.no_willpower"))
-    secret = "secret" in folded
-    rest = [w for w in words if w.casefold() != "secret"]
-    lowered = [w.casefold() for w in rest]
-    if lowered.count("vs") > 1:
-        raise UserError(say("st_roll.one_vs"))
-    if "vs" not in lowered:
-        return [read_npc_side(rest, "NPC")], secret
-    at = lowered.index("vs")
-    return [read_npc_side(rest[:at], "NPC"), read_npc_side(rest[at + 1 :], "the opposition")], secret
-
-
-def _side_result(side: NpcSide, roll: mechanics.Roll) -> dict[str, Any]:
-    return {**roll.as_result(), "who": side.who, "modifiers": list(side.modifiers)}
-
-
 async def npc_roll(ctx: CommandContext, inv: Invocation) -> Reply:
-    sides, secret = read_npc_roll(inv.words)
+    sides, secret = read_npc_roll(inv.args["pool"], inv.args.get("against")), bool(inv.args["secret"])
     pools = [checked_pool(ctx, s.base, list(s.modifiers)) for s in sides]
     rolls = [mechanics.roll(pool, ctx.dice, **dice(ctx)) for pool in pools]
     first = sides[0]
     if len(sides) == 1:
-        result: dict[str, Any] = _side_result(first, rolls[0])
+        result: dict[str, Any] = npc_side_result(first, rolls[0])
         result.update(npc=True, storyteller=ctx.name, secret=secret)
         roll_id = await ctx.log_roll(result, name=f"{first.who} (Storyteller {ctx.name})")
         body = render.roll_body(rolls[0], first.label)
@@ -99,7 +39,7 @@ async def npc_roll(ctx: CommandContext, inv: Invocation) -> Reply:
             raise UserError("Give the two sides different names: st roll 6 ghoul vs 3 guard.")
         outcome = mechanics.contest(rolls[0], rolls[1])
         result = outcome.as_result()
-        result["sides"] = [_side_result(s, r) for s, r in zip(sides, rolls, strict=True)]
+        result["sides"] = [npc_side_result(s, r) for s, r in zip(sides, rolls, strict=True)]
         result.update(who=first.who, against=second.who, npc=True, storyteller=ctx.name, secret=secret)
         roll_id = await ctx.log_roll(result, name=f"{first.who} (Storyteller {ctx.name})")
         line = render.contest_line(first.who, outcome, roll_id, (first.label, second.label), second.who)
@@ -118,7 +58,7 @@ async def stat_roll(ctx: CommandContext, inv: Invocation, named: Named) -> Reply
         raise UserError(f"Write {usage}.")
     keyed = trait_or_error(rest[0])
     rating = trait(sheet_of(character), keyed)
-    wound = await wounds.penalty(ctx, character)
+    wound = await wound_penalty(ctx, character)
     pool = checked_pool(ctx, rating, [*mods, wound])
     if wp:
         await spend_willpower(ctx, character)  # declared before the dice, as in roll
