@@ -11,7 +11,8 @@ from gateway import CommandContext, CommandSet, Invocation, Reply
 from gateway.features.characters import find_character
 from gateway.rules.numbers import is_digits
 from gateway.vault import repo
-from plugins.nightwanderers import episode, mechanics
+from plugins.nightwanderers import mechanics
+from plugins.nightwanderers import store as episode
 from plugins.nightwanderers.commands import (
     Actor,
     check_able,

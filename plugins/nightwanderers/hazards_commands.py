@@ -8,8 +8,9 @@ from typing import Any
 from gateway import CommandContext, CommandSet, Invocation, Reply
 from gateway.features.characters import find_character
 from gateway.rules.numbers import is_digits
-from plugins.nightwanderers import episode, mechanics, tactics
-from plugins.nightwanderers.combat import Fighter, harm, soak_and_harm
+from plugins.nightwanderers import mechanics, tactics
+from plugins.nightwanderers import store as episode
+from plugins.nightwanderers.combat_commands import Fighter, harm, soak_and_harm
 from plugins.nightwanderers.commands import (
     SYSTEM,
     Actor,
