@@ -5,19 +5,10 @@ from __future__ import annotations
 
 import re
 
-YES = {"yes", "да", "on", "1", "true"}
-NO = {"no", "нет", "off", "0", "false"}
-LEVELS = {
-    "0": 0,
-    "none": 0,
-    "нет": 0,
-    "1": 1,
-    "basic": 1,
-    "начальная": 1,
-    "2": 2,
-    "advanced": 2,
-    "продвинутая": 2,
-}
+from gateway.rules.switch_words import levels, yes_no
+
+YES, NO = yes_no("да", "нет")
+LEVELS = levels("нет", "начальная", "продвинутая")
 FLAGS = {
     "hunting": "hunting",
     "instinct": "hunting",

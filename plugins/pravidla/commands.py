@@ -1,5 +1,5 @@
-"""Pravidla commands: roll and odds, and the pools they share with the tug of war (scene.py).
-Characters and the sheet: characters.py."""
+"""Pravidla commands: roll and odds, and the pools they share with the tug of war (scene_commands.py).
+Characters and the sheet: characters_commands.py."""
 
 from __future__ import annotations
 

@@ -16,7 +16,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 # The plugins whose split is done; each joins when its command code and rules are apart.
-ENFORCED: tuple[str, ...] = ("nightwanderers",)
+ENFORCED: tuple[str, ...] = ("decanter", "dramatic", "pravidla", "nightwanderers")
 IO_MODULES = (
     "sqlmodel",
     "sqlalchemy",

@@ -9,7 +9,6 @@ from gateway.core import scene as state
 from gateway.features.characters import active_character, find_character
 from gateway.rules.initiative_tracker import InitiativeTracker
 from gateway.rules.numbers import is_digits
-from gateway.rules.power_words import PowerWords
 from gateway.vault.models import Character
 from plugins.pravidla import mechanics
 from plugins.pravidla.commands import (
@@ -28,7 +27,7 @@ from plugins.pravidla.commands import (
 from plugins.pravidla.config import PravidlaSettings
 from plugins.pravidla.house import house
 from plugins.pravidla.messages import CATALOGUE
-from plugins.pravidla.sheet import MAX_RATING, PravidlaSheet, fold
+from plugins.pravidla.sheet import MAX_RATING, PravidlaSheet
 
 COMMANDS = CommandSet(SYSTEM)
 
@@ -193,30 +192,9 @@ async def tug_stop_command(ctx: CommandContext, inv: Invocation) -> Reply:
 
 # --- initiative -----------------------------------------------------------------------------------
 
-POWERS = PowerWords(
-    fold=fold,
-    flags={"hunting": frozenset({"hunt", "hunting", "instinct", "instinkt", "lovecky"})},
-    levelled={"celerity": frozenset({"celerity", "celerita"})},
-    levels={"basic": 1, "zakladni": 1, "1": 1, "advanced": 2, "pokrocila": 2, "2": 2},
-)
-
 
 def _rank(ctx: CommandContext, entries: list[dict[str, Any]]) -> dict[str, Any]:
-    """The book: switched-on powers, then Stamina, then Wits, then a die (higher first)."""
-    settings = ctx.settings_for(PravidlaSettings)
-    extra = {0: 0, 1: settings.celerity_basic_extra, 2: settings.celerity_advanced_extra}
-    combatants = [
-        mechanics.Combatant(
-            name=e["name"],
-            hunting=bool(e["hunting"]),
-            celerity=int(e["celerity"]),
-            stamina=int(e["stamina"]),
-            wits=int(e["wits"]),
-            extra_actions=extra[int(e["celerity"])],
-        )
-        for e in entries
-    ]
-    return mechanics.initiative(combatants, ctx.dice, settings.max_rerolls).as_result()
+    return mechanics.initiative_order(entries, ctx.settings_for(PravidlaSettings), ctx.dice)
 
 
 class PravidlaInitiative(InitiativeTracker):
@@ -230,7 +208,7 @@ class PravidlaInitiative(InitiativeTracker):
             raise fail(ctx, "err.init_missing_power", name=name, power=t(ctx, key))
 
 
-INITIATIVE = PravidlaInitiative(SYSTEM, CATALOGUE, POWERS, _rank)
+INITIATIVE = PravidlaInitiative(SYSTEM, CATALOGUE, mechanics.POWERS, _rank)
 
 
 async def init_join_command(ctx: CommandContext, inv: Invocation) -> Reply:
