@@ -103,11 +103,7 @@ async def wake_command(ctx: CommandContext, inv: Invocation) -> Reply:
 
 @COMMANDS.command("heal", "spend N BP to heal N HP", "heal [N]")
 async def heal_command(ctx: CommandContext, inv: Invocation) -> Reply:
-    if len(inv.words) > 1 or (inv.words and not is_digits(inv.words[0])):
-        raise fail(ctx, "err.heal_usage")
-    amount = int(inv.words[0]) if inv.words else 1
-    if amount < 1:
-        raise fail(ctx, "err.heal_usage")
+    amount: int = inv.args.get("amount", 1)  # at least 1 (``params``)
     actor = await vampire(ctx, able=False)
     refuse_in_torpor(ctx, actor)
     damage = actor.hp_max - actor.hp
@@ -160,9 +156,7 @@ async def discipline_command(ctx: CommandContext, inv: Invocation) -> Reply:
 
 @COMMANDS.command("boost", "raise Strength and Physical by N for 1+2+...+N BP", "boost N")
 async def boost_command(ctx: CommandContext, inv: Invocation) -> Reply:
-    if len(inv.words) != 1 or not is_digits(inv.words[0]) or not 1 <= int(inv.words[0]) <= 20:
-        raise fail(ctx, "err.boost_usage")
-    n = int(inv.words[0])
+    n: int = inv.args["amount"]  # 1 to 20 (``params``)
     actor = await vampire(ctx)
     already = actor.sheet.boost
     cost = mechanics.boost_cost(n, already)

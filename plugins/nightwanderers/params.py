@@ -74,6 +74,7 @@ PARAMS: dict[str, tuple[Param, ...]] = {
             "amount",
             "integer",
             "BP to spend: each heals a level of Health (1 when left out)",
+            minimum=1,
             texts=_ru("BP", "сколько BP потратить: каждое восстанавливает уровень Здоровья (без указания 1)"),
         ),
     ),
@@ -268,9 +269,10 @@ PARAMS: dict[str, tuple[Param, ...]] = {
         Param(
             "amount",
             "integer",
-            "turns that passed (1 when left out)",
+            "turns that passed, 1 to 20 (1 when left out)",
             minimum=1,
-            texts=_ru("ходы", "сколько ходов прошло (без указания 1)"),
+            maximum=20,
+            texts=_ru("ходы", "сколько ходов прошло, от 1 до 20 (без указания 1)"),
         ),
     ),
     "init join": (

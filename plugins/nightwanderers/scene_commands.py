@@ -10,7 +10,6 @@ from gateway import CommandContext, CommandSet, Invocation, Reply
 from gateway.core import scene
 from gateway.features.characters import find_character
 from gateway.rules.initiative_tracker import InitiativeTracker
-from gateway.rules.numbers import is_digits
 from gateway.vault.models import Character
 from plugins.nightwanderers import store as episode
 from plugins.nightwanderers import tactics
@@ -143,11 +142,7 @@ async def scene_end_command(ctx: CommandContext, inv: Invocation) -> Reply:
 async def turn_command(ctx: CommandContext, inv: Invocation) -> list[Reply]:
     """ "оборотень и человек падают без сознания и каждый ход теряют по единице здоровья, если оно
     опустится до – 10 наступает Окончательная Смерть.\""""
-    if len(inv.words) > 1 or (
-        inv.words and (not is_digits(inv.words[0]) or not 1 <= int(inv.words[0]) <= 20)
-    ):
-        raise fail(ctx, "err.turn_usage")
-    turns = int(inv.words[0]) if inv.words else 1
+    turns: int = inv.args.get("amount", 1)  # 1 to 20 (``params``)
     data = await episode.load(ctx)
     order = await scene.load(ctx, "initiative") or {}
     ids = [
