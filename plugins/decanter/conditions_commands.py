@@ -10,7 +10,6 @@ from gateway.features.characters import find_character, lock_character
 from gateway.rules.dots_sheet import trait_title
 from gateway.vault.models import Character
 from plugins.decanter import mechanics, sheet, store
-from plugins.decanter.characters import split_for
 from plugins.decanter.characters_commands import CHARACTERS, duration_text, target_character
 from plugins.decanter.conditions import COND_ADD_USAGE, SHORTFALL, condition_effect, parse_condition
 from plugins.decanter.mechanics import SYSTEM
@@ -25,7 +24,7 @@ SCENE_MARKER = "* * *"  # said alone, ends the scene (a bare command)
 
 @COMMANDS.command("cond", "list Conditions", "cond [NAME]")
 async def cond_command(ctx: CommandContext, inv: Invocation) -> Reply:
-    name = " ".join(inv.words) or None
+    name = " ".join(inv.args.get("name", ())) or None
     if name is not None and not ctx.storyteller:
         own = await find_character(ctx.session, SYSTEM, name)
         if own is None or own.owner_id != ctx.person.id:
@@ -141,10 +140,10 @@ async def cond_add_command(ctx: CommandContext, inv: Invocation) -> Reply:
 
 @COMMANDS.command("cond resolve", "resolve a Condition", "cond resolve NAME [for CHARACTER]")
 async def cond_resolve_command(ctx: CommandContext, inv: Invocation) -> Reply:
-    words, target = split_for(inv.words)
-    if not words:
+    name: str = inv.args.get("condition", "")
+    if not name:
         raise UserError("Write cond resolve NAME [for CHARACTER].")
-    name = " ".join(words)
+    target = " ".join(inv.args.get("character", ())) or None
     character, data = await _locked(ctx, target)
     kept = [c for c in data.conditions if c.name.casefold() != name.casefold()]
     if len(kept) == len(data.conditions):

@@ -12,7 +12,6 @@ from gateway.features.characters import active_character
 from gateway.rules.numbers import is_digits
 from gateway.vault.models import Character, SceneState
 from plugins.decanter import mechanics
-from plugins.decanter.characters import split_for
 from plugins.decanter.characters_commands import target_character
 from plugins.decanter.extended import ext_reply, summary
 from plugins.decanter.mechanics import SYSTEM
@@ -91,7 +90,8 @@ async def amend(ctx: CommandContext, character: Character, result: dict[str, Any
 
 @COMMANDS.command("ext", "start, show or stop an extended contest", "ext [DC K | stop] [for CHARACTER]")
 async def ext_command(ctx: CommandContext, inv: Invocation) -> Reply:
-    words, target_name = split_for(inv.words)
+    words: list[str] = inv.args.get("contest", [])
+    target_name = " ".join(inv.args.get("character", ())) or None
     if target_name is not None:
         character: Character | None = await target_character(ctx, target_name)
     else:

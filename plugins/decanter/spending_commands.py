@@ -98,9 +98,7 @@ async def sp_spend_command(ctx: CommandContext, inv: Invocation) -> Reply:
     role="storyteller",
 )
 async def sp_refund_command(ctx: CommandContext, inv: Invocation) -> Reply:
-    if not inv.words:
-        raise UserError("Write sp refund NAME: it gives back that character's latest sp spend.")
-    character = await CHARACTERS.named(ctx, " ".join(inv.words))
+    character = await CHARACTERS.named(ctx, " ".join(inv.args["name"]))
     assert character.id is not None
     character = await lock_character(ctx.session, character.id)
     assert character.id is not None

@@ -5,19 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from gateway import Invocation, UserError
-from gateway.rules.numbers import whole_number
+from gateway import UserError
 from plugins.decanter import mechanics
-
-
-def count_of(inv: Invocation, usage: str, what: str, too_few: str) -> int:
-    """The one optional number after ``sp bonus`` or ``downgrade`` (1 when left out)."""
-    if len(inv.words) > 1:
-        raise UserError(usage)
-    count = whole_number(inv.words[0], what) if inv.words else 1
-    if count < 1:
-        raise UserError(too_few)
-    return count
 
 
 def mark_amended(result: dict[str, Any], previous_id: str) -> None:

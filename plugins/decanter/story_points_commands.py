@@ -9,7 +9,7 @@ from typing import Any
 
 from gateway import CommandContext, CommandSet, Invocation, PermissionDenied, Reply, UserError
 from gateway.features.characters import lock_character, pool_value, require_active
-from gateway.rules.numbers import is_digits, whole_number
+from gateway.rules.numbers import is_digits
 from gateway.vault import repo
 from gateway.vault.models import Character
 from plugins.decanter import extended_commands, mechanics, store, uses
@@ -19,15 +19,15 @@ from plugins.decanter.mechanics import SYSTEM
 from plugins.decanter.messages import t
 from plugins.decanter.render import outcome_text
 from plugins.decanter.sheet import SCHEMA, SP
-from plugins.decanter.story_points import contest_bonus, count_of, mark_amended, reread
+from plugins.decanter.story_points import contest_bonus, mark_amended, reread
 
 COMMANDS = CommandSet(SYSTEM)
 
 
 @COMMANDS.command("sp", "show your Story Points (Storytellers: anyone's)", "sp [NAME]")
 async def sp_command(ctx: CommandContext, inv: Invocation) -> Reply:
-    if inv.words:
-        first = inv.words[0]
+    if names := inv.args.get("name"):
+        first = names[0]
         if uses.use_word(first) is not None or is_digits(first) or first.casefold() in ("use", "pay"):
             raise UserError(f"To spend Story Points write {uses.SPEND_USAGE}")
         if not ctx.storyteller:
@@ -35,7 +35,7 @@ async def sp_command(ctx: CommandContext, inv: Invocation) -> Reply:
                 "sp NAME shows another character's Story Points to Storytellers only; sp alone shows yours,"
                 " sp spend USE spends them, sp bonus N COST adds successes."
             )
-        character = await CHARACTERS.named(ctx, " ".join(inv.words))
+        character = await CHARACTERS.named(ctx, " ".join(names))
     else:
         character = await require_active(ctx, SYSTEM)
     assert character.id is not None
@@ -48,10 +48,8 @@ async def sp_command(ctx: CommandContext, inv: Invocation) -> Reply:
     "sp give", "give a character Story Points (negative takes)", "sp give NAME N", role="storyteller"
 )
 async def sp_give_command(ctx: CommandContext, inv: Invocation) -> Reply:
-    if len(inv.words) < 2:
-        raise UserError("Write sp give NAME N, e.g. sp give Mira 2 (a negative N takes points away).")
-    character = await CHARACTERS.named(ctx, " ".join(inv.words[:-1]))
-    amount = whole_number(inv.words[-1], "The number of Story Points")
+    character = await CHARACTERS.named(ctx, inv.args["name"])
+    amount: int = inv.args["amount"]
     assert character.id is not None
     if amount >= 0:
         total, cap, lost = await store.gain_story_points(ctx, character.id, amount)
@@ -116,7 +114,7 @@ def _describe(ctx: CommandContext, result: dict[str, Any]) -> str:
     "sp bonus N COST",
 )
 async def sp_bonus_command(ctx: CommandContext, inv: Invocation) -> Reply:
-    bonus = uses.parse_bonus(list(inv.words))
+    bonus = uses.parse_bonus(inv.args["amount"], list(inv.args.get("cost", [])))
     amount = bonus.count
     character, result, previous_id = await _amendable(ctx, "add successes to", contests=True)
     assert character.id is not None
@@ -175,12 +173,7 @@ def _paid_text(ctx: CommandContext, points: int, paid: uses.Paid, condition: str
 
 @COMMANDS.command("downgrade", "step your latest roll down and gain a Story Point per step", "downgrade [N]")
 async def downgrade_command(ctx: CommandContext, inv: Invocation) -> Reply:
-    steps = count_of(
-        inv,
-        "Write downgrade, or downgrade N for N steps (extra → success → setback → botch).",
-        "The number of steps",
-        "Downgrade by at least one step.",
-    )
+    steps: int = inv.args.get("amount", 1)  # at least 1 (``params``)
     character, result, previous_id = await _amendable(ctx, "downgrade")
     assert character.id is not None
     if "extended" in result:

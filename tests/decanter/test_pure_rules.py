@@ -1,5 +1,5 @@
-"""Decanter's rules that left the command modules, tested without a vault: ``for CHARACTER``, ``cond add``'s
-words, a pool's Conditions, and how a Story Point amends a logged roll or contest."""
+"""Decanter's rules that left the command modules, tested without a vault: ``cond add``'s words, a pool's
+Conditions, and how a Story Point amends a logged roll or contest."""
 
 from __future__ import annotations
 
@@ -7,16 +7,10 @@ import pytest
 
 from gateway import UserError
 from gateway.rules.pool_sum import Pool
-from plugins.decanter.characters import split_for
 from plugins.decanter.conditions import parse_condition
 from plugins.decanter.parse import parse_roll
 from plugins.decanter.rolls import resolve_pool, with_conditions
 from plugins.decanter.story_points import contest_bonus, reread
-
-
-def test_for_names_the_character_after_it() -> None:
-    assert split_for(["3", "for", "Mira", "Vance"]) == (["3"], "Mira Vance")
-    assert split_for(["3"]) == (["3"], None) and split_for(["3", "for"]) == (["3"], None)
 
 
 def test_cond_add_words() -> None:
