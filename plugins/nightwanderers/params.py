@@ -282,11 +282,14 @@ PARAMS: dict[str, tuple[Param, ...]] = {
             ("способности", "[инстинкт] [быстрота начальная|продвинутая]"),
         ),
     ),
+    # A name (completed from the characters, as Pravidla's ``init add``) with the powers after it; as
+    # the only parameter it takes the whole line, which the handler splits at the power words.
     "init add": (
-        _text(
+        Param(
             "name",
+            "character",
             "NAME [hunting] [celerity basic|advanced]",
-            ("имя", "ИМЯ [инстинкт] [быстрота начальная|продвинутая]"),
+            texts=_ru("имя", "ИМЯ [инстинкт] [быстрота начальная|продвинутая]"),
         ),
     ),
 }

@@ -52,7 +52,7 @@ INITIATIVE = WandererInitiative(SYSTEM, CATALOGUE, tactics.POWERS, _rank)
 async def init_join_command(ctx: CommandContext, inv: Invocation) -> Reply:
     actor = await my_actor(ctx)
     assert actor is not None
-    powers = INITIATIVE.read_powers(ctx, inv.words)
+    powers = INITIATIVE.read_powers(ctx, inv.args.get("powers", "").split())
     INITIATIVE.require_powers(ctx, actor.name, powers, actor.sheet)
     return await INITIATIVE.join(ctx, {"name": actor.name, "character_id": actor.id, **powers})
 

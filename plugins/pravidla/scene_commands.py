@@ -215,7 +215,7 @@ async def init_join_command(ctx: CommandContext, inv: Invocation) -> Reply:
     character = await active_character(ctx, SYSTEM)
     if character is None:
         raise fail(ctx, "err.no_active")
-    powers = INITIATIVE.read_powers(ctx, inv.words)
+    powers = INITIATIVE.read_powers(ctx, inv.args.get("powers", "").split())
     sheet = PravidlaSheet.of(character.sheet)
     INITIATIVE.require_powers(ctx, character.name, powers, sheet)
     entry = {
@@ -230,28 +230,26 @@ async def init_join_command(ctx: CommandContext, inv: Invocation) -> Reply:
 
 async def init_add_command(ctx: CommandContext, inv: Invocation) -> Reply:
     """``init add NAME STAMINA WITS [powers]``; a name of a Pravidla character takes the sheet's."""
-    words = list(inv.words)
-    at = next((i for i, w in enumerate(words) if is_digits(w) and i > 0), None)
-    if at is None:
-        name = " ".join(words)
+    name: str = inv.args.get("name", "")
+    stamina: int | None = inv.args.get("stamina")
+    wits: int | None = inv.args.get("wits")
+    if stamina is None:
         character = await find_character(ctx.session, SYSTEM, name) if name else None
         if character is None:
             raise fail(ctx, "err.init_usage")
         sheet = PravidlaSheet.of(character.sheet)
-        stamina, wits, rest, char_id = sheet.rating("stamina"), sheet.rating("wits"), [], character.id
-        name = character.name
-    else:
-        if at + 1 >= len(words) or not is_digits(words[at + 1]):
-            raise fail(ctx, "err.init_usage")
-        name, stamina, wits, rest, char_id = (
-            " ".join(words[:at]),
-            int(words[at]),
-            int(words[at + 1]),
-            words[at + 2 :],
-            None,
+        stamina, wits, char_id, name = (
+            sheet.rating("stamina"),
+            sheet.rating("wits"),
+            character.id,
+            character.name,
         )
-        if max(stamina, wits) > MAX_RATING:  # stored in the scene document, so bounded like a sheet
+    else:
+        if wits is None:
+            raise fail(ctx, "err.init_usage")
+        if not 0 <= min(stamina, wits) <= max(stamina, wits) <= MAX_RATING:  # kept in the scene document
             raise fail(ctx, "err.init_rating", max=MAX_RATING)
-    powers = INITIATIVE.read_powers(ctx, rest)
+        char_id = None
+    powers = INITIATIVE.read_powers(ctx, inv.args.get("powers", "").split())
     entry = {"name": name[:60], "character_id": char_id, **powers, "stamina": stamina, "wits": wits}
     return await INITIATIVE.join(ctx, entry)
