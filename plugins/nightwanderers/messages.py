@@ -257,7 +257,6 @@ EN = {
     "err.bow_point_blank": "A bow cannot shoot point-blank: use long or medium range.",
     "err.sun_usage": "Write sun direct|indirect TURNS [NAME].",
     "err.fire_usage": "Write fire small|large TURNS|surprise [NAME].",
-    "err.damage_usage": "Write damage N [deep] NAME.",
     "err.hunt_usage": "Write hunt GROUND [POOL], with GROUND one of {terrains}.",
     "err.sneak_usage": "Write sneak [POOL] vs INSPECTION|NAME, for example sneak vs 3.",
     "err.init_usage": "Write init, init join [hunting] [celerity basic|advanced], init add NAME [hunting]"
@@ -615,7 +614,6 @@ RU = {
     "err.bow_point_blank": "Из лука в упор не стреляют: выберите дальнюю или среднюю дистанцию.",
     "err.sun_usage": "Пишите sun прямой|непрямой ХОДЫ [ИМЯ].",
     "err.fire_usage": "Пишите fire небольшой|большой ХОДЫ|внезапно [ИМЯ].",
-    "err.damage_usage": "Пишите damage N [глубокие] ИМЯ.",
     "err.hunt_usage": "Пишите hunt МЕСТНОСТЬ [ПУЛ]; МЕСТНОСТЬ: {terrains}.",
     "err.sneak_usage": "Пишите sneak [ПУЛ] против ИНСПЕКЦИЯ|ИМЯ, например sneak против 3.",
     "err.init_usage": "Пишите init, init join [инстинкт] [быстрота начальная|продвинутая], init add ИМЯ"

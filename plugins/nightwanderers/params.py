@@ -148,10 +148,11 @@ PARAMS: dict[str, tuple[Param, ...]] = {
         Param(
             "turns",
             "integer",
-            "turns in the sun",
+            "turns in the sun, 1 to 100",
             required=True,
-            minimum=0,
-            texts=_ru("ходы", "сколько ходов на солнце"),
+            minimum=1,
+            maximum=100,
+            texts=_ru("ходы", "сколько ходов на солнце, от 1 до 100"),
         ),
         TARGET,
     ),
@@ -198,11 +199,14 @@ PARAMS: dict[str, tuple[Param, ...]] = {
             texts=_ru("кто", "кто получает урон"),
         ),
     ),
+    # ``dismember Иван Грозный 2``: the name takes the words the turns leave.
     "dismember": (
-        _text(
-            "target",
-            "NAME [TURNS]: whom, and turns already spent",
-            ("цель", "ИМЯ [ХОДЫ]: кого и сколько ходов уже потрачено"),
+        Param("target", "character", "whom", texts=_ru("цель", "кого")),
+        Param(
+            "turns",
+            "integer",
+            "turns spent on it now, 1 to 5 (1 when left out)",
+            texts=_ru("ходы", "сколько ходов потрачено сейчас, от 1 до 5 (без указания 1)"),
         ),
     ),
     "hunt": (

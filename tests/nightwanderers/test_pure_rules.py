@@ -1,10 +1,11 @@
 """Night Wanderers' rules that left the command modules, tested without a vault: the initiative order
-with a dodge's bonus, and the values ``st set`` takes."""
+with a dodge's bonus, the values ``st set`` takes, and how a name shares a line with numbers."""
 
 from __future__ import annotations
 
+from gateway import bind
 from gateway.core.dice import ScriptedDice
-from plugins.nightwanderers import tactics
+from plugins.nightwanderers import params, tactics
 from plugins.nightwanderers.config import NightWanderersSettings
 from plugins.nightwanderers.fields import LEVELS, NO, YES
 
@@ -32,3 +33,16 @@ def test_power_words_and_field_values_read_russian() -> None:
     assert tactics.POWERS.read(["охотничий", "быстрота", "продвинутая"]) == {"hunting": True, "celerity": 2}
     assert "да" in YES and "нет" in NO and "yes" in YES and "off" in NO
     assert [LEVELS[w] for w in ("нет", "начальная", "продвинутая", "basic")] == [0, 1, 2, 1]
+
+
+def test_a_name_takes_the_words_its_numbers_leave() -> None:
+    assert bind(params.PARAMS["dismember"], ["Иван", "Грозный", "2"]) == {
+        "target": "Иван Грозный",
+        "turns": 2,
+    }
+    assert bind(params.PARAMS["dismember"], ["Иван", "Грозный"]) == {"target": "Иван Грозный"}
+    assert bind(params.PARAMS["damage"], ["3", "Иван", "deep"]) == {
+        "amount": 3,
+        "deep": True,
+        "target": ["Иван"],
+    }
