@@ -311,14 +311,12 @@ async def give_command(ctx: CommandContext, inv: Invocation) -> Reply:
     """The way out of torpor: "Чтобы выйти из Оцепенения он должен восстановить хотя бы один пункт
     Запаса Крови." A vampire in torpor at 0 HP spends the first BP it gets on 1 HP at once (it
     cannot heal itself; this reading is in the README), the rest fills its pool."""
-    words = list(inv.words)
-    if len(words) < 2 or not is_digits(words[0]) or not 1 <= int(words[0]) <= 100:
-        raise fail(ctx, "err.give_usage")
-    amount = int(words[0])
+    amount: int = inv.args["amount"]  # 1 to 100 (``params``)
+    name = " ".join(inv.args["target"])
     giver = await vampire(ctx)
-    character = await find_character(ctx.session, SYSTEM, " ".join(words[1:]))
+    character = await find_character(ctx.session, SYSTEM, name)
     if character is None:
-        raise fail(ctx, "err.no_character", name=" ".join(words[1:])[:60])
+        raise fail(ctx, "err.no_character", name=name[:60])
     target = await load_actor(ctx, character, lock=True)
     if target.id == giver.id:
         raise fail(ctx, "err.self_target", name=giver.name)

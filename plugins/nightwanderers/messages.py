@@ -274,7 +274,6 @@ EN = {
     "err.torpor_wait": "{name} is in torpor: paralysed, unable to move or do anything, heal or feed included."
     " Only blood brings a vampire out: another vampire can give it with give N NAME.",
     "frenzy.sated": "{name} is sated and the frenzy ends.",
-    "err.give_usage": "Write give N NAME: N BP of your blood to another vampire, for example give 2 Maxina.",
     "give": "{giver} gives {n} BP of blood to {target}: {bp} of {max} BP now.",
     "give.heals": "{name} spends the first BP on 1 Health level at once.",
     "give.wakes": "{name} comes out of torpor.",
@@ -632,7 +631,6 @@ RU = {
     " делать, в том числе лечиться и питаться. Выйти из Оцепенения можно, только получив кровь: другой"
     " вампир может напоить его командой give N ИМЯ.",
     "frenzy.sated": "{name} насыщается, и Безумие проходит.",
-    "err.give_usage": "Пишите give N ИМЯ: N BP своей крови другому вампиру, например give 2 Максина.",
     "give": "{giver} отдаёт {n} BP своей крови, получатель — {target}: теперь {bp} из {max} BP.",
     "give.heals": "{name}: первый BP сразу восстанавливает 1 уровень Здоровья.",
     "give.wakes": "{name} выходит из Оцепенения.",
