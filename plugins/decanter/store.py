@@ -11,9 +11,7 @@ from gateway.features.characters import pool_value
 from gateway.vault import repo
 from gateway.vault.models import Character, Pool, RollLog
 from plugins.decanter.config import DecanterSettings
-from plugins.decanter.sheet import SCHEMA, DecanterSheet
-
-SP = "story_points"
+from plugins.decanter.sheet import SCHEMA, SP, DecanterSheet
 
 
 async def characters_of(session: AsyncSession, system: str) -> list[Character]:

@@ -11,7 +11,8 @@ from gateway import CommandContext, CommandSet, Invocation, Reply
 from gateway.features.characters import find_character
 from gateway.rules.numbers import is_digits
 from gateway.vault import repo
-from plugins.nightwanderers import episode, mechanics
+from plugins.nightwanderers import mechanics
+from plugins.nightwanderers import store as episode
 from plugins.nightwanderers.commands import (
     Actor,
     check_able,
@@ -102,11 +103,7 @@ async def wake_command(ctx: CommandContext, inv: Invocation) -> Reply:
 
 @COMMANDS.command("heal", "spend N BP to heal N HP", "heal [N]")
 async def heal_command(ctx: CommandContext, inv: Invocation) -> Reply:
-    if len(inv.words) > 1 or (inv.words and not is_digits(inv.words[0])):
-        raise fail(ctx, "err.heal_usage")
-    amount = int(inv.words[0]) if inv.words else 1
-    if amount < 1:
-        raise fail(ctx, "err.heal_usage")
+    amount: int = inv.args.get("amount", 1)  # at least 1 (``params``)
     actor = await vampire(ctx, able=False)
     refuse_in_torpor(ctx, actor)
     damage = actor.hp_max - actor.hp
@@ -159,9 +156,7 @@ async def discipline_command(ctx: CommandContext, inv: Invocation) -> Reply:
 
 @COMMANDS.command("boost", "raise Strength and Physical by N for 1+2+...+N BP", "boost N")
 async def boost_command(ctx: CommandContext, inv: Invocation) -> Reply:
-    if len(inv.words) != 1 or not is_digits(inv.words[0]) or not 1 <= int(inv.words[0]) <= 20:
-        raise fail(ctx, "err.boost_usage")
-    n = int(inv.words[0])
+    n: int = inv.args["amount"]  # 1 to 20 (``params``)
     actor = await vampire(ctx)
     already = actor.sheet.boost
     cost = mechanics.boost_cost(n, already)
@@ -316,14 +311,12 @@ async def give_command(ctx: CommandContext, inv: Invocation) -> Reply:
     """The way out of torpor: "Чтобы выйти из Оцепенения он должен восстановить хотя бы один пункт
     Запаса Крови." A vampire in torpor at 0 HP spends the first BP it gets on 1 HP at once (it
     cannot heal itself; this reading is in the README), the rest fills its pool."""
-    words = list(inv.words)
-    if len(words) < 2 or not is_digits(words[0]) or not 1 <= int(words[0]) <= 100:
-        raise fail(ctx, "err.give_usage")
-    amount = int(words[0])
+    amount: int = inv.args["amount"]  # 1 to 100 (``params``)
+    name = " ".join(inv.args["target"])
     giver = await vampire(ctx)
-    character = await find_character(ctx.session, SYSTEM, " ".join(words[1:]))
+    character = await find_character(ctx.session, SYSTEM, name)
     if character is None:
-        raise fail(ctx, "err.no_character", name=" ".join(words[1:])[:60])
+        raise fail(ctx, "err.no_character", name=name[:60])
     target = await load_actor(ctx, character, lock=True)
     if target.id == giver.id:
         raise fail(ctx, "err.self_target", name=giver.name)

@@ -8,8 +8,9 @@ from typing import Any
 from gateway import CommandContext, CommandSet, Invocation, Reply
 from gateway.features.characters import find_character
 from gateway.rules.numbers import is_digits
-from plugins.nightwanderers import episode, mechanics, tactics
-from plugins.nightwanderers.combat import Fighter, harm, soak_and_harm
+from plugins.nightwanderers import mechanics, tactics
+from plugins.nightwanderers import store as episode
+from plugins.nightwanderers.combat_commands import Fighter, harm, soak_and_harm
 from plugins.nightwanderers.commands import (
     SYSTEM,
     Actor,
@@ -66,13 +67,11 @@ async def exposure_reply(
 
 @COMMANDS.command("sun", "sunlight damage", "sun direct|indirect TURNS [NAME]")
 async def sun_command(ctx: CommandContext, inv: Invocation) -> Reply:
-    words = list(inv.words)
-    if len(words) < 2 or words[0].casefold() not in ("direct", "indirect") or not is_digits(words[1]):
+    strength: str = inv.args["strength"].casefold()  # ``прямой`` is ``direct`` by now (entry.py)
+    if strength not in ("direct", "indirect"):
         raise fail(ctx, "err.sun_usage")
-    strength, turns = words[0].casefold(), int(words[1])
-    if not 1 <= turns <= 100:
-        raise fail(ctx, "err.sun_usage")
-    actor = await target_actor(ctx, words[2:])
+    turns: int = inv.args["turns"]  # 1 to 100 (``params``)
+    actor = await target_actor(ctx, inv.args.get("target", []))
     result: dict[str, Any] = {"kind": "harm", "system": SYSTEM, "action": "sun", "strength": strength}
     result["turns"] = turns
     if strength == "indirect":
@@ -85,15 +84,13 @@ async def sun_command(ctx: CommandContext, inv: Invocation) -> Reply:
 
 @COMMANDS.command("fire", "fire damage", "fire small|large TURNS|surprise [NAME]")
 async def fire_command(ctx: CommandContext, inv: Invocation) -> Reply:
-    words = list(inv.words)
-    if len(words) < 2 or words[0].casefold() not in ("small", "large"):
-        raise fail(ctx, "err.fire_usage")
-    strength, when = words[0].casefold(), words[1].casefold()
+    strength: str = inv.args["strength"].casefold()
+    when: str = inv.args["when"].casefold()  # turns, or ``surprise``
     surprise = when == "surprise"
-    if not surprise and (not is_digits(when) or not 1 <= int(when) <= 100):
+    if strength not in ("small", "large") or not (surprise or (is_digits(when) and 1 <= int(when) <= 100)):
         raise fail(ctx, "err.fire_usage")
     turns = 0 if surprise else int(when)
-    actor = await target_actor(ctx, words[2:])
+    actor = await target_actor(ctx, inv.args.get("target", []))
     result: dict[str, Any] = {
         "kind": "harm",
         "system": SYSTEM,
@@ -119,15 +116,9 @@ async def fire_command(ctx: CommandContext, inv: Invocation) -> Reply:
 )
 async def damage_command(ctx: CommandContext, inv: Invocation) -> Reply:
     """Storyteller: ``damage N [deep] NAME`` takes N HP (no soak roll; the ST already decided)."""
-    words = list(inv.words)
-    if len(words) < 2 or not is_digits(words[0]) or not 1 <= int(words[0]) <= 100:
-        raise fail(ctx, "err.damage_usage")
-    amount = int(words[0])
-    deep = words[1].casefold() == "deep"
-    rest = words[2:] if deep else words[1:]
-    if not rest:
-        raise fail(ctx, "err.damage_usage")
-    actor = await named_actor(ctx, " ".join(rest))
+    amount: int = inv.args["amount"]  # 1 to 100 (``params``)
+    deep: bool = inv.args["deep"]
+    actor = await named_actor(ctx, " ".join(inv.args["target"]))
     result: dict[str, Any] = {
         "kind": "harm",
         "system": SYSTEM,
@@ -163,13 +154,13 @@ async def dismember_command(ctx: CommandContext, inv: Invocation) -> Reply:
     конечности отделены от тела, тело разрублено на куски и т.п.). На расчленение требуется 5
     ходов." The reading: only a body that cannot resist (torpor, unconscious, or held by the one
     who cuts) can be dismembered, or whatever a Storyteller says; the turns add up in this episode."""
-    words = list(inv.words)
-    turns = int(words.pop()) if len(words) > 1 and is_digits(words[-1]) else 1
-    if not words or not 1 <= turns <= tactics.DISMEMBER_TURNS:
+    name: str = inv.args.get("target", "")
+    turns: int = inv.args.get("turns", 1)
+    if not name or not 1 <= turns <= tactics.DISMEMBER_TURNS:
         raise fail(ctx, "err.dismember_usage")
-    character = await find_character(ctx.session, SYSTEM, " ".join(words))
+    character = await find_character(ctx.session, SYSTEM, name)
     if character is None:
-        raise fail(ctx, "err.no_character", name=" ".join(words)[:60])
+        raise fail(ctx, "err.no_character", name=name[:60])
     target = await load_actor(ctx, character, lock=True)
     check_dead(ctx, target)
     cutter = await my_actor(ctx, required=not ctx.storyteller)

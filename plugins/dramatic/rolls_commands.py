@@ -18,16 +18,15 @@ from gateway.rules.charts import chart_result, contest_chart
 from gateway.rules.dots_sheet import trait_title
 from gateway.rules.house_rules import changed_result, note, odds_note
 from gateway.vault import repo
-from gateway.vault.models import Character
-from plugins.dramatic import mechanics, odds, retries, web_tools
+from gateway.vault.models import Character, SceneState
+from plugins.dramatic import mechanics, odds, retries, store, web_tools
 from plugins.dramatic.abilities import PRIMARY, Substitution, kind_of, secondary_key, substitute
-from plugins.dramatic.characters import WP
 from plugins.dramatic.house import WEB_HOUSE, DramaticHouseRules
 from plugins.dramatic.mechanics import SYSTEM
 from plugins.dramatic.messages import t
 from plugins.dramatic.parse import OPPONENT_USAGE, ROLL_USAGE, RollRequest, SideRequest, parse_roll
 from plugins.dramatic.pools import ReadPool, read_pool
-from plugins.dramatic.sheet import SCHEMA
+from plugins.dramatic.sheet import SCHEMA, WP
 
 COMMANDS = CommandSet(SYSTEM)
 ODDS_USAGE = ROLL_USAGE.replace("roll ", "odds ")  # its examples too
@@ -208,6 +207,7 @@ class Attempt:
     base: int
     difficulty: int
     retry: retries.Retry
+    row: SceneState | None  # the retry record's row
 
 
 async def attempt(
@@ -219,18 +219,18 @@ async def attempt(
     lock: bool,
     usage: str = ROLL_USAGE,
 ) -> Attempt:
-    plan = await retries.plan(ctx, request.side, request.retry, character, who, lock)
+    plan, row = await store.plan(ctx, request.side, request.retry, character, who, lock)
     side_request = plan.side
     side = read_side(ctx, side_request, character, False, usage=usage)
     if plan.base is not None:
-        assert plan.row is not None
-        retries.check_same(who, plan.row, side.action, side_request)
+        assert plan.recorded is not None
+        retries.check_same(who, plan.recorded, side.action, side_request)
         asked = base = plan.base
     else:
         asked = asked_difficulty(ctx, side_request)
         base = mechanics.clamp_difficulty(asked)
     difficulty = mechanics.retry_difficulty(base + side.adjustment, plan.failures)
-    return Attempt(side, side_request, asked, base, difficulty, plan)
+    return Attempt(side, side_request, asked, base, difficulty, plan, row)
 
 
 @COMMANDS.command(
@@ -273,7 +273,7 @@ async def roll_command(ctx: CommandContext, inv: Invocation) -> Reply:
     if character is not None:
         result["character"] = character.name
     if not act.request.reflex:  # the book: "Reflex" rolls don't count as actions
-        await retries.record(ctx, character, act.retry, roll.degree, who, act.base, left.action)
+        await store.record(ctx, character, act.row, act.retry, roll.degree, who, act.base, left.action)
     roll_id = await ctx.log_roll(result, character_id=char_id, name=who)
     text = t(
         ctx,

@@ -4,7 +4,6 @@ A Storyteller awards experience with ``st set NAME xp N``."""
 from __future__ import annotations
 
 from gateway import CommandContext, CommandSet, Invocation, Reply
-from gateway.rules.numbers import is_digits
 from plugins.nightwanderers import tactics
 from plugins.nightwanderers.commands import SYSTEM, fail, my_actor, t
 from plugins.nightwanderers.registry import command
@@ -20,9 +19,7 @@ COMMANDS = CommandSet(SYSTEM)
     ("купить Гуманность за опыт: 10 очков опыта за пункт, не выше 10", "humanity buy [N]"),
 )
 async def humanity_buy_command(ctx: CommandContext, inv: Invocation) -> Reply:
-    if len(inv.words) > 1 or (inv.words and (not is_digits(inv.words[0]) or int(inv.words[0]) < 1)):
-        raise fail(ctx, "err.humanity_usage")
-    points = int(inv.words[0]) if inv.words else 1
+    points: int = inv.args.get("amount", 1)  # at least 1 (``params``)
     actor = await my_actor(ctx, able=False)
     assert actor is not None
     sheet = actor.sheet

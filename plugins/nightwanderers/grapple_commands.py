@@ -10,8 +10,9 @@ from gateway import CommandContext, CommandSet, Invocation, Reply
 from gateway.features.characters import find_character
 from gateway.rules.numbers import is_digits
 from gateway.vault import repo
-from plugins.nightwanderers import episode, mechanics, tactics
-from plugins.nightwanderers.combat import (
+from plugins.nightwanderers import mechanics, tactics
+from plugins.nightwanderers import store as episode
+from plugins.nightwanderers.combat_commands import (
     Fighter,
     attacker_of,
     defender_of,

@@ -18,9 +18,7 @@ from plugins.dramatic.abilities import is_secondary_name, secondary_key
 from plugins.dramatic.config import DramaticSettings
 from plugins.dramatic.mechanics import SYSTEM
 from plugins.dramatic.messages import CATALOGUE
-from plugins.dramatic.sheet import SCHEMA, DramaticSheet
-
-WP = "willpower"
+from plugins.dramatic.sheet import SCHEMA, WP, DramaticSheet
 
 
 class DramaticCharacters(PlayerSheets):

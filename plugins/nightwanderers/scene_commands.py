@@ -10,11 +10,10 @@ from gateway import CommandContext, CommandSet, Invocation, Reply
 from gateway.core import scene
 from gateway.features.characters import find_character
 from gateway.rules.initiative_tracker import InitiativeTracker
-from gateway.rules.numbers import is_digits
-from gateway.rules.power_words import PowerWords
 from gateway.vault.models import Character
-from plugins.nightwanderers import episode, mechanics, tactics
-from plugins.nightwanderers.combat import harm
+from plugins.nightwanderers import store as episode
+from plugins.nightwanderers import tactics
+from plugins.nightwanderers.combat_commands import harm
 from plugins.nightwanderers.commands import SYSTEM, fail, load_actor, my_actor, t
 from plugins.nightwanderers.config import NightWanderersSettings
 from plugins.nightwanderers.messages import CATALOGUE
@@ -23,27 +22,11 @@ from plugins.nightwanderers.sheet import WandererSheet, norm
 
 COMMANDS = CommandSet(SYSTEM)
 
-POWERS = PowerWords(
-    fold=norm,
-    flags={"hunting": frozenset({"hunt", "hunting", "instinct", "инстинкт", "охотничий"})},
-    levelled={"celerity": frozenset({"celerity", "быстрота"})},
-    levels={"basic": 1, "начальная": 1, "1": 1, "advanced": 2, "продвинутая": 2, "2": 2},
-)
-
 
 def _rank(
     ctx: CommandContext, entries: list[dict[str, Any]], bonuses: dict[str, int] | None = None
 ) -> dict[str, Any]:
-    settings = ctx.settings_for(NightWanderersSettings)
-    extra = {0: 0, 1: settings.celerity_basic_extra, 2: settings.celerity_advanced_extra}
-    combatants = [
-        mechanics.Combatant(e["name"], bool(e["hunting"]), int(e["celerity"]), extra[int(e["celerity"])])
-        for e in entries
-    ]
-    by_name = {e["name"]: (bonuses or {}).get(e["name"].casefold(), 0) for e in entries}
-    order = tactics.initiative(combatants, ctx.dice, by_name, settings.max_rerolls).as_result()
-    order["bonuses"] = {name: bonus for name, bonus in by_name.items() if bonus}
-    return order
+    return tactics.initiative_order(entries, ctx.settings_for(NightWanderersSettings), ctx.dice, bonuses)
 
 
 class WandererInitiative(InitiativeTracker):
@@ -63,26 +46,26 @@ class WandererInitiative(InitiativeTracker):
         return replace(reply, text=" ".join([*notes, reply.text]))
 
 
-INITIATIVE = WandererInitiative(SYSTEM, CATALOGUE, POWERS, _rank)
+INITIATIVE = WandererInitiative(SYSTEM, CATALOGUE, tactics.POWERS, _rank)
 
 
 async def init_join_command(ctx: CommandContext, inv: Invocation) -> Reply:
     actor = await my_actor(ctx)
     assert actor is not None
-    powers = INITIATIVE.read_powers(ctx, inv.words)
+    powers = INITIATIVE.read_powers(ctx, inv.args.get("powers", "").split())
     INITIATIVE.require_powers(ctx, actor.name, powers, actor.sheet)
     return await INITIATIVE.join(ctx, {"name": actor.name, "character_id": actor.id, **powers})
 
 
 async def init_add_command(ctx: CommandContext, inv: Invocation) -> Reply:
     """``init add NAME [hunting] [celerity basic|advanced]``: power words are read from the end."""
-    words, tail = POWERS.split_tail(inv.words)
+    words, tail = tactics.POWERS.split_tail(inv.words)
     name = " ".join(words)
     if not name:
         raise fail(ctx, "err.init_usage")
     for i, word in enumerate(words[1:], start=1):
         # ``init add Максина быстрота 3``: Celerity's level is 0/1/2, never part of a name.
-        if norm(word) in POWERS.levelled["celerity"]:
+        if norm(word) in tactics.POWERS.levelled["celerity"]:
             if i + 1 >= len(words):
                 raise fail(ctx, "err.init_usage")
             power = t(ctx, "field.celerity")
@@ -159,11 +142,7 @@ async def scene_end_command(ctx: CommandContext, inv: Invocation) -> Reply:
 async def turn_command(ctx: CommandContext, inv: Invocation) -> list[Reply]:
     """ "оборотень и человек падают без сознания и каждый ход теряют по единице здоровья, если оно
     опустится до – 10 наступает Окончательная Смерть.\""""
-    if len(inv.words) > 1 or (
-        inv.words and (not is_digits(inv.words[0]) or not 1 <= int(inv.words[0]) <= 20)
-    ):
-        raise fail(ctx, "err.turn_usage")
-    turns = int(inv.words[0]) if inv.words else 1
+    turns: int = inv.args.get("amount", 1)  # 1 to 20 (``params``)
     data = await episode.load(ctx)
     order = await scene.load(ctx, "initiative") or {}
     ids = [

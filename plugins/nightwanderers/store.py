@@ -12,9 +12,9 @@ from gateway.core import scene
 # {"effects": [character ids], "dying": [character ids], "dismember": {id: turns}, "drained": {name: BP}}
 EPISODE = "episode"
 BONUS = "initiative_bonus"  # {"names": {folded name: {"name": name, "bonus": -1}}}
-GRAPPLE = "grapple"  # see grapple.py
-TUG = "tug"  # see tug.py
-# Every per-channel document the end of an episode clears (the stealth alert is hunting.py's).
+GRAPPLE = "grapple"  # see grapple_commands.py
+TUG = "tug"  # see tug_commands.py
+# Every per-channel document the end of an episode clears (the stealth alert is hunting_commands.py's).
 CLEARED = (EPISODE, BONUS, GRAPPLE, TUG, "initiative", "stealth")
 
 

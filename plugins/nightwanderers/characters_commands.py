@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import re
 from dataclasses import replace
 from typing import Any
 
@@ -15,6 +14,18 @@ from gateway.vault.models import Character, Pool
 from plugins.nightwanderers import mechanics
 from plugins.nightwanderers.commands import WORDS, Actor, fail, join, load_actor, t, torpor_key
 from plugins.nightwanderers.config import NightWanderersSettings
+from plugins.nightwanderers.fields import (
+    ALLOWED,
+    FIELDS,
+    FLAGS,
+    LEVELS,
+    MAX_POOL,
+    NO,
+    NUMBERS,
+    POOLS,
+    RANGE,
+    YES,
+)
 from plugins.nightwanderers.mechanics import SYSTEM
 from plugins.nightwanderers.sheet import (
     CLANS,
@@ -26,53 +37,6 @@ from plugins.nightwanderers.sheet import (
     trait_name,
 )
 from plugins.nightwanderers.words import field_of, kind_of
-
-YES = {"yes", "да", "on", "1", "true"}
-NO = {"no", "нет", "off", "0", "false"}
-LEVELS = {
-    "0": 0,
-    "none": 0,
-    "нет": 0,
-    "1": 1,
-    "basic": 1,
-    "начальная": 1,
-    "2": 2,
-    "advanced": 2,
-    "продвинутая": 2,
-}
-FLAGS = {
-    "hunting": "hunting",
-    "instinct": "hunting",
-    "fortitude": "fortitude",
-    "frenzy": "frenzy",
-    "dead": "dead",
-}
-NUMBERS = {"humanity": (0, 10), "boost": (0, 50), "xp": (0, 100_000)}
-POOLS = {
-    "hp": ("hp", "current"),
-    "hpmax": ("hp", "maximum"),
-    "blood": ("blood", "current"),
-    "bloodmax": ("blood", "maximum"),
-}
-# Every field st set knows besides the traits; each has a catalogue label ``field.NAME``.
-# (``potence`` and ``xp`` are nw-mech's Могущество and experience.)
-FIELDS = (
-    *POOLS,
-    "kind",
-    "clan",
-    *NUMBERS,
-    "celerity",
-    "hunting",
-    "fortitude",
-    "frenzy",
-    "dead",
-    "potence",
-    "xp",
-)
-# What set_field hands bad_value, said in the reader's words.
-ALLOWED = {"yes / no": "allowed.yes_no", "0 / 1 / 2": "allowed.levels"}
-MAX_POOL = 1000  # the largest Health or blood maximum st set takes
-RANGE = re.compile(r"(-?\d+)(?:-|\.\.)(-?\d+)")
 
 
 def clans_list(ctx: CommandContext) -> str:

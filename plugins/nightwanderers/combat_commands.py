@@ -10,7 +10,8 @@ from gateway import CommandContext, CommandSet, Invocation, Reply, faces
 from gateway.features.characters import find_character
 from gateway.rules.numbers import is_digits
 from gateway.rules.roll_words import Term
-from plugins.nightwanderers import episode, mechanics, tactics
+from plugins.nightwanderers import mechanics, tactics
+from plugins.nightwanderers import store as episode
 from plugins.nightwanderers.commands import (
     SYSTEM,
     WORDS,

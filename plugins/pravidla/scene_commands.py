@@ -9,7 +9,6 @@ from gateway.core import scene as state
 from gateway.features.characters import active_character, find_character
 from gateway.rules.initiative_tracker import InitiativeTracker
 from gateway.rules.numbers import is_digits
-from gateway.rules.power_words import PowerWords
 from gateway.vault.models import Character
 from plugins.pravidla import mechanics
 from plugins.pravidla.commands import (
@@ -28,7 +27,7 @@ from plugins.pravidla.commands import (
 from plugins.pravidla.config import PravidlaSettings
 from plugins.pravidla.house import house
 from plugins.pravidla.messages import CATALOGUE
-from plugins.pravidla.sheet import MAX_RATING, PravidlaSheet, fold
+from plugins.pravidla.sheet import MAX_RATING, PravidlaSheet
 
 COMMANDS = CommandSet(SYSTEM)
 
@@ -193,30 +192,9 @@ async def tug_stop_command(ctx: CommandContext, inv: Invocation) -> Reply:
 
 # --- initiative -----------------------------------------------------------------------------------
 
-POWERS = PowerWords(
-    fold=fold,
-    flags={"hunting": frozenset({"hunt", "hunting", "instinct", "instinkt", "lovecky"})},
-    levelled={"celerity": frozenset({"celerity", "celerita"})},
-    levels={"basic": 1, "zakladni": 1, "1": 1, "advanced": 2, "pokrocila": 2, "2": 2},
-)
-
 
 def _rank(ctx: CommandContext, entries: list[dict[str, Any]]) -> dict[str, Any]:
-    """The book: switched-on powers, then Stamina, then Wits, then a die (higher first)."""
-    settings = ctx.settings_for(PravidlaSettings)
-    extra = {0: 0, 1: settings.celerity_basic_extra, 2: settings.celerity_advanced_extra}
-    combatants = [
-        mechanics.Combatant(
-            name=e["name"],
-            hunting=bool(e["hunting"]),
-            celerity=int(e["celerity"]),
-            stamina=int(e["stamina"]),
-            wits=int(e["wits"]),
-            extra_actions=extra[int(e["celerity"])],
-        )
-        for e in entries
-    ]
-    return mechanics.initiative(combatants, ctx.dice, settings.max_rerolls).as_result()
+    return mechanics.initiative_order(entries, ctx.settings_for(PravidlaSettings), ctx.dice)
 
 
 class PravidlaInitiative(InitiativeTracker):
@@ -230,14 +208,14 @@ class PravidlaInitiative(InitiativeTracker):
             raise fail(ctx, "err.init_missing_power", name=name, power=t(ctx, key))
 
 
-INITIATIVE = PravidlaInitiative(SYSTEM, CATALOGUE, POWERS, _rank)
+INITIATIVE = PravidlaInitiative(SYSTEM, CATALOGUE, mechanics.POWERS, _rank)
 
 
 async def init_join_command(ctx: CommandContext, inv: Invocation) -> Reply:
     character = await active_character(ctx, SYSTEM)
     if character is None:
         raise fail(ctx, "err.no_active")
-    powers = INITIATIVE.read_powers(ctx, inv.words)
+    powers = INITIATIVE.read_powers(ctx, inv.args.get("powers", "").split())
     sheet = PravidlaSheet.of(character.sheet)
     INITIATIVE.require_powers(ctx, character.name, powers, sheet)
     entry = {
@@ -252,28 +230,26 @@ async def init_join_command(ctx: CommandContext, inv: Invocation) -> Reply:
 
 async def init_add_command(ctx: CommandContext, inv: Invocation) -> Reply:
     """``init add NAME STAMINA WITS [powers]``; a name of a Pravidla character takes the sheet's."""
-    words = list(inv.words)
-    at = next((i for i, w in enumerate(words) if is_digits(w) and i > 0), None)
-    if at is None:
-        name = " ".join(words)
+    name: str = inv.args.get("name", "")
+    stamina: int | None = inv.args.get("stamina")
+    wits: int | None = inv.args.get("wits")
+    if stamina is None:
         character = await find_character(ctx.session, SYSTEM, name) if name else None
         if character is None:
             raise fail(ctx, "err.init_usage")
         sheet = PravidlaSheet.of(character.sheet)
-        stamina, wits, rest, char_id = sheet.rating("stamina"), sheet.rating("wits"), [], character.id
-        name = character.name
-    else:
-        if at + 1 >= len(words) or not is_digits(words[at + 1]):
-            raise fail(ctx, "err.init_usage")
-        name, stamina, wits, rest, char_id = (
-            " ".join(words[:at]),
-            int(words[at]),
-            int(words[at + 1]),
-            words[at + 2 :],
-            None,
+        stamina, wits, char_id, name = (
+            sheet.rating("stamina"),
+            sheet.rating("wits"),
+            character.id,
+            character.name,
         )
-        if max(stamina, wits) > MAX_RATING:  # stored in the scene document, so bounded like a sheet
+    else:
+        if wits is None:
+            raise fail(ctx, "err.init_usage")
+        if not 0 <= min(stamina, wits) <= max(stamina, wits) <= MAX_RATING:  # kept in the scene document
             raise fail(ctx, "err.init_rating", max=MAX_RATING)
-    powers = INITIATIVE.read_powers(ctx, rest)
+        char_id = None
+    powers = INITIATIVE.read_powers(ctx, inv.args.get("powers", "").split())
     entry = {"name": name[:60], "character_id": char_id, **powers, "stamina": stamina, "wits": wits}
     return await INITIATIVE.join(ctx, entry)

@@ -8,12 +8,11 @@ from typing import Any
 from gateway import CommandContext, CommandSet, Invocation, Reply, UserError
 from gateway.features.characters import lock_character, require_active
 from gateway.vault import repo
-from plugins.decanter import state, uses
-from plugins.decanter.characters import CHARACTERS
+from plugins.decanter import store, uses
+from plugins.decanter.characters_commands import CHARACTERS
 from plugins.decanter.mechanics import SYSTEM
 from plugins.decanter.messages import t
-from plugins.decanter.sheet import SCHEMA, Spend
-from plugins.decanter.state import SP
+from plugins.decanter.sheet import SCHEMA, SP, Spend
 
 COMMANDS = CommandSet(SYSTEM)
 
@@ -57,7 +56,7 @@ async def sp_spend_command(ctx: CommandContext, inv: Invocation) -> Reply:
         data = data.model_copy(update={"xp": data.xp - xp})
         price, left = t(ctx, "paid.xp_only", n=xp), t(ctx, "paid.xp_only", n=data.xp)
     else:
-        current, _ = await state.story_points(ctx, character.id)
+        current, _ = await store.story_points(ctx, character.id)
         if not await repo.spend_pool(ctx.session, character.id, SP, points):
             raise UserError(
                 f"{character.name} has {current} Story Points, not {points}"
@@ -71,7 +70,7 @@ async def sp_spend_command(ctx: CommandContext, inv: Invocation) -> Reply:
         arc_key=key,
     )
     data = data.model_copy(update={"last_spend": spent})
-    state.store_sheet(ctx, character, data)
+    store.store_sheet(ctx, character, data)
     what = t(ctx, f"use.{use.use}", **params)
     note = t(ctx, "use.note", note=use.note) if use.note else ""
     text = t(ctx, "sp.spent", name=character.name, price=price, what=what, note=note, left=left)
@@ -99,9 +98,7 @@ async def sp_spend_command(ctx: CommandContext, inv: Invocation) -> Reply:
     role="storyteller",
 )
 async def sp_refund_command(ctx: CommandContext, inv: Invocation) -> Reply:
-    if not inv.words:
-        raise UserError("Write sp refund NAME: it gives back that character's latest sp spend.")
-    character = await CHARACTERS.named(ctx, " ".join(inv.words))
+    character = await CHARACTERS.named(ctx, " ".join(inv.args["name"]))
     assert character.id is not None
     character = await lock_character(ctx.session, character.id)
     assert character.id is not None
@@ -114,11 +111,11 @@ async def sp_refund_command(ctx: CommandContext, inv: Invocation) -> Reply:
         update["xp"] = data.xp + spent.xp
         back = t(ctx, "paid.xp_only", n=spent.xp)
     else:
-        await state.gain_story_points(ctx, character.id, spent.points)
+        await store.gain_story_points(ctx, character.id, spent.points)
         back = t(ctx, "paid.sp", n=spent.points)
     if spent.arc_key and data.arc.get(spent.arc_key):
         update["arc"] = {**data.arc, spent.arc_key: data.arc[spent.arc_key] - 1}
-    state.store_sheet(ctx, character, data.model_copy(update=update))
+    store.store_sheet(ctx, character, data.model_copy(update=update))
     text = t(ctx, "sp.refunded", name=character.name, back=back, what=t(ctx, f"use.kind.{spent.use}"))
     await ctx.audit(
         "decanter.story_points", character_id=character.id, field_name=SP, old=None, new=f"refund {back}"
@@ -135,7 +132,7 @@ async def sp_refund_command(ctx: CommandContext, inv: Invocation) -> Reply:
 )
 async def story_end_command(ctx: CommandContext, inv: Invocation) -> Reply:
     cleared = 0
-    for character in await state.characters_of(ctx.session, SYSTEM):
+    for character in await store.characters_of(ctx.session, SYSTEM):
         if (character.sheet or {}).get("arc"):
             character.sheet = {**character.sheet, "arc": {}}
             character.updated_at = ctx.now

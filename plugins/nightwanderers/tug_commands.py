@@ -26,9 +26,9 @@ from plugins.nightwanderers.commands import (
     t,
     trait_pool,
 )
-from plugins.nightwanderers.episode import TUG
 from plugins.nightwanderers.house import house
 from plugins.nightwanderers.registry import command
+from plugins.nightwanderers.store import TUG
 
 COMMANDS = CommandSet(SYSTEM)
 START_USAGE = "tug start OPPONENT N POOL vs POOL [diff 2-6]"

@@ -13,29 +13,17 @@ from plugins.pravidla.commands import WORDS, t
 from plugins.pravidla.config import PravidlaSettings
 from plugins.pravidla.mechanics import SYSTEM
 from plugins.pravidla.sheet import (
+    LEVELS,
     MAX_RATING,
+    NO,
     POWER_WORDS,
     TRAITS,
+    YES,
     PravidlaSheet,
     fold,
     match_power,
     trait_name,
 )
-
-YES = {"yes", "ano", "on", "1", "true"}
-NO = {"no", "ne", "off", "0", "false"}
-LEVELS = {
-    "0": 0,
-    "none": 0,
-    "zadna": 0,
-    "1": 1,
-    "basic": 1,
-    "zakladni": 1,
-    "2": 2,
-    "advanced": 2,
-    "pokrocila": 2,
-}
-
 
 # What ``bad_value`` is told a field takes (the shared ``set_trait`` says "0-10").
 CHOICE, LEVELLED = "yes / no", "0 / 1 / 2"

@@ -3,7 +3,6 @@ with Story Points and Conditions on the sheet, and whose character a command is 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any
 
 from pydantic import BaseModel
@@ -14,13 +13,11 @@ from gateway.rules.numbers import whole_number
 from gateway.rules.player_sheets import PlayerSheets
 from gateway.vault import repo
 from gateway.vault.models import Character
-from plugins.decanter import state
+from plugins.decanter import store
 from plugins.decanter.config import DecanterSettings
 from plugins.decanter.mechanics import SYSTEM
 from plugins.decanter.messages import CATALOGUE, t
-from plugins.decanter.sheet import KINDS, SCHEMA, DecanterSheet
-
-SP = state.SP
+from plugins.decanter.sheet import KINDS, SCHEMA, SP, DecanterSheet
 
 
 def duration_text(ctx: CommandContext, duration: str) -> str:
@@ -45,7 +42,7 @@ class DecanterCharacters(PlayerSheets):
     ) -> tuple[dict[str, Any], dict[str, Any]]:
         """Story Points and Conditions."""
         assert character.id is not None
-        current, maximum = await state.story_points(ctx, character.id)
+        current, maximum = await store.story_points(ctx, character.id)
         conditions = "; ".join(
             t(ctx, "cond.item", cname=c.name, duration=duration_text(ctx, c.duration))
             for c in sheet.conditions
@@ -97,22 +94,12 @@ class DecanterCharacters(PlayerSheets):
         new = whole_number(words[0], "Story Points")
         if not 0 <= new <= cap:
             raise UserError(f"Story Points go from 0 to {cap}.")
-        old, _ = await state.story_points(ctx, character.id)
+        old, _ = await store.story_points(ctx, character.id)
         await repo.gain_pool(ctx.session, character.id, SP, new - old)
         return SP, old, new
 
 
 CHARACTERS = DecanterCharacters()
-
-
-def split_for(words: Sequence[str]) -> tuple[list[str], str | None]:
-    """``... for CHARACTER``: the words before ``for`` and the name after it (None without one)."""
-    words = list(words)
-    lowered = [w.casefold() for w in words]
-    if "for" not in lowered:
-        return words, None
-    at = lowered.index("for")
-    return words[:at], " ".join(words[at + 1 :]) or None
 
 
 async def target_character(ctx: CommandContext, name: str | None) -> Character:
