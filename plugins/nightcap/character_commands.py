@@ -65,7 +65,11 @@ async def char_command(ctx: CommandContext, inv: Invocation) -> Reply:
 
 
 @COMMANDS.command(
-    "char new", "start a character (creation mode) and make it active", "char new NAME", params=P.CHAR_NEW
+    "char new",
+    "start a character (creation mode) and make it active",
+    "char new NAME",
+    params=P.CHAR_NEW,
+    private=True,
 )
 async def char_new(ctx: CommandContext, inv: Invocation) -> Reply:
     sheet = new_sheet()
@@ -85,7 +89,7 @@ async def char_new(ctx: CommandContext, inv: Invocation) -> Reply:
 
 
 @COMMANDS.command(
-    "char use", "make one of your characters the active one", "char use NAME", params=P.CHAR_USE
+    "char use", "make one of your characters the active one", "char use NAME", params=P.CHAR_USE, private=True
 )
 async def char_use(ctx: CommandContext, inv: Invocation) -> Reply:
     name = str(inv.args["name"])
@@ -101,7 +105,7 @@ async def char_use(ctx: CommandContext, inv: Invocation) -> Reply:
     )
 
 
-@COMMANDS.command("char list", "your characters", "char list", params=())
+@COMMANDS.command("char list", "your characters", "char list", params=(), private=True)
 async def char_list(ctx: CommandContext, inv: Invocation) -> Reply:
     nothing_after(inv, "char list")
     assert ctx.person.id is not None
@@ -129,6 +133,7 @@ async def char_list(ctx: CommandContext, inv: Invocation) -> Reply:
     "set a narrative field while in creation",
     f"char set FIELD TEXT; FIELD is one of {', '.join(FIELDS)}; TEXT up to {MAX_FIELD} characters",
     params=P.CHAR_SET,
+    private=True,
 )
 async def char_set(ctx: CommandContext, inv: Invocation) -> Reply:
     field = str(inv.args["field"])  # the router read a field's name, or a unique beginning of one
@@ -148,7 +153,7 @@ async def char_set(ctx: CommandContext, inv: Invocation) -> Reply:
     )
 
 
-@COMMANDS.command("trait", "set a trait while in creation", "trait NAME N", params=P.TRAIT_SET)
+@COMMANDS.command("trait", "set a trait while in creation", "trait NAME N", params=P.TRAIT_SET, private=True)
 async def trait_command(ctx: CommandContext, inv: Invocation) -> Reply:
     trait, value = trait_or_error(inv.args["trait"]), int(inv.args["value"])
     character = await my_character(ctx, lock=True)
@@ -183,7 +188,11 @@ async def power_command(ctx: CommandContext, inv: Invocation) -> Reply:
 
 
 @COMMANDS.command(
-    "power add", "learn a power while in creation", "power add NAME TIER TRAIT", params=P.POWER_ADD
+    "power add",
+    "learn a power while in creation",
+    "power add NAME TIER TRAIT",
+    params=P.POWER_ADD,
+    private=True,
 )
 async def power_add(ctx: CommandContext, inv: Invocation) -> Reply:
     name = " ".join(str(inv.args["name"]).split())
@@ -219,7 +228,7 @@ async def power_add(ctx: CommandContext, inv: Invocation) -> Reply:
 
 
 @COMMANDS.command(
-    "power remove", "drop a power while in creation", "power remove NAME", params=P.POWER_REMOVE
+    "power remove", "drop a power while in creation", "power remove NAME", params=P.POWER_REMOVE, private=True
 )
 async def power_remove(ctx: CommandContext, inv: Invocation) -> Reply:
     character = await my_character(ctx, lock=True)
@@ -246,7 +255,7 @@ async def power_remove(ctx: CommandContext, inv: Invocation) -> Reply:
     )
 
 
-@COMMANDS.command("char budget", "trait points and power dots left", "char budget", params=())
+@COMMANDS.command("char budget", "trait points and power dots left", "char budget", params=(), private=True)
 async def char_budget(ctx: CommandContext, inv: Invocation) -> Reply:
     nothing_after(inv, "char budget")
     character = await my_character(ctx)
@@ -266,7 +275,9 @@ async def char_budget(ctx: CommandContext, inv: Invocation) -> Reply:
     )
 
 
-@COMMANDS.command("char submit", "hand a finished sheet to the Storytellers", "char submit", params=())
+@COMMANDS.command(
+    "char submit", "hand a finished sheet to the Storytellers", "char submit", params=(), private=True
+)
 async def char_submit(ctx: CommandContext, inv: Invocation) -> Reply:
     nothing_after(inv, "char submit")
     character = await my_character(ctx, lock=True)
@@ -311,7 +322,11 @@ async def own_or_named(ctx: CommandContext, inv: Invocation, command: str, other
 
 
 @COMMANDS.command(
-    "sheet", "your whole sheet (or one of your characters'), privately", "sheet [NAME]", params=P.OWN_OR_NAMED
+    "sheet",
+    "your whole sheet (or one of your characters'), privately",
+    "sheet [NAME]",
+    params=P.OWN_OR_NAMED,
+    private=True,
 )
 async def sheet_command(ctx: CommandContext, inv: Invocation) -> Reply:
     character = await own_or_named(

@@ -96,7 +96,7 @@ async def power_use(ctx: CommandContext, inv: Invocation) -> Reply:
 
 
 @COMMANDS.command(
-    "health", "your Health track (or one of your characters')", "health [NAME]", params=P.HEALTH
+    "health", "your Health track (or one of your characters')", "health [NAME]", params=P.HEALTH, private=True
 )
 async def health_command(ctx: CommandContext, inv: Invocation) -> Reply:
     character = await own_or_named(ctx, inv, "health", "ask their player, or a Storyteller, how they fare.")

@@ -127,6 +127,7 @@ async def record_edit(
     "st roster [unlocked|approved]",
     role="storyteller",
     params=P.ST_ROSTER,
+    private=True,
 )
 async def st_roster(ctx: CommandContext, inv: Invocation) -> Reply:
     which = str(inv.args.get("which", "all"))  # the router bound one of the choices, or none
@@ -141,6 +142,7 @@ async def st_roster(ctx: CommandContext, inv: Invocation) -> Reply:
     "st search TEXT",
     role="storyteller",
     params=P.ST_SEARCH,
+    private=True,
 )
 async def st_search(ctx: CommandContext, inv: Invocation) -> Reply:
     text = str(inv.args["text"])
@@ -163,6 +165,7 @@ async def _listing(ctx: CommandContext, found: list[Character], title: str) -> R
     "st show NAME",
     role="storyteller",
     params=P.ST_NAMED,
+    private=True,
 )
 async def st_show(ctx: CommandContext, inv: Invocation) -> Reply:
     character = await locked(ctx, inv.args["name"])
