@@ -271,7 +271,7 @@ CS = {
     "person.unknown": (
         "Nikoho jménem {name} brána zatím neviděla: napište PLATFORMA:ID, např. discord:80351110224678912."
     ),
-    "person.ambiguous": "Jméno {name} má více lidí ({keys}): napište jednoho z nich jako PLATFORMA:ID.",
+    "person.ambiguous": "Jméno {name} nosí více lidí ({keys}): napište jednoho z nich jako PLATFORMA:ID.",
     "st.since": (
         "„{text}“ nelze přečíst jako čas: napište --since 2h, 30m, 3d, today, 2026-11-30"
         " nebo 2026-11-30T18:00."

@@ -241,8 +241,7 @@ async def test_storyteller_commands_answer_in_czech_on_a_pravidla_channel(chat: 
         "Neznámý příkaz Vypravěče „lsit“; nemysleli jste st list? Příkazy Vypravěče: "
     )
     assert await refused(chat, "st add bob", "st", st=True) == (
-        "„bob“ není identita: napište PLATFORMA:ID, např. discord:80351110224678912, sl:<uuid avatara>,"
-        " matrix:@ana:example.org, irc:libera/ana nebo console:ana."
+        "Nikoho jménem bob brána zatím neviděla: napište PLATFORMA:ID, např. discord:80351110224678912."
     )
     assert (await ok(chat, "st add discord:5", "st", st=True)).text == (
         "discord:5 (5) má nyní roli Vypravěče, na všech platformách, které si propojí."

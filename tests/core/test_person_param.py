@@ -79,7 +79,7 @@ async def test_a_name_written_as_seen_in_cyrillic(owned: Chat) -> None:
             "cs",
             "Nikoho jménem Nikdo brána zatím neviděla: napište PLATFORMA:ID,"
             " např. discord:80351110224678912.",
-            "Jméno Bob má více lidí (irc:bob, discord:bob): napište jednoho z nich jako PLATFORMA:ID.",
+            "Jméno Bob nosí více lidí (irc:bob, discord:bob): napište jednoho z nich jako PLATFORMA:ID.",
         ),
         (
             "ru",
