@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
 from gateway import __version__
+from gateway.core.heap import cli_process, loading
 from gateway.ops.cli_plugins import command_word, declared_words, load_cli_commands
 
 if TYPE_CHECKING:
@@ -502,7 +503,8 @@ def walk_parsers(
 
 def main(argv: Sequence[str] | None = None) -> None:
     try:
-        _main(list(sys.argv[1:] if argv is None else argv))
+        with cli_process():
+            _main(list(sys.argv[1:] if argv is None else argv))
     except BrokenPipeError:
         # The reader went away (``gateway config check | head -3``): no traceback. Python would
         # flush stdout again at exit and fail once more, so point it at /dev/null first.
@@ -516,7 +518,8 @@ def _main(argv: list[str]) -> None:
         parser = build_parser()
         # Everything after "test" belongs to pytest.
         sys.exit(cmd_test(parser.parse_args(argv[:1]), argv[1:]))
-    parser = build_parser(*commands_for(argv))
+    with loading():
+        parser = build_parser(*commands_for(argv))
     args = parser.parse_args(argv)
     from gateway.ops.config_check import ConfigError
 
