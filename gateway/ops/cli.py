@@ -2,7 +2,7 @@
 config check, test, and plugin subcommands (``console`` comes from the console adapter).
 
 Each built-in command's work lives in its own module (``gateway.vault.copy``, ``gateway.vault.backup``,
-``gateway.features.transfer``, ``gateway.ops.status``), imported only when the command runs, as
+``gateway.features.transfer.cli``, ``gateway.ops.status``), imported only when the command runs, as
 ``run_cli(args,
 settings) -> exit status``.
 
@@ -123,7 +123,7 @@ def _db_upgrade(settings: Settings) -> int:
 
 
 def cmd_transfer(args: argparse.Namespace) -> int:
-    from gateway.features.transfer import run_cli as transfer
+    from gateway.features.transfer.cli import run_cli as transfer
 
     return transfer(args, _settings(args))
 
