@@ -69,7 +69,7 @@ try:
 except SystemExit:
     pass
 sys.stdout.flush()
-heavy = ("adapters.", "alembic", "mautrix", "aiohttp", "jinja2")
+heavy = ("adapters.", "alembic", "mautrix", "aiohttp", "jinja2", "lark")
 print("\\n".join(sorted(m for m in sys.modules if m.startswith(heavy))), file=sys.stderr)
 """
 
@@ -103,6 +103,7 @@ def test_the_console_imports_only_the_adapters_it_needs(tmp_path: Path) -> None:
     # `web logout` brings no web server (aiohttp) nor templates (Jinja2), nor does the console.
     assert {m for m in loaded if m.startswith("adapters.web")} <= WEB_COMMANDS, loaded
     assert not {m for m in loaded if m.startswith(("aiohttp", "jinja2"))}, loaded
+    assert not {m for m in loaded if m.startswith("lark")}, loaded  # no dice notation in `roll 2`
     assert not {m for m in loaded if m.startswith(("alembic", "mautrix"))}  # a current vault: no upgrade
     # A configured adapter is loaded: it may act in every process (Second Life's refresh notices).
     (tmp_path / "gateway.toml").write_text("[secondlife]\nshared_secret = 'x'\n")
