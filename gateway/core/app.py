@@ -7,17 +7,15 @@ vault answers and is migrated, ``gateway.ops.readiness``), ``/metrics`` Promethe
 
 from __future__ import annotations
 
-import gc
 from collections.abc import AsyncIterator, Callable, Iterable
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 import structlog
-from aiohttp import web
-from aiohttp.typedefs import Handler
 
 from gateway.core.adapter import Adapter
 from gateway.core.dice import DiceSource, dice_from_settings
+from gateway.core.heap import freeze_startup_heap, loading
 from gateway.core.plugins import Plugins, build_plugin_manager, core_plugins, idle_adapters
 from gateway.core.services import Services
 from gateway.core.settings import Settings
@@ -27,23 +25,12 @@ from gateway.ops.readiness import Readiness
 from gateway.vault.models import utcnow
 from gateway.vault.notify import Listener
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # aiohttp only for a process that serves HTTP (build_app): not the console
+    from aiohttp import web
+
     from gateway.ops.metrics import Metrics
 
 log = structlog.get_logger(__name__)
-
-SERVICES_KEY = web.AppKey("services", Services)
-
-
-def freeze_startup_heap() -> None:
-    """Once a process: move what is loaded by now (modules, plugins, SQLAlchemy's tables and
-    compiled statements: some 140k objects) out of the collector's reach. A full collection walked
-    it all, 80-95 ms of the event loop each time (every few thousand requests): the half-load p99
-    spikes of ``tests.bench.secondlife``. After the freeze it walks only what came later. The
-    garbage already there is collected first, so that none of it is kept for good."""
-    if gc.get_freeze_count() == 0:
-        gc.collect()
-        gc.freeze()
 
 
 class Gateway:
@@ -65,9 +52,10 @@ class Gateway:
         if skip_idle_adapters and platforms is not None:
             # Not imported at all (``gateway console``): adapters neither served nor configured.
             block += idle_adapters(platforms, lambda name: bool(settings.section(name)))
-        pm = build_plugin_manager(block, extra=[*core_plugins(), *extra_plugins])
-        self.plugins = Plugins(pm)
-        self.plugins.configure(settings)
+        with loading():
+            pm = build_plugin_manager(block, extra=[*core_plugins(), *extra_plugins])
+            self.plugins = Plugins(pm)
+            self.plugins.configure(settings)
         self.services = Services(
             settings,
             self.plugins,
@@ -145,29 +133,26 @@ class Gateway:
             await self.services.vault.dispose()
 
 
-async def healthz(request: web.Request) -> web.Response:
-    services = request.app[SERVICES_KEY]
-    if not services.state.get("ready"):
-        return web.json_response({"status": "starting"}, status=503)
-    return web.json_response({"status": "ok"})
+def build_app(gateway: Gateway) -> web.Application:
+    from aiohttp import web
 
+    state = gateway.services.state
 
-def readyz(gateway: Gateway) -> Handler:
-    async def serve(request: web.Request) -> web.Response:
-        if not gateway.services.state.get("ready"):
+    async def healthz(request: web.Request) -> web.Response:
+        if not state.get("ready"):
+            return web.json_response({"status": "starting"}, status=503)
+        return web.json_response({"status": "ok"})
+
+    async def readyz(request: web.Request) -> web.Response:
+        if not state.get("ready"):
             return web.Response(status=503, text="starting\n")
         verdict = await gateway.readiness.check()
         return web.Response(status=200 if verdict.ready else 503, text=verdict.reason + "\n")
 
-    return serve
-
-
-def build_app(gateway: Gateway) -> web.Application:
     app = web.Application(client_max_size=64 * 1024)
-    app[SERVICES_KEY] = gateway.services
     # Neither carries data, so neither asks who is calling (a load balancer, systemd, a probe).
     app.router.add_get("/healthz", healthz)
-    app.router.add_get("/readyz", readyz(gateway))
+    app.router.add_get("/readyz", readyz)
     if gateway.metrics is not None:
         from gateway.ops import metrics
 

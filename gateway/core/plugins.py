@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
 from importlib import import_module
-from importlib.metadata import entry_points
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
@@ -14,6 +13,7 @@ from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from gateway.core import hookspecs
+from gateway.core.entry_points import group
 from gateway.core.registry import Registry
 from gateway.core.spec import AdapterSpec, CliCommand, Command, RuleSystem
 from gateway.core.summary import SheetSummary, bare_summary
@@ -60,10 +60,8 @@ def idle_adapters(platforms: Iterable[str], configured: Callable[[str], bool]) -
     ``configured`` (a configured adapter may act in every process: Second Life's refresh notices
     follow each sheet edit). Read from the entry points alone, nothing imported."""
     served = set(platforms)
-    idle = {
-        ep.value for ep in entry_points(group=ADAPTER_GROUP) if not (ep.name in served or configured(ep.name))
-    }
-    return [ep.name for ep in entry_points(group=ENTRY_POINT_GROUP) if ep.value in idle]
+    idle = {ep.value for ep in group(ADAPTER_GROUP) if not (ep.name in served or configured(ep.name))}
+    return [ep.name for ep in group(ENTRY_POINT_GROUP) if ep.value in idle]
 
 
 class PluginError(Exception):

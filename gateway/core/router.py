@@ -294,7 +294,8 @@ class Router:
     async def _resolve(self, unit: Unit, message: InboundMessage, ran: _Ran) -> Sender:
         """The sender, its channel's rule system and the reader's language, kept in ``ran``."""
         settings = self.services.settings
-        sender = await resolve_sender(unit, message.sender, message.channel)
+        default_system = settings.gateway.default_system
+        sender = await resolve_sender(unit, message.sender, message.channel, default_system)
         ran.sender, ran.values = sender, sender.values()
         system_name = sender.channel_system or settings.gateway.default_system
         system = self.registry.systems.get(system_name)
@@ -415,7 +416,11 @@ class Router:
             now=self.services.clock(),
             comment=comment or None,
             house=await for_channel(
-                turn.unit, turn.system, self.services.plugins.system_settings, turn.sender.channel_key
+                turn.unit,
+                turn.system,
+                self.services.plugins.system_settings,
+                turn.sender.channel_key,
+                turn.sender.take_house_rules(turn.system.name),
             ),
         )
         self._authorise(ctx, command)

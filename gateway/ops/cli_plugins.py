@@ -18,9 +18,11 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Iterable, Sequence
-from importlib.metadata import Distribution, EntryPoint, entry_points
+from importlib.metadata import Distribution, EntryPoint
 from pathlib import Path
 from typing import TYPE_CHECKING
+
+from gateway.core.entry_points import group
 
 if TYPE_CHECKING:
     from gateway.core.spec import CliCommand
@@ -47,7 +49,7 @@ def command_word(argv: Sequence[str]) -> str | None:
 def declared_words() -> dict[str, list[EntryPoint]]:
     """The ``gateway.cli`` entry points by word (several plugins may share a group word)."""
     words: dict[str, list[EntryPoint]] = {}
-    for ep in entry_points(group=CLI_GROUP):
+    for ep in group(CLI_GROUP):
         words.setdefault(ep.name, []).append(ep)
     return words
 
@@ -88,7 +90,7 @@ def load_cli_commands(entry_points_: Iterable[EntryPoint], block: Iterable[str] 
 
     from gateway.core import hookspecs
 
-    blocked_values = {ep.value for ep in entry_points(group=PLUGIN_GROUP) if ep.name in set(block)}
+    blocked_values = {ep.value for ep in group(PLUGIN_GROUP) if ep.name in set(block)}
     pm = pluggy.PluginManager(hookspecs.PROJECT)
     pm.add_hookspecs(hookspecs)
     for ep in entry_points_:

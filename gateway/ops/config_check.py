@@ -18,7 +18,6 @@ import types
 import typing
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from importlib.metadata import entry_points
 from pathlib import Path
 from typing import Any
 
@@ -336,9 +335,10 @@ def _without_bad_sections(raw: Mapping[str, Any], exc: ValidationError) -> Any:
 
 
 def _entry_point_names() -> set[str]:
+    from gateway.core.entry_points import group
     from gateway.ops.cli_plugins import PLUGIN_GROUP
 
-    return {ep.name for ep in entry_points(group=PLUGIN_GROUP)}
+    return {ep.name for ep in group(PLUGIN_GROUP)}
 
 
 def _needed(settings: Any) -> set[str] | None:

@@ -11,7 +11,6 @@ repository's ``gateway.example.toml`` is its output for every platform.
 from __future__ import annotations
 
 import argparse
-import secrets
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -71,6 +70,8 @@ url = "sqlite+aiosqlite:///vault.db"   # or postgresql+asyncpg://USER@HOST/DB fo
 
 
 def _secondlife(choices: Choices) -> str:
+    import secrets  # here: every command's parser imports this module, and secrets brings hashlib
+
     secret = choices.secret or secrets.token_urlsafe(32)
     return f"""\
 [secondlife]

@@ -20,7 +20,6 @@ from collections.abc import Awaitable, Callable, Iterable, Sequence
 from contextvars import Context
 from typing import Any
 
-import asyncpg  # type: ignore[import-untyped]
 import orjson
 import structlog
 from sqlalchemy import text
@@ -148,6 +147,8 @@ class Listener:
             log.exception("event notice unreadable", payload=payload[:200])
 
     async def _run(self) -> None:
+        import asyncpg  # type: ignore[import-untyped]  # here: a SQLite process never imports it
+
         while True:
             try:
                 connection = await asyncpg.connect(self.dsn, timeout=10)

@@ -25,7 +25,6 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-import asyncpg  # type: ignore[import-untyped]
 from sqlalchemy import event
 from sqlalchemy.engine import Dialect
 from sqlalchemy.exc import DBAPIError, DisconnectionError
@@ -227,6 +226,8 @@ class PostgresUnit(Unit):
         try:
             return await call(*args)
         except Exception as error:
+            import asyncpg  # type: ignore[import-untyped]  # loaded by now (the engine's driver); not by SQLite
+
             if isinstance(error, (asyncpg.InvalidCachedStatementError, asyncpg.OutdatedSchemaCacheError)):
                 # The schema changed under a kept statement (DDL on another connection): this unit
                 # fails as it would through SQLAlchemy, and the next one prepares afresh.

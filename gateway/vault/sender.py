@@ -5,19 +5,28 @@ locales and the channel's system); handlers that edit people or channels need OR
 holds the row and builds each ORM object only on first use, attached to the unit so that its session
 treats it as loaded (see ``prepared.detached``). The active character, which a character's roll needs
 and most commands do not, is read on demand the same way (``Sender.active_character``).
+
+The same query brings the channel's house rules for the rule system the channel plays (its own, or
+the default one the router is given), as one JSON array: the first command of the unit takes them
+(``Sender.take_house_rules``) instead of a statement of its own. On PostgreSQL every statement is a
+round trip, about 0.1 ms of the gateway's CPU: a roll is one fewer of five.
 """
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Any, cast
 
-from sqlalchemy import Table, bindparam, inspect, select, update
+from sqlalchemy import String, Table, bindparam, func, inspect, select, update
+from sqlalchemy.ext.compiler import compiles
+from sqlalchemy.sql.compiler import SQLCompiler
+from sqlalchemy.sql.functions import GenericFunction
 
 from gateway.core.types import Channel, Identity
 from gateway.vault import repo
-from gateway.vault.models import ChannelRow, Character, IdentityLink, Person
+from gateway.vault.models import ChannelRow, Character, HouseRule, IdentityLink, Person
 from gateway.vault.prepared import Prepared, detached
 from gateway.vault.unit import Unit
 
@@ -28,12 +37,40 @@ def _columns(model: type[Any]) -> tuple[tuple[str, ...], list[Any]]:
     return tuple(p.key for p in props), [p.columns[0] for p in props]
 
 
+class _Pairs(GenericFunction[str]):
+    """``[[name, value], ...]`` of the rows aggregated, as JSON text (NULL for none)."""
+
+    type = String()
+    inherit_cache = True
+
+
+@compiles(_Pairs, "postgresql")
+def _pairs_postgresql(element: _Pairs, compiler: SQLCompiler, **kw: Any) -> str:
+    return f"json_agg(json_build_array({compiler.process(element.clauses, **kw)}))::text"
+
+
+@compiles(_Pairs)
+def _pairs_sqlite(element: _Pairs, compiler: SQLCompiler, **kw: Any) -> str:
+    return f"json_group_array(json_array({compiler.process(element.clauses, **kw)}))"
+
+
 _MODELS = (IdentityLink, Person, ChannelRow)
 _NAMES = tuple(_columns(model)[0] for model in _MODELS)
 # local_table is typed FromClause (a mapper may map a select); a model's is a Table.
 _IDENTITY, _PERSON, _CHANNEL = (cast(Table, inspect(model).local_table) for model in _MODELS)
+_HOUSE = cast(Table, inspect(HouseRule).local_table)
+# The house rules of the channel for the system it plays: a channel row without a system plays the
+# default (``house`` runs only where a channel row exists, so with none there are no rules to read).
+_HOUSE_PAIRS = (
+    select(_Pairs(_HOUSE.c.name, _HOUSE.c.value))
+    .where(
+        _HOUSE.c.channel_key == _CHANNEL.c.key,
+        _HOUSE.c.system == func.coalesce(_CHANNEL.c.system, bindparam("default_system", type_=String())),
+    )
+    .scalar_subquery()
+)
 _QUERY = Prepared(
-    select(*(column for model in _MODELS for column in _columns(model)[1]))
+    select(*(column for model in _MODELS for column in _columns(model)[1]), _HOUSE_PAIRS)
     .join_from(_IDENTITY, _PERSON, _PERSON.c.id == _IDENTITY.c.person_id)
     .outerjoin(_CHANNEL, _CHANNEL.c.key == bindparam("channel"))
     .where(_IDENTITY.c.key == bindparam("key"))
@@ -90,9 +127,15 @@ class Sender:
     ``system``) is what later code in the same unit sees."""
 
     def __init__(
-        self, unit: Unit, identity: dict[str, Any], person: dict[str, Any], channel: dict[str, Any]
+        self,
+        unit: Unit,
+        identity: dict[str, Any],
+        person: dict[str, Any],
+        channel: dict[str, Any],
+        house: tuple[str, dict[str, Any]] | None = None,
     ) -> None:
         self._unit = unit
+        self._house = house  # (system, name -> value) read with the sender, for the first command
         self._values: dict[type[Any], dict[str, Any]] = {
             IdentityLink: identity,
             Person: person,
@@ -135,6 +178,13 @@ class Sender:
     @property
     def channel_locale(self) -> str | None:
         return self._value(ChannelRow, "channel", "locale")  # type: ignore[no-any-return]
+
+    def take_house_rules(self, system: str) -> dict[str, Any] | None:
+        """The channel's house rules for ``system`` (name -> value) as read with the sender, once:
+        None when they were not read, were for another system, or were taken already (a later
+        command of the unit, a macro's, reads them afresh: an earlier one may have changed them)."""
+        house, self._house = self._house, None
+        return house[1] if house is not None and house[0] == system else None
 
     def values(self) -> SenderValues:
         return SenderValues(
@@ -202,11 +252,15 @@ def _values_of(obj: Any, names: tuple[str, ...]) -> dict[str, Any]:
     return {name: getattr(obj, name) for name in names}
 
 
-async def resolve_sender(unit: Unit, identity: Identity, channel: Channel) -> Sender:
+async def resolve_sender(
+    unit: Unit, identity: Identity, channel: Channel, default_system: str | None = None
+) -> Sender:
     """The sender of a message, with the person and channel rows created on first sight (those are
-    in the session already; ``Sender`` finds them there instead of building second copies)."""
+    in the session already; ``Sender`` finds them there instead of building second copies). With
+    ``default_system`` (what a channel without a system plays), the channel's house rules too."""
     identity_names, person_names, channel_names = _NAMES
-    row = await unit.first(_QUERY, {"key": identity.key, "channel": channel.key})
+    params = {"key": identity.key, "channel": channel.key, "default_system": default_system}
+    row = await unit.first(_QUERY, params)
     if row is None:
         person, link = await repo.resolve_identity(unit.session, identity)
         row_channel = await repo.resolve_channel(unit.session, channel)
@@ -222,6 +276,12 @@ async def resolve_sender(unit: Unit, identity: Identity, channel: Channel) -> Se
         values.append(dict(zip(names, row[at : at + len(names)], strict=True)))
         at += len(names)
     link_values, person_values, channel_values = values
+    house: tuple[str, dict[str, Any]] | None = None
+    system = channel_values["system"] or default_system
+    if default_system is not None and channel_values["key"] is not None and system is not None:
+        pairs = row[at]
+        found = json.loads(pairs) if isinstance(pairs, str) else pairs  # NULL: no rules
+        house = (system, {str(name): json.loads(value) for name, value in found or ()})
     if link_values["display_name"] != identity.display_name or link_values["verified"] != identity.verified:
         # Keep the platform's current display name and verification on the identity row.
         link_values.update(display_name=identity.display_name, verified=identity.verified)
@@ -231,7 +291,7 @@ async def resolve_sender(unit: Unit, identity: Identity, channel: Channel) -> Se
         )
     if channel_values["key"] is None:
         channel_values = _values_of(await repo.resolve_channel(unit.session, channel), channel_names)
-    return Sender(unit, link_values, person_values, channel_values)
+    return Sender(unit, link_values, person_values, channel_values, house)
 
 
 async def read_locales(

@@ -9,7 +9,7 @@ from pathlib import Path
 import orjson
 import pytest
 
-from gateway.features.transfer import read_file
+from gateway.features.transfer.cli import read_file
 from gateway.testing import Chat, start_chat
 
 

@@ -69,9 +69,12 @@ try:
 except SystemExit:
     pass
 sys.stdout.flush()
-print("\\n".join(sorted(m for m in sys.modules if m.startswith(("adapters.", "alembic", "mautrix")))),
-      file=sys.stderr)
+heavy = ("adapters.", "alembic", "mautrix", "aiohttp", "jinja2", "lark")
+print("\\n".join(sorted(m for m in sys.modules if m.startswith(heavy))), file=sys.stderr)
 """
+
+
+WEB_COMMANDS = {"adapters.web", "adapters.web.commands", "adapters.web.config"}
 
 
 def console_once(tmp_path: Path, line: str) -> tuple[str, set[str]]:
@@ -96,6 +99,11 @@ def test_the_console_imports_only_the_adapters_it_needs(tmp_path: Path) -> None:
     adapters = {m.split(".")[1] for m in loaded if m.startswith("adapters.")}
     # The console itself, and web_account's commands (they bring the web package): no other adapter.
     assert adapters <= {"console", "web"}, adapters
+    # ... and of the web package only the commands' module and its settings: registering `web` and
+    # `web logout` brings no web server (aiohttp) nor templates (Jinja2), nor does the console.
+    assert {m for m in loaded if m.startswith("adapters.web")} <= WEB_COMMANDS, loaded
+    assert not {m for m in loaded if m.startswith(("aiohttp", "jinja2"))}, loaded
+    assert not {m for m in loaded if m.startswith("lark")}, loaded  # no dice notation in `roll 2`
     assert not {m for m in loaded if m.startswith(("alembic", "mautrix"))}  # a current vault: no upgrade
     # A configured adapter is loaded: it may act in every process (Second Life's refresh notices).
     (tmp_path / "gateway.toml").write_text("[secondlife]\nshared_secret = 'x'\n")

@@ -1,4 +1,5 @@
-"""The gateway freezes its start-up heap once a process, after a collection (``gateway.core.app``)."""
+"""The collector at start-up (``gateway.core.heap``): the start-up heap is frozen once a process after
+a collection; in a CLI process, modules load with the collector paused and are frozen at once."""
 
 from __future__ import annotations
 
@@ -6,21 +7,62 @@ import types
 
 import pytest
 
-from gateway.core import app
+from gateway.core import heap
 
 
-def test_the_startup_heap_is_frozen_once_after_a_collection(monkeypatch: pytest.MonkeyPatch) -> None:
-    calls: list[str] = []
-    frozen = [0]
+@pytest.fixture
+def calls(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """What ``heap`` asked of the collector (a fake one: a real freeze here would keep the tests'
+    garbage for good)."""
+    made: list[str] = []
+    enabled = [True]
 
-    def freeze() -> None:
-        calls.append("freeze")
-        frozen[0] = 1
+    def record(name: str) -> types.FunctionType:
+        return lambda: made.append(name)  # type: ignore[return-value]
+
+    def disable() -> None:
+        made.append("disable")
+        enabled[0] = False
+
+    def enable() -> None:
+        made.append("enable")
+        enabled[0] = True
 
     fake = types.SimpleNamespace(
-        get_freeze_count=lambda: frozen[0], collect=lambda: calls.append("collect"), freeze=freeze
+        collect=record("collect"),
+        freeze=record("freeze"),
+        disable=disable,
+        enable=enable,
+        isenabled=lambda: enabled[0],
     )
-    monkeypatch.setattr(app, "gc", fake)
-    app.freeze_startup_heap()
-    app.freeze_startup_heap()  # a second gateway start in the same process changes nothing
+    monkeypatch.setattr(heap, "gc", fake)
+    monkeypatch.setattr(heap, "_startup_frozen", False)
+    return made
+
+
+def test_the_startup_heap_is_frozen_once_after_a_collection(calls: list[str]) -> None:
+    heap.freeze_startup_heap()
+    heap.freeze_startup_heap()  # a second gateway start in the same process changes nothing
     assert calls == ["collect", "freeze"]
+
+
+def test_a_cli_process_loads_with_the_collector_paused_and_freezes_what_it_loaded(calls: list[str]) -> None:
+    with heap.loading():
+        calls.append("import")
+    assert calls == ["import"]  # not the CLI's process (a test, an embedding program): untouched
+    with heap.cli_process():
+        with heap.loading():
+            calls.append("import")
+        with heap.loading(), heap.loading():  # nested: the outer one pauses and freezes
+            calls.append("import")
+    once = ["disable", "import", "freeze", "enable"]
+    assert calls == ["import", *once, *once]
+    with heap.loading():
+        calls.append("after")
+    assert calls[-1] == "after"  # main has returned: untouched again
+
+
+def test_an_error_while_loading_turns_the_collector_back_on(calls: list[str]) -> None:
+    with heap.cli_process(), pytest.raises(ImportError), heap.loading():
+        raise ImportError("a plugin that cannot load")
+    assert calls == ["disable", "freeze", "enable"]

@@ -177,9 +177,11 @@ def script(person_id: int, character_id: int = 1) -> list[tuple[Prepared, dict[s
         (repo._STORE_RESPONSE, {"for_platform": PLATFORM, "for_id": "m1", "replies": [{"text": "x"}]}),
         (repo._READ_RESPONSE, {"for_platform": PLATFORM, "for_id": "m1"}),
         (seen.PRUNE, {"on_platform": PLATFORM, "before": NOW - HOUR}),
-        (sender._QUERY, {"key": IDENTITY.key, "channel": CHANNEL.key}),
+        (sender._QUERY, {"key": IDENTITY.key, "channel": CHANNEL.key, "default_system": None}),
         (sender._REFRESH_IDENTITY, {"link_key": IDENTITY.key, "new_name": "Al", "new_verified": True}),
-        (sender._QUERY, {"key": IDENTITY.key, "channel": CHANNEL.key}),
+        # With the channel's house rules (one set: see _person) of the default system, then of none.
+        (sender._QUERY, {"key": IDENTITY.key, "channel": CHANNEL.key, "default_system": "nightcap"}),
+        (sender._QUERY, {"key": IDENTITY.key, "channel": CHANNEL.key, "default_system": "dramatic"}),
         (sender._CHARACTER_QUERY, {"id": character_id}),
         (sender._LOCALES, {"key": IDENTITY.key, "channel": CHANNEL.key}),
         (sender._NAMES_QUERY, {"person": person_id, "system": "nightcap", "limit": 11}),
@@ -252,6 +254,7 @@ async def _person(vault: Vault) -> tuple[int, int]:
         await unit.session.flush()
         assert character.id is not None
         await set_pool(unit.session, character.id, "willpower", current=3, maximum=3)
+        await house_store.put(unit, CHANNEL.key, "nightcap", "botch", {"on": "ones"}, NOW)
         await unit.session.flush()
         return found.person.id, character.id
 

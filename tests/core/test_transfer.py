@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 from sqlmodel import func, select
 
 from gateway.core.app import Gateway
-from gateway.features.transfer import run_cli
+from gateway.features.transfer.cli import run_cli
 from gateway.features.transfer.export import snapshot
 from gateway.testing import Chat, make_settings, postgres_database, start_chat
 from gateway.vault.models import Audit, Character, IdentityLink, Person, Pool, RollLog, StlogEntry

@@ -579,3 +579,28 @@ def test_utc_datetime_on_sqlite_stores_what_sqlalchemy_would(moment: datetime) -
     assert read("2026-11-30 20:00:00") == datetime(2026, 11, 30, 20, tzinfo=UTC)
     with pytest.raises(ValueError):
         fast.bind_processor(dialect)(moment.replace(tzinfo=None))
+
+
+async def test_the_sender_query_brings_the_house_rules_of_the_system_the_channel_plays(vault: Vault) -> None:
+    from gateway.features.house_rules import store as house_store
+
+    async with vault.unit() as unit:
+        await resolve_sender(unit, MIRA, MAIN)  # the person and the channel (no system of its own)
+        await unit.session.flush()
+        await house_store.put(unit, MAIN.key, "nightcap", "botch", {"on": "ones"}, WHEN)
+        await house_store.put(unit, MAIN.key, "nightcap", "again", 9, WHEN)
+        await house_store.put(unit, MAIN.key, "dramatic", "again", 8, WHEN)
+    async with vault.unit() as unit:
+        found = await resolve_sender(unit, MIRA, MAIN, "nightcap")
+        assert found.take_house_rules("dramatic") is None  # read for the system the channel plays
+    async with vault.unit() as unit:
+        found = await resolve_sender(unit, MIRA, MAIN, "nightcap")
+        assert found.take_house_rules("nightcap") == {"botch": {"on": "ones"}, "again": 9}
+        assert found.take_house_rules("nightcap") is None  # once: a later command reads them afresh
+        found = await resolve_sender(unit, MIRA, MAIN, "pravidla")
+        assert found.take_house_rules("pravidla") == {}  # none set: an empty set, no second read
+        assert (await resolve_sender(unit, MIRA, MAIN)).take_house_rules("nightcap") is None
+        found.channel.system = "dramatic"  # the channel's own system wins over the default
+        await unit.session.flush()
+        found = await resolve_sender(unit, MIRA, MAIN, "nightcap")
+        assert found.take_house_rules("dramatic") == {"again": 8}

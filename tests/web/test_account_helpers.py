@@ -7,7 +7,7 @@ import re
 from importlib.metadata import entry_points
 from typing import Any
 
-from adapters.web.account import plugin as account_plugin
+from adapters.web import commands as account_plugin
 from gateway.core.types import Channel, Identity, InboundMessage, Reply
 from tests.web.conftest import Site
 

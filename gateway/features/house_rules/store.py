@@ -83,11 +83,18 @@ async def remove(unit: Unit, channel_key: str, system: str, name: str) -> None:
 
 
 async def for_channel(
-    unit: Unit, system: Any, validated: dict[str, Any], channel_key: str
+    unit: Unit,
+    system: Any,
+    validated: dict[str, Any],
+    channel_key: str,
+    read: dict[str, Any] | None = None,
 ) -> HouseRules | None:
     """What the router hands a command as ``ctx.house``: the channel's switches for ``system``
-    (a ``RuleSystem``), or None when it declares none."""
+    (a ``RuleSystem``), or None when it declares none. ``read``: the rows as the sender's query
+    brought them (``Sender.take_house_rules``), else they are read here."""
     model = system.house_rules
     if model is None:
         return None
-    return await load(unit, model, validated.get(system.name), channel_key, system.name)
+    if read is None:
+        return await load(unit, model, validated.get(system.name), channel_key, system.name)
+    return built(model, validated.get(system.name), read)

@@ -21,7 +21,7 @@ from gateway.core.types import Invocation, Reply
 from gateway.features.notation import messages, web
 from gateway.features.notation.messages import t
 from gateway.features.notation.odds import Odds, odds
-from gateway.features.notation.parse import Expression, NotationError, looks_like_notation, parse
+from gateway.features.notation.parse import Expression, NotationError, looks_like_notation, parse, warm
 from gateway.features.notation.roll import roll
 from gateway.features.notation.text import (
     STLOG_BYTES,
@@ -126,6 +126,15 @@ TEXTS_ODDS = {
     "cs": ("přesné šance hodu v kostkové notaci", "odds VÝRAZ [secret] (2d6+3, 20d6kh3)"),
     "ru": ("точные шансы броска в нотации кубиков", "odds ВЫРАЖЕНИЕ [secret] (2d6+3, 20d6kh3)"),
 }
+
+
+@hookimpl
+def gateway_startup(app: Any) -> None:
+    """A serving gateway (one with an HTTP application) builds the grammar as it starts, not on its
+    first notation roll; the console and the CLI's one-shot gateways build it when one comes. An
+    offload worker builds its own on its first odds (within its 10 s bound)."""
+    if app is not None:
+        warm()
 
 
 @hookimpl

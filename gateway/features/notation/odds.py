@@ -27,7 +27,6 @@ from gateway.features.notation.parse import (
     NotationError,
     Number,
     parse,
-    warm,
 )
 
 # Bits of packed weights one multiplication may handle, and steps a recurrence may take: measured
@@ -312,6 +311,3 @@ def odds(text: str) -> Odds:
     totals = tuple((dist.low + i, Fraction(w // g, den)) for i, w in enumerate(dist.weights) if w)
     mean = Fraction(sum((dist.low + i) * w for i, w in enumerate(dist.weights)), dist.denominator)
     return Odds(expression.text, totals, mean, expression.counts_successes)
-
-
-warm()  # an offload worker imports this module before its first computation: the grammar is built then

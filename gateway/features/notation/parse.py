@@ -12,9 +12,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from functools import cache
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from lark import Lark, Token, Transformer, Tree
-from lark.exceptions import LarkError, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
+# Lark is imported on the first parse: every process loads this module (``roll`` tells notation
+# from a pool by ``looks_like_notation``), few parse an expression (a console's ``roll 1`` never).
+if TYPE_CHECKING:
+    from lark import Lark, Token, Transformer, Tree
 
 MAX_TEXT = 200  # characters of an expression
 MAX_DICE = 1_000  # dice a roll starts with (repeats included; explosions and rerolls come on top)
@@ -143,11 +146,14 @@ _START = re.compile(
 
 @cache
 def _parser() -> Lark:
+    from lark import Lark
+
     return Lark(_GRAMMAR.read_text(), parser="lalr", maybe_placeholders=False)
 
 
 def warm() -> None:
-    """Build the grammar's parser now (about 0.1 s) rather than on the first roll."""
+    """Build the grammar's parser now (Lark's import and the LALR tables, 30-50 ms of CPU) rather
+    than on the first roll: a serving gateway calls it as it starts (``notation.command``)."""
     _parser()
 
 
@@ -255,30 +261,37 @@ def _check_faces(die: Dice) -> None:
             raise NotationError("no_face", term=die.text, condition=condition.text(), sides=die.sides)
 
 
-class _Build(Transformer[Token, Node]):
-    def number(self, items: list[Token]) -> Number:
-        return Number(_number(str(items[0]), "number"))
+@cache
+def _builder() -> Transformer[Token, Node]:
+    """The tree's transformer into ``Node``s (a class of Lark's, so made on first use)."""
+    from lark import Token, Transformer
 
-    def dice(self, items: list[Token]) -> Dice:
-        return dice_term(str(items[0]))
+    class Build(Transformer[Token, Node]):
+        def number(self, items: list[Token]) -> Number:
+            return Number(_number(str(items[0]), "number"))
 
-    def add(self, items: list[Node]) -> Operation:
-        return Operation("+", items[0], items[1])
+        def dice(self, items: list[Token]) -> Dice:
+            return dice_term(str(items[0]))
 
-    def sub(self, items: list[Node]) -> Operation:
-        return Operation("-", items[0], items[1])
+        def add(self, items: list[Node]) -> Operation:
+            return Operation("+", items[0], items[1])
 
-    def mul(self, items: list[Node]) -> Operation:
-        return Operation("*", items[0], items[1])
+        def sub(self, items: list[Node]) -> Operation:
+            return Operation("-", items[0], items[1])
 
-    def div(self, items: list[Node]) -> Operation:
-        return Operation("/", items[0], items[1])
+        def mul(self, items: list[Node]) -> Operation:
+            return Operation("*", items[0], items[1])
 
-    def neg(self, items: list[Node]) -> Node:
-        return Negative(items[0])
+        def div(self, items: list[Node]) -> Operation:
+            return Operation("/", items[0], items[1])
 
-    def unary(self, items: list[Node]) -> Node:  # ``+x`` (Lark keeps the rule when it has one child)
-        return items[0]
+        def neg(self, items: list[Node]) -> Node:
+            return Negative(items[0])
+
+        def unary(self, items: list[Node]) -> Node:  # ``+x`` (Lark keeps the rule when it has one child)
+            return items[0]
+
+    return Build()
 
 
 def terms(node: Node) -> list[Dice]:
@@ -323,6 +336,9 @@ def parse(text: str) -> Expression:
         raise NotationError("too_long", limit=MAX_TEXT, length=len(text))
     if not text:
         raise NotationError("empty")
+    from lark import Token, Tree
+    from lark.exceptions import LarkError, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
+
     try:
         tree: Tree[Token] = _parser().parse(text.lower())
     except (UnexpectedEOF, UnexpectedToken) as exc:
@@ -345,7 +361,7 @@ def parse(text: str) -> Expression:
     if parts and isinstance(parts[-1], Token) and parts[-1].type == "VANTAGE":
         vantage = str(parts.pop())
     try:
-        body = _Build().transform(parts[0]) if isinstance(parts[0], Tree) else Number(0)
+        body = _builder().transform(parts[0]) if isinstance(parts[0], Tree) else Number(0)
     except VisitError as exc:
         if isinstance(exc.orig_exc, NotationError):
             raise exc.orig_exc from None

@@ -22,15 +22,6 @@ from gateway.core.hookspecs import hookimpl
 from gateway.core.i18n import Catalogue
 from gateway.core.types import Invocation, Reply
 from gateway.features.characters import active_character, find_character
-from gateway.features.transfer.export import export_characters
-from gateway.features.transfer.format import load
-from gateway.features.transfer.importer import (
-    Owners,
-    file_problems,
-    known_identities,
-    vault_problems,
-    write_characters,
-)
 
 TEXTS = Catalogue(
     {
@@ -98,7 +89,8 @@ async def char_export(ctx: CommandContext, inv: Invocation) -> Reply:
             raise UserError(TEXTS.t(ctx.locale, "export.none", system=title))
     if not ctx.storyteller and character.owner_id != ctx.sender.person_id:
         raise PermissionDenied(TEXTS.t(ctx.locale, "export.not_yours", name=character.name))
-    from gateway.features.transfer import system_versions  # the CLI's module, which imports this one's peers
+    from gateway.features.transfer.cli import system_versions
+    from gateway.features.transfer.export import export_characters
 
     out = io.StringIO()
     versions = system_versions(ctx.services.plugins)
@@ -123,6 +115,17 @@ def _document(inv: Invocation) -> str:
 
 async def st_import(ctx: CommandContext, inv: Invocation) -> Reply:
     """``st import DOCUMENT``: one character from a document, checked whole, then written."""
+    # The file format's models and the import's checks, imported here: every process registers this
+    # command, few run it (pydantic builds the format's models on import: a console start's 2%).
+    from gateway.features.transfer.format import load
+    from gateway.features.transfer.importer import (
+        Owners,
+        file_problems,
+        known_identities,
+        vault_problems,
+        write_characters,
+    )
+
     text = _document(inv)
     if not text:
         raise UserError(TEXTS.t(ctx.locale, "import.usage"))

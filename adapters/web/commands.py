@@ -1,13 +1,15 @@
 """The chat side of the web pages: ``web`` answers privately with a one-time sign-in link, ``web
 logout`` ends every web session of the person. Registered by its own plugin module (entry point
-``web_account``), so a gateway without the web adapter does not offer them."""
+``web_account``), so a gateway without the web adapter does not offer them.
+
+Every process registers these commands (the console too), so this module imports no more than the
+settings model: the sign-in store and the texts are imported when a command runs, because the
+``adapters.web.account`` package brings aiohttp and Jinja2 (tests/core/test_cli_start.py)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
-from adapters.web.account import store
-from adapters.web.account.texts import CATALOGUE
 from adapters.web.config import WebSettings
 from gateway import Command, CommandContext, Invocation, Reply, hookimpl
 
@@ -24,6 +26,9 @@ def link_base(ctx: CommandContext) -> str:
 
 
 async def web_command(ctx: CommandContext, inv: Invocation) -> Reply:
+    from adapters.web.account import store
+    from adapters.web.account.texts import CATALOGUE
+
     if inv.words:
         raise CATALOGUE.refusal(ctx, "cmd.web.usage")
     web = WebSettings.model_validate(ctx.settings.section("web"))
@@ -40,6 +45,9 @@ async def web_command(ctx: CommandContext, inv: Invocation) -> Reply:
 
 
 async def web_logout(ctx: CommandContext, inv: Invocation) -> Reply:
+    from adapters.web.account import store
+    from adapters.web.account.texts import CATALOGUE
+
     if inv.words:
         raise CATALOGUE.refusal(ctx, "cmd.logout.usage")
     ended = await store.end_all(ctx.session, ctx.sender.person_id)
