@@ -25,7 +25,18 @@ PAGES: dict[str, tuple[str, ...]] = {
     "/logout": ("visitor",),  # a POST-only address visited: the 405 page
 }
 
-# GET routes that are not pages: health, metrics, assets, the live log's event stream, redirects.
+# GET routes that are not pages: health, metrics, assets, the live log's event stream, redirects, a
+# character's portrait (a picture, shown on its sheet's pages above).
 NOT_PAGES = frozenset(
-    {"/healthz", "/readyz", "/metrics", "/static", "/favicon.ico", "/st/log/stream", "/tools", "/me/new"}
+    {
+        "/healthz",
+        "/readyz",
+        "/metrics",
+        "/static",
+        "/favicon.ico",
+        "/st/log/stream",
+        "/tools",
+        "/me/new",
+        "/c/{character}/portrait",
+    }
 )

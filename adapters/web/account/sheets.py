@@ -31,7 +31,7 @@ from gateway import AdapterServices, Identity, Reply, SheetAction, SheetField, S
 from gateway.core.i18n import LANGUAGES
 from gateway.core.sheet_spec import label_in, powers_of
 from gateway.core.summary import Power, SheetSummary
-from gateway.features import records
+from gateway.features import profiles, records
 from gateway.features.records import Character
 
 ROLLS_SHOWN = 50
@@ -40,6 +40,7 @@ NEW_POWER = "new"
 # The declared action that sends a sheet to the system's export target (``sheet_export`` in its
 # settings section, "discord:sheets"): offered only where one is set up, named after its platform.
 EXPORT = "export"
+BIO = "bio"  # the biography's text area: not a field of any system's sheet, ``char bio`` for all
 
 
 @dataclass
@@ -113,8 +114,19 @@ class SheetPages:
             summary = await self.services.sheet_summary(session, character, locale)
             assert character.id is not None
             rolls = await records.rolls_of(session, character.id, ROLLS_SHOWN)
+            profile = await profiles.profile(session, character.id)
         sections = draw(spec, character, summary, locale, storyteller, errors or {}, typed or {})
+        own = not storyteller  # a portrait and a biography are the owner's, approved or not
         return {
+            "biography": profiles.paragraphs(profile.biography),
+            "bio_editable": own,
+            "bio_was": profile.biography,
+            "bio_stored": (typed or {}).get(BIO, profile.biography),
+            "bio_error": (errors or {}).get(BIO),
+            "bio_max": profiles.BIO_MAX,
+            "portrait_tag": profile.portrait_tag,
+            "portrait_editable": own,
+            "portrait_kib": self.auth.settings.portrait_kib,
             "character": character,
             "summary": summary,
             "rolls": rolls,
@@ -176,15 +188,20 @@ class SheetPages:
         messages: list[Reply] | None = None,
         errors: Mapping[str, str] | None = None,
         typed: Mapping[str, str] | None = None,
+        *,
+        status: int = 200,
+        portrait_error: str | None = None,
     ) -> web.Response:
         return page(
             request,
             self.auth,
             "sheet.html",
+            status=status,
             signed=signed,
             storyteller=await self.auth.is_storyteller(signed),
             **await self.context(request, signed, character, storyteller=False, errors=errors, typed=typed),
             messages=messages or (),
+            portrait_error=portrait_error,
         )
 
     async def player_edit(
@@ -241,13 +258,18 @@ class SheetPages:
         messages: list[Reply] = []
         errors: dict[str, str] = {}
         typed: dict[str, str] = {}
-        for key, line in changed_lines(spec, character, form, storyteller=storyteller):
+        lines = changed_lines(spec, character, form, storyteller=storyteller)
+        if not storyteller:
+            lines.extend(biography_line(form))
+        for key, line in lines:
             replies = await self.actor.run(signed, line, character.system)
             refused = [r for r in replies if r.error]
             if refused:
                 errors[key] = " ".join(r.text for r in refused)
                 if key.endswith(f".{NEW_POWER}"):
                     typed[key.split(".")[0]] = form.get(f"{NEW_POWER}.power", "")
+                elif key == BIO:
+                    typed[key] = form.get(BIO, "")
                 elif "." not in key:
                     typed[key] = form.get(f"v.{key}", "")
             else:
@@ -334,6 +356,17 @@ def as_int(value: Any) -> int:
         return int(value)
     except (TypeError, ValueError):
         return 0
+
+
+def biography_line(form: Mapping[str, str]) -> list[tuple[str, str]]:
+    """``char bio`` with the text area's text when it changed (its paragraphs as ``//``), or
+    ``char bio --clear`` when it was emptied."""
+    if BIO not in form:
+        return []
+    posted, was = profiles.typed(form[BIO]), profiles.typed(form.get(f"w.{BIO}", ""))
+    if posted == was:
+        return []
+    return [(BIO, f"char bio {text(posted)}" if posted else "char bio --clear")]
 
 
 def changed_lines(
