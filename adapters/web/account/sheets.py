@@ -29,7 +29,7 @@ from adapters.web.locale import COOKIE
 from adapters.web.people import platform_label
 from gateway import AdapterServices, Identity, Reply, SheetAction, SheetField, SheetSpec
 from gateway.core.i18n import LANGUAGES
-from gateway.core.sheet_spec import label_in, powers_of
+from gateway.core.sheet_spec import BudgetPool, label_in, powers_of
 from gateway.core.summary import Power, SheetSummary
 from gateway.features import profiles, records
 from gateway.features.records import Character
@@ -66,6 +66,15 @@ class Section:
     key: str | None
     label: str
     fields: list[Drawn] = field(default_factory=list)
+
+
+@dataclass
+class Counter:
+    """One pool of the creation budget as the page shows it: what is left (negative: over)."""
+
+    pool: BudgetPool
+    label: str
+    left: int
 
 
 def spec_of(services: AdapterServices, system: str) -> SheetSpec | None:
@@ -117,7 +126,11 @@ class SheetPages:
             profile = await profiles.profile(session, character.id)
         sections = draw(spec, character, summary, locale, storyteller, errors or {}, typed or {})
         own = not storyteller  # a portrait and a biography are the owner's, approved or not
+        editing = any(d.editable for s in sections for d in s.fields)
+        counters = self.counters(spec, character, locale) if own and editing else []
         return {
+            "counters": counters,
+            "spend": {key: c.pool for c in counters for key in (*c.pool.ratings, c.pool.powers) if key},
             "biography": profiles.paragraphs(profile.biography),
             "bio_editable": own,
             "bio_was": profile.biography,
@@ -132,7 +145,7 @@ class SheetPages:
             "rolls": rolls,
             "spec": spec,
             "sections": sections,
-            "editing": any(d.editable for s in sections for d in s.fields),
+            "editing": editing,
             "actions": [
                 (a.key, self.action_label(a, character.system, locale))
                 for a in self.offered(spec, character, storyteller=storyteller)
@@ -145,6 +158,17 @@ class SheetPages:
             "sheet_locale": locale,
             "sa": partial(CATALOGUE.t, locale),  # the sheet's own words, in the sheet's language
         }
+
+    def counters(self, spec: SheetSpec, character: Character, locale: str) -> list[Counter]:
+        """What is left of the creation budget, pool by pool, on a sheet still in creation: the
+        page's script counts it again from the same declaration as the player types."""
+        if spec.budget is None:
+            return []
+        budget = spec.budget(self.services.system_settings(character.system))
+        if character.status not in budget.statuses:
+            return []
+        sheet = character.sheet or {}
+        return [Counter(pool, pool.label(locale), pool.left(spec, sheet)) for pool in budget.pools]
 
     def offered(self, spec: SheetSpec, character: Character, *, storyteller: bool) -> list[SheetAction]:
         """The sheet's buttons this viewer gets on this sheet; the export only with a target."""

@@ -43,6 +43,7 @@ EN = {
     "sheets.bio.heading": "Biography",
     "sheets.bio.hint": "A blank line starts a new paragraph; at most {max} characters.",
     "sheets.bio.none": "No biography yet.",
+    "sheets.budget.heading": "Left to spend",
 }
 
 CS = {
@@ -84,6 +85,7 @@ CS = {
     "sheets.bio.heading": "Životopis",
     "sheets.bio.hint": "Prázdný řádek začíná nový odstavec; nejvýše {max} znaků.",
     "sheets.bio.none": "Zatím bez životopisu.",
+    "sheets.budget.heading": "Zbývá rozdělit",
 }
 
 RU = {
@@ -127,4 +129,5 @@ RU = {
     "sheets.bio.heading": "Биография",
     "sheets.bio.hint": "Пустая строка начинает новый абзац; не больше {max} символов.",
     "sheets.bio.none": "Биографии пока нет.",
+    "sheets.budget.heading": "Осталось распределить",
 }
