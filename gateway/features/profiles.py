@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from sqlmodel import col, select
+from sqlmodel.ext.asyncio.session import AsyncSession
 
 from gateway.core.commands import Command, CommandContext
 from gateway.core.core_params import PARAMS
@@ -23,6 +24,7 @@ from gateway.core.hookspecs import hookimpl
 from gateway.core.i18n import Catalogue
 from gateway.core.types import Invocation, Reply
 from gateway.features.characters import require_active
+from gateway.vault import repo
 from gateway.vault.models import CharacterProfile
 from gateway.vault.repo import Db, within
 
@@ -126,26 +128,58 @@ async def _row(db: Db, character_id: int, now: datetime) -> CharacterProfile:
         return row
 
 
-async def set_portrait(db: Db, character_id: int, data: bytes, content_type: str, now: datetime) -> str:
-    """Keep a checked picture as the character's portrait; its tag."""
+@dataclass(frozen=True)
+class By:
+    """Who changes a portrait (the signed-in person and identity), for the audit history."""
+
+    person_id: int
+    identity_key: str
+
+
+async def set_portrait(
+    db: Db, character_id: int, data: bytes, content_type: str, now: datetime, by: By | None = None
+) -> str:
+    """Keep a checked picture as the character's portrait, audited (its tag, old and new); its tag."""
     async with within(db) as unit:
         row = await _row(unit, character_id, now)
+        old = row.portrait_hash or None
         row.portrait, row.portrait_type = data, content_type
         row.portrait_hash = hashlib.sha256(data).hexdigest()
         row.updated_at = now
         unit.session.add(row)
+        await _audit(unit.session, character_id, old, row.portrait_hash, now, by)
         return row.portrait_hash
 
 
-async def remove_portrait(db: Db, character_id: int, now: datetime) -> bool:
+async def remove_portrait(db: Db, character_id: int, now: datetime, by: By | None = None) -> bool:
     """Whether there was a portrait to remove."""
     async with within(db) as unit:
         row = await unit.session.get(CharacterProfile, character_id)
         if row is None or row.portrait is None:
             return False
+        old = row.portrait_hash
         row.portrait, row.portrait_type, row.portrait_hash, row.updated_at = None, "", "", now
         unit.session.add(row)
+        await _audit(unit.session, character_id, old, None, now, by)
         return True
+
+
+async def _audit(
+    session: AsyncSession, character_id: int, old: str | None, new: str | None, now: datetime, by: By | None
+) -> None:
+    if by is None:
+        return
+    await repo.audit(
+        session,
+        actor_id=by.person_id,
+        actor_key=by.identity_key,
+        action="web.portrait",
+        character_id=character_id,
+        field_name="portrait",
+        old=old and old[:12],
+        new=new and new[:12],
+        now=now,
+    )
 
 
 async def bio_command(ctx: CommandContext, inv: Invocation) -> Reply:

@@ -18,7 +18,7 @@ from sqlmodel import select
 from adapters.web.account.portraits import sniff
 from gateway.vault.models import Character, CharacterProfile
 from tests.web.conftest import Site
-from tests.web.test_account_helpers import ACCOUNT, browser_sign_in, client_sign_in, say
+from tests.web.test_account_helpers import ACCOUNT, browser_sign_in, client_sign_in, csrf_of, say
 from tests.web.test_sheet_pages import made, st_page
 from tests.web.watch import XSS
 
@@ -99,7 +99,17 @@ async def test_a_portrait_is_uploaded_served_to_who_may_see_the_sheet_and_remove
     assert (await served.client.get(path)).status == 404
     st = await st_page(served, new_page, mira)
     assert await st.locator(".portrait-picture").evaluate("i => i.naturalWidth") == 300
-    assert await st.locator("#portrait-file").count() == 0  # the owner's to change
+    assert await st.locator("#portrait-file").count() == 0  # the owner's to set
+    await upload(page, "again.jpg", picture("JPEG"))
+    await st.reload()
+    await st.click("#remove-portrait")  # but a Storyteller takes one unfit for the table off
+    await st.wait_for_selector("#remove-portrait", state="detached")
+    assert await st.locator(".portrait-picture").count() == 0
+    history = await st.locator("table.history tbody tr").all_text_contents()
+    assert sum("portrait" in " ".join(row.split()) for row in history) == 3, history  # set, set, removed
+    await page.reload()
+    assert await page.locator(".portrait-picture").count() == 0
+    assert await upload(page, "me.png", data) == 303
 
     await page.click("#remove-portrait")
     await page.wait_for_selector("#remove-portrait", state="detached")
@@ -168,4 +178,43 @@ async def test_a_biography_is_written_on_the_sheet_in_paragraphs_escaped_and_rea
     await page.fill("#f-bio", "")
     await page.click("#save-sheet")
     await page.wait_for_selector(".sheet-bio .none")
+    assert await kept(served) == []
+
+
+async def test_an_upload_without_its_csrf_token_or_from_another_site_keeps_nothing(site: SiteMaker) -> None:
+    served = await site(extra_plugins=ACCOUNT)
+    mira = await made(served, "nightcap", "char new Mira")
+    await client_sign_in(served, "mira")
+    csrf = await csrf_of(served, f"/me/c/{mira.id}")
+
+    def form(token: str | None) -> aiohttp.FormData:
+        data = aiohttp.FormData()
+        if token is not None:
+            data.add_field("csrf", token)
+        data.add_field("action", "upload")
+        data.add_field("portrait", picture(), filename="p.png", content_type="image/png")
+        return data
+
+    path = f"/me/c/{mira.id}/portrait"
+    for token in (None, "0" * 64):
+        assert (await served.client.post(path, data=form(token))).status == 403
+    cross = await served.client.post(path, data=form(csrf), headers={"Origin": "https://evil.example"})
+    assert cross.status == 403
+    assert await kept(served) == []
+    done = await served.client.post(path, data=form(csrf), allow_redirects=False)
+    assert done.status == 303 and [t for t, _ in await kept(served)] == ["image/png"]
+
+
+async def test_a_body_past_what_any_request_may_carry_is_refused_as_too_large_not_as_an_error(
+    site: SiteMaker,
+) -> None:
+    served = await site(extra_plugins=ACCOUNT)
+    mira = await made(served, "nightcap", "char new Mira")
+    await client_sign_in(served, "mira")
+    data = aiohttp.FormData()
+    data.add_field("csrf", await csrf_of(served, f"/me/c/{mira.id}"))
+    data.add_field("portrait", b"\x89PNG\r\n\x1a\n" + bytes(2 * 1024 * 1024), filename="huge.png")
+    response = await served.client.post(f"/me/c/{mira.id}/portrait", data=data)
+    assert response.status == 413
+    assert "That picture is too large: a portrait is at most 512 KiB." in await response.text()
     assert await kept(served) == []

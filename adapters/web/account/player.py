@@ -202,7 +202,9 @@ class PlayerPages:
                 413, "sheets.portrait.too_large", {"max": limit}
             )
         elif form.get("action") == "remove":
-            await profiles.remove_portrait(self.services.vault, character.id, self.services.clock())
+            await profiles.remove_portrait(
+                self.services.vault, character.id, self.services.clock(), by(signed)
+            )
             return see_other(f"/me/c/{character.id}")
         else:
             found = portraits.checked(form.get("portrait"), limit)
@@ -216,9 +218,18 @@ class PlayerPages:
                 portrait_error=CATALOGUE.t(locale, found.key, **found.values),
             )
         await profiles.set_portrait(
-            self.services.vault, character.id, found.data, found.content_type, self.services.clock()
+            self.services.vault,
+            character.id,
+            found.data,
+            found.content_type,
+            self.services.clock(),
+            by(signed),
         )
         return see_other(f"/me/c/{character.id}")
+
+
+def by(signed: Signed) -> profiles.By:
+    return profiles.By(signed.person_id, signed.identity_key)
 
 
 def statused(services: AdapterServices) -> frozenset[str]:
