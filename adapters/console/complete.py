@@ -1,7 +1,8 @@
 """Tab completion at the console's prompt: command names, the sender's macros (``!hit``), then what
 the command's typed parameters (``gateway.core.params``) take where the cursor is: a choice's words, its
-keywords and flags (``vs``, ``secret``), and the traits, powers, characters and house rules of the
-channel's system. A command that declares none is offered trait and character names.
+keywords and flags (``vs``, ``secret``), the traits, powers, characters and house rules of the
+channel's system, and the people the gateway has seen. A command that declares none is offered trait
+and character names.
 
 The names come from the running gateway (the plugin registry, the vault) and are cached, so a Tab
 never waits on the vault when the cache is fresh. The cache is marked stale when a sheet changes or
@@ -44,6 +45,7 @@ class Names:
     powers: tuple[str, ...] = ()  # the active character's
     own_characters: tuple[str, ...] = ()  # the sender's
     house_rules: tuple[str, ...] = ()  # the system's switches
+    people: tuple[str, ...] = ()  # people seen, by name where the name is theirs alone, else PLATFORM:ID
 
 
 Loader = Callable[[], Awaitable[Names]]
@@ -220,6 +222,7 @@ def _values(
             "character": names.characters,
             "own_character": names.own_characters or names.characters,
             "power": names.powers,
+            "person": names.people,
         }[param.kind]
         return _names(text, spans, current, candidates)
     low, high = param.minimum, param.maximum

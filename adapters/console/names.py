@@ -3,6 +3,7 @@ the vault), refreshed on the event hub's sheet events, and the history file."""
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Iterable
 from typing import Any
 
@@ -13,12 +14,13 @@ from adapters.console.complete import Names, NameSource
 from adapters.console.prompt import ConsolePrompt, history_path, make_history
 from gateway import AdapterServices, Channel, Command, Identity
 from gateway.core.events import Approved, SheetChanged
-from gateway.features import channels
+from gateway.features import channels, records
 from gateway.features.characters import characters_in, player_characters
 from gateway.features.house_rules.declare import switches
 from gateway.features.macros import names_seen
 
 CHARACTERS = 500  # names offered at most: a Tab menu, not a roster
+PEOPLE = 300  # people seen offered at most, newest first
 
 Commands = Callable[[str], Iterable[Command]]  # a system's visible commands (the plugin registry)
 
@@ -47,6 +49,7 @@ async def load_names(
             # Powers are the active character's own: another's sheet only shows what traits are called.
             powers = tuple(p.name for p in summary.powers) if shown is active else ()
         macros = await names_seen(session, sender.key, channel.key, system)
+        seen = await records.identities_seen(session, PEOPLE)
     prefix = services.settings.gateway.prefix
     return Names(
         tuple(names),
@@ -57,7 +60,17 @@ async def load_names(
         powers=powers,
         own_characters=tuple(player.names) if player is not None else (),
         house_rules=house_rules(services, system),
+        people=people(seen),
     )
+
+
+def people(seen: Iterable[tuple[str, str]]) -> tuple[str, ...]:
+    """What a person parameter is offered for the identities seen (key, display name): the name where
+    no other identity has it (the router reads it back to that key), else the key itself."""
+    pairs = list(seen)
+    counts = Counter(name.casefold() for _, name in pairs)
+    shown = (name if counts[name.casefold()] == 1 and ":" not in name else key for key, name in pairs)
+    return tuple(dict.fromkeys(shown))
 
 
 def house_rules(services: AdapterServices, system: str) -> tuple[str, ...]:

@@ -6,10 +6,12 @@ gateway's services hold) becomes a slash command; a multi-word name becomes a su
 first word (``char new`` is ``/char new``, ``st power`` is ``/st power``). Each typed parameter
 (``gateway.core.params.Param``) is an option of Discord's type for its kind: a bounded integer, a
 string with choices, a boolean for a flag, a string that autocompletes (``adapters.discord.complete``)
-for traits, powers, characters, notation and house rules. A command several systems declare is one
-slash command: the union of their options by name, the widest range, a plain string where two systems
-disagree on a parameter's kind, so the commands are the same in every channel and the channel's
-system decides what a line means. A command that declares no parameters takes one free-text option.
+for traits, powers, characters, notation and house rules, a user picker for a person. A command
+several systems declare is one slash command: the union of their options by name, the widest range,
+a plain string where two systems disagree on a parameter's kind, so the commands are the same in
+every channel and the channel's system decides what a line means; it answers privately (an
+ephemeral deferral) when any of them declares ``private``. A command declared with ``params=()``
+has no option; one that declares nothing (``Command.declared``) takes one free-text option.
 
 The way back: an interaction's option values go through ``gateway.core.params.render`` to the words a
 person types, and the router binds them with the one parser. ``/gw text:`` runs any command line;
@@ -38,7 +40,7 @@ from gateway.core.params import INTEGER_KINDS, Kind, Param, render
 
 log = structlog.get_logger(__name__)
 
-CHAT_INPUT, SUB_COMMAND, STRING, INTEGER, BOOLEAN = 1, 1, 3, 4, 5
+CHAT_INPUT, SUB_COMMAND, STRING, INTEGER, BOOLEAN, USER = 1, 1, 3, 4, 5, 6
 # default_member_permissions: MANAGE_GUILD (1 << 5), for a slash command whose every command is the
 # Storytellers'. Discord hides it from members without it until a server admin overrides that per
 # role or channel (Server Settings > Integrations); the router still checks the Storyteller role.
@@ -93,6 +95,7 @@ COMPLETED = frozenset({"pool", "trait", "power", "character", "own_character", "
 CHOICE, MACRO = "choice", "macro"  # completions of a choice with more than 25 words, of a macro's name
 
 GW = "gw"
+PLATFORM = "discord"  # identity keys are discord:<user id>
 # A command that declares no parameters reads its words itself: one free-text option.
 ARGS = Param(
     "args",
@@ -111,11 +114,6 @@ GW_TEXT = Param(
     texts={"cs": ("", "příkaz, např. help roll"), "ru": ("текст", "команда, например help roll")},
 )
 GW_TEXTS = {"cs": "Libovolný příkaz brány", "ru": "Любая команда шлюза"}
-# Commands whose answers are private: the deferral of a slow one is ephemeral from the start, since
-# the first follow-up takes the deferral's visibility (a public "thinking" must not turn into a sheet).
-PRIVATE_WORDS = frozenset(
-    {"sheet", "link", "unlink", "help", "health", "char budget", "st list", "st show", "st history", "st log"}
-)
 
 
 @dataclass(frozen=True)
@@ -134,6 +132,10 @@ class Slash:
     storyteller: bool = False
     # Each declaring command's positional parameters in its own order (the way back checks a gap).
     orders: tuple[tuple[str, ...], ...] = ()
+    # A declaring command answers privately (``Command.private``): the deferral of a slow one is
+    # ephemeral from the start, since the first follow-up takes the deferral's visibility (a public
+    # "thinking" must not turn into a sheet).
+    private: bool = False
 
     def param(self, name: str) -> Param | None:
         return next((p for p in self.params if p.name == name), None)
@@ -228,6 +230,8 @@ def option(param: Param, complete: str | None, taken: dict[str, set[str]]) -> di
     out: dict[str, Any] = {"name": param.name, "description": clip(param.description or param.name)}
     if param.kind == "flag":
         out["type"] = BOOLEAN
+    elif param.kind == "person" and not param.many:
+        out["type"] = USER  # the user picker; the way back writes the pick as discord:<id>
     elif param.kind in INTEGER_KINDS and not param.many:
         out["type"] = INTEGER
         if param.minimum is not None:
@@ -270,7 +274,8 @@ def _widest(a: int | None, b: int | None, pick: Any) -> int | None:
 
 def combine(a: Param, b: Param) -> Param:
     """One option for a parameter two systems declare under one name: the widest range and every
-    choice when they agree on the kind; a string otherwise (the channel's system reads it)."""
+    choice when they agree on the kind; a string otherwise (the channel's system reads it), whose
+    choices, if either has some, autocomplete as suggestions."""
     texts = {**b.texts, **a.texts}
     if a.kind == b.kind and a.keyword == b.keyword:
         return dataclasses.replace(
@@ -283,7 +288,8 @@ def combine(a: Param, b: Param) -> Param:
         )
     keyword = a.keyword if a.keyword == b.keyword else None
     kind: Kind = "text" if a.rest or b.rest else "word"
-    return Param(a.name, kind, a.description, keyword=keyword, texts=texts)
+    choices = tuple(dict.fromkeys((*a.choices, *b.choices)))
+    return Param(a.name, kind, a.description, keyword=keyword, choices=choices, texts=texts)
 
 
 def merge(commands: Sequence[Command]) -> tuple[tuple[Param, ...], list[str]]:
@@ -338,7 +344,7 @@ def leaf(name: str, words: str, commands: Sequence[Command], problems: list[str]
     first = commands[0]
     params, found = merge(commands)
     problems.extend(found)
-    if not any(c.params for c in commands):
+    if not any(c.declared for c in commands):
         params = (ARGS,)
     if len(params) > MAX_OPTIONS:
         problems.append(f"{words}: {len(params) - MAX_OPTIONS} options over Discord's {MAX_OPTIONS} left out")
@@ -352,10 +358,12 @@ def leaf(name: str, words: str, commands: Sequence[Command], problems: list[str]
     for param in params:
         if param.kind in COMPLETED:
             completes[param.name] = param.kind
-        elif param.kind == "choice" and (
-            len(param.choices) > MAX_CHOICES or any(len(c) > 100 for c in param.choices)
+        elif param.choices and (
+            param.kind != "choice"
+            or len(param.choices) > MAX_CHOICES
+            or any(len(c) > 100 for c in param.choices)
         ):
-            completes[param.name] = CHOICE
+            completes[param.name] = CHOICE  # suggested, not enforced, where the kind is no choice
     # The localised summaries of the command whose English one is shown: one system's words throughout.
     texts = {locale: summary for locale, (summary, _) in first.texts.items() if summary}
     return Slash(
@@ -367,6 +375,7 @@ def leaf(name: str, words: str, commands: Sequence[Command], problems: list[str]
         completes=completes,
         storyteller=all(c.role == "storyteller" for c in commands),
         orders=tuple(tuple(p.name for p in c.params if not p.keyword) for c in commands if c.params),
+        private=any(c.private for c in commands),
     )
 
 
@@ -427,7 +436,8 @@ def build(commands: Iterable[Command], extra: Iterable[Slash] = (), first: str |
         )
         tops = [s for s in tops if s.name == GW] + [s for s in tops if s.name != GW][: MAX_COMMANDS - 1]
         tops.sort(key=lambda s: s.name)
-    return Slashes(tuple(tops), tuple(problems))
+    private = {name: any(c.private for c in same) for name, same in by_name.items()}
+    return Slashes(tuple(tops), tuple(problems), private)
 
 
 @dataclass(frozen=True)
@@ -436,12 +446,20 @@ class Slashes:
 
     commands: tuple[Slash, ...]
     problems: tuple[str, ...] = ()
+    # Every command name -> whether it answers privately, for a line typed into ``/gw``.
+    private: Mapping[str, bool] = field(default_factory=dict)
 
     def definitions(self) -> list[dict[str, Any]]:
         return [c.definition() for c in self.commands]
 
     def get(self, name: str) -> Slash | None:
         return next((c for c in self.commands if c.name == name), None)
+
+    def answers_privately(self, line: str) -> bool:
+        """Whether the command a ``/gw`` line begins with (its longest name) answers privately."""
+        words = line.casefold().split()
+        named = (" ".join(words[:n]) for n in range(len(words), 0, -1))
+        return next((self.private[name] for name in named if name in self.private), False)
 
     def chosen(self, data: Mapping[str, Any]) -> tuple[Slash, Sequence[Mapping[str, Any]]] | None:
         """The slash command or subcommand ``data`` invokes, and its options."""
@@ -571,11 +589,11 @@ def _typed(param: Param, value: Any) -> tuple[Param, Any]:
         value = " ".join(value.split())
         if not param.rest and '"' in value and "'" in value:
             value = value.replace('"', "'")  # one quote kind left to quote a name with spaces in
-        if not param.rest and value[:1] in ("'", '"') and not any(ch.isspace() for ch in value):
-            other = '"' if value[0] == "'" else "'"
-            value = f"{other}{value}{other}"  # quoted, or the tokeniser opens a quote at its start
+        # (``render`` quotes a word that starts with a quote: quoting it here too quoted it twice)
     if param.kind == "flag":
         return param, value is True
+    if param.kind == "person" and isinstance(value, str) and value.isascii() and value.isdigit():
+        return param, f"{PLATFORM}:{value}"  # a picked user's id (a USER option's value)
     if (
         param.kind in INTEGER_KINDS
         and not param.many
@@ -595,8 +613,7 @@ def command_line(data: Mapping[str, Any], slashes: Slashes) -> Parsed | None:
     values = _values(options)
     if slash.name == GW and slash.words == "":
         text = " ".join(str(values.get("text") or "").split())
-        first = text.split(" ")[:2]
-        private = " ".join(first).casefold() in PRIVATE_WORDS or (first[0].casefold() in PRIVATE_WORDS)
+        private = slashes.answers_privately(text)
         return Parsed(line=text, private=private or "secret" in text.casefold().split())
     words = str(slash.words)
     typed = dict(_typed(p, values.get(p.name)) for p in slash.params)
@@ -606,7 +623,7 @@ def command_line(data: Mapping[str, Any], slashes: Slashes) -> Parsed | None:
     params = tuple(sorted(typed, key=lambda p: bool(p.keyword and p.rest)))
     line = " ".join([words, *render(params, {p.name: v for p, v in typed.items()})]).strip()
     flagged = any(p.kind == "flag" and p.keyword == "secret" and v for p, v in typed.items())
-    return Parsed(line=line, private=words in PRIVATE_WORDS or flagged, options=values, before=before)
+    return Parsed(line=line, private=slash.private or flagged, options=values, before=before)
 
 
 def _given(param: Param, value: Any) -> bool:

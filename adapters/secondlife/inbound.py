@@ -24,6 +24,7 @@ from adapters.secondlife import registry
 from adapters.secondlife.auth import Refused, ReplayCache, Signed, verify
 from adapters.secondlife.common import IDENTITY_PLATFORM, Part
 from adapters.secondlife.config import SL_BODY_LIMIT, SL_BODY_LIMIT_RAISED, SecondLifeConfig
+from adapters.secondlife.menus import decl_of
 from adapters.secondlife.registry import PLATFORM, ROLES, Registration
 from adapters.secondlife.render import dumps, fit_response, reply_items
 from adapters.secondlife.state import STATUS_FILTERS, hud_state, hud_state_in, roster
@@ -57,6 +58,7 @@ class CommandRequest:
     roster: dict[str, Any] | None
     limit: int
     macros: bool = False  # the names of the sender's macros here, for the Player HUD's Macros page
+    decl: str = ""  # a ``decl`` tag from the state: that system's menu declaration, in its language
 
 
 def _display_name(owner_name: str) -> str:
@@ -135,7 +137,7 @@ class Inbound(Part):
             text_body = body.decode("utf-8")
         except UnicodeDecodeError as exc:
             raise BadRequest("the body is not UTF-8") from exc
-        want_state, roster_req, body_max, macros = False, None, 0, False
+        want_state, roster_req, body_max, macros, decl = False, None, 0, False, ""
         if request.content_type == "application/json" or text_body.lstrip().startswith("{"):
             try:
                 data = orjson.loads(body)
@@ -148,6 +150,9 @@ class Inbound(Part):
             roster_req = data.get("roster")
             macros = data.get("macros") is True
             body_max = data.get("body_max") or 0
+            decl = data.get("decl") or ""
+            if not isinstance(decl, str):
+                raise BadRequest('"decl" must be the tag the state gave')
             if not isinstance(text, str) or (roster_req is not None and not isinstance(roster_req, dict)):
                 raise BadRequest('"text" must be a string and "roster" an object')
             if not isinstance(body_max, int):
@@ -158,9 +163,11 @@ class Inbound(Part):
         if is_digits(header_max):
             body_max = max(body_max, int(header_max))
         limit = min(max(body_max, SL_BODY_LIMIT), SL_BODY_LIMIT_RAISED)
-        if not text.strip() and not want_state and roster_req is None and not macros:
+        if not text.strip() and not want_state and roster_req is None and not macros and not decl:
             raise BadRequest("empty command")
-        return CommandRequest(text=text, want_state=want_state, roster=roster_req, limit=limit, macros=macros)
+        return CommandRequest(
+            text=text, want_state=want_state, roster=roster_req, limit=limit, macros=macros, decl=decl
+        )
 
     async def command(self, request: web.Request) -> web.Response:
         admitted = await self._admit(request)
@@ -178,6 +185,13 @@ class Inbound(Part):
         marked = False  # whether the router's unit recorded the signature with the command's effect
         extra: dict[str, Any] = {}
         wanted = req.want_state or req.roster is not None or req.macros
+        if req.decl:
+            # Declarations, no vault: read alone it changes nothing, so it needs no mark either.
+            found = self._declaration(req.decl)
+            if found is None:
+                return web.Response(status=400, text="no such decl tag: ask for the state again")
+            extra["decl"] = found
+            marked = not wanted and not req.text.strip()
         where = Channel(platform=PLATFORM, id=f"region/{signed.region}")
 
         async def read(reading: Reading) -> dict[str, Any]:
@@ -213,7 +227,7 @@ class Inbound(Part):
             replies = handled.replies
             marked = bool(replies) and not any(r.error for r in replies)
             if handled.state is not None:  # the unit committed: the signature is marked with it
-                extra, wanted, marked = handled.state, False, True
+                extra, wanted, marked = {**extra, **handled.state}, False, True
         if not marked or wanted:
             try:
                 async with self.services.vault.transaction() as session:
@@ -241,6 +255,15 @@ class Inbound(Part):
             if not pushed:
                 response["cut"] = response.pop("more")
         return web.Response(body=dumps(response), content_type="application/json", charset="utf-8")
+
+    def _declaration(self, tag: str) -> dict[str, Any] | None:
+        """The menu declaration a state's ``decl`` tag names (``system.locale.digest``)."""
+        name, _, rest = tag.partition(".")
+        locale = rest.partition(".")[0]
+        system = self.services.systems().get(name)
+        if system is None or locale not in system.locales:
+            return None
+        return decl_of(system, locale)
 
     async def _burn(self, session: Any, signed: Signed) -> bool:
         """Record the signature in the vault, in the caller's transaction; False when it was there

@@ -25,8 +25,8 @@ PAGES: dict[str, tuple[str, ...]] = {
     "/logout": ("visitor",),  # a POST-only address visited: the 405 page
 }
 
-# GET routes that are not pages: health, metrics, assets, the live log's event stream, redirects, a
-# character's portrait (a picture, shown on its sheet's pages above).
+# GET routes that are not pages: health, metrics, assets, the live log's and the notices' event
+# streams, redirects, a character's portrait (a picture, shown on its sheet's pages above).
 NOT_PAGES = frozenset(
     {
         "/healthz",
@@ -37,6 +37,7 @@ NOT_PAGES = frozenset(
         "/st/log/stream",
         "/tools",
         "/me/new",
+        "/me/notices/stream",
         "/c/{character}/portrait",
     }
 )

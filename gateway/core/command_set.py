@@ -25,14 +25,15 @@ H = TypeVar("H", bound=Handler)
 
 
 class CommandOptions(TypedDict, total=False):
-    """``Command``'s optional fields: who may run it, other names, whether it runs unprefixed, and
-    its help in other languages."""
+    """``Command``'s optional fields: who may run it, other names, whether it runs unprefixed, its
+    help in other languages, its typed parameters and whether it always answers privately."""
 
     role: Role
     aliases: tuple[str, ...]
     bare: bool
     texts: Mapping[str, tuple[str, str]]
     params: tuple[Param, ...]
+    private: bool
 
 
 class CommandSet:

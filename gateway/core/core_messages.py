@@ -119,6 +119,10 @@ EN = {
         "{word!r} is not an identity: write PLATFORM:ID, e.g. discord:80351110224678912, sl:<avatar uuid>,"
         " matrix:@ana:example.org, irc:libera/ana or console:ana."
     ),
+    "person.unknown": (
+        "Nobody called {name} has been seen here: write PLATFORM:ID, e.g. discord:80351110224678912."
+    ),
+    "person.ambiguous": "Several people are called {name} ({keys}): write one of them as PLATFORM:ID.",
     "st.since": (
         "I cannot read {text!r} as a time: write --since 2h, 30m, 3d, today, 2026-11-30 or 2026-11-30T18:00."
     ),
@@ -264,6 +268,10 @@ CS = {
         "„{word}“ není identita: napište PLATFORMA:ID, např. discord:80351110224678912, sl:<uuid avatara>,"
         " matrix:@ana:example.org, irc:libera/ana nebo console:ana."
     ),
+    "person.unknown": (
+        "Nikoho jménem {name} brána zatím neviděla: napište PLATFORMA:ID, např. discord:80351110224678912."
+    ),
+    "person.ambiguous": "Jméno {name} má více lidí ({keys}): napište jednoho z nich jako PLATFORMA:ID.",
     "st.since": (
         "„{text}“ nelze přečíst jako čas: napište --since 2h, 30m, 3d, today, 2026-11-30"
         " nebo 2026-11-30T18:00."
@@ -420,6 +428,13 @@ RU = {
     "st.identity": (
         "«{word}» — не учётная запись: напишите ПЛАТФОРМА:ID, например discord:80351110224678912,"
         " sl:<uuid аватара>, matrix:@ana:example.org, irc:libera/ana или console:ana."
+    ),
+    "person.unknown": (
+        "Никого по имени {name} шлюз ещё не встречал: напишите ПЛАТФОРМА:ID,"
+        " например discord:80351110224678912."
+    ),
+    "person.ambiguous": (
+        "Имя {name} носят несколько человек ({keys}): укажите одного из них как ПЛАТФОРМА:ID."
     ),
     "st.since": (
         "Не удаётся прочитать «{text}» как время: напишите --since 2h, 30m, 3d, today, 2026-11-30"

@@ -49,14 +49,27 @@ _MACRO = Param(
     required=True,
     texts={"cs": ("jméno", "jméno makra"), "ru": ("имя", "имя макроса")},
 )
+CHARACTER = Param(
+    "name",
+    "character",
+    "the character",
+    required=True,
+    texts={"cs": ("postava", "jméno postavy"), "ru": ("персонаж", "имя персонажа")},
+)
 _IDENTITY = Param(
     "identity",
-    "word",
-    "PLATFORM:ID, e.g. discord:80351110224678912",
+    "person",
+    "the name of someone seen here, or PLATFORM:ID, e.g. discord:80351110224678912",
     required=True,
     texts={
-        "cs": ("identita", "PLATFORMA:ID, např. discord:80351110224678912"),
-        "ru": ("учётная запись", "ПЛАТФОРМА:ID, например discord:80351110224678912"),
+        "cs": (
+            "identita",
+            "jméno někoho, koho brána už viděla, nebo PLATFORMA:ID, např. discord:80351110224678912",
+        ),
+        "ru": (
+            "учётная запись",
+            "имя того, кого шлюз уже встречал, или ПЛАТФОРМА:ID, например discord:80351110224678912",
+        ),
     },
 )
 _HOUSE_RULE = Param(
@@ -217,7 +230,11 @@ PARAMS: dict[str, tuple[Param, ...]] = {
             },
         ),
     ),
+    "house": (),
     "house reset": (_HOUSE_RULE,),
+    "macro list": (),
+    "st": (),
+    "st list": (),
     "st add": (_IDENTITY,),
     "st remove": (_IDENTITY,),
     "st log": (
@@ -233,16 +250,7 @@ PARAMS: dict[str, tuple[Param, ...]] = {
         _SINCE,
         _LIMIT,
     ),
-    "st history": (
-        Param(
-            "name",
-            "character",
-            "the character",
-            required=True,
-            texts={"cs": ("postava", "jméno postavy"), "ru": ("персонаж", "имя персонажа")},
-        ),
-        _LIMIT,
-    ),
+    "st history": (CHARACTER, _LIMIT),
     "stats": (
         Param(
             "who",

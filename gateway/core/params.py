@@ -27,6 +27,7 @@ Kind = Literal[
     "choice",  # one of ``choices`` (or a unique beginning of one)
     "character",  # a character of the channel's system, by name
     "own_character",  # one of the sender's own characters, by name
+    "person",  # someone the gateway knows: PLATFORM:ID, or the display name of one person it has seen
     "power",  # one of the active character's powers
     "house_rule",  # a house-rule switch of the channel's system
     "word",  # one free word
@@ -38,9 +39,10 @@ Kind = Literal[
 # Kinds that take every word left on the line (a person types them last).
 REST_KINDS = frozenset({"pool", "text", "notation"})
 INTEGER_KINDS = frozenset({"integer", "modifier"})
-# Kinds that name something (a character, a power), whose names may hold spaces: typed bare, a name
-# takes the words the positional parameters after it leave (``st soak Mira Vance 2``).
-NAME_KINDS = frozenset({"character", "own_character", "power"})
+# Kinds that name something (a character, a power, a person), whose names may hold spaces: typed bare,
+# a name takes the words the positional parameters after it leave (``st soak Mira Vance 2``). A
+# person's name is read into an identity key in the command's unit (``gateway.features.people``).
+NAME_KINDS = frozenset({"character", "own_character", "power", "person"})
 NAME_WORDS = 12
 _INTEGER = re.compile(r"[+-]?\d{1,9}")
 _MODIFIER = re.compile(r"[+-]\d{1,9}")

@@ -26,7 +26,7 @@ from gateway.core.parser import split_comment, strip_prefix, tokenize
 from gateway.core.payloads import reply_payload
 from gateway.core.suggest import closest_commands, runnable_names
 from gateway.core.types import InboundMessage, Invocation, Reply
-from gateway.features import roles
+from gateway.features import people, roles
 from gateway.features.house_rules.store import for_channel
 from gateway.features.macros.expand import Expanded
 from gateway.features.macros.messages import say as macro_say
@@ -419,9 +419,10 @@ class Router:
             ),
         )
         self._authorise(ctx, command)
-        invocation = Invocation(
-            command.name, tuple(words), text, comment=ctx.comment, args=self._bind(ctx, command, words)
-        )
+        args = self._bind(ctx, command, words)
+        if people.has_people(command.params):  # a person's name is read into an identity key here
+            args = await people.resolve(ctx.session, command.params, args, ctx.locale)
+        invocation = Invocation(command.name, tuple(words), text, comment=ctx.comment, args=args)
         return await command.handler(ctx, invocation), ctx
 
     @staticmethod

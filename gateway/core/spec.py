@@ -35,6 +35,16 @@ Handler = Callable[
 ]
 
 
+class _Undeclared(tuple[Param, ...]):
+    """``Command.params`` left out: no declaration, as against ``params=()``, "takes no arguments".
+    An empty tuple everywhere else; told apart by its type (which survives pickling), not identity."""
+
+    __slots__ = ()
+
+
+UNDECLARED: tuple[Param, ...] = _Undeclared()
+
+
 @dataclass(frozen=True)
 class Command:
     """A command. ``role``: ``anyone`` (unverified identities too), ``player`` (a verified identity,
@@ -48,6 +58,10 @@ class Command:
     even where the channel's system has a command of that name (``roll 2d6+3`` is dice notation in
     every channel); other lines go to the system's command of that name, and under an alias to
     nothing (``r 2d6`` rolls notation; ``r 3`` may call a macro named ``r``).
+
+    ``private``: the command always answers privately (a sheet, the Storyteller log), so an adapter
+    that must say before the answer whether it is public (Discord's deferral of a slow command) keeps
+    it private from the start.
     """
 
     name: str
@@ -62,13 +76,20 @@ class Command:
     texts: Mapping[str, tuple[str, str]] = field(default_factory=dict, hash=False, compare=False)
     claims: Callable[[Sequence[str]], bool] | None = field(default=None, hash=False, compare=False)
     # Typed parameters (``gateway.core.params``): the router binds the words to them (``Invocation.args``)
-    # and every adapter reads them for its options, completion and forms. Empty: the handler reads
-    # ``Invocation.words`` itself and adapters offer free text.
-    params: tuple[Param, ...] = field(default=(), hash=False, compare=False)
+    # and every adapter reads them for its options, completion and forms. ``()``: the command takes no
+    # arguments. Left out (``UNDECLARED``): the handler reads ``Invocation.words`` itself and adapters
+    # offer free text.
+    params: tuple[Param, ...] = field(default=UNDECLARED, hash=False, compare=False)
+    private: bool = False
 
     def __post_init__(self) -> None:
         if self.params and not self.usage:
             object.__setattr__(self, "usage", usage(self.name, self.params))
+
+    @property
+    def declared(self) -> bool:
+        """Whether its parameters are declared (``params=()`` included)."""
+        return not isinstance(self.params, _Undeclared)
 
     def summary_in(self, locale: str) -> str:
         return self.texts[locale][0] if locale in self.texts else self.summary

@@ -5,6 +5,7 @@ Their replies come from the core catalogue (``gateway.core.core_messages``) in t
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 
 from gateway.core.commands import Command, CommandContext
 from gateway.core.core_messages import language_notice, listing, locale_for, say
@@ -215,6 +216,7 @@ async def lang_command(ctx: CommandContext, inv: Invocation) -> Reply:
     )
 
 
+PRIVATE = frozenset({"help", "lang"})  # the commands that always answer privately
 Texts = dict[str, tuple[str, str]]
 # name -> handler, who may run it, English (summary, usage), the same in Czech and Russian.
 COMMANDS: dict[str, tuple[Handler, Role, tuple[str, str], Texts]] = {
@@ -269,4 +271,5 @@ COMMANDS: dict[str, tuple[Handler, Role, tuple[str, str], Texts]] = {
 @hookimpl
 def gateway_register_commands(register: Callable[[Command], None]) -> None:
     for name, (handler, role, (summary, usage), texts) in COMMANDS.items():
-        register(Command(name, handler, summary, usage, role=role, texts=texts, params=PARAMS[name]))
+        command = Command(name, handler, summary, usage, role=role, texts=texts, params=PARAMS[name])
+        register(replace(command, private=name in PRIVATE))

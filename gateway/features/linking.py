@@ -273,6 +273,7 @@ def gateway_register_commands(register: Callable[[Command], None]) -> None:
             "join your identities on several platforms into one person",
             "link | link CODE",
             params=PARAMS["link"],
+            private=True,
             texts={
                 "cs": ("propojí vaše identity z několika platforem v jednu osobu", "link | link KÓD"),
                 "ru": (
@@ -289,6 +290,7 @@ def gateway_register_commands(register: Callable[[Command], None]) -> None:
             "split one platform's identity off your person",
             "unlink PLATFORM | unlink PLATFORM:ID",
             params=PARAMS["unlink"],
+            private=True,
             texts={
                 "cs": (
                     "odpojí identitu jedné platformy od vaší osoby",

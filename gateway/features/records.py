@@ -34,9 +34,11 @@ __all__ = [
     "keep_active",
     "last_rolled_in",
     "logged_roll",
+    "logged_rolls",
     "reviews_of",
     "rolls_of",
     "stlog_after",
+    "stlog_characters",
     "stlog_lines",
     "stlog_marks",
     "storyteller_ids",
@@ -106,6 +108,17 @@ async def logged_roll(db: Db, public_id: str) -> tuple[RollLog, str | None] | No
         )
         row = found.first()
         return None if row is None else (row[0], row[1])
+
+
+async def logged_rolls(db: Db, public_ids: list[str]) -> dict[str, tuple[RollLog, str | None]]:
+    """``logged_roll`` of many in one query, by public id (ids not found are left out)."""
+    async with within(db) as unit:
+        found = await unit.session.exec(
+            select(RollLog, Character.name)
+            .outerjoin(Character, col(Character.id) == col(RollLog.character_id))
+            .where(col(RollLog.public_id).in_(public_ids))
+        )
+        return {roll.public_id: (roll, name) for roll, name in found.all()}
 
 
 async def stlog_lines(
@@ -258,3 +271,28 @@ async def stlog_after(
             )
         ).all()
         return [(r, n) for r, n in rolls], list(entries)
+
+
+async def stlog_characters(db: Db, rows: int) -> list[tuple[int, str, str]]:
+    """(id, name, system) of the characters in the newest ``rows`` rolls and the newest ``rows``
+    other lines of the Storyteller log, by name: the log page's character filter."""
+    async with within(db) as unit:
+        session = unit.session
+        rolled = await session.exec(
+            select(RollLog.character_id)
+            .where(col(RollLog.stlog_kind).is_not(None))
+            .order_by(col(RollLog.id).desc())
+            .limit(rows)
+        )
+        written = await session.exec(
+            select(StlogEntry.character_id).order_by(col(StlogEntry.id).desc()).limit(rows)
+        )
+        ids = {i for i in [*rolled.all(), *written.all()] if i is not None}
+        if not ids:
+            return []
+        found = await session.exec(
+            select(Character.id, Character.name, Character.system).where(col(Character.id).in_(ids))
+        )
+        return sorted(
+            ((i, n, s) for i, n, s in found.all() if i is not None), key=lambda c: (c[1].casefold(), c[2])
+        )

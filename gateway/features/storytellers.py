@@ -1,4 +1,4 @@
-"""Storyteller management and logs, for every rule system: ``st add/remove/list IDENTITY``, ``st log``,
+"""Storyteller management and logs, for every rule system: ``st add/remove PERSON``, ``st list``, ``st log``,
 ``st history``, and ``st`` alone (the list of Storyteller commands).
 
 The vault owner (``[vault] owner``, an identity key such as ``discord:1234``) is always a Storyteller,
@@ -11,6 +11,7 @@ from __future__ import annotations
 import difflib
 import re
 from collections.abc import Callable
+from dataclasses import replace
 from datetime import datetime
 from typing import Any
 from zoneinfo import ZoneInfo
@@ -270,12 +271,12 @@ def _shown(value: str | None) -> str:
 HELP_TEXTS: dict[str, dict[str, tuple[str, str]]] = {
     "st": {"cs": ("vypíše příkazy Vypravěče", "st"), "ru": ("список команд Рассказчика", "st")},
     "st add": {
-        "cs": ("dá identitě roli Vypravěče", "st add PLATFORMA:ID"),
-        "ru": ("дать учётной записи роль Рассказчика", "st add ПЛАТФОРМА:ID"),
+        "cs": ("dá identitě roli Vypravěče", "st add JMÉNO|PLATFORMA:ID"),
+        "ru": ("дать учётной записи роль Рассказчика", "st add ИМЯ|ПЛАТФОРМА:ID"),
     },
     "st remove": {
-        "cs": ("odebere identitě roli Vypravěče", "st remove PLATFORMA:ID"),
-        "ru": ("снять с учётной записи роль Рассказчика", "st remove ПЛАТФОРМА:ID"),
+        "cs": ("odebere identitě roli Vypravěče", "st remove JMÉNO|PLATFORMA:ID"),
+        "ru": ("снять с учётной записи роль Рассказчика", "st remove ИМЯ|ПЛАТФОРМА:ID"),
     },
     "st list": {
         "cs": ("vypíše vlastníka úložiště a Vypravěče", "st list"),
@@ -294,20 +295,19 @@ HELP_TEXTS: dict[str, dict[str, tuple[str, str]]] = {
 
 @hookimpl
 def gateway_register_commands(register: Callable[[Command], None]) -> None:
-    def st(name: str, handler: Any, summary: str, usage: str) -> None:
-        params = PARAMS.get(name, ())
-        register(
-            Command(name, handler, summary, usage, role="storyteller", texts=HELP_TEXTS[name], params=params)
-        )
+    def st(name: str, handler: Any, summary: str, usage: str, *, private: bool = False) -> None:
+        command = Command(name, handler, summary, usage, role="storyteller", params=PARAMS[name])
+        register(replace(command, texts=HELP_TEXTS[name], private=private))
 
-    st("st", st_command, "list the Storyteller commands", "st")
-    st("st add", st_add, "make an identity a Storyteller", "st add IDENTITY")
-    st("st remove", st_remove, "take the Storyteller role from an identity", "st remove IDENTITY")
-    st("st list", st_list, "list the vault owner and the Storytellers", "st list")
+    st("st", st_command, "list the Storyteller commands", "st", private=True)
+    st("st add", st_add, "make an identity a Storyteller", "st add NAME|PLATFORM:ID")
+    st("st remove", st_remove, "take the Storyteller role from an identity", "st remove NAME|PLATFORM:ID")
+    st("st list", st_list, "list the vault owner and the Storytellers", "st list", private=True)
     st(
         "st log",
         st_log,
         "read the Storyteller log",
         "st log [NAME] [--since 2h|today|2026-11-30] [--limit N]",
+        private=True,
     )
-    st("st history", st_history, "a character's audit log", "st history NAME [--limit N]")
+    st("st history", st_history, "a character's audit log", "st history NAME [--limit N]", private=True)

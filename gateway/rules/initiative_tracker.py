@@ -7,13 +7,16 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 from gateway.core import scene
 from gateway.core.commands import Command, CommandContext
 from gateway.core.dice import faces
 from gateway.core.i18n import Catalogue
+from gateway.core.spec import UNDECLARED
 from gateway.core.types import Invocation, Reply
+from gateway.rules import sheet_params as P
 from gateway.rules.power_words import NotPowerWords, PowerWords
 from gateway.rules.ties import Stalemate
 
@@ -33,11 +36,10 @@ class InitiativeTracker:
         return self.catalogue.say(ctx, key, **params)
 
     def commands(self, join: Any, add: Any, add_usage: str, roll_summary: str) -> list[Command]:
-        """``init``, ``init join`` / ``init add`` (the plugin's handlers), ``init roll``, ``init
-        remove`` and ``init clear``."""
+        """``init``, ``init join`` / ``init add`` (the plugin's handlers, whose parameters the plugin
+        declares), ``init roll``, ``init remove`` and ``init clear``."""
 
-        def command(name: str, handler: Any, summary: str, usage: str, role: Any = "player") -> Command:
-            return Command(name, handler, summary, usage, system=self.system, role=role)
+        command = partial(Command, system=self.system, params=P.NONE)
 
         return [
             command("init", self.show, "show the initiative order", "init"),
@@ -46,18 +48,31 @@ class InitiativeTracker:
                 join,
                 "join the initiative with your active character",
                 "init join [hunting] [celerity basic|advanced]",
+                params=UNDECLARED,
             ),
-            command("init add", add, "Storyteller: add someone to the initiative", add_usage, "storyteller"),
-            command("init roll", self.roll, roll_summary, "init roll", "storyteller"),
+            command(
+                "init add",
+                add,
+                "Storyteller: add someone to the initiative",
+                add_usage,
+                role="storyteller",
+                params=UNDECLARED,
+            ),
+            command("init roll", self.roll, roll_summary, "init roll", role="storyteller"),
             command(
                 "init remove",
                 self.remove,
                 "Storyteller: take someone out of the initiative",
                 "init remove NAME",
-                "storyteller",
+                role="storyteller",
+                params=P.INIT_REMOVE,
             ),
             command(
-                "init clear", self.clear, "Storyteller: clear the initiative", "init clear", "storyteller"
+                "init clear",
+                self.clear,
+                "Storyteller: clear the initiative",
+                "init clear",
+                role="storyteller",
             ),
         ]
 

@@ -10,6 +10,7 @@ the pool a Storyteller may set with ``st set`` (Story Points, Willpower).
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any, ClassVar
 
 from pydantic import BaseModel
@@ -26,6 +27,7 @@ from gateway.features.characters import (
     owned_characters,
     require_active,
 )
+from gateway.rules import sheet_params as P
 from gateway.rules.dots_sheet import DotsSchema, trait_title
 from gateway.rules.numbers import whole_number
 from gateway.vault.models import Character
@@ -83,31 +85,42 @@ class PlayerSheets:
         return Reply(text=text, private=private, result=result)
 
     def commands(self) -> list[Command]:
-        def command(name: str, handler: Any, summary: str, usage: str, role: Any = "player") -> Command:
-            return Command(name, handler, summary, usage, system=self.system, role=role)
-
+        command = partial(Command, system=self.system)
+        listed = f"list your {self.title} characters"
+        new = f"make a {self.title} character and make it active"
         return [
-            command("char", self.char_list, f"list your {self.title} characters", "char"),
+            command("char", self.char_list, listed, "char", params=P.NONE),
             # What replies name (``char retire``'s refusals, Nightcap's): the same list.
-            command("char list", self.char_list, f"list your {self.title} characters", "char list"),
+            command("char list", self.char_list, listed, "char list", params=P.NONE),
+            command("char new", self.char_new, new, "char new NAME", params=P.CHAR_NEW),
             command(
-                "char new",
-                self.char_new,
-                f"make a {self.title} character and make it active",
-                "char new NAME",
+                "char use",
+                self.char_use,
+                "make one of your characters active",
+                "char use NAME",
+                params=P.CHAR_USE,
             ),
-            command("char use", self.char_use, "make one of your characters active", "char use NAME"),
-            command("sheet", self.sheet, "show a character sheet", "sheet [NAME]"),
-            command("set", self.set, "set a field on your unapproved sheet", "set " + self.set_usage),
+            command(
+                "sheet", self.sheet, "show a character sheet", "sheet [NAME]", params=P.SHEET, private=True
+            ),
+            command(
+                "set", self.set, "set a field on your unapproved sheet", "set " + self.set_usage, params=P.SET
+            ),
             command(
                 "st set",
                 self.st_set,
                 "set any character's field (audited)",
                 "st set NAME " + self.set_usage,
-                "storyteller",
+                role="storyteller",
+                params=P.ST_SET,
             ),
             command(
-                "st approve", self.st_approve, "approve and lock a sheet", "st approve NAME", "storyteller"
+                "st approve",
+                self.st_approve,
+                "approve and lock a sheet",
+                "st approve NAME",
+                role="storyteller",
+                params=P.ST_APPROVE,
             ),
         ]
 

@@ -12,12 +12,15 @@ the fields ``st set`` knows besides the traits.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import partial
 from typing import Any, ClassVar
 
 from gateway.core.commands import Command, CommandContext
 from gateway.core.errors import UserError
+from gateway.core.params import Param
 from gateway.core.types import Invocation, Reply
 from gateway.features.characters import active_character, create_character, find_character, owned_characters
+from gateway.rules import sheet_params as P
 from gateway.rules.numbers import is_digits
 from gateway.rules.trait_words import TraitWords
 from gateway.vault.models import Character
@@ -37,6 +40,9 @@ class NewCharacter:
 class StorytellerSheets:
     system: ClassVar[str]
     words: ClassVar[TraitWords]
+    # ``char new``'s typed parameters: a system whose ``new_sheet`` reads more than the name (a clan)
+    # declares them here, the name first.
+    new_params: ClassVar[tuple[Param, ...]] = P.CHAR_NEW
 
     # --- hooks --------------------------------------------------------------------------------------
 
@@ -69,17 +75,30 @@ class StorytellerSheets:
     def commands(
         self, title: str, new_summary: str, new_usage: str, sheet_summary: str, st_summary: str
     ) -> list[Command]:
-        def command(name: str, handler: Any, summary: str, usage: str, role: Any = "player") -> Command:
-            return Command(name, handler, summary, usage, system=self.system, role=role)
-
+        command = partial(Command, system=self.system)
+        listed = f"list your {title} characters"
         return [
-            command("char", self.char_list, f"list your {title} characters", "char"),
+            command("char", self.char_list, listed, "char", params=P.NONE, private=True),
             # What replies name (``char retire``'s refusals, Nightcap's): the same list.
-            command("char list", self.char_list, f"list your {title} characters", "char list"),
-            command("char new", self.char_new, new_summary, new_usage),
-            command("char use", self.char_use, "pick your active character", "char use NAME"),
-            command("sheet", self.sheet, sheet_summary, "sheet [NAME]"),
-            command("st set", self.st_set, st_summary, "st set NAME FIELD VALUE", "storyteller"),
+            command("char list", self.char_list, listed, "char list", params=P.NONE, private=True),
+            command("char new", self.char_new, new_summary, new_usage, params=self.new_params),
+            command(
+                "char use",
+                self.char_use,
+                "pick your active character",
+                "char use NAME",
+                params=P.CHAR_USE,
+                private=True,
+            ),
+            command("sheet", self.sheet, sheet_summary, "sheet [NAME]", params=P.SHEET, private=True),
+            command(
+                "st set",
+                self.st_set,
+                st_summary,
+                "st set NAME FIELD VALUE",
+                role="storyteller",
+                params=P.ST_SET,
+            ),
         ]
 
     async def char_list(self, ctx: CommandContext, inv: Invocation) -> Reply:

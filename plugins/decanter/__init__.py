@@ -8,8 +8,16 @@ from typing import Any
 from gateway import CommandSet, DegreeColour, RuleSystem, hookimpl
 from gateway.rules.retire import retire_commands
 from gateway.rules.roll_distribution import RollDistribution
-from plugins.decanter import conditions, extended, rolls, spending, stats, story_points, web_tools
-from plugins.decanter.characters import CHARACTERS
+from plugins.decanter import (
+    conditions_commands,
+    extended_commands,
+    rolls_commands,
+    spending_commands,
+    stats,
+    story_points_commands,
+    web_tools,
+)
+from plugins.decanter.characters_commands import CHARACTERS
 from plugins.decanter.config import DecanterSettings
 from plugins.decanter.house import DecanterHouseRules
 from plugins.decanter.mechanics import SYSTEM
@@ -21,11 +29,11 @@ from plugins.decanter.sheet_spec import SHEET
 COMMANDS = CommandSet(SYSTEM).include(
     with_params(
         CommandSet(SYSTEM).include(
-            rolls.COMMANDS,
-            story_points.COMMANDS,
-            spending.COMMANDS,
-            conditions.COMMANDS,
-            extended.COMMANDS,
+            rolls_commands.COMMANDS,
+            story_points_commands.COMMANDS,
+            spending_commands.COMMANDS,
+            conditions_commands.COMMANDS,
+            extended_commands.COMMANDS,
             CHARACTERS.commands(),
         )
     )

@@ -39,19 +39,28 @@ PARAMS: dict[str, tuple[Param, ...]] = {
     "roll": ROLL,
     "odds": ROLL,
     "sp": (NAME,),
-    # ``sp give NAME N``: the name may have spaces, so the number is read off its end by the handler.
+    # ``sp give Mira Vance 2``: a name takes the words the number after it leaves.
     "sp give": (
+        Param("name", "character", "the character", required=True),
         Param(
-            "name",
-            "character",
-            "the character and the number of Story Points, e.g. Mira 2",
+            "amount",
+            "integer",
+            "Story Points to give (a negative number takes them)",
             required=True,
-            many=True,
+            minimum=-1000,
+            maximum=1000,
         ),
     ),
     "sp bonus": (
-        Param("amount", "integer", "the bonus dice", required=True, minimum=1),
-        Param("cost", "text", "what it costs (Story Points or xp)"),
+        Param(
+            "amount",
+            "integer",
+            "Story Points to spend, a success each",
+            required=True,
+            minimum=1,
+            maximum=100,
+        ),
+        Param("cost", "word", "what each costs: stain, xp, condition NAME, virtue or vice", many=True),
     ),
     "downgrade": (Param("amount", "integer", "steps down (1 unless said)", minimum=1),),
     "sp spend": (
@@ -59,7 +68,7 @@ PARAMS: dict[str, tuple[Param, ...]] = {
         Param("xp", "flag", "pay in experience instead", keyword="xp"),
     ),
     "sp refund": (Param("name", "character", "whose last spending to refund", required=True, many=True),),
-    "cond": (Param("condition", "text", "a Condition's name"),),
+    "cond": (Param("name", "character", "whose Conditions (Storytellers; yours when left out)", many=True),),
     "cond add": (
         Param(
             "condition",
@@ -73,7 +82,9 @@ PARAMS: dict[str, tuple[Param, ...]] = {
         Param("character", "character", "whose Condition (Storytellers)", keyword="for", many=True),
     ),
     "ext": (
-        Param("contest", "text", "DC K to start (K the multiplier), stop to end; nothing to show it"),
+        Param(
+            "contest", "word", "DC K to start (K the multiplier), stop to end; nothing to show it", many=True
+        ),
         Param("character", "character", "whose contest (Storytellers)", keyword="for", many=True),
     ),
 }

@@ -160,3 +160,6 @@ SCHEMA = DecanterSchema(
     abbreviations=ABBREVIATIONS,
     pool_hint="Roll numbers (roll 3+2 dc 4) or Attribute + Skill names (roll dex+firearms dc 4)",
 )
+
+# The Story Point pool's name (a Pool row, kept at its cap).
+SP = "story_points"

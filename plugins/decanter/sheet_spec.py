@@ -9,8 +9,7 @@ from typing import Any
 
 from gateway.core.sheet_spec import Choice, EditLines, SheetField
 from gateway.rules.dots_spec import SET, dots_spec
-from plugins.decanter.sheet import SCHEMA
-from plugins.decanter.state import SP
+from plugins.decanter.sheet import SCHEMA, SP
 
 ST_ONLY = EditLines(storyteller="st set {name} {key} {value}")
 

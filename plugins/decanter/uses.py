@@ -169,14 +169,8 @@ class Bonus:
         return self.costs.count(cost)
 
 
-def parse_bonus(words: list[str]) -> Bonus:
-    words = list(words)
-    count = 1
-    if words and is_digits(words[0]):
-        count = whole_number(words[0], "The number of Story Points", 100, low=1)
-        words = words[1:]
-    elif words and words[0].lstrip("+-").isdigit():
-        raise UserError("Spend at least 1 Story Point: sp bonus 1 stain.")
+def parse_bonus(count: int, words: list[str]) -> Bonus:
+    """``sp bonus``'s ``count`` (1 to 100, as its parameter declares) and its cost words."""
     costs: list[str] = []
     motive = ""
     name: list[str] = []

@@ -8,8 +8,8 @@ from typing import Any
 from gateway import CommandSet, DegreeColour, RuleSystem, hookimpl
 from gateway.rules.retire import retire_commands
 from gateway.rules.roll_distribution import RollDistribution
-from plugins.dramatic import rolls, stats, web_tools
-from plugins.dramatic.characters import CHARACTERS
+from plugins.dramatic import rolls_commands, stats, web_tools
+from plugins.dramatic.characters_commands import CHARACTERS
 from plugins.dramatic.config import DramaticSettings
 from plugins.dramatic.house import DramaticHouseRules
 from plugins.dramatic.mechanics import SYSTEM
@@ -19,7 +19,7 @@ from plugins.dramatic.sheet import DramaticSheet
 from plugins.dramatic.sheet_spec import SHEET
 
 COMMANDS = CommandSet(SYSTEM).include(
-    with_params(CommandSet(SYSTEM).include(rolls.COMMANDS, CHARACTERS.commands()))
+    with_params(CommandSet(SYSTEM).include(rolls_commands.COMMANDS, CHARACTERS.commands()))
 )
 COMMANDS.include(retire_commands(SYSTEM))  # char retire, st retire (gateway.rules.retire)
 

@@ -1,28 +1,23 @@
 """Retries: "In non-combat situations, trying the same thing again after a failure (not botch) is
 typically +1 difficulty (cumulative)." (book 003)
 
-Each roller (a character, or a person rolling without one) has one record per channel, a
-``SceneState`` document ``retry:<roller>``: the latest action (its pool, the Ability it is stated in,
-its difficulty) and how often it has failed. It lasts until the roller's next action replaces it, a
-success ends it, or the scene ends (``* * *`` / ``scene end``). ``retry`` must repeat that action: the
-same pool (traits in any order) and the same difficulty; anything else is refused with the reason.
+Each roller (a character, or a person rolling without one) has one record per channel (kept by
+``store.py``): the latest action (its pool, the Ability it is stated in, its difficulty) and how often
+it has failed. It lasts until the roller's next action replaces it, a success ends it, or the scene
+ends (``* * *`` / ``scene end``). ``retry`` must repeat that action: the same pool (traits in any
+order) and the same difficulty; anything else is refused with the reason. These are the rules, pure:
+what a roll asks of the record, and what the record becomes after the roll.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
-from gateway import CommandContext, UserError
-from gateway.core import scene
-from gateway.vault.models import Character, SceneState
+from gateway import UserError
 from plugins.dramatic import mechanics
-from plugins.dramatic.mechanics import SYSTEM
 from plugins.dramatic.parse import SideRequest
-
-
-def retry_kind(ctx: CommandContext, character: Character | None) -> str:
-    return f"retry:{scene.roller_key(ctx, character)}"
 
 
 def action_text(side: SideRequest) -> str:
@@ -36,41 +31,34 @@ class Retry:
     side: SideRequest  # the side to roll: the recorded action's pool when the roll named none
     failures: int  # failures of this action so far (0: not a retry)
     base: int | None  # the recorded difficulty (clamped), None when not a retry
-    row: SceneState | None
+    recorded: Mapping[str, Any] | None  # the roller's record here, if any
 
 
-async def load(ctx: CommandContext, character: Character | None, *, lock: bool = True) -> SceneState | None:
-    return await scene.get(ctx.session, ctx.channel.key, SYSTEM, retry_kind(ctx, character), lock=lock)
-
-
-async def plan(
-    ctx: CommandContext, side: SideRequest, retry: bool, character: Character | None, who: str, lock: bool
-) -> Retry:
-    """The retry this roll asks for, or a refusal that says why it is none."""
-    row = await load(ctx, character, lock=lock)
+def plan(recorded: Mapping[str, Any] | None, side: SideRequest, retry: bool, who: str) -> Retry:
+    """The retry this roll asks for, given the roller's ``recorded`` action, or a refusal that says
+    why it is none."""
     if not retry:
-        return Retry(side, 0, None, row)
-    if row is None:
+        return Retry(side, 0, None, recorded)
+    if recorded is None:
         raise UserError(
             f"Nothing to retry: {who}'s latest roll here did not fail (or the scene has ended)."
             " Roll without retry."
         )
-    data = row.data
-    if data.get("botched"):
+    if recorded.get("botched"):
         raise UserError(
             f"{who}'s latest roll here botched: whether and how to try again is the Storyteller's call."
             " Roll without retry if they allow it."
         )
-    base = int(data.get("difficulty", mechanics.DEFAULT_DIFFICULTY))
-    failures = int(data.get("failures", 0))
+    base = int(recorded.get("difficulty", mechanics.DEFAULT_DIFFICULTY))
+    failures = int(recorded.get("failures", 0))
     if not side.words:
-        if "words" not in data:  # a record from before actions were kept
+        if "words" not in recorded:  # a record from before actions were kept
             raise UserError("Write the pool to retry: roll POOL retry.")
         side = replace(
             side,
-            words=tuple(data["words"]),
-            stated=data.get("stated"),
-            specialty=side.specialty or bool(data.get("specialty")),
+            words=tuple(recorded["words"]),
+            stated=recorded.get("stated"),
+            specialty=side.specialty or bool(recorded.get("specialty")),
         )
     if side.difficulty is not None and mechanics.clamp_difficulty(side.difficulty) != base:
         raise UserError(
@@ -78,46 +66,33 @@ async def plan(
             f" for {'a retry' if failures == 1 else 'retries'}: leave diff out (or write diff {base}),"
             " or roll without retry for a new action."
         )
-    return Retry(side, failures, base, row)
+    return Retry(side, failures, base, recorded)
 
 
-def check_same(who: str, row: SceneState, action: str, side: SideRequest) -> None:
+def check_same(who: str, recorded: Mapping[str, Any], action: str, side: SideRequest) -> None:
     """Refuse a retry of another pool than the recorded action's."""
-    recorded = row.data.get("action")
-    if recorded is not None and recorded != action:
+    action_then = recorded.get("action")
+    if action_then is not None and action_then != action:
         raise UserError(
-            f"retry repeats {who}'s latest action here, {row.data.get('text', recorded)} at difficulty"
-            f" {row.data.get('difficulty')}; {action_text(side)} is another action: roll it without retry."
+            f"retry repeats {who}'s latest action here, {recorded.get('text', action_then)} at difficulty"
+            f" {recorded.get('difficulty')}; {action_text(side)} is another action: roll it without retry."
         )
 
 
-async def record(
-    ctx: CommandContext,
-    character: Character | None,
-    plan_: Retry,
-    degree: str,
-    who: str,
-    base: int,
-    action: str,
-) -> None:
-    """After the roll: a success ends the record, a botch closes it, a failure counts one more."""
+def after(plan_: Retry, degree: str, who: str, base: int, action: str) -> dict[str, Any] | None:
+    """The record after the roll: none after a success, closed after a botch, one more failure else."""
     if degree == "success":
-        if plan_.row is not None:
-            await ctx.session.delete(plan_.row)
-        return
-    data: dict[str, Any]
+        return None
     if degree == "botch":
-        data = {"botched": True, "name": who}
-    else:
-        side = plan_.side
-        data = {
-            "failures": plan_.failures + 1,
-            "name": who,
-            "difficulty": base,
-            "action": action,
-            "text": action_text(side),
-            "words": list(side.words),
-            "stated": side.stated,
-            "specialty": side.specialty,
-        }
-    await scene.put(ctx.session, ctx.channel.key, SYSTEM, retry_kind(ctx, character), data, ctx.now)
+        return {"botched": True, "name": who}
+    side = plan_.side
+    return {
+        "failures": plan_.failures + 1,
+        "name": who,
+        "difficulty": base,
+        "action": action,
+        "text": action_text(side),
+        "words": list(side.words),
+        "stated": side.stated,
+        "specialty": side.specialty,
+    }

@@ -10,6 +10,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from gateway.rules.dots_sheet import DotsSchema
 
+WP = "willpower"  # the Willpower pool's name
 ATTRIBUTES = (
     "strength",
     "dexterity",

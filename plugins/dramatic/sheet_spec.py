@@ -10,8 +10,7 @@ from typing import Any
 from gateway.core.sheet_spec import EditLines, SheetField
 from gateway.rules.dots_sheet import trait_title
 from gateway.rules.dots_spec import dots_spec
-from plugins.dramatic.characters import WP
-from plugins.dramatic.sheet import SCHEMA
+from plugins.dramatic.sheet import SCHEMA, WP
 
 
 def secondary(sheet: Mapping[str, Any]) -> str:

@@ -1,11 +1,15 @@
 """Nightcap, the primary rule system: d10 pools, 7+ succeeds, 10 counts twice, 1 takes one away.
 
-Pure rules: ``mechanics`` (dice), ``chargen`` (the creation budget), ``powers`` (tiers and costs),
-``checkin`` (the day boundary), ``health``, ``sheet``, ``view``, ``odds``, ``combat``, ``extended``,
-``teamwork``. Commands by topic, each module with its own ``COMMANDS``: ``rolls``, ``characters``
-(sheets and creation), ``play`` (powers, health, check-in), ``power_contest``, ``storyteller``
-(``st ...``), and the conflict commands ``odds_commands``, ``challenge_commands``,
-``extended_commands``, ``team_commands``, ``combat_commands``.
+Rules (pure: no vault, no event loop; ``tests/core/test_pure_rules.py`` checks it): ``mechanics`` (dice),
+``pools`` and ``words`` (reading a command's words), ``sides`` (a side's pool and label), ``chargen`` (the
+creation budget), ``powers`` and ``power_sides`` (tiers, costs, a power in a contest), ``checkin``,
+``health``, ``wounds``, ``acting`` (who may act), ``rulings``, ``npc_rolls``, ``sheet``, ``view``,
+``odds``, ``combat``, ``initiative``, ``extended``, ``teamwork``. Command code: ``store`` (the vault
+helpers) and by topic, each with its own ``COMMANDS``: ``roll_commands``, ``character_commands``
+(sheets and creation), ``play_commands`` (powers, health, check-in), ``power_contest_commands``,
+``storyteller_commands`` (``st ...``, with ``st_roll_commands`` and ``export_commands``), and the
+conflict commands ``odds_commands``, ``challenge_commands``, ``extended_commands``, ``team_commands``,
+``combat_commands`` (sharing ``conflict_commands``).
 """
 
 from __future__ import annotations
@@ -18,30 +22,29 @@ from gateway.rules.retire import retire_commands
 from gateway.rules.roll_distribution import RollDistribution
 from plugins.nightcap import (
     challenge_commands,
-    characters,
+    character_commands,
     combat_commands,
     extended_commands,
     odds_commands,
-    play,
-    power_contest,
-    rolls,
+    play_commands,
+    power_contest_commands,
+    roll_commands,
     stats,
-    storyteller,
+    storyteller_commands,
     team_commands,
     web_tools,
 )
-from plugins.nightcap.config import NightcapSettings
+from plugins.nightcap.config import SYSTEM, NightcapSettings
 from plugins.nightcap.house import NightcapHouseRules
-from plugins.nightcap.rolls import SYSTEM
 from plugins.nightcap.sheet import TRAITS, NightcapSheet
 from plugins.nightcap.sheet_spec import SHEET
 
 COMMANDS = CommandSet(SYSTEM).include(
-    rolls.COMMANDS,
-    characters.COMMANDS,
-    play.COMMANDS,
-    power_contest.COMMANDS,
-    storyteller.COMMANDS,
+    roll_commands.COMMANDS,
+    character_commands.COMMANDS,
+    play_commands.COMMANDS,
+    power_contest_commands.COMMANDS,
+    storyteller_commands.COMMANDS,
     odds_commands.COMMANDS,
     challenge_commands.COMMANDS,
     extended_commands.COMMANDS,

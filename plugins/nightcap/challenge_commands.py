@@ -16,12 +16,10 @@ from gateway.vault import repo
 from gateway.vault.models import Character
 from plugins.nightcap import mechanics, render, rulings
 from plugins.nightcap import params as P
-from plugins.nightcap.characters import nothing_after
-from plugins.nightcap.config import NightcapSettings
-from plugins.nightcap.conflict_support import (
+from plugins.nightcap.config import SYSTEM, NightcapSettings
+from plugins.nightcap.conflict_commands import (
     ESSENCE,
     WILLPOWER,
-    character_side,
     damage_of,
     ensure_can_act,
     kv_claim,
@@ -30,23 +28,20 @@ from plugins.nightcap.conflict_support import (
     kv_scan,
     last_channel,
     match_character_prefix,
-    pool_words,
-    side_result,
     split_channel,
 )
 from plugins.nightcap.house import dice
 from plugins.nightcap.pools import PoolSpec, parse_side
 from plugins.nightcap.power_sides import (
     PowerChoice,
-    check_can_pay,
     choose_power,
-    pay,
     power_label,
     power_side,
-    split_power_words,
 )
-from plugins.nightcap.rolls import SYSTEM, spend_willpower
-from plugins.nightcap.store import require_approved
+from plugins.nightcap.roll_commands import spend_willpower
+from plugins.nightcap.sides import character_side, pool_words, side_result
+from plugins.nightcap.store import check_can_pay, overrule, pay, require_approved
+from plugins.nightcap.words import nothing_after, split_power_words
 
 COMMANDS = CommandSet(SYSTEM)
 CHALLENGES = "nightcap.challenge"
@@ -197,7 +192,7 @@ async def open_challenge(
         power_data = choice.describe(await check_can_pay(ctx, choice))
     else:
         assert spec is not None
-        spec, ruling = await rulings.overrule(ctx, challenger, spec)
+        spec, ruling = await overrule(ctx, challenger, spec)
         built = character_side(ctx, spec, challenger, damage)
         built.side.label += rulings.note(ruling)
     made, _ = await _challenges_of(ctx, challenger)
@@ -295,9 +290,7 @@ async def _claim_challenge_against(ctx: CommandContext, defender: Character) -> 
 async def defend_command(ctx: CommandContext, inv: Invocation) -> list[Reply]:
     replies = await sweep_challenges(ctx)
     defender = await require_active(ctx, SYSTEM)
-    words = list(inv.words)
-    if not words:
-        raise UserError(f"Defend with which trait? Write {DEFEND_USAGE}.")
+    words = str(inv.args["pool"]).split()
     data = await _claim_challenge_against(ctx, defender)
     defender_damage = await ensure_can_act(ctx.session, defender, "defend")
     defence: PowerChoice | None = None
@@ -311,7 +304,7 @@ async def defend_command(ctx: CommandContext, inv: Invocation) -> list[Reply]:
         right = power_side(ctx, defence, mods, wp, defender_damage)
         spec = right.side.spec
     else:
-        spec, ruling = await rulings.overrule(ctx, defender, parse_side(words))
+        spec, ruling = await overrule(ctx, defender, parse_side(words))
         right = character_side(ctx, spec, defender, defender_damage)
         right.side.label += rulings.note(ruling)
     challenger = await ctx.session.get(Character, data["challenger"]["character_id"])
@@ -358,7 +351,7 @@ async def defend_command(ctx: CommandContext, inv: Invocation) -> list[Reply]:
     return [*replies, Reply(text=text, result=result)]
 
 
-@COMMANDS.command("concede", "give a challenge up without rolling", "concede")
+@COMMANDS.command("concede", "give a challenge up without rolling", "concede", params=())
 async def concede_command(ctx: CommandContext, inv: Invocation) -> list[Reply]:
     nothing_after(inv, "concede")
     replies = await sweep_challenges(ctx)

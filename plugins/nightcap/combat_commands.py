@@ -8,33 +8,30 @@ from typing import Any
 
 from gateway import CommandContext, CommandSet, Invocation, PermissionDenied, Reply, UserError
 from gateway.features.characters import find_character, require_active
-from gateway.rules.numbers import is_digits
 from gateway.vault import repo
 from gateway.vault.models import Character, SceneState
 from plugins.nightcap import combat, initiative, mechanics, render, rulings
 from plugins.nightcap import params as P
 from plugins.nightcap.acting import check_in_play, incapacitated_refusal
-from plugins.nightcap.characters import nothing_after
 from plugins.nightcap.combat import HEALTH_LEVELS
-from plugins.nightcap.conflict_support import (
+from plugins.nightcap.config import SYSTEM
+from plugins.nightcap.conflict_commands import (
     DAMAGE,
     WILLPOWER,
-    Built,
-    character_side,
     damage_pool,
     ensure_can_act,
     health_of,
     load_scene,
     match_character_prefix,
-    rating_side,
     save_scene,
-    soak_of,
-    trait_rating,
 )
 from plugins.nightcap.house import dice
 from plugins.nightcap.initiative import Combat, Combatant
 from plugins.nightcap.pools import parse_side
-from plugins.nightcap.rolls import SYSTEM, spend_willpower
+from plugins.nightcap.roll_commands import spend_willpower
+from plugins.nightcap.sides import Built, character_side, rating_side, soak_of, trait_rating
+from plugins.nightcap.store import overrule
+from plugins.nightcap.words import nothing_after
 
 COMMANDS = CommandSet(SYSTEM)
 COMBAT = "combat"
@@ -147,7 +144,7 @@ def _order_text(result: dict[str, Any]) -> str:
 # --- init -------------------------------------------------------------------------------------
 
 
-@COMMANDS.command("init start", "open a fight in this channel", INIT_USAGE)
+@COMMANDS.command("init start", "open a fight in this channel", INIT_USAGE, params=())
 async def init_start(ctx: CommandContext, inv: Invocation) -> Reply:
     nothing_after(inv, "init start")
     row, fight = await _load(ctx)
@@ -195,9 +192,9 @@ async def _roll_for(ctx: CommandContext, fight: Combat, people: list[Combatant])
 )
 async def init_join(ctx: CommandContext, inv: Invocation) -> Reply:
     row, fight = await _require(ctx)
-    words = list(inv.words)
+    wanted, physical_arg = inv.args.get("name"), inv.args.get("physical")
     character: Character | None
-    if not words:
+    if not wanted:
         character = await require_active(ctx, SYSTEM)
         key, name, physical, npc = (
             f"c:{character.id}",
@@ -208,8 +205,8 @@ async def init_join(ctx: CommandContext, inv: Invocation) -> Reply:
         char_id: int | None = character.id
         check_in_play(character, "init join")
     else:
-        character, rest = await match_character_prefix(ctx, words)
-        if character is not None and not rest:
+        character = await find_character(ctx.session, SYSTEM, wanted) if physical_arg is None else None
+        if character is not None:
             if character.owner_id != ctx.person.id and not ctx.storyteller:
                 raise PermissionDenied(
                     f"Adding {character.name}, who is not yours, needs the Storyteller role."
@@ -225,12 +222,12 @@ async def init_join(ctx: CommandContext, inv: Invocation) -> Reply:
         else:
             if not ctx.storyteller:
                 raise PermissionDenied("Adding an NPC (init join NAME PHYSICAL) needs the Storyteller role.")
-            if len(words) < 2 or not is_digits(words[-1]):
+            if physical_arg is None:
                 raise UserError("An NPC joins with a name and a Physical rating: init join Ghoul 4.")
-            physical = int(words[-1])
+            physical = int(physical_arg)
             if not 0 <= physical <= MAX_NPC_RATING:
                 raise UserError(f"An NPC's Physical is 0 to {MAX_NPC_RATING}.")
-            name = " ".join(" ".join(words[:-1]).split())[:60]
+            name = " ".join(wanted.split())[:60]
             if await find_character(ctx.session, SYSTEM, name) is not None:
                 raise UserError(f"{name} is a character's name; give the NPC another one.")
             key, npc, char_id = f"npc:{name.casefold()}", True, None
@@ -246,7 +243,7 @@ async def init_join(ctx: CommandContext, inv: Invocation) -> Reply:
     return Reply(text=text, result=await _order_result(ctx, fight, joined=name))
 
 
-@COMMANDS.command("init roll", "roll Physical for order, for everyone not yet rolled", "init roll")
+@COMMANDS.command("init roll", "roll Physical for order, for everyone not yet rolled", "init roll", params=())
 async def init_roll(ctx: CommandContext, inv: Invocation) -> Reply:
     # The book: "Each combatant rolls Physical with no modifiers" (so no +N, no wp, no other trait).
     nothing_after(inv, "init roll", ": each combatant rolls Physical with no modifiers and no Willpower")
@@ -262,7 +259,7 @@ async def init_roll(ctx: CommandContext, inv: Invocation) -> Reply:
     return Reply(text="Order rolls: " + "; ".join(lines) + ". " + _order_text(result), result=result)
 
 
-@COMMANDS.command("init next", "pass the turn on", "init next")
+@COMMANDS.command("init next", "pass the turn on", "init next", params=())
 async def init_next(ctx: CommandContext, inv: Invocation) -> Reply:
     nothing_after(inv, "init next")
     row, fight = await _require(ctx)
@@ -290,7 +287,7 @@ async def _owns(ctx: CommandContext, character_id: int) -> bool:
     return character is not None and character.owner_id == ctx.person.id
 
 
-@COMMANDS.command("init list", "show the order and the round", "init list", role="anyone")
+@COMMANDS.command("init list", "show the order and the round", "init list", role="anyone", params=())
 async def init_list(ctx: CommandContext, inv: Invocation) -> Reply:
     nothing_after(inv, "init list")
     _, fight = await _require(ctx)
@@ -305,14 +302,11 @@ async def init_move(ctx: CommandContext, inv: Invocation) -> Reply:
     row, fight = await _require(ctx)
     if not _runs_fight(ctx, fight):
         raise PermissionDenied("init move needs the Storyteller role (or to have started this fight).")
-    words = list(inv.words)
-    if len(words) < 2 or not is_digits(words[-1]):
-        raise UserError("Write init move NAME POS, e.g. init move Mira 1.")
-    who = fight.find_name(" ".join(words[:-1]))
+    who = fight.find_name(inv.args["name"])
     if who is None:
-        raise UserError(f"Nobody called {' '.join(words[:-1])[:40]!r} is in this fight.")
+        raise UserError(f"Nobody called {inv.args['name'][:40]!r} is in this fight.")
     try:
-        fight = initiative.move(fight, who.key, int(words[-1]), await _out(ctx, fight))
+        fight = initiative.move(fight, who.key, int(inv.args["position"]), await _out(ctx, fight))
     except initiative.CombatError as exc:
         raise UserError(str(exc)) from exc
     await _save(ctx, row, fight)
@@ -320,7 +314,7 @@ async def init_move(ctx: CommandContext, inv: Invocation) -> Reply:
     return Reply(text=_order_text(result), result=result)
 
 
-@COMMANDS.command("init end", "end the fight", "init end")
+@COMMANDS.command("init end", "end the fight", "init end", params=())
 async def init_end(ctx: CommandContext, inv: Invocation) -> Reply:
     nothing_after(inv, "init end")
     row, fight = await _require(ctx)
@@ -432,7 +426,7 @@ class Fighter:
         if self.character is not None:
             ruling = None
             if ruled:
-                spec, ruling = await rulings.overrule(ctx, self.character, spec)
+                spec, ruling = await overrule(ctx, self.character, spec)
             built = character_side(ctx, spec, self.character, damage)
             built.side.label += rulings.note(ruling)
             return built
@@ -670,15 +664,11 @@ async def attack_command(ctx: CommandContext, inv: Invocation) -> Reply:
     "st soak", "set a character's or NPC's soak", "st soak NAME N", role="storyteller", params=P.ST_SOAK
 )
 async def st_soak(ctx: CommandContext, inv: Invocation) -> Reply:
-    words = list(inv.words)
-    if len(words) < 2 or not is_digits(words[-1]):
-        raise UserError("Write st soak NAME N, e.g. st soak Dorian 1 (a leather jacket).")
-    soak = int(words[-1])
-    if soak > HEALTH_LEVELS:
+    wanted, soak = str(inv.args["name"]), int(inv.args["soak"])
+    if not 0 <= soak <= HEALTH_LEVELS:
         raise UserError(f"Soak is 0 to {HEALTH_LEVELS}.")
-    name_words = words[:-1]
-    character, rest = await match_character_prefix(ctx, name_words)
-    if character is not None and not rest:
+    character = await find_character(ctx.session, SYSTEM, wanted)
+    if character is not None:
         old = soak_of(character)
         character.sheet = {**character.sheet, "soak": soak}
         ctx.session.add(character)
@@ -689,9 +679,9 @@ async def st_soak(ctx: CommandContext, inv: Invocation) -> Reply:
         )
     else:
         row, fight = await _load(ctx)
-        npc = fight.find_name(" ".join(name_words)) if fight else None
+        npc = fight.find_name(wanted) if fight else None
         if fight is None or npc is None:
-            raise UserError(f"No character or NPC in this fight is called {' '.join(name_words)[:40]!r}.")
+            raise UserError(f"No character or NPC in this fight is called {wanted[:40]!r}.")
         old = npc.soak
         fight = initiative.set_npc(fight, npc.key, soak=soak)
         await _save(ctx, row, fight)

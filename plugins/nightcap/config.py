@@ -9,6 +9,8 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from plugins.nightcap.chargen import Budget
 
+SYSTEM = "nightcap"
+
 
 def _target(value: str) -> str:
     platform, sep, address = value.partition(":")

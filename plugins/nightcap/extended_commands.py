@@ -8,20 +8,15 @@ from gateway import CommandContext, CommandSet, Invocation, Reply, UserError
 from gateway.rules.numbers import is_digits
 from plugins.nightcap import extended, mechanics, render, rulings
 from plugins.nightcap import params as P
-from plugins.nightcap.characters import nothing_after
-from plugins.nightcap.conflict_support import (
-    actor,
-    character_side,
-    ensure_can_act,
-    kv_claim,
-    kv_get,
-    kv_put,
-    side_result,
-)
+from plugins.nightcap.config import SYSTEM
+from plugins.nightcap.conflict_commands import actor, ensure_can_act, kv_claim, kv_get, kv_put
 from plugins.nightcap.house import dice
 from plugins.nightcap.pools import parse_side
+from plugins.nightcap.roll_commands import spend_willpower
 from plugins.nightcap.roll_texts import say
-from plugins.nightcap.rolls import SYSTEM, spend_willpower
+from plugins.nightcap.sides import character_side, side_result
+from plugins.nightcap.store import overrule
+from plugins.nightcap.words import nothing_after
 
 COMMANDS = CommandSet(SYSTEM)
 EXTENDED = "nightcap.extended"
@@ -74,12 +69,6 @@ def _offers() -> list[dict[str, Any]]:
     return [{"target": t, "rolls": r, "for": why} for t, r, why in extended.DEFAULTS]
 
 
-def _int(word: str, what: str) -> int:
-    if not is_digits(word):
-        raise UserError(f"{what} is a whole number; write {EXTENDED_USAGE}.")
-    return int(word)
-
-
 @COMMANDS.command(
     "extended start",
     "start an extended action",
@@ -88,14 +77,10 @@ def _int(word: str, what: str) -> int:
 )
 async def extended_start(ctx: CommandContext, inv: Invocation) -> Reply:
     character, key, name = await actor(ctx)
-    words = list(inv.words)
-    if len(words) < 2:
-        offers = " or ".join(f"extended start {t} {r}" for t, r, _ in extended.DEFAULTS)
-        raise UserError(f"Write extended start TARGET ROLLS [TRAIT], e.g. {offers}.")
-    target, rolls = _int(words[0], "The target"), _int(words[1], "The number of rolls")
+    target, rolls = int(inv.args["target"]), int(inv.args["rolls"])
     pool_word = None
-    if len(words) > 2:
-        spec = parse_side(words[2:])
+    if "trait" in inv.args:
+        spec = parse_side([inv.args["trait"]])
         if spec.modifiers or spec.willpower:
             raise UserError("Modifiers and wp go on each roll: extended roll [+N|-N] [wp].")
         character_side(ctx, spec, character, 0)  # checks the trait (and that there is a character)
@@ -125,7 +110,7 @@ async def extended_roll(ctx: CommandContext, inv: Invocation) -> Reply:
     if row is None:
         raise UserError(f"{name} has no extended action under way: extended start TARGET ROLLS [TRAIT].")
     state = extended.Extended.from_dict(row.value["state"])
-    words = list(inv.words)
+    words = str(inv.args.get("pool", "")).split()
     if state.pool is not None:
         if words and not (words[0][:1] in "+-" or words[0].casefold() in ("wp", "willpower")):
             raise UserError(
@@ -136,7 +121,7 @@ async def extended_roll(ctx: CommandContext, inv: Invocation) -> Reply:
         raise UserError("Roll what? Write extended roll TRAIT [+N|-N] [wp] (or fix it at extended start).")
     spec = parse_side(words)
     damage = await ensure_can_act(ctx.session, character, "extended roll") if character else 0
-    spec, ruling = await rulings.overrule(ctx, character, spec)
+    spec, ruling = await overrule(ctx, character, spec)
     built = character_side(ctx, spec, character, damage)
     if spec.willpower:
         await spend_willpower(ctx, character)
@@ -173,7 +158,7 @@ async def extended_roll(ctx: CommandContext, inv: Invocation) -> Reply:
     return Reply(text=text, result=result)
 
 
-@COMMANDS.command("extended status", "show your extended action", "extended status")
+@COMMANDS.command("extended status", "show your extended action", "extended status", params=())
 async def extended_status(ctx: CommandContext, inv: Invocation) -> Reply:
     nothing_after(inv, "extended status")
     _, key, name = await actor(ctx)
@@ -184,7 +169,7 @@ async def extended_status(ctx: CommandContext, inv: Invocation) -> Reply:
     return Reply(text=_extended_status(name, state), result=_extended_result(state))
 
 
-@COMMANDS.command("extended abandon", "give your extended action up", "extended abandon")
+@COMMANDS.command("extended abandon", "give your extended action up", "extended abandon", params=())
 async def extended_abandon(ctx: CommandContext, inv: Invocation) -> Reply:
     nothing_after(inv, "extended abandon")
     character, key, name = await actor(ctx)

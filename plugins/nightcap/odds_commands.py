@@ -13,15 +13,12 @@ from gateway.rules.chart_link import chart_link
 from gateway.rules.house_rules import odds_note
 from plugins.nightcap import odds, odds_chart
 from plugins.nightcap import params as P
-from plugins.nightcap.conflict_support import (
-    Built,
-    character_side,
-    damage_of,
-    pool_words,
-)
+from plugins.nightcap.config import SYSTEM
+from plugins.nightcap.conflict_commands import damage_of
 from plugins.nightcap.house import dice, house
 from plugins.nightcap.pools import parse_roll
-from plugins.nightcap.rolls import SYSTEM, split_opponent
+from plugins.nightcap.sides import Built, character_side, pool_words
+from plugins.nightcap.words import split_opponent
 
 COMMANDS = CommandSet(SYSTEM)
 ODDS_USAGE = (

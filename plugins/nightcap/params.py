@@ -4,6 +4,11 @@ lists, Discord offers as options and the console completes. English only: Nightc
 Where the book's words may be shortened (``phys``, ``adv``, tier ``2``), a parameter is a trait or
 a word with suggested ``choices`` rather than a strict choice, so the handler's own reading (and
 its refusal, which names the closest trait) stands. Rule refusals stay in the handlers.
+
+A name of several words ends where the parameters after it read (``st trait Mira Vance physical 5``),
+so a whole number after a name carries no range here: ``st trait Mira physical -1`` would not read,
+the name would take every word, and the refusal would say the number is missing. The handler says
+what the range is instead. A keyword's number (``max N``) is read apart and may carry its range.
 """
 
 from __future__ import annotations
@@ -11,6 +16,8 @@ from __future__ import annotations
 from gateway import Param
 from plugins.nightcap.powers import TIERS
 from plugins.nightcap.sheet import FIELDS, MAX_FIELD
+
+MAX_NUMBER = 1000  # what a Storyteller may set a trait or a pool to
 
 POOL = Param(
     "pool",
@@ -70,11 +77,11 @@ POWER_USE = (
 OWN_OR_NAMED = (_character("one of your characters, or an approved one you may see", required=False),)
 INIT_JOIN = (
     _character("who joins: a character, or an NPC's name (Storytellers)", required=False),
-    Param("physical", "integer", "an NPC's Physical", minimum=0),
+    Param("physical", "integer", "an NPC's Physical, 0 to 20"),
 )
 INIT_MOVE = (
     _character("who moves"),
-    Param("position", "integer", "their new place in the order", required=True, minimum=1),
+    Param("position", "integer", "their new place in the order, 1 first", required=True),
 )
 INIT_WP = (Param("off", "choice", "take the declared Willpower back", choices=("off",)),)
 ATTACK = (
@@ -85,7 +92,7 @@ ATTACK = (
 )
 ST_SOAK = (
     _character("the character or NPC"),
-    Param("soak", "integer", "their soak", required=True, minimum=0),
+    Param("soak", "integer", "their soak, 0 to 10", required=True),
 )
 EXTENDED_START = (
     Param("target", "integer", "successes needed", required=True, minimum=1),
@@ -118,16 +125,38 @@ ST_SET = (
 ST_TRAIT = (
     _character("the character"),
     Param("trait", "trait", "the trait", required=True),
-    Param("value", "integer", "its new rating, no limits", required=True),
+    Param(
+        "value",
+        "integer",
+        "its new rating, 0 or more, past the creation limits",
+        required=True,
+    ),
 )
 ST_POWER = (
     _character("the character"),
-    Param("change", "text", "add POWER TIER TRAIT, or remove POWER", required=True),
+    Param(
+        "action",
+        "choice",
+        "give or change a power, or take one away",
+        required=True,
+        choices=("add", "remove"),
+    ),
+    Param("power", "text", "add: POWER TIER TRAIT; remove: POWER", required=True),
 )
+# The pool is a word so that an unknown one is refused naming the pools; the number or the maximum
+# after it, being whole numbers, end a character's name.
 ST_POOL = (
     _character("the character"),
     Param("pool", "word", "the pool", required=True, choices=("willpower", "essence", "health", "damage")),
-    Param("amount", "text", "N, or max N for a maximum", required=True),
+    Param("amount", "integer", "its new value, 0 or more"),
+    Param(
+        "max",
+        "integer",
+        "its new maximum instead (willpower or essence)",
+        keyword="max",
+        minimum=0,
+        maximum=MAX_NUMBER,
+    ),
 )
 ST_MOD = (
     _character("the character"),

@@ -1,20 +1,21 @@
 """A power used in a contest: which one, at which tier, what it costs, and the pool it gives
-(the keyed trait + 1 die per tier above Basic). Shared by ``power use ... vs ...`` and by challenges."""
+(the keyed trait + 1 die per tier above Basic). Shared by ``power use ... vs ...`` and by challenges.
+Pure: ``store.check_can_pay`` and ``store.pay`` read and spend the Essence."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from gateway import CommandContext, UserError
-from gateway.vault import repo
-from gateway.vault.models import Character
-from plugins.nightcap import combat, play
-from plugins.nightcap.conflict_support import Built, character_side
+from plugins.nightcap import combat
 from plugins.nightcap.pools import PoolSpec
-from plugins.nightcap.powers import TIERS, Tier, UseCost, cost_refusal, match_tier, use_cost
-from plugins.nightcap.sheet import ESSENCE, find_power
-from plugins.nightcap.store import pool_values, sheet_of
+from plugins.nightcap.powers import TIERS, Tier, UseCost, use_cost
+from plugins.nightcap.sheet import find_power, normalise
+from plugins.nightcap.sides import Built, character_side
+
+if TYPE_CHECKING:
+    from gateway import Character
 
 
 @dataclass
@@ -51,48 +52,13 @@ class PowerChoice:
         return data
 
 
-def split_power_words(words: list[str]) -> tuple[list[str], Tier | None, list[int], bool, bool]:
-    """``Mind Lock adept +1 wp`` -> (name words, tier, modifiers, wp, secret)."""
-    rest, mods, wp, secret = play.split_roll_words(words)
-    chosen = None
-    if len(rest) > 1:
-        try:
-            chosen = match_tier(rest[-1])
-        except UserError:
-            chosen = None
-        if chosen is not None:
-            rest = rest[:-1]
-    return rest, chosen, mods, wp, secret
-
-
 def choose_power(character: Character, name_words: list[str], chosen: Tier | None) -> PowerChoice:
-    sheet = sheet_of(character)
+    sheet = normalise(character.sheet)
     power = find_power(sheet, " ".join(name_words))
     if power is None:
         known = ", ".join(p["name"] for p in sheet["powers"]) or "none"
         raise UserError(f"{character.name} has no power called {' '.join(name_words)[:60]}. Powers: {known}.")
     return PowerChoice(character, power, use_cost(TIERS[power["tier"]], chosen, power["name"]))
-
-
-async def essence_of(ctx: CommandContext, character: Character) -> int:
-    return (await pool_values(ctx, character))[ESSENCE][0]
-
-
-async def check_can_pay(ctx: CommandContext, choice: PowerChoice) -> int:
-    """Refuse (nothing spent) when the pool cannot pay; return the Essence before paying."""
-    essence = await essence_of(ctx, choice.character)
-    refusal = cost_refusal(choice.power["name"], choice.cost, choice.character.name, essence)
-    if refusal:
-        raise UserError(refusal)
-    return essence
-
-
-async def pay(ctx: CommandContext, choice: PowerChoice) -> None:
-    assert choice.character.id is not None
-    if choice.cost.essence and not await repo.spend_pool(
-        ctx.session, choice.character.id, ESSENCE, choice.cost.essence
-    ):
-        raise UserError(f"{choice.character.name}'s Essence changed meanwhile; nothing was spent. Try again.")
 
 
 def power_side(ctx: CommandContext, choice: PowerChoice, mods: list[int], wp: bool, damage: int) -> Built:

@@ -5,28 +5,53 @@ by the ruling, the line shows both, and the ruling is spent. ``st mod NAME 0`` r
 ``st mod NAME clear`` withdraws a ruling not used yet; ``st mod NAME`` shows it.
 
 The ruling sits in the sheet document (key ``st_modifier``), which every roll reads already, so a
-roll without one costs nothing more; using one is a row-locked write, so two rolls never both spend it."""
+roll without one costs nothing more; using one is a row-locked write (``store.overrule``), so two rolls
+never both spend it. The words of a ruling are here; ``st mod`` is in ``storyteller_commands``."""
 
 from __future__ import annotations
 
 import re
-from collections.abc import Awaitable, Callable
-from dataclasses import replace
+from dataclasses import dataclass
 from typing import Any
 
-from gateway import CommandContext, Invocation, Reply, UserError
-from gateway.features.characters import lock_character
+from gateway import UserError
 from gateway.rules.numbers import clamped
-from gateway.vault.models import Character
-from plugins.nightcap.pools import PoolSpec
 
 RULING = "st_modifier"
 ST_MOD_USAGE = "st mod NAME +N|-N [REASON] | st mod NAME clear | st mod NAME"
 MAX_MODIFIER = 20
 _MOD = re.compile(r"^[+-]?[0-9]+$")
 
-Named = Callable[[CommandContext, list[str], str, int], Awaitable[tuple[Character, list[str]]]]
-Record = Callable[[CommandContext, Character, str, str | None, Any, Any, str], Awaitable[None]]
+
+@dataclass(frozen=True)
+class StMod:
+    """``st mod``'s words read: the character's name, and a new ruling (``value``, ``reason``), its
+    withdrawal (``clear``), or neither (show the one waiting)."""
+
+    name: str
+    value: int | None = None
+    reason: str = ""
+    clear: bool = False
+
+
+def read_st_mod(words: list[str]) -> StMod:
+    """``Mira Vance -1 rushed``, ``Mira Vance clear``, ``Mira Vance``: the name runs to the first
+    number or ``clear`` after its first word (a declaration cannot end a name there: the reason after
+    the number is free text)."""
+    if not words:
+        raise UserError(f"Write {ST_MOD_USAGE}.")
+    at = next((i for i, w in enumerate(words) if i > 0 and (_MOD.match(w) or w.casefold() == "clear")), None)
+    if at is None:
+        return StMod(" ".join(words))
+    name = " ".join(words[:at])
+    if words[at].casefold() == "clear":
+        if len(words) > at + 1:
+            raise UserError(f"Write {ST_MOD_USAGE}.")
+        return StMod(name, clear=True)
+    value = clamped(words[at])
+    if abs(value) > MAX_MODIFIER:
+        raise UserError(f"A Storyteller's modifier is -{MAX_MODIFIER} to +{MAX_MODIFIER}.")
+    return StMod(name, value, " ".join(words[at + 1 :])[:80])
 
 
 def describe(ruling: dict[str, Any]) -> str:
@@ -35,77 +60,9 @@ def describe(ruling: dict[str, Any]) -> str:
     return f"{ruling['value']:+d}{reason}"
 
 
-async def overrule(
-    ctx: CommandContext, character: Character | None, spec: PoolSpec
-) -> tuple[PoolSpec, dict[str, Any] | None]:
-    """``spec`` with the Storyteller's pending ruling in place of the proposed modifiers, and the
-    ruling as spent (with what was proposed); unchanged when there is none or the pool is a bare
-    number (the whole pool, not read from the sheet)."""
-    if character is None or character.id is None or spec.number is not None:
-        return spec, None
-    if not (character.sheet or {}).get(RULING):
-        return spec, None
-    locked = await lock_character(ctx.session, character.id)
-    sheet = dict(locked.sheet or {})
-    ruling = sheet.pop(RULING, None)
-    if not ruling:
-        return spec, None  # spent by another roll a moment ago
-    locked.sheet = sheet
-    ctx.session.add(locked)
-    value = int(ruling["value"])
-    spent = {**ruling, "proposed": list(spec.modifiers)}
-    return replace(spec, modifiers=(value,) if value else ()), spent
-
-
 def note(spent: dict[str, Any] | None) -> str:
     """What the roll line adds when a ruling replaced the player's modifiers."""
     if spent is None:
         return ""
     proposed = "".join(f"{m:+d}" for m in spent["proposed"]) or "none"
     return f" (Storyteller's ruling {describe(spent)}; proposed {proposed})"
-
-
-async def st_mod(ctx: CommandContext, inv: Invocation, named: Named, record: Record) -> Reply:
-    words = list(inv.words)
-    if not words:
-        raise UserError(f"Write {ST_MOD_USAGE}.")
-    value_at = next(
-        (i for i, w in enumerate(words) if i > 0 and (_MOD.match(w) or w.casefold() == "clear")), None
-    )
-    if value_at is None:
-        character, _ = await named(ctx, words, ST_MOD_USAGE, 0)
-        ruling = (character.sheet or {}).get(RULING)
-        text = (
-            f"{character.name}'s next roll is at the Storyteller's ruling {describe(ruling)}."
-            if ruling
-            else f"No Storyteller's ruling waits on {character.name}'s next roll."
-        )
-        return Reply(
-            text=text, private=True, result={"kind": "ruling", "character": character.name, "ruling": ruling}
-        )
-    character, _ = await named(ctx, words[:value_at], ST_MOD_USAGE, 0)
-    sheet = dict(character.sheet or {})
-    old = sheet.get(RULING)
-    if words[value_at].casefold() == "clear":
-        if len(words) > value_at + 1:
-            raise UserError(f"Write {ST_MOD_USAGE}.")
-        if not old:
-            raise UserError(f"No Storyteller's ruling waits on {character.name}'s next roll.")
-        sheet.pop(RULING)
-        character.sheet = sheet
-        text = f"The ruling {describe(old)} on {character.name}'s next roll is withdrawn."
-        await record(ctx, character, "st.mod", RULING, old, None, text)
-        return Reply(text=text, result={"kind": "ruling", "character": character.name, "ruling": None})
-    value = clamped(words[value_at])
-    if abs(value) > MAX_MODIFIER:
-        raise UserError(f"A Storyteller's modifier is -{MAX_MODIFIER} to +{MAX_MODIFIER}.")
-    reason = " ".join(words[value_at + 1 :])[:80]
-    ruling = {"value": value, "reason": reason, "by": ctx.name, "at": ctx.now.isoformat()}
-    sheet[RULING] = ruling
-    character.sheet = sheet
-    text = (
-        f"{character.name}'s next roll is at {describe(ruling)}, whatever modifier the player proposes"
-        " (st mod NAME clear withdraws it)."
-    )
-    await record(ctx, character, "st.mod", RULING, old, ruling, text)
-    return Reply(text=text, result={"kind": "ruling", "character": character.name, "ruling": ruling})

@@ -9,20 +9,13 @@ from gateway import CommandContext, CommandSet, Invocation, PermissionDenied, Re
 from gateway.vault import repo
 from plugins.nightcap import mechanics, render, teamwork
 from plugins.nightcap import params as P
-from plugins.nightcap.characters import nothing_after
-from plugins.nightcap.conflict_support import (
-    WILLPOWER,
-    actor,
-    character_side,
-    ensure_can_act,
-    load_scene,
-    pool_words,
-    save_scene,
-    side_result,
-)
+from plugins.nightcap.config import SYSTEM
+from plugins.nightcap.conflict_commands import WILLPOWER, actor, ensure_can_act, load_scene, save_scene
 from plugins.nightcap.house import dice, house, mark, noted
 from plugins.nightcap.pools import PoolSpec, parse_side
-from plugins.nightcap.rolls import SYSTEM, spend_willpower
+from plugins.nightcap.roll_commands import spend_willpower
+from plugins.nightcap.sides import character_side, pool_words, side_result
+from plugins.nightcap.words import nothing_after
 
 COMMANDS = CommandSet(SYSTEM)
 TEAM = "team"
@@ -53,9 +46,7 @@ def _helpers_text(team: teamwork.Team) -> str:
 @COMMANDS.command("team start", "lead a team action", "team start TRAIT [+N|-N]", params=P.TEAM_START)
 async def team_start(ctx: CommandContext, inv: Invocation) -> Reply:
     character, key, name = await actor(ctx)
-    if not inv.words:
-        raise UserError(f"Write {TEAM_USAGE}.")
-    spec = parse_side(list(inv.words))
+    spec = parse_side(str(inv.args["pool"]).split())
     if spec.willpower:
         raise UserError("The leader declares Willpower on the roll itself: team roll wp.")
     damage = await ensure_can_act(ctx.session, character, "team start") if character else 0
@@ -87,19 +78,15 @@ async def team_start(ctx: CommandContext, inv: Invocation) -> Reply:
 )
 async def assist_command(ctx: CommandContext, inv: Invocation) -> Reply:
     character, key, name = await actor(ctx)
-    words = list(inv.words)
-    wp = bool(words) and words[-1].casefold() in ("wp", "willpower")
-    if wp:
-        words = words[:-1]
+    wanted, wp = str(inv.args.get("name", "")), bool(inv.args["wp"])
     row, teams = await _teams(ctx)
     if not teams:
         raise UserError("Nobody is leading a team action here: the leader writes team start TRAIT.")
-    if words:
-        wanted = " ".join(words).casefold()
-        found = [k for k, t in teams.items() if t["leader_name"].casefold() == wanted]
+    if wanted:
+        found = [k for k, t in teams.items() if t["leader_name"].casefold() == wanted.casefold()]
         if not found:
             leaders = ", ".join(t["leader_name"] for t in teams.values())
-            raise UserError(f"No team action led by {' '.join(words)[:40]!r} here. Leading now: {leaders}.")
+            raise UserError(f"No team action led by {wanted[:40]!r} here. Leading now: {leaders}.")
         leader = found[0]
     elif len(teams) == 1:
         leader = next(iter(teams))
@@ -136,10 +123,7 @@ async def _leader_team(ctx: CommandContext) -> tuple[Any, dict[str, dict[str, An
 @COMMANDS.command("team roll", "roll for the team", "team roll [wp]", params=P.TEAM_ROLL)
 async def team_roll(ctx: CommandContext, inv: Invocation) -> Reply:
     character, _, name = await actor(ctx)
-    words = [w.casefold() for w in inv.words]
-    if any(w not in ("wp", "willpower") for w in words) or len(words) > 1:
-        raise UserError("Write team roll, or team roll wp to spend Willpower.")
-    wp = bool(words)
+    wp = bool(inv.args["wp"])
     row, teams, key, team = await _leader_team(ctx)
     damage = await ensure_can_act(ctx.session, character, "team roll") if character else 0
     spec = PoolSpec(base=team.pool_word, modifiers=team.modifiers, willpower=wp)
@@ -172,7 +156,7 @@ async def team_roll(ctx: CommandContext, inv: Invocation) -> Reply:
     return Reply(text=text, result=result)
 
 
-@COMMANDS.command("team status", "show the open team actions here", "team status", role="anyone")
+@COMMANDS.command("team status", "show the open team actions here", "team status", role="anyone", params=())
 async def team_status(ctx: CommandContext, inv: Invocation) -> Reply:
     nothing_after(inv, "team status")
     _, teams = await _teams(ctx)
@@ -191,14 +175,14 @@ async def team_status(ctx: CommandContext, inv: Invocation) -> Reply:
 
 @COMMANDS.command("team cancel", "call a team action off", "team cancel [LEADER]", params=P.TEAM_LEADER)
 async def team_cancel(ctx: CommandContext, inv: Invocation) -> Reply:
-    if inv.words:
+    wanted = str(inv.args.get("name", ""))
+    if wanted:
         if not ctx.storyteller:
             raise PermissionDenied("Cancelling someone else's team action needs the Storyteller role.")
         row, teams = await _teams(ctx)
-        wanted = " ".join(inv.words).casefold()
-        key = next((k for k, t in teams.items() if t["leader_name"].casefold() == wanted), None)
+        key = next((k for k, t in teams.items() if t["leader_name"].casefold() == wanted.casefold()), None)
         if key is None:
-            raise UserError(f"No team action led by {' '.join(inv.words)[:40]!r} here.")
+            raise UserError(f"No team action led by {wanted[:40]!r} here.")
         team = teamwork.Team.from_dict(teams[key])
     else:
         row, teams, key, team = await _leader_team(ctx)

@@ -22,12 +22,12 @@ from gateway.core.web_pages import (
     RollerOdds,
 )
 from plugins.nightcap import chargen, mechanics, odds, view
-from plugins.nightcap.characters import parse_number
+from plugins.nightcap.config import SYSTEM
 from plugins.nightcap.house import NightcapHouseRules
 from plugins.nightcap.odds_chart import CONTEST_ROWS, WORDS
 from plugins.nightcap.powers import TIERS, tier_or_error
-from plugins.nightcap.rolls import SYSTEM
 from plugins.nightcap.sheet import TRAITS, trait_or_error
+from plugins.nightcap.words import parse_number
 
 # ------------------------------------------------------------------ Point budget calculator
 

@@ -12,20 +12,20 @@ from gateway.rules.retire import retire_commands
 from gateway.rules.roll_distribution import RollDistribution
 from gateway.rules.roll_text import catalogue_roll_text
 from plugins.nightwanderers import (
-    blood,
-    combat,
+    blood_commands,
+    combat_commands,
     commands,
-    experience,
-    grapple,
-    hazards,
-    hunting,
-    pursuit,
-    scene,
+    experience_commands,
+    grapple_commands,
+    hazards_commands,
+    hunting_commands,
+    pursuit_commands,
+    scene_commands,
     stats,
-    tug,
+    tug_commands,
     web_tools,
 )
-from plugins.nightwanderers.characters import CHARACTERS
+from plugins.nightwanderers.characters_commands import CHARACTERS
 from plugins.nightwanderers.config import NightWanderersSettings
 from plugins.nightwanderers.entry import EntrySet
 from plugins.nightwanderers.house import NightWanderersHouseRules
@@ -46,18 +46,18 @@ COMMANDS = CommandSet(SYSTEM).include(
                 "show a character sheet with health and blood",
                 "Storyteller: set a sheet field, health or blood (audited)",
             ),
-            blood.COMMANDS,
-            combat.COMMANDS,
-            hazards.COMMANDS,
-            hunting.COMMANDS,
-            grapple.COMMANDS,  # nw-mech: grapple, bite, drink
-            pursuit.COMMANDS,  # nw-mech: pursue
-            tug.COMMANDS,  # nw-mech: tug of war
-            experience.COMMANDS,  # nw-mech: humanity buy
-            scene.COMMANDS,  # nw-mech: * * *, scene end, turn
-            scene.INITIATIVE.commands(
-                scene.init_join_command,
-                scene.init_add_command,
+            blood_commands.COMMANDS,
+            combat_commands.COMMANDS,
+            hazards_commands.COMMANDS,
+            hunting_commands.COMMANDS,
+            grapple_commands.COMMANDS,  # nw-mech: grapple, bite, drink
+            pursuit_commands.COMMANDS,  # nw-mech: pursue
+            tug_commands.COMMANDS,  # nw-mech: tug of war
+            experience_commands.COMMANDS,  # nw-mech: humanity buy
+            scene_commands.COMMANDS,  # nw-mech: * * *, scene end, turn
+            scene_commands.INITIATIVE.commands(
+                scene_commands.init_join_command,
+                scene_commands.init_add_command,
                 "init add NAME [hunting] [celerity basic|advanced]",
                 "Storyteller: put the initiative in order (2d6, lower first)",
             ),

@@ -7,11 +7,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import partial
-from typing import Any, cast
+from typing import Any
 
 from sqlmodel import col, select, update
 
-from gateway import CommandContext, CommandSet, Invocation, Offloaded, Reply, Speaker, faces
+from gateway import CommandContext, CommandSet, Invocation, Offloaded, Reply, faces
 from gateway.core.i18n import percent
 from gateway.core.web_tool import in_locale
 from gateway.features.characters import active_character, find_character
@@ -19,9 +19,10 @@ from gateway.rules import binomial
 from gateway.rules.chart_link import chart_link
 from gateway.rules.charts import chart_result
 from gateway.rules.roll_words import Term, read_term
-from gateway.rules.term_pools import TermPool, contest_line, contest_odds, contest_result
+from gateway.rules.term_pools import TermPool, contest_line, contest_result
 from gateway.rules.ties import TieRule
 from gateway.rules.trait_words import TraitWords
+from gateway.rules.worker_odds import contest_odds_in
 from gateway.vault.models import Character, Pool
 from plugins.nightwanderers import mechanics, odds, pairing, web_tools
 from plugins.nightwanderers.config import NightWanderersSettings
@@ -374,17 +375,10 @@ def _contest_odds(
     locale: str, pools: tuple[int, int], diff: int, ties: TieRule
 ) -> tuple[str, dict[str, Any]]:
     """In an offload worker: a contest's chances with ties settled by ``ties``, told in ``locale``."""
-    speaker = cast("CommandContext", Speaker(locale))  # contest_odds reads only its locale
-    return contest_odds(
-        speaker,
-        WORDS,
-        SYSTEM,
-        pools,
-        sides=mechanics.SIDES,
-        target=diff,
-        name=("diff", "difficulty"),
-        ties=ties,
-        title=in_locale(web_tools.TITLE, locale),
+    told = ("diff", "difficulty")  # the target number in the message, and its key in the result
+    title, sides = web_tools.TITLE, mechanics.SIDES
+    return contest_odds_in(
+        locale, title, WORDS, SYSTEM, pools, sides=sides, target=diff, name=told, ties=ties
     )
 
 

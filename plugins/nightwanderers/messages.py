@@ -243,7 +243,6 @@ EN = {
     "err.dead": "{name} has met final death.",
     "err.unconscious": "{name} is unconscious and cannot act.",
     "err.wake_twice": "{name} has already woken this night; the next night begins at {when}.",
-    "err.heal_usage": "Write heal [N]: N BP heal N HP, one turn each.",
     "err.nothing_to_heal": "{name} has no damage to heal.",
     "err.heal_too_much": "{name} has only {damage} damage to heal.",
     "err.discipline_usage": "Write discipline basic|advanced [NAME], for example discipline advanced"
@@ -258,7 +257,6 @@ EN = {
     "err.bow_point_blank": "A bow cannot shoot point-blank: use long or medium range.",
     "err.sun_usage": "Write sun direct|indirect TURNS [NAME].",
     "err.fire_usage": "Write fire small|large TURNS|surprise [NAME].",
-    "err.damage_usage": "Write damage N [deep] NAME.",
     "err.hunt_usage": "Write hunt GROUND [POOL], with GROUND one of {terrains}.",
     "err.sneak_usage": "Write sneak [POOL] vs INSPECTION|NAME, for example sneak vs 3.",
     "err.init_usage": "Write init, init join [hunting] [celerity basic|advanced], init add NAME [hunting]"
@@ -276,7 +274,6 @@ EN = {
     "err.torpor_wait": "{name} is in torpor: paralysed, unable to move or do anything, heal or feed included."
     " Only blood brings a vampire out: another vampire can give it with give N NAME.",
     "frenzy.sated": "{name} is sated and the frenzy ends.",
-    "err.give_usage": "Write give N NAME: N BP of your blood to another vampire, for example give 2 Maxina.",
     "give": "{giver} gives {n} BP of blood to {target}: {bp} of {max} BP now.",
     "give.heals": "{name} spends the first BP on 1 Health level at once.",
     "give.wakes": "{name} comes out of torpor.",
@@ -323,14 +320,12 @@ EN = {
     "episode.end": "The episode ends here.",
     "episode.end.effects": "The episode ends here. Frenzy, blood boosts and the episode's other effects end"
     " for: {names}.",
-    "err.turn_usage": "Write turn [N]: N turns pass (1 to 20).",
     "turn": "{n} {n:plural:turn passes:turns pass}.",
     "turn.bleeds": "{name} is unconscious and loses {n} HP.",
     "err.dismember_usage": "Write dismember NAME [TURNS], 1 to 5 turns.",
     "err.dismember_resists": "{name} can still resist: only a body in torpor, unconscious or in your hold can"
     " be dismembered.",
     "dismember": "{name} is being dismembered: {done} of {of} turns.",
-    "err.humanity_usage": "Write humanity buy [N]: N points of Humanity at 10 experience each.",
     "err.humanity_max": "{name} has Humanity {humanity}; it goes no higher than {max}.",
     "err.humanity_xp": "{name} has {xp} experience; this needs {cost}.",
     "humanity.bought": "{name} buys {n} Humanity for {cost} experience: Humanity {humanity}, {xp}"
@@ -603,7 +598,6 @@ RU = {
     "err.dead": "{name}: Окончательная Смерть.",
     "err.unconscious": "{name} без сознания и не может действовать.",
     "err.wake_twice": "{name}: пробуждение этой ночью уже было; следующая ночь начнётся {when}.",
-    "err.heal_usage": "Пишите heal [N]: N BP восстанавливают N уровней Здоровья, по ходу на каждый.",
     "err.nothing_to_heal": "У персонажа {name} нет ран.",
     "err.heal_too_much": "{name}: восстановить можно только {damage} {damage:plural:уровень:уровня:уровней}"
     " Здоровья.",
@@ -619,7 +613,6 @@ RU = {
     "err.bow_point_blank": "Из лука в упор не стреляют: выберите дальнюю или среднюю дистанцию.",
     "err.sun_usage": "Пишите sun прямой|непрямой ХОДЫ [ИМЯ].",
     "err.fire_usage": "Пишите fire небольшой|большой ХОДЫ|внезапно [ИМЯ].",
-    "err.damage_usage": "Пишите damage N [глубокие] ИМЯ.",
     "err.hunt_usage": "Пишите hunt МЕСТНОСТЬ [ПУЛ]; МЕСТНОСТЬ: {terrains}.",
     "err.sneak_usage": "Пишите sneak [ПУЛ] против ИНСПЕКЦИЯ|ИМЯ, например sneak против 3.",
     "err.init_usage": "Пишите init, init join [инстинкт] [быстрота начальная|продвинутая], init add ИМЯ"
@@ -638,7 +631,6 @@ RU = {
     " делать, в том числе лечиться и питаться. Выйти из Оцепенения можно, только получив кровь: другой"
     " вампир может напоить его командой give N ИМЯ.",
     "frenzy.sated": "{name} насыщается, и Безумие проходит.",
-    "err.give_usage": "Пишите give N ИМЯ: N BP своей крови другому вампиру, например give 2 Максина.",
     "give": "{giver} отдаёт {n} BP своей крови, получатель — {target}: теперь {bp} из {max} BP.",
     "give.heals": "{name}: первый BP сразу восстанавливает 1 уровень Здоровья.",
     "give.wakes": "{name} выходит из Оцепенения.",
@@ -688,14 +680,12 @@ RU = {
     "episode.end": "Эпизод окончен.",
     "episode.end.effects": "Эпизод окончен. Безумие, усиление кровью и прочие эффекты эпизода прошли:"
     " {names}.",
-    "err.turn_usage": "Пишите turn [N]: проходит N ходов (от 1 до 20).",
     "turn": "{n:plural:Проходит:Проходят:Проходят} {n} {n:plural:ход:хода:ходов}.",
     "turn.bleeds": "{name} теряет {n} {n:plural:уровень:уровня:уровней} Здоровья.",
     "err.dismember_usage": "Пишите dismember ИМЯ [ХОДЫ], от 1 до 5 ходов.",
     "err.dismember_resists": "{name} ещё может сопротивляться: расчленить можно только того, кто в"
     " Оцепенении, без сознания или в вашем захвате.",
     "dismember": "{name}: расчленение, {done} {done:plural:ход:хода:ходов} из {of}.",
-    "err.humanity_usage": "Пишите humanity buy [N]: N пунктов Гуманности по 10 очков опыта.",
     "err.humanity_max": "{name}: Гуманность {humanity}, а выше {max} она не бывает.",
     "err.humanity_xp": "{name}: {xp} {xp:plural:очко:очка:очков} опыта, а нужно {cost}.",
     "humanity.bought": "{name}: +{n} Гуманности за {cost} {cost:plural:очко:очка:очков} опыта; Гуманность"

@@ -74,6 +74,7 @@ PARAMS: dict[str, tuple[Param, ...]] = {
             "amount",
             "integer",
             "BP to spend: each heals a level of Health (1 when left out)",
+            minimum=1,
             texts=_ru("BP", "сколько BP потратить: каждое восстанавливает уровень Здоровья (без указания 1)"),
         ),
     ),
@@ -147,10 +148,11 @@ PARAMS: dict[str, tuple[Param, ...]] = {
         Param(
             "turns",
             "integer",
-            "turns in the sun",
+            "turns in the sun, 1 to 100",
             required=True,
-            minimum=0,
-            texts=_ru("ходы", "сколько ходов на солнце"),
+            minimum=1,
+            maximum=100,
+            texts=_ru("ходы", "сколько ходов на солнце, от 1 до 100"),
         ),
         TARGET,
     ),
@@ -197,11 +199,14 @@ PARAMS: dict[str, tuple[Param, ...]] = {
             texts=_ru("кто", "кто получает урон"),
         ),
     ),
+    # ``dismember Иван Грозный 2``: the name takes the words the turns leave.
     "dismember": (
-        _text(
-            "target",
-            "NAME [TURNS]: whom, and turns already spent",
-            ("цель", "ИМЯ [ХОДЫ]: кого и сколько ходов уже потрачено"),
+        Param("target", "character", "whom", texts=_ru("цель", "кого")),
+        Param(
+            "turns",
+            "integer",
+            "turns spent on it now, 1 to 5 (1 when left out)",
+            texts=_ru("ходы", "сколько ходов потрачено сейчас, от 1 до 5 (без указания 1)"),
         ),
     ),
     "hunt": (
@@ -268,9 +273,10 @@ PARAMS: dict[str, tuple[Param, ...]] = {
         Param(
             "amount",
             "integer",
-            "turns that passed (1 when left out)",
+            "turns that passed, 1 to 20 (1 when left out)",
             minimum=1,
-            texts=_ru("ходы", "сколько ходов прошло (без указания 1)"),
+            maximum=20,
+            texts=_ru("ходы", "сколько ходов прошло, от 1 до 20 (без указания 1)"),
         ),
     ),
     "init join": (
@@ -280,11 +286,14 @@ PARAMS: dict[str, tuple[Param, ...]] = {
             ("способности", "[инстинкт] [быстрота начальная|продвинутая]"),
         ),
     ),
+    # A name (completed from the characters, as Pravidla's ``init add``) with the powers after it; as
+    # the only parameter it takes the whole line, which the handler splits at the power words.
     "init add": (
-        _text(
+        Param(
             "name",
+            "character",
             "NAME [hunting] [celerity basic|advanced]",
-            ("имя", "ИМЯ [инстинкт] [быстрота начальная|продвинутая]"),
+            texts=_ru("имя", "ИМЯ [инстинкт] [быстрота начальная|продвинутая]"),
         ),
     ),
 }

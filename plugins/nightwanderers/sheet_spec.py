@@ -9,7 +9,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from gateway.core.sheet_spec import Choice, EditLines, Editor, SheetField, SheetGroup, SheetSpec
-from plugins.nightwanderers.characters import NUMBERS
+from plugins.nightwanderers.fields import NUMBERS
 from plugins.nightwanderers.mechanics import KINDS
 from plugins.nightwanderers.messages import CATALOGUE
 from plugins.nightwanderers.sheet import CLANS, NAMES, PHYSICAL, TRAITS

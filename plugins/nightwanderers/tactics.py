@@ -10,13 +10,25 @@ from typing import Any
 
 from gateway import ContestResult, DiceSource
 from gateway.rules.initiative import Order, rank
+from gateway.rules.power_words import PowerWords
 from gateway.rules.ties import break_ties
+from plugins.nightwanderers.config import NightWanderersSettings
 from plugins.nightwanderers.mechanics import SIDES, SYSTEM, Combatant, Roll, quality, roll
+from plugins.nightwanderers.sheet import norm
 
 DISMEMBER_TURNS = 5  # "На расчленение требуется 5 ходов."
 HUMANITY_XP = 10  # "Стоимость 1 пункта Гуманности равна 10 очкам опыта."
 HUMANITY_MAX = 10  # "Из возможных 10."
 BITE_DAMAGE = 1  # "Укус снимает только один уровень Здоровья"
+
+
+# The powers ``init join`` and ``init add`` name (``init join охотничий быстрота продвинутая``).
+POWERS = PowerWords(
+    fold=norm,
+    flags={"hunting": frozenset({"hunt", "hunting", "instinct", "инстинкт", "охотничий"})},
+    levelled={"celerity": frozenset({"celerity", "быстрота"})},
+    levels={"basic": 1, "начальная": 1, "1": 1, "advanced": 2, "продвинутая": 2, "2": 2},
+)
 
 
 # --- 2d6, the lower first ------------------------------------------------------------------------
@@ -57,6 +69,25 @@ def initiative(
         return lower_first(group, dice, rolls, bonuses, max_rounds)
 
     return rank(SYSTEM, combatants, settle)
+
+
+def initiative_order(
+    entries: Sequence[Mapping[str, Any]],
+    settings: NightWanderersSettings,
+    dice: DiceSource,
+    bonuses: Mapping[str, int] | None = None,
+) -> dict[str, Any]:
+    """The initiative tracker's entries in order, as a result: Celerity's extra actions from the
+    settings, ``bonuses`` (a dodge's -1, by case-folded name) on each one's 2d6, and the bonuses used."""
+    extra = {0: 0, 1: settings.celerity_basic_extra, 2: settings.celerity_advanced_extra}
+    combatants = [
+        Combatant(e["name"], bool(e["hunting"]), int(e["celerity"]), extra[int(e["celerity"])])
+        for e in entries
+    ]
+    by_name = {e["name"]: (bonuses or {}).get(e["name"].casefold(), 0) for e in entries}
+    order = initiative(combatants, dice, by_name, settings.max_rerolls).as_result()
+    order["bonuses"] = {name: bonus for name, bonus in by_name.items() if bonus}
+    return order
 
 
 # --- pursuit -------------------------------------------------------------------------------------

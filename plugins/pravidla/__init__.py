@@ -11,8 +11,8 @@ from gateway import CommandSet, DegreeColour, RuleSystem, hookimpl
 from gateway.rules.retire import retire_commands
 from gateway.rules.roll_distribution import RollDistribution
 from gateway.rules.roll_text import catalogue_roll_text
-from plugins.pravidla import commands, scene, stats, web_tools
-from plugins.pravidla.characters import CHARACTERS
+from plugins.pravidla import commands, scene_commands, stats, web_tools
+from plugins.pravidla.characters_commands import CHARACTERS
 from plugins.pravidla.config import PravidlaSettings
 from plugins.pravidla.help import in_czech
 from plugins.pravidla.house import PravidlaHouseRules
@@ -36,10 +36,10 @@ COMMANDS = CommandSet(SYSTEM).include(
                     "show a character sheet",
                     "Storyteller: set a sheet field (audited)",
                 ),
-                scene.COMMANDS,
-                scene.INITIATIVE.commands(
-                    scene.init_join_command,
-                    scene.init_add_command,
+                scene_commands.COMMANDS,
+                scene_commands.INITIATIVE.commands(
+                    scene_commands.init_join_command,
+                    scene_commands.init_add_command,
                     "init add NAME [STAMINA WITS] [hunting] [celerity basic|advanced]",
                     "Storyteller: put the initiative in order",
                 ),

@@ -1,14 +1,14 @@
-"""Pravidla commands: roll and odds, and the pools they share with the tug of war (scene.py).
-Characters and the sheet: characters.py."""
+"""Pravidla commands: roll and odds, and the pools they share with the tug of war (scene_commands.py).
+Characters and the sheet: characters_commands.py."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from functools import partial
-from typing import Any, cast
+from typing import Any
 
-from gateway import CommandContext, CommandSet, Invocation, Offloaded, Reply, Speaker, faces
+from gateway import CommandContext, CommandSet, Invocation, Offloaded, Reply, faces
 from gateway.core.i18n import percent
 from gateway.core.web_tool import in_locale
 from gateway.features.characters import active_character, find_character
@@ -16,9 +16,10 @@ from gateway.rules import binomial
 from gateway.rules.chart_link import chart_link
 from gateway.rules.charts import chart_result
 from gateway.rules.roll_words import RollWords, Term, read_term
-from gateway.rules.term_pools import TermPool, contest_line, contest_odds, contest_result, read_opponent
+from gateway.rules.term_pools import TermPool, contest_line, contest_result, read_opponent
 from gateway.rules.ties import TieRule
 from gateway.rules.trait_words import TraitWords
+from gateway.rules.worker_odds import contest_odds_in
 from gateway.vault.models import Character
 from plugins.pravidla import mechanics, web_tools
 from plugins.pravidla.config import PravidlaSettings
@@ -206,17 +207,10 @@ def _contest_odds(
     locale: str, pools: tuple[int, int], target: int, ties: TieRule
 ) -> tuple[str, dict[str, Any]]:
     """In an offload worker: a contest's chances with ties settled by ``ties``, told in ``locale``."""
-    speaker = cast("CommandContext", Speaker(locale))  # contest_odds reads only its locale
-    return contest_odds(
-        speaker,
-        WORDS,
-        SYSTEM,
-        pools,
-        sides=mechanics.SIDES,
-        target=target,
-        name=("target", "target"),
-        ties=ties,
-        title=in_locale(web_tools.TITLE, locale),
+    told = ("target", "target")  # the target number in the message, and its key in the result
+    title, sides = web_tools.TITLE, mechanics.SIDES
+    return contest_odds_in(
+        locale, title, WORDS, SYSTEM, pools, sides=sides, target=target, name=told, ties=ties
     )
 
 

@@ -11,12 +11,13 @@ while tied). Celerity's extra actions come after everyone's first action.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from gateway import ContestResult, DiceSource, RollResult
 from gateway.rules.initiative import Order, rank
+from gateway.rules.power_words import PowerWords
 from gateway.rules.ties import (
     Contest,
     TieRule,
@@ -27,6 +28,8 @@ from gateway.rules.ties import (
     every_face,
 )
 from gateway.rules.ties import Stalemate as Stalemate
+from plugins.pravidla.config import PravidlaSettings
+from plugins.pravidla.sheet import fold
 
 SYSTEM = "pravidla"
 SIDES = 6
@@ -141,3 +144,32 @@ def initiative(combatants: Sequence[Combatant], dice: DiceSource, max_rounds: in
         return break_ties(group, dice, rolls, sides=SIDES, max_rounds=max_rounds)
 
     return rank(SYSTEM, combatants, settle)
+
+
+# The powers ``init join`` and ``init add`` name (``init join lovecký celerita pokročilá``).
+POWERS = PowerWords(
+    fold=fold,
+    flags={"hunting": frozenset({"hunt", "hunting", "instinct", "instinkt", "lovecky"})},
+    levelled={"celerity": frozenset({"celerity", "celerita"})},
+    levels={"basic": 1, "zakladni": 1, "1": 1, "advanced": 2, "pokrocila": 2, "2": 2},
+)
+
+
+def initiative_order(
+    entries: Sequence[Mapping[str, Any]], settings: PravidlaSettings, dice: DiceSource
+) -> dict[str, Any]:
+    """The initiative tracker's entries in the book's order (switched-on powers, then Stamina, then
+    Wits, then a die; higher first), as a result; Celerity's extra actions from the settings."""
+    extra = {0: 0, 1: settings.celerity_basic_extra, 2: settings.celerity_advanced_extra}
+    combatants = [
+        Combatant(
+            name=e["name"],
+            hunting=bool(e["hunting"]),
+            celerity=int(e["celerity"]),
+            stamina=int(e["stamina"]),
+            wits=int(e["wits"]),
+            extra_actions=extra[int(e["celerity"])],
+        )
+        for e in entries
+    ]
+    return initiative(combatants, dice, settings.max_rerolls).as_result()

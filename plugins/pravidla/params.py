@@ -84,13 +84,28 @@ PARAMS: dict[str, tuple[Param, ...]] = {
     "tug roll": (SIDES,),
     # ``lovecký`` and ``celerita základní`` are said in Czech too: the words stay the handler's.
     "init join": (POWERS,),
+    # A name takes the words the numbers after it leave (``init add Ďábelský Jack 4 3 lovecký``); a
+    # Pravidla character's name alone takes its sheet's Stamina and Wits.
     "init add": (
         Param(
             "name",
-            "text",
-            "a name; for someone with no sheet, their Stamina and Wits; then their powers",
-            texts={"cs": ("jméno", "jméno; u někoho bez deníku jeho Kondice a Rozum; pak jeho schopnosti")},
+            "character",
+            "a name, or a Pravidla character's (its sheet's Stamina and Wits)",
+            texts={"cs": ("jméno", "jméno, nebo jméno postavy z Pravidel (Kondice a Rozum z jejího deníku)")},
         ),
+        Param(
+            "stamina",
+            "integer",
+            "for someone with no sheet: Stamina, 0 to 10",
+            texts={"cs": ("Kondice", "u někoho bez deníku: Kondice, 0 až 10")},
+        ),
+        Param(
+            "wits",
+            "integer",
+            "for someone with no sheet: Wits, 0 to 10",
+            texts={"cs": ("Rozum", "u někoho bez deníku: Rozum, 0 až 10")},
+        ),
+        POWERS,
     ),
 }
 

@@ -14,6 +14,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field
 
 from gateway.rules.named_traits import NamedTraits
+from gateway.rules.switch_words import levels, yes_no
 
 TRAITS = (
     "strength",
@@ -68,6 +69,9 @@ POWER_WORDS = {
     "hunting": ("hunting", "instinct", "lovecky", "instinkt"),
     "potence": ("potence",),
 }
+# The values st set takes for them (folded: ``základní`` is ``zakladni``).
+YES, NO = yes_no("ano", "ne")
+LEVELS = levels("zadna", "zakladni", "pokrocila")
 MAX_RATING = 10
 
 

@@ -5,11 +5,19 @@
    a name search, a management profile, the Storyteller log page.
 2. ``--viewers`` (100) live-log streams open at once while rolls arrive through the router at
    ``--rate`` (100) a second for ``--seconds``: the delay from a roll's command being handed to the
-   router to its event reaching each viewer, p50 / p99 / max over every (viewer, roll).
+   router to its event reaching each viewer, p50 / p99 / max over every (viewer, roll), and from the
+   roll's commit (its reply back) to the viewer: the live log's own part, without the wait for a
+   vault that takes fewer rolls a second than asked.
 
-Run: ``.venv/bin/python -m tests.bench.web_live [--vault URL] [--viewers 100] [--rate 100]
-[--seconds 10] [--requests 30]``. Default vault: a fresh SQLite file. Everything runs in one process
-(server, viewers and the roll driver share one event loop), so the figures include that contention.
+Both on SQLite and on PostgreSQL in one run: a fresh SQLite file, then a throw-away PostgreSQL cluster
+with the server's durable defaults (``tests.bench.pg``; ``--postgres URL`` uses that server instead,
+if it is durable). On PostgreSQL each roll reaches the viewers through its ``NOTIFY`` like a roll of
+another process would (the hub's after-commit events), on SQLite through the same events in-process.
+
+Run: ``.venv/bin/python -m tests.bench.web_live [--only sqlite|postgres] [--postgres URL]
+[--vault URL] [--viewers 100] [--rate 100] [--seconds 10] [--requests 30] [--live-only]``.
+``--vault URL`` measures that one vault only. The server and the roll driver share one event loop
+(the viewers are a child process), so the figures include that contention.
 """
 
 from __future__ import annotations
@@ -37,6 +45,7 @@ from gateway.features.characters import name_key
 from gateway.ops.logging import configure_logging
 from gateway.vault.models import Character, IdentityLink, Person
 from plugins.nightcap.sheet import new_sheet
+from tests.bench.pg import check_durable, durable_postgres
 from tests.web.test_account_helpers import ACCOUNT
 
 LINK = re.compile(r"(/login/[A-Za-z0-9_\-]+)")
@@ -181,48 +190,78 @@ async def live(served: Served, viewers: int, rate: float, seconds: float) -> dic
     assert child.stdout is not None
     assert (await child.stdout.readline()).strip() == b"ready"
     sent: dict[str, float] = {}
-    start = time.perf_counter()
-    for n in range(expected):
-        await asyncio.sleep(max(0.0, start + n / rate - time.perf_counter()))  # pacing the load
-        handed = time.time()
+    answered: dict[str, float] = {}
+
+    async def roll(n: int, handed: float) -> None:
         replies = await say(served.gateway, "roll 3", f"roller{n % 10}")
         sent[replies[0].result["id"]] = handed
+        answered[replies[0].result["id"]] = time.time()  # committed: the roll's reply is back
+
+    # Rolls arrive at the rate whatever one takes (a durable PostgreSQL commit waits for its fsync):
+    # each is handed over on time, not after the one before it is answered.
+    start = time.perf_counter()
+    rolling = []
+    for n in range(expected):
+        await asyncio.sleep(max(0.0, start + n / rate - time.perf_counter()))  # pacing the load
+        rolling.append(asyncio.create_task(roll(n, time.time())))
+    await asyncio.gather(*rolling)
     achieved = expected / (time.perf_counter() - start)
     output, _ = await asyncio.wait_for(child.communicate(), seconds * 10 + 60)
     arrivals = json.loads(output)
     delays = sorted(at - sent[roll] for roll, at in arrivals if roll in sent)
+    # After the commit: the live log's own part, without the wait for the vault to take the roll.
+    after = sorted(at - answered[roll] for roll, at in arrivals if roll in answered)
     return {
         "deliveries": len(delays),
         "rate": achieved,
         "p50_ms": delays[len(delays) // 2] * 1000,
         "p99_ms": delays[int(len(delays) * 0.99) - 1] * 1000,
         "max_ms": delays[-1] * 1000,
+        "after_p50_ms": after[len(after) // 2] * 1000,
+        "after_p99_ms": after[int(len(after) * 0.99) - 1] * 1000,
     }
 
 
-async def main(args: argparse.Namespace) -> None:
-    configure_logging("json", "warning")
-    url = args.vault or f"sqlite+aiosqlite:///{Path(tempfile.mkdtemp()) / 'vault.db'}"
+async def measure(label: str, url: str, args: argparse.Namespace) -> None:
     served = Served(url)
     await served.start()
     try:
         await say(served.gateway, "st add console:sam", "owner", st=True)
         await say(served.gateway, "char new Mira", "mira")
-        for count in (10, 10_000):
+        for count in () if args.live_only else (10, 10_000):
             medians = await pages(served, count, args.requests)
             print(
-                f"characters={count}: median server time per page (ms): "
+                f"{label}: characters={count}: median server time per page (ms): "
                 + ", ".join(f"{p} {m:.1f}" for p, m in medians.items())
             )
         result = await live(served, args.viewers, args.rate, args.seconds)
         print(
-            f"live log: {args.viewers} viewers, {args.rate:g} rolls/s asked ({result['rate']:.0f} achieved)"
-            f" for {args.seconds:g} s,"
-            f" {result['deliveries']} deliveries: delay p50 {result['p50_ms']:.1f} ms,"
-            f" p99 {result['p99_ms']:.1f} ms, max {result['max_ms']:.1f} ms"
+            f"{label}: live log: {args.viewers} viewers, {args.rate:g} rolls/s asked"
+            f" ({result['rate']:.0f} achieved) for {args.seconds:g} s,"
+            f" {result['deliveries']} of {args.viewers * int(args.rate * args.seconds)} deliveries:"
+            f" delay from the roll handed over p50 {result['p50_ms']:.1f} ms, p99 {result['p99_ms']:.1f} ms,"
+            f" max {result['max_ms']:.1f} ms; from its commit p50 {result['after_p50_ms']:.1f} ms,"
+            f" p99 {result['after_p99_ms']:.1f} ms",
+            flush=True,
         )
     finally:
-        await served.client.close()
+        await served.client.close()  # stops the gateway too
+
+
+async def main(args: argparse.Namespace) -> None:
+    configure_logging("json", "warning")
+    if args.vault:
+        await measure("vault", args.vault, args)
+        return
+    if args.only in (None, "sqlite"):
+        await measure("SQLite", f"sqlite+aiosqlite:///{Path(tempfile.mkdtemp()) / 'vault.db'}", args)
+    if args.only in (None, "postgres"):
+        if args.postgres:
+            await check_durable(args.postgres)
+            await measure("PostgreSQL", args.postgres, args)
+        else:
+            async with durable_postgres() as url:
+                await measure("PostgreSQL", url, args)
 
 
 if __name__ == "__main__":
@@ -232,7 +271,10 @@ if __name__ == "__main__":
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    parser.add_argument("--vault", help="vault URL (default: a fresh SQLite file)")
+    parser.add_argument("--vault", help="measure this vault only (default: SQLite, then PostgreSQL)")
+    parser.add_argument("--only", choices=("sqlite", "postgres"), help="one of the two")
+    parser.add_argument("--postgres", help="a durable PostgreSQL to use (default: one started here)")
+    parser.add_argument("--live-only", action="store_true", help="the live log only, no page timings")
     parser.add_argument("--viewers", type=int, default=100)
     parser.add_argument("--rate", type=float, default=100.0)
     parser.add_argument("--seconds", type=float, default=10.0)

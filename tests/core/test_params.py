@@ -21,7 +21,7 @@ from gateway.testing import Chat
 from plugins.nightcap import COMMANDS as NIGHTCAP
 
 DECLARED: list[Command] = [c for c in NIGHTCAP.commands() if c.params]
-DECLARED_NAMES = sorted({c.name for c in DECLARED} | set(PARAMS))
+DECLARED_NAMES = sorted({c.name for c in DECLARED} | {name for name, params in PARAMS.items() if params})
 ALL_PARAMS: dict[str, tuple[Param, ...]] = {**PARAMS, **{f"nightcap {c.name}": c.params for c in DECLARED}}
 
 WORD = st.text(st.sampled_from("abcdefghijkmnopqrstuvwxyzABCMV"), min_size=1, max_size=8)

@@ -79,9 +79,12 @@ async def test_the_owner_is_a_storyteller_and_manages_others(owned: Chat) -> Non
         await refused(chat, "st remove discord:2000", "1000", **DISCORD)
         == "discord:2000 is not a Storyteller."
     )
-    assert await refused(chat, "st add bob", "1000", **DISCORD) == (
-        "'bob' is not an identity: write PLATFORM:ID, e.g. discord:80351110224678912, sl:<avatar uuid>,"
+    assert await refused(chat, "st add bob:", "1000", **DISCORD) == (
+        "'bob:' is not an identity: write PLATFORM:ID, e.g. discord:80351110224678912, sl:<avatar uuid>,"
         " matrix:@ana:example.org, irc:libera/ana or console:ana."
+    )
+    assert await refused(chat, "st add bob", "1000", **DISCORD) == (
+        "Nobody called bob has been seen here: write PLATFORM:ID, e.g. discord:80351110224678912."
     )
     actions = [(r.action, r.field_name, r.new_value) for r in await audit_rows(chat)]
     assert actions == [

@@ -8,7 +8,7 @@ import pytest
 from gateway.testing import Chat
 from plugins.decanter.mechanics import extended_total
 from plugins.decanter.parse import ROLL_USAGE
-from plugins.decanter.rolls import ODDS_USAGE
+from plugins.decanter.rolls_commands import ODDS_USAGE
 from tests.decanter.test_commands import mira, refused, roll
 
 DICE_POOL = (

@@ -47,7 +47,7 @@ def minimum_time(n: int, windows: list[tuple[int, float]]) -> float:
 
 
 def sheet(i: int) -> dict[str, Any]:
-    """An export row as the Nightcap characters plugin queues it (plugins/nightcap/export.py)."""
+    """An export row as the Nightcap characters plugin queues it (plugins/nightcap/export_commands.py)."""
     fields = {"origin": "Human", "subgroup": "Night Watch", "aptitude": "Locks", "weakness": "Debts"}
     traits = {"physical": 3, "mental": 2, "social": 2, "spirit": 3}
     powers = [{"name": "Ward", "tier": "adept", "trait": "spirit"}]

@@ -19,7 +19,7 @@ def sheet_payload(
     powers: list[Power] | None = None,
     owner: str = "Alice",
 ) -> dict[str, object]:
-    """The payload the Nightcap characters plugin queues (plugins/nightcap/export.py)."""
+    """The payload the Nightcap characters plugin queues (plugins/nightcap/export_commands.py)."""
     if fields is None:
         fields = {"Origin": "Human", "Subgroup": "Virtual Adepts", "Aptitude": "Locks", "Weakness": "Debts"}
     summary = SheetSummary(

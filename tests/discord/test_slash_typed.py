@@ -121,8 +121,11 @@ def test_every_declared_parameter_is_an_option_of_its_command(real: Gateway, wit
             path = [leaf.name] if leaf in slashes.commands else [command.name.split()[0], leaf.name]
             options = {o["name"] for o in find(definitions, *path).get("options", [])}
             assert {p.name for p in command.params} <= options, command.name
-            if not any(c.params for c in slash.registered(gateway.services) if c.name == command.name):
+            same = [c for c in slash.registered(gateway.services) if c.name == command.name]
+            if not any(c.declared for c in same):
                 assert options == {"args"}, command.name  # no declaration: one free-text option
+            elif not any(c.params for c in same):
+                assert options == set(), command.name  # ``params=()``: it takes no arguments
 
 
 def test_storyteller_commands_need_manage_guild(real: Gateway) -> None:
@@ -257,7 +260,9 @@ def test_discord_s_limits_are_kept() -> None:
 
 
 def test_typed_options_build_the_line_a_person_types() -> None:
-    plain = [Command(name, nothing, name, system="kit") for name in ("prove", "sheet")]
+    plain = [
+        Command(name, nothing, name, system="kit", private=name == "sheet") for name in ("prove", "sheet")
+    ]
     slashes = slash.build([*kit.commands(), *plain])
     roll = [opt("pool", "physical"), opt("modifier", 1, 4)]
     assert line(slashes, "roll", roll) == "roll physical +1"
@@ -275,8 +280,12 @@ def test_typed_options_build_the_line_a_person_types() -> None:
     assert line(slashes, "power", use) == "power use Ward basic vs Shield adept"
     assert line(slashes, "team", sub("roll", opt("wp", True, 5))) == "team roll wp"
     assert line(slashes, "prove", [opt("args", "  ")]) == "prove"
-    gw = slash.command_line({"name": "gw", "options": [opt("text", "link ABC123")]}, slashes)
-    assert gw is not None and (gw.line, gw.private) == ("link ABC123", True)
+    gw = slash.command_line({"name": "gw", "options": [opt("text", "sheet  Mira")]}, slashes)
+    assert gw is not None and (gw.line, gw.private) == ("sheet Mira", True)  # declared: Command(private=True)
+    gw = slash.command_line({"name": "gw", "options": [opt("text", "prove Mira secret")]}, slashes)
+    assert gw is not None and (gw.line, gw.private) == ("prove Mira secret", True)  # a secret roll
+    gw = slash.command_line({"name": "gw", "options": [opt("text", "prove Mira")]}, slashes)
+    assert gw is not None and gw.private is False
     assert slash.command_line({"name": "sheet", "options": []}, slashes).private is True  # type: ignore[union-attr]
     # A forged payload's string in an integer option reaches the parser as typed, to be refused there.
     assert line(slashes, "trait", [opt("trait", "dex"), opt("rating", "lots")]) == "trait dex lots"
@@ -300,6 +309,8 @@ def option_values(spec: dict[str, Any], param: Param, keywords: set[str]) -> st.
     rest = param.rest
     if spec["type"] == slash.BOOLEAN:
         return st.booleans()
+    if spec["type"] == slash.USER:  # a picked user: their id
+        return st.integers(1, 2**63 - 1).map(str)
     if spec["type"] == slash.INTEGER:
         low = param.minimum if param.minimum is not None else spec.get("min_value", -(10**6))
         high = param.maximum if param.maximum is not None else spec.get("max_value", 10**6)
@@ -319,6 +330,8 @@ def option_values(spec: dict[str, Any], param: Param, keywords: set[str]) -> st.
 def expected(param: Param, value: Any) -> Any:
     if param.kind == "flag":
         return value is True
+    if param.kind == "person":
+        return f"discord:{value}"
     if isinstance(value, str) and param.many:  # one option's text, read back word by word
         return value.split()
     if isinstance(value, str):

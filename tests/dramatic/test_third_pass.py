@@ -8,7 +8,7 @@ import pytest
 from gateway.testing import Chat
 from gateway.vault.models import Pool
 from plugins.dramatic.parse import ROLL_USAGE
-from plugins.dramatic.rolls import ODDS_USAGE
+from plugins.dramatic.rolls_commands import ODDS_USAGE
 from tests.dramatic.test_commands import mira, refused, roll
 from tests.helpers.chat import rows
 

@@ -18,8 +18,8 @@ from gateway.core.types import Invocation, Reply
 from gateway.features.characters import characters_in
 from gateway.testing import Chat, start_chat
 from gateway.vault.models import OutboxRow, Pool
-from plugins.nightcap import export
-from plugins.nightcap.export import render
+from plugins.nightcap import export_commands as export
+from plugins.nightcap.export_commands import render
 from tests.conflict.helpers import make_character
 from tests.nightcap.helpers import character, ok, statements
 

@@ -431,7 +431,8 @@ async def test_no_character_row_is_left_by_a_refusal(nw: Chat) -> None:
 async def test_words_after_a_command_that_takes_none_are_refused(nw: Chat, line: str, said: str) -> None:
     """«Каждую ночь, просыпаясь, вампир теряет 1 BP»: ``wake 5`` is not five nights, and nothing is spent."""
     await maxina_and_flavius(nw)
-    reply = await nw.one(line, as_="olga")
+    storyteller = line.startswith(("turn", "damage"))  # the Storyteller's commands
+    reply = await (nw.one(line, as_="dm", st=True) if storyteller else nw.one(line, as_="olga"))
     assert reply.error is not None and reply.text.startswith(said), reply.text
     assert {p.name: p.current for p in await rows(nw, Pool) if p.character_id == 1}["blood"] == 10
 
@@ -448,3 +449,26 @@ async def test_blood_follows_the_kind(nw: Chat) -> None:
     vampire = (await nw.one("sheet Смертный", as_="dm", st=True)).text
     assert "Запас Крови 10 из 10 BP (Жажды нет)." in vampire, vampire
     assert (await nw.one("wake", as_="ivan")).error is None
+
+
+@pytest.mark.parametrize(
+    ("line", "said"),
+    [
+        ("heal 0", "heal: параметр «BP» должен быть не меньше 1, а не 0."),
+        ("heal много", "heal: параметр «BP» должен быть целым числом, а не «много»."),
+        ("boost 21", "boost: параметр «на сколько» должен быть не больше 20, а не 21."),
+        ("humanity buy 0", "humanity buy: параметр «пункты» должен быть не меньше 1, а не 0."),
+        ("turn 21", "turn: параметр «ходы» должен быть не больше 20, а не 21."),
+        ("turn 2 3", "turn: лишнее «3», столько эта команда не принимает."),
+        ("sun прямой 0", "sun: параметр «ходы» должен быть не меньше 1, а не 0."),
+        ("damage 0 Флавиус", "damage: параметр «уровни» должен быть не меньше 1, а не 0."),
+    ],
+)
+async def test_a_count_out_of_its_declaration_is_refused_in_russian(nw: Chat, line: str, said: str) -> None:
+    """The handlers read their counts typed (``params``): the router refuses a bad one in one line (with
+    the usage after it), and nothing is spent."""
+    await maxina_and_flavius(nw)
+    storyteller = line.startswith(("turn", "damage"))  # the Storyteller's commands
+    reply = await (nw.one(line, as_="dm", st=True) if storyteller else nw.one(line, as_="olga"))
+    assert reply.error is not None and reply.text.startswith(said), reply.text
+    assert {p.name: p.current for p in await rows(nw, Pool) if p.character_id == 1}["blood"] == 10

@@ -153,3 +153,19 @@ async def test_characters_sheet_and_audited_storyteller_edits(pr: Chat) -> None:
     assert listing.text == "Vaše postavy v Pravidlech: Maxin, Druhý *."
     assert (await pr.one("char use Maxin", as_="klara")).error is None
     assert (await pr.one("char", as_="klara")).text == "Vaše postavy v Pravidlech: Maxin *, Druhý."
+
+
+async def test_init_add_reads_its_name_and_ratings_typed(pr: Chat) -> None:
+    """``init add``'s name takes the words its Stamina and Wits leave; a line it cannot read is refused
+    in Czech, and nobody joins the order."""
+    added = await pr.one("init add Ďábelský Jack 4 3 celerita základní", as_="st", st=True)
+    assert added.error is None, added.text
+    entry = next(e for e in added.result["entries"] if e["name"] == "Ďábelský Jack")
+    assert (entry["stamina"], entry["wits"], entry["celerity"]) == (4, 3, 1)
+    assert (await pr.one("init add Jack 11 2", as_="st", st=True)).text == (
+        "Kondice a Rozum mají hodnotu 0 až 10: napište init add Ghúl 3 2."
+    )
+    assert (await pr.one("init add Jack 4", as_="st", st=True)).text.startswith("Napište init, init join")
+    assert (await pr.one("init add Jack 4 3 rychle", as_="st", st=True)).text.startswith("Napište init,")
+    shown = await pr.one("init", as_="st", st=True)
+    assert [e["name"] for e in shown.result["entries"]] == ["Ďábelský Jack"]

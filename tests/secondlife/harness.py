@@ -142,6 +142,7 @@ class Hud:
         roster: dict[str, Any] | None = None,
         body_max: int | None = None,
         plain: bool = False,
+        decl: str | None = None,
     ) -> HudResponse:
         if plain:
             body, mimetype = text.encode("utf-8"), "text/plain; charset=utf-8"
@@ -156,6 +157,8 @@ class Hud:
                 data["roster"] = roster
             if body_max is not None:
                 data["body_max"] = body_max
+            if decl is not None:
+                data["decl"] = decl
             body, mimetype = json.dumps(data).encode("utf-8"), "application/json"
         return await self.post("/sl/v1/command", body, self.signed_headers(body, mimetype))
 

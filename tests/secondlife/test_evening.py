@@ -11,7 +11,9 @@ import pytest
 from sqlalchemy import func
 from sqlmodel import select
 
+from adapters.secondlife.menus import decl_of
 from gateway.vault.models import RollLog
+from plugins.nightcap import NIGHTCAP as NIGHTCAP_SYSTEM
 from tests.secondlife.conftest import World
 from tests.secondlife.harness import FakeObject, Hud, eventually, new_key
 
@@ -42,7 +44,9 @@ class Table:
         self.st_obj = await self.world.obj(self.st)
         self.relay_obj = await self.world.obj(self.relay)
         first = await self.mira.register(self.mira_obj.url, "player-hud")
-        assert first.json["state"] == {"mode": "none", "st": False}
+        # No character yet; the tag of the default system's menus (``adapters.secondlife.menus``).
+        tag = decl_of(NIGHTCAP_SYSTEM, "en")["tag"]
+        assert first.json["state"] == {"mode": "none", "st": False, "decl": tag}
         assert (await self.st.register(self.st_obj.url, "st-hud")).json["state"]["st"] is True
         assert (await self.relay.register(self.relay_obj.url, "relay")).json == {
             "ok": True,

@@ -3,9 +3,10 @@
 The scripts' ``command("...")``, ``ask_mod("...")`` and ``ask_wp("...")`` call sites are read from the
 source; each literal start must have an example here (so a new menu entry cannot go untested). Then
 EVERY line a button path can build (each trait, each modifier button, each Willpower choice, each
-tier, each pad value) is built here from the scripts' own button lists, the way the script joins them
-(the joining lines are checked to be in the script), and sent through the HUD emulator: each must be
-answered without an error.
+tier, each pad value) is built here from the scripts' own button lists and from Nightcap's menu
+declaration (``adapters.secondlife.menus``: the Roll, Use Power, field, trait and power lines), the
+way the script joins and fills them (the joining lines are checked to be in the script), and sent
+through the HUD emulator: each must be answered without an error.
 
 The book, *Using the player HUD*: "Roll — pick a trait, then apply a modifier if the scene calls for
 one"; *Spending willpower*: "Before the dice leave your hand the HUD asks whether you want to spend a
@@ -21,6 +22,8 @@ from pathlib import Path
 
 import pytest
 
+from adapters.secondlife.menus import build
+from plugins.nightcap import NIGHTCAP
 from tests.secondlife.conftest import World
 from tests.secondlife.harness import Hud, new_key
 from tests.secondlife.test_lsl import button_lists
@@ -41,7 +44,8 @@ def buttons(source: str, name: str) -> list[str]:
 
 P = {name: buttons(PLAYER_SRC, name) for name in button_lists(PLAYER_SRC)}
 S = {name: buttons(ST_SRC, name) for name in button_lists(ST_SRC)}
-TRAITS = [t.lower() for t in P["B_TRAITS"]]
+DECL = build(NIGHTCAP, "en")
+TRAITS = [key for key, _label in DECL["traits"]]
 MODS, WPS = P["B_MODS"], P["B_WP"]
 
 # How the Player HUD joins the choices (the script's own lines, checked below).
@@ -50,16 +54,21 @@ JOINING = [
     'if (gAskWp) menu("wp", wp_prompt(), B_WP);',
     "else command(gCmd + gB);",
     'if (m == "Spend WP") command(gCmd + gB + " wp");',
-    'ask_mod("roll " + llToLower(m), m, TRUE);',
-    'ask_mod("power use " + quoted(gA) + " " + llToLower(m), gA + " (" + m + ")", TRUE);',
-    "llList2List(TIER_NAMES, 0, learned) + B_NAV",
-    'ask_mod("defend " + llToLower(m), m, TRUE);',
-    'ask_mod("challenge " + quoted(gA) + " " + llToLower(m), m, TRUE);',
-    'ask_mod("attack " + quoted(gA) + " " + llToLower(m),',
+    'roll_with(d(["roll", 0]) + " " + k, m, (integer)d(["roll", 1]), (integer)d(["roll", 2]));',
+    "if (mod) ask_mod(cmd, what, wp);",
+    "else if (wp) ask_wp(cmd, wp_prompt());",
+    'string cmd = d(["power", "use", 0]) + " " + quoted(gA);',
+    'if (tier != "") cmd += " " + tier;',
+    "if (llToLower(v) == llToLower(learned)) v = JSON_INVALID;",
+    'command(fill(d(["set", gField, 2]), ["value"], [v]));',
+    'command(fill(d(["power", "add"]), ["power", "tier", "trait"], [quoted(gA), gB, k]));',
+    'ask_mod("defend " + offered(m), m, TRUE);',
+    'ask_mod("challenge " + quoted(gA) + " " + offered(m), m, TRUE);',
+    'ask_mod("attack " + quoted(gA) + " " + offered(m),',
     'ask_mod("extended roll", "this step", TRUE);',
     'list w = llParseString2List(llToLower(m), [" ", "in"], []);',
-    'command("extended start " + gA + " " + llToLower(m));',
-    'ask_mod("team start " + llToLower(m), m, FALSE);',
+    'command("extended start " + gA + " " + offered(m));',
+    'ask_mod("team start " + offered(m), m, FALSE);',
     'ask_wp("assist", ',
     'ask_wp("assist " + quoted(m), ',
     'ask_wp("team roll", wp_prompt());',
@@ -118,15 +127,43 @@ LEAD = ("mira", "team start physical")
 CANCEL = ("mira", "team cancel")
 
 
+def fill(template: list[str], **values: str) -> str:
+    """The script's fill(): even items literal, odd items a value's name."""
+    return "".join(part if i % 2 == 0 else values[part] for i, part in enumerate(template))
+
+
+def declared_creation_lines() -> Iterator[tuple[str, str]]:
+    """Every line the CharGen menus fill from the declaration: each field with each pad value or
+    choice (text fields with an example), each power tier a player may take with each trait; with
+    the label a rule's refusal of it names ("" where none may be refused)."""
+    for label, kind, template, low, high, choices in DECL["set"]:
+        if kind == "text":
+            yield fill(template, value=f"{label} example"), ""
+        elif kind == "choice":
+            yield from ((fill(template, value=value), "") for value, _label in choices)
+        else:  # a pad of ten values at most (Custom types one): the creation rules refuse some
+            yield from ((fill(template, value=str(n)), label) for n in range(low, min(high, low + 9) + 1))
+    power = DECL["power"]
+    for tier, _label, player in power["tiers"]:
+        for trait in TRAITS if player else ():
+            yield fill(power["add"], power='"Doom"', tier=tier, trait=trait), ""
+            yield fill(power["remove"], power='"Doom"'), ""
+    for _label, template, _statuses in DECL["acts"]:
+        yield fill(template), ""
+    yield fill(DECL["use"], name=f'"{MIRA}"'), ""
+
+
 def player_steps() -> Iterator[Step]:
-    # Roll: trait, modifier, Willpower.
+    # Roll: the declared command, a trait, the modifier and Willpower steps it declares.
+    word, mod, wp = DECL["roll"]
+    assert (word, mod, wp) == ("roll", 1, 1)
     for t in TRAITS:
-        yield from rolled("roll", f"roll {t}")
-    # Use Power: the power, a tier up to the learned one, modifier, Willpower.
-    tiers = [t.lower() for t in button_lists(PLAYER_SRC)["TIER_NAMES"]]
+        yield from rolled("roll", f"{word} {t}")
+    # Use Power: the power, a declared tier up to the learned one, modifier, Willpower.
+    tiers = [value for value, _label, _player in DECL["power"]["tiers"]]
     for name, learned in (("Knack", "basic"), ("Veil", "adept")):
         for tier in tiers[: tiers.index(learned) + 1]:
-            yield from rolled("power use", f'power use "{name}" {tier}')
+            yield from rolled("power use", f'{DECL["power"]["use"][0]} "{name}" {tier}')
     # Health.
     for n in P["B_DAMAGE"]:
         yield Step(f"damage {n}", "health", after=(("st", f'st pool "{MIRA}" damage 0'),))
@@ -207,16 +244,7 @@ def st_steps() -> Iterator[Step]:
 
 
 # One example per literal start, the check that no call site goes without one.
-PLAYER_CREATION = {
-    "char new ": f'char new "{MIRA}"',
-    "char set ": "char set origin Mage",
-    "trait ": "trait physical 3",
-    "power add ": 'power add "Veil" adept spirit',
-    "char budget": "char budget",
-    "power remove ": 'power remove "Veil"',
-    "char use ": f'char use "{MIRA}"',
-    "char submit": None,  # sent last, in ``approved``
-}
+PLAYER_CREATION = {"char new ": f'char new "{MIRA}"'}
 PLAYER_STARTS = {
     "sheet",
     "checkin",
@@ -224,8 +252,6 @@ PLAYER_STARTS = {
     "heal 1",
     "damage ",
     "prove",
-    "roll ",
-    "power use ",
     "defend ",
     "concede",
     "challenge",
@@ -307,16 +333,32 @@ async def send(hud: Hud, text: str) -> str:
     return str(replies[0]["text"])
 
 
+async def send_or_refused(hud: Hud, text: str, label: str) -> None:
+    """A pad value the creation rules may refuse: answered, or refused in one line naming the field."""
+    response = await hud.command(text, state=True, body_max=16384)
+    assert response.status == 200, response.text
+    [reply] = response.json["replies"]
+    assert not reply.get("error") or label in reply["text"], (text, reply)
+
+
 async def approved(world: World) -> dict[str, Hud]:
     """Mira built through the creation menus, Dorian plainly; both approved, pools deep enough."""
     huds = {"mira": world.hud(MIRA), "dorian": world.hud(FOE), "st": world.st_hud()}
     mira, dorian, st = huds["mira"], huds["dorian"], huds["st"]
     for start, example in PLAYER_CREATION.items():
-        if example is not None:
-            assert example.startswith(start)
-            await send(mira, example)
+        assert example.startswith(start)
+        await send(mira, example)
+    for line, refused_naming in declared_creation_lines():
+        if line == "char submit":  # sent last
+            continue
+        if refused_naming:
+            await send_or_refused(mira, line, refused_naming)
+        else:
+            await send(mira, line)
+    for trait in TRAITS:
+        await send(mira, f"trait {trait} 1")
     await send(mira, 'power add "Knack" basic mental')
-    for trait, value in (("mental", 3), ("social", 2), ("spirit", 2)):
+    for trait, value in (("physical", 3), ("mental", 3), ("social", 2), ("spirit", 2)):
         await send(mira, f"trait {trait} {value}")
     await send(mira, 'power add "Veil" adept spirit')
     await send(mira, "char submit")

@@ -33,7 +33,10 @@ BOUNDS = {
     "gCharStatus": len("submitted"),  # the roster's header: status, numbers and "Nothing here."
     'st(["char"])': NAME,
     "(string)llGetListLength(gPick)": NUMBER,  # the Macros page: how many in all
+    'd(["set", gField, 0])': NAME,  # a declared field's label
 }
+# Shown after the question, so fit() cuts only them: the pools and the sheet's text fields.
+TAILS = ("pools_line()", "fields_text()")
 LITERAL = re.compile(r'"((?:[^"\\]|\\.)*)"')
 
 
@@ -44,9 +47,9 @@ def terms(expr: str) -> list[str]:
 
 def prompts(source: str) -> list[str]:
     found = []
-    for match in re.finditer(r"\b(menu|ask|ask_wp)\(", source):
+    for match in re.finditer(r"\b(menu|ask|ask_wp|offer|offer_traits|offer_tiers)\(", source):
         args = call_arguments(source, match.end())
-        if args[0].startswith("string ") or args[1] == "text":
+        if args[0].startswith("string ") or args[1] in ("text", "gOfferText"):
             continue  # the definition, or a helper passing its caller's prompt on (read at the caller)
         found.append(args[1])
     return found
@@ -54,13 +57,19 @@ def prompts(source: str) -> list[str]:
 
 def most_bytes(expr: str, source: str) -> int:
     total = 0
-    for term in terms(expr):
+    found = terms(expr)
+    while found and found[-1] in TAILS:
+        found.pop()
+    for term in found:
         literal = LITERAL.fullmatch(term)
         if literal:
             total += len(literal.group(1).encode().decode("unicode_escape").encode("utf-8"))
-        elif term == "what":  # ask_mod's parameter: the largest its callers pass
-            calls = [call_arguments(source, m.end()) for m in re.finditer(r"\bask_mod\(", source)]
-            total += max(most_bytes(a[1], source) for a in calls if not a[0].startswith("string "))
+        elif term == "what":  # ask_mod's parameter: the largest its callers (and theirs) pass
+            callers = re.finditer(r"\b(?:ask_mod|roll_with|roll_power)\(", source)
+            calls = [call_arguments(source, m.end()) for m in callers]
+            total += max(
+                most_bytes(a[1], source) for a in calls if not a[0].startswith("string ") and a[1] != "what"
+            )
         elif term == "wp_prompt()":
             body = re.search(r"string wp_prompt\(\)\s*\{\s*return (.*?);", source, re.S)
             assert body is not None

@@ -7,7 +7,9 @@ import json
 import pytest
 from sqlmodel import select
 
+from adapters.secondlife.menus import decl_of
 from gateway.vault.models import Character, IdentityLink, Person, ProcessedMessage, RollLog
+from plugins.nightcap import NIGHTCAP
 from tests.secondlife.conftest import World, table_counts
 from tests.secondlife.harness import eventually
 
@@ -129,10 +131,11 @@ async def test_overflow_goes_to_the_registered_url(world: World) -> None:
 async def test_state_for_a_newcomer_and_the_storyteller(world: World) -> None:
     hud = world.hud("Mira Vance")
     response = await hud.command("", state=True)
-    assert response.json == {"replies": [], "state": {"mode": "none", "st": False}}
+    tag = decl_of(NIGHTCAP, "en")["tag"]
+    assert response.json == {"replies": [], "state": {"mode": "none", "st": False, "decl": tag}}
     st = world.st_hud()
     response = await st.command("", state=True)
-    assert response.json["state"] == {"mode": "none", "st": True}
+    assert response.json["state"] == {"mode": "none", "st": True, "decl": tag}
 
 
 async def add_character(world: World, hud_owner: str, name: str, status: str, **sheet: object) -> None:
@@ -181,7 +184,27 @@ async def test_state_of_a_character(world: World) -> None:
         "traits": {"physical": 3, "mental": 2, "social": 2, "spirit": 3},
         "powers": [["Veil", "adept", "spirit"]],
         "pools": {},
+        "decl": decl_of(NIGHTCAP, "en")["tag"],
     }
+
+
+async def test_the_menu_declaration_a_state_names(world: World) -> None:
+    """``{"decl": TAG}`` answers the declaration the state's tag names, read from no vault (a bad
+    tag is a 400 in one line)."""
+    hud = world.hud("Mira Vance")
+    tag = (await hud.command("", state=True)).json["state"]["decl"]
+    before = await table_counts(world)
+    answer = await hud.command("", decl=tag)
+    assert answer.status == 200 and answer.json["replies"] == []
+    decl = answer.json["decl"]
+    assert decl == decl_of(NIGHTCAP, "en") and decl["tag"] == tag
+    assert decl["roll"] == ["roll", 1, 1] and decl["use"] == ["char use ", "name", ""]
+    assert ["Origin", "text", ["char set origin ", "value", ""], 0, 9, []] in decl["set"]
+    assert await table_counts(world) == before
+    refused = await hud.command("", decl="nosuch.en.0")
+    assert (refused.status, refused.text) == (400, "no such decl tag: ask for the state again")
+    refused = await hud.command("", decl=tag.replace(".en.", ".xx."))
+    assert refused.status == 400
 
 
 async def test_roster_pages_for_the_st_hud(world: World) -> None:

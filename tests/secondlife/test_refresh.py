@@ -85,7 +85,7 @@ async def test_the_owners_own_edit_sends_no_notice(world: World) -> None:
 
 async def test_an_st_command_that_edits_a_sheet_refreshes_the_hud(world: World) -> None:
     """Through the router, as the Storyteller's HUD sends it (no sniffing of the word ``st``)."""
-    pytest.importorskip("plugins.nightcap.storyteller")
+    pytest.importorskip("plugins.nightcap.storyteller_commands")
     _, mira_obj = await mira_with_hud(world)
     answer = await world.st_hud().command('st approve "Mira" force')
     assert not answer.json["replies"][0].get("error"), answer.json

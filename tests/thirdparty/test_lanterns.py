@@ -9,7 +9,10 @@ operator's does, through the ``gateway.plugins`` entry point (no ``extra_plugins
 
 from __future__ import annotations
 
+import asyncio
+import dataclasses
 import json
+import re
 import sys
 import tomllib
 from collections.abc import AsyncIterator, Iterator
@@ -24,16 +27,26 @@ from nacl.signing import SigningKey
 from adapters.console.complete import completions
 from adapters.console.names import load_names, visible_commands
 from adapters.discord import slash
+from adapters.discord.render import EPHEMERAL
 from gateway import Channel, DegreeColour, Identity, find_character, pools_of
 from gateway.features import channels
 from gateway.testing import Chat
 from tests.discord.conftest import CHANNEL, GUILD, DiscordEnv, fake, key, start_env
 from tests.discord.fake_discord import FakeDiscord, answer_problems, command_problems
 from tests.secondlife.conftest import make_world
+from tests.secondlife.harness import SECRET, free_port
+from tests.secondlife.lsl_runtime import Sim
+from tests.secondlife.test_lsl_runtime import ST_KEY, Type, needs_lummao, rez, says, serving, sim, walk
 from tests.web.conftest import site
 from tests.web.test_account_helpers import ACCOUNT, client_sign_in, csrf_of, say
 
-__all__ = ["fake", "key", "make_world", "site"]  # fixtures this module borrows from the adapters' suites
+__all__ = [
+    "fake",
+    "key",
+    "make_world",
+    "sim",
+    "site",
+]  # fixtures this module borrows from the adapters' suites
 
 ROOT = Path(__file__).resolve().parents[2]
 SYSTEM = "lanterns"
@@ -97,6 +110,41 @@ async def suggest(env: DiscordEnv, name: str, options: list[dict[str, Any]]) -> 
     return [c["value"] for c in answer["data"]["choices"]]
 
 
+def _slowed(handler: Any, seconds: float) -> Any:
+    async def slow(ctx: Any, inv: Any) -> Any:
+        await asyncio.sleep(seconds)
+        return await handler(ctx, inv)
+
+    return slow
+
+
+async def test_a_private_command_defers_privately_with_no_adapter_knowing_it(discord: DiscordEnv) -> None:
+    """``gauge`` is Lanterns' own and declared ``private=True``: a slow one's deferral is ephemeral from
+    the start (its first follow-up takes the deferral's visibility), a public one's is not."""
+    slashes = slash.of(discord.gateway.services)
+    assert [slashes.get(name).private for name in ("gauge", "sheet", "light", "burn")] == [
+        True,
+        True,
+        False,
+        False,
+    ]  # type: ignore[union-attr]
+    await gw(discord, "char new Wren")
+    registry = discord.gateway.plugins.registry
+    delay = discord.adapter.config.reply_timeout + 0.3
+    for name in ("gauge", "burn"):  # past reply_timeout: the answer is a deferral, then a follow-up
+        command = registry.commands[(SYSTEM, name)]
+        registry.commands[(SYSTEM, name)] = dataclasses.replace(
+            command, handler=_slowed(command.handler, delay)
+        )
+    assert await discord.command("gauge") == {"type": 5, "data": {"flags": EPHEMERAL}}
+    assert await discord.command("burn", [opt("amount", 1, 4)]) == {"type": 5, "data": {}}
+    await discord.until(lambda: len([r for r in discord.fake.received if r.follow_up]) == 2, timeout=15)
+    bodies = [r.body for r in discord.fake.received if r.follow_up]
+    gauge = next(b for b in bodies if "lantern holds 3 of 5 oil" in str(b))
+    assert gauge["flags"] == EPHEMERAL
+    assert all("flags" not in b for b in bodies if b is not gauge)
+
+
 async def test_discord_typed_slash_commands_autocomplete_help_and_colours(discord: DiscordEnv) -> None:
     definitions = slash.of(discord.gateway.services).definitions()
     assert command_problems(definitions) == []  # as Discord validates them
@@ -107,14 +155,16 @@ async def test_discord_typed_slash_commands_autocomplete_help_and_colours(discor
     assert options["oil"]["type"] == 5  # a flag: a boolean
     burn = find(definitions, "burn")["options"][0]
     assert (burn["type"], burn["min_value"], burn["max_value"]) == (4, 1, 5)
+    # Decanter's and Dramatic's set read a field their own way: one string, Lanterns' fields suggested.
     field = find(definitions, "set")["options"][0]
-    assert {c["value"] for c in field["choices"]} >= {"wit", "nerve", "craft", "oil", "calling", "notes"}
+    assert (field["type"], field["autocomplete"]) == (3, True)
     assert find(definitions, "steady")["options"][0]["autocomplete"] is True
 
     assert "Lanterns character" in (await gw(discord, "char new Wren"))["content"]
     await gw(discord, "set wit 3")
     assert await suggest(discord, "steady", [opt("trait", "", focused=True)]) == ["wit", "nerve", "craft"]
     assert await suggest(discord, "light", [opt("pool", "wit+n", focused=True)]) == ["wit+nerve"]
+    assert set(await suggest(discord, "set", [opt("field", "", focused=True)])) >= {"wit", "oil", "calling"}
 
     help_text = (await gw(discord, "help light"))["content"]
     assert "Usage: light POOL" in help_text  # Discord's markdown escapes the brackets that follow
@@ -198,10 +248,8 @@ async def test_the_second_life_hud_state_shows_its_sheet(installed: ModuleType, 
     assert (state["char"], state["system"], state["chars"]) == ("Wren", SYSTEM, ["Wren"])
     assert state["traits"] == {"wit": 1, "nerve": 1, "craft": 4}
     assert state["pools"] == {"oil": [3, 5]}
-    # The HUD's wire carries traits, pools and powers only (``adapters/secondlife/state.py``), for
-    # every system; the summary the adapter reads also holds the choice and the text, which the
-    # wire would need a new key for (an adapter change, left out here: see the branch's report).
-    assert "fields" not in state
+    assert state["fields"] == [["Calling", "Seeker"], ["Notes", "Carries a brass lamp"]]
+    assert state["decl"].startswith("lanterns.en.")
     services = world.services
     async with services.vault.transaction() as session:
         character = await find_character(session, SYSTEM, "Wren")
@@ -268,3 +316,77 @@ async def test_the_web_sheet_page_and_editor_for_a_player_and_a_storyteller(
         assert wren is not None and wren.id is not None
         oil = (await pools_of(session, wren.id))["oil"]
     assert wren.sheet["nerve"] == 4 and oil.current == 5
+
+
+def lanterns_config(tmp_path: Path, port: int) -> Path:
+    config = tmp_path / "gateway.toml"
+    config.write_text(
+        f"""
+[gateway]
+default_system = "{SYSTEM}"
+
+[vault]
+url = "sqlite+aiosqlite:///{tmp_path / "vault.db"}"
+owner = "sl:{ST_KEY}"
+
+[dice]
+script = "6,5,2,5"
+
+[secondlife]
+shared_secret = "{SECRET}"
+rate_burst = 100000
+rate_per_second = 10000.0
+""",
+        encoding="utf-8",
+    )
+    return config
+
+
+@needs_lummao
+async def test_the_player_hud_script_builds_its_menus_from_the_declaration(
+    installed: ModuleType, lanterns_site: Path, tmp_path: Path, sim: Sim
+) -> None:
+    """The Player HUD's LSL, run in the test runtime against ``gateway serve`` with the installed
+    package: CharGen's Traits, Character Info (a choice and a text) and the Roll menu are drawn from
+    the system's declaration, and every line they send is one Lanterns understands (a refused line
+    fails the walk)."""
+    port = free_port()
+    with serving(tmp_path, lanterns_config(tmp_path, port), port, (lanterns_site,)) as gateway:
+        wren, vera = sim.avatar("Wren Hale"), sim.avatar("Vera Storyteller", ST_KEY)
+        hud = await rez(sim, gateway, "Nightcap Player HUD", wren, "player_hud.lsl")
+        await rez(sim, gateway, "Nightcap Player HUD", vera, "player_hud.lsl")  # a Storyteller approves
+        await says(
+            sim, wren, hud, "Character Info", "New Character", Type("Wren"), public="Wren lights a lantern"
+        )
+        await walk(sim, wren, hud, "Traits")
+        assert sim.open_dialog(wren).buttons == ["Wit", "Nerve", "Craft", "Back"]
+        await sim.click(wren, "Craft")
+        assert sim.open_dialog(wren).buttons == ["0", "1", "2", "3", "4", "5", "Back"]  # the declared 0-5
+        await sim.click(wren, "4")
+        await sim.until(lambda: any("Wren: Craft 1 → 4." in line for line in sim.said()))
+        await walk(sim, wren, hud, "Character Info")
+        assert sim.open_dialog(wren).buttons == [
+            "Calling",
+            "Notes",
+            "New Character",
+            "Switch Character",
+            "Back",
+        ]
+        await says(sim, wren, hud, "Character Info", "Calling", "Seeker", public="Calling keeper → seeker")
+        await says(sim, wren, hud, "Character Info", "Notes", Type("Carries a brass lamp"), public="Notes")
+        await sim.chat_as(vera, 7, "st approve Wren")
+        await sim.until(lambda: any("sheet is approved" in line for line in sim.said()))
+        await says(sim, wren, hud, "View Sheet", private="Wren (approved)")
+
+        await sim.touch(wren, hud)
+        main = sim.open_dialog(wren)
+        # Only the menus whose commands Lanterns declares; the pool and the text fields by their labels.
+        assert main.buttons == ["Roll", "Sheet", "Refresh", "Macros", "Web"]
+        assert main.message == "Wren (approved)\nOil 3/5\nCalling: Seeker\nNotes: Carries a brass lamp"
+        await sim.click(wren, "Roll")
+        assert sim.open_dialog(wren).buttons == ["Wit", "Nerve", "Craft", "Back"]
+        roll = await says(sim, wren, hud, "Roll", "Craft", public="Wren lights craft")
+        assert re.fullmatch(
+            r"Nightcap Player HUD: Wren lights craft: 6 5 2 5 → 3 of 1 → blaze #[a-z0-9]{7}", roll
+        )
+        assert not sim.refusals

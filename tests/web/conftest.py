@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 import shutil
 from collections.abc import AsyncIterator, Awaitable, Callable
+from datetime import datetime
 from typing import Any
 
 import pytest
@@ -18,6 +19,7 @@ from aiohttp.test_utils import TestClient, TestServer
 from gateway.core.app import Gateway, build_app
 from gateway.core.dice import DiceSource, ScriptedDice
 from gateway.core.settings import Settings
+from gateway.vault.models import utcnow
 
 CHROMIUM = os.environ.get("GATEWAY_TEST_CHROMIUM", "/usr/bin/chromium")
 FLAGS = [
@@ -85,7 +87,8 @@ class Site:
 
 @pytest.fixture
 async def site(vault_url: str) -> AsyncIterator[Callable[..., Awaitable[Site]]]:
-    """``await site(web={...}, dice=ScriptedDice([...]), platforms=("web", ...), extra_plugins=[...])``:
+    """``await site(web={...}, dice=ScriptedDice([...]), platforms=("web", ...), extra_plugins=[...],
+    clock=Clock())``:
     a real gateway (migrated vault, the web adapter and any others asked for) on a loopback port."""
     made: list[Site] = []
 
@@ -94,11 +97,16 @@ async def site(vault_url: str) -> AsyncIterator[Callable[..., Awaitable[Site]]]:
         dice: DiceSource | None = None,
         platforms: tuple[str, ...] = ("web",),
         extra_plugins: list[object] | None = None,
+        clock: Callable[[], datetime] = utcnow,
         **sections: Any,
     ) -> Site:
         settings = Settings(vault={"url": vault_url}, **sections)
         gateway = Gateway(
-            settings, dice=dice or ScriptedDice([]), extra_plugins=extra_plugins or [], platforms=platforms
+            settings,
+            dice=dice or ScriptedDice([]),
+            extra_plugins=extra_plugins or [],
+            platforms=platforms,
+            clock=clock,
         )
         await gateway.upgrade_vault()
         client = TestClient(TestServer(build_app(gateway), host="127.0.0.1"))

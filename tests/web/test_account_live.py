@@ -84,9 +84,9 @@ async def test_a_roll_committed_by_another_gateway_process_reaches_the_stream(
 async def test_an_open_stream_ends_at_its_next_keep_alive_once_the_role_is_gone(
     site: SiteMaker, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from adapters.web.account import storyteller
+    from adapters.web.account import live
 
-    monkeypatch.setattr(storyteller, "HEARTBEAT", 0.2)
+    monkeypatch.setattr(live, "HEARTBEAT", 0.2)
     served = await site(extra_plugins=ACCOUNT)
     await say(served, "st add console:sam", "owner", st=True)
     await client_sign_in(served, "sam")

@@ -6,6 +6,10 @@
 // "+prove" in local chat prints the sheet's proof; "/7 <command>" sends any gateway command.
 // Macros lists the wearer's macros (and the region's) and runs the one clicked. Web asks for a
 // one-time sign-in link to the gateway's web pages and offers it with llLoadURL.
+// The menus that build a command from choices (Roll, Use Power, the fields of Character Info and
+// Traits, Powers, Switch Character) take their choices and command words from the rule system's
+// declaration ("decl", asked for once per system and language), so a new system works unchanged;
+// a menu whose command the system does not have is not shown.
 // Needs the "Nightcap Config" script (nc_config.lsl) in the same object. Wire protocol: README.md.
 
 string ROLE = "player-hud";
@@ -21,13 +25,7 @@ integer WINDOW = 120;               // seconds a push's timestamp may be off
 list B_CHARGEN = ["Character Info", "Traits", "Powers", "View Sheet", "Macros", "Web"];
 list B_GAMEPLAY = ["Roll", "Use Power", "Sheet", "Health", "Daily Check-In", "Refresh", "Challenge",
     "Fight", "Extended", "Team", "Macros", "Web"];   // 12: a dialog's most
-list B_INFO = ["Name", "Origin", "Subgroup", "Aptitude", "Advantage", "Weakness", "New Character",
-    "Switch Character", "Submit", "Back"];
-list B_TRAITS = ["Physical", "Mental", "Social", "Spirit", "Back"];
-list B_TRAITS_BUDGET = ["Physical", "Mental", "Social", "Spirit", "Budget", "Back"];
-list B_POWERS = ["Add Power", "Remove Power", "Budget", "Back"];
-list B_TIERS = ["Basic", "Adept", "Advanced", "Back"];
-list B_RATING = ["1", "2", "3", "4", "Back"];
+list B_POWERS = ["Add Power", "Remove Power", "Back"];
 list B_MODS = ["-3", "-2", "-1", "+0", "+1", "+2", "+3", "Back"];
 list B_WP = ["Spend WP", "No WP", "Cancel"];
 list B_HEALTH = ["Show Health", "Heal 1", "Take Damage", "Back"];
@@ -38,7 +36,11 @@ list B_EXTENDED = ["Start", "Roll", "Status", "Abandon", "Back"];
 list B_EXT_SIZE = ["5 in 3", "10 in 5", "Custom", "Back"];   // the book's two defaults
 list B_TEAM = ["Lead", "Help", "Help Leader", "Team Roll", "Team Status", "Cancel Team", "Back"];
 list B_NAV = ["Back"];
-list TIER_NAMES = ["Basic", "Adept", "Advanced", "Epic", "Legendary"];
+list B_MORE = ["More"];
+// Gameplay buttons and the command each needs declared ("" for none): a system without it has no button.
+list NEEDS = ["Roll", "", "Use Power", "", "Sheet", "sheet", "Health", "health", "Daily Check-In", "checkin",
+    "Refresh", "sheet", "Challenge", "challenge", "Fight", "init join", "Extended", "extended start",
+    "Team", "team start", "View Sheet", "sheet", "Traits", "", "Powers", ""];
 
 string gGateway;
 string gSecret;
@@ -66,6 +68,14 @@ integer gAskWp;         // whether the modifier step is followed by "Spend WP?"
 integer gWantMacros;    // a "Macros" click waits for the gateway's list of the wearer's macros
 integer gMacroAt;       // the first macro on the Macros page shown
 integer MACROS_PAGE = 10;   // + More + Back = 12 buttons
+string gDecl;           // the system's menu declaration (README: "decl")
+string gDeclAsked;      // the tag last asked for
+list gValues;           // what the buttons of an offer page stand for, in order
+list gLabels;
+integer gAt;            // the first of them on the page shown
+string gOfferId;
+string gOfferText;
+integer gField;         // the declared field being set
 
 // ---------------------------------------------------------------- sizes
 
@@ -145,6 +155,18 @@ macro_page(integer from)
     menu("macros", "Run which macro? (" + (string)llGetListLength(gPick) + " in all)", labels + B_NAV);
 }
 
+// The declaration the state names, when this HUD has another one (once per system and language).
+took_state(string state_)
+{
+    gState = state_;
+    string tag = st(["decl"]);
+    if (tag == JSON_INVALID || tag == d(["tag"]) || tag == gDeclAsked) return;
+    gDeclAsked = tag;
+    ++gNonce;
+    send("/sl/v1/command", llList2Json(JSON_OBJECT, ["text", "", "decl", tag, "body_max", 16384,
+        "nonce", gNonce]));
+}
+
 refresh_state()
 {
     ++gNonce;
@@ -196,8 +218,10 @@ answer(string body)
         gPick = llJson2List(names);
         macro_page(0);
     }
+    string decl = llJsonGetValue(body, ["decl"]);
+    if (decl != JSON_INVALID) gDecl = decl;
     string state_ = llJsonGetValue(body, ["state"]);
-    if (state_ != JSON_INVALID) gState = state_;
+    if (state_ != JSON_INVALID) took_state(state_);
     if (llJsonGetValue(body, ["cut"]) != JSON_INVALID)
         llOwnerSay("(" + llJsonGetValue(body, ["cut"]) + " more lines did not fit; see the sheet on another platform)");
 }
@@ -235,7 +259,7 @@ pushed(string body)
     if (kind == "refresh")
     {
         string state_ = llJsonGetValue(body, ["state"]);
-        if (state_ != JSON_INVALID) gState = state_;
+        if (state_ != JSON_INVALID) took_state(state_);
         else refresh_state();
         llOwnerSay(text);
     }
@@ -301,22 +325,91 @@ close_menu()
     gMenu = "";
 }
 
+// A path read one step at a time: a path of several indexes into an array of arrays is misread by
+// the JSON reader the tests run (LSL-PyOptimizer's, which picks a later row that reuses an index).
+string jget(string json, list path)
+{
+    integer i;
+    for (i = 0; i < llGetListLength(path) && json != JSON_INVALID; ++i)
+        json = llJsonGetValue(json, llList2List(path, i, i));
+    return json;
+}
+
 string st(list path)
 {
-    return llJsonGetValue(gState, path);
+    return jget(gState, path);
 }
 
 main_menu()
 {
     string mode = st(["mode"]);
     string who = st(["char"]);
-    if (mode == "gameplay")
+    if (mode == "gameplay") menu("main", who + " (approved)" + pools_line() + fields_text(), have(B_GAMEPLAY));
+    else if (mode == "chargen") menu("main", who + " (CharGen: unlocked)" + fields_text(), have(B_CHARGEN));
+    else menu("main", "No character yet: Character Info > New Character.", have(B_CHARGEN));
+}
+
+string d(list path)
+{
+    return jget(gDecl, path);
+}
+
+integer declared(string cmd)
+{
+    return llListFindList(llJson2List(d(["cmds"])), [cmd]) != -1;
+}
+
+// The buttons whose command the system declares (Roll, Use Power, Traits and Powers: their own menus).
+list have(list buttons)
+{
+    list out;
+    integer i;
+    for (i = 0; i < llGetListLength(buttons); ++i)
     {
-        menu("main", who + " (approved)\nWillpower " + pool("willpower") + "  Essence " + pool("essence")
-            + "  Damage " + pool("damage"), B_GAMEPLAY);
+        string b = llList2String(buttons, i);
+        integer at = llListFindList(NEEDS, [b]);
+        string need = llList2String(NEEDS, at + 1);
+        integer ok = (at == -1 || (need != "" && declared(need)));
+        if (b == "Roll") ok = (d(["roll", 0]) != JSON_NULL && d(["roll", 0]) != JSON_INVALID);
+        else if (b == "Use Power") ok = (d(["power", "use"]) != JSON_INVALID);
+        else if (b == "Traits") ok = (numbers() != []);
+        else if (b == "Powers") ok = (d(["power", "add"]) != JSON_INVALID);
+        if (ok) out += [b];
     }
-    else if (mode == "chargen") menu("main", who + " (CharGen: unlocked)", B_CHARGEN);
-    else menu("main", "No character yet: Character Info > New Character.", B_CHARGEN);
+    return out;
+}
+
+// "\nWillpower 4/5  Essence 9/10": the sheet's pools by their declared names.
+string pools_line()
+{
+    string out;
+    integer i;
+    string p = d(["pools", 0, 0]);
+    while (p != JSON_INVALID)
+    {
+        if (st(["pools", p]) != JSON_INVALID)
+        {
+            if (out != "") out += "  ";
+            out += d(["pools", i, 1]) + " " + pool(p);
+        }
+        p = d(["pools", ++i, 0]);
+    }
+    if (out == "") return "";
+    return "\n" + out;
+}
+
+// The sheet's text and choice fields, one a line ("Origin: Mage").
+string fields_text()
+{
+    string out;
+    integer i;
+    string label = st(["fields", 0, 0]);
+    while (label != JSON_INVALID)
+    {
+        out += "\n" + label + ": " + st(["fields", i, 1]);
+        label = st(["fields", ++i, 0]);
+    }
+    return out;
 }
 
 string pool(string name)
@@ -356,6 +449,197 @@ string picked(string label)
     return llList2String(gPick, n - 1);
 }
 
+// Choices from the declaration: ``labels`` on the buttons (10 a page with More), ``values`` what
+// each stands for (a trait's key, a tier's word, a field's number).
+offer(string id, string text, list labels, list values)
+{
+    integer i;
+    gLabels = [];
+    for (i = 0; i < llGetListLength(labels); ++i) gLabels += [fit(llList2String(labels, i), 24)];
+    gValues = values;
+    gOfferId = id;
+    gOfferText = text;
+    offer_page(0);
+}
+
+offer_page(integer from)
+{
+    list shown;
+    if (from >= llGetListLength(gLabels)) from = 0;
+    gAt = from;
+    if (llGetListLength(gLabels) <= 11) shown = gLabels;
+    else shown = llList2List(gLabels, from, from + 9) + B_MORE;
+    menu(gOfferId, gOfferText, shown + B_NAV);
+}
+
+// What the button clicked on an offer page stands for; "" for More, which shows the next page.
+string offered(string m)
+{
+    if (m == "More" && llGetListLength(gLabels) > 11) { offer_page(gAt + 10); return ""; }
+    integer at = llListFindList(gLabels, [m]);
+    if (at == -1) return "";
+    return llList2String(gValues, at);
+}
+
+// A declared command line: even items literal, odd items the names of the values put there.
+string fill(string tpl, list names, list values)
+{
+    list parts = llJson2List(tpl);
+    string out;
+    integer i;
+    for (i = 0; i < llGetListLength(parts); ++i)
+    {
+        string p = llList2String(parts, i);
+        if (i % 2)
+        {
+            integer at = llListFindList(names, [p]);
+            p = "";
+            if (at != -1) p = llList2String(values, at);
+        }
+        out += p;
+    }
+    return out;
+}
+
+// The character's traits in the sheet's order, by their declared labels; a click gives the key.
+offer_traits(string id, string text)
+{
+    list labels;
+    list keys;
+    integer i;
+    string k = d(["traits", 0, 0]);
+    while (k != JSON_INVALID)
+    {
+        if (st(["traits", k]) != JSON_INVALID)
+        {
+            labels += [d(["traits", i, 1])];
+            keys += [k];
+        }
+        k = d(["traits", ++i, 0]);
+    }
+    offer(id, text, labels, keys);
+}
+
+// The fields a player sets: numbers (the Traits menu) or the others (Character Info), as labels
+// or as their places in the declaration ("f3").
+list rows(integer numeric, integer labels)
+{
+    list out;
+    integer i;
+    string row = d(["set", 0]);
+    while (row != JSON_INVALID)
+    {
+        string kind = llJsonGetValue(row, [1]);
+        if ((kind == "number" || kind == "typed") == numeric)
+        {
+            if (labels) out += [llJsonGetValue(row, [0])];
+            else out += ["f" + (string)i];
+        }
+        row = d(["set", ++i]);
+    }
+    return out;
+}
+
+list numbers()
+{
+    return rows(TRUE, FALSE);
+}
+
+info_menu()
+{
+    list labels;
+    list values;
+    if (st(["char"]) != JSON_INVALID)
+    {
+        labels = rows(FALSE, TRUE);
+        values = rows(FALSE, FALSE);
+    }
+    if (declared("char new")) { labels += ["New Character"]; values += ["new"]; }
+    if (st(["chars", 0]) != JSON_INVALID && d(["use"]) != JSON_INVALID)
+    {
+        labels += ["Switch Character"];
+        values += ["switch"];
+    }
+    integer i;
+    string act = d(["acts", 0]);
+    while (act != JSON_INVALID && st(["char"]) != JSON_INVALID)
+    {
+        string when = llJsonGetValue(act, [2]);
+        if (when == "[]" || llListFindList(llJson2List(when), [st(["status"])]) != -1)
+        {
+            labels += [llJsonGetValue(act, [0])];
+            values += ["a" + (string)i];
+        }
+        act = d(["acts", ++i]);
+    }
+    offer("info", "Character Info", labels, values);
+}
+
+// One declared field: a text box, its choices, or a pad of numbers (Custom types a wider one).
+set_field(integer i)
+{
+    gField = i;
+    string row = d(["set", i]);
+    string kind = llJsonGetValue(row, [1]);
+    string text = llJsonGetValue(row, [0]) + " of " + st(["char"]) + ":";
+    list labels;
+    list values;
+    integer n;
+    if (kind == "text") { ask("field", text); return; }
+    if (kind == "choice" || kind == "flag")
+    {
+        string c = jget(row, [5, 0, 0]);
+        while (c != JSON_INVALID)
+        {
+            values += [c];
+            labels += [jget(row, [5, n, 1])];
+            c = jget(row, [5, ++n, 0]);
+        }
+        offer("field_pick", text, labels, values);
+        return;
+    }
+    integer lo = (integer)llJsonGetValue(row, [3]);
+    integer hi = (integer)llJsonGetValue(row, [4]);
+    for (n = lo; n <= hi && n < lo + 10; ++n) values += [(string)n];
+    if (kind == "typed") values += ["Custom"];
+    offer("field_pick", text, values, values);
+}
+
+// After the trait: the modifier and Willpower steps the command declares, then the line.
+roll_with(string cmd, string what, integer mod, integer wp)
+{
+    if (mod) ask_mod(cmd, what, wp);
+    else if (wp) ask_wp(cmd, wp_prompt());
+    else command(cmd);
+}
+
+roll_power(string tier, string what)
+{
+    string cmd = d(["power", "use", 0]) + " " + quoted(gA);
+    if (tier != "") cmd += " " + tier;
+    roll_with(cmd, what, (integer)d(["power", "use", 2]), (integer)d(["power", "use", 3]));
+}
+
+// The declared tiers: up to the one learned (use), or those a player may take (add).
+offer_tiers(string id, string text, string learned)
+{
+    list labels;
+    list values;
+    integer i;
+    string v = d(["power", "tiers", 0, 0]);
+    while (v != JSON_INVALID)
+    {
+        if (learned != "" || (integer)d(["power", "tiers", i, 2]))
+        {
+            values += [v];
+            labels += [d(["power", "tiers", i, 1])];
+        }
+        if (llToLower(v) == llToLower(learned)) v = JSON_INVALID;
+        else v = d(["power", "tiers", ++i, 0]);
+    }
+    offer(id, text, labels, values);
+}
+
 // The book's Roll: "apply a modifier if the scene calls for one", then "Before the dice leave your
 // hand the HUD asks whether you want to spend a point". Every roll of the HUD takes these two steps.
 ask_mod(string cmd, string what, integer wp)
@@ -384,11 +668,11 @@ chosen(string m)
     if (m == "Back" || m == "Cancel" || llStringTrim(m, STRING_TRIM) == "") { main_menu(); return; }
     if (id == "main")
     {
-        if (m == "Character Info") menu("info", "Character Info", B_INFO);
-        else if (m == "Traits") menu("traits", "Place 6 points over a base of 1; none above 4, one 4 at most.", B_TRAITS_BUDGET);
-        else if (m == "Powers") menu("powers", "3 dots: Basic 1, Adept 2, Advanced 3.", B_POWERS);
+        if (m == "Character Info") info_menu();
+        else if (m == "Traits") offer("traits", "Set which trait?", rows(TRUE, TRUE), numbers());
+        else if (m == "Powers") menu("powers", "Powers of " + st(["char"]), B_POWERS);
         else if (m == "View Sheet" || m == "Sheet") command("sheet");
-        else if (m == "Roll") menu("roll", "Roll which trait?", B_TRAITS);
+        else if (m == "Roll") offer_traits("roll", "Roll which trait?");
         else if (m == "Use Power") pick("use", "Use which power?", power_names());
         else if (m == "Health") menu("health", "Damage taken " + pool("damage"), B_HEALTH);
         else if (m == "Daily Check-In") command("checkin");
@@ -408,31 +692,48 @@ chosen(string m)
     }
     else if (id == "info")
     {
-        if (m == "New Character") ask("new", "Name of the new character:");
-        else if (m == "Switch Character") pick("use_char", "Play which character?", llJson2List(st(["chars"])));
-        else if (m == "Submit") command("char submit");
-        else { gA = llToLower(m); ask("field", m + " of " + st(["char"]) + ":"); }
+        string v = offered(m);
+        string what = llGetSubString(v, 0, 0);
+        if (v == "new") ask("new", "Name of the new character:");
+        else if (v == "switch") pick("use_char", "Play which character?", llJson2List(st(["chars"])));
+        else if (what == "a") command(fill(d(["acts", (integer)llGetSubString(v, 1, -1), 1]), [], []));
+        else if (what == "f") set_field((integer)llGetSubString(v, 1, -1));
     }
     else if (id == "new") command("char new " + quoted(m));
-    else if (id == "use_char") { if (picked(m) != "") command("char use " + quoted(picked(m))); }
-    else if (id == "field") command("char set " + gA + " " + m);
-    else if (id == "traits")
+    else if (id == "use_char") { if (picked(m) != "") command(fill(d(["use"]), ["name"], [quoted(picked(m))])); }
+    else if (id == "field") command(fill(d(["set", gField, 2]), ["value"], [m]));
+    else if (id == "field_pick")
     {
-        if (m == "Budget") command("char budget");
-        else { gA = llToLower(m); menu("rating", m + " rating (1 to 4):", B_RATING); }
+        string v = offered(m);
+        if (v == "Custom") ask("field", d(["set", gField, 0]) + " of " + st(["char"]) + ":");
+        else if (v != "") command(fill(d(["set", gField, 2]), ["value"], [v]));
     }
-    else if (id == "rating") command("trait " + gA + " " + m);
+    else if (id == "traits") { if (offered(m) != "") set_field((integer)llGetSubString(offered(m), 1, -1)); }
     else if (id == "powers")
     {
         if (m == "Add Power") ask("power_name", "Name of the power:");
         else if (m == "Remove Power") pick("power_remove", "Remove which power?", power_names());
-        else if (m == "Budget") command("char budget");
     }
-    else if (id == "power_name") { gA = m; menu("power_tier", "Tier of " + m + ":", B_TIERS); }
-    else if (id == "power_tier") { gB = llToLower(m); menu("power_trait", "Which trait does it key off?", B_TRAITS); }
-    else if (id == "power_trait") command("power add " + quoted(gA) + " " + gB + " " + llToLower(m));
-    else if (id == "power_remove") { if (picked(m) != "") command("power remove " + quoted(picked(m))); }
-    else if (id == "roll") ask_mod("roll " + llToLower(m), m, TRUE);
+    else if (id == "power_name") { gA = m; offer_tiers("power_tier", "Tier of " + m + ":", ""); }
+    else if (id == "power_tier")
+    {
+        gB = offered(m);
+        if (gB != "") offer_traits("power_trait", "Which trait does it key off?");
+    }
+    else if (id == "power_trait")
+    {
+        string k = offered(m);
+        if (k != "") command(fill(d(["power", "add"]), ["power", "tier", "trait"], [quoted(gA), gB, k]));
+    }
+    else if (id == "power_remove")
+    {
+        if (picked(m) != "") command(fill(d(["power", "remove"]), ["power"], [quoted(picked(m))]));
+    }
+    else if (id == "roll")
+    {
+        string k = offered(m);
+        if (k != "") roll_with(d(["roll", 0]) + " " + k, m, (integer)d(["roll", 1]), (integer)d(["roll", 2]));
+    }
     else if (id == "mod")
     {
         gB = "";
@@ -449,23 +750,20 @@ chosen(string m)
     {
         gA = picked(m);
         if (gA == "") return;
-        integer learned = llListFindList(TIER_NAMES, [llToUpper(llGetSubString(tier_of(gA), 0, 0))
-            + llGetSubString(tier_of(gA), 1, -1)]);
-        if (learned < 0) learned = 0;
-        menu("use_tier", "Use " + gA + " at which tier? (Essence " + pool("essence") + ")",
-            llList2List(TIER_NAMES, 0, learned) + B_NAV);
+        if ((integer)d(["power", "use", 1])) offer_tiers("use_tier", "Use " + gA + " at which tier?" + pools_line(), tier_of(gA));
+        else roll_power("", gA);
     }
-    else if (id == "use_tier") ask_mod("power use " + quoted(gA) + " " + llToLower(m), gA + " (" + m + ")", TRUE);
+    else if (id == "use_tier") { if (offered(m) != "") roll_power(offered(m), gA + " (" + m + ")"); }
     else if (id == "challenge")
     {
-        if (m == "Defend") menu("defend", "Defend with which trait?", B_TRAITS);
+        if (m == "Defend") offer_traits("defend", "Defend with which trait?");
         else if (m == "Concede") command("concede");
         else if (m == "Challenge") ask("challenge_name", "Challenge whom? (a character's name)");
         else if (m == "Pending") command("challenge");
     }
-    else if (id == "defend") ask_mod("defend " + llToLower(m), m, TRUE);
-    else if (id == "challenge_name") { gA = m; menu("challenge_trait", "Challenge " + m + " with which trait?", B_TRAITS); }
-    else if (id == "challenge_trait") ask_mod("challenge " + quoted(gA) + " " + llToLower(m), m, TRUE);
+    else if (id == "defend") { if (offered(m) != "") ask_mod("defend " + offered(m), m, TRUE); }
+    else if (id == "challenge_name") { gA = m; offer_traits("challenge_trait", "Challenge " + m + " with which trait?"); }
+    else if (id == "challenge_trait") { if (offered(m) != "") ask_mod("challenge " + quoted(gA) + " " + offered(m), m, TRUE); }
     else if (id == "fight")
     {
         if (m == "Join Fight") command("init join");
@@ -475,9 +773,11 @@ chosen(string m)
         else if (m == "Start Fight") command("init start");
         else if (m == "Roll Order") command("init roll");
     }
-    else if (id == "attack_name") { gA = m; menu("attack_trait", "Attack " + m + " with which trait?", B_TRAITS); }
+    else if (id == "attack_name") { gA = m; offer_traits("attack_trait", "Attack " + m + " with which trait?"); }
     else if (id == "attack_trait")
-        ask_mod("attack " + quoted(gA) + " " + llToLower(m), m + " (a weapon is worth +1 or +2)", TRUE);
+    {
+        if (offered(m) != "") ask_mod("attack " + quoted(gA) + " " + offered(m), m + " (a weapon is worth +1 or +2)", TRUE);
+    }
     else if (id == "extended")
     {
         if (m == "Start") menu("ext_size", "Successes to reach, in how many rolls? (5 in 3: difficult; 10 in 5: real effort)", B_EXT_SIZE);
@@ -492,20 +792,20 @@ chosen(string m)
         {
             list w = llParseString2List(llToLower(m), [" ", "in"], []);
             gA = (string)((integer)llList2String(w, 0)) + " " + (string)((integer)llList2String(w, 1));
-            menu("ext_trait", "Roll which trait each time?", B_TRAITS);
+            offer_traits("ext_trait", "Roll which trait each time?");
         }
     }
-    else if (id == "ext_trait") command("extended start " + gA + " " + llToLower(m));
+    else if (id == "ext_trait") { if (offered(m) != "") command("extended start " + gA + " " + offered(m)); }
     else if (id == "team")
     {
-        if (m == "Lead") menu("team_trait", "Lead with which trait?", B_TRAITS);
+        if (m == "Lead") offer_traits("team_trait", "Lead with which trait?");
         else if (m == "Help") ask_wp("assist", "Help the leader: +1 die, or spend 1 Willpower (" + pool("willpower") + ") for a sure success?");
         else if (m == "Help Leader") ask("assist_name", "Help whom? (the leader's name)");
         else if (m == "Team Roll") ask_wp("team roll", wp_prompt());
         else if (m == "Team Status") command("team status");
         else if (m == "Cancel Team") command("team cancel");
     }
-    else if (id == "team_trait") ask_mod("team start " + llToLower(m), m, FALSE);
+    else if (id == "team_trait") { if (offered(m) != "") ask_mod("team start " + offered(m), m, FALSE); }
     else if (id == "assist_name")
         ask_wp("assist " + quoted(m), "Help " + m + ": +1 die, or spend 1 Willpower (" + pool("willpower") + ") for a sure success?");
     else if (id == "health")

@@ -10,6 +10,7 @@ from adapters.web.account.actor import Actor
 from adapters.web.account.auth import Auth
 from adapters.web.account.live import LiveLog
 from adapters.web.account.macros import MacroPages
+from adapters.web.account.notice_stream import NoticeFeed
 from adapters.web.account.notices import Notices
 from adapters.web.account.player import PlayerPages
 from adapters.web.account.signin import SignIn
@@ -35,3 +36,4 @@ def install(app: web.Application, services: AdapterServices, settings: WebSettin
     PlayerPages(services, auth, actor).add_routes(app)
     StorytellerPages(services, auth, actor, live).add_routes(app)
     MacroPages(services, auth, actor).add_routes(app)
+    NoticeFeed(services, auth, live).add_routes(app)

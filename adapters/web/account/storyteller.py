@@ -8,15 +8,17 @@ button is the ``st`` chat command run as that identity: the same handler, audit 
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
+from collections import Counter
+from dataclasses import replace
+from datetime import datetime
 
 from aiohttp import web
 
 from adapters.web.account import store
 from adapters.web.account.actor import Actor, word
 from adapters.web.account.auth import TOKEN, Auth
-from adapters.web.account.live import LiveLog
+from adapters.web.account.live import LiveLog, Viewer, serve
+from adapters.web.account.log_view import LogView, grouped
 from adapters.web.account.notices import mark_waiting
 from adapters.web.account.player import by, not_found, shown, statused
 from adapters.web.account.render import notice, page, see_other
@@ -26,16 +28,17 @@ from adapters.web.account.signin import not_signed_in
 from adapters.web.account.texts import CATALOGUE
 from adapters.web.locale import request_locale
 from adapters.web.people import named, seen
+from adapters.web.times import time_element
 from gateway import AdapterServices, Reply, UserError
 from gateway.features import profiles, records
 from gateway.features.characters import characters_in, find_character, owner_names
+from gateway.features.records import StlogLine
 from gateway.features.since import parse_since
 
 ROSTER_SHOWN = 100
 AUDIT_SHOWN = 50
 LOG_SHOWN = 100
-GATHER = 0.05  # seconds a viewer gathers lines into one write once one has arrived
-HEARTBEAT = 15.0  # seconds between a live stream's keep-alives, each re-checking the role
+CHARACTERS_FROM = 500  # the character filter offers those in this many newest rolls and other lines
 # The roster's filters: the statuses a sheet goes through where its system approves sheets.
 STATUSES = {"unlocked": ("creation", "submitted"), "approved": ("approved",), "all": None}
 
@@ -165,19 +168,22 @@ class StorytellerPages:
         if isinstance(signed, web.Response):
             return signed
         locale = request_locale(request)
+        view = LogView.of(request.query, self.services.settings.gateway.timezone)
         name = " ".join(request.query.get("name", "").split())[:60]
         since_text = request.query.get("since", "").strip()[:40]
-        problem, since, character = None, None, None
+        problem, since = None, None
         async with self.services.vault.transaction() as session:
-            if name:
-                # A profile's link names the system; a typed name is looked for in each system.
+            if name and view.character_id is None:
+                # A profile's link names the character (and its system); a name is looked for in
+                # that system, else in each system in the order they were registered.
                 wanted = request.query.get("system", "")
                 systems = [wanted] if wanted in self.services.systems() else list(self.services.systems())
-                for system in systems:  # in the order they were registered
-                    character = await find_character(session, system, name)
-                    if character is not None:
+                for system in systems:
+                    found = await find_character(session, system, name)
+                    if found is not None:
+                        view = replace(view, character_id=found.id)
                         break
-                if character is None:
+                else:
                     problem = CATALOGUE.t(locale, "log.no_character", name=name)
             if since_text:
                 try:
@@ -190,74 +196,52 @@ class StorytellerPages:
                 []
                 if problem
                 else await records.stlog_lines(
-                    session, character_id=character.id if character else None, since=since, limit=LOG_SHOWN
+                    session, character_id=view.character_id, since=since, limit=LOG_SHOWN
                 )
             )
-        kind = request.query.get("kind", "")
-        kind = kind if kind in ("rolls", "lines") else ""
-        platform = request.query.get("platform", "")
-        platforms = sorted({line.channel_key.partition(":")[0] for line in lines})
-        lines = [
-            line
-            for line in lines
-            if (not kind or (kind == "rolls") == bool(line.result.get("id")))
-            and (not platform or line.channel_key.partition(":")[0] == platform)
-        ]
-        stream = "/st/log/stream" + (f"?character={character.id}" if character else "")
+            characters = await records.stlog_characters(session, CHARACTERS_FROM)
+            if view.character_id is not None and view.character_id not in {c[0] for c in characters}:
+                chosen = await records.character(session, view.character_id)
+                if chosen is not None and chosen.id is not None:
+                    characters.append((chosen.id, chosen.name, chosen.system))
+        platforms = sorted({line.channel_key.partition(":")[0] for line in lines} | {view.platform} - {""})
         known = self.services.systems()
+        shown = [
+            ((line, sides(line.result, known.get(str(line.result.get("system"))))), *_placed(line))
+            for line in lines
+            if view.admits(
+                is_roll=bool(line.result.get("id")),
+                channel_key=line.channel_key,
+                character_id=line.character_id,
+            )
+        ]
+        titles = {key: system.title for key, system in known.items()}
+        named_twice = {n for n, count in Counter(n for _, n, _ in characters).items() if count > 1}
         return page(
             request,
             self.auth,
             "log.html",
             signed=signed,
             storyteller=True,
-            lines=[
-                (line, sides(line.result, known.get(str(line.result.get("system")))))
-                for line in reversed(lines)
+            groups=grouped(view, shown, locale),
+            view=view,
+            characters=[
+                (i, f"{n} ({titles.get(s, s)})" if n in named_twice else n) for i, n, s in characters
             ],
-            name=name,
             since=since_text,
-            kind=kind,
-            platform=platform,
-            platforms=sorted({*platforms, *([platform] if platform else [])}),
+            platforms=platforms,
             problem=problem,
-            stream=stream,
+            stream="/st/log/stream" + view.stream_query(),
+            stamp=lambda moment: time_element(moment, view.zone, seconds=True),
         )
 
     async def stream(self, request: web.Request) -> web.StreamResponse:
         signed = await self._storyteller(request)
         if isinstance(signed, web.Response):
             return signed
-        wanted = request.query.get("character", "")
-        viewer = await self.live.watch(int(wanted) if wanted.isdigit() else None)
-        response = web.StreamResponse(
-            headers={"Content-Type": "text/event-stream", "Cache-Control": "no-store"}
-        )
-        try:
-            await response.prepare(request)
-            await response.write(b": live\n\n")
-            while True:
-                try:
-                    item = await asyncio.wait_for(viewer.queue.get(), HEARTBEAT)
-                except TimeoutError:
-                    if await self._still(request, signed) is False:
-                        break
-                    await response.write(b": ping\n\n")
-                    continue
-                # A short window gathers what follows into one write: at 100 rolls a second a viewer
-                # wakes 20 times, not 100 (it waits on its queue first, so an idle log costs nothing).
-                await asyncio.sleep(GATHER)
-                waiting = [item]
-                while not viewer.queue.empty():
-                    waiting.append(viewer.queue.get_nowait())
-                await response.write(b"".join(waiting))
-        except ConnectionResetError:
-            return response  # the browser went away
-        finally:
-            self.live.leave(viewer)  # also when the server stops (the handler is cancelled)
-        with contextlib.suppress(ConnectionResetError):
-            await response.write_eof()  # the session ended or the role was taken away
-        return response
+        view = LogView.of(request.query, self.services.settings.gateway.timezone)
+        viewer = Viewer(view, request_locale(request))
+        return await serve(request, self.live, viewer, lambda: self._still(request, signed))
 
     async def _still(self, request: web.Request, signed: store.Signed) -> bool:
         """Whether the stream's session is still live and still a Storyteller's."""
@@ -305,3 +289,8 @@ class StorytellerPages:
         if not await self.auth.is_storyteller(signed):  # removed themselves
             return await self._storyteller(request)  # type: ignore[return-value]
         return await self.storytellers(request, replies)
+
+
+def _placed(line: StlogLine) -> tuple[datetime, str, str]:
+    """What places a line in its group: its moment, channel and kind."""
+    return line.created_at, line.channel_key, line.kind

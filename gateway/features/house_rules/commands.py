@@ -206,6 +206,4 @@ HANDLERS = {"house": house_command, "house set": house_set_command, "house reset
 def gateway_register_commands(register: Callable[[Command], None]) -> None:
     for name, ((summary, usage), texts) in TEXTS.items():
         role: Role = "anyone" if name == "house" else "storyteller"
-        register(
-            Command(name, HANDLERS[name], summary, usage, role=role, texts=texts, params=PARAMS.get(name, ()))
-        )
+        register(Command(name, HANDLERS[name], summary, usage, role=role, texts=texts, params=PARAMS[name]))

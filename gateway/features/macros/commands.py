@@ -203,4 +203,5 @@ def gateway_register_commands(register: Callable[[Command], None]) -> None:
     for name, (handler, texts) in HELP.items():
         summary, usage = texts["en"]
         texts = {k: v for k, v in texts.items() if k != "en"}
-        register(Command(name, handler, summary, usage, texts=texts, params=PARAMS.get(name, ())))
+        private = name in ("macro list", "macro show")  # add and remove answer a chronicle macro aloud
+        register(Command(name, handler, summary, usage, texts=texts, params=PARAMS[name], private=private))

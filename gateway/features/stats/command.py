@@ -235,5 +235,6 @@ def gateway_register_commands(register: Callable[[Command], None]) -> None:
             USAGE,
             texts=HELP,
             params=PARAMS["stats"],
+            private=True,
         )
     )

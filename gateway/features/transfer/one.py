@@ -175,6 +175,7 @@ def gateway_register_commands(register: Callable[[Command], None]) -> None:
             "char export [NAME] [--sheet]",
             texts=HELP["char export"],
             params=PARAMS["char export"],
+            private=True,
         )
     )
     register(
@@ -186,5 +187,6 @@ def gateway_register_commands(register: Callable[[Command], None]) -> None:
             role="storyteller",
             texts=HELP["st import"],
             params=PARAMS["st import"],
+            private=True,
         )
     )

@@ -1,11 +1,24 @@
 // The live Storyteller log: each server-sent event is one entry (a roll, an approval, an edit), drawn
 // like the server's rows with text nodes only (a character's name is whatever a player typed; it
-// must never become markup). A roll's dice are drawn as faces beside its line of text.
+// must never become markup). A roll's dice are drawn as faces beside its line of text. The server
+// sends only what the page's filters admit; each entry goes under its group's heading (its hour, or
+// its channel's scene until that scene ends), a new heading at the top when there is none.
 "use strict";
 (function () {
   const list = document.getElementById("live-log");
   const state = document.getElementById("live-state");
-  if (!list || !state || !window.EventSource) {
+  if (!list || !state) {
+    return;
+  }
+  // Hours are the viewer's: a page asked for without a zone is asked for again in this browser's.
+  const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+  const here = new URL(window.location.href);
+  if (zone && !here.searchParams.has("tz") && zone !== list.dataset.zone) {
+    here.searchParams.set("tz", zone);
+    window.location.replace(here.toString());
+    return;
+  }
+  if (!window.EventSource) {
     return;
   }
   function span(className, text) {
@@ -44,13 +57,6 @@
   };
   source.onmessage = function (event) {
     const item = JSON.parse(event.data);
-    // The page's filters hold for what arrives too.
-    if ((list.dataset.kind === "rolls" && !item.id) || (list.dataset.kind === "lines" && item.id)) {
-      return;
-    }
-    if (list.dataset.platform && item.platform !== list.dataset.platform) {
-      return;
-    }
     const entry = document.createElement("li");
     entry.className = "entry new kind-" + String(item.kind || "line").replace(/[^a-z_]/g, "");
     const meta = document.createElement("p");
@@ -58,8 +64,7 @@
     const time = document.createElement("time");
     time.dateTime = item.at;
     time.textContent = item.shown;
-    const platform = item.platform === "console" ? list.dataset.terminal : item.platform_label;
-    meta.append(time, " ", span("platform", platform));
+    meta.append(time, " ", span("platform", item.platform_label));
     if (item.id) {  // a roll: its verify link (other lines, approvals and edits, have none)
       entry.dataset.id = item.id;
       const link = document.createElement("a");
@@ -75,6 +80,34 @@
     line.className = "line";
     line.textContent = item.text;
     entry.append(line);
-    list.prepend(entry);
+    groupOf(item).prepend(entry);
   };
+  // The list of rows the item goes in: the top group when it is the item's, else a new one on top.
+  function groupOf(item) {
+    const byScene = list.dataset.group === "scene";
+    let group = null;
+    if (byScene) {
+      group = Array.from(list.children).find(
+        (g) => g.dataset.channel === item.channel && !g.dataset.ended);
+    } else if (list.firstElementChild && list.firstElementChild.dataset.key === item.hour) {
+      group = list.firstElementChild;
+    }
+    if (!group) {
+      group = document.createElement("li");
+      group.className = "group";
+      group.dataset.key = byScene ? item.channel : item.hour;
+      group.dataset.channel = byScene ? item.channel : "";
+      const heading = document.createElement("h2");
+      heading.textContent = byScene ? item.channel_label : item.hour_heading;
+      const rows = document.createElement("ol");
+      rows.className = "rows";
+      group.append(heading, rows);
+    }
+    list.prepend(group);  // the group with the newest row on top
+    if (byScene && item.kind === "scene_end") {
+      group.dataset.ended = "1";
+      group.firstElementChild.append(" ", span("ended", list.dataset.endedText));
+    }
+    return group.querySelector("ol.rows");
+  }
 })();

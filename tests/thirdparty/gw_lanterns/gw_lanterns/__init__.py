@@ -169,6 +169,15 @@ async def burn(ctx: CommandContext, inv: Invocation) -> Reply:
     return Reply(text=text, result={"kind": "pool", "system": SYSTEM, "oil": left})
 
 
+async def gauge(ctx: CommandContext, inv: Invocation) -> Reply:
+    """The oil left, told to the player alone (declared ``private=True``)."""
+    character = await require_active(ctx, SYSTEM)
+    assert character.id is not None
+    oil = (await pools_of(ctx.session, character.id))["oil"]
+    text = f"{character.name}'s lantern holds {oil.current} of {oil.maximum} oil."
+    return Reply(text=text, private=True, result={"kind": "pool", "system": SYSTEM, "oil": oil.current})
+
+
 async def char_new(ctx: CommandContext, inv: Invocation) -> Reply:
     sheet: dict[str, Any] = {**dict.fromkeys(RATINGS, 1), "calling": "keeper", "notes": ""}
     character = await create_character(ctx, str(inv.args["name"]), sheet, {"oil": (3, OIL_MAX)})
@@ -273,14 +282,17 @@ async def st_approve(ctx: CommandContext, inv: Invocation) -> Reply:
     return Reply(text=f"{character.name}'s sheet is approved.")
 
 
-def _command(name: str, handler: Any, summary: str, *params: Param, role: Any = "player") -> Command:
-    return Command(name, handler, summary, params=params, role=role)
+def _command(
+    name: str, handler: Any, summary: str, *params: Param, role: Any = "player", private: bool = False
+) -> Command:
+    return Command(name, handler, summary, params=params, role=role, private=private)
 
 
 COMMANDS = [
     _command("light", light, "roll a lantern pool", POOL, DC, OIL),
     _command("steady", steady, "roll one rating", TRAIT, DC, OIL),
     _command("burn", burn, "burn oil", AMOUNT),
+    _command("gauge", gauge, "how much oil your lantern holds, for you alone", private=True),
     _command(
         "char new", char_new, "make a Lanterns character", Param("name", "text", "its name", required=True)
     ),
@@ -290,7 +302,13 @@ COMMANDS = [
         "pick your active character",
         Param("name", "own_character", "one of yours", required=True),
     ),
-    _command("sheet", sheet, "show a sheet", Param("name", "character", "whose sheet (default: yours)")),
+    _command(
+        "sheet",
+        sheet,
+        "show a sheet",
+        Param("name", "character", "whose sheet (default: yours)"),
+        private=True,
+    ),
     _command("set", set_own, "set a field of your unapproved sheet", FIELD, VALUE),
     _command("st set", st_set, "set any character's field", WHO, FIELD, VALUE, role="storyteller"),
     _command("st approve", st_approve, "approve a sheet", WHO, role="storyteller"),
