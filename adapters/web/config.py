@@ -27,6 +27,9 @@ class WebSettings(BaseModel):
     # sheet is submitted; to the player when their sheet is approved or returned to creation.
     notify_submitted: bool = True
     notify_reviewed: bool = True
+    # A character's portrait, uploaded on its web sheet: at most this many KiB (PNG, JPEG, WebP or
+    # GIF; below the 1 MiB a web request may carry).
+    portrait_kib: int = Field(default=512, ge=16, le=1000)
 
     @field_validator("trusted_proxies")
     @classmethod

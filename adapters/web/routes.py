@@ -26,7 +26,7 @@ PAGES: dict[str, tuple[str, ...]] = {
 }
 
 # GET routes that are not pages: health, metrics, assets, the live log's and the notices' event
-# streams, redirects.
+# streams, redirects, a character's portrait (a picture, shown on its sheet's pages above).
 NOT_PAGES = frozenset(
     {
         "/healthz",
@@ -38,5 +38,6 @@ NOT_PAGES = frozenset(
         "/tools",
         "/me/new",
         "/me/notices/stream",
+        "/c/{character}/portrait",
     }
 )

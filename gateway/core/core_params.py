@@ -308,6 +308,24 @@ PARAMS: dict[str, tuple[Param, ...]] = {
     ),
     "roll": (_EXPRESSION, _SECRET),
     "odds": (_EXPRESSION, _SECRET),
+    "char bio": (
+        Param(
+            "text",
+            "text",
+            "the biography: prose, // between paragraphs",
+            texts={
+                "cs": ("text", "životopis: souvislý text, odstavce oddělené //"),
+                "ru": ("текст", "биография: связный текст, абзацы разделены //"),
+            },
+        ),
+        Param(
+            "clear",
+            "flag",
+            "remove the biography",
+            keyword="--clear",
+            texts={"cs": ("smazat", "smaže životopis"), "ru": ("удалить", "удалить биографию")},
+        ),
+    ),
     "char retire": _retired(
         "own_character",
         "the character to retire",

@@ -45,6 +45,7 @@ CORE_PLUGINS = (
     "gateway.features.stats.command",
     "gateway.features.transfer.one",
     "gateway.features.notation.command",
+    "gateway.features.profiles",
 )
 
 

@@ -172,16 +172,59 @@ class SheetAction:
 
 
 @dataclass(frozen=True)
+class BudgetPool:
+    """One pool of creation points, as the book spends it: each dot of the ``ratings`` above
+    ``base`` costs ``cost``; each power of the ``powers`` field costs its tier's ``tiers`` price."""
+
+    key: str
+    labels: Labels
+    total: int
+    ratings: tuple[str, ...] = ()
+    base: int = 0
+    cost: int = 1
+    powers: str | None = None
+    tiers: Mapping[str, int] = field(default_factory=dict)
+
+    def label(self, locale: str) -> str:
+        return label_in(self.labels, locale, self.key)
+
+    def spent(self, spec: SheetSpec, sheet: Mapping[str, Any]) -> int:
+        total = 0
+        for key in self.ratings:
+            found = spec.field_of(key)
+            value = as_int(found.stored(sheet)) if found is not None else self.base
+            total += (value - self.base) * self.cost
+        if self.powers is not None and (held := spec.field_of(self.powers)) is not None:
+            total += sum(self.tiers.get(str(p.tier), 0) for p in powers_of(held.stored(sheet)))
+        return total
+
+    def left(self, spec: SheetSpec, sheet: Mapping[str, Any]) -> int:
+        """What is left to spend (negative: over budget)."""
+        return self.total - self.spent(spec, sheet)
+
+
+@dataclass(frozen=True)
+class CreationBudget:
+    """The points a player spends on a new sheet (in the sheet ``statuses``), pool by pool: one
+    declaration that the system's own checks and the web's counter both read."""
+
+    pools: tuple[BudgetPool, ...]
+    statuses: tuple[str, ...] = ("creation",)
+
+
+@dataclass(frozen=True)
 class SheetSpec:
     """A rule system's sheet. ``lines``: the default command lines by field kind; ``actions`` the
     sheet's buttons (approval, submission). ``use``: the line that makes a character the player's
-    active one (a player's lines act on it)."""
+    active one (a player's lines act on it). ``budget``: its creation budget under the system's
+    settings (its settings section's model, None for the defaults); None: the book has none."""
 
     fields: tuple[SheetField, ...]
     groups: tuple[SheetGroup, ...] = ()
     lines: Mapping[str, EditLines] = field(default_factory=dict)
     actions: tuple[SheetAction, ...] = ()
     use: str = "char use {name}"
+    budget: Callable[[Any], CreationBudget] | None = field(default=None, compare=False)
 
     @property
     def approved(self) -> bool:

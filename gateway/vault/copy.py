@@ -183,6 +183,12 @@ def copy_tables(names: set[str], metadata: MetaData | None = None) -> list[Table
     return tables
 
 
+def _hex(value: Any) -> str:
+    if isinstance(value, bytes | bytearray | memoryview):
+        return bytes(value).hex()
+    raise TypeError(f"cannot digest a {type(value).__name__}")
+
+
 class _Digest:
     """A digest of a table's rows that does not depend on their order (SQLite and PostgreSQL sort
     text differently): the sum of one hash per row."""
@@ -195,7 +201,8 @@ class _Digest:
 
     def add(self, rows: Sequence[Sequence[Any]]) -> None:
         for row in rows:
-            encoded = orjson.dumps(tuple(row))  # datetimes, floats, bools: each has one spelling
+            # datetimes, floats, bools: each has one spelling; bytes (a portrait) as their hex
+            encoded = orjson.dumps(tuple(row), default=_hex)
             self.value += int.from_bytes(hashlib.blake2b(encoded, digest_size=16).digest(), "big")
         self.value %= self.MOD
         self.rows += len(rows)

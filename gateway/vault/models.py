@@ -10,7 +10,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import JSON, Column, Index, UniqueConstraint, literal_column, text
+from sqlalchemy import JSON, Column, Index, LargeBinary, UniqueConstraint, literal_column, text
 from sqlmodel import Field, SQLModel
 
 from gateway.vault.columns import UTCDateTime
@@ -333,4 +333,19 @@ class StatsTally(SQLModel, table=True):
     day: str = Field(primary_key=True, max_length=10)  # YYYY-MM-DD; "" for the whole scope's row
     through: int = 0
     data: str
+    updated_at: datetime = _ts()
+
+
+class CharacterProfile(SQLModel, table=True):
+    """A character's flavour, the same for every rule system (``gateway.features.profiles``): the
+    biography its owner writes (``char bio``) and the portrait uploaded on its web sheet, its bytes,
+    their checked type (``image/png``) and their SHA-256 (the page's ETag). No row: neither is set
+    (revision 0013)."""
+
+    __tablename__ = "character_profile"
+    character_id: int = Field(foreign_key="character.id", primary_key=True)
+    biography: str = ""
+    portrait: bytes | None = Field(default=None, sa_column=Column(LargeBinary, nullable=True))
+    portrait_type: str = Field(default="", max_length=20)
+    portrait_hash: str = Field(default="", max_length=64)
     updated_at: datetime = _ts()

@@ -6,7 +6,20 @@ the ``st`` commands (no limits, as the book's Storyteller HUD) and approves it."
 
 from __future__ import annotations
 
-from gateway.core.sheet_spec import Choice, EditLines, SheetAction, SheetField, SheetGroup, SheetSpec
+from typing import Any
+
+from gateway.core.sheet_spec import (
+    BudgetPool,
+    Choice,
+    CreationBudget,
+    EditLines,
+    SheetAction,
+    SheetField,
+    SheetGroup,
+    SheetSpec,
+)
+from plugins.nightcap import powers
+from plugins.nightcap.chargen import Budget
 from plugins.nightcap.sheet import DAMAGE, ESSENCE, FIELDS, MAX_FIELD, TRAITS, WILLPOWER
 
 UNAPPROVED = ("creation", "submitted")
@@ -18,6 +31,33 @@ TIERS = (
     Choice("epic", {"en": "Epic"}, player=False),  # "beyond starting reach, earned in play"
     Choice("legendary", {"en": "Legendary"}, player=False),
 )
+
+
+def creation_budget(settings: Any = None) -> CreationBudget:
+    """The book's budget ("Traits: six points to place", "Powers: three dots to spend"; Basic 1,
+    Adept 2, Advanced 3) under ``[nightcap]``'s ``trait_points`` and ``power_dots``: the same
+    ``chargen.Budget`` and tier prices that ``trait``, ``power add`` and ``char budget`` check."""
+    budget: Budget = settings.budget if settings is not None else Budget()
+    return CreationBudget(
+        (
+            BudgetPool(
+                "traits",
+                {"en": "Trait points", "cs": "Body vlastností", "ru": "Очки характеристик"},
+                budget.trait_points,
+                ratings=TRAITS,
+                base=budget.base,
+            ),
+            BudgetPool(
+                "powers",
+                {"en": "Power dots", "cs": "Tečky schopností", "ru": "Точки способностей"},
+                budget.power_dots,
+                powers="powers",
+                tiers={name: tier.dots for name, tier in powers.TIERS.items()},
+            ),
+        ),
+        statuses=UNAPPROVED,
+    )
+
 
 SHEET = SheetSpec(
     fields=(
@@ -71,4 +111,5 @@ SHEET = SheetSpec(
         SheetAction("unapprove", {"en": "Unlock for changes"}, "st unapprove {name}", statuses=("approved",)),
         SheetAction("export", {"en": "Export to the sheet log"}, "st export {name}"),
     ),
+    budget=creation_budget,
 )

@@ -23,6 +23,8 @@ from sqlmodel import SQLModel
 
 from gateway.core.errors import DeliveryFailed, RetryLater
 from gateway.delivery.leases import Leases
+from gateway.features import profiles
+from gateway.features.characters import find_character
 from gateway.testing import POSTGRES_URL_VARIABLE, Chat, FakeAdapter, postgres_database, start_chat
 from gateway.vault import Vault
 from gateway.vault import copy as copy_module
@@ -155,6 +157,15 @@ async def fill(url: str) -> list[str]:
         # Kept statistics (revision 0012): the rolls settle, then a count keeps its tallies.
         chat.clock.advance(seconds=61)
         await ok(chat, "stats channel", "ana", st=True, channel="nc")
+        # A biography and a portrait's bytes (revision 0013): binary survives the copy byte for byte.
+        await ok(chat, f"char use {HEROES['nc']}", "mira", channel="nc")
+        await ok(chat, "char bio Born under the bridge. // Keeps her word.", "mira", channel="nc")
+        async with chat.services.vault.transaction() as session:
+            hero = await find_character(session, "nightcap", HEROES["nc"])
+            assert hero is not None and hero.id is not None
+            await profiles.set_portrait(
+                session, hero.id, b"\x89PNG\r\n\x1a\n\x00\xff" * 40, "image/png", chat.clock.now
+            )
         # A processed message with a stored response (a retried request gets the same answer).
         chat.dice.extend([4, 4])
         ids.append((await ok(chat, "roll 2", "bob", channel="nc", message_id="msg-1")).result["id"])

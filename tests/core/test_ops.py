@@ -108,7 +108,7 @@ async def test_readyz_is_503_until_the_vault_is_migrated_while_healthz_stays_up(
     assert (await served.get("/readyz"))[0] == 503
     served.gateway.readiness.ttl = 0.0
     status, body = await served.get("/readyz")
-    assert status == 200 and body.startswith("the vault is at 0012_stats_tally"), body
+    assert status == 200 and body.startswith("the vault is at 0013_character_profile"), body
 
 
 async def test_readyz_is_503_when_the_vault_is_behind_and_200_when_newer(serve: Serve) -> None:
@@ -118,7 +118,7 @@ async def test_readyz_is_503_when_the_vault_is_behind_and_200_when_newer(serve: 
     await served.sql("UPDATE alembic_version SET version_num = '0005_leases'")
     status, body = await served.get("/readyz")
     assert status == 503
-    assert body == "the vault is at 0005_leases, behind 0012_stats_tally: run gateway db upgrade\n"
+    assert body == "the vault is at 0005_leases, behind 0013_character_profile: run gateway db upgrade\n"
     # Upgraded by a newer release (db upgrade before a rollout): the old processes stay ready.
     await served.sql("UPDATE alembic_version SET version_num = '0099_from_the_future'")
     status, body = await served.get("/readyz")

@@ -97,6 +97,7 @@ ADAPTER_MODULES = {
     "gateway.delivery.rate_buckets",
     "gateway.features.macros",  # names_seen: the macro names a menu offers
     "gateway.features.web_sessions",  # the web's sign-in links and sessions (token hashes only)
+    "gateway.features.profiles",  # a character's portrait, which the web uploads and serves
     "gateway.features.records",  # read-only rows a page shows: characters, rolls, audit, the Storyteller log
     "gateway.features.verify",  # what ``verify ID`` answers, for the web's /r/ID as for chat
     "gateway.features.since",  # the one reader of --since values, for the web's Storyteller log as for chat

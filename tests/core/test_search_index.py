@@ -338,7 +338,7 @@ async def test_without_pg_trgm_the_migration_goes_on_and_search_reads_every_name
             sql = f"SELECT count(*) FROM pg_indexes WHERE indexname = '{TRIGRAM_INDEX}'"
             assert await conn.scalar(text(sql)) == 0
             version = await conn.scalar(text("SELECT version_num FROM alembic_version"))
-        assert version == "0012_stats_tally"
+        assert version == "0013_character_profile"
         async with vault.transaction() as session:
             session.add(Person(id=1, display_name="owner"))
         await put(vault, [("nightcap", "Mira Vance"), ("nightcap", "Vance 100%"), ("decanter", "Ada Vance")])

@@ -158,7 +158,7 @@ async def test_status_text_is_an_aligned_report(start: Start, vault_url: str) ->
     finally:
         owner.cancel()
     lines = render(report)
-    assert lines[0].startswith("vault  ") and "the vault is at 0012_stats_tally" in lines[0]
+    assert lines[0].startswith("vault  ") and "the vault is at 0013_character_profile" in lines[0]
     at = lines.index("processes  1 alive, 0 gone")
     header, row = lines[at + 1], lines[at + 2]
     assert header.split() == ["ID", "HOST", "PID", "VERSION", "STATE", "SEEN", "LEASES"]

@@ -5,15 +5,19 @@ sideways, no word is broken mid-word in a table header or cell. Screenshots of e
 
 from __future__ import annotations
 
+import io
 import os
 from collections.abc import Awaitable, Callable
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 from axe_playwright_python.async_playwright import Axe
+from PIL import Image
 
 from adapters.web.routes import NOT_PAGES, PAGES
 from gateway.core.dice import ScriptedDice
+from gateway.features import profiles
 from tests.web.conftest import Site
 from tests.web.test_account_flow import _id, _submitted
 from tests.web.test_account_helpers import ACCOUNT, link_path, say
@@ -63,6 +67,13 @@ async def test_every_page_is_accessible_and_fits_a_phone(site: SiteMaker, new_pa
     await say(served, "st approve Mira Vance", "owner", st=True)
     (rolled,) = await say(served, "roll physical")
     character = await _id(served, "Mira Vance")
+    # Her sheet with all it can show: a biography in paragraphs and a portrait.
+    await say(served, "char bio Raised above the night market. // Keeps a ledger of every favour owed.")
+    portrait = io.BytesIO()
+    Image.new("RGB", (600, 800), (90, 40, 50)).save(portrait, "PNG")
+    await profiles.set_portrait(
+        served.gateway.services.vault, character, portrait.getvalue(), "image/png", datetime.now(UTC)
+    )
     slugs = sorted(tool.slug for tool in served.gateway.services.web_tools())
     axe = Axe()
     problems: list[str] = []

@@ -100,7 +100,8 @@ async def test_a_decanter_player_edits_the_whole_sheet_in_one_form_and_a_storyte
     await st.wait_for_selector("#action-approve", state="detached")
     assert await st.text_content("#sheet-heading .status") == "approved"
     await page.reload()
-    assert await page.locator("#sheet-editor").count() == 0  # approved: locked for the player
+    assert await page.locator(".sheet-groups .edit").count() == 0  # approved: locked for the player
+    assert await page.locator("#f-bio").count() == 1  # but the biography is still theirs
     assert "approved and locked" in ((await page.text_content(".sheet-note")) or "")
     assert await dots(page, "strength") == (6, 6)
 
@@ -116,7 +117,7 @@ async def test_a_pravidla_sheet_is_czech_and_a_storyteller_sets_it(
     await page.wait_for_selector(".sheet")
     assert await page.get_attribute(".sheet", "lang") == "cs"
     assert await page.locator(".sheet-group h3").all_text_contents() == ["Vlastnosti"]  # no power held
-    assert await page.locator("#sheet-editor").count() == 0  # a Storyteller sets Pravidla sheets
+    assert await page.locator(".sheet-groups .edit").count() == 0  # a Storyteller sets Pravidla sheets
     assert await page.locator("#sheet-heading .status").count() == 0  # no approval in Pravidla
     assert await dots(page, "strength") == (1, 10)
 
@@ -156,7 +157,7 @@ async def test_a_night_wanderers_clan_is_set_from_the_editor_in_russian(
     headings = await page.locator(".sheet-group h3").all_text_contents()
     assert headings == ["О персонаже", "Атрибуты", "Трюки", "Здоровье и Кровь"]  # no power held yet
     assert "Здоровье" in ((await page.text_content(".sheet-field[data-key=hp]")) or "")
-    assert await page.locator("#sheet-editor").count() == 0
+    assert await page.locator(".sheet-groups .edit").count() == 0
 
     st = await st_page(served, new_page, vera)
     await st.select_option("#f-clan", "lesang")

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from aiohttp import web
 
-from adapters.web.account import notices, roll_form
+from adapters.web.account import notices, portraits, roll_form
 from adapters.web.account.actor import Actor, word
 from adapters.web.account.auth import Auth
 from adapters.web.account.render import OFFER, ROLLER, notice, page, see_other
@@ -19,7 +19,7 @@ from adapters.web.account.store import Signed
 from adapters.web.account.texts import CATALOGUE
 from adapters.web.locale import request_locale
 from gateway import AdapterServices, Reply
-from gateway.features import records
+from gateway.features import profiles, records
 from gateway.features.records import Character
 
 ROLLS_SHOWN = 50
@@ -31,6 +31,7 @@ class PlayerPages:
         self.auth = auth
         self.actor = actor
         self.sheets = SheetPages(services, auth, actor)
+        self.portraits = portraits.PortraitFiles(services, auth)
 
     def add_routes(self, app: web.Application) -> None:
         app.router.add_get("/me", self.mine)
@@ -40,6 +41,8 @@ class PlayerPages:
         app.router.add_post("/me/c/{id:\\d+}/roll", self.roll)
         app.router.add_get("/me/c/{id:\\d+}", self.sheet)
         app.router.add_post("/me/c/{id:\\d+}", self.edit)
+        app.router.add_post("/me/c/{id:\\d+}/portrait", self.portrait)
+        self.portraits.add_routes(app)
 
     async def mine(self, request: web.Request, messages: list[Reply] | None = None) -> web.Response:
         signed = await self.auth.current(request)
@@ -180,6 +183,53 @@ class PlayerPages:
         fields = {k: str(v) for k, v in form.items()}
         async with self.actor.kept_active(signed):  # chat's commands edit the active character: put back
             return await self.sheets.player_edit(request, signed, character, fields)
+
+    async def portrait(self, request: web.Request) -> web.Response:
+        """The sheet's portrait form (multipart): a picture kept, or removed; a refusal beside it."""
+        signed = await self.auth.current(request)
+        if signed is None:
+            return not_signed_in(request, self.auth)
+        try:
+            form = await self.auth.form(request)
+        except web.HTTPRequestEntityTooLarge:  # past what any request may carry: unread, nothing kept
+            form = None
+        character = await self._mine(signed, int(request.match_info["id"]))
+        if character is None or character.id is None:
+            return not_found(request, self.auth)
+        limit = self.auth.settings.portrait_kib
+        if form is None:
+            found: portraits.Picture | portraits.Refusal = portraits.Refusal(
+                413, "sheets.portrait.too_large", {"max": limit}
+            )
+        elif form.get("action") == "remove":
+            await profiles.remove_portrait(
+                self.services.vault, character.id, self.services.clock(), by(signed)
+            )
+            return see_other(f"/me/c/{character.id}")
+        else:
+            found = portraits.checked(form.get("portrait"), limit)
+        if isinstance(found, portraits.Refusal):
+            locale = await self.sheets.locale(request, signed, character.system)
+            return await self.sheets.player(
+                request,
+                signed,
+                character,
+                status=found.status,
+                portrait_error=CATALOGUE.t(locale, found.key, **found.values),
+            )
+        await profiles.set_portrait(
+            self.services.vault,
+            character.id,
+            found.data,
+            found.content_type,
+            self.services.clock(),
+            by(signed),
+        )
+        return see_other(f"/me/c/{character.id}")
+
+
+def by(signed: Signed) -> profiles.By:
+    return profiles.By(signed.person_id, signed.identity_key)
 
 
 def statused(services: AdapterServices) -> frozenset[str]:

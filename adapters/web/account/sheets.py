@@ -29,9 +29,9 @@ from adapters.web.locale import COOKIE
 from adapters.web.people import platform_label
 from gateway import AdapterServices, Identity, Reply, SheetAction, SheetField, SheetSpec
 from gateway.core.i18n import LANGUAGES
-from gateway.core.sheet_spec import label_in, powers_of
+from gateway.core.sheet_spec import BudgetPool, label_in, powers_of
 from gateway.core.summary import Power, SheetSummary
-from gateway.features import records
+from gateway.features import profiles, records
 from gateway.features.records import Character
 
 ROLLS_SHOWN = 50
@@ -40,6 +40,7 @@ NEW_POWER = "new"
 # The declared action that sends a sheet to the system's export target (``sheet_export`` in its
 # settings section, "discord:sheets"): offered only where one is set up, named after its platform.
 EXPORT = "export"
+BIO = "bio"  # the biography's text area: not a field of any system's sheet, ``char bio`` for all
 
 
 @dataclass
@@ -65,6 +66,15 @@ class Section:
     key: str | None
     label: str
     fields: list[Drawn] = field(default_factory=list)
+
+
+@dataclass
+class Counter:
+    """One pool of the creation budget as the page shows it: what is left (negative: over)."""
+
+    pool: BudgetPool
+    label: str
+    left: int
 
 
 def spec_of(services: AdapterServices, system: str) -> SheetSpec | None:
@@ -113,14 +123,29 @@ class SheetPages:
             summary = await self.services.sheet_summary(session, character, locale)
             assert character.id is not None
             rolls = await records.rolls_of(session, character.id, ROLLS_SHOWN)
+            profile = await profiles.profile(session, character.id)
         sections = draw(spec, character, summary, locale, storyteller, errors or {}, typed or {})
+        own = not storyteller  # a portrait and a biography are the owner's, approved or not
+        editing = any(d.editable for s in sections for d in s.fields)
+        counters = self.counters(spec, character, locale) if own and editing else []
         return {
+            "counters": counters,
+            "spend": {key: c.pool for c in counters for key in (*c.pool.ratings, c.pool.powers) if key},
+            "biography": profiles.paragraphs(profile.biography),
+            "bio_editable": own,
+            "bio_was": profile.biography,
+            "bio_stored": (typed or {}).get(BIO, profile.biography),
+            "bio_error": (errors or {}).get(BIO),
+            "bio_max": profiles.BIO_MAX,
+            "portrait_tag": profile.portrait_tag,
+            "portrait_editable": own,
+            "portrait_kib": self.auth.settings.portrait_kib,
             "character": character,
             "summary": summary,
             "rolls": rolls,
             "spec": spec,
             "sections": sections,
-            "editing": any(d.editable for s in sections for d in s.fields),
+            "editing": editing,
             "actions": [
                 (a.key, self.action_label(a, character.system, locale))
                 for a in self.offered(spec, character, storyteller=storyteller)
@@ -133,6 +158,17 @@ class SheetPages:
             "sheet_locale": locale,
             "sa": partial(CATALOGUE.t, locale),  # the sheet's own words, in the sheet's language
         }
+
+    def counters(self, spec: SheetSpec, character: Character, locale: str) -> list[Counter]:
+        """What is left of the creation budget, pool by pool, on a sheet still in creation: the
+        page's script counts it again from the same declaration as the player types."""
+        if spec.budget is None:
+            return []
+        budget = spec.budget(self.services.system_settings(character.system))
+        if character.status not in budget.statuses:
+            return []
+        sheet = character.sheet or {}
+        return [Counter(pool, pool.label(locale), pool.left(spec, sheet)) for pool in budget.pools]
 
     def offered(self, spec: SheetSpec, character: Character, *, storyteller: bool) -> list[SheetAction]:
         """The sheet's buttons this viewer gets on this sheet; the export only with a target."""
@@ -176,15 +212,20 @@ class SheetPages:
         messages: list[Reply] | None = None,
         errors: Mapping[str, str] | None = None,
         typed: Mapping[str, str] | None = None,
+        *,
+        status: int = 200,
+        portrait_error: str | None = None,
     ) -> web.Response:
         return page(
             request,
             self.auth,
             "sheet.html",
+            status=status,
             signed=signed,
             storyteller=await self.auth.is_storyteller(signed),
             **await self.context(request, signed, character, storyteller=False, errors=errors, typed=typed),
             messages=messages or (),
+            portrait_error=portrait_error,
         )
 
     async def player_edit(
@@ -241,13 +282,18 @@ class SheetPages:
         messages: list[Reply] = []
         errors: dict[str, str] = {}
         typed: dict[str, str] = {}
-        for key, line in changed_lines(spec, character, form, storyteller=storyteller):
+        lines = changed_lines(spec, character, form, storyteller=storyteller)
+        if not storyteller:
+            lines.extend(biography_line(form))
+        for key, line in lines:
             replies = await self.actor.run(signed, line, character.system)
             refused = [r for r in replies if r.error]
             if refused:
                 errors[key] = " ".join(r.text for r in refused)
                 if key.endswith(f".{NEW_POWER}"):
                     typed[key.split(".")[0]] = form.get(f"{NEW_POWER}.power", "")
+                elif key == BIO:
+                    typed[key] = form.get(BIO, "")
                 elif "." not in key:
                     typed[key] = form.get(f"v.{key}", "")
             else:
@@ -334,6 +380,17 @@ def as_int(value: Any) -> int:
         return int(value)
     except (TypeError, ValueError):
         return 0
+
+
+def biography_line(form: Mapping[str, str]) -> list[tuple[str, str]]:
+    """``char bio`` with the text area's text when it changed (its paragraphs as ``//``), or
+    ``char bio --clear`` when it was emptied."""
+    if BIO not in form:
+        return []
+    posted, was = profiles.typed(form[BIO]), profiles.typed(form.get(f"w.{BIO}", ""))
+    if posted == was:
+        return []
+    return [(BIO, f"char bio {text(posted)}" if posted else "char bio --clear")]
 
 
 def changed_lines(

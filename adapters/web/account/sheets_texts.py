@@ -22,12 +22,28 @@ EN = {
     "sheets.refused": "{count} {count:plural:change was:changes were} refused: the reason is beside the field.",
     "sheets.editor.intro": "Change what you like and save: each change is the chat command, with the same limits and the same refusals as in chat.",
     "sheets.nothing_to_edit": "Nothing on this sheet is set from here.",
-    "sheets.approved": "This sheet is approved and locked; a Storyteller can still change it.",
+    "sheets.approved": (
+        "This sheet is approved and locked; a Storyteller can still change it."
+        " Its portrait and biography stay yours to change."
+    ),
     "sheets.by_storyteller": "A Storyteller keeps this sheet; ask yours for a change.",
     "sheets.action.approve": "Approve and lock",
     "sheets.action.unapprove": "Unlock for changes",
     "sheets.action.submit": "Submit to the Storytellers",
     "sheets.action.budget": "Show what is left to spend",
+    "sheets.portrait.heading": "Portrait",
+    "sheets.portrait.alt": "Portrait of {name}",
+    "sheets.portrait.choose": "A picture: PNG, JPEG, WebP or GIF, at most {max} KiB",
+    "sheets.portrait.upload": "Upload portrait",
+    "sheets.portrait.remove": "Remove portrait",
+    "sheets.portrait.missing": "Choose a picture to upload first.",
+    "sheets.portrait.too_large": "That picture is too large: a portrait is at most {max} KiB.",
+    "sheets.portrait.not_image": "That file is not a PNG, JPEG, WebP or GIF picture.",
+    "sheets.portrait.too_wide": "That picture is {width} × {height} pixels: a portrait is at most {max} × {max}.",
+    "sheets.bio.heading": "Biography",
+    "sheets.bio.hint": "A blank line starts a new paragraph; at most {max} characters.",
+    "sheets.bio.none": "No biography yet.",
+    "sheets.budget.heading": "Left to spend",
 }
 
 CS = {
@@ -48,12 +64,28 @@ CS = {
     "sheets.refused": "{count} {count:plural:změna byla odmítnuta:změny byly odmítnuty:změn bylo odmítnuto}: důvod je u pole.",
     "sheets.editor.intro": "Změňte, co potřebujete, a uložte: každá změna je příkaz z chatu se stejnými limity a stejnými odmítnutími jako v chatu.",
     "sheets.nothing_to_edit": "Nic z tohoto listu se odsud nenastavuje.",
-    "sheets.approved": "Tento list je schválený a uzamčený; změnit ho může už jen Vypravěč.",
+    "sheets.approved": (
+        "Tento list je schválený a uzamčený; změnit ho může už jen Vypravěč."
+        " Portrét a životopis můžete měnit i nadále."
+    ),
     "sheets.by_storyteller": "Tento list vede Vypravěč; o změnu požádejte svého Vypravěče.",
     "sheets.action.approve": "Schválit a uzamknout",
     "sheets.action.unapprove": "Odemknout pro změny",
     "sheets.action.submit": "Odevzdat Vypravěčům",
     "sheets.action.budget": "Ukázat, co zbývá rozdělit",
+    "sheets.portrait.heading": "Portrét",
+    "sheets.portrait.alt": "Portrét postavy {name}",
+    "sheets.portrait.choose": "Obrázek: PNG, JPEG, WebP nebo GIF, nejvýše {max} KiB",
+    "sheets.portrait.upload": "Nahrát portrét",
+    "sheets.portrait.remove": "Odebrat portrét",
+    "sheets.portrait.missing": "Nejprve vyberte obrázek, který chcete nahrát.",
+    "sheets.portrait.too_large": "Obrázek je příliš velký: portrét může mít nejvýše {max} KiB.",
+    "sheets.portrait.not_image": "Tento soubor není obrázek PNG, JPEG, WebP ani GIF.",
+    "sheets.portrait.too_wide": "Obrázek má {width} × {height} pixelů: portrét může mít nejvýše {max} × {max}.",
+    "sheets.bio.heading": "Životopis",
+    "sheets.bio.hint": "Prázdný řádek začíná nový odstavec; nejvýše {max} znaků.",
+    "sheets.bio.none": "Zatím bez životopisu.",
+    "sheets.budget.heading": "Zbývá rozdělit",
 }
 
 RU = {
@@ -74,10 +106,28 @@ RU = {
     "sheets.refused": "{count} {count:plural:изменение отклонено:изменения отклонены:изменений отклонено}: причина указана у поля.",
     "sheets.editor.intro": "Измените что нужно и сохраните: каждое изменение — команда чата, с теми же ограничениями и теми же отказами, что и в чате.",
     "sheets.nothing_to_edit": "Ничего в этом листе отсюда не задаётся.",
-    "sheets.approved": "Этот лист утверждён и заблокирован; изменить его может только Рассказчик.",
+    "sheets.approved": (
+        "Этот лист утверждён и заблокирован; изменить его может только Рассказчик."
+        " Портрет и биографию вы по-прежнему можете менять."
+    ),
     "sheets.by_storyteller": "Этот лист ведёт Рассказчик; за изменениями обращайтесь к своему Рассказчику.",
     "sheets.action.approve": "Утвердить и заблокировать",
     "sheets.action.unapprove": "Разблокировать для изменений",
     "sheets.action.submit": "Отправить Рассказчикам",
     "sheets.action.budget": "Показать, что осталось распределить",
+    "sheets.portrait.heading": "Портрет",
+    "sheets.portrait.alt": "Портрет персонажа {name}",
+    "sheets.portrait.choose": "Изображение: PNG, JPEG, WebP или GIF, не больше {max} КиБ",
+    "sheets.portrait.upload": "Загрузить портрет",
+    "sheets.portrait.remove": "Убрать портрет",
+    "sheets.portrait.missing": "Сначала выберите изображение для загрузки.",
+    "sheets.portrait.too_large": "Изображение слишком большое: портрет может занимать не больше {max} КиБ.",
+    "sheets.portrait.not_image": "Этот файл не является изображением PNG, JPEG, WebP или GIF.",
+    "sheets.portrait.too_wide": (
+        "Изображение размером {width} × {height} пикселей, а портрет может быть не больше {max} × {max}."
+    ),
+    "sheets.bio.heading": "Биография",
+    "sheets.bio.hint": "Пустая строка начинает новый абзац; не больше {max} символов.",
+    "sheets.bio.none": "Биографии пока нет.",
+    "sheets.budget.heading": "Осталось распределить",
 }

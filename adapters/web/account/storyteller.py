@@ -20,8 +20,8 @@ from adapters.web.account.auth import TOKEN, Auth
 from adapters.web.account.live import LiveLog, Viewer, serve
 from adapters.web.account.log_view import LogView, grouped
 from adapters.web.account.notices import mark_waiting
-from adapters.web.account.player import not_found, shown, statused
-from adapters.web.account.render import notice, page
+from adapters.web.account.player import by, not_found, shown, statused
+from adapters.web.account.render import notice, page, see_other
 from adapters.web.account.roll_view import sides
 from adapters.web.account.sheets import SheetPages
 from adapters.web.account.signin import not_signed_in
@@ -30,7 +30,7 @@ from adapters.web.locale import request_locale
 from adapters.web.people import named, seen
 from adapters.web.times import time_element
 from gateway import AdapterServices, Reply, UserError
-from gateway.features import records
+from gateway.features import profiles, records
 from gateway.features.characters import characters_in, find_character, owner_names
 from gateway.features.records import StlogLine
 from gateway.features.since import parse_since
@@ -55,6 +55,7 @@ class StorytellerPages:
         app.router.add_get("/st", self.roster)
         app.router.add_get("/st/c/{id:\\d+}", self.profile)
         app.router.add_post("/st/c/{id:\\d+}", self.act)
+        app.router.add_post("/st/c/{id:\\d+}/portrait", self.remove_portrait)
         app.router.add_get("/st/log", self.log)
         app.router.add_get("/st/log/stream", self.stream)
         app.router.add_get("/st/storytellers", self.storytellers)
@@ -149,6 +150,18 @@ class StorytellerPages:
             signed, character, {k: str(v) for k, v in form.items()}
         )
         return await self.profile(request, messages, errors, typed)
+
+    async def remove_portrait(self, request: web.Request) -> web.Response:
+        """A Storyteller takes a portrait off a sheet (one unfit for the table); only the player sets one."""
+        signed = await self._storyteller(request)
+        if isinstance(signed, web.Response):
+            return signed
+        await self.auth.form(request)
+        character = await records.character(self.services.vault, int(request.match_info["id"]))
+        if character is None or character.id is None or character.retired_at is not None:
+            return not_found(request, self.auth)
+        await profiles.remove_portrait(self.services.vault, character.id, self.services.clock(), by(signed))
+        return see_other(f"/st/c/{character.id}")
 
     async def log(self, request: web.Request) -> web.Response:
         signed = await self._storyteller(request)
