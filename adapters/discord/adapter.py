@@ -84,6 +84,16 @@ LEDGER_DAYS = 2
 MAX_INTERACTION = 64 * 1024  # Discord's payloads are a few kB; the app refuses more than this anyway
 INLINE_429_RETRIES = 5
 GATEWAY_LEASE = "discord:gateway"
+
+
+def gateway_lease(config: DiscordSettings) -> str:
+    """The lease of this process's Gateway sessions: one per shard set, so processes given different
+    ``shard_ids`` run side by side and those given the same set stand by for each other."""
+    if config.shard_ids is None:
+        return GATEWAY_LEASE
+    return f"{GATEWAY_LEASE}:{','.join(map(str, sorted(set(config.shard_ids))))}/{config.shards}"
+
+
 CHANNEL_TARGET = re.compile(r"^(?:\d+|@me)/(?P<channel>\d+)$")  # GUILD/CHANNEL, or @me/CHANNEL (a DM)
 
 
@@ -211,7 +221,7 @@ class DiscordAdapter(Adapter):
             self._sent.update(int(k) for k in await self.sent_state.items(db=unit) if k.isdigit())
         if self.connection is not None:
             self._owner = asyncio.create_task(
-                run_owned(self.services.leases, GATEWAY_LEASE, self._own_gateway),
+                run_owned(self.services.leases, gateway_lease(self.config), self._own_gateway),
                 name="discord-gateway-lease",
             )
 
@@ -253,7 +263,7 @@ class DiscordAdapter(Adapter):
         if self.connection is not None:
             mode = self.connection.status()
             if not self.gateway_owned:
-                mode["gateway"] = f"standby: another process holds {GATEWAY_LEASE}"
+                mode["gateway"] = f"standby: another process holds {gateway_lease(self.config)}"
         return {
             **mode,
             "requests": limiter.stats.requests,

@@ -36,7 +36,7 @@ async def bot() -> AsyncIterator[FakeDiscordBot]:
 
 
 async def start(
-    url: str, bot: FakeDiscordBot, key: SigningKey, more: dict[str, Any] | None = None
+    url: str, bot: FakeDiscordBot, key: SigningKey, more: dict[str, Any] | None = None, **discord: Any
 ) -> DiscordEnv:
     sections: dict[str, Any] = {"cluster": {"failover_seconds": F}, **(more or {})}
     settings: dict[str, Any] = {
@@ -45,6 +45,7 @@ async def start(
         "bot_token": bot.bot_token,
         "prefix": "!",
         "sync_commands": "off",
+        **discord,
     }
     return await start_env(url, bot, key, {}, sections, **settings)
 
@@ -187,3 +188,22 @@ async def test_a_deferred_command_of_a_process_that_dies_is_told_by_another(
     finally:
         for env in envs:
             await env.client.close()
+
+
+async def test_processes_given_different_shards_each_hold_theirs(sqlite_url: str, key: SigningKey) -> None:
+    """A lease per shard set: gateways given shard 0 and shard 1 of 2 both connect; a third given
+    shard 1 again stands by for the second."""
+    bot = await FakeDiscordBot(heartbeat_interval=1000, max_concurrency=2).start()
+    envs: list[DiscordEnv] = []
+    try:
+        for shard in (0, 1, 1):
+            envs.append(await start(sqlite_url, bot, key, shards=2, shard_ids=[shard]))
+        await eventually(lambda: len(bot.identifies) == 2, timeout=30)
+        await eventually(lambda: sum(env.adapter.gateway_owned for env in envs) == 2, timeout=30)
+        assert sorted(i["shard"] for i in bot.identifies) == [[0, 2], [1, 2]]
+        assert [env.adapter.gateway_owned for env in envs] == [True, True, False]
+        assert envs[2].adapter.status()["gateway"] == "standby: another process holds discord:gateway:1/2"
+    finally:
+        for env in envs:
+            await env.client.close()
+        await bot.close()
