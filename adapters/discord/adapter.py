@@ -39,6 +39,8 @@ from aiohttp import web
 from adapters.body import BadBody, read_limited
 from adapters.discord import complete, components, render, slash, texts
 from adapters.discord import interactions as ix
+from adapters.discord.catch_up import SCOPE as SCOPE_PREFIX
+from adapters.discord.catch_up import CatchUp
 from adapters.discord.config import DiscordSettings, Webhook
 from adapters.discord.limiter import RateLimiter, WaitTooLong
 from adapters.discord.reader import reader_locale
@@ -74,12 +76,24 @@ SCOPE_SENT = "discord.sent"
 SCOPE_STATE = "discord"
 SCOPE_DISABLED = "discord.disabled"
 SCOPE_BUTTONS = "discord.buttons"  # command lines too long for a custom_id, by key
+SCOPE_DEFERRED = "discord.deferred"  # deferred interactions whose command has not queued its answer
+FALLBACK = "/fallback"  # the target suffix of a deferred command's answer if its process dies
 BUTTON_DAYS = 30
 FOLLOWUP_GRACE = 0.5  # let Discord take our HTTP response before the first follow-up arrives
 LEDGER_DAYS = 2
 MAX_INTERACTION = 64 * 1024  # Discord's payloads are a few kB; the app refuses more than this anyway
 INLINE_429_RETRIES = 5
 GATEWAY_LEASE = "discord:gateway"
+
+
+def gateway_lease(config: DiscordSettings) -> str:
+    """The lease of this process's Gateway sessions: one per shard set, so processes given different
+    ``shard_ids`` run side by side and those given the same set stand by for each other."""
+    if config.shard_ids is None:
+        return GATEWAY_LEASE
+    return f"{GATEWAY_LEASE}:{','.join(map(str, sorted(set(config.shard_ids))))}/{config.shards}"
+
+
 CHANNEL_TARGET = re.compile(r"^(?:\d+|@me)/(?P<channel>\d+)$")  # GUILD/CHANNEL, or @me/CHANNEL (a DM)
 
 
@@ -170,6 +184,8 @@ class DiscordAdapter(Adapter):
         self.disabled_state = AdapterState(vault, SCOPE_DISABLED, clock=clock)
         self.sent_state = AdapterState(vault, SCOPE_SENT, clock=clock)
         self.button_state = AdapterState(vault, SCOPE_BUTTONS, clock=clock)
+        self.deferred_state = AdapterState(vault, SCOPE_DEFERRED, clock=clock)
+        self.catch_up = CatchUp(AdapterState(vault, SCOPE_PREFIX, clock=clock), wall=lambda: self.wall())
         token = config.token()
         self.bot_token = token
         self.connection: GatewayConnection | None = None
@@ -200,10 +216,12 @@ class DiscordAdapter(Adapter):
             cutoff = self.services.clock() - timedelta(days=LEDGER_DAYS)
             await self.sent_state.prune(cutoff, db=unit)
             await self.button_state.prune(self.services.clock() - timedelta(days=BUTTON_DAYS), db=unit)
+            await self.catch_up.state.prune(cutoff, db=unit)
+            await self.deferred_state.prune(cutoff, db=unit)
             self._sent.update(int(k) for k in await self.sent_state.items(db=unit) if k.isdigit())
         if self.connection is not None:
             self._owner = asyncio.create_task(
-                run_owned(self.services.leases, GATEWAY_LEASE, self._own_gateway),
+                run_owned(self.services.leases, gateway_lease(self.config), self._own_gateway),
                 name="discord-gateway-lease",
             )
 
@@ -245,7 +263,7 @@ class DiscordAdapter(Adapter):
         if self.connection is not None:
             mode = self.connection.status()
             if not self.gateway_owned:
-                mode["gateway"] = f"standby: another process holds {GATEWAY_LEASE}"
+                mode["gateway"] = f"standby: another process holds {gateway_lease(self.config)}"
         return {
             **mode,
             "requests": limiter.stats.requests,
@@ -378,6 +396,7 @@ class DiscordAdapter(Adapter):
             reply_to=str(message.get("id") or "") or None,
         )
         await self.services.handle(inbound)
+        await self.catch_up.handled(message)  # the next session catches up from here (catch_up.py)
 
     async def gateway_ready(self, ready: Mapping[str, Any]) -> None:
         application = ready.get("application")
@@ -386,6 +405,9 @@ class DiscordAdapter(Adapter):
         ) or self.config.application_id
         if app_id:
             await self.sync_commands(str(app_id))
+        if self.config.prefix and self.http is not None:
+            # A new session: what an earlier one was sent and never answered is only in the channels.
+            await self.catch_up.run(self.http, self.config.api_base, self._auth(), self.gateway_message)
 
     async def sync_commands(self, application_id: str) -> None:
         """The slash commands, bulk-overwritten once per process (the same PUT twice changes nothing)."""
@@ -537,6 +559,12 @@ class DiscordAdapter(Adapter):
         only_caller: bool,
     ) -> None:
         locale: str | None = None
+        # If this process dies before the command queues its answer, whichever process delivers says
+        # so while the token lasts. (Written here, not before the deferral: on SQLite the command's unit
+        # holds the write lock, and the deferral must leave within Discord's 3 seconds.)
+        reader = await reader_locale(self.services, interaction)
+        interrupted = render.text_message(texts.t(reader, "interrupted"), private=True)  # as any error
+        await self._enqueue_follow_ups(interaction, [interrupted], received, fallback=True)
         try:
             replies, locale = await task
         except asyncio.CancelledError:
@@ -554,11 +582,24 @@ class DiscordAdapter(Adapter):
         ]
         await self._enqueue_follow_ups(interaction, bodies, received)
 
+    def fallback_after(self) -> float:
+        """Seconds after a deferral when its fallback answer is due: past the longest a live command
+        runs (the offload pool's bound, and a stop's grace twice), so it speaks for a dead one only."""
+        return self.services.settings.gateway.offload_timeout + 2 * self.config.request_timeout
+
     async def _enqueue_follow_ups(
-        self, interaction: Mapping[str, Any], bodies: list[dict[str, Any]], received: float
+        self,
+        interaction: Mapping[str, Any],
+        bodies: list[dict[str, Any]],
+        received: float,
+        *,
+        fallback: bool = False,
     ) -> None:
+        """Queue ``bodies`` as the interaction's follow-ups; with ``fallback``, as the answer sent
+        only if no command queues one first (the deferred-interaction record says which)."""
         now = self.services.clock()
-        due = now + timedelta(seconds=FOLLOWUP_GRACE)
+        wait = self.fallback_after() if fallback else FOLLOWUP_GRACE
+        due = now + timedelta(seconds=wait)
         base = {
             "kind": "followup",
             "application_id": str(interaction.get("application_id") or self.config.application_id or ""),
@@ -566,14 +607,21 @@ class DiscordAdapter(Adapter):
             "channel_id": str(interaction.get("channel_id") or ""),
             "expires_at": received + self.config.followup_ttl,
         }
-        target = f"{FOLLOWUP}{interaction.get('id')}"
+        key = str(interaction.get("id"))
+        # Its own target, so the fallback row never holds the command's answers back.
+        target = f"{FOLLOWUP}{key}{FALLBACK if fallback else ''}"
         async with self.services.vault.unit() as unit:
             for body in bodies:
                 text = body.get("content") or "\n".join(e.get("description", "") for e in body["embeds"])
                 private = bool(body.get("flags", 0) & render.EPHEMERAL)
-                payload = {**base, "text": text, "private": private, "body": body}
+                payload = {**base, "text": text, "private": private, "body": body, "fallback": fallback}
                 await queue.enqueue(unit, self.platform, target, payload, now=now, due=due)
-        self._wake_in(FOLLOWUP_GRACE)
+            if fallback:
+                await self.deferred_state.put(key, {"received": received}, db=unit)
+            elif await self.deferred_state.delete(key, db=unit):
+                # The fallback is not needed: due now, its delivery finds the record gone and posts nothing.
+                await queue.expedite(unit, self.platform, [f"{FOLLOWUP}{key}{FALLBACK}"], now)
+        self._wake_in(wait)
 
     # ------------------------------------------------------------------ outbound
 
@@ -663,6 +711,10 @@ class DiscordAdapter(Adapter):
         p = message.payload
         if self.wall() > float(p.get("expires_at") or 0):
             raise DeliveryFailed("the interaction token has expired (15 minutes)")
+        if p.get("fallback"):
+            key = message.target[len(FOLLOWUP) :].removesuffix(FALLBACK)
+            if await self.deferred_state.get(key) is None:
+                return  # the command queued its own answer: nothing to say
         if not p.get("application_id") or not p.get("token"):
             raise DeliveryFailed("a follow-up without an application id or token")
         url = f"{self.config.api_base}/webhooks/{p['application_id']}/{p['token']}"

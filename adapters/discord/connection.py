@@ -137,12 +137,23 @@ class GatewayConnection:
         except ValueError:  # hikari reads the bot's user id out of the token's first part
             return self._fatal("the bot token is not a Discord bot token (USER_ID.TIMESTAMP.HMAC)")
         self.state = "connecting"
-        try:
-            await bot.start(
+        starting = asyncio.ensure_future(
+            bot.start(
                 check_for_updates=False,  # no PyPI look-up from a gateway
                 shard_count=self.config.shards,
                 shard_ids=self.config.shard_ids,
             )
+        )
+        try:
+            try:
+                await asyncio.shield(starting)
+            except asyncio.CancelledError:
+                # Stopped while connecting: hikari 2.7 adds a shard to the bot only once its start
+                # returns, so a start cancelled mid-way leaves that shard running where close() cannot
+                # see it (and the loop cannot end). Let the start finish; the finally closes it all.
+                with contextlib.suppress(Exception, asyncio.CancelledError):
+                    await asyncio.wait_for(starting, self.config.request_timeout)
+                raise
             self.state = "connected"
             await bot.join()
             return "retry"

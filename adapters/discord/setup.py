@@ -28,8 +28,9 @@ from adapters.discord.config import TOKEN_ENV, DiscordSettings, load
 from gateway import Settings
 
 # What the bot needs in a channel in Gateway mode: the endpoint mode's three, plus Attach Files for
-# odds pictures in its own posts (developers/topics/permissions.mdx).
-BOT_PERMISSIONS = {**PERMISSIONS, "Attach Files": 1 << 15}
+# odds pictures in its own posts and Read Message History for catching up on prefix commands after a
+# failover (catch_up.py) (developers/topics/permissions.mdx).
+BOT_PERMISSIONS = {**PERMISSIONS, "Attach Files": 1 << 15, "Read Message History": 1 << 16}
 # Application flags (developers/resources/application.mdx): the Message Content intent is on when
 # either is set (LIMITED: under 100 servers, no review needed).
 GATEWAY_MESSAGE_CONTENT, GATEWAY_MESSAGE_CONTENT_LIMITED = 1 << 18, 1 << 19

@@ -1,5 +1,15 @@
 """Fixtures for the Discord adapter: a fake Discord API, a real Ed25519 key pair, and a running gateway
-whose HTTP app answers signed interactions and whose outbox delivers to the fake."""
+whose HTTP app answers signed interactions and whose outbox delivers to the fake.
+
+A module marked ``both_modes`` runs each test that drives interactions twice, by the ``mode`` it gets:
+``endpoint`` (``[discord] mode = "interactions"``: the interaction is signed and POSTed to
+``/discord/interactions``, the answer is the HTTP response) and ``gateway`` (the bot connects to the
+fake Gateway with hikari; the same interaction is an INTERACTION_CREATE dispatch and the answer is
+what the adapter posts to the fake's callback endpoint). ``env.post`` and ``env.command`` hide which,
+so one test checks both; a test about the endpoint itself (signatures, a raw body) is marked
+``endpoint_only``. The Gateway side runs on SQLite only: what differs between the modes is the
+transport, not the vault.
+"""
 
 from __future__ import annotations
 
@@ -23,8 +33,54 @@ from gateway.core.settings import Settings
 from gateway.vault.models import OutboxRow
 from tests.discord import kit
 from tests.discord.fake_discord import FakeDiscord, FakeWebhook
+from tests.discord.fake_gateway import MESSAGE_CONTENT, FakeDiscordBot
 
 GUILD, CHANNEL, USER = "300000000000000003", "400000000000000004", "500000000000000005"
+MODES = {"endpoint": "interactions", "gateway": "gateway"}  # test id -> [discord] mode
+ANSWER_WITHIN = 15.0  # seconds a Gateway-mode test waits for the adapter's callback
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", "both_modes: run in the endpoint and the Gateway mode (fixture mode)")
+    config.addinivalue_line("markers", "endpoint_only: in a both_modes module, the endpoint mode only")
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    marked = metafunc.definition.get_closest_marker
+    if "mode" in metafunc.fixturenames and marked("both_modes") and not marked("endpoint_only"):
+        metafunc.parametrize("mode", list(MODES.values()), ids=list(MODES))
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """The Gateway mode on SQLite only (see the module's docstring)."""
+    dropped = [
+        item
+        for item in items
+        if (spec := getattr(item, "callspec", None)) is not None
+        and spec.params.get("mode") == "gateway"
+        and spec.params.get("vault_url") == "postgresql"
+    ]
+    if dropped:
+        config.hook.pytest_deselected(items=dropped)
+        items[:] = [item for item in items if item not in dropped]
+
+
+@dataclass
+class Answered:
+    """The answer the adapter posted to the callback endpoint, read as the endpoint's HTTP response
+    would be: 202 with no body when it carried a file (the endpoint's own answer then), else 200."""
+
+    status: int
+    body: dict[str, Any]
+
+    async def json(self) -> dict[str, Any]:
+        return self.body
+
+    async def text(self) -> str:
+        return json.dumps(self.body)
+
+    async def read(self) -> bytes:
+        return b"" if self.status == 202 else json.dumps(self.body).encode()
 
 
 @dataclass
@@ -42,15 +98,37 @@ class DiscordEnv:
     def adapter(self) -> Any:
         return self.gateway.adapters["discord"]
 
+    @property
+    def over_gateway(self) -> bool:
+        return self.adapter.connection is not None
+
     def sign(self, body: bytes, timestamp: str | None = None) -> dict[str, str]:
         timestamp = timestamp or str(int(time.time()))
         signature = self.key.sign(timestamp.encode() + body).signature.hex()
         return {"X-Signature-Ed25519": signature, "X-Signature-Timestamp": timestamp}
 
     async def post(self, body: bytes, headers: dict[str, str]) -> Any:
+        """An interaction as Discord sends it in this env's mode; the answer as an HTTP response."""
+        if self.over_gateway:
+            return await self.dispatch(json.loads(body))
         return await self.client.post(
             "/discord/interactions", data=body, headers={**headers, "Content-Type": "application/json"}
         )
+
+    async def dispatch(self, interaction: dict[str, Any]) -> Answered:
+        """INTERACTION_CREATE through the fake Gateway; the answer the adapter posted for it (a
+        refused callback fails here with the fake's reasons)."""
+        bot = self.fake
+        assert isinstance(bot, FakeDiscordBot)
+        await self.until(bot.connected, ANSWER_WITHIN)
+        refused = len(bot.refused)
+        await bot.dispatch("INTERACTION_CREATE", interaction)
+        await self.until(
+            lambda: interaction["id"] in bot.callbacks or len(bot.refused) > refused, ANSWER_WITHIN
+        )
+        assert len(bot.refused) == refused, bot.refused[refused:]
+        answer = bot.callbacks[interaction["id"]]
+        return Answered(202 if answer.files else 200, answer.body)
 
     def interaction(
         self,
@@ -157,6 +235,8 @@ async def start_env(
     **discord: Any,
 ) -> DiscordEnv:
     dice = ScriptedDice([])
+    if discord.get("mode") == "gateway":  # the bot connects out: no public key, the fake's bot token
+        discord = {"public_key": None, "bot_token": fake.bot_token, "sync_commands": "off", **discord}
     settings = discord_settings(url, fake, key, hooks, sections, **discord)
     # The kit's typed declarations give /roll, /odds, /st approve ... their options (see kit.py).
     plugins = [kit, *extra_plugins]
@@ -187,8 +267,18 @@ def _logging_handed_back() -> Iterator[None]:
 
 
 @pytest.fixture
-async def fake() -> AsyncIterator[FakeDiscord]:
-    server = await FakeDiscord().start()
+def mode() -> str:
+    """``[discord] mode`` of the env; both in a ``both_modes`` module (``pytest_generate_tests``)."""
+    return "interactions"
+
+
+@pytest.fixture
+async def fake(mode: str) -> AsyncIterator[FakeDiscord]:
+    """The fake Discord API; with its Gateway in the Gateway mode."""
+    server: FakeDiscord = (
+        FakeDiscordBot(portal_intents=MESSAGE_CONTENT) if mode == "gateway" else FakeDiscord()
+    )
+    await server.start()
     yield server
     await server.close()
 
@@ -199,9 +289,9 @@ def key() -> SigningKey:
 
 
 @pytest.fixture
-async def env(vault_url: str, fake: FakeDiscord, key: SigningKey) -> AsyncIterator[DiscordEnv]:
+async def env(vault_url: str, fake: FakeDiscord, key: SigningKey, mode: str) -> AsyncIterator[DiscordEnv]:
     """On SQLite and on PostgreSQL: delivery runs different vault code on each."""
     hooks = {"stlog": fake.add_webhook("200"), "sheets": fake.add_webhook("201")}
-    discord_env = await start_env(vault_url, fake, key, hooks)
+    discord_env = await start_env(vault_url, fake, key, hooks, mode=mode)
     yield discord_env
     await discord_env.client.close()

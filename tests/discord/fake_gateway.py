@@ -19,7 +19,10 @@ topics/opcodes-and-status-codes.mdx; summarised with sources in /work/shared/pro
 - Bot REST: ``GET /users/@me``, ``GET /applications/@me``, ``POST /channels/{id}/messages`` (bot
   token, the message checks of fake_discord, ``nonce`` + ``enforce_nonce`` returning the first
   message, a per-channel bucket of ``channel_limit`` per ``channel_window`` with the X-RateLimit-*
-  headers and 429s), ``POST /users/@me/channels`` (Create DM).
+  headers and 429s), ``POST /users/@me/channels`` (Create DM), ``GET /channels/{id}/messages``
+  (``after``, ``limit`` 1-100: the oldest ``limit`` messages after ``after``, newest first, as REST
+  message objects without ``guild_id`` or ``member``; every MESSAGE_CREATE dispatched and every bot
+  post is in its channel's history, whether a session received it or not).
 
 Tests drive it: ``dispatch`` an event (kept for replay even while no socket is open), ``drop`` the
 TCP connection without a close frame, ``close_with`` a code, ``reconnect`` (op 7), ``invalidate``.
@@ -108,6 +111,8 @@ class FakeDiscordBot(FakeDiscord):
     dms: dict[str, str] = field(default_factory=dict)  # user id -> DM channel id
     dms_closed: set[str] = field(default_factory=set)  # users who allow no DMs from server members
     nonces: dict[str, dict[str, Any]] = field(default_factory=dict)
+    history: dict[str, list[dict[str, Any]]] = field(default_factory=dict)  # channel id -> messages
+    history_reads: int = 0
     _identify_times: dict[int, deque[float]] = field(default_factory=dict)
     _origin: str = ""
 
@@ -118,6 +123,7 @@ class FakeDiscordBot(FakeDiscord):
         app.router.add_get(API + "/users/@me", self._me)
         app.router.add_get(API + "/applications/@me", self._application)
         app.router.add_post(API + "/channels/{channel}/messages", self._create_message)
+        app.router.add_get(API + "/channels/{channel}/messages", self._messages)
         app.router.add_post(API + "/users/@me/channels", self._create_dm)
         app.router.add_get("/gateway", self._socket)
         app.router.add_get("/resume-gateway", self._socket)
@@ -233,8 +239,25 @@ class FakeDiscordBot(FakeDiscord):
         }
         if nonce is not None:
             self.nonces[nonce] = message
+        self.history.setdefault(channel, []).append(message)
         self.posts.append(Received("bot", channel, body, now, False, upload.files))
         return web.json_response(message, headers=headers)
+
+    async def _messages(self, request: web.Request) -> web.Response:
+        """Get Channel Messages with ``after`` (developers/resources/message.mdx)."""
+        if not self._authorised(request):
+            return self._unauthorised()
+        try:
+            after = int(request.query.get("after", "0"))
+            limit = int(request.query.get("limit", "50"))
+        except ValueError:
+            return web.json_response({"message": "Invalid Form Body", "code": 50035}, status=400)
+        if not 1 <= limit <= 100:
+            return web.json_response({"message": "Invalid Form Body", "code": 50035}, status=400)
+        self.history_reads += 1
+        kept = self.history.get(request.match_info["channel"], [])
+        later = sorted((m for m in kept if int(m["id"]) > after), key=lambda m: int(m["id"]))[:limit]
+        return web.json_response(later[::-1])
 
     async def _create_dm(self, request: web.Request) -> web.Response:
         if not self._authorised(request):
@@ -397,6 +420,9 @@ class FakeDiscordBot(FakeDiscord):
         """An event in the newest session: sent now if its socket is open, else kept for a RESUME."""
         session = self.current()
         assert session is not None, "no session: the bot has not identified"
+        if name == "MESSAGE_CREATE":
+            stored = {k: v for k, v in data.items() if k not in ("guild_id", "member")}
+            self.history.setdefault(str(data.get("channel_id")), []).append(stored)
         await self._emit(session, name, data)
 
     async def drop(self) -> None:

@@ -19,6 +19,8 @@ from gateway.features import channels
 from tests.discord.conftest import CHANNEL, GUILD, DiscordEnv, start_env
 from tests.discord.fake_discord import FakeDiscord, answer_problems
 
+pytestmark = pytest.mark.both_modes
+
 OTHER = "500000000000000099"
 
 
@@ -61,9 +63,9 @@ async def play(env: DiscordEnv, system: str, channel: str = CHANNEL) -> None:
 
 
 @pytest.fixture
-async def ac_env(tmp_path: Path, fake: FakeDiscord, key: SigningKey) -> AsyncIterator[DiscordEnv]:
+async def ac_env(tmp_path: Path, fake: FakeDiscord, key: SigningKey, mode: str) -> AsyncIterator[DiscordEnv]:
     hooks = {"stlog": fake.add_webhook("200")}
-    env = await start_env(f"sqlite+aiosqlite:///{tmp_path / 'vault.db'}", fake, key, hooks)
+    env = await start_env(f"sqlite+aiosqlite:///{tmp_path / 'vault.db'}", fake, key, hooks, mode=mode)
     yield env
     await env.client.close()
 
@@ -140,10 +142,12 @@ async def test_nothing_to_complete_is_an_empty_list(ac_env: DiscordEnv) -> None:
 
 
 async def test_a_slow_vault_gets_no_choices_in_time(
-    tmp_path: Path, fake: FakeDiscord, key: SigningKey, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, fake: FakeDiscord, key: SigningKey, mode: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Discord drops an autocomplete answered after 3 s: past ``reply_timeout`` the answer is empty."""
-    env = await start_env(f"sqlite+aiosqlite:///{tmp_path / 'v.db'}", fake, key, {}, reply_timeout=0.2)
+    env = await start_env(
+        f"sqlite+aiosqlite:///{tmp_path / 'v.db'}", fake, key, {}, mode=mode, reply_timeout=0.2
+    )
     release = asyncio.Event()
 
     async def stuck(services: Any, interaction: Any) -> list[dict[str, str]]:

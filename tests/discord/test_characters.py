@@ -15,6 +15,8 @@ from gateway.vault.models import Character, IdentityLink, Pool
 from tests.discord.conftest import USER, DiscordEnv, start_env
 from tests.discord.fake_discord import FakeDiscord
 
+pytestmark = pytest.mark.both_modes
+
 STORYTELLER = "600000000000000006"
 
 
@@ -27,13 +29,17 @@ def sub(name: str, *options: dict[str, Any]) -> list[dict[str, Any]]:
 
 
 @pytest.fixture
-async def chars_env(tmp_path: Path, fake: FakeDiscord, key: SigningKey) -> AsyncIterator[DiscordEnv]:
+async def chars_env(
+    tmp_path: Path, fake: FakeDiscord, key: SigningKey, mode: str
+) -> AsyncIterator[DiscordEnv]:
     hooks = {"stlog": fake.add_webhook("200"), "sheets": fake.add_webhook("201")}
     sections = {
         "vault": {"owner": f"discord:{STORYTELLER}"},
         "nightcap": {"sheet_export": "discord:sheets"},
     }
-    env = await start_env(f"sqlite+aiosqlite:///{tmp_path / 'vault.db'}", fake, key, hooks, sections)
+    env = await start_env(
+        f"sqlite+aiosqlite:///{tmp_path / 'vault.db'}", fake, key, hooks, sections, mode=mode
+    )
     yield env
     await env.client.close()
 

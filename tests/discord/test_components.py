@@ -18,6 +18,8 @@ from gateway.vault.models import RollLog
 from tests.discord.conftest import USER, DiscordEnv, start_env
 from tests.discord.fake_discord import FakeDiscord, response_problems
 
+pytestmark = pytest.mark.both_modes
+
 EPHEMERAL = 64
 BOB, STORYTELLER, STRANGER = "510000000000000051", "600000000000000006", "520000000000000052"
 
@@ -101,6 +103,7 @@ async def test_the_odds_button_answers_the_clicker_only(env: DiscordEnv) -> None
     assert len(await rolls(env)) == 1  # the odds throw no dice
 
 
+@pytest.mark.endpoint_only
 async def test_a_click_is_signed_like_every_interaction(env: DiscordEnv) -> None:
     body = click_payload(env, "gw:1:roll 3")
     other = SigningKey.generate()
@@ -154,10 +157,14 @@ def test_custom_ids_round_trip_and_stay_within_100() -> None:
 
 
 @pytest.fixture
-async def chars_env(tmp_path: Path, fake: FakeDiscord, key: SigningKey) -> AsyncIterator[DiscordEnv]:
+async def chars_env(
+    tmp_path: Path, fake: FakeDiscord, key: SigningKey, mode: str
+) -> AsyncIterator[DiscordEnv]:
     hooks = {"stlog": fake.add_webhook("200")}
     sections = {"vault": {"owner": f"discord:{STORYTELLER}"}}
-    env = await start_env(f"sqlite+aiosqlite:///{tmp_path / 'vault.db'}", fake, key, hooks, sections)
+    env = await start_env(
+        f"sqlite+aiosqlite:///{tmp_path / 'vault.db'}", fake, key, hooks, sections, mode=mode
+    )
     yield env
     await env.client.close()
 

@@ -17,6 +17,8 @@ from gateway.vault.models import RollLog
 from tests.discord.conftest import DiscordEnv, start_env
 from tests.discord.fake_discord import FakeDiscord, message_problems, response_problems
 
+pytestmark = pytest.mark.both_modes
+
 EPHEMERAL = 64
 
 
@@ -233,13 +235,14 @@ TAROT = RuleSystem(
 
 
 async def test_a_new_systems_colours_and_defences_come_from_its_object(
-    sqlite_url: str, fake: FakeDiscord, key: SigningKey
+    sqlite_url: str, fake: FakeDiscord, key: SigningKey, mode: str
 ) -> None:
     """A sixth system registered as one object gets its degree colours and Defend buttons on
     Discord with no change to the adapter."""
     hooks = {"stlog": fake.add_webhook("200")}
     sections = {"gateway": {"default_system": "tarot"}}
-    env = await start_env(sqlite_url, fake, key, hooks, sections, extra_plugins=[rule_system_plugin(TAROT)])
+    plugins = [rule_system_plugin(TAROT)]
+    env = await start_env(sqlite_url, fake, key, hooks, sections, extra_plugins=plugins, mode=mode)
     try:
         env.dice.extend([6, 2])
         for colour in (render.GOLD, render.GREY):

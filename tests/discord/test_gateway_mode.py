@@ -38,6 +38,7 @@ async def gateway_env(url: str, bot: FakeDiscordBot, key: SigningKey, **discord:
         "bot_token": bot.bot_token,
         "prefix": "!",
         "channels": {"stlog": STLOG},
+        "sync_commands": "global",
         **discord,
     }
     env = await start_env(url, bot, key, hooks, **settings)

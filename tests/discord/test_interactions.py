@@ -16,12 +16,15 @@ from gateway.vault import Vault
 from gateway.vault.models import ChannelRow, IdentityLink, OutboxRow, RollLog
 from tests.discord.conftest import CHANNEL, GUILD, USER, DiscordEnv
 
+pytestmark = pytest.mark.both_modes
+
 EPHEMERAL = 64
 
 
 # --------------------------------------------------------------------------- signatures
 
 
+@pytest.mark.endpoint_only
 async def test_ping_answers_pong(env: DiscordEnv) -> None:
     body = b'{"type":1}'
     response = await env.post(body, env.sign(body))
@@ -30,6 +33,7 @@ async def test_ping_answers_pong(env: DiscordEnv) -> None:
     assert await response.json() == {"type": 1}
 
 
+@pytest.mark.endpoint_only
 async def test_bad_signature_is_401(env: DiscordEnv) -> None:
     body = b'{"type":1}'
     other = SigningKey.generate()
@@ -42,6 +46,7 @@ async def test_bad_signature_is_401(env: DiscordEnv) -> None:
     assert response.status == 401
 
 
+@pytest.mark.endpoint_only
 async def test_tampered_body_is_401(env: DiscordEnv) -> None:
     body = json.dumps(env.interaction("roll", [{"name": "pool", "type": 3, "value": "3"}])).encode()
     headers = env.sign(body)
@@ -53,6 +58,7 @@ async def test_tampered_body_is_401(env: DiscordEnv) -> None:
         assert (await session.exec(select(RollLog))).all() == []
 
 
+@pytest.mark.endpoint_only
 async def test_stale_and_malformed_timestamps_are_401(env: DiscordEnv) -> None:
     body = b'{"type":1}'
     now = int(time.time())
@@ -66,6 +72,7 @@ async def test_stale_and_malformed_timestamps_are_401(env: DiscordEnv) -> None:
     assert (await env.post(body, old)).status == 401
 
 
+@pytest.mark.endpoint_only
 async def test_missing_headers_and_junk_signature_are_401(env: DiscordEnv) -> None:
     body = b'{"type":1}'
     assert (await env.post(body, {})).status == 401
@@ -138,10 +145,14 @@ async def test_direct_message_identity_and_channel(env: DiscordEnv) -> None:
     assert roll.identity_key == f"discord:{USER}"
 
 
-async def test_unknown_slash_command_and_other_types(env: DiscordEnv) -> None:
+async def test_an_unknown_slash_command_says_to_register(env: DiscordEnv) -> None:
     answer = await env.command("frobnicate")
     assert answer["data"]["flags"] == EPHEMERAL
     assert "gateway discord register" in answer["data"]["content"]
+
+
+@pytest.mark.endpoint_only
+async def test_a_bare_autocomplete_and_a_body_that_is_not_json(env: DiscordEnv) -> None:
     body = json.dumps({"type": 4, "id": "1", "data": {"name": "roll"}}).encode()
     response = await env.post(body, env.sign(body))
     assert await response.json() == {"type": 8, "data": {"choices": []}}
@@ -150,6 +161,7 @@ async def test_unknown_slash_command_and_other_types(env: DiscordEnv) -> None:
     assert response.status == 400
 
 
+@pytest.mark.endpoint_only
 async def test_the_same_interaction_twice_runs_once(env: DiscordEnv) -> None:
     env.dice.extend([9, 9])
     payload = env.interaction("roll", [{"name": "pool", "type": 3, "value": "1"}])

@@ -3,9 +3,13 @@ rule system, and the command runs one through the router as ``macro NAME VALUES`
 
 from __future__ import annotations
 
+import pytest
+
 from adapters.discord import macro_command, slash
 from tests.discord.conftest import DiscordEnv
 from tests.discord.test_autocomplete import ac_env, gw, opt, play, sub, suggest  # noqa: F401
+
+pytestmark = pytest.mark.both_modes
 
 OTHER_USER = "500000000000000077"
 

@@ -6,10 +6,14 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import pytest
+
 from gateway.features.notation.examples import EXAMPLES
 from tests.discord.conftest import DiscordEnv
 from tests.discord.test_autocomplete import ac_env, opt, suggest  # noqa: F401 (ac_env: a fixture)
 from tests.discord.test_components import final_answer
+
+pytestmark = pytest.mark.both_modes
 
 
 async def test_roll_takes_notation_in_dice(env: DiscordEnv) -> None:

@@ -22,6 +22,8 @@ from gateway.vault import repo
 from tests.discord.conftest import CHANNEL, USER, DiscordEnv, start_env
 from tests.discord.fake_discord import FILE_LIMIT, FakeDiscord
 
+pytestmark = pytest.mark.both_modes
+
 
 def decoded(png: bytes) -> Image.Image:
     image = Image.open(io.BytesIO(png))
@@ -40,11 +42,11 @@ def chart_embed(body: dict[str, Any]) -> dict[str, Any]:
 
 
 @pytest.fixture
-async def inline(sqlite_url: str, fake: FakeDiscord, key: SigningKey) -> AsyncIterator[DiscordEnv]:
+async def inline(sqlite_url: str, fake: FakeDiscord, key: SigningKey, mode: str) -> AsyncIterator[DiscordEnv]:
     """Odds worked out on the loop (``offload_workers = 0``), so the answer always comes within the
     interaction's 3 seconds and this test is about the callback, not the pool's start."""
     hooks = {"stlog": fake.add_webhook("200"), "table": fake.add_webhook("202")}
-    env = await start_env(sqlite_url, fake, key, hooks, {"gateway": {"offload_workers": 0}})
+    env = await start_env(sqlite_url, fake, key, hooks, {"gateway": {"offload_workers": 0}}, mode=mode)
     yield env
     await env.client.close()
 
@@ -83,10 +85,10 @@ async def test_the_chart_is_in_the_readers_language(inline: DiscordEnv) -> None:
 
 
 async def test_without_a_font_the_answer_is_text_as_before(
-    sqlite_url: str, fake: FakeDiscord, key: SigningKey
+    sqlite_url: str, fake: FakeDiscord, key: SigningKey, mode: str
 ) -> None:
     sections = {"gateway": {"offload_workers": 0, "chart_font": "/nonexistent/font.ttf"}}
-    env = await start_env(sqlite_url, fake, key, {"stlog": fake.add_webhook()}, sections)
+    env = await start_env(sqlite_url, fake, key, {"stlog": fake.add_webhook()}, sections, mode=mode)
     try:
         answer = await env.command("odds", [{"name": "pool", "type": 3, "value": "5"}])
     finally:
@@ -95,7 +97,9 @@ async def test_without_a_font_the_answer_is_text_as_before(
     assert answer["data"]["content"].startswith("Odds for 5 dice")
     assert "attachments" not in answer["data"] and render.CHART not in answer["data"]
     assert not any("image" in e for e in answer["data"].get("embeds", []))
-    assert fake.callbacks == {}
+    # No file went anywhere: the endpoint answered on the response, the Gateway mode by a plain callback.
+    assert all(not c.files for c in fake.callbacks.values())
+    assert len(fake.callbacks) == (1 if mode == "gateway" else 0)
 
 
 async def test_webhook_message_with_a_chart_is_multipart(inline: DiscordEnv) -> None:
@@ -153,6 +157,7 @@ def _form(body: dict[str, Any], files: list[tuple[str, bytes, str]]) -> aiohttp.
 PNG = b"\x89PNG\r\n\x1a\n" + b"\0" * 32
 
 
+@pytest.mark.endpoint_only
 async def test_fake_refuses_what_discord_documents(fake: FakeDiscord) -> None:
     hook = fake.add_webhook()
     url = f"{fake.base_url}/webhooks/{hook.id}/{hook.token}"

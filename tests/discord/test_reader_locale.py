@@ -5,9 +5,13 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from adapters.discord import texts
 from tests.discord.conftest import DiscordEnv
 from tests.discord.test_components import BOB, buttons, click, gw
+
+pytestmark = pytest.mark.both_modes
 
 
 def labels(answer: dict[str, object]) -> set[str]:

@@ -7,6 +7,8 @@ import pytest
 from gateway.core import commands
 from tests.discord.conftest import DiscordEnv
 
+pytestmark = pytest.mark.both_modes
+
 
 async def verify(env: DiscordEnv, typed: str) -> str:
     answer = await env.command("verify", [{"name": "id", "type": 3, "value": typed}])

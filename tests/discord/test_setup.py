@@ -56,7 +56,7 @@ def test_setup_from_a_token_file_to_a_working_config(
     query = parse_qs(urlparse(link).query)
     assert query["client_id"] == [bot.application_id]
     assert query["scope"] == ["bot applications.commands"]
-    assert query["permissions"] == [str((1 << 10) | (1 << 11) | (1 << 14) | (1 << 15))]
+    assert query["permissions"] == [str((1 << 10) | (1 << 11) | (1 << 14) | (1 << 15) | (1 << 16))]
     # The portal has Message Content off: the line says where to switch it on.
     assert "Message Content is OFF" in captured.out
     assert f"applications/{bot.application_id}/bot" in captured.out

@@ -30,6 +30,8 @@ from tests.discord import kit
 from tests.discord.conftest import CHANNEL, GUILD, DiscordEnv, discord_settings, start_env
 from tests.discord.fake_discord import FakeDiscord, command_problems, invocation_problems
 
+pytestmark = pytest.mark.both_modes
+
 STORYTELLER = "600000000000000006"
 
 
@@ -396,6 +398,7 @@ def test_any_generated_option_comes_back_through_the_parser(with_kit: Gateway, d
 # --------------------------------------------------------------------------- through the gateway
 
 
+@pytest.mark.endpoint_only
 async def test_registration_is_accepted_by_the_fake(
     tmp_path: Path, fake: FakeDiscord, key: SigningKey
 ) -> None:
@@ -421,10 +424,12 @@ async def test_registration_is_accepted_by_the_fake(
 
 
 @pytest.fixture
-async def st_env(tmp_path: Path, fake: FakeDiscord, key: SigningKey) -> AsyncIterator[DiscordEnv]:
+async def st_env(tmp_path: Path, fake: FakeDiscord, key: SigningKey, mode: str) -> AsyncIterator[DiscordEnv]:
     sections = {"vault": {"owner": f"discord:{STORYTELLER}"}}
     hooks = {"stlog": fake.add_webhook("200")}
-    env = await start_env(f"sqlite+aiosqlite:///{tmp_path / 'vault.db'}", fake, key, hooks, sections)
+    env = await start_env(
+        f"sqlite+aiosqlite:///{tmp_path / 'vault.db'}", fake, key, hooks, sections, mode=mode
+    )
     yield env
     await env.client.close()
 
