@@ -31,7 +31,7 @@ from adapters.discord.render import EPHEMERAL
 from gateway import Channel, DegreeColour, Identity, find_character, pools_of
 from gateway.features import channels
 from gateway.testing import Chat
-from tests.discord.conftest import CHANNEL, GUILD, DiscordEnv, fake, key, start_env
+from tests.discord.conftest import CHANNEL, GUILD, DiscordEnv, fake, key, mode, start_env
 from tests.discord.fake_discord import FakeDiscord, answer_problems, command_problems
 from tests.secondlife.conftest import make_world
 from tests.secondlife.harness import SECRET, free_port
@@ -44,6 +44,7 @@ __all__ = [
     "fake",
     "key",
     "make_world",
+    "mode",
     "sim",
     "site",
 ]  # fixtures this module borrows from the adapters' suites
