@@ -13,7 +13,7 @@ the script fills in without string replacement:
      "set": [["Origin", "text", ["char set origin ", "value", ""], 0, 0, []], ...],
      "use": ["char use ", "name", ""], "acts": [["Submit for approval", ["char submit"]], ...],
      "power": {...}, "cmds": ["roll", "checkin", ...],
-     "st": {"cmds": ["st approve", ...], "roll": ["st rollstat", 1, 1],
+     "st": {"cmds": ["st approve", ...], "roll": ["st rollstat", 1, 1], "force": 1,
             "set": [["Physical", "typed", ["st trait ", "name", " physical ", "value", ""], 0, 9, []], ...],
             "power": {"add": [...], "remove": [...]}}}
 
@@ -151,10 +151,13 @@ def _rolls(words: Sequence[Param]) -> bool:
 
 def _storyteller(system: RuleSystem, spec: SheetSpec | None, locale: str) -> dict[str, Any]:
     """The Storyteller HUD's part: its commands, the command that rolls a named character's trait
-    (a character, then a required trait or pool) with the steps after it, the fields a Storyteller
+    (a character, then a required trait or pool) with the steps after it, whether ``st approve`` takes
+    ``force``, the fields a Storyteller
     sets (pools too, every choice) and the powers lines; the tiers and traits are the player part's."""
     commands = [c for c in system.commands() if c.role == "storyteller"]
     out: dict[str, Any] = {"cmds": sorted(c.name for c in commands), "roll": None, "set": []}
+    approve = next((c for c in commands if c.name == "st approve"), None)
+    out["force"] = int(approve is not None and any(p.keyword == "force" for p in approve.params))
     for command in commands:
         words = [p for p in command.params if not p.keyword]
         if len(words) > 1 and words[0].kind == "character" and words[1].required and _rolls(words[1:]):

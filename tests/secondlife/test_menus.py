@@ -143,6 +143,7 @@ def test_the_storyteller_part_sets_every_field_a_storyteller_line_names() -> Non
     assert decl["st"] == {
         "cmds": ["st rate"],  # "st check" is a player's command here: no Storyteller menu rolls with it
         "roll": None,  # "st rate" sets a trait (a value follows it), it does not roll one
+        "force": 0,  # no "st approve" with a force flag: the ST HUD's Approve asks nothing more
         "set": [
             ["Wit", "number", ["st set ", "name", " wit ", "value", ""], 0, 5, []],
             ["Oil", "number", ["st set ", "name", " oil ", "value", ""], 0, 3, []],
@@ -164,7 +165,7 @@ def test_the_storyteller_part_sets_every_field_a_storyteller_line_names() -> Non
 def test_nightcaps_storyteller_menus_come_from_its_declaration() -> None:
     found = Plugins(build_plugin_manager()).systems()["nightcap"]
     st = decl_of(found, "en")["st"]
-    assert st["roll"] == ["st rollstat", 1, 1]
+    assert st["roll"] == ["st rollstat", 1, 1] and st["force"] == 1
     rows = {row[0]: row for row in st["set"]}
     assert rows["Physical"] == [
         "Physical",

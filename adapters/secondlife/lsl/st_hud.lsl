@@ -480,6 +480,14 @@ integer is_uuid(string s)
     return FALSE;
 }
 
+chosen_approve(string m)
+{
+    string force = "";
+    if (m == "Force Approve") force = " force";
+    command("st approve " + quoted(gChar) + force);
+    gCharStatus = "approved";
+}
+
 chosen(string m)
 {
     string id = gMenu;
@@ -522,7 +530,8 @@ chosen(string m)
     {
         string who = quoted(gChar);
         // The gateway refuses an unsubmitted, unfinished sheet unless the Storyteller forces it.
-        if (m == "Approve") menu("approve", "Approve " + gChar + "? Force Approve also takes a sheet that was not submitted or whose budget is not spent.", B_APPROVE);
+        if (m == "Approve" && d(["force"]) == "0") chosen_approve(m);   // no force declared to offer
+        else if (m == "Approve") menu("approve", "Approve " + gChar + "? Force Approve also takes a sheet that was not submitted or whose budget is not spent.", B_APPROVE);
         else if (m == "Unapprove") { command("st unapprove " + who); gCharStatus = "creation"; }
         else if (m == "To Discord") command("st export " + who);
         else if (m == "Roll Stat") offer("stat", "Roll which of " + gChar + "'s traits?", column(["traits"], 1), column(["traits"], 0));
@@ -532,13 +541,7 @@ chosen(string m)
         else if (m == "Show Sheet") command("st show " + who);
         else if (m == "History") command("st history " + who);
     }
-    else if (id == "approve")
-    {
-        string force = "";
-        if (m == "Force Approve") force = " force";
-        command("st approve " + quoted(gChar) + force);
-        gCharStatus = "approved";
-    }
+    else if (id == "approve") chosen_approve(m);
     else if (id == "stat")
     {
         gA = d(["roll", 0]) + " " + quoted(gChar) + " " + offered(m);
