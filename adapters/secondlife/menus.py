@@ -1,4 +1,4 @@
-"""The Player HUD's menus as the rule system declares them (``decl``): which command rolls a trait and
+"""The Second Life HUDs' menus as the rule system declares them (``decl``): which command rolls a trait and
 what it asks after the trait, the fields a player sets and the line that sets each, the line that
 picks a character, the sheet's buttons, the power tiers. Read from the ``RuleSystem`` alone (its
 commands' ``Param``s and its ``SheetSpec``), so a system the HUD has never seen gets working menus.
@@ -12,7 +12,13 @@ the script fills in without string replacement:
      "pools": [["willpower", "Willpower"], ...],
      "set": [["Origin", "text", ["char set origin ", "value", ""], 0, 0, []], ...],
      "use": ["char use ", "name", ""], "acts": [["Submit for approval", ["char submit"]], ...],
-     "power": {...}, "cmds": ["roll", "checkin", ...]}
+     "power": {...}, "cmds": ["roll", "checkin", ...],
+     "st": {"cmds": ["st approve", ...], "roll": ["st rollstat", 1, 1], "force": 1,
+            "set": [["Physical", "typed", ["st trait ", "name", " physical ", "value", ""], 0, 9, []], ...],
+            "power": {"add": [...], "remove": [...]}}}
+
+``st`` is the Storyteller HUD's part: the same rows and steps, from the Storyteller's lines and
+commands (a ``name`` placeholder for the character).
 """
 
 from __future__ import annotations
@@ -86,19 +92,24 @@ def _asks(params: Sequence[Param], sheet: SheetSpec | None) -> tuple[int, int]:
     return int(mod), int(wp)
 
 
-def _field_row(spec: SheetSpec, key: str, locale: str) -> list[Any] | None:
+def _field_row(spec: SheetSpec, key: str, locale: str, storyteller: bool = False) -> list[Any] | None:
+    """A field's row: label, kind, line, range, choices. A Storyteller's line names the character
+    (``name``), sets pools too and takes every choice; a player's takes those a player may pick."""
     f = spec.field_of(key)
     if f is None:
         return None
-    line = spec.lines_of(f).player
-    if line is None or f.kind not in ("rating", "number", "text", "choice", "flag"):
+    line = spec.lines_of(f).of(storyteller)
+    kinds = ("rating", "number", "text", "choice", "flag", *(("pool",) if storyteller else ()))
+    if line is None or f.edit == "none" or f.kind not in kinds:
         return None
     tpl = template(line, {"key": f.key})
     top = f.maximum if f.maximum is not None else f.minimum + PAD_MOST - 1
     choices = (
-        [[c.value, c.label(locale)] for c in f.choices if c.player] if f.kind in ("choice", "flag") else []
+        [[c.value, c.label(locale)] for c in f.choices if c.player or storyteller]
+        if f.kind in ("choice", "flag")
+        else []
     )
-    kind: str = "number" if f.kind in ("rating", "number") else f.kind
+    kind: str = "number" if f.kind in ("rating", "number", "pool") else f.kind
     if kind == "number" and (f.maximum is None or top - f.minimum + 1 > PAD_MOST):
         kind = "typed"  # an open or wide range: a pad of the first values and Custom
     return [f.label(locale), kind, tpl, f.minimum, top, choices]
@@ -118,12 +129,44 @@ def _power(system: RuleSystem, spec: SheetSpec | None, locale: str) -> dict[str,
         break
     field = next((f for f in spec.fields if f.kind == "powers"), None) if spec else None
     if spec is not None and field is not None:
-        lines = spec.lines_of(field)
         out["tiers"] = [[c.value, c.label(locale), int(c.player)] for c in field.choices]
-        if lines.player:
-            out["add"] = template(lines.player, {})
-        if lines.player_remove:
-            out["remove"] = template(lines.player_remove, {})
+        out.update(_power_lines(spec, storyteller=False))
+    return out
+
+
+def _power_lines(spec: SheetSpec | None, *, storyteller: bool) -> dict[str, Any]:
+    """The powers field's add and remove lines for a player or a Storyteller (``{}``: none)."""
+    field = next((f for f in spec.fields if f.kind == "powers"), None) if spec else None
+    if spec is None or field is None:
+        return {}
+    lines = spec.lines_of(field)
+    found = {"add": lines.of(storyteller), "remove": lines.remove_of(storyteller)}
+    return {k: template(line, {}) for k, line in found.items() if line}
+
+
+def _rolls(words: Sequence[Param]) -> bool:
+    """A dice pool, or a trait nothing required follows (``st trait NAME TRAIT N`` sets one)."""
+    return words[0].kind == "pool" or (words[0].kind == "trait" and not any(p.required for p in words[1:]))
+
+
+def _storyteller(system: RuleSystem, spec: SheetSpec | None, locale: str) -> dict[str, Any]:
+    """The Storyteller HUD's part: its commands, the command that rolls a named character's trait
+    (a character, then a required trait or pool) with the steps after it, whether ``st approve`` takes
+    ``force``, the fields a Storyteller
+    sets (pools too, every choice) and the powers lines; the tiers and traits are the player part's."""
+    commands = [c for c in system.commands() if c.role == "storyteller"]
+    out: dict[str, Any] = {"cmds": sorted(c.name for c in commands), "roll": None, "set": []}
+    approve = next((c for c in commands if c.name == "st approve"), None)
+    out["force"] = int(approve is not None and any(p.keyword == "force" for p in approve.params))
+    for command in commands:
+        words = [p for p in command.params if not p.keyword]
+        if len(words) > 1 and words[0].kind == "character" and words[1].required and _rolls(words[1:]):
+            out["roll"] = [command.name, *_asks(command.params[1:], spec)]
+            break
+    if spec is not None:
+        rows = (_field_row(spec, f.key, locale, storyteller=True) for f in spec.fields)
+        out["set"] = [row for row in rows if row is not None]
+    out["power"] = _power_lines(spec, storyteller=True)
     return out
 
 
@@ -147,6 +190,7 @@ def build(system: RuleSystem, locale: str) -> dict[str, Any]:
         ]
     decl["power"] = _power(system, spec, locale)
     decl["cmds"] = sorted({c.name for c in _player_commands(system)})
+    decl["st"] = _storyteller(system, spec, locale)
     digest = hashlib.blake2s(orjson.dumps(decl), digest_size=4).hexdigest()
     decl["tag"] = f"{system.name}.{locale}.{digest}"
     return decl

@@ -187,7 +187,7 @@ async def test_a_storyteller_session(make_world) -> None:  # type: ignore[no-unt
     assert stat.startswith(
         "Storyteller Vera Storyteller rolls Mira's Physical 3+1 = 4 dice: 7 2 2 2 → 1 (Marginal)"
     )
-    # Edit Traits > Physical > 5, Set WP > 2: Mira's HUD is told, with her new state.
+    # Edit Traits > Physical > 5, Edit Traits > Willpower > 2: Mira's HUD is told, with her new state.
     await table.say(table.st, 'st trait "Mira" physical 5', private=False)
     await table.say(table.st, 'st pool "Mira" willpower 2', private=False)
 

@@ -48,6 +48,18 @@ DECL = build(NIGHTCAP, "en")
 TRAITS = [key for key, _label in DECL["traits"]]
 MODS, WPS = P["B_MODS"], P["B_WP"]
 
+# How the Storyteller HUD joins them.
+ST_JOINING = [
+    'gA = d(["roll", 0]) + " " + quoted(gChar) + " " + offered(m);',
+    'if ((integer)d(["roll", 1])) menu("stat_mod", "Modifier:", B_MODS);',
+    "command(gA + mod);",
+    'command(fill(d(["set", gField, 2]), ["name", "value"], [quoted(gChar), value]));',
+    'else if (id == "field_custom") set_to((string)((integer)m));',
+    'command(fill(d(["power", "add"]), ["name", "power", "tier", "trait"], [quoted(gChar), quoted(gB)',
+    "quoted(gB), gA, t]));",
+    'command(fill(d(["power", "remove"]), ["name", "power"], [quoted(gChar), quoted(m)]));',
+]
+
 # How the Player HUD joins the choices (the script's own lines, checked below).
 JOINING = [
     'if (m != "+0") gB = " " + m;',
@@ -217,23 +229,27 @@ def player_steps() -> Iterator[Step]:
 
 
 def st_steps() -> Iterator[Step]:
+    """The Storyteller HUD's lines from the declaration's ``st`` part, joined as ``ST_JOINING``."""
     who = f'"{MIRA}"'
-    for t in [t.lower() for t in S["B_TRAITS"]]:
-        for mod in S["B_MODS"]:
-            yield Step(with_mod(f"st rollstat {who} {t}", mod), "st rollstat", by="st", mod=mod)
-    pools = {"Set WP": "willpower", "Set Ess": "essence", "Set Damage": "damage"}
-    assert set(pools) <= set(S["B_PROFILE_TAIL"])
-    for word in pools.values():
-        for n in (b for b in S["B_PAD"] if b != "Custom"):
-            yield Step(f"st pool {who} {word} {n}", "st pool", by="st")
-        yield Step(f"st pool {who} {word} 10", "st pool", by="st")  # Custom: (integer) of the text
-    for t in [t.lower() for t in S["B_TRAITS"]]:
-        for n in [*(b for b in S["B_PAD"] if b != "Custom"), "12"]:
-            yield Step(f"st trait {who} {t} {n}", "st trait", by="st")
-    for tier in [t.lower() for t in S["B_ALL_TIERS"]]:
-        for t in [t.lower() for t in S["B_TRAITS"]]:
-            add = f'st power {who} add "Doom" {tier} {t}'
-            yield Step(add, "st power", by="st", after=(("st", f'st power {who} remove "Doom"'),))
+    st = DECL["st"]
+    word, asks_mod, _wp = st["roll"]  # the ST HUD asks the modifier only: no Willpower of theirs
+    for t in TRAITS:
+        for mod in S["B_MODS"] if asks_mod else ["+0"]:
+            yield Step(with_mod(f"{word} {who} {t}", mod), word, by="st", mod=mod)
+    for _label, kind, template, low, high, choices in st["set"]:
+        flow = template[0].strip()
+        if kind == "text":
+            yield Step(fill(template, name=who, value="Cannot pass a crossroads"), flow, by="st")
+        for value, _choice in choices:
+            yield Step(fill(template, name=who, value=value), flow, by="st")
+        if kind in ("number", "typed"):
+            for n in [*range(low, min(high, low + 9) + 1), *([12] if kind == "typed" else [])]:
+                yield Step(fill(template, name=who, value=str(n)), flow, by="st")  # 12: Custom
+    for tier, _label, _player in DECL["power"]["tiers"]:
+        for t in TRAITS:
+            add = fill(st["power"]["add"], name=who, power='"Doom"', tier=tier, trait=t)
+            remove = fill(st["power"]["remove"], name=who, power='"Doom"')
+            yield Step(add, "st power", by="st", after=(("st", remove),))
     # The Roll text box's own examples ("a pool such as 5, 4+1 or 6 vs 3").
     hint = re.search(r'ask\("roll", "NPC or situational roll: a pool such as (.*?)\."\);', ST_SRC)
     assert hint is not None
@@ -277,11 +293,6 @@ PLAYER_STARTS = {
 }
 ST = {
     "st roll ": "st roll 4+1",
-    "st rollstat ": f'st rollstat "{MIRA}" physical +1',
-    "st set ": f'st set "{MIRA}" weakness Cannot pass a crossroads',
-    "st trait ": f'st trait "{MIRA}" spirit 7',
-    "st pool ": f'st pool "{MIRA}" essence 3',
-    "st power ": f'st power "{MIRA}" add "Doom" legendary spirit',
     "st show ": f'st show "{MIRA}"',
     "st history ": f'st history "{MIRA}"',
     "st export ": f'st export "{MIRA}"',
@@ -294,6 +305,14 @@ ST = {
     "st add sl:": f"st add sl:{DORIAN}",
     "st list": "st list",
     "st remove sl:": f"st remove sl:{DORIAN}",
+}
+# The lines the declaration's ``st`` part builds (``st_steps``), not written in the script.
+ST_DECLARED = {
+    "st rollstat ": f'st rollstat "{MIRA}" physical +1',
+    "st set ": f'st set "{MIRA}" weakness Cannot pass a crossroads',
+    "st trait ": f'st trait "{MIRA}" spirit 7',
+    "st pool ": f'st pool "{MIRA}" essence 3',
+    "st power ": f'st power "{MIRA}" add "Doom" legendary spirit',
 }
 
 
@@ -318,8 +337,8 @@ def test_the_lines_here_are_built_the_way_the_script_builds_them() -> None:
             assert f'm == "{label}"' in PLAYER_SRC, label
     assert 'else if (id == "emote_region") command("st emote here " + m);' in ST_SRC
     assert 'else if (id == "emote_all") command("st emote " + m);' in ST_SRC
-    assert 'gA = "damage"; menu("pool", "Damage taken by " + gChar' in ST_SRC
-    assert "Set Health" not in ST_SRC
+    for line in ST_JOINING:
+        assert line in ST_SRC, line
     assert 'if (m == "Custom") ask("ext_size", ' in PLAYER_SRC  # the other sizes are parsed
 
 
@@ -405,7 +424,7 @@ async def test_every_button_line_is_understood(make_world) -> None:  # type: ign
         await run(world, huds, step)
     for step in st_steps():
         await run(world, huds, step)
-    for start, example in ST.items():
+    for start, example in {**ST, **ST_DECLARED}.items():
         assert example.startswith(start)
         await send(huds["st"], example)
 

@@ -34,6 +34,7 @@ BOUNDS = {
     'st(["char"])': NAME,
     "(string)llGetListLength(gPick)": NUMBER,  # the Macros page: how many in all
     'd(["set", gField, 0])': NAME,  # a declared field's label
+    "gB": NAME + len(" of ") + NAME,  # the ST HUD's set_field(): a field's label " of " the character
 }
 # Shown after the question, so fit() cuts only them: the pools and the sheet's text fields.
 TAILS = ("pools_line()", "fields_text()")
@@ -95,4 +96,4 @@ def test_the_new_menus_are_read_here() -> None:
     for text in ("Challenge whom?", "Attack whom?", "Successes to reach", "Help whom?", "Lead with"):
         assert any(text in p for p in player), text
     st = prompts((LSL / "st_hud.lsl").read_text(encoding="utf-8"))
-    assert any("Damage taken by" in p for p in st)
+    assert any("Set which trait or pool of" in p for p in st)  # the declared numbers, pools among them

@@ -194,7 +194,7 @@ async def test_the_menu_declaration_a_state_names(world: World) -> None:
     hud = world.hud("Mira Vance")
     tag = (await hud.command("", state=True)).json["state"]["decl"]
     before = await table_counts(world)
-    answer = await hud.command("", decl=tag)
+    answer = await hud.command("", decl=tag, body_max=16384)  # as the HUDs ask
     assert answer.status == 200 and answer.json["replies"] == []
     decl = answer.json["decl"]
     assert decl == decl_of(NIGHTCAP, "en") and decl["tag"] == tag

@@ -115,7 +115,9 @@ DYNAMIC = {
     "st_hud.lsl": {
         'llJson2List(llJsonGetValue(data, ["labels"]))': (ROSTER_PAGE, "gateway: ROSTER_PAGE"),
         "labels": (11, "llGetListLength(gPick) < 11"),
-        "[toggle]": (1, 'string toggle = "Approve";'),
+        "have([toggle])": (1, 'string toggle = "Approve";'),
+        # offer(): the declaration's choices, all when 11 or fewer, else 10 a page and More.
+        "shown": (11, "if (llGetListLength(gLabels) <= 11) shown = gLabels;"),
     },
 }
 

@@ -109,3 +109,84 @@ def test_every_shipped_system_has_a_roll_menu(name: str, roll: list[Any]) -> Non
         decl = decl_of(found, locale)
         assert decl["roll"] == roll and decl["traits"], (name, locale)
         assert decl_of(found, locale) is decl  # kept: declarations do not change while it runs
+
+
+def test_the_storyteller_part_sets_every_field_a_storyteller_line_names() -> None:
+    lines = EditLines(player="set {key} {value}", storyteller="st set {name} {key} {value}")
+    sheet = SheetSpec(
+        fields=(
+            SheetField("wit", "rating", {"en": "Wit"}, maximum=5),
+            SheetField("oil", "pool", {"en": "Oil"}, edit="storyteller", maximum=3),
+            SheetField(
+                "calling",
+                "choice",
+                {"en": "Calling"},
+                choices=(Choice("keeper", {"en": "Keeper"}), Choice("lord", {"en": "Lord"}, player=False)),
+            ),
+            SheetField("notes", "text", {"en": "Notes"}, edit="none"),
+        ),
+        lines={"rating": lines, "choice": lines, "text": lines, "pool": lines},
+    )
+    check = Command("st check", nothing, "", params=(Param("name", "character", "who", required=True), POOL))
+    setter = Command(
+        "st rate",
+        nothing,
+        "",
+        params=(
+            Param("name", "character", "who", required=True),
+            TRAIT,
+            Param("n", "integer", "", required=True),
+        ),
+        role="storyteller",
+    )
+    decl = build(system(check, setter, sheet=sheet), "en")
+    assert decl["st"] == {
+        "cmds": ["st rate"],  # "st check" is a player's command here: no Storyteller menu rolls with it
+        "roll": None,  # "st rate" sets a trait (a value follows it), it does not roll one
+        "force": 0,  # no "st approve" with a force flag: the ST HUD's Approve asks nothing more
+        "set": [
+            ["Wit", "number", ["st set ", "name", " wit ", "value", ""], 0, 5, []],
+            ["Oil", "number", ["st set ", "name", " oil ", "value", ""], 0, 3, []],
+            [
+                "Calling",
+                "choice",
+                ["st set ", "name", " calling ", "value", ""],
+                0,
+                9,
+                [["keeper", "Keeper"], ["lord", "Lord"]],
+            ],
+        ],
+        "power": {},
+    }
+    assert [row[0] for row in decl["set"]] == ["Wit", "Calling"]  # a player's rows: no pool, no Lord
+    assert decl["set"][1][5] == [["keeper", "Keeper"]]
+
+
+def test_nightcaps_storyteller_menus_come_from_its_declaration() -> None:
+    found = Plugins(build_plugin_manager()).systems()["nightcap"]
+    st = decl_of(found, "en")["st"]
+    assert st["roll"] == ["st rollstat", 1, 1] and st["force"] == 1
+    rows = {row[0]: row for row in st["set"]}
+    assert rows["Physical"] == [
+        "Physical",
+        "typed",
+        ["st trait ", "name", " physical ", "value", ""],
+        0,
+        9,
+        [],
+    ]
+    assert rows["Damage"][2] == ["st pool ", "name", " damage ", "value", ""]
+    assert rows["Origin"][1] == "text"
+    assert st["power"] == {
+        "add": ["st power ", "name", " add ", "power", " ", "tier", " ", "trait", ""],
+        "remove": ["st power ", "name", " remove ", "power", ""],
+    }
+    assert {
+        "st approve",
+        "st unapprove",
+        "st export",
+        "st show",
+        "st roll",
+        "st announce",
+        "st emote",
+    } <= set(st["cmds"])

@@ -391,3 +391,39 @@ async def test_the_player_hud_script_builds_its_menus_from_the_declaration(
             r"Nightcap Player HUD: Wren lights craft: 6 5 2 5 → 3 of 1 → blaze #[a-z0-9]{7}", roll
         )
         assert not sim.refusals
+
+
+@needs_lummao
+async def test_the_storyteller_hud_script_builds_its_menus_from_the_declaration(
+    installed: ModuleType, lanterns_site: Path, tmp_path: Path, sim: Sim
+) -> None:
+    """The Storyteller HUD's LSL against ``gateway serve`` with Lanterns: the buttons whose commands
+    Lanterns lacks (an NPC roll, announce, emote, Roll Stat, powers) are hidden, and Edit Traits
+    (ratings and the Oil pool, the declared 0-5) and Edit Info (a choice, a text) send ``st set``
+    lines Lanterns understands (a refused line fails the walk)."""
+    port = free_port()
+    with serving(tmp_path, lanterns_config(tmp_path, port), port, (lanterns_site,)) as gateway:
+        wren, vera = sim.avatar("Wren Hale"), sim.avatar("Vera Storyteller", ST_KEY)
+        hud = await rez(sim, gateway, "Nightcap Player HUD", wren, "player_hud.lsl")
+        st = await rez(sim, gateway, "Nightcap ST HUD", vera, "st_hud.lsl")
+        await says(
+            sim, wren, hud, "Character Info", "New Character", Type("Wren"), public="Wren lights a lantern"
+        )
+        await sim.touch(vera, st)
+        assert sim.open_dialog(vera).buttons == ["Sheets", "Give HUD", "Manage STs"]
+        profile = ["Sheets", "Search by Name", Type("wren"), "1. Wren"]
+        await walk(sim, vera, st, *profile)
+        assert sim.open_dialog(vera).buttons == ["Approve", "Edit Info", "Edit Traits", "History", "Back"]
+        await sim.click(vera, "Edit Traits")
+        assert sim.open_dialog(vera).buttons == ["Wit", "Nerve", "Craft", "Oil", "Back"]
+        await sim.click(vera, "Oil")
+        assert sim.open_dialog(vera).buttons == ["0", "1", "2", "3", "4", "5", "Back"]
+        await sim.click(vera, "2")
+        await sim.until(lambda: any("Oil" in line and "2" in line for line in vera.heard + sim.said()))
+        await says(sim, vera, st, *profile, "Edit Traits", "Craft", "5")
+        await walk(sim, vera, st, *profile, "Edit Info")
+        assert sim.open_dialog(vera).buttons == ["Calling", "Notes", "Back"]
+        await says(sim, vera, st, *profile, "Edit Info", "Calling", "Mender")
+        await says(sim, vera, st, *profile, "Edit Info", "Notes", Type("Keeps the east road"))
+        await says(sim, vera, st, *profile, "Approve")  # its st approve has no force: nothing to ask
+        assert not sim.refusals

@@ -2,7 +2,9 @@
 // Manage STs; it also shows the Storyteller log the gateway pushes to it.
 //
 // Needs the "Nightcap Config" script (nc_config.lsl) in the same object, and a copy of the
-// "Nightcap Player HUD" object in its contents for Give HUD. Wire protocol: README.md.
+// "Nightcap Player HUD" object in its contents for Give HUD. Wire protocol: README.md. The menus that
+// set a field, roll a trait or give a power are drawn from the rule system's declaration ("decl",
+// its "st" part), so a new system works unchanged; a button whose command it lacks is not shown.
 
 string ROLE = "st-hud";
 string PLAYER_HUD = "Nightcap Player HUD";
@@ -16,14 +18,14 @@ integer WINDOW = 120;
 
 list B_MAIN = ["Roll", "Sheets", "Announce", "Emote", "Give HUD", "Manage STs"];
 list B_SHEETS = ["Unlocked Sheets", "Approved Characters", "Search by Name", "Force Web Sync", "Back"];
-list B_PROFILE_TAIL = ["To Discord", "Roll Stat", "Edit Info", "Edit Traits", "Edit Powers", "Set WP",
-    "Set Ess", "Set Damage", "Show Sheet", "History", "Back"];
-list B_FIELDS = ["Name", "Origin", "Subgroup", "Aptitude", "Advantage", "Weakness", "Back"];
-list B_TRAITS = ["Physical", "Mental", "Social", "Spirit", "Back"];
-list B_PAD = ["0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "Custom", "Back"];
+list B_PROFILE_TAIL = ["To Discord", "Roll Stat", "Edit Info", "Edit Traits", "Edit Powers", "Show Sheet",
+    "History", "Back"];
+// Buttons and the Storyteller command each needs declared (the others: their own declared menus).
+list NEEDS = ["Roll", "st roll", "Announce", "st announce", "Emote", "st emote", "Approve", "st approve",
+    "Unapprove", "st unapprove", "To Discord", "st export", "Show Sheet", "st show"];
 list B_MODS = ["-3", "-2", "-1", "+0", "+1", "+2", "+3", "Back"];
 list B_POWER_EDIT = ["Add Power", "Remove Power", "Back"];
-list B_ALL_TIERS = ["Basic", "Adept", "Advanced", "Epic", "Legendary", "Back"];
+list B_MORE = ["More"];
 list B_EMOTE = ["NPC (local)", "Region HUDs", "Everywhere", "Back"];
 list B_STS = ["List STs", "Add ST", "Remove ST", "Back"];
 list B_APPROVE = ["Approve", "Force Approve", "Back"];
@@ -57,6 +59,14 @@ string gChar;           // the character whose profile is open
 string gCharStatus;
 string gA;
 string gB;
+string gDecl;           // the system's menu declaration (README: "decl")
+string gDeclAsked;
+integer gField;         // the declared field being set
+list gLabels;           // an offer's buttons, the values behind them, its page
+list gValues;
+string gOfferId;
+string gOfferText;
+integer gAt;
 
 // ---------------------------------------------------------------- sizes
 
@@ -152,6 +162,13 @@ answer(string body)
     }
     string list_ = llJsonGetValue(body, ["roster"]);
     if (list_ != JSON_INVALID) show_roster(list_);
+    string decl = llJsonGetValue(body, ["decl"]);
+    if (decl != JSON_INVALID) gDecl = decl;
+    string tag = jget(body, ["state", "decl"]);
+    if (tag == JSON_INVALID || tag == jget(gDecl, ["tag"]) || tag == gDeclAsked) return;
+    gDeclAsked = tag;   // another system or language: its declaration, once
+    ++gNonce;
+    send("/sl/v1/command", llList2Json(JSON_OBJECT, ["text", "", "decl", tag, "body_max", 16384, "nonce", gNonce]));
 }
 
 show_roster(string data)
@@ -180,6 +197,8 @@ register()
 {
     ++gNonce;
     send("/sl/v1/register", llList2Json(JSON_OBJECT, ["url", gMyUrl, "role", ROLE, "nonce", gNonce]));
+    ++gNonce;   // the state names the declaration the menus are drawn from
+    send("/sl/v1/command", llList2Json(JSON_OBJECT, ["text", "", "state", JSON_TRUE, "nonce", gNonce]));
 }
 
 integer verified(string ts, string sig, string body)
@@ -257,7 +276,156 @@ close_menu()
 
 main_menu()
 {
-    menu("main", "Nightcap Storyteller HUD", B_MAIN);
+    menu("main", "Nightcap Storyteller HUD", have(B_MAIN));
+}
+
+// ---------------------------------------------------------------- the declaration
+
+// A path read one step at a time (player_hud.lsl: LSL-PyOptimizer's reader misreads several indexes).
+string jget(string json, list path)
+{
+    integer i;
+    for (i = 0; i < llGetListLength(path) && json != JSON_INVALID; ++i)
+        json = llJsonGetValue(json, llList2List(path, i, i));
+    return json;
+}
+
+// The Storyteller part of the declaration.
+string d(list path)
+{
+    return jget(gDecl, ["st"] + path);
+}
+
+// Shown until the declaration is here, then only when the system declares the button's command.
+list have(list buttons)
+{
+    list out;
+    integer i;
+    for (i = 0; i < llGetListLength(buttons); ++i)
+    {
+        string b = llList2String(buttons, i);
+        integer at = llListFindList(NEEDS, [b]);
+        integer ok = (at == -1 || gDecl == ""
+            || llListFindList(llJson2List(d(["cmds"])), [llList2String(NEEDS, at + 1)]) != -1);
+        if (b == "Roll Stat") ok = (d(["roll", 0]) != JSON_NULL && d(["roll", 0]) != JSON_INVALID);
+        else if (b == "Edit Info") ok = (rows(FALSE, FALSE) != []);
+        else if (b == "Edit Traits") ok = (rows(TRUE, FALSE) != []);
+        else if (b == "Edit Powers") ok = (d(["power", "add"]) != JSON_INVALID);
+        if (ok) out += [b];
+    }
+    return out;
+}
+
+// Column ``col`` of the declaration's rows at ``path`` (the traits' keys or labels, the tiers').
+list column(list path, integer col)
+{
+    list out;
+    integer i;
+    string row = jget(gDecl, path + [0]);
+    while (row != JSON_INVALID)
+    {
+        out += [llJsonGetValue(row, [col])];
+        row = jget(gDecl, path + [++i]);
+    }
+    return out;
+}
+
+// The fields a Storyteller sets: numbers (Edit Traits) or the others (Edit Info), as labels or as
+// their places in the declaration ("f3").
+list rows(integer numeric, integer labels)
+{
+    list out;
+    integer i;
+    string row = d(["set", 0]);
+    while (row != JSON_INVALID)
+    {
+        string kind = llJsonGetValue(row, [1]);
+        if ((kind == "number" || kind == "typed") == numeric)
+        {
+            if (labels) out += [llJsonGetValue(row, [0])];
+            else out += ["f" + (string)i];
+        }
+        row = d(["set", ++i]);
+    }
+    return out;
+}
+
+// Choices: ``labels`` on the buttons (10 a page with More), ``values`` what each stands for.
+offer(string id, string text, list labels, list values)
+{
+    integer i;
+    gLabels = [];
+    for (i = 0; i < llGetListLength(labels); ++i) gLabels += [fit(llList2String(labels, i), 24)];
+    gValues = values;
+    gOfferId = id;
+    gOfferText = text;
+    offer_page(0);
+}
+
+offer_page(integer from)
+{
+    list shown;
+    if (from >= llGetListLength(gLabels)) from = 0;
+    gAt = from;
+    if (llGetListLength(gLabels) <= 11) shown = gLabels;
+    else shown = llList2List(gLabels, from, from + 9) + B_MORE;
+    menu(gOfferId, gOfferText, shown + B_BACK);
+}
+
+// What the button clicked stands for; "" for More, which shows the next page.
+string offered(string m)
+{
+    if (m == "More" && llGetListLength(gLabels) > 11) { offer_page(gAt + 10); return ""; }
+    integer at = llListFindList(gLabels, [m]);
+    if (at == -1) return "";
+    return llList2String(gValues, at);
+}
+
+// A declared line: even items literal, odd items the names of the values put there.
+string fill(string tpl, list names, list values)
+{
+    list parts = llJson2List(tpl);
+    string out;
+    integer i;
+    for (i = 0; i < llGetListLength(parts); ++i)
+    {
+        string p = llList2String(parts, i);
+        if (i % 2)
+        {
+            integer at = llListFindList(names, [p]);
+            p = "";
+            if (at != -1) p = llList2String(values, at);
+        }
+        out += p;
+    }
+    return out;
+}
+
+// One declared field of the open character: a text box, its choices, or a pad (Custom types more).
+set_field(integer i)
+{
+    gField = i;
+    string row = d(["set", i]);
+    string kind = llJsonGetValue(row, [1]);
+    gB = llJsonGetValue(row, [0]) + " of " + gChar;
+    list values;
+    integer n;
+    if (kind == "text") { ask("field_text", gB + ":"); return; }
+    if (kind == "choice" || kind == "flag")
+    {
+        offer("field_pick", gB + ":", column(["st", "set", i, 5], 1), column(["st", "set", i, 5], 0));
+        return;
+    }
+    integer lo = (integer)llJsonGetValue(row, [3]);
+    integer hi = (integer)llJsonGetValue(row, [4]);
+    for (n = lo; n <= hi && n < lo + 10; ++n) values += [(string)n];
+    if (kind == "typed") values += ["Custom"];
+    offer("field_pick", gB + ":", values, values);
+}
+
+set_to(string value)
+{
+    command(fill(d(["set", gField, 2]), ["name", "value"], [quoted(gChar), value]));
 }
 
 open_roster(string status, string query)
@@ -272,7 +440,7 @@ profile()
 {
     string toggle = "Approve";
     if (gCharStatus == "approved") toggle = "Unapprove";
-    menu("profile", gChar + " (" + gCharStatus + ")", [toggle] + B_PROFILE_TAIL);
+    menu("profile", gChar + " (" + gCharStatus + ")", have([toggle]) + have(B_PROFILE_TAIL));
 }
 
 // Avatars in this region whose name contains ``part`` (case-insensitive), as numbered buttons.
@@ -312,10 +480,19 @@ integer is_uuid(string s)
     return FALSE;
 }
 
+chosen_approve(string m)
+{
+    string force = "";
+    if (m == "Force Approve") force = " force";
+    command("st approve " + quoted(gChar) + force);
+    gCharStatus = "approved";
+}
+
 chosen(string m)
 {
     string id = gMenu;
     close_menu();
+    if (m == "Back" && llListFindList(["stat", "field", "field_pick", "power", "power_tier", "power_trait"], [id]) != -1) { profile(); return; }
     if (m == "Back") { if (id == "approve") profile(); else if (id == "profile" || id == "roster") menu("sheets", "Sheets", B_SHEETS); else main_menu(); return; }
     if (id == "main")
     {
@@ -353,59 +530,62 @@ chosen(string m)
     {
         string who = quoted(gChar);
         // The gateway refuses an unsubmitted, unfinished sheet unless the Storyteller forces it.
-        if (m == "Approve") menu("approve", "Approve " + gChar + "? Force Approve also takes a sheet that was not submitted or whose budget is not spent.", B_APPROVE);
+        if (m == "Approve" && d(["force"]) == "0") chosen_approve(m);   // no force declared to offer
+        else if (m == "Approve") menu("approve", "Approve " + gChar + "? Force Approve also takes a sheet that was not submitted or whose budget is not spent.", B_APPROVE);
         else if (m == "Unapprove") { command("st unapprove " + who); gCharStatus = "creation"; }
         else if (m == "To Discord") command("st export " + who);
-        else if (m == "Roll Stat") menu("stat", "Roll which of " + gChar + "'s traits?", B_TRAITS);
-        else if (m == "Edit Info") menu("field", "Edit which field of " + gChar + "?", B_FIELDS);
-        else if (m == "Edit Traits") menu("trait", "Set which trait of " + gChar + "?", B_TRAITS);
+        else if (m == "Roll Stat") offer("stat", "Roll which of " + gChar + "'s traits?", column(["traits"], 1), column(["traits"], 0));
+        else if (m == "Edit Info") offer("field", "Edit which field of " + gChar + "?", rows(FALSE, TRUE), rows(FALSE, FALSE));
+        else if (m == "Edit Traits") offer("field", "Set which trait or pool of " + gChar + "?", rows(TRUE, TRUE), rows(TRUE, FALSE));
         else if (m == "Edit Powers") menu("power", "Powers of " + gChar, B_POWER_EDIT);
-        else if (m == "Set WP") { gA = "willpower"; menu("pool", "Willpower " + gChar + " has now (0-9, Custom for more):", B_PAD); }
-        else if (m == "Set Ess") { gA = "essence"; menu("pool", "Essence " + gChar + " has now (0-9, Custom for more):", B_PAD); }
-        // The Health track counts damage taken: 0 unhurt, 10 Incapacitated (the book's "Ten levels").
-        else if (m == "Set Damage") { gA = "damage"; menu("pool", "Damage taken by " + gChar + " (0 unhurt, 10 Incapacitated; Custom for 10 or more):", B_PAD); }
         else if (m == "Show Sheet") command("st show " + who);
         else if (m == "History") command("st history " + who);
     }
-    else if (id == "approve")
+    else if (id == "approve") chosen_approve(m);
+    else if (id == "stat")
     {
-        string force = "";
-        if (m == "Force Approve") force = " force";
-        command("st approve " + quoted(gChar) + force);
-        gCharStatus = "approved";
+        gA = d(["roll", 0]) + " " + quoted(gChar) + " " + offered(m);
+        if (llGetSubString(gA, -1, -1) == " ") return;   // More, or not a trait
+        if ((integer)d(["roll", 1])) menu("stat_mod", "Modifier:", B_MODS);   // the declared step
+        else command(gA);
     }
-    else if (id == "stat") { gA = llToLower(m); menu("stat_mod", "Modifier:", B_MODS); }
     else if (id == "stat_mod")
     {
         string mod = "";
         if (m != "+0") mod = " " + m;
-        command("st rollstat " + quoted(gChar) + " " + gA + mod);
+        command(gA + mod);
     }
-    else if (id == "field") { gA = llToLower(m); ask("field_text", m + " of " + gChar + ":"); }
-    else if (id == "field_text") command("st set " + quoted(gChar) + " " + gA + " " + m);
-    else if (id == "trait") { gA = llToLower(m); menu("trait_pad", m + " of " + gChar + " (0-9, Custom for more):", B_PAD); }
-    else if (id == "trait_pad")
+    else if (id == "field") { string f = offered(m); if (f != "") set_field((integer)llGetSubString(f, 1, -1)); }
+    else if (id == "field_text") set_to(m);
+    else if (id == "field_pick")
     {
-        if (m == "Custom") ask("trait_custom", gA + " rating:");
-        else command("st trait " + quoted(gChar) + " " + gA + " " + m);
+        string v = offered(m);
+        if (v == "Custom") ask("field_custom", gB + " (a number):");
+        else if (v != "") set_to(v);
     }
-    else if (id == "trait_custom") command("st trait " + quoted(gChar) + " " + gA + " " + (string)((integer)m));
-    else if (id == "pool")
-    {
-        if (m == "Custom") ask("pool_custom", "New " + gA + " of " + gChar + " (a number):");
-        else command("st pool " + quoted(gChar) + " " + gA + " " + m);
-    }
-    else if (id == "pool_custom") command("st pool " + quoted(gChar) + " " + gA + " " + (string)((integer)m));
+    else if (id == "field_custom") set_to((string)((integer)m));
     else if (id == "power")
     {
         if (m == "Add Power") ask("power_name", "Name of the power to give " + gChar + ":");
         else if (m == "Remove Power") ask("power_remove", "Name of the power to take from " + gChar + ":");
     }
-    else if (id == "power_name") { gB = m; menu("power_tier", "Tier of " + m + ":", B_ALL_TIERS); }
-    else if (id == "power_tier") { gA = llToLower(m); menu("power_trait", "Keyed trait:", B_TRAITS); }
+    else if (id == "power_name")
+    {
+        gB = m;
+        offer("power_tier", "Tier of " + m + ":", column(["power", "tiers"], 1), column(["power", "tiers"], 0));
+    }
+    else if (id == "power_tier")
+    {
+        gA = offered(m);
+        if (gA != "") offer("power_trait", "Keyed trait:", column(["traits"], 1), column(["traits"], 0));
+    }
     else if (id == "power_trait")
-        command("st power " + quoted(gChar) + " add " + quoted(gB) + " " + gA + " " + llToLower(m));
-    else if (id == "power_remove") command("st power " + quoted(gChar) + " remove " + quoted(m));
+    {
+        string t = offered(m);
+        if (t != "")
+            command(fill(d(["power", "add"]), ["name", "power", "tier", "trait"], [quoted(gChar), quoted(gB), gA, t]));
+    }
+    else if (id == "power_remove") command(fill(d(["power", "remove"]), ["name", "power"], [quoted(gChar), quoted(m)]));
     else if (id == "emote")
     {
         if (m == "NPC (local)") ask("npc_name", "NPC name:");
