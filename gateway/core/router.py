@@ -297,7 +297,7 @@ class Router:
         default_system = settings.gateway.default_system
         sender = await resolve_sender(unit, message.sender, message.channel, default_system)
         ran.sender, ran.values = sender, sender.values()
-        system_name = sender.channel_system or settings.gateway.default_system
+        system_name = sender.channel_system or default_system
         system = self.registry.systems.get(system_name)
         ran.system = system_name
         # ``[gateway] locale`` speaks for a channel whose rule system is not installed.

@@ -14,6 +14,7 @@ what the range is instead. A keyword's number (``max N``) is read apart and may 
 from __future__ import annotations
 
 from gateway import Param
+from gateway.rules import sheet_params
 from plugins.nightcap.powers import TIERS
 from plugins.nightcap.sheet import FIELDS, MAX_FIELD
 
@@ -49,8 +50,8 @@ CHALLENGE = (
     Param("pool", "pool", "your trait, then +N/-N and wp"),
 )
 DEFEND = (Param("pool", "pool", "your trait, then +N/-N and wp; or power NAME [TIER]", required=True),)
-CHAR_NEW = (Param("name", "text", "the new character's name, up to 60 characters", required=True),)
-CHAR_USE = (Param("name", "own_character", "one of your characters; char list shows them", required=True),)
+CHAR_NEW = sheet_params.CHAR_NEW  # the same as every system's, with its translations
+CHAR_USE = sheet_params.CHAR_USE
 CHAR_SET = (
     Param("field", "choice", "the narrative field to write", required=True, choices=("name", *FIELDS)),
     Param("text", "text", f"what it says, up to {MAX_FIELD} characters", required=True),
