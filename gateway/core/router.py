@@ -295,7 +295,8 @@ class Router:
         """The sender, its channel's rule system and the reader's language, kept in ``ran``."""
         settings = self.services.settings
         default_system = settings.gateway.default_system
-        sender = await resolve_sender(unit, message.sender, message.channel, default_system)
+        owner = settings.vault.owner or None
+        sender = await resolve_sender(unit, message.sender, message.channel, default_system, owner)
         ran.sender, ran.values = sender, sender.values()
         system_name = sender.channel_system or default_system
         system = self.registry.systems.get(system_name)
@@ -479,7 +480,7 @@ class Router:
             return True
         owner = self.services.settings.vault.owner
         known = (sender.person_id, sender.storyteller)
-        return await roles.is_storyteller(unit, sender.identity_key, owner, known)
+        return await roles.is_storyteller(unit, sender.identity_key, owner, known, sender.owner_person)
 
     def _unknown(
         self, message: InboundMessage, system: str, words: list[str], locale: str, storyteller: bool

@@ -29,9 +29,11 @@ async def is_storyteller(
     identity_key: str,
     owner: str | None,
     person: tuple[int, bool] | None = None,
+    owner_person: tuple[int | None] | None = None,
 ) -> bool:
     """Whether ``identity_key`` holds the Storyteller role. ``person`` is its (person id, storyteller
-    flag) when the caller has them already (the router does); else they are read, in one query."""
+    flag) when the caller has them already (the router does); else they are read, in one query.
+    ``owner_person``, ``(the owner's person id or None,)``, likewise (read with the sender)."""
     if owner and identity_key == owner:
         return True
     unit = unit_of(db)
@@ -44,4 +46,6 @@ async def is_storyteller(
     if flagged or not owner:
         return flagged
     # The owner's role follows the owner's person to every identity linked to it.
-    return await repo.person_of(unit, owner) == person_id
+    if owner_person is None:
+        owner_person = (await repo.person_of(unit, owner),)
+    return owner_person[0] == person_id

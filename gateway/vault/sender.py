@@ -69,8 +69,14 @@ _HOUSE_PAIRS = (
     )
     .scalar_subquery()
 )
+# The ``[vault] owner`` identity's person, for the Storyteller check (``gateway.features.roles``):
+# read here, it is no statement of its own on every command of a gateway with an owner.
+_OWNER = _IDENTITY.alias("owner")
+_OWNER_PERSON = (
+    select(_OWNER.c.person_id).where(_OWNER.c.key == bindparam("owner", type_=String())).scalar_subquery()
+)
 _QUERY = Prepared(
-    select(*(column for model in _MODELS for column in _columns(model)[1]), _HOUSE_PAIRS)
+    select(*(column for model in _MODELS for column in _columns(model)[1]), _HOUSE_PAIRS, _OWNER_PERSON)
     .join_from(_IDENTITY, _PERSON, _PERSON.c.id == _IDENTITY.c.person_id)
     .outerjoin(_CHANNEL, _CHANNEL.c.key == bindparam("channel"))
     .where(_IDENTITY.c.key == bindparam("key"))
@@ -133,9 +139,12 @@ class Sender:
         person: dict[str, Any],
         channel: dict[str, Any],
         house: tuple[str, dict[str, Any]] | None = None,
+        owner_person: tuple[int | None] | None = None,
     ) -> None:
         self._unit = unit
         self._house = house  # (system, name -> value) read with the sender, for the first command
+        # (the owner's person id or None,) as read with the sender; None when it was not read.
+        self.owner_person = owner_person
         self._values: dict[type[Any], dict[str, Any]] = {
             IdentityLink: identity,
             Person: person,
@@ -253,13 +262,18 @@ def _values_of(obj: Any, names: tuple[str, ...]) -> dict[str, Any]:
 
 
 async def resolve_sender(
-    unit: Unit, identity: Identity, channel: Channel, default_system: str | None = None
+    unit: Unit,
+    identity: Identity,
+    channel: Channel,
+    default_system: str | None = None,
+    owner: str | None = None,
 ) -> Sender:
     """The sender of a message, with the person and channel rows created on first sight (those are
     in the session already; ``Sender`` finds them there instead of building second copies). With
-    ``default_system`` (what a channel without a system plays), the channel's house rules too."""
+    ``default_system`` (what a channel without a system plays), the channel's house rules too; with
+    ``owner`` (``[vault] owner``), that identity's person (``Sender.owner_person``)."""
     identity_names, person_names, channel_names = _NAMES
-    params = {"key": identity.key, "channel": channel.key, "default_system": default_system}
+    params = {"key": identity.key, "channel": channel.key, "default_system": default_system, "owner": owner}
     row = await unit.first(_QUERY, params)
     if row is None:
         person, link = await repo.resolve_identity(unit.session, identity)
@@ -282,6 +296,7 @@ async def resolve_sender(
         pairs = row[at]
         found = json.loads(pairs) if isinstance(pairs, str) else pairs  # NULL: no rules
         house = (system, {str(name): json.loads(value) for name, value in found or ()})
+    owner_person = None if owner is None else (None if row[at + 1] is None else int(row[at + 1]),)
     if link_values["display_name"] != identity.display_name or link_values["verified"] != identity.verified:
         # Keep the platform's current display name and verification on the identity row.
         link_values.update(display_name=identity.display_name, verified=identity.verified)
@@ -291,7 +306,7 @@ async def resolve_sender(
         )
     if channel_values["key"] is None:
         channel_values = _values_of(await repo.resolve_channel(unit.session, channel), channel_names)
-    return Sender(unit, link_values, person_values, channel_values, house)
+    return Sender(unit, link_values, person_values, channel_values, house, owner_person)
 
 
 async def read_locales(

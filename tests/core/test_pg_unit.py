@@ -177,11 +177,23 @@ def script(person_id: int, character_id: int = 1) -> list[tuple[Prepared, dict[s
         (repo._STORE_RESPONSE, {"for_platform": PLATFORM, "for_id": "m1", "replies": [{"text": "x"}]}),
         (repo._READ_RESPONSE, {"for_platform": PLATFORM, "for_id": "m1"}),
         (seen.PRUNE, {"on_platform": PLATFORM, "before": NOW - HOUR}),
-        (sender._QUERY, {"key": IDENTITY.key, "channel": CHANNEL.key, "default_system": None}),
+        (sender._QUERY, {"key": IDENTITY.key, "channel": CHANNEL.key, "default_system": None, "owner": None}),
         (sender._REFRESH_IDENTITY, {"link_key": IDENTITY.key, "new_name": "Al", "new_verified": True}),
         # With the channel's house rules (one set: see _person) of the default system, then of none.
-        (sender._QUERY, {"key": IDENTITY.key, "channel": CHANNEL.key, "default_system": "nightcap"}),
-        (sender._QUERY, {"key": IDENTITY.key, "channel": CHANNEL.key, "default_system": "dramatic"}),
+        # With the owner's person (the sender is the owner here), then with an owner never seen.
+        (
+            sender._QUERY,
+            {
+                "key": IDENTITY.key,
+                "channel": CHANNEL.key,
+                "default_system": "nightcap",
+                "owner": IDENTITY.key,
+            },
+        ),
+        (
+            sender._QUERY,
+            {"key": IDENTITY.key, "channel": CHANNEL.key, "default_system": "dramatic", "owner": "x:1"},
+        ),
         (sender._CHARACTER_QUERY, {"id": character_id}),
         (sender._LOCALES, {"key": IDENTITY.key, "channel": CHANNEL.key}),
         (sender._NAMES_QUERY, {"person": person_id, "system": "nightcap", "limit": 11}),

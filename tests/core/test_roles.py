@@ -9,6 +9,7 @@ import pytest
 
 from gateway.features.roles import is_storyteller
 from gateway.testing import Chat, start_chat
+from gateway.vault import repo
 from gateway.vault.models import IdentityLink, Person
 
 OWNER = "console:owner"
@@ -66,3 +67,21 @@ async def test_the_router_uses_what_it_already_knows_of_the_sender(owned: Chat) 
     assert (await owned.one("st list", as_="owner")).error is None
     await link(owned, "discord:77", OWNER)
     assert (await owned.one("st list", as_="77", platform="discord")).error is None
+
+
+async def test_the_router_reads_the_owners_person_with_the_sender(
+    owned: Chat, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The owner's person comes with the sender's own query: no statement of its own per command."""
+    await owned.say("help", as_="owner")
+    await owned.say("help", as_="bea")
+    await link(owned, "discord:77", OWNER)
+    await owned.say("help", as_="77", platform="discord")  # first sight: its rows are made
+
+    async def no_lookup(*_: object) -> None:
+        raise AssertionError("the owner's person was looked up on its own")
+
+    monkeypatch.setattr(repo, "person_of", no_lookup)
+    assert (await owned.one("st list", as_="77", platform="discord")).error is None
+    assert (await owned.one("st list", as_="bea")).error == "forbidden"
+    assert (await owned.one("st list", as_="owner")).error is None
