@@ -70,7 +70,7 @@ TARGET = Param(
 CLAN = Param(
     "clan",
     "choice",
-    "the clan, from the book's table (werewolves, human: those kinds); if left out, a vampire of no clan",
+    "a clan of the book (werewolves makes a werewolf, human a mortal); left out, a vampire of no clan",
     keyword="clan",
     choices=tuple(CLANS),
     texts={
