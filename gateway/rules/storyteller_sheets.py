@@ -5,8 +5,8 @@ and ``st set NAME FIELD VALUE`` commands of one rule system, all in its catalogu
 ``err.no_character``, ``err.st_usage``, ``err.st_value``).
 
 A system subclasses ``StorytellerSheets``, names its system and ``TraitWords``, and overrides the
-hooks: the words ``char new`` takes after the name and the sheet it makes, how a sheet reads, and
-the fields ``st set`` knows besides the traits.
+hooks: what ``char new`` takes after the name (``new_params``) and the sheet it makes, how a sheet
+reads, and the fields ``st set`` knows besides the traits.
 """
 
 from __future__ import annotations
@@ -41,13 +41,13 @@ class StorytellerSheets:
     system: ClassVar[str]
     words: ClassVar[TraitWords]
     # ``char new``'s typed parameters: a system whose ``new_sheet`` reads more than the name (a clan)
-    # declares them here, the name first.
+    # declares them here, the shared name first (Discord merges it with the other systems').
     new_params: ClassVar[tuple[Param, ...]] = P.CHAR_NEW
 
     # --- hooks --------------------------------------------------------------------------------------
 
-    def new_sheet(self, ctx: CommandContext, words: list[str]) -> NewCharacter:
-        """What ``char new`` makes of the words after it."""
+    def new_sheet(self, ctx: CommandContext, inv: Invocation) -> NewCharacter:
+        """What ``char new`` makes of its bound ``new_params`` (``inv.args``) and words."""
         raise NotImplementedError
 
     async def describe(self, ctx: CommandContext, character: Character) -> tuple[str, dict[str, Any]]:
@@ -117,7 +117,7 @@ class StorytellerSheets:
         )
 
     async def char_new(self, ctx: CommandContext, inv: Invocation) -> Reply:
-        new = self.new_sheet(ctx, list(inv.words))
+        new = self.new_sheet(ctx, inv)
         name = " ".join(" ".join(new.name_words).split())
         if not name or len(name) > 60:
             raise self.fail(ctx, "err.char_name")

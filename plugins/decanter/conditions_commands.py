@@ -175,15 +175,15 @@ async def end_period(ctx: CommandContext, durations: tuple[str, ...]) -> list[di
     return expired_all
 
 
-@COMMANDS.command(SCENE_MARKER, "end the scene in this channel", SCENE_MARKER, bare=True)
-@COMMANDS.command("***", "end the scene in this channel (same as * * *)", "***", bare=True)
-@COMMANDS.command("scene end", "end the scene in this channel (same as * * *)", "scene end")
+@COMMANDS.command(SCENE_MARKER, "end the scene in this channel", SCENE_MARKER, bare=True, params=())
+@COMMANDS.command("***", "end the scene in this channel (same as * * *)", "***", bare=True, params=())
+@COMMANDS.command("scene end", "end the scene in this channel (same as * * *)", "scene end", params=())
 async def scene_end_command(ctx: CommandContext, inv: Invocation) -> Reply:
     return await _end(ctx, ("scene",), "scene")
 
 
 @COMMANDS.command(
-    "night end", "end the night (and the scene) in this channel", "night end", role="storyteller"
+    "night end", "end the night (and the scene) in this channel", "night end", role="storyteller", params=()
 )
 async def night_end_command(ctx: CommandContext, inv: Invocation) -> Reply:
     return await _end(ctx, ("scene", "night"), "night")

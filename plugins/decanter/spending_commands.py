@@ -129,6 +129,7 @@ async def sp_refund_command(ctx: CommandContext, inv: Invocation) -> Reply:
     "end the story arc: Debts and secrets bought from an NPC cost from their Status again",
     "story end",
     role="storyteller",
+    params=(),
 )
 async def story_end_command(ctx: CommandContext, inv: Invocation) -> Reply:
     cleared = 0

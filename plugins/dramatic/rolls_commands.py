@@ -520,9 +520,9 @@ async def odds_command(ctx: CommandContext, inv: Invocation) -> Offloaded[Any]:
 
 
 @COMMANDS.command(
-    SCENE_MARKER, "end the scene in this channel (clears retry penalties)", SCENE_MARKER, bare=True
+    SCENE_MARKER, "end the scene in this channel (clears retry penalties)", SCENE_MARKER, bare=True, params=()
 )
-@COMMANDS.command("scene end", "end the scene in this channel (same as * * *)", "scene end")
+@COMMANDS.command("scene end", "end the scene in this channel (same as * * *)", "scene end", params=())
 async def scene_end_command(ctx: CommandContext, inv: Invocation) -> Reply:
     rows = await scene.list_prefixed(ctx.session, ctx.channel.key, SYSTEM, "retry:")
     names = [str(r.data.get("name", "?")) for r in rows if r.data.get("failures")]

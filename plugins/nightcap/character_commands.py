@@ -57,7 +57,8 @@ async def write_field(ctx: CommandContext, character: Character, field: str, tex
     return old, text
 
 
-@COMMANDS.command("char", "character commands", CHAR_USAGE)
+# Alone it takes nothing: a word after it names a subcommand (the router runs ``char new`` itself).
+@COMMANDS.command("char", "character commands", CHAR_USAGE, params=())
 async def char_command(ctx: CommandContext, inv: Invocation) -> Reply:
     if inv.words:
         raise UserError(f"Unknown char command {inv.words[0][:20]!r}. Write {CHAR_USAGE}.")
@@ -182,7 +183,7 @@ async def trait_command(ctx: CommandContext, inv: Invocation) -> Reply:
     )
 
 
-@COMMANDS.command("power", "power commands", "power add|remove|use ...")
+@COMMANDS.command("power", "power commands", "power add|remove|use ...", params=())
 async def power_command(ctx: CommandContext, inv: Invocation) -> Reply:
     raise UserError("Write power add NAME TIER TRAIT, power remove NAME or power use NAME [TIER].")
 

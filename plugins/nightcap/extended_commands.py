@@ -49,7 +49,7 @@ def _extended_result(state: extended.Extended, **extra: Any) -> dict[str, Any]:
     return {"kind": "extended", "system": SYSTEM, "state": state.as_dict(), **extra}
 
 
-@COMMANDS.command("extended", "show your extended action, or the defaults", EXTENDED_USAGE)
+@COMMANDS.command("extended", "show your extended action, or the defaults", EXTENDED_USAGE, params=())
 async def extended_command(ctx: CommandContext, inv: Invocation) -> Reply:
     _, key, name = await actor(ctx)
     row = await kv_get(ctx.session, EXTENDED, key)

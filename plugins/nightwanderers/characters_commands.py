@@ -27,6 +27,7 @@ from plugins.nightwanderers.fields import (
     YES,
 )
 from plugins.nightwanderers.mechanics import SYSTEM
+from plugins.nightwanderers.params import CHAR_NEW
 from plugins.nightwanderers.sheet import (
     CLANS,
     WandererSheet,
@@ -124,6 +125,7 @@ def shown_value(ctx: CommandContext, field: str, value: str) -> str:
 class WandererCharacters(StorytellerSheets):
     system = SYSTEM
     words = WORDS
+    new_params = CHAR_NEW  # the name and the clan (a picker on Discord, completed at the console)
 
     def usage_params(self, ctx: CommandContext) -> dict[str, Any]:
         return {"clans": clans_list(ctx)}
@@ -152,14 +154,21 @@ class WandererCharacters(StorytellerSheets):
             allowed = t(ctx, "allowed.range", low=bounds[1], high=bounds[2])
         return super().bad_value(ctx, label, allowed, value)
 
-    def new_sheet(self, ctx: CommandContext, words: list[str]) -> NewCharacter:
-        """``char new NAME [CLAN]``: the last one to three words may be a clan the book names
-        (Werewolves and Human make those kinds); anything else after the first word is refused with
-        the clans, since a name of several words is written in quotes."""
+    def new_sheet(self, ctx: CommandContext, inv: Invocation) -> NewCharacter:
+        """``char new NAME clan CLAN`` (Discord's picker, the console's completion) or, as typed,
+        ``char new NAME [CLAN]``: the last one to three words may be a clan the book names, in any
+        spelling ``match_clan`` knows (Werewolves and Human make those kinds); anything else after
+        the first word is refused with the clans, since a name of several words is written in
+        quotes. That reading is of the words, not the bound name, which joins a quoted name's words
+        (``char new "Mira Human"`` is a vampire called Mira Human)."""
         settings = ctx.settings_for(NightWanderersSettings)
-        words, clan = split_clan(words)
-        if clan is None and len(words) > 1:
-            raise fail(ctx, "err.unknown_clan", clan=" ".join(words[1:])[:60], clans=clans_list(ctx))
+        clan: str | None = inv.args.get("clan")
+        if clan is not None:
+            words = [str(inv.args.get("name", ""))]
+        else:
+            words, clan = split_clan(list(inv.words))
+            if clan is None and len(words) > 1:
+                raise fail(ctx, "err.unknown_clan", clan=" ".join(words[1:])[:60], clans=clans_list(ctx))
         kind = {"werewolves": "werewolf", "human": "human"}.get(clan or "", "vampire")
         hit_points = {
             "vampire": settings.vampire_hp,

@@ -11,6 +11,8 @@ from __future__ import annotations
 from dataclasses import replace
 
 from gateway import Command, CommandSet, Param
+from gateway.rules import sheet_params
+from plugins.nightwanderers.sheet import CLANS
 
 
 def _ru(label: str, description: str) -> dict[str, tuple[str, str]]:
@@ -59,6 +61,34 @@ TARGET = Param(
     many=True,  # a name may have spaces: it takes the rest of the line
     texts=_ru("цель", "имя другого персонажа"),
 )
+
+
+# ``char new NAME [CLAN]``: the shared name (Discord merges it with the other systems' ``char new``)
+# and the clan as the book's Humanity table names it, by its key. A keyword, since the name takes the
+# rest of the line; ``char new Мира Лесанг`` (no keyword, any spelling ``match_clan`` knows) is read
+# from the words by ``WandererCharacters.new_sheet``, as before.
+CLAN = Param(
+    "clan",
+    "choice",
+    "a clan of the book (werewolves makes a werewolf, human a mortal); left out, a vampire of no clan",
+    keyword="clan",
+    choices=tuple(CLANS),
+    texts={
+        "ru": (
+            "клан",
+            "клан по книге (werewolves — оборотень, human — человек); если не указан, вампир без клана",
+        ),
+        "cs": (
+            "klan",
+            "klan podle knihy (werewolves – vlkodlak, human – člověk); není-li uveden, upír bez klanu",
+        ),
+    },
+)
+CHAR_NEW = (*sheet_params.CHAR_NEW, CLAN)
+# Commands that take nothing after their name (their handlers refuse words after it):
+# ``* * *`` and ``scene end``, ``wake``, ``boost end``, ``frenzy end``, and ``tug`` (a look at the
+# tug of war), ``tug roll`` and ``tug stop``.
+NOTHING = ("* * *", "scene end", "wake", "boost end", "frenzy end", "tug", "tug roll", "tug stop")
 
 
 def _text(name: str, description: str, ru: tuple[str, str]) -> Param:
@@ -297,6 +327,9 @@ PARAMS: dict[str, tuple[Param, ...]] = {
         ),
     ),
 }
+
+
+PARAMS.update(dict.fromkeys(NOTHING, ()))
 
 
 def with_params(commands: CommandSet) -> list[Command]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from gateway import CommandContext, UserError
+from gateway import CommandContext, Invocation, UserError
 from gateway.rules.numbers import is_signed
 from gateway.rules.storyteller_sheets import NewCharacter, StorytellerSheets
 from gateway.vault.models import Character
@@ -33,9 +33,9 @@ class PravidlaCharacters(StorytellerSheets):
     system = SYSTEM
     words = WORDS
 
-    def new_sheet(self, ctx: CommandContext, words: list[str]) -> NewCharacter:
+    def new_sheet(self, ctx: CommandContext, inv: Invocation) -> NewCharacter:
         sheet = PravidlaSheet.new(ctx.settings_for(PravidlaSettings).starting_rating)
-        return NewCharacter(words, sheet.dump(), None, "char.created", {})
+        return NewCharacter(list(inv.words), sheet.dump(), None, "char.created", {})
 
     async def describe(self, ctx: CommandContext, character: Character) -> tuple[str, dict[str, Any]]:
         sheet = PravidlaSheet.of(character.sheet)

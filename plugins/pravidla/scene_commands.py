@@ -49,7 +49,7 @@ def tug_status(ctx: CommandContext, data: dict[str, Any]) -> str:
     return t(ctx, "tug.status.leads", leader=leader, margin=abs(balance), **common)
 
 
-@COMMANDS.command("tug", "show the tug of war in this channel", "tug")
+@COMMANDS.command("tug", "show the tug of war in this channel", "tug", params=())
 async def tug_command(ctx: CommandContext, inv: Invocation) -> Reply:
     if inv.words:
         raise fail(ctx, "err.tug_usage")
@@ -176,7 +176,7 @@ async def tug_roll_command(ctx: CommandContext, inv: Invocation) -> Reply:
     return Reply(text=text, result=result)
 
 
-@COMMANDS.command("tug stop", "call the tug of war off", "tug stop")
+@COMMANDS.command("tug stop", "call the tug of war off", "tug stop", params=())
 async def tug_stop_command(ctx: CommandContext, inv: Invocation) -> Reply:
     data = await state.load(ctx, TUG)
     if data is None:

@@ -432,3 +432,13 @@ async def test_odds_command(dec: Chat) -> None:
     contest = await dec.one("odds 3 vs 3")
     assert contest.text == "Odds for 3 dice against 3 dice: you win 50.0%, they win 50.0%."
     assert (await dec.one("odds 4 dc 2 half madv")).error is not None
+
+
+async def test_the_end_markers_declare_nothing_and_run_as_typed(dec: Chat) -> None:
+    """``* * *``, ``***``, ``scene end``, ``night end`` and ``story end`` declare ``params=()``: the
+    router binds nothing, so the lines typed before run as before (words after them ignored)."""
+    for line in ("* * *", "***", "scene end", "scene end for tonight"):
+        assert (await dec.one(line)).text == "The scene ends here.", line
+    assert (await dec.one("night end", as_="gm", st=True)).text == "The night ends here."
+    story = await dec.one("story end", as_="gm", st=True)
+    assert story.text == "The story arc ends: Debts and secrets cost from Status again."

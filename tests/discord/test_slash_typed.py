@@ -16,6 +16,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from nacl.signing import SigningKey
+from sqlmodel import select
 
 from adapters.discord import slash
 from adapters.discord.cli import command_definitions, register
@@ -26,6 +27,7 @@ from gateway.core.params import NAME_KINDS, Param, bind
 from gateway.core.parser import parse
 from gateway.core.settings import Settings
 from gateway.features import channels
+from gateway.vault.models import Character
 from tests.discord import kit
 from tests.discord.conftest import CHANNEL, GUILD, DiscordEnv, discord_settings, start_env
 from tests.discord.fake_discord import FakeDiscord, command_problems, invocation_problems
@@ -478,3 +480,36 @@ async def test_a_later_option_without_an_earlier_one_is_refused_in_the_reader_s_
     czech = await content(st_env, "roll", [opt("modifier", 2, 4)])
     assert czech == "Vyplňte také parametr „pool“: bez něj nelze zadat „modifikátor“."
     assert await st_env.rows(platform="discord") == []  # nothing logged, nothing sent
+
+
+def test_night_wanderers_clan_is_a_picker_of_the_one_char_new(real: Gateway) -> None:
+    """One ``/char new`` for every system: the shared name (required) and Night Wanderers' clan
+    (optional: the other systems take none) as Discord's choices, the book's twelve, labelled in
+    Russian and Czech; the options come back as the line the router binds."""
+    slashes = slash.of(real.services)
+    options = {o["name"]: o for o in find(slash.definitions(slashes), "char", "new")["options"]}
+    assert list(options) == ["name", "clan"]
+    assert options["name"]["required"] is True and options["clan"]["required"] is False
+    clans = [c["value"] for c in options["clan"]["choices"]]
+    assert len(clans) == 12 and {"lesang", "bellemort", "werewolves", "human"} <= set(clans)
+    assert options["clan"]["name_localizations"] == {"cs": "klan", "ru": "клан"}
+    assert "клан по книге" in options["clan"]["description_localizations"]["ru"]
+    picked = sub("new", opt("name", "Анна Мария"), opt("clan", "bellemort"))
+    assert line(slashes, "char", picked) == "char new Анна Мария clan bellemort"
+    assert line(slashes, "char", sub("new", opt("name", "Мира"))) == "char new Мира"
+
+
+async def test_a_picked_clan_makes_the_character_of_that_clan(st_env: DiscordEnv) -> None:
+    await play(st_env, "nightwanderers")
+    made = await content(st_env, "char", sub("new", opt("name", "Анна Мария"), opt("clan", "bellemort")))
+    assert made.startswith("Персонаж Анна Мария (вампир) создан"), made
+    typed = await content(
+        st_env, "char", sub("new", opt("name", "Тень Драгазар"))
+    )  # the clan typed, as before
+    assert typed.startswith("Персонаж Тень (вампир) создан"), typed
+    async with st_env.gateway.services.vault.transaction() as session:
+        sheets = {c.name: c.sheet for c in (await session.exec(select(Character))).all()}
+    assert {name: (s["clan"], s["humanity"]) for name, s in sheets.items()} == {
+        "Анна Мария": ("bellemort", 7),
+        "Тень": ("dragazhar", 5),
+    }

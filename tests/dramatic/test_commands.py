@@ -254,3 +254,9 @@ async def test_odds_carry_the_web_pages_chart(dra: Chat) -> None:
     assert [[(b.label, b.exact) for b in p.bars] for p in chart.panels] == [
         [(label, f"{v.numerator}/{v.denominator}") for label, v in c.rows] for c in page
     ]
+
+
+async def test_the_scene_markers_declare_nothing_and_run_as_typed(dra: Chat) -> None:
+    """``* * *`` and ``scene end`` declare ``params=()``: the lines typed before run as before."""
+    for line in ("* * *", "scene end", "scene end now"):
+        assert (await dra.one(line)).text == "The scene ends here.", line

@@ -215,3 +215,21 @@ async def test_player_edits_are_audited(chat: Chat) -> None:
 async def test_unverified_identities_cannot_make_characters(chat: Chat) -> None:
     text = await refused(chat, "char new Mira", verified=False)
     assert text.startswith("char new needs a verified account")
+
+
+async def test_the_group_words_declare_nothing_and_answer_as_typed(chat: Chat) -> None:
+    """``char``, ``power`` and ``extended`` declare ``params=()`` (each alone takes nothing; the
+    router hands ``char new ...`` to ``char new``): the bare lines and the refusals are as before."""
+    usage = (
+        "char new NAME | char use NAME | char set FIELD TEXT | char submit | char budget | char list"
+        " | char retire NAME"
+    )
+    assert await refused(chat, "char") == f"Write {usage}."
+    assert await refused(chat, "char frob") == f"Unknown char command 'frob'. Write {usage}."
+    power = "Write power add NAME TIER TRAIT, power remove NAME or power use NAME [TIER]."
+    assert await refused(chat, "power") == power
+    assert await refused(chat, "power learn Ward") == power
+    await ok(chat, "char new Mira Vance")
+    shown = await ok(chat, "extended")
+    assert shown.text.startswith("No extended action under way for Mira Vance. Start one with extended start")
+    assert (await refused(chat, "extended now")).startswith("Write extended start TARGET ROLLS [TRAIT] |")

@@ -169,3 +169,14 @@ async def test_init_add_reads_its_name_and_ratings_typed(pr: Chat) -> None:
     assert (await pr.one("init add Jack 4 3 rychle", as_="st", st=True)).text.startswith("Napište init,")
     shown = await pr.one("init", as_="st", st=True)
     assert [e["name"] for e in shown.result["entries"]] == ["Ďábelský Jack"]
+
+
+async def test_tug_and_tug_stop_declare_nothing_and_refuse_words_in_czech(pr: Chat) -> None:
+    """``tug`` and ``tug stop`` declare ``params=()``: the bare lines answer as before, and words
+    after ``tug`` get Pravidla's own usage line, not the core's."""
+    none = "V tomto kanálu neprobíhá žádné přetlačování. Začíná se příkazem tug start JMÉNO N."
+    assert (await pr.one("tug")).text == none
+    stop = await pr.one("tug stop")
+    assert stop.error is not None and stop.text == none
+    typo = await pr.one("tug strat Mira 3")
+    assert typo.error is not None and typo.text.startswith("Napište tug start JMÉNO N"), typo.text
