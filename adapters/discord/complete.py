@@ -75,7 +75,9 @@ async def choices(services: AdapterServices, interaction: Mapping[str, Any]) -> 
     if kind == "notation":
         return matching(((e, e) for e in suggestions(typed)), "", last_word=False)
     if kind == slash.CHOICE:
-        return matching(((c, c) for c in focus.param.choices), typed, last_word=False)
+        reader = ix.locale(interaction) or "en"
+        labels = ((c, focus.param.choice_label(c, reader)) for c in focus.param.choices)
+        return matching(labels, typed, last_word=False)
     channel = ix.channel(interaction)
     sender = ix.sender(interaction)
     system = await channels.system_of(services.vault, channel) or services.settings.gateway.default_system

@@ -176,7 +176,10 @@ def text_size(item: Mapping[str, Any]) -> int:
         return max([len(item.get(key, "")), *map(len, (item.get(f"{key}_localizations") or {}).values())])
 
     size = longest("name") + longest("description")
-    size += sum(len(c["name"]) + len(str(c["value"])) for c in item.get("choices", []))
+    size += sum(
+        max([len(c["name"]), *map(len, (c.get("name_localizations") or {}).values())]) + len(str(c["value"]))
+        for c in item.get("choices", [])
+    )
     return size + sum(text_size(o) for o in item.get("options", []))
 
 
@@ -195,6 +198,8 @@ def fit(command: dict[str, Any]) -> dict[str, Any]:
             break
         for child in _nested(command):
             child.pop(key, None)
+            for choice in child.get("choices", []) if key == "name_localizations" else ():
+                choice.pop(key, None)
     return command
 
 
@@ -242,7 +247,7 @@ def option(param: Param, complete: str | None, taken: dict[str, set[str]]) -> di
         out["type"] = STRING
         out["max_length"] = TEXT_LENGTH if param.rest else WORD_LENGTH
         if param.kind == "choice" and not complete:
-            out["choices"] = [{"name": c[:100], "value": c[:100]} for c in param.choices]
+            out["choices"] = [_choice(param, c) for c in param.choices]
         elif complete:
             out["autocomplete"] = True
     out["required"] = param.required
@@ -262,6 +267,20 @@ def option(param: Param, complete: str | None, taken: dict[str, set[str]]) -> di
         out["name_localizations"] = names
     if texts:
         out["description_localizations"] = texts
+    return out
+
+
+def _choice(param: Param, choice: str) -> dict[str, Any]:
+    """A choice of a picker, its name in each language that has a label for it."""
+    out: dict[str, Any] = {"name": choice[:100], "value": choice[:100]}
+    names = {
+        code: label[:100]
+        for locale, labels in sorted(param.choice_texts.items())
+        if (code := DISCORD_LOCALES.get(locale)) is not None
+        and (label := labels.get(choice, choice)) != choice
+    }
+    if names:
+        out["name_localizations"] = names
     return out
 
 
@@ -285,11 +304,20 @@ def combine(a: Param, b: Param) -> Param:
             maximum=_widest(a.maximum, b.maximum, max),
             choices=tuple(dict.fromkeys((*a.choices, *b.choices))),
             texts=texts,
+            choice_texts=_merged_labels(a, b),
         )
     keyword = a.keyword if a.keyword == b.keyword else None
     kind: Kind = "text" if a.rest or b.rest else "word"
     choices = tuple(dict.fromkeys((*a.choices, *b.choices)))
     return Param(a.name, kind, a.description, keyword=keyword, choices=choices, texts=texts)
+
+
+def _merged_labels(a: Param, b: Param) -> dict[str, dict[str, str]]:
+    merged: dict[str, dict[str, str]] = {}
+    for param in (b, a):  # ``a``'s label wins where both name one choice
+        for locale, labels in param.choice_texts.items():
+            merged.setdefault(locale, {}).update(labels)
+    return merged
 
 
 def merge(commands: Sequence[Command]) -> tuple[tuple[Param, ...], list[str]]:

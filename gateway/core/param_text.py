@@ -24,7 +24,7 @@ def explain(locale: str, command: Command, error: ParamError) -> str:
         fields["description"] = param.description_in(locale)
         fields["minimum"] = param.minimum
         fields["maximum"] = param.maximum
-        fields["choices"] = listing(locale, list(param.choices), "or")
+        fields["choices"] = listing(locale, [param.choice_label(c, locale) for c in param.choices], "or")
     line = say(locale, f"param.{error.problem}", **fields)
     return line + say(locale, "help.usage", usage=command.usage_in(locale))
 
@@ -43,7 +43,7 @@ def details(locale: str, param: Param) -> str:
     elif param.maximum is not None:
         parts.append(say(locale, "param.maximum", maximum=param.maximum))
     if param.choices:
-        parts.append(listing(locale, list(param.choices), "or"))
+        parts.append(listing(locale, [param.choice_label(c, locale) for c in param.choices], "or"))
     if param.many:
         parts.append(say(locale, "param.many"))
     return ", ".join(parts)

@@ -67,6 +67,9 @@ class Param:
     choices: tuple[str, ...] = ()
     keyword: str | None = None
     texts: Texts = field(default_factory=dict, hash=False, compare=False)
+    # A choice's name in each language the system ships (locale -> choice -> label), where it is not
+    # the choice itself: Discord's picker shows it, and the parser takes it as that choice.
+    choice_texts: Mapping[str, Mapping[str, str]] = field(default_factory=dict, hash=False, compare=False)
 
     def __post_init__(self) -> None:
         if not re.fullmatch(r"[a-z][a-z0-9_]{0,31}", self.name):
@@ -88,6 +91,10 @@ class Param:
     def description_in(self, locale: str) -> str:
         description = self.texts.get(locale, ("", ""))[1]
         return description or self.description
+
+    def choice_label(self, choice: str, locale: str) -> str:
+        """What ``choice`` is called in ``locale`` (the choice itself where no label is declared)."""
+        return self.choice_texts.get(locale, {}).get(choice, choice)
 
     def placeholder(self) -> str:
         """How ``usage`` writes it: ``NAME``, ``[+N|-N]``, ``[wp]``, ``[vs AGAINST]``, ``TRAIT...``."""
@@ -139,13 +146,16 @@ def _convert(param: Param, word: str) -> Any:
         return value
     if param.kind == "choice":
         # The choice itself, or a unique beginning of one (``apt`` for aptitude), as people type.
+        # A declared label in any language (``Лесанг`` for lesang) stands for its choice the same way.
         folded = word.casefold()
-        for choice in param.choices:
-            if choice.casefold() == folded:
+        names = [(c, c) for c in param.choices]
+        names += [(c, label) for labels in param.choice_texts.values() for c, label in labels.items()]
+        for choice, name in names:
+            if name.casefold() == folded:
                 return choice
-        begun = [c for c in param.choices if folded and c.casefold().startswith(folded)]
+        begun = {c for c, name in names if folded and name.casefold().startswith(folded)}
         if len(begun) == 1:
-            return begun[0]
+            return begun.pop()
         raise ParamError(param, "not_choice", word)
     return word
 
@@ -173,11 +183,25 @@ def _positional(params: Sequence[Param], left: Sequence[str]) -> dict[str, Any]:
             args[param.name] = " ".join(left[:take])
             left = left[take:]
         else:
-            args[param.name] = _value(param, left[:1])
-            left = left[1:]
+            take = _choice_words(param, left)
+            args[param.name] = _value(param, [" ".join(left[:take])])
+            left = left[take:]
     if left:
         raise ParamError(None, "extra", " ".join(left))
     return args
+
+
+def _choice_words(param: Param, words: Sequence[str]) -> int:
+    """How many of ``words`` a value takes: one, or for a choice a label of several words written
+    whole (``clan Бель Морт``)."""
+    if param.kind != "choice" or not param.choice_texts:
+        return 1
+    labels = {label.casefold() for names in param.choice_texts.values() for label in names.values()}
+    longest = max(len(label.split()) for label in labels)
+    for size in range(min(longest, len(words)), 1, -1):
+        if " ".join(words[:size]).casefold() in labels:
+            return size
+    return 1
 
 
 def _name_words(after: Sequence[Param], left: Sequence[str]) -> int:
@@ -232,10 +256,10 @@ def bind(params: Sequence[Param], words: Sequence[str]) -> dict[str, Any]:
             )
             following = list(words[at + 1 : end])
         else:
-            following = list(words[at + 1 : at + 2])
+            following = list(words[at + 1 : at + 1 + _choice_words(param, words[at + 1 :])])
         if not following:
             raise ParamError(param, "missing", word)
-        args[param.name] = _value(param, following)
+        args[param.name] = _value(param, following if param.rest else [" ".join(following)])
         at += 1 + len(following)
     args.update(_positional([p for p in params if not p.keyword], left))
     for param in params:

@@ -73,6 +73,11 @@ CLAN = Param(
     "a clan of the book (werewolves makes a werewolf, human a mortal); left out, a vampire of no clan",
     keyword="clan",
     choices=tuple(CLANS),
+    # The book's names: Discord's picker shows them, and ``clan Лесанг`` reads as ``clan lesang``.
+    choice_texts={
+        "en": {key: english for key, (english, _, _) in CLANS.items()},
+        "ru": {key: russian for key, (_, russian, _) in CLANS.items()},
+    },
     texts={
         "ru": (
             "клан",

@@ -118,6 +118,27 @@ def test_a_choice_takes_a_unique_beginning() -> None:
         bind(char_set, ["a", "locks"])  # aptitude or advantage
 
 
+def test_a_choice_is_also_taken_by_its_name_in_any_language_even_of_several_words() -> None:
+    labels = {"ru": {"lesang": "Лесанг", "bellemort": "Бель Морт"}, "en": {"lesang": "Le sang royal"}}
+    clan = Param(
+        "clan", "choice", "a clan", keyword="clan", choices=("lesang", "bellemort"), choice_texts=labels
+    )
+    params = (Param("name", "text", "a name", required=True), clan)
+    assert bind(params, tokenize("Mira clan Лесанг")) == {"name": "Mira", "clan": "lesang"}
+    assert bind(params, tokenize("Mira clan Бель Морт")) == {"name": "Mira", "clan": "bellemort"}
+    assert bind(params, tokenize("Mira clan le sang royal")) == {"name": "Mira", "clan": "lesang"}
+    assert bind(params, tokenize("Mira clan бель")) == {"name": "Mira", "clan": "bellemort"}
+    # Positional too: the label's words are the choice's, not left over.
+    positional = (Param("clan", "choice", "a clan", choices=("lesang", "bellemort"), choice_texts=labels),)
+    assert bind(positional, tokenize("Бель Морт")) == {"clan": "bellemort"}
+    with pytest.raises(ParamError) as refused:
+        bind(params, tokenize("Mira clan Бруха"))
+    assert refused.value.problem == "not_choice"
+    assert (
+        clan.choice_label("lesang", "ru") == "Лесанг" and clan.choice_label("bellemort", "en") == "bellemort"
+    )
+
+
 @pytest.mark.parametrize(
     ("locale", "words", "expected"),
     [

@@ -493,6 +493,10 @@ def test_night_wanderers_clan_is_a_picker_of_the_one_char_new(real: Gateway) -> 
     clans = [c["value"] for c in options["clan"]["choices"]]
     assert len(clans) == 12 and {"lesang", "bellemort", "werewolves", "human"} <= set(clans)
     assert options["clan"]["name_localizations"] == {"cs": "klan", "ru": "клан"}
+    # Each clan as the book names it in Russian; the value sent back stays the key.
+    by_value = {c["value"]: c for c in options["clan"]["choices"]}
+    assert by_value["lesang"]["name_localizations"] == {"ru": "Лесанг"}
+    assert by_value["bellemort"]["name_localizations"] == {"ru": "Бель Морт"}
     assert "клан по книге" in options["clan"]["description_localizations"]["ru"]
     picked = sub("new", opt("name", "Анна Мария"), opt("clan", "bellemort"))
     assert line(slashes, "char", picked) == "char new Анна Мария clan bellemort"

@@ -32,6 +32,11 @@ async def test_the_clan_choice_is_the_book_s_humanity_table() -> None:
         ("char new clan tragander Тень", "Тень", "vampire", "tragander", 4),  # a keyword stands anywhere
         ("char new Волк clan wer", "Волк", "werewolf", "werewolves", 6),  # a unique beginning
         ("char new Иван clan human", "Иван", "human", "human", 8),
+        # Or the book's name for it, as the picker shows it: one word, several, or a unique beginning.
+        ("char new Мира clan Лесанг", "Мира", "vampire", "lesang", 8),
+        ("char new Мира clan Бель Морт", "Мира", "vampire", "bellemort", 7),
+        ("char new Анна Мария clan Le sang royal", "Анна Мария", "vampire", "lesang", 8),
+        ("char new Мира clan драг", "Мира", "vampire", "dragazhar", 5),
         # As typed before: the clan after the name, in Russian, English or the book's Latin.
         ("char new Мира Лесанг", "Мира", "vampire", "lesang", 8),
         ("char new Maxina dragazhar", "Maxina", "vampire", "dragazhar", 5),
@@ -64,8 +69,8 @@ async def test_char_new_reads_the_clan_typed_either_way(
     [
         # Бруха is no clan of this book (nor before): the book's own refusal, with its clans.
         ("char new Мира Бруха", "Клана «Бруха» в книге нет. Кланы: Асванг, Бель Морт,"),
-        # After ``clan`` the key: the core's one line in Russian, naming the choices.
-        ("char new Мира clan Бруха", "char new: параметр «клан» может быть только aswang, bellemort,"),
+        # After ``clan`` a clan: the core's one line in Russian, naming the choices as the book does.
+        ("char new Мира clan Бруха", "char new: параметр «клан» может быть только Асванг, Бель Морт,"),
         ("char new Мира clan", "char new: не указан параметр «клан»"),
         ("char new clan lesang", "char new: не указан параметр «имя»"),
     ],
