@@ -9,6 +9,7 @@ type hints) to read, never to write: every change goes through a command. Each f
 from __future__ import annotations
 
 from datetime import datetime
+from typing import Unpack
 
 from sqlalchemy import func
 from sqlmodel import col, select
@@ -121,12 +122,10 @@ async def logged_rolls(db: Db, public_ids: list[str]) -> dict[str, tuple[RollLog
         return {roll.public_id: (roll, name) for roll, name in found.all()}
 
 
-async def stlog_lines(
-    db: Db, *, character_id: int | None = None, since: datetime | None = None, limit: int
-) -> list[StlogLine]:
-    """The newest ``limit`` Storyteller-log lines, oldest first (``st log``'s)."""
+async def stlog_lines(db: Db, *, limit: int, **filters: Unpack[repo.StlogFilters]) -> list[StlogLine]:
+    """The newest ``limit`` Storyteller-log lines, oldest first (``st log``'s), filtered as asked."""
     async with within(db) as unit:
-        return await repo.stlog_entries(unit.session, character_id=character_id, since=since, limit=limit)
+        return await repo.stlog_entries(unit.session, limit=limit, **filters)
 
 
 # The web's pages (adapters/web): people by name, where they roll, the reviews of their sheets, the

@@ -9,7 +9,7 @@ from collections.abc import AsyncIterator, Mapping
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any, cast
+from typing import Any, TypedDict, Unpack, cast
 
 from sqlalchemy import Table, bindparam, case, insert, inspect
 from sqlalchemy.dialects.postgresql import insert as postgresql_insert
@@ -297,13 +297,32 @@ class StlogLine:
     result: dict[str, Any]
 
 
+class StlogFilters(TypedDict, total=False):
+    """Which Storyteller-log lines to read: a character's, since a time, of rolls (True) or the other
+    lines (False), of one platform's channels."""
+
+    character_id: int | None
+    since: datetime | None
+    rolls_only: bool | None
+    platform: str | None
+
+
 async def stlog_entries(
-    session: AsyncSession, *, character_id: int | None = None, since: datetime | None = None, limit: int
+    session: AsyncSession, *, limit: int, **filters: Unpack[StlogFilters]
 ) -> list[StlogLine]:
     """The newest ``limit`` Storyteller-log lines, oldest first: rolls (from the roll log) and the
-    other entries together."""
+    other entries together. A line is of a roll when its result has a roll id. Filtered in the
+    query, so a narrow filter still shows up to ``limit`` lines."""
+    character_id, since = filters.get("character_id"), filters.get("since")
+    rolls_only, platform = filters.get("rolls_only"), filters.get("platform")
     events = select(StlogEntry)
     rolls = select(RollLog).where(col(RollLog.stlog_kind).is_not(None))
+    if rolls_only is not None:
+        of_roll = col(StlogEntry.result)["id"].as_string().is_not(None)
+        events = events.where(of_roll if rolls_only else ~of_roll)
+    if platform:
+        events = events.where(col(StlogEntry.channel_key).startswith(f"{platform}:", autoescape=True))
+        rolls = rolls.where(col(RollLog.channel_key).startswith(f"{platform}:", autoescape=True))
     if character_id is not None:
         events = events.where(col(StlogEntry.character_id) == character_id)
         rolls = rolls.where(col(RollLog.character_id) == character_id)
@@ -330,7 +349,7 @@ async def stlog_entries(
                 r.created_at, r.stlog_kind or r.kind, r.text or "", r.channel_key, r.character_id, r.result
             ),
         )
-        for r in (await session.exec(newest_rolls.limit(limit))).all()
+        for r in ([] if rolls_only is False else (await session.exec(newest_rolls.limit(limit))).all())
     ]
     lines.sort(key=lambda line: line[:3])
     return [line for *_, line in lines[-limit:]]

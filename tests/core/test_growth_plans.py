@@ -261,6 +261,11 @@ async def test_the_web_pages_read_the_logs_through_their_indexes(grown: Grown) -
             records.stlog_lines(vault, character_id=1, since=since, limit=100),
             {"roll_log": {"ix_roll_log_character_created"}, "stlog": {"ix_stlog_character_created"}},
         ),
+        # The kind and platform filters are the query's: the same walk newest first, filtered on the way.
+        "log of rolls on one platform": (
+            records.stlog_lines(vault, limit=100, rolls_only=True, platform="bench"),
+            {"roll_log": {"ix_roll_log_created_at"}, "stlog": {"ix_stlog_created_at"}},
+        ),
     }
     for page, (read, indexes) in reads.items():
         grown.statements.clear()

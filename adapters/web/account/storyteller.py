@@ -192,19 +192,33 @@ class StorytellerPages:
                     )
                 except UserError as exc:
                     problem = exc.message
-            lines = (
-                []
-                if problem
-                else await records.stlog_lines(
-                    session, character_id=view.character_id, since=since, limit=LOG_SHOWN
+            # The kind and platform are filtered in the query, so a narrow view still fills its page;
+            # the platform menu offers those of the lines the other filters leave.
+            rolls_only = {"rolls": True, "lines": False}.get(view.kind)
+            lines, seen = [], []
+            if not problem:
+                lines = seen = await records.stlog_lines(
+                    session,
+                    character_id=view.character_id,
+                    since=since,
+                    limit=LOG_SHOWN,
+                    rolls_only=rolls_only,
+                    platform=view.platform or None,
                 )
-            )
+                if view.platform:
+                    seen = await records.stlog_lines(
+                        session,
+                        character_id=view.character_id,
+                        since=since,
+                        limit=LOG_SHOWN,
+                        rolls_only=rolls_only,
+                    )
             characters = await records.stlog_characters(session, CHARACTERS_FROM)
             if view.character_id is not None and view.character_id not in {c[0] for c in characters}:
                 chosen = await records.character(session, view.character_id)
                 if chosen is not None and chosen.id is not None:
                     characters.append((chosen.id, chosen.name, chosen.system))
-        platforms = sorted({line.channel_key.partition(":")[0] for line in lines} | {view.platform} - {""})
+        platforms = sorted({line.channel_key.partition(":")[0] for line in seen} | {view.platform} - {""})
         known = self.services.systems()
         shown = [
             ((line, sides(line.result, known.get(str(line.result.get("system"))))), *_placed(line))
