@@ -69,7 +69,9 @@ class PracticeRoller:
     function: it runs in the offload pool, so it and its answer pickle); ``practice(dice, opposition,
     source, house)`` throws the gateway's dice and logs nothing. ``house`` names the system's
     house-rule switches the table takes; ``words`` is a catalogue with the ``degree.<word>`` and
-    ``contest.<row>`` words of the charts (the system's own, as chat's charts say them)."""
+    ``contest.<row>`` words of the charts (the system's own, as chat's charts say them), and the
+    contest line's ``outcome.left``/``right`` (with ``{margin}`` and ``{band}``), ``outcome.deadlock``,
+    ``outcome.both_botch`` and ``band.<outcome>``."""
 
     system: str
     odds: Callable[[int, int | None, Mapping[str, Any]], RollerOdds]
@@ -121,7 +123,9 @@ class BudgetCalculator:
     ``limits(settings)`` is the budget in force from the system's validated settings table (None
     without one); ``evaluate(form, limits, duplicate)`` reads the form (trait words, ``p0_name``,
     ``p0_tier``, ``p0_trait``, ..., ``add``) and returns what the page shows, each refusal chat's
-    line (``duplicate``: the refusal of a second power of one name, with ``{name}``). Pure."""
+    line (``duplicate``: the refusal of a second power of one name, with ``{name}``). ``words`` is a
+    catalogue with the ``trait.<word>`` and ``tier.<word>`` names the form shows (without one, the
+    words themselves). Pure."""
 
     system: str
     traits: tuple[str, ...]
@@ -129,6 +133,7 @@ class BudgetCalculator:
     limits: Callable[[object | None], BudgetLimits]
     evaluate: Callable[[Mapping[str, str], BudgetLimits, str], BudgetView]
     slug: str = "budget"
+    words: Catalogue | None = None
 
 
 WebPage = WebTool | PracticeRoller | BudgetCalculator

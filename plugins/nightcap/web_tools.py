@@ -106,6 +106,7 @@ BUDGET = BudgetCalculator(
     system=SYSTEM,
     traits=TRAITS,
     tiers=tuple((name, tier.dots) for name, tier in TIERS.items()),
+    words=WORDS,
     limits=limits,
     evaluate=evaluate,
 )

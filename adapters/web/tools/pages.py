@@ -20,17 +20,18 @@ from gateway.core.web_pages import BudgetCalculator, Practice, PracticeRoller, R
 from gateway.core.web_tool import HouseField, OddsChart, WebTool, in_locale, read_house
 
 Say = Callable[..., str]
-# The words of a practice table's charts that are its system's (``PracticeRoller.words``).
-SYSTEM_WORDS = ("degree.", "contest.")
+# The words of a tool page that are its system's (``PracticeRoller.words``, ``BudgetCalculator.words``):
+# the adapter knows no rule system's degrees, contest bands, traits or tiers.
+SYSTEM_WORDS = ("degree.", "contest.", "outcome.", "band.", "trait.", "tier.")
 
 
 def sayer(locale: str, words: Catalogue | None = None) -> Say:
-    """The tool pages' words in ``locale``; a practice table's degree and contest words from its
-    system's ``words``."""
+    """The tool pages' words in ``locale``; the system's own words from its ``words`` (without a
+    catalogue, the word itself: ``trait.grace`` shows as ``grace``)."""
 
     def say(key: str, **params: Any) -> str:
-        if words is not None and key.startswith(SYSTEM_WORDS):
-            return words.t(locale, key, **params)
+        if key.startswith(SYSTEM_WORDS):
+            return words.t(locale, key, **params) if words is not None else key.partition(".")[2]
         return TOOLS_CATALOGUE.t(locale, key, **params)
 
     return say
@@ -104,7 +105,7 @@ class ToolPages:
 
     async def budget(self, request: web.Request, tool: BudgetCalculator) -> web.Response:
         locale = request_locale(request)
-        say = sayer(locale)
+        say = sayer(locale, tool.words)
         budget = tool.limits(self.services.system_settings(tool.system))
         shown = tool.evaluate(request.query, budget, say("budget.duplicate", name="{name}"))
         context = {
