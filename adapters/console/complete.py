@@ -186,11 +186,21 @@ def _for_params(
     return offers + [(k, -len(current)) for k in _matches(current, unused)]
 
 
+def _choice_words(param: Param, current: str) -> tuple[str, ...]:
+    """A choice's words: the choices, and once something is typed their names in every language
+    too (``Ле`` completes to ``Лесанг``, which the parser reads as ``lesang``); ``_values`` offers the
+    names only where no choice itself begins so."""
+    if not current:
+        return param.choices
+    labels = (label for names in param.choice_texts.values() for label in names.values())
+    return tuple(dict.fromkeys((*param.choices, *labels)))
+
+
 def _takes(param: Param, word: str) -> bool:
     """Whether ``word`` may be ``param``'s value, as far as the console can tell without the vault."""
     folded = word.casefold()
     if param.choices:
-        return any(c.casefold().startswith(folded) for c in param.choices)
+        return any(c.casefold().startswith(folded) for c in _choice_words(param, word))
     if param.kind in ("integer", "modifier"):
         return bool(re.fullmatch(r"[+-]?\d+", word))
     return True
@@ -204,7 +214,8 @@ def _values(
     if current:  # the word under the cursor is part of a name too
         spans = [*spans, (len(text) - len(current), len(text))]
     if param.choices:
-        return [(c, here) for c in _matches(current, param.choices)]
+        found = _matches(current, param.choices) or _matches(current, _choice_words(param, current))
+        return [(c, here) for c in found]
     if param.kind in ("trait", "pool"):
         head, _, last = current.rpartition("+")  # a pool completes its last word: ``dex+fir``
         traits = [

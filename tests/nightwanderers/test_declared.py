@@ -103,6 +103,9 @@ async def test_the_console_completes_the_clan(nw: Chat) -> None:
         "char new Мира clan lugaru",
     ]
     assert len(offered("char new Мира clan ", names)) == 12
+    # The book's names complete too, once a letter is typed.
+    assert offered("char new Мира clan Ле", names) == ["char new Мира clan Лесанг"]
+    assert offered("char new Мира clan Бе", names) == ["char new Мира clan Бель Морт"]
 
 
 # --- the commands that take nothing ----------------------------------------------------------------
