@@ -183,7 +183,7 @@ def _positional(params: Sequence[Param], left: Sequence[str]) -> dict[str, Any]:
             args[param.name] = " ".join(left[:take])
             left = left[take:]
         else:
-            take = _choice_words(param, left)
+            take = _value_words(param, left)
             args[param.name] = _value(param, [" ".join(left[:take])])
             left = left[take:]
     if left:
@@ -191,7 +191,7 @@ def _positional(params: Sequence[Param], left: Sequence[str]) -> dict[str, Any]:
     return args
 
 
-def _choice_words(param: Param, words: Sequence[str]) -> int:
+def _value_words(param: Param, words: Sequence[str]) -> int:
     """How many of ``words`` a value takes: one, or for a choice a label of several words written
     whole (``clan Бель Морт``)."""
     if param.kind != "choice" or not param.choice_texts:
@@ -256,7 +256,7 @@ def bind(params: Sequence[Param], words: Sequence[str]) -> dict[str, Any]:
             )
             following = list(words[at + 1 : end])
         else:
-            following = list(words[at + 1 : at + 1 + _choice_words(param, words[at + 1 :])])
+            following = list(words[at + 1 : at + 1 + _value_words(param, words[at + 1 :])])
         if not following:
             raise ParamError(param, "missing", word)
         args[param.name] = _value(param, following if param.rest else [" ".join(following)])
