@@ -223,7 +223,7 @@ async def test_round_trip_answers_the_same(vault_url: str, target_url: str, tmp_
 def test_file_format(exported: tuple[Path, list[str]]) -> None:
     document = json.loads(exported[0].read_text())
     assert list(document) == ["format", "version", "exported_at", "source", "characters"]
-    assert (document["format"], document["version"]) == ("nightcap-gateway/features/characters", 1)
+    assert (document["format"], document["version"]) == ("nightcap-gateway/features/characters", 2)
     assert document["exported_at"].endswith("Z")
     assert set(document["source"]["systems"]) == set(PLAY)
     assert all(isinstance(v, str) for v in document["source"]["systems"].values())
@@ -294,9 +294,9 @@ def test_malformed_json(
 def test_newer_version(
     exported: tuple[Path, list[str]], target_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    path = edited(exported, tmp_path, lambda d: d.update(version=2, extra_field_of_v2=[]))
+    path = edited(exported, tmp_path, lambda d: d.update(version=3, extra_field_of_v3=[]))
     line = refused_once(capsys, target_url, path)
-    assert "format version 2, written by a newer gateway; this one reads version 1" in line
+    assert "format version 3, written by a newer gateway; this one reads version 2" in line
 
 
 def test_unknown_system(
