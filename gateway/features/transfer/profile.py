@@ -10,7 +10,6 @@ A problem is a message key with its values, so ``st import`` refuses in the read
 from __future__ import annotations
 
 import base64
-import binascii
 import hashlib
 import unicodedata
 from collections.abc import Mapping
@@ -110,7 +109,7 @@ def _unfit(profile: ProfileDoc, limit_kib: int) -> list[tuple[str, Mapping[str, 
         return [*out, ("portrait.too_large", {"max": limit_kib})]
     try:
         data = picture(profile.portrait)
-    except binascii.Error:
+    except ValueError:  # binascii.Error, or text that is not ASCII
         return [*out, ("portrait.base64", {})]
     found = portrait_type(data, limit_kib)
     if isinstance(found, Unfit):
@@ -121,7 +120,7 @@ def _unfit(profile: ProfileDoc, limit_kib: int) -> list[tuple[str, Mapping[str, 
 
 
 def picture(portrait: PortraitDoc) -> bytes:
-    """The portrait's bytes; ``binascii.Error`` when its data is not strict base64."""
+    """The portrait's bytes; ``ValueError`` when its data is not strict base64."""
     return base64.b64decode(portrait.data, validate=True)
 
 
