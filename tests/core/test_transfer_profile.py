@@ -527,3 +527,13 @@ def test_the_limit_is_read_from_the_web_table() -> None:
     for bad in (True, 0, -5, "1e3", "²", 1.5, None):
         with pytest.raises(ValueError, match="not a whole number of KiB"):
             profiles.portrait_kib({"portrait_kib": bad})
+
+
+def test_a_made_up_key_or_name_stays_on_one_line() -> None:
+    """Found by the JSON property above: a key with a line break in it made a problem two lines."""
+    _, problems = checked({"biography": "", "portrait": None, "\nmood": 1})
+    assert problems == ["characters[0] (Mira).profile.'\\nmood': Extra inputs are not permitted"]
+    _, problems = load({**HEAD, "characters": [{**CHARACTER, "name": "Mi\nra", "active": "maybe"}]})
+    assert problems == [
+        "characters[0] ('Mi\\nra').active: Input should be a valid boolean, unable to interpret input"
+    ]

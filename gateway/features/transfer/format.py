@@ -201,13 +201,19 @@ def place(loc: Sequence[int | str], prefix: str = "") -> str:
     """``characters[2] (Mira Vance).rolls[0].public_id``: a validation error's place, readable."""
     out = prefix
     for part in loc:
-        out += f"[{part}]" if isinstance(part, int) else ("." if out else "") + str(part)
+        out += f"[{part}]" if isinstance(part, int) else ("." if out else "") + _shown(str(part))
     return out or "the document"
+
+
+def _shown(text: str) -> str:
+    """A name or key from the file, as a problem line shows it: cut at 60, and quoted when it has a
+    line break or the like in it, so the problem stays one line."""
+    return text[:60] if text[:60].isprintable() else repr(text[:60])
 
 
 def label(index: int, name: object) -> str:
     """How a problem names a character of the file: ``characters[2] (Mira Vance)``."""
-    return f"characters[{index}]" + (f" ({name[:60]})" if isinstance(name, str) else "")
+    return f"characters[{index}]" + (f" ({_shown(name)})" if isinstance(name, str) else "")
 
 
 def error_lines(exc: ValidationError, prefix: str = "") -> list[str]:
