@@ -286,11 +286,11 @@ PARAMS: dict[str, tuple[Param, ...]] = {
         Param(
             "sheet",
             "flag",
-            "the sheet without its history, short enough for st import",
+            "the sheet without its history or portrait, short enough for st import",
             keyword="--sheet",
             texts={
-                "cs": ("deník", "jen deník bez historie, dost krátký pro st import"),
-                "ru": ("лист", "только лист без истории, достаточно короткий для st import"),
+                "cs": ("deník", "jen deník bez historie a portrétu, dost krátký pro st import"),
+                "ru": ("лист", "только лист без истории и портрета, достаточно короткий для st import"),
             },
         ),
     ),

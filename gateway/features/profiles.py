@@ -3,16 +3,19 @@ portrait uploaded on its web sheet, kept in ``character_profile`` beside the she
 
 Both are flavour, not rules: the owner may change them after the sheet is approved too. The
 biography is prose in paragraphs (a blank line between them, as typed); the portrait's bytes are
-checked by the web before they come here (``adapters/web/account/portraits.py``), which serves them
-to whoever may see the sheet.
+checked before they come here: by the web's upload (``adapters/web/account/portraits.py``, which
+serves them to whoever may see the sheet) and, by the same rules, ``portrait_type`` for ``st import``
+and ``gateway import characters``.
 """
 
 from __future__ import annotations
 
 import hashlib
+import io
 import re
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+import warnings
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
 from datetime import datetime
 
 from sqlmodel import col, select
@@ -24,6 +27,7 @@ from gateway.core.hookspecs import hookimpl
 from gateway.core.i18n import Catalogue
 from gateway.core.types import Invocation, Reply
 from gateway.features.characters import require_active
+from gateway.rules.numbers import read_int
 from gateway.vault import repo
 from gateway.vault.models import CharacterProfile
 from gateway.vault.repo import Db, within
@@ -33,6 +37,10 @@ BIO_MAX = 1500  # characters: a page of prose, and with ``char bio`` within a co
 # typed as a word of its own, ``//``; the biography keeps a blank line there.
 BREAK = "//"
 _PARAGRAPHS = re.compile(r"\n\s*\n")
+# Pillow's format names for the pictures a browser shows everywhere; nothing else is a portrait.
+PICTURES = {"PNG": "image/png", "JPEG": "image/jpeg", "WEBP": "image/webp", "GIF": "image/gif"}
+MAX_SIDE = 4096  # pixels: larger than any screen shows a portrait, small enough to decode safely
+PORTRAIT_KIB = 512  # ``[web] portrait_kib`` when the table does not say
 
 EN = {
     "bio.shown": "{name}'s biography:\n{text}",
@@ -75,6 +83,54 @@ class Profile:
 
     biography: str = ""
     portrait_tag: str | None = None
+
+
+@dataclass(frozen=True)
+class Unfit:
+    """Why bytes are not kept as a portrait: a message key (``portrait.too_large``,
+    ``portrait.not_image``, ``portrait.too_wide``) and its values."""
+
+    key: str
+    values: Mapping[str, int] = field(default_factory=dict)
+
+
+def picture_kind(data: bytes) -> tuple[str, int, int] | None:
+    """(content type, width, height) read from the header of a PNG, JPEG, WebP or GIF; None for
+    anything else (another format, a truncated or forged header). Nothing is decoded."""
+    from PIL import Image, UnidentifiedImageError  # only a portrait being kept needs it
+
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", Image.DecompressionBombWarning)
+            with Image.open(io.BytesIO(data), formats=list(PICTURES)) as image:
+                found = PICTURES.get(image.format or "")
+                return None if found is None else (found, *image.size)
+    except (UnidentifiedImageError, Image.DecompressionBombError, OSError, ValueError, SyntaxError):
+        return None
+
+
+def portrait_type(data: bytes, limit_kib: int) -> str | Unfit:
+    """The content type ``data`` is kept with as a portrait (``[web] portrait_kib`` being
+    ``limit_kib``), read from its bytes whatever a file's name or a document says; or why not."""
+    if len(data) > limit_kib * 1024:
+        return Unfit("portrait.too_large", {"max": limit_kib})
+    found = picture_kind(data)
+    if found is None:
+        return Unfit("portrait.not_image")
+    kind, width, height = found
+    if width > MAX_SIDE or height > MAX_SIDE:
+        return Unfit("portrait.too_wide", {"width": width, "height": height, "max": MAX_SIDE})
+    return kind
+
+
+def portrait_kib(section: Mapping[str, object]) -> int:
+    """``portrait_kib`` of the raw ``[web]`` table (the web adapter validates the table where it
+    runs; an import may run where it does not): a positive whole number, or ``ValueError``."""
+    raw = section.get("portrait_kib", PORTRAIT_KIB)
+    value = None if isinstance(raw, bool) else read_int(str(raw).strip())
+    if not value:
+        raise ValueError(f"[web] portrait_kib is {str(raw)[:20]!r}, not a whole number of KiB")
+    return value
 
 
 def paragraphs(text: str) -> list[str]:

@@ -29,7 +29,7 @@ async def test_a_player_exports_their_character_in_the_export_format(chat: Chat,
     assert reply.error is None and reply.private and reply.result is not None
     document = reply.result["document"]
     assert orjson.loads(reply.text) == document
-    assert (document["format"], document["version"]) == ("nightcap-gateway/features/characters", 1)
+    assert (document["format"], document["version"]) == ("nightcap-gateway/features/characters", 2)
     [character] = document["characters"]
     assert (character["system"], character["name"], character["active"]) == ("nightcap", "Mira Vance", True)
     assert character["owner"]["identities"][0]["key"] == "console:mira"
@@ -38,7 +38,7 @@ async def test_a_player_exports_their_character_in_the_export_format(chat: Chat,
     # The CLI's importer reads it as one of its own files.
     path = tmp_path / "mira.json"
     path.write_text(reply.text)
-    assert [c.name for c in read_file(path, chat.gateway.plugins.systems()).characters] == ["Mira Vance"]
+    assert [c.name for c in read_file(path, chat.gateway.plugins.systems(), 512).characters] == ["Mira Vance"]
     by_name = await chat.one("char export Mira Vance --sheet", as_="mira")
     assert by_name.result is not None
     assert by_name.result["document"]["characters"][0]["rolls"] == []

@@ -21,6 +21,7 @@ from hypothesis import strategies as st
 from sqlmodel import func, select
 
 from gateway.core.app import Gateway
+from gateway.features.profiles import picture_kind, set_portrait
 from gateway.features.transfer.cli import run_cli
 from gateway.features.transfer.export import snapshot
 from gateway.testing import Chat, make_settings, postgres_database, start_chat
@@ -156,16 +157,32 @@ def target_url(vault_url: str, tmp_path: Path) -> Iterator[str]:
         yield url
 
 
+# Mira's portrait: a GIF of a few pixels (the file's mutations below reach a picture's bytes too).
+PORTRAIT = bytes.fromhex(
+    "47494638376102000200810000ff00000000000000000000002c0000000002000200000806000108041010003b"
+)
+
+
 @pytest.fixture(scope="module")
 def exported(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[str]]:
-    """A file of all five systems' characters (exported from SQLite), and the ids of their rolls."""
+    """A file of all five systems' characters (exported from SQLite), Mira with a biography and a
+    portrait, and the ids of their rolls."""
     folder = tmp_path_factory.mktemp("exported")
     url = f"sqlite+aiosqlite:///{folder / 'source.db'}"
 
     async def build() -> list[str]:
         chat = await start_chat(url)
         try:
-            return await play_all(chat)
+            ids = await play_all(chat)
+            bio = await chat.one(
+                "char bio Born // under a bridge.", as_=owner("nightcap"), channel="nightcap"
+            )
+            assert bio.error is None, bio.text
+            async with chat.services.vault.transaction() as session:
+                mira = (await session.exec(select(Character).where(Character.name == "Mira Vance"))).one()
+                assert mira.id is not None
+                await set_portrait(session, mira.id, PORTRAIT, "image/gif", chat.clock())
+            return ids
         finally:
             await chat.stop()
 
@@ -223,7 +240,7 @@ async def test_round_trip_answers_the_same(vault_url: str, target_url: str, tmp_
 def test_file_format(exported: tuple[Path, list[str]]) -> None:
     document = json.loads(exported[0].read_text())
     assert list(document) == ["format", "version", "exported_at", "source", "characters"]
-    assert (document["format"], document["version"]) == ("nightcap-gateway/features/characters", 1)
+    assert (document["format"], document["version"]) == ("nightcap-gateway/features/characters", 2)
     assert document["exported_at"].endswith("Z")
     assert set(document["source"]["systems"]) == set(PLAY)
     assert all(isinstance(v, str) for v in document["source"]["systems"].values())
@@ -232,8 +249,17 @@ def test_file_format(exported: tuple[Path, list[str]]) -> None:
     mira = characters[0]
     assert list(mira) == [
         "system", "name", "status", "active", "retired_at", "created_at", "updated_at", "owner",
-        "sheet", "pools", "rolls", "stlog", "audit",
+        "sheet", "pools", "profile", "rolls", "stlog", "audit",
     ]  # fmt: skip
+    assert mira["profile"] == {
+        "biography": "Born\n\nunder a bridge.",
+        "portrait": {
+            "media_type": "image/gif",
+            "data": "R0lGODdhAgACAIEAAP8AAAAAAAAAAAAAACwAAAAAAgACAAAIBgABCAQQEAA7",
+        },
+    }
+    assert picture_kind(PORTRAIT) == ("image/gif", 2, 2)
+    assert all("profile" not in c for c in characters[1:])  # neither: no key
     assert mira["owner"]["identities"][0]["key"] == "console:pnightcap"
     assert {p["name"]: p["current"] for p in mira["pools"]}["willpower"] == 1  # 2 after approval, 1 spent
     assert [r["public_id"] for r in mira["rolls"]] == exported[1][:2]
@@ -294,9 +320,9 @@ def test_malformed_json(
 def test_newer_version(
     exported: tuple[Path, list[str]], target_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    path = edited(exported, tmp_path, lambda d: d.update(version=2, extra_field_of_v2=[]))
+    path = edited(exported, tmp_path, lambda d: d.update(version=3, extra_field_of_v3=[]))
     line = refused_once(capsys, target_url, path)
-    assert "format version 2, written by a newer gateway; this one reads version 1" in line
+    assert "format version 3, written by a newer gateway; this one reads version 2" in line
 
 
 def test_unknown_system(

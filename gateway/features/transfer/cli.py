@@ -1,6 +1,6 @@
 """``gateway export characters`` and ``gateway import characters``: a chronicle's characters (sheets,
-pools, rolls, Storyteller-log entries, audit rows) moved between deployments as one versioned JSON
-file (see the package's docstring).
+pools, biographies and portraits, rolls, Storyteller-log entries, audit rows) moved between
+deployments as one versioned JSON file (see the package's docstring).
 
 Refusals are one line each on standard error, and then nothing was written: exit status 2 for what
 the command was given (a file, a system name), 1 for a vault that cannot be used or read.
@@ -25,6 +25,8 @@ from gateway.core.errors import one_line
 from gateway.core.plugins import Plugins, build_plugin_manager
 from gateway.core.settings import Settings
 from gateway.core.spec import RuleSystem
+from gateway.features import profiles
+from gateway.features.transfer import profile
 from gateway.features.transfer.export import export_characters
 from gateway.features.transfer.format import ExportDoc, error_lines, load, summary_lines
 from gateway.features.transfer.importer import (
@@ -53,7 +55,11 @@ def run_cli(args: Namespace, settings: Settings) -> int:
     try:
         if args.verb == "export":
             return _export(args, settings, plugins)
-        counts = asyncio.run(import_file(Path(args.file), _vault(settings), plugins.systems()))
+        try:
+            limit = profiles.portrait_kib(settings.section("web"))
+        except ValueError as exc:
+            raise Refused([str(exc)]) from None
+        counts = asyncio.run(import_file(Path(args.file), _vault(settings), plugins.systems(), limit))
     except Refused as refused:
         for line in summary_lines(refused.problems):
             print(line, file=sys.stderr)
@@ -128,8 +134,9 @@ def _to_file(path: Path, run: Callable[[TextIO], Coroutine[Any, Any, int]]) -> i
     return count
 
 
-def read_file(path: Path, systems: dict[str, RuleSystem]) -> ExportDoc:
-    """The file, parsed and checked on its own (nothing read from the vault yet)."""
+def read_file(path: Path, systems: dict[str, RuleSystem], portrait_kib: int) -> ExportDoc:
+    """The file, parsed and checked on its own (nothing read from the vault yet); ``portrait_kib``
+    is ``[web] portrait_kib``."""
     try:
         data = orjson.loads(path.read_bytes())
     except OSError as exc:
@@ -139,16 +146,18 @@ def read_file(path: Path, systems: dict[str, RuleSystem]) -> ExportDoc:
     doc, problems = load(data)
     if doc is None:
         raise Refused(problems)
-    problems = file_problems(doc, systems)
+    problems = file_problems(doc, systems) + [p.line() for p in profile.problems(doc, portrait_kib)]
     if problems:
         raise Refused(problems)
     return doc
 
 
-async def import_file(path: Path, vault: Vault, systems: dict[str, RuleSystem]) -> tuple[int, int]:
+async def import_file(
+    path: Path, vault: Vault, systems: dict[str, RuleSystem], portrait_kib: int
+) -> tuple[int, int]:
     """Import a characters file in one unit of work; (characters, rolls) imported."""
     try:
-        doc = read_file(path, systems)
+        doc = read_file(path, systems, portrait_kib)
         async with vault.unit() as unit:
             session = unit.session
             owners = Owners(await known_identities(session, doc))

@@ -1,5 +1,6 @@
 """``gateway export characters``: every character (of one system, with ``--system``) with its owner,
-sheet, pools and history, read from one snapshot of the vault and written character by character.
+sheet, pools, biography and portrait, and history, read from one snapshot of the vault and written
+character by character.
 
 The snapshot: on SQLite a deferred transaction (a WAL reader: it takes no write lock, so a running
 gateway goes on writing meanwhile); on PostgreSQL a read-only REPEATABLE READ transaction. History
@@ -20,6 +21,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 from sqlmodel import col
 
 from gateway import __version__
+from gateway.features.transfer import profile
 from gateway.features.transfer.format import (
     FOOTER,
     FORMAT,
@@ -178,6 +180,7 @@ async def _write_character(conn: AsyncConnection, out: TextIO, people: _People, 
         owner=await people.owner(row["owner_id"]),
         sheet=row["sheet"],
         pools=[PoolDoc(name=p.name, current=p.current, maximum=p.maximum) for p in pools],
+        profile=await profile.read(conn, character_id),
     )
 
     async def roll(r: dict[str, Any]) -> RollDoc:

@@ -2,9 +2,10 @@
 version rule, and the problems of a file in one line each.
 
 A file is one JSON object: ``format``, ``version``, ``exported_at``, ``source`` and ``characters``,
-in that order; each character carries its owner, sheet, pools and history (rolls, Storyteller-log
-entries, audit rows). Models forbid unknown keys, so a file with a field this version does not know
-is refused rather than half read: every change to the shape is a new ``VERSION``.
+in that order; each character carries its owner, sheet, pools, profile (version 2: its biography
+and portrait, when it has either) and history (rolls, Storyteller-log entries, audit rows). Models
+forbid unknown keys, so a file with a field this version does not know is refused rather than half
+read: every change to the shape is a new ``VERSION``, and the versions before it still read.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from pydantic import (
 )
 
 FORMAT = "nightcap-gateway/features/characters"
-VERSION = 1
+VERSION = 2  # 2: ``profile`` (biography and portrait); a version 1 file is one without it
 MAX_PROBLEMS = 10
 
 
@@ -112,6 +113,19 @@ class AuditDoc(_Doc):
     new_value: str | None
 
 
+class PortraitDoc(_Doc):
+    media_type: Literal["image/png", "image/jpeg", "image/webp", "image/gif"]
+    data: str  # the picture's bytes, base64 (RFC 4648, standard alphabet, padded)
+
+
+class ProfileDoc(_Doc):
+    """``char bio`` and the web sheet's portrait; checked as they are when typed or uploaded
+    (``gateway.features.transfer.profile``), not here, so a refusal speaks the reader's language."""
+
+    biography: str  # "" for none; paragraphs apart by a blank line
+    portrait: PortraitDoc | None
+
+
 class CharacterHead(_Doc):
     """A character without its history (which the export streams after it, row by row)."""
 
@@ -126,6 +140,8 @@ class CharacterHead(_Doc):
     owner: OwnerDoc
     sheet: dict[str, Any]
     pools: list[PoolDoc]
+    # Version 2; left out when the character has neither a biography nor a portrait.
+    profile: ProfileDoc | None = None
 
 
 class CharacterDoc(CharacterHead):
@@ -141,7 +157,7 @@ class SourceDoc(_Doc):
 
 class Header(_Doc):
     format: Literal["nightcap-gateway/features/characters"]
-    version: Literal[1]
+    version: Literal[1, 2]
     exported_at: Time
     source: SourceDoc
 
@@ -160,7 +176,7 @@ FOOTER = "\n]}\n"
 
 def head_json(head: CharacterHead) -> str:
     """A character's opening, before its history lists (``,"rolls":[...]`` and so on) and ``}``."""
-    return head.model_dump_json()[:-1]
+    return head.model_dump_json(exclude=None if head.profile else {"profile"})[:-1]
 
 
 def version_problem(data: object) -> str | None:
@@ -185,13 +201,19 @@ def place(loc: Sequence[int | str], prefix: str = "") -> str:
     """``characters[2] (Mira Vance).rolls[0].public_id``: a validation error's place, readable."""
     out = prefix
     for part in loc:
-        out += f"[{part}]" if isinstance(part, int) else ("." if out else "") + str(part)
+        out += f"[{part}]" if isinstance(part, int) else ("." if out else "") + _shown(str(part))
     return out or "the document"
+
+
+def _shown(text: str) -> str:
+    """A name or key from the file, as a problem line shows it: cut at 60, and quoted when it has a
+    line break or the like in it, so the problem stays one line."""
+    return text[:60] if text[:60].isprintable() else repr(text[:60])
 
 
 def label(index: int, name: object) -> str:
     """How a problem names a character of the file: ``characters[2] (Mira Vance)``."""
-    return f"characters[{index}]" + (f" ({name[:60]})" if isinstance(name, str) else "")
+    return f"characters[{index}]" + (f" ({_shown(name)})" if isinstance(name, str) else "")
 
 
 def error_lines(exc: ValidationError, prefix: str = "") -> list[str]:
@@ -219,10 +241,14 @@ def load(data: object) -> tuple[ExportDoc | None, list[str]]:
     for index, item in enumerate(raw):
         raw[index] = None
         try:
-            characters.append(CharacterDoc.model_validate(item))
+            character = CharacterDoc.model_validate(item)
         except ValidationError as exc:
             name = item.get("name") if isinstance(item, dict) else None
             problems += error_lines(exc, label(index, name))
+            continue
+        characters.append(character)
+        if character.profile is not None and data.get("version") == 1:
+            problems.append(f"{label(index, character.name)}.profile: a version 2 key in a version 1 file")
     if header is None or problems:
         return None, problems
     return ExportDoc.model_construct(**dict(header), characters=characters), []

@@ -9,7 +9,8 @@ Owners: an identity key the vault knows maps to its person (the owner's other id
 to that person); an owner none of whose identities is known becomes a new person with all of them.
 History rows get new database ids and point at the new character; their people are found by
 identity key (none, when the vault does not know it). Roll public ids are kept, so ``verify ID``
-answers here as it did there.
+answers here as it did there. A biography and portrait (``profile``) are checked by
+``gateway.features.transfer.profile`` with the file, and written with their character.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from gateway.core.errors import UserError
 from gateway.core.spec import RuleSystem
 from gateway.features.characters import clean_name, name_key, retired_key
+from gateway.features.transfer import profile
 from gateway.features.transfer.export import AUDIT, CHARACTER, IDENTITY, ROLL, STLOG
 from gateway.features.transfer.format import (
     CharacterDoc,
@@ -210,6 +212,10 @@ async def write_characters(session: AsyncSession, doc: ExportDoc, owners: Owners
             Pool(character_id=row.id, name=p.name, current=p.current, maximum=p.maximum)
             for p in character.pools
         )
+        audited: list[dict[str, Any]] = []
+        if character.profile is not None:
+            flavour, audited = profile.imported(row.id, character.profile, utcnow())
+            session.add(flavour)
         if character.active and character.retired_at is None and owner_id not in activated:
             # The owner's active character, if the owner is new here or has none active yet.
             person = await session.get(Person, owner_id)
@@ -217,13 +223,18 @@ async def write_characters(session: AsyncSession, doc: ExportDoc, owners: Owners
                 person.active_character_id = row.id
                 session.add(person)
                 activated.add(owner_id)
-        await _write_history(session, character, row.id, person_of, note)
+        await _write_history(session, character, row.id, person_of, [{"new_value": note}, *audited])
 
 
 async def _write_history(
-    session: AsyncSession, character: CharacterDoc, character_id: int, person_of: dict[str, int], note: str
+    session: AsyncSession,
+    character: CharacterDoc,
+    character_id: int,
+    person_of: dict[str, int],
+    imports: list[dict[str, Any]],
 ) -> None:
-    """The character's rolls, Storyteller-log entries and audit rows, and the audit row of the import."""
+    """The character's rolls, Storyteller-log entries and audit rows, and the audit rows of the
+    import (``imports``: each one's ``new_value``, and its ``field_name`` if any)."""
     mine = {"character_id": character_id}
     rolls = [{**r.model_dump(), **mine, "person_id": person_of.get(r.identity_key)} for r in character.rolls]
     await _insert(session, ROLL, rolls)
@@ -233,10 +244,9 @@ async def _write_history(
     ]
     await _insert(session, STLOG, stlog)
     audit = [{**a.model_dump(), **mine, "actor_id": person_of.get(a.actor_key)} for a in character.audit]
-    imported = {"actor_key": IMPORT_ACTOR, "action": "character.import", "new_value": note}
-    audit.append(
-        {**mine, "actor_id": None, "field_name": None, "old_value": None, "created_at": utcnow(), **imported}
-    )
+    now = utcnow()
+    by = {"actor_key": IMPORT_ACTOR, "actor_id": None, "action": "character.import", "created_at": now}
+    audit += [{**mine, **by, "field_name": None, "old_value": None, **row} for row in imports]
     await _insert(session, AUDIT, audit)
 
 

@@ -1,11 +1,14 @@
 """``char export [NAME]`` and ``st import DOCUMENT``: one character as a characters file (the format of
-``gateway export characters``, version 1, with one entry in ``characters``), from and into the vault
+``gateway export characters``, version 2, with one entry in ``characters``), from and into the vault
 the gateway runs on.
 
 ``char export`` answers with the document as compact JSON (private), and with it as the reply's
-``result.document``; ``st import`` takes such a document as the rest of its line (compact JSON on one
-line: the command line's own limits apply, see ``gateway.core.parser.MAX_LINE``) and checks and writes it
-exactly as ``gateway import characters`` does, in the command's own unit: all of it or nothing.
+``result.document``; ``--sheet`` leaves out what makes it long, the history and the portrait (a
+picture's base64 is longer than any command line), so that it can be pasted. ``st import`` takes
+such a document as the rest of its line (compact JSON on one line: the command line's own limits
+apply, see ``gateway.core.parser.MAX_LINE``) and checks and writes it exactly as ``gateway import
+characters`` does, in the command's own unit: all of it or nothing. A refused biography or portrait
+is said in the reader's language (``gateway.features.transfer.profile``).
 """
 
 from __future__ import annotations
@@ -74,7 +77,8 @@ TEXTS = Catalogue(
 
 async def char_export(ctx: CommandContext, inv: Invocation) -> Reply:
     """``char export [NAME] [--sheet]``: the named character, or the sender's active one, as a
-    document; ``--sheet`` leaves the history out (short enough to paste into ``st import``)."""
+    document; ``--sheet`` leaves the history and the portrait out (short enough to paste into
+    ``st import``)."""
     title = ctx.system.title
     words = [w for w in inv.words if w.casefold() != "--sheet"]
     sheet_only = len(words) < len(inv.words)
@@ -101,6 +105,11 @@ async def char_export(ctx: CommandContext, inv: Invocation) -> Reply:
     if sheet_only:
         for entry in document["characters"]:
             entry.update(rolls=[], stlog=[], audit=[])
+            flavour = entry.get("profile")
+            if flavour is not None:
+                flavour["portrait"] = None
+                if not flavour["biography"]:
+                    del entry["profile"]
     text = orjson.dumps(document).decode()
     return Reply(text=text, private=True, result={"kind": "character_export", "document": document})
 
@@ -117,6 +126,8 @@ async def st_import(ctx: CommandContext, inv: Invocation) -> Reply:
     """``st import DOCUMENT``: one character from a document, checked whole, then written."""
     # The file format's models and the import's checks, imported here: every process registers this
     # command, few run it (pydantic builds the format's models on import: a console start's 2%).
+    from gateway.features.profiles import portrait_kib
+    from gateway.features.transfer import profile
     from gateway.features.transfer.format import load
     from gateway.features.transfer.importer import (
         Owners,
@@ -144,6 +155,13 @@ async def st_import(ctx: CommandContext, inv: Invocation) -> Reply:
     problems = file_problems(doc, ctx.services.plugins.registry.systems)
     if problems:
         raise UserError(TEXTS.t(ctx.locale, "import.refused", problem=problems[0]))
+    try:
+        limit = portrait_kib(ctx.services.settings.section("web"))
+    except ValueError as exc:  # where no web adapter validated the table
+        raise UserError(str(exc)) from None
+    unfit = profile.problems(doc, limit)
+    if unfit:
+        raise UserError(TEXTS.t(ctx.locale, "import.refused", problem=unfit[0].text(ctx.locale)))
     owners = Owners(await known_identities(ctx.session, doc))
     problems, refs = await vault_problems(ctx.session, doc, owners)
     if problems:
