@@ -6,6 +6,8 @@ from ipaddress import ip_network
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from gateway.features.profiles import PORTRAIT_KIB
+
 
 class WebSettings(BaseModel):
     model_config = ConfigDict(extra="forbid")
@@ -29,7 +31,7 @@ class WebSettings(BaseModel):
     notify_reviewed: bool = True
     # A character's portrait, uploaded on its web sheet: at most this many KiB (PNG, JPEG, WebP or
     # GIF; below the 1 MiB a web request may carry).
-    portrait_kib: int = Field(default=512, ge=16, le=1000)
+    portrait_kib: int = Field(default=PORTRAIT_KIB, ge=16, le=1000)
 
     @field_validator("trusted_proxies")
     @classmethod

@@ -11,16 +11,13 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
 from sqlmodel import select
 
-from adapters.web.account.portraits import sniff
 from gateway.features import profiles
 from gateway.testing import start_chat
 from gateway.vault.models import Character
 from tests.core.test_transfer import export, import_
-from tests.core.test_transfer_profile import BIO, PICTURES, picture, spoilt_pictures, with_profile
+from tests.core.test_transfer_profile import BIO, picture, with_profile
 from tests.web.conftest import Site
 from tests.web.test_account_helpers import ACCOUNT, browser_sign_in
 
@@ -55,11 +52,3 @@ async def test_an_imported_portrait_is_served_byte_for_byte_and_drawn_on_the_she
     assert got.status == 200 and await got.body() == data
     assert got.headers["content-type"] == "image/jpeg"
     assert got.headers["etag"] == f'"{hashlib.sha256(data).hexdigest()}"'
-
-
-@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(data=PICTURES | spoilt_pictures() | st.binary(max_size=64))
-def test_an_import_reads_a_picture_as_the_upload_does(data: bytes) -> None:
-    """The import's check (``gateway.features.profiles``) and the upload's
-    (``adapters/web/account/portraits.py``) agree on every file: type and size."""
-    assert profiles.picture_kind(data) == sniff(data)

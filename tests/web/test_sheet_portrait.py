@@ -15,7 +15,7 @@ import aiohttp
 from PIL import Image
 from sqlmodel import select
 
-from adapters.web.account.portraits import sniff
+from gateway.features.profiles import picture_kind as sniff
 from gateway.vault.models import Character, CharacterProfile
 from tests.web.conftest import Site
 from tests.web.test_account_helpers import ACCOUNT, browser_sign_in, client_sign_in, csrf_of, say

@@ -2,16 +2,14 @@
 (``gateway.features.profiles``), served at ``/c/ID/portrait`` to whoever may see the sheet (its owner,
 a Storyteller) and to nobody else.
 
-An upload is taken only as what its bytes are: Pillow reads the header (the magic and the pixel
-size, nothing decoded), and only PNG, JPEG, WebP and GIF are kept, whatever the file's name or the
-browser's type say. The picture goes out with its checked type, ``nosniff`` and its SHA-256 as the
-ETag, so a page reload asks and gets a 304.
+An upload is taken only as what its bytes are (``profiles.portrait_type``, the check an import makes
+too): Pillow reads the header (the magic and the pixel size, nothing decoded), and only PNG, JPEG,
+WebP and GIF are kept, whatever the file's name or the browser's type say. The picture goes out with
+its checked type, ``nosniff`` and its SHA-256 as the ETag, so a page reload asks and gets a 304.
 """
 
 from __future__ import annotations
 
-import io
-import warnings
 from dataclasses import dataclass
 
 from aiohttp import web
@@ -21,9 +19,8 @@ from adapters.web.account.auth import Auth
 from gateway import AdapterServices
 from gateway.features import profiles, records
 
-# Pillow's format names for the pictures a browser shows everywhere; nothing else is kept.
-ACCEPTED = {"PNG": "image/png", "JPEG": "image/jpeg", "WEBP": "image/webp", "GIF": "image/gif"}
-MAX_SIDE = 4096  # pixels: larger than any screen shows a portrait, small enough to decode safely
+# Each refusal of ``profiles.portrait_type`` (the one check an upload and an import share) as an answer.
+STATUS = {"portrait.too_large": 413, "portrait.not_image": 415, "portrait.too_wide": 422}
 
 
 @dataclass(frozen=True)
@@ -41,38 +38,16 @@ class Picture:
     content_type: str
 
 
-def sniff(data: bytes) -> tuple[str, int, int] | None:
-    """(content type, width, height) read from the header of a PNG, JPEG, WebP or GIF; None for
-    anything else (another format, a truncated or forged header)."""
-    from PIL import Image, UnidentifiedImageError  # only an upload needs it
-
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", Image.DecompressionBombWarning)
-            with Image.open(io.BytesIO(data), formats=list(ACCEPTED)) as image:
-                width, height = image.size
-                kind = ACCEPTED.get(image.format or "")
-    except (UnidentifiedImageError, Image.DecompressionBombError, OSError, ValueError, SyntaxError):
-        return None
-    return None if kind is None else (kind, width, height)
-
-
 def checked(upload: object, limit_kib: int) -> Picture | Refusal:
-    """The form's file as a picture to keep, or why not."""
+    """The form's file as a picture to keep, or why not (read no further than the limit allows)."""
     if not isinstance(upload, FileField):
         return Refusal(400, "sheets.portrait.missing", {})
-    limit = limit_kib * 1024
-    data = upload.file.read(limit + 1)
+    data = upload.file.read(limit_kib * 1024 + 1)
     if not data:
         return Refusal(400, "sheets.portrait.missing", {})
-    if len(data) > limit:
-        return Refusal(413, "sheets.portrait.too_large", {"max": limit_kib})
-    found = sniff(data)
-    if found is None:
-        return Refusal(415, "sheets.portrait.not_image", {})
-    kind, width, height = found
-    if width > MAX_SIDE or height > MAX_SIDE:
-        return Refusal(422, "sheets.portrait.too_wide", {"width": width, "height": height, "max": MAX_SIDE})
+    kind = profiles.portrait_type(data, limit_kib)
+    if isinstance(kind, profiles.Unfit):
+        return Refusal(STATUS[kind.key], f"sheets.{kind.key}", dict(kind.values))
     return Picture(data, kind)
 
 
