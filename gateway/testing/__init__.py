@@ -311,8 +311,10 @@ async def migrated_vault(url: str) -> None:
     path = parsed.database
     if parsed.get_backend_name() != "sqlite" or not path or path == ":memory:" or path.startswith("file:"):
         return
-    if os.path.exists(path) and os.path.getsize(path) > 0:
-        return
+    if (os.path.exists(path) and os.path.getsize(path) > 0) or not os.path.isdir(
+        os.path.dirname(path) or "."
+    ):
+        return  # a vault with content, or one SQLite itself must refuse (no such directory)
     if not _template:
         template = os.path.join(tempfile.mkdtemp(prefix="gw-template-"), "vault.db")
         gateway = Gateway(make_settings(f"sqlite+aiosqlite:///{template}"))
