@@ -33,6 +33,14 @@ def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", POSTGRES_MARKER)
 
 
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    import sys
+
+    testing = sys.modules.get("gateway.testing")  # imported only if a fixture ran
+    if testing is not None:
+        testing.drop_templates()
+
+
 @pytest.fixture
 def sqlite_url(tmp_path: Path) -> str:
     """The URL of a fresh SQLite vault file in the test's ``tmp_path`` (not yet migrated)."""

@@ -30,6 +30,7 @@ from sqlmodel import col, select
 from gateway.core.app import Gateway, build_app
 from gateway.core.dice import ScriptedDice
 from gateway.core.settings import Settings
+from gateway.testing import migrated_vault
 from gateway.vault.models import OutboxRow
 from tests.discord import kit
 from tests.discord.fake_discord import FakeDiscord, FakeWebhook
@@ -241,6 +242,7 @@ async def start_env(
     # The kit's typed declarations give /roll, /odds, /st approve ... their options (see kit.py).
     plugins = [kit, *extra_plugins]
     gateway = Gateway(settings, dice=dice, platforms=("discord",), extra_plugins=plugins)
+    await migrated_vault(url)  # a copy of a migrated vault: Alembic only checks it
     await gateway.upgrade_vault()
     client = TestClient(TestServer(build_app(gateway)))
     await client.start_server()

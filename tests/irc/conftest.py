@@ -14,6 +14,7 @@ from adapters.irc.client import IrcConnection
 from gateway.core.app import Gateway
 from gateway.core.dice import ScriptedDice
 from gateway.core.settings import Settings
+from gateway.testing import migrated_vault
 from tests.irc import plugin
 from tests.irc.ircd import ServerProcess, free_port, miniircd, ngircd, ngircd_binary
 from tests.irc.lineclient import LineClient
@@ -80,6 +81,7 @@ class Harness:
         )
         gateway = Gateway(settings, dice=self.dice, platforms=("irc",), extra_plugins=[plugin])
         self.gateways.append(gateway)
+        await migrated_vault(settings.vault.url)  # a copy of a migrated vault: start() only checks it
         if gateway.services.vault.dialect != "sqlite":
             await gateway.upgrade_vault()
         await gateway.start()

@@ -28,6 +28,7 @@ from adapters.matrix.adapter import MatrixAdapter
 from gateway.core.app import Gateway
 from gateway.core.dice import ScriptedDice
 from gateway.core.settings import Settings
+from gateway.testing import migrated_vault
 from gateway.vault.models import KeyValue, OutboxRow
 from tests.matrix.synapse import Synapse
 
@@ -253,6 +254,7 @@ class Running:
 
 async def start_gateway(settings: Settings, dice: ScriptedDice) -> Running:
     gateway = Gateway(settings, dice=dice, platforms=("matrix",))
+    await migrated_vault(settings.vault.url)  # a copy of a migrated vault: Alembic only checks it
     await gateway.upgrade_vault()  # start() upgrades SQLite itself, PostgreSQL only on request
     await gateway.start()
     running = Running(gateway, dice)

@@ -23,6 +23,7 @@ import aiohttp
 from aiohttp import web
 
 from gateway.core.app import Gateway, build_app
+from gateway.testing import migrated_vault
 
 SECRET = "correct horse battery staple 42"
 SL_VERSION = "Second Life LSL/2025-11-21.1234567 (http://secondlife.com)"
@@ -295,6 +296,7 @@ class Running:
 
 async def serve(gateway: Gateway) -> Running:
     """The gateway's real aiohttp app on a free loopback port (start-up runs through cleanup_ctx)."""
+    await migrated_vault(gateway.settings.vault.url)  # a copy of a migrated vault: Alembic only checks it
     await gateway.upgrade_vault()
     runner = web.AppRunner(build_app(gateway))
     await runner.setup()

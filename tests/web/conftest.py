@@ -19,6 +19,7 @@ from aiohttp.test_utils import TestClient, TestServer
 from gateway.core.app import Gateway, build_app
 from gateway.core.dice import DiceSource, ScriptedDice
 from gateway.core.settings import Settings
+from gateway.testing import migrated_vault
 from gateway.vault.models import utcnow
 
 CHROMIUM = os.environ.get("GATEWAY_TEST_CHROMIUM", "/usr/bin/chromium")
@@ -108,6 +109,7 @@ async def site(vault_url: str) -> AsyncIterator[Callable[..., Awaitable[Site]]]:
             platforms=platforms,
             clock=clock,
         )
+        await migrated_vault(vault_url)  # a copy of a migrated vault: Alembic only checks it
         await gateway.upgrade_vault()
         client = TestClient(TestServer(build_app(gateway), host="127.0.0.1"))
         await client.start_server()
