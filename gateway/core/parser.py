@@ -18,6 +18,10 @@ def strip_prefix(text: str, prefix: str, *, required: bool) -> str | None:
     return None if required else stripped
 
 
+# What a typed line may not hold: control, format, surrogate, private-use and unassigned code points.
+UNPRINTABLE = frozenset({"Cc", "Cf", "Cs", "Co", "Cn"})
+
+
 def tokenize(text: str) -> list[str]:
     """Split on white space; "double" or 'single' quotes group words. Control characters are refused."""
     if len(text) > MAX_LINE:
@@ -27,7 +31,7 @@ def tokenize(text: str) -> list[str]:
     quote: str | None = None
     in_token = False
     for ch in text:
-        if unicodedata.category(ch) in ("Cc", "Cf", "Cs", "Co", "Cn") and ch not in "\t":
+        if unicodedata.category(ch) in UNPRINTABLE and ch not in "\t":
             raise UserError("That command has control or unassigned characters in it; type plain text.")
         if quote:
             if ch == quote:

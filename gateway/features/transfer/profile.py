@@ -21,6 +21,7 @@ from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from gateway.core.i18n import Catalogue
+from gateway.core.parser import UNPRINTABLE
 from gateway.features.profiles import BIO_MAX, Unfit, portrait_type
 from gateway.features.transfer.format import ExportDoc, PortraitDoc, ProfileDoc, label
 from gateway.vault.models import CharacterProfile
@@ -62,9 +63,6 @@ TEXTS = Catalogue(
         },
     }
 )
-# What a typed line may not hold either (gateway.core.parser): control, format, surrogate, private
-# and unassigned code points. A biography keeps its paragraph breaks.
-_UNPRINTABLE = frozenset({"Cc", "Cf", "Cs", "Co", "Cn"})
 
 
 @dataclass(frozen=True)
@@ -99,7 +97,8 @@ def _unfit(profile: ProfileDoc, limit_kib: int) -> list[tuple[str, Mapping[str, 
     biography = profile.biography
     if len(biography) > BIO_MAX:
         out.append(("bio.long", {"count": len(biography), "max": BIO_MAX}))
-    elif any(unicodedata.category(c) in _UNPRINTABLE for c in biography if c not in "\n\t"):
+    # What a typed line may not hold (the parser's rule), but for a biography's paragraph breaks.
+    elif any(unicodedata.category(c) in UNPRINTABLE for c in biography if c not in "\n\t"):
         out.append(("bio.control", {}))
     if profile.portrait is None:
         return out
